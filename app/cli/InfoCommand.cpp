@@ -1,0 +1,189 @@
+// `sightline info REPORT`: what a report holds, for people (text) and scripts (--format json).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "app/cli/ArgParser.h"
+#include "app/cli/Command.h"
+#include "model/rep/RepReader.h"
+#include "model/util/Format.h"
+#include "model/util/JsonWriter.h"
+
+namespace sl::cli {
+namespace {
+
+struct KindTotals {
+    uint64_t events = 0;
+    uint64_t tracks = 0;
+};
+
+void printText(const RepFile& file, const Report& r) {
+    const Session& s = r.session;
+    std::string cmd;
+    for (const auto& a : s.argv) cmd += (cmd.empty() ? "" : " ") + a;
+    std::error_code ec;
+    auto size = std::filesystem::file_size(file.path(), ec);
+    std::printf("Report       %s (format %d, %s)\n", file.path().c_str(), file.formatVersion(), formatBytes(size).c_str());
+    std::printf("Command      %s\n", cmd.empty() ? "(none)" : cmd.c_str());
+    std::printf("Directory    %s\n", s.workingDirectory.c_str());
+    std::printf("Host         %s (%s; %s)\n", s.hostName.c_str(), s.os.c_str(), s.cpuModel.c_str());
+    std::printf("Started      %s\n", formatUtc(s.startUtcNs).c_str());
+    std::printf("Duration     %s\n", formatDuration(s.durationNs).c_str());
+    std::printf("Source       %s, written by sightline %s\n", s.source.c_str(), s.toolVersion.c_str());
+    if (!s.captureOptions.empty()) std::printf("Options      %s\n", s.captureOptions.c_str());
+
+    std::printf("\nProcesses (%zu)\n", r.processes.size());
+    for (const auto& p : r.processes) {
+        std::string exit = p.exitSignal ? "signal " + std::to_string(p.exitSignal)
+                         : p.end != kUnknownTime ? "exit " + std::to_string(p.exitCode) : "running";
+        std::printf("  %-8lld parent %-8lld %-20s %-12s %s\n", static_cast<long long>(p.pid),
+                    static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
+    }
+    std::printf("\nThreads (%zu)\n", r.threads.size());
+    for (const auto& t : r.threads)
+        std::printf("  %-8lld pid %-8lld %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid), t.name.c_str());
+    std::printf("\nGPUs (%zu)\n", r.gpus.size());
+    for (const auto& g : r.gpus)
+        std::printf("  %d: %s, %d SMs, %s, compute %d.%d, %s\n", g.deviceId, g.name.c_str(), g.smCount,
+                    formatBytes(static_cast<uint64_t>(g.memoryBytes)).c_str(), g.computeMajor, g.computeMinor, g.pciBusId.c_str());
+
+    std::map<EventKind, KindTotals> kinds;
+    uint64_t total = 0;
+    int64_t tMin = INT64_MAX, tMax = INT64_MIN;
+    for (const auto& t : file.trackInfos()) {
+        kinds[t.key.kind].events += t.eventCount;
+        kinds[t.key.kind].tracks += 1;
+        total += t.eventCount;
+        if (t.eventCount) { tMin = std::min(tMin, t.tMin); tMax = std::max(tMax, t.tMax); }
+    }
+    std::printf("\nEvents       %s", formatCount(total).c_str());
+    if (total) std::printf(" over %s", formatDuration(tMax - tMin).c_str());
+    std::printf("\n");
+    for (const auto& [k, v] : kinds)
+        std::printf("  %-26s %14s in %llu tracks\n", std::string(schemaOf(k).label).c_str(), formatCount(v.events).c_str(),
+                    static_cast<unsigned long long>(v.tracks));
+    std::printf("\nTracks (%zu)\n", file.trackInfos().size());
+    for (size_t i = 0; i < file.trackInfos().size(); ++i) {
+        const auto& t = file.trackInfos()[i];
+        std::printf("  %-70s %12s events, %u lanes\n", r.trackTitle(r.tracks[i]).c_str(), formatCount(t.eventCount).c_str(),
+                    t.laneCount);
+    }
+    std::printf("\nDiagnostics (%zu)\n", r.diagnostics.size());
+    if (r.diagnostics.empty()) std::printf("  none: nothing was dropped or skipped\n");
+    for (const auto& d : r.diagnostics)
+        std::printf("  %-32s %12s  %s%s\n", d.name.c_str(), formatCount(static_cast<uint64_t>(d.count)).c_str(),
+                    d.reason.c_str(), d.pid ? (" (pid " + std::to_string(d.pid) + ")").c_str() : "");
+}
+
+void printJson(const RepFile& file, const Report& r) {
+    JsonWriter j(std::cout);
+    const Session& s = r.session;
+    j.beginObject();
+    j.field("report", file.path()).field("format_version", file.formatVersion());
+    j.key("session").beginObject();
+    j.key("argv").beginArray();
+    for (const auto& a : s.argv) j.value(a);
+    j.endArray();
+    j.field("working_directory", s.workingDirectory).field("host_name", s.hostName).field("os", s.os);
+    j.field("cpu_model", s.cpuModel).field("tool_version", s.toolVersion).field("capture_options", s.captureOptions);
+    j.field("source", s.source).field("start_utc_ns", s.startUtcNs).field("start_monotonic_ns", s.startMonotonicNs);
+    j.field("duration_ns", s.durationNs);
+    j.key("environment").beginObject();
+    for (const auto& [k, v] : s.environment) j.field(k, v);
+    j.endObject();
+    j.endObject();
+    auto time = [&](const char* k, int64_t t) {
+        j.key(k);
+        if (t == kUnknownTime) j.null(); else j.value(t);
+    };
+    j.key("processes").beginArray();
+    for (const auto& p : r.processes) {
+        j.beginObject().field("pid", p.pid).field("parent_pid", p.parentPid).field("name", p.name);
+        j.field("command_line", p.commandLine);
+        time("start_ns", p.start);
+        time("end_ns", p.end);
+        j.field("exit_code", p.exitCode).field("exit_signal", p.exitSignal).endObject();
+    }
+    j.endArray();
+    j.key("threads").beginArray();
+    for (const auto& t : r.threads) {
+        j.beginObject().field("tid", t.tid).field("pid", t.pid).field("name", t.name);
+        time("start_ns", t.start);
+        time("end_ns", t.end);
+        j.endObject();
+    }
+    j.endArray();
+    j.key("gpus").beginArray();
+    for (const auto& g : r.gpus) {
+        j.beginObject().field("device_id", g.deviceId).field("name", g.name).field("uuid", g.uuid);
+        j.field("pci_bus_id", g.pciBusId).field("sm_count", g.smCount).field("memory_bytes", g.memoryBytes);
+        j.field("compute_capability", std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor));
+        j.field("sm_clock_khz", g.smClockKHz).field("memory_clock_khz", g.memoryClockKHz).endObject();
+    }
+    j.endArray();
+    std::map<EventKind, KindTotals> kinds;
+    uint64_t total = 0;
+    int64_t tMin = INT64_MAX, tMax = INT64_MIN;
+    for (const auto& t : file.trackInfos()) {
+        kinds[t.key.kind].events += t.eventCount;
+        kinds[t.key.kind].tracks += 1;
+        total += t.eventCount;
+        if (t.eventCount) { tMin = std::min(tMin, t.tMin); tMax = std::max(tMax, t.tMax); }
+    }
+    j.key("events").beginObject().field("total", total);
+    j.field("t_min_ns", total ? tMin : 0).field("t_max_ns", total ? tMax : 0);
+    j.key("by_kind").beginObject();
+    for (const auto& [k, v] : kinds) j.field(schemaOf(k).id, v.events);
+    j.endObject().endObject();
+    j.key("tracks").beginArray();
+    for (size_t i = 0; i < file.trackInfos().size(); ++i) {
+        const auto& t = file.trackInfos()[i];
+        j.beginObject().field("kind", schemaOf(t.key.kind).id).field("title", r.trackTitle(r.tracks[i]));
+        j.field("pid", t.key.pid).field("tid", t.key.tid).field("device", t.key.device);
+        j.field("context", t.key.context).field("stream", t.key.stream).field("domain", t.key.domain);
+        j.field("series", t.key.series).field("events", t.eventCount).field("lanes", t.laneCount);
+        j.field("t_min_ns", t.tMin).field("t_max_ns", t.tMax).endObject();
+    }
+    j.endArray();
+    j.key("diagnostics").beginArray();
+    for (const auto& d : r.diagnostics)
+        j.beginObject().field("name", d.name).field("count", d.count).field("reason", d.reason).field("pid", d.pid).endObject();
+    j.endArray();
+    j.endObject();
+    std::cout << "\n";
+}
+
+int runInfo(int argc, char** argv) {
+    std::string format = "text";
+    bool verify = false;
+    std::vector<std::string> inputs;
+    ArgParser p("sightline info [options] REPORT", "Shows the session, processes, threads, GPUs, event counts per kind and\n"
+                                                    "per track, and diagnostics of a report.");
+    p.option(0, "format", "text|json", "output format", &format, "text");
+    p.flag(0, "verify", "also decode every event chunk and verify checksums", &verify);
+    p.positionals("REPORT: a .rep file", &inputs);
+    switch (p.parse(argc, argv)) {
+        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
+        case ArgParser::Outcome::Error: return usageError("info", p.error());
+        case ArgParser::Outcome::Ok: break;
+    }
+    if (inputs.size() != 1) return usageError("info", "expected one REPORT");
+    if (format != "text" && format != "json") return usageError("info", "--format must be text or json");
+    auto file = RepFile::open(inputs[0]);
+    if (!file) return fail(file.error());
+    if (verify) {
+        for (size_t i = 0; i < (*file)->trackInfos().size(); ++i) {
+            auto t = (*file)->readTrack(i);
+            if (!t) return fail(t.error());
+        }
+    }
+    if (format == "json") printJson(**file, (*file)->metadata());
+    else printText(**file, (*file)->metadata());
+    return 0;
+}
+
+const Registrar kInfo({"info", "show what a report holds (session, processes, devices, event counts)", runInfo, false, 50});
+
+}  // namespace
+}  // namespace sl::cli

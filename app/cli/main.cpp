@@ -1,0 +1,64 @@
+// `sightline`: the command-line front end (no Qt, so it installs on headless GPU servers).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "app/cli/Command.h"
+
+namespace sl::cli {
+
+std::vector<Command>& commands() {
+    static std::vector<Command> all;
+    return all;
+}
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "sightline: error: %s\n", message.c_str());
+    return 1;
+}
+
+int usageError(const std::string& command, const std::string& message) {
+    std::fprintf(stderr, "sightline %s: error: %s (see 'sightline %s --help')\n", command.c_str(), message.c_str(),
+                 command.c_str());
+    return 2;
+}
+
+}  // namespace sl::cli
+
+namespace {
+
+void printHelp() {
+    auto cmds = sl::cli::commands();
+    std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) {
+        return a.order != b.order ? a.order < b.order : std::strcmp(a.name, b.name) < 0;
+    });
+    std::printf("usage: sightline <command> [options] ...\n\n"
+                "Sightline %s: a CUDA and CPU timeline profiler.\n\ncommands:\n",
+                SIGHTLINE_VERSION);
+    for (const auto& c : cmds)
+        if (!c.hidden) std::printf("  %-10s %s\n", c.name, c.summary);
+    std::printf("\n'sightline <command> --help' describes a command's options.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        printHelp();
+        return 2;
+    }
+    std::string first = argv[1];
+    if (first == "--version" || first == "-v" || first == "version") {
+        std::printf("sightline %s\n", SIGHTLINE_VERSION);
+        return 0;
+    }
+    if (first == "--help" || first == "-h" || first == "help") {
+        printHelp();
+        return 0;
+    }
+    for (const auto& c : sl::cli::commands())
+        if (first == c.name) return c.run(argc - 1, argv + 1);
+    std::fprintf(stderr, "sightline: error: unknown command '%s' (see 'sightline --help')\n", first.c_str());
+    return 2;
+}

@@ -1,0 +1,129 @@
+#pragma once
+// Plain event records that producers (capture merge, importers, the generator) hand to the
+// ReportBuilder. Names are string ids from ReportBuilder::intern().
+#include <cstdint>
+
+#include "model/core/Entities.h"
+
+namespace sl {
+
+struct OsRuntimeCall {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t function = 0;
+    int64_t result = 0;
+    int32_t errnum = 0;
+};
+
+struct CudaApiCall {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t name = 0;
+    uint32_t correlation = 0;
+    uint32_t cbid = 0;
+    ApiKind api = ApiKind::Runtime;
+    int32_t result = 0;
+};
+
+struct GpuPlace {
+    int64_t pid = 0;
+    int32_t device = 0;
+    uint32_t context = 0;
+    uint32_t stream = 0;
+};
+
+struct KernelExec {
+    GpuPlace place;
+    int64_t start = 0, end = 0;
+    uint32_t name = 0;  // demangled name
+    uint32_t correlation = 0;
+    KernelLaunchInfo launch;
+};
+
+struct MemcpyOp {
+    GpuPlace place;
+    int64_t start = 0, end = 0;
+    uint32_t correlation = 0;
+    uint64_t bytes = 0;
+    CopyKind copyKind = CopyKind::Unknown;
+    MemoryKind srcKind = MemoryKind::Unknown;
+    MemoryKind dstKind = MemoryKind::Unknown;
+    int16_t srcDevice = -1, dstDevice = -1;
+    uint8_t flags = 0;  // bit 0: asynchronous
+};
+
+struct MemsetOp {
+    GpuPlace place;
+    int64_t start = 0, end = 0;
+    uint32_t correlation = 0;
+    uint64_t bytes = 0;
+    uint32_t value = 0;
+    MemoryKind memKind = MemoryKind::Unknown;
+};
+
+struct SyncOp {
+    GpuPlace place;
+    int64_t start = 0, end = 0;
+    uint32_t correlation = 0;
+    SyncType type = SyncType::Unknown;
+    uint32_t event = 0;
+};
+
+struct GraphExec {
+    GpuPlace place;
+    int64_t start = 0, end = 0;
+    uint32_t name = 0;
+    uint32_t correlation = 0;
+    uint32_t graphId = 0;
+};
+
+struct NvtxRangeEvent {
+    int64_t pid = 0, tid = 0;
+    uint32_t domain = 0;
+    int64_t start = 0, end = 0;
+    uint32_t message = 0;
+    uint32_t category = 0;
+    uint32_t color = 0;  // ARGB; 0 means no color given
+    PayloadType payloadType = PayloadType::None;
+    uint64_t payload = 0;  // the payload's bits (doubles and floats as their IEEE bits)
+    RangeType rangeType = RangeType::PushPop;
+    int64_t endTid = 0;  // the thread that ended a start/end range, 0 if the same
+};
+
+struct NvtxMarkEvent {
+    int64_t pid = 0, tid = 0;
+    uint32_t domain = 0;
+    int64_t time = 0;
+    uint32_t message = 0;
+    uint32_t category = 0;
+    uint32_t color = 0;
+    PayloadType payloadType = PayloadType::None;
+    uint64_t payload = 0;
+};
+
+struct MetricSample {
+    uint32_t series = 0;
+    int64_t time = 0;
+    double value = 0;
+};
+
+struct CudaMemoryEvent {
+    int64_t pid = 0;
+    int32_t device = 0;
+    int64_t time = 0;
+    uint64_t address = 0;
+    uint64_t bytes = 0;
+    MemoryKind memKind = MemoryKind::Device;
+    MemoryOp op = MemoryOp::Alloc;
+    uint32_t correlation = 0;
+};
+
+struct ThreadRunning {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    int16_t cpu = -1;
+};
+
+struct CuptiOverheadEvent {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint8_t kind = 0;
+};
+
+}  // namespace sl

@@ -1,0 +1,49 @@
+#pragma once
+// Level-of-detail summary of a track, so that drawing or summarizing a time range costs
+// O(buckets x log n) whatever the number of events.
+//
+// Events are summarized in blocks of kBlock consecutive indices (lanes are contiguous
+// index ranges): a prefix sum of busy time at each block start and a max-tree of the longest
+// duration per block (metric tracks: min/max trees and prefix sums of the values). Any index
+// range [i, j) then gives its count (j - i), busy time and longest event with at most
+// 2 x kBlock scans plus a tree walk. About 1.5 bytes per event.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sl {
+
+class Track;
+
+class TrackLod {
+public:
+    static constexpr uint32_t kBlock = 16;
+
+    void build(const Track& track);
+    void clear();
+    size_t memoryBytes() const;
+
+    // Sum of durations of events [i, j) (global indices).
+    int64_t busy(const Track& t, size_t i, size_t j) const;
+    // Longest duration among [i, j); 0 for an empty range. Sets *index to its index.
+    int64_t longest(const Track& t, size_t i, size_t j, size_t* index = nullptr) const;
+    // First index k in [i, j) with duration >= minDuration, or j.
+    size_t firstLongerThan(const Track& t, size_t i, size_t j, int64_t minDuration) const;
+
+    // Metric tracks: min, max and sum of values over [i, j) (j > i).
+    double minValue(const Track& t, size_t i, size_t j) const;
+    double maxValue(const Track& t, size_t i, size_t j) const;
+    double sumValue(const Track& t, size_t i, size_t j) const;
+
+private:
+    int64_t prefixBusy(const Track& t, size_t k) const;
+
+    size_t m_leaves = 0;                  // power of two >= block count
+    std::vector<int64_t> m_busyPrefix;    // per block: busy time of all events before it
+    std::vector<int64_t> m_maxTree;       // segment tree of per-block longest duration
+    std::vector<double> m_minTree;        // metric tracks only
+    std::vector<double> m_maxValueTree;   // metric tracks only
+    std::vector<double> m_sumPrefix;      // metric tracks only
+};
+
+}  // namespace sl

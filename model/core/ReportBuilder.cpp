@@ -1,0 +1,187 @@
+#include "model/core/ReportBuilder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <thread>
+
+namespace sl {
+
+size_t KernelLaunchInfoHash::operator()(const KernelLaunchInfo& k) const noexcept {
+    uint64_t h = 1469598103934665603ULL;
+    auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
+    mix(k.mangledName); mix(k.shortName);
+    for (int i = 0; i < 3; ++i) { mix(k.grid[i]); mix(k.block[i]); }
+    mix(k.registersPerThread); mix(k.staticSharedBytes); mix(k.dynamicSharedBytes);
+    mix(k.localBytesPerThread); mix(static_cast<uint64_t>(k.launchType)); mix(k.graphId); mix(k.graphNodeId);
+    return static_cast<size_t>(h);
+}
+
+ReportBuilder::ReportBuilder() : m_report(std::make_unique<Report>()) {}
+
+Track& ReportBuilder::track(const TrackKey& key) {
+    if (m_lastTrack != SIZE_MAX && key == m_lastKey) return m_report->tracks[m_lastTrack];
+    auto [it, inserted] = m_trackIndex.try_emplace(key, m_report->tracks.size());
+    if (inserted) m_report->tracks.emplace_back(key);
+    m_lastKey = key;
+    m_lastTrack = it->second;
+    return m_report->tracks[it->second];
+}
+
+uint32_t ReportBuilder::launchId(const KernelLaunchInfo& info) {
+    auto [it, inserted] = m_launchIndex.try_emplace(info, static_cast<uint32_t>(m_report->kernelLaunches.size()));
+    if (inserted) m_report->kernelLaunches.push_back(info);
+    return it->second;
+}
+
+void ReportBuilder::addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra) {
+    track(key).append(start, end, name, extra);
+    ++m_events;
+}
+
+void ReportBuilder::add(const OsRuntimeCall& e) {
+    int64_t x[] = {e.result, e.errnum};
+    addRaw(TrackKey::forThread(EventKind::OsRuntime, e.pid, e.tid), e.start, e.end, e.function, x);
+}
+
+void ReportBuilder::add(const CudaApiCall& e) {
+    int64_t x[] = {e.correlation, e.cbid, static_cast<int64_t>(e.api), e.result};
+    addRaw(TrackKey::forThread(EventKind::CudaApi, e.pid, e.tid), e.start, e.end, e.name, x);
+}
+
+void ReportBuilder::add(const KernelExec& e) {
+    int64_t x[] = {e.correlation, launchId(e.launch)};
+    const GpuPlace& p = e.place;
+    addRaw(TrackKey::forStream(EventKind::Kernel, p.pid, p.device, p.context, p.stream), e.start, e.end, e.name, x);
+}
+
+void ReportBuilder::add(const MemcpyOp& e) {
+    int64_t x[] = {e.correlation,
+                   static_cast<int64_t>(e.bytes),
+                   static_cast<int64_t>(e.copyKind),
+                   static_cast<int64_t>(e.srcKind),
+                   static_cast<int64_t>(e.dstKind),
+                   e.srcDevice,
+                   e.dstDevice,
+                   e.flags};
+    const GpuPlace& p = e.place;
+    addRaw(TrackKey::forStream(EventKind::Memcpy, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+}
+
+void ReportBuilder::add(const MemsetOp& e) {
+    int64_t x[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value, static_cast<int64_t>(e.memKind)};
+    const GpuPlace& p = e.place;
+    addRaw(TrackKey::forStream(EventKind::Memset, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+}
+
+void ReportBuilder::add(const SyncOp& e) {
+    int64_t x[] = {e.correlation, static_cast<int64_t>(e.type), e.event};
+    const GpuPlace& p = e.place;
+    addRaw(TrackKey::forStream(EventKind::Sync, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+}
+
+void ReportBuilder::add(const GraphExec& e) {
+    int64_t x[] = {e.correlation, e.graphId};
+    const GpuPlace& p = e.place;
+    addRaw(TrackKey::forStream(EventKind::GraphTrace, p.pid, p.device, p.context, p.stream), e.start, e.end, e.name,
+           x);
+}
+
+void ReportBuilder::add(const NvtxRangeEvent& e) {
+    int64_t x[] = {e.category, e.color, static_cast<int64_t>(e.payloadType), static_cast<int64_t>(e.payload),
+                   static_cast<int64_t>(e.rangeType), e.endTid};
+    addRaw(TrackKey::forThread(EventKind::NvtxRange, e.pid, e.tid, e.domain), e.start, e.end, e.message, x);
+}
+
+void ReportBuilder::add(const NvtxMarkEvent& e) {
+    int64_t x[] = {e.category, e.color, static_cast<int64_t>(e.payloadType), static_cast<int64_t>(e.payload)};
+    addRaw(TrackKey::forThread(EventKind::NvtxMark, e.pid, e.tid, e.domain), e.time, e.time, e.message, x);
+}
+
+void ReportBuilder::add(const MetricSample& e) {
+    int64_t x[] = {std::bit_cast<int64_t>(e.value)};
+    addRaw(TrackKey::forMetric(e.series), e.time, e.time, 0, x);
+}
+
+void ReportBuilder::add(const CudaMemoryEvent& e) {
+    int64_t x[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes), static_cast<int64_t>(e.memKind),
+                   static_cast<int64_t>(e.op), e.correlation};
+    addRaw(TrackKey::forProcessDevice(EventKind::CudaMemory, e.pid, e.device), e.time, e.time, 0, x);
+}
+
+void ReportBuilder::add(const ThreadRunning& e) {
+    int64_t x[] = {static_cast<int64_t>(ThreadStateKind::Running), e.cpu};
+    addRaw(TrackKey::forThread(EventKind::ThreadState, e.pid, e.tid), e.start, e.end, 0, x);
+}
+
+void ReportBuilder::add(const CuptiOverheadEvent& e) {
+    int64_t x[] = {e.kind};
+    addRaw(TrackKey::forThread(EventKind::CuptiOverhead, e.pid, e.tid), e.start, e.end, 0, x);
+}
+
+void ReportBuilder::addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) {
+    for (auto& d : m_report->diagnostics) {
+        if (d.name == name && d.pid == pid) {
+            d.count += count;
+            return;
+        }
+    }
+    m_report->diagnostics.push_back({std::string(name), count, std::string(reason), pid});
+}
+
+Thread& ReportBuilder::ensureThread(int64_t pid, int64_t tid) {
+    for (auto& t : m_report->threads)
+        if (t.tid == tid && t.pid == pid) return t;
+    Thread t;
+    t.pid = pid;
+    t.tid = tid;
+    m_report->threads.push_back(t);
+    return m_report->threads.back();
+}
+
+Process& ReportBuilder::ensureProcess(int64_t pid) {
+    for (auto& p : m_report->processes)
+        if (p.pid == pid) return p;
+    Process p;
+    p.pid = pid;
+    m_report->processes.push_back(p);
+    return m_report->processes.back();
+}
+
+std::shared_ptr<Report> ReportBuilder::finish(const std::function<void(double)>& progress) {
+    auto& tracks = m_report->tracks;
+    // Deterministic track order: by key (kind, pid, tid, device, ...).
+    std::sort(tracks.begin(), tracks.end(), [](const Track& a, const Track& b) { return a.key < b.key; });
+    tracks.erase(std::remove_if(tracks.begin(), tracks.end(), [](const Track& t) { return t.empty(); }),
+                 tracks.end());
+    // Finalize the biggest tracks first across worker threads.
+    std::vector<size_t> order(tracks.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tracks[a].size() > tracks[b].size(); });
+    std::atomic<size_t> next{0}, done{0};
+    const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8));
+    auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < order.size();) {
+            tracks[order[k]].finalize();
+            done.fetch_add(1);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers && w < order.size(); ++w) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    if (progress) progress(1.0);
+    std::sort(m_report->threads.begin(), m_report->threads.end(),
+              [](const Thread& a, const Thread& b) { return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid); });
+    std::sort(m_report->processes.begin(), m_report->processes.end(),
+              [](const Process& a, const Process& b) { return a.pid < b.pid; });
+    std::shared_ptr<Report> out(m_report.release());
+    m_report = std::make_unique<Report>();
+    m_trackIndex.clear();
+    m_launchIndex.clear();
+    m_lastTrack = SIZE_MAX;
+    m_events = 0;
+    return out;
+}
+
+}  // namespace sl

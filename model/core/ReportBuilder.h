@@ -1,0 +1,66 @@
+#pragma once
+// Collects metadata and events in any order and produces a finalized Report (sorted lanes,
+// LOD summaries). Used by the capture merge, the importers and tests. Not thread-safe: one
+// producer at a time.
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+
+#include "model/core/Events.h"
+#include "model/core/Report.h"
+
+namespace sl {
+
+struct KernelLaunchInfoHash {
+    size_t operator()(const KernelLaunchInfo& k) const noexcept;
+};
+
+class ReportBuilder {
+public:
+    ReportBuilder();
+
+    // Metadata is set directly on the report under construction.
+    Report& report() { return *m_report; }
+    uint32_t intern(std::string_view s) { return m_report->strings.intern(s); }
+    uint32_t launchId(const KernelLaunchInfo& info);
+
+    void add(const OsRuntimeCall& e);
+    void add(const CudaApiCall& e);
+    void add(const KernelExec& e);
+    void add(const MemcpyOp& e);
+    void add(const MemsetOp& e);
+    void add(const SyncOp& e);
+    void add(const GraphExec& e);
+    void add(const NvtxRangeEvent& e);
+    void add(const NvtxMarkEvent& e);
+    void add(const MetricSample& e);
+    void add(const CudaMemoryEvent& e);
+    void add(const ThreadRunning& e);
+    void add(const CuptiOverheadEvent& e);
+    // Generic: one integer per schema column of key.kind.
+    void addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra);
+
+    // Adds `count` to the diagnostic `name` (created with `reason` on first use).
+    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid = 0);
+    // Adds a thread/process row when none exists yet (names can be set later).
+    Thread& ensureThread(int64_t pid, int64_t tid);
+    Process& ensureProcess(int64_t pid);
+    uint64_t eventCount() const { return m_events; }
+
+    // Sorts and indexes every track (in parallel) and returns the report. The builder is
+    // empty afterwards. `progress` gets values in [0, 1].
+    std::shared_ptr<Report> finish(const std::function<void(double)>& progress = {});
+
+private:
+    Track& track(const TrackKey& key);
+
+    std::unique_ptr<Report> m_report;
+    std::unordered_map<TrackKey, size_t, TrackKeyHash> m_trackIndex;
+    std::unordered_map<KernelLaunchInfo, uint32_t, KernelLaunchInfoHash> m_launchIndex;
+    TrackKey m_lastKey;
+    size_t m_lastTrack = SIZE_MAX;
+    uint64_t m_events = 0;
+};
+
+}  // namespace sl

@@ -1,0 +1,133 @@
+#include "model/core/Schema.h"
+
+#include <array>
+
+namespace sl {
+namespace {
+
+using CT = ColumnType;
+using CC = ColumnCoding;
+
+constexpr ColumnSpec kOsRuntime[] = {{"result", CT::I64, CC::Plain}, {"errno", CT::I32, CC::Plain}};
+constexpr ColumnSpec kCudaApi[] = {{"correlation", CT::U32, CC::Delta},
+                                   {"cbid", CT::U32, CC::Plain},
+                                   {"api", CT::U8, CC::Plain},
+                                   {"result", CT::I32, CC::Plain}};
+constexpr ColumnSpec kKernel[] = {{"correlation", CT::U32, CC::Delta},
+                                  {"launch", CT::U32, CC::Plain}};
+constexpr ColumnSpec kMemcpy[] = {{"correlation", CT::U32, CC::Delta}, {"bytes", CT::U64, CC::Plain},
+                                  {"copy_kind", CT::U8, CC::Plain},   {"src_kind", CT::U8, CC::Plain},
+                                  {"dst_kind", CT::U8, CC::Plain},    {"src_device", CT::I16, CC::Plain},
+                                  {"dst_device", CT::I16, CC::Plain}, {"flags", CT::U8, CC::Plain}};
+constexpr ColumnSpec kMemset[] = {{"correlation", CT::U32, CC::Delta}, {"bytes", CT::U64, CC::Plain},
+                                  {"value", CT::U32, CC::Plain}, {"mem_kind", CT::U8, CC::Plain}};
+constexpr ColumnSpec kSync[] = {{"correlation", CT::U32, CC::Delta}, {"sync_type", CT::U8, CC::Plain},
+                                {"event", CT::U32, CC::Plain}};
+constexpr ColumnSpec kNvtx[] = {{"category", CT::U32, CC::Plain},    {"color", CT::U32, CC::Plain},
+                                {"payload_type", CT::U8, CC::Plain}, {"payload", CT::U64, CC::Plain},
+                                {"range_type", CT::U8, CC::Plain},   {"end_tid", CT::I64, CC::Plain}};
+constexpr ColumnSpec kNvtxMark[] = {{"category", CT::U32, CC::Plain},
+                                    {"color", CT::U32, CC::Plain},
+                                    {"payload_type", CT::U8, CC::Plain},
+                                    {"payload", CT::U64, CC::Plain}};
+constexpr ColumnSpec kMetric[] = {{"value", CT::F64, CC::Plain}};
+constexpr ColumnSpec kCudaMemory[] = {{"address", CT::U64, CC::Plain}, {"bytes", CT::U64, CC::Plain},
+                                      {"mem_kind", CT::U8, CC::Plain},  {"op", CT::U8, CC::Plain},
+                                      {"correlation", CT::U32, CC::Delta}};
+constexpr ColumnSpec kThreadState[] = {{"state", CT::U8, CC::Plain}, {"cpu", CT::I16, CC::Plain}};
+constexpr ColumnSpec kGraphTrace[] = {{"correlation", CT::U32, CC::Delta},
+                                      {"graph_id", CT::U32, CC::Plain}};
+constexpr ColumnSpec kOverhead[] = {{"overhead_kind", CT::U8, CC::Plain}};
+
+constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
+    {EventKind::OsRuntime, "osrt", "OS runtime calls", OwnerKind::Thread, true, true, kOsRuntime},
+    {EventKind::CudaApi, "cuda_api", "CUDA API calls", OwnerKind::Thread, true, true, kCudaApi},
+    {EventKind::Kernel, "kernel", "CUDA kernels", OwnerKind::Stream, true, true, kKernel},
+    {EventKind::Memcpy, "memcpy", "CUDA memcpy", OwnerKind::Stream, true, false, kMemcpy},
+    {EventKind::Memset, "memset", "CUDA memset", OwnerKind::Stream, true, false, kMemset},
+    {EventKind::Sync, "sync", "CUDA synchronization", OwnerKind::Stream, true, false, kSync},
+    {EventKind::NvtxRange, "nvtx_range", "NVTX ranges", OwnerKind::Thread, true, true, kNvtx},
+    {EventKind::NvtxMark, "nvtx_mark", "NVTX marks", OwnerKind::Thread, false, true, kNvtxMark},
+    {EventKind::Metric, "metric", "Metric samples", OwnerKind::Series, false, false, kMetric},
+    {EventKind::CudaMemory, "cuda_memory", "CUDA memory allocations", OwnerKind::ProcessDevice, false,
+     false, kCudaMemory},
+    {EventKind::ThreadState, "thread_state", "Thread running", OwnerKind::Thread, true, false, kThreadState},
+    {EventKind::GraphTrace, "cuda_graph", "CUDA graph executions", OwnerKind::Stream, true, true, kGraphTrace},
+    {EventKind::CuptiOverhead, "cupti_overhead", "CUPTI overhead", OwnerKind::Thread, true, false, kOverhead},
+}};
+
+}  // namespace
+
+const KindSchema& schemaOf(EventKind kind) { return kSchemas[static_cast<size_t>(kind) - 1]; }
+
+const KindSchema* findSchema(uint8_t rawKind) {
+    if (rawKind < 1 || rawKind > kEventKindCount) return nullptr;
+    return &kSchemas[rawKind - 1];
+}
+
+const KindSchema* findSchema(std::string_view id) {
+    for (const auto& s : kSchemas)
+        if (s.id == id) return &s;
+    return nullptr;
+}
+
+std::string_view copyKindName(CopyKind k) {
+    switch (k) {
+        case CopyKind::HtoD: return "HtoD";
+        case CopyKind::DtoH: return "DtoH";
+        case CopyKind::HtoA: return "HtoA";
+        case CopyKind::AtoH: return "AtoH";
+        case CopyKind::AtoA: return "AtoA";
+        case CopyKind::AtoD: return "AtoD";
+        case CopyKind::DtoA: return "DtoA";
+        case CopyKind::DtoD: return "DtoD";
+        case CopyKind::HtoH: return "HtoH";
+        case CopyKind::PtoP: return "PtoP";
+        case CopyKind::UvmHtoD: return "Unified HtoD";
+        case CopyKind::UvmDtoH: return "Unified DtoH";
+        case CopyKind::UvmDtoD: return "Unified DtoD";
+        case CopyKind::Unknown: break;
+    }
+    return "Unknown";
+}
+
+std::string_view memoryKindName(MemoryKind k) {
+    switch (k) {
+        case MemoryKind::Pageable: return "Pageable";
+        case MemoryKind::Pinned: return "Pinned";
+        case MemoryKind::Device: return "Device";
+        case MemoryKind::Array: return "Array";
+        case MemoryKind::Managed: return "Managed";
+        case MemoryKind::DeviceStatic: return "Device Static";
+        case MemoryKind::ManagedStatic: return "Managed Static";
+        case MemoryKind::Unknown: break;
+    }
+    return "Unknown";
+}
+
+std::string_view syncTypeName(SyncType k) {
+    switch (k) {
+        case SyncType::EventSynchronize: return "Event sync";
+        case SyncType::StreamWaitEvent: return "Stream wait event";
+        case SyncType::StreamSynchronize: return "Stream sync";
+        case SyncType::ContextSynchronize: return "Context sync";
+        case SyncType::EventRecord: return "Event record";
+        case SyncType::Unknown: break;
+    }
+    return "Unknown";
+}
+
+std::string_view payloadTypeName(PayloadType k) {
+    switch (k) {
+        case PayloadType::U64: return "uint64";
+        case PayloadType::I64: return "int64";
+        case PayloadType::F64: return "double";
+        case PayloadType::U32: return "uint32";
+        case PayloadType::I32: return "int32";
+        case PayloadType::F32: return "float";
+        case PayloadType::None: break;
+    }
+    return "none";
+}
+
+}  // namespace sl

@@ -1,0 +1,125 @@
+#include "model/core/Track.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "model/core/LanePacker.h"
+
+namespace sl {
+
+namespace {
+
+template <class T>
+void permuteVec(std::vector<T>& v, const std::vector<uint32_t>& order) {
+    if (v.empty()) return;
+    std::vector<T> out(order.size());
+    for (size_t k = 0; k < order.size(); ++k) out[k] = v[order[k]];
+    v.swap(out);
+}
+
+}  // namespace
+
+Track::Track(const TrackKey& k) : key(k) {
+    const KindSchema& s = schemaOf(k.kind);
+    cols.reserve(s.columns.size());
+    for (const auto& c : s.columns) cols.emplace_back(c.type);
+}
+
+uint32_t Track::laneOf(size_t index) const {
+    auto it = std::upper_bound(laneOffsets.begin(), laneOffsets.end(), static_cast<uint32_t>(index));
+    return static_cast<uint32_t>(it - laneOffsets.begin() - 1);
+}
+
+IndexRange Track::overlapping(uint32_t l, int64_t t0, int64_t t1) const {
+    IndexRange r = lane(l);
+    if (r.empty() || t1 <= t0) return {r.begin, r.begin};
+    const std::vector<int64_t>& ends = end.empty() ? start : end;
+    auto b = ends.begin() + static_cast<ptrdiff_t>(r.begin);
+    auto e = ends.begin() + static_cast<ptrdiff_t>(r.end);
+    size_t i = static_cast<size_t>(std::lower_bound(b, e, t0) - ends.begin());
+    // An event that only touches t0 with its end does not overlap [t0, t1).
+    if (i < r.end && ends[i] == t0 && start[i] < t0) ++i;
+    auto sb = start.begin() + static_cast<ptrdiff_t>(r.begin);
+    auto se = start.begin() + static_cast<ptrdiff_t>(r.end);
+    size_t j = static_cast<size_t>(std::lower_bound(sb, se, t1) - start.begin());
+    return {i, std::max(i, j)};
+}
+
+void Track::append(int64_t s, int64_t e, uint32_t n, const int64_t* extra) {
+    const KindSchema& sc = schema();
+    start.push_back(s);
+    if (sc.hasEnd) end.push_back(e < s ? s : e);
+    if (sc.hasName) name.push_back(n);
+    for (size_t c = 0; c < cols.size(); ++c) cols[c].pushInt(extra ? extra[c] : 0);
+}
+
+void Track::finalize() {
+    const size_t n = start.size();
+    // Step 1: order by start, longer first on ties so that parents precede their children.
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    const bool sorted = [&] {
+        for (size_t i = 1; i < n; ++i) {
+            if (start[i] < start[i - 1]) return false;
+            if (start[i] == start[i - 1] && !end.empty() && end[i] > end[i - 1]) return false;
+        }
+        return true;
+    }();
+    if (!sorted) {
+        std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+            if (start[a] != start[b]) return start[a] < start[b];
+            return !end.empty() && end[a] > end[b];
+        });
+    }
+    // Step 2: first-fit lanes in that order.
+    std::vector<uint32_t> laneOfSorted(n);
+    LanePacker packer;
+    for (size_t k = 0; k < n; ++k) {
+        uint32_t i = order[k];
+        laneOfSorted[k] = packer.place(start[i], endAt(i));
+    }
+    const uint32_t lanes = std::max<uint32_t>(packer.laneCount(), 1);
+    // Step 3: stable counting sort by lane, then apply the permutation to every column.
+    laneOffsets.assign(lanes + 1, 0);
+    for (size_t k = 0; k < n; ++k) ++laneOffsets[laneOfSorted[k] + 1];
+    for (uint32_t l = 0; l < lanes; ++l) laneOffsets[l + 1] += laneOffsets[l];
+    std::vector<uint32_t> finalOrder(n);
+    {
+        std::vector<uint32_t> cursor(laneOffsets.begin(), laneOffsets.end() - 1);
+        for (size_t k = 0; k < n; ++k) finalOrder[cursor[laneOfSorted[k]]++] = order[k];
+    }
+    bool identity = true;
+    for (size_t k = 0; k < n && identity; ++k) identity = finalOrder[k] == k;
+    if (!identity) {
+        permuteVec(start, finalOrder);
+        permuteVec(end, finalOrder);
+        permuteVec(name, finalOrder);
+        for (auto& c : cols) c.permute(finalOrder);
+    }
+    finishLoaded();
+}
+
+void Track::finishLoaded() {
+    if (laneOffsets.size() < 2) laneOffsets = {0, static_cast<uint32_t>(start.size())};
+    tMin = tMax = 0;
+    if (!start.empty()) {
+        tMin = INT64_MAX;
+        tMax = INT64_MIN;
+        for (uint32_t l = 0; l < laneCount(); ++l) {
+            IndexRange r = lane(l);
+            if (r.empty()) continue;
+            tMin = std::min(tMin, start[r.begin]);
+            tMax = std::max(tMax, endAt(r.end - 1));
+        }
+    }
+    lod.build(*this);
+}
+
+size_t Track::memoryBytes() const {
+    size_t bytes = sizeof(Track) + start.capacity() * 8 + end.capacity() * 8 + name.capacity() * 4 +
+                   laneOffsets.capacity() * 4 + lod.memoryBytes();
+    for (const auto& c : cols) bytes += c.memoryBytes() + sizeof(Column);
+    return bytes;
+}
+
+}  // namespace sl

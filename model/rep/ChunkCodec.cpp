@@ -1,0 +1,242 @@
+#include "model/rep/ChunkCodec.h"
+
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <bit>
+#include <cstring>
+
+namespace sl {
+
+namespace {
+
+constexpr uint8_t kMagic[4] = {'S', 'L', 'C', 1};
+constexpr uint64_t kMaxRawBytes = 1ull << 32;  // a chunk decodes to at most 4 GiB
+
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+inline void putVarint(std::vector<uint8_t>& out, uint64_t v) {
+    uint8_t buf[10];
+    int n = 0;
+    while (v >= 0x80) {
+        buf[n++] = static_cast<uint8_t>(v | 0x80);
+        v >>= 7;
+    }
+    buf[n++] = static_cast<uint8_t>(v);
+    out.insert(out.end(), buf, buf + n);
+}
+
+inline void putU32(std::vector<uint8_t>& out, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+// Appends a column: a u32 length placeholder, then the values, then patches the length.
+template <class Fn>
+void putColumn(std::vector<uint8_t>& out, Fn&& writeValues) {
+    size_t at = out.size();
+    putU32(out, 0);
+    writeValues();
+    uint32_t len = static_cast<uint32_t>(out.size() - at - 4);
+    for (int i = 0; i < 4; ++i) out[at + static_cast<size_t>(i)] = static_cast<uint8_t>(len >> (8 * i));
+}
+
+struct Reader {
+    const uint8_t* p;
+    const uint8_t* end;
+    bool ok = true;
+
+    uint32_t u32() {
+        if (end - p < 4) { ok = false; return 0; }
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
+        p += 4;
+        return v;
+    }
+    uint64_t varint() {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 70; shift += 7) {
+            if (p >= end) { ok = false; return 0; }
+            uint8_t b = *p++;
+            v |= static_cast<uint64_t>(b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok = false;
+        return 0;
+    }
+};
+
+}  // namespace
+
+uint64_t chunkChecksum(const void* data, size_t size) { return XXH3_64bits(data, size); }
+
+ChunkEncoder::ChunkEncoder(int level) : m_ctx(ZSTD_createCCtx()), m_level(level) {}
+ChunkEncoder::~ChunkEncoder() { ZSTD_freeCCtx(m_ctx); }
+
+Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& out) {
+    const KindSchema& sc = t.schema();
+    m_raw.clear();
+    m_raw.reserve((e - b) * 16 + 64);
+    m_raw.insert(m_raw.end(), kMagic, kMagic + 4);
+    putU32(m_raw, static_cast<uint32_t>(e - b));
+    const uint8_t ncols = static_cast<uint8_t>(1 + (sc.hasEnd ? 1 : 0) + (sc.hasName ? 1 : 0) + sc.columns.size());
+    m_raw.push_back(ncols);
+    putColumn(m_raw, [&] {
+        int64_t prev = 0;
+        for (size_t i = b; i < e; ++i) {
+            putVarint(m_raw, zigzag(t.start[i] - prev));
+            prev = t.start[i];
+        }
+    });
+    if (sc.hasEnd) {
+        putColumn(m_raw, [&] {
+            for (size_t i = b; i < e; ++i) putVarint(m_raw, zigzag(t.end[i] - t.start[i]));
+        });
+    }
+    if (sc.hasName) {
+        putColumn(m_raw, [&] {
+            for (size_t i = b; i < e; ++i) putVarint(m_raw, t.name[i]);
+        });
+    }
+    for (size_t c = 0; c < sc.columns.size(); ++c) {
+        const Column& col = t.cols[c];
+        if (sc.columns[c].type == ColumnType::F64) {
+            putColumn(m_raw, [&] {
+                const auto& v = col.get<double>();
+                for (size_t i = b; i < e; ++i) {
+                    uint64_t bits = std::bit_cast<uint64_t>(v[i]);
+                    for (int k = 0; k < 8; ++k) m_raw.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+                }
+            });
+        } else if (sc.columns[c].coding == ColumnCoding::Delta) {
+            putColumn(m_raw, [&] {
+                int64_t prev = 0;
+                for (size_t i = b; i < e; ++i) {
+                    int64_t v = col.intAt(i);
+                    putVarint(m_raw, zigzag(v - prev));
+                    prev = v;
+                }
+            });
+        } else {
+            putColumn(m_raw, [&] {
+                for (size_t i = b; i < e; ++i) putVarint(m_raw, zigzag(col.intAt(i)));
+            });
+        }
+    }
+    out.count = static_cast<uint32_t>(e - b);
+    out.rawBytes = m_raw.size();
+    out.blob.resize(ZSTD_compressBound(m_raw.size()));
+    size_t n = ZSTD_compressCCtx(m_ctx, out.blob.data(), out.blob.size(), m_raw.data(), m_raw.size(), m_level);
+    if (ZSTD_isError(n)) return makeError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+    out.blob.resize(n);
+    out.checksum = chunkChecksum(out.blob.data(), out.blob.size());
+    out.tMin = e > b ? t.start[b] : 0;
+    out.tMax = e > b ? t.endAt(e - 1) : 0;
+    return {};
+}
+
+ChunkDecoder::ChunkDecoder() : m_ctx(ZSTD_createDCtx()) {}
+ChunkDecoder::~ChunkDecoder() { ZSTD_freeDCtx(m_ctx); }
+
+Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count,
+                            uint64_t checksum, Track& t) {
+    if (chunkChecksum(blob, blobSize) != checksum) return makeError("checksum mismatch");
+    if (rawBytes > kMaxRawBytes || rawBytes < 9) return makeError("implausible decoded size " + std::to_string(rawBytes));
+    m_raw.resize(rawBytes);
+    size_t n = ZSTD_decompressDCtx(m_ctx, m_raw.data(), m_raw.size(), blob, blobSize);
+    if (ZSTD_isError(n)) return makeError(std::string("zstd: ") + ZSTD_getErrorName(n));
+    if (n != rawBytes) return makeError("decoded " + std::to_string(n) + " bytes, expected " + std::to_string(rawBytes));
+    if (std::memcmp(m_raw.data(), kMagic, 3) != 0) return makeError("bad chunk magic");
+    if (m_raw[3] != kMagic[3]) return makeError("unsupported chunk encoding version " + std::to_string(m_raw[3]));
+    Reader r{m_raw.data() + 4, m_raw.data() + m_raw.size()};
+    const uint32_t storedCount = r.u32();
+    if (!r.ok || storedCount != count)
+        return makeError("event count " + std::to_string(storedCount) + " does not match the index (" +
+                         std::to_string(count) + ")");
+    if (r.p >= r.end) return makeError("truncated chunk header");
+    const uint8_t ncols = *r.p++;
+    const KindSchema& sc = t.schema();
+    const size_t needed = 1 + (sc.hasEnd ? 1 : 0) + (sc.hasName ? 1 : 0);
+    if (ncols < needed) return makeError("chunk has " + std::to_string(ncols) + " columns, need at least " + std::to_string(needed));
+
+    const size_t base = t.start.size();
+    // Read one column's byte range and check it lies inside the payload.
+    auto column = [&](const char* what, Reader& out) -> Status {
+        uint32_t len = r.u32();
+        if (!r.ok || static_cast<size_t>(r.end - r.p) < len) return makeError(std::string("column '") + what + "' overruns the chunk");
+        out = Reader{r.p, r.p + len};
+        r.p += len;
+        return {};
+    };
+    auto finished = [&](const Reader& cr, const char* what) -> Status {
+        if (!cr.ok) return makeError(std::string("column '") + what + "' is truncated");
+        if (cr.p != cr.end) return makeError(std::string("column '") + what + "' has trailing bytes");
+        return {};
+    };
+
+    Reader cr{nullptr, nullptr};
+    if (Status s = column("start", cr); !s) return s;
+    t.start.resize(base + count);
+    {
+        int64_t prev = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            prev += unzigzag(cr.varint());
+            t.start[base + i] = prev;
+            if (i > 0 && prev < t.start[base + i - 1]) return makeError("start times are not sorted");
+        }
+        if (Status s = finished(cr, "start"); !s) return s;
+    }
+    if (sc.hasEnd) {
+        if (Status s = column("end", cr); !s) return s;
+        t.end.resize(base + count);
+        for (uint32_t i = 0; i < count; ++i) {
+            int64_t d = unzigzag(cr.varint());
+            if (d < 0) return makeError("negative duration");
+            t.end[base + i] = t.start[base + i] + d;
+            if (i > 0 && t.start[base + i] < t.end[base + i - 1]) return makeError("overlapping events in one lane");
+        }
+        if (Status s = finished(cr, "end"); !s) return s;
+    }
+    if (sc.hasName) {
+        if (Status s = column("name", cr); !s) return s;
+        t.name.resize(base + count);
+        for (uint32_t i = 0; i < count; ++i) t.name[base + i] = static_cast<uint32_t>(cr.varint());
+        if (Status s = finished(cr, "name"); !s) return s;
+    }
+    const size_t stored = ncols - needed;
+    for (size_t c = 0; c < sc.columns.size(); ++c) {
+        Column& col = t.cols[c];
+        const ColumnSpec& spec = sc.columns[c];
+        if (c >= stored) {  // an older file without this column: zeros
+            col.resize(base + count);
+            continue;
+        }
+        std::string what(spec.name);
+        if (Status s = column(what.c_str(), cr); !s) return s;
+        col.reserve(base + count);
+        if (spec.type == ColumnType::F64) {
+            if (static_cast<size_t>(cr.end - cr.p) != static_cast<size_t>(count) * 8)
+                return makeError("column '" + what + "' has the wrong size");
+            auto& v = col.get<double>();
+            for (uint32_t i = 0; i < count; ++i) {
+                uint64_t bits = 0;
+                for (int k = 0; k < 8; ++k) bits |= static_cast<uint64_t>(cr.p[k]) << (8 * k);
+                cr.p += 8;
+                v.push_back(std::bit_cast<double>(bits));
+            }
+        } else if (spec.coding == ColumnCoding::Delta) {
+            int64_t prev = 0;
+            for (uint32_t i = 0; i < count; ++i) {
+                prev += unzigzag(cr.varint());
+                col.pushInt(prev);
+            }
+        } else {
+            for (uint32_t i = 0; i < count; ++i) col.pushInt(unzigzag(cr.varint()));
+        }
+        if (Status s = finished(cr, what.c_str()); !s) return s;
+    }
+    // Columns beyond those this build knows (written by a newer version) are ignored.
+    return {};
+}
+
+}  // namespace sl

@@ -1,0 +1,60 @@
+#pragma once
+// Encoding of one chunk: up to a few tens of thousands of consecutive events of one lane of
+// one track, as delta/zigzag/varint columns compressed with zstd (see model/FORMAT.md).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/core/Result.h"
+#include "model/core/Track.h"
+
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+
+namespace sl {
+
+struct EncodedChunk {
+    std::vector<uint8_t> blob;  // zstd frame
+    uint32_t count = 0;
+    uint64_t rawBytes = 0;   // size of the decompressed payload
+    uint64_t checksum = 0;   // XXH3-64 of blob
+    int64_t tMin = 0;        // first start
+    int64_t tMax = 0;        // last end
+};
+
+class ChunkEncoder {
+public:
+    explicit ChunkEncoder(int zstdLevel = 1);
+    ~ChunkEncoder();
+    ChunkEncoder(const ChunkEncoder&) = delete;
+    ChunkEncoder& operator=(const ChunkEncoder&) = delete;
+
+    // Encodes events [begin, end) of `track`, which must be sorted by start.
+    Status encode(const Track& track, size_t begin, size_t end, EncodedChunk& out);
+
+private:
+    ZSTD_CCtx_s* m_ctx;
+    int m_level;
+    std::vector<uint8_t> m_raw;
+};
+
+class ChunkDecoder {
+public:
+    ChunkDecoder();
+    ~ChunkDecoder();
+    ChunkDecoder(const ChunkDecoder&) = delete;
+    ChunkDecoder& operator=(const ChunkDecoder&) = delete;
+
+    // Decodes and appends `count` events to `track` (whose key gives the schema). Validates
+    // checksum, sizes, column lengths and ordering; the error says what is wrong.
+    Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count, uint64_t checksum,
+                  Track& track);
+
+private:
+    ZSTD_DCtx_s* m_ctx;
+    std::vector<uint8_t> m_raw;
+};
+
+uint64_t chunkChecksum(const void* data, size_t size);
+
+}  // namespace sl

@@ -1,0 +1,398 @@
+#include "model/rep/RepReader.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "model/rep/ChunkCodec.h"
+#include "model/rep/FormatVersion.h"
+
+namespace sl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quoted(const std::string& p) { return "'" + p + "'"; }
+
+int64_t timeOrNull(const sqlite::Stmt& st, int i) { return st.isNull(i) ? kUnknownTime : st.i64(i); }
+
+// Runs `sql` and calls `row` for each row; an SQLite error becomes "table 'x': ...".
+template <class Fn>
+Status forEachRow(const sqlite::Db& db, const char* table, const std::string& sql, Fn&& row) {
+    sqlite::Stmt st(db, sql);
+    if (!st.valid()) return makeError(std::string("table '") + table + "': " + st.prepareError());
+    while (st.step())
+        if (Status s = row(st); !s) return makeError(std::string("table '") + table + "': " + s.error());
+    if (!st.ok()) return makeError(std::string("table '") + table + "': " + st.error());
+    return {};
+}
+
+}  // namespace
+
+std::string sniffFileType(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    char head[64] = {};
+    in.read(head, sizeof head);
+    const auto n = static_cast<size_t>(in.gcount());
+    if (n >= 16 && std::memcmp(head, "SQLite format 3\0", 16) == 0) {
+        sqlite::Db db;
+        if (db.openReadOnly(path) && db.hasTable("sightline_meta")) return "rep";
+        return "sqlite";
+    }
+    if (n >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) return "gzip";
+    for (size_t i = 0; i < n; ++i) {
+        char c = head[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (c == '{' || c == '[') return "json";
+        break;
+    }
+    return "";
+}
+
+Result<std::unique_ptr<RepFile>> RepFile::open(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return makeError("cannot open " + quoted(path) + ": no such file");
+    if (fs::is_directory(path, ec)) return makeError("cannot open " + quoted(path) + ": it is a directory");
+    const auto size = fs::file_size(path, ec);
+    if (ec) return makeError("cannot open " + quoted(path) + ": " + ec.message());
+    if (size == 0) return makeError(quoted(path) + " is empty (0 bytes): not a Sightline report");
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return makeError("cannot read " + quoted(path) + ": permission denied or unreadable");
+        char head[16] = {};
+        in.read(head, 16);
+        if (in.gcount() < 16 || std::memcmp(head, "SQLite format 3\0", 16) != 0)
+            return makeError(quoted(path) + " is not a Sightline report (not an SQLite database)");
+    }
+    std::unique_ptr<RepFile> f(new RepFile());
+    f->m_path = path;
+    if (Status s = f->m_db.openReadOnly(path); !s) return makeError("cannot open " + quoted(path) + ": " + s.error());
+    if (Status s = f->readMetadata(); !s) return makeError(quoted(path) + ": " + s.error());
+    return f;
+}
+
+Status RepFile::readMetadata() {
+    if (!m_db.hasTable("sightline_meta")) {
+        if (m_db.hasTable("StringIds") || m_db.hasTable("TARGET_INFO_SESSION_START_TIME") ||
+            m_db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
+            return makeError("this is an nsys SQLite export, not a Sightline report: convert it with 'sightline import'");
+        sqlite::Stmt probe(m_db, "SELECT count(*) FROM sqlite_master");
+        if (!probe.valid() || !probe.step()) return makeError("the SQLite database is corrupt: " + probe.error());
+        return makeError("not a Sightline report (no 'sightline_meta' table)");
+    }
+    std::string magic, complete;
+    int minReader = 0;
+    Status s = forEachRow(m_db, "sightline_meta", "SELECT key, value FROM sightline_meta", [&](const sqlite::Stmt& st) -> Status {
+        std::string key(st.text(0)), value(st.text(1));
+        if (key == "magic") magic = value;
+        else if (key == "format_version") m_formatVersion = std::atoi(value.c_str());
+        else if (key == "min_reader_version") minReader = std::atoi(value.c_str());
+        else if (key == "complete") complete = value;
+        return {};
+    });
+    if (!s) return s;
+    if (magic != kReportMagic) return makeError("not a Sightline report (bad magic '" + magic + "')");
+    if (minReader > kFormatVersion)
+        return makeError("written in report format " + std::to_string(m_formatVersion) +
+                         ", which needs a newer Sightline (this build reads format " + std::to_string(kFormatVersion) +
+                         " and older)");
+    if (complete != "1") return makeError("the report is incomplete (the writer did not finish)");
+
+    m_meta = std::make_shared<Report>();
+    Report& r = *m_meta;
+    s = forEachRow(m_db, "session", "SELECT * FROM session", [&](const sqlite::Stmt& st) -> Status {
+        Session& x = r.session;
+        x.workingDirectory = st.text(0);
+        x.hostName = st.text(1);
+        x.os = st.text(2);
+        x.cpuModel = st.text(3);
+        x.toolVersion = st.text(4);
+        x.captureOptions = st.text(5);
+        x.source = st.text(6);
+        x.startUtcNs = st.i64(7);
+        x.startMonotonicNs = st.i64(8);
+        x.durationNs = st.i64(9);
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "session_argv", "SELECT arg FROM session_argv ORDER BY idx", [&](const sqlite::Stmt& st) -> Status {
+        r.session.argv.emplace_back(st.text(0));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "session_env", "SELECT name, value FROM session_env", [&](const sqlite::Stmt& st) -> Status {
+        r.session.environment.emplace_back(std::string(st.text(0)), std::string(st.text(1)));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "processes", "SELECT pid, parent_pid, name, command_line, start_ns, end_ns, exit_code, exit_signal FROM processes",
+                          [&](const sqlite::Stmt& st) -> Status {
+        Process p;
+        p.pid = st.i64(0); p.parentPid = st.i64(1); p.name = st.text(2); p.commandLine = st.text(3);
+        p.start = timeOrNull(st, 4); p.end = timeOrNull(st, 5);
+        p.exitCode = static_cast<int32_t>(st.i64(6)); p.exitSignal = static_cast<int32_t>(st.i64(7));
+        r.processes.push_back(std::move(p));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "threads", "SELECT tid, pid, name, start_ns, end_ns FROM threads", [&](const sqlite::Stmt& st) -> Status {
+        Thread t;
+        t.tid = st.i64(0); t.pid = st.i64(1); t.name = st.text(2);
+        t.start = timeOrNull(st, 3); t.end = timeOrNull(st, 4);
+        r.threads.push_back(std::move(t));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "gpus", "SELECT device_id, name, uuid, pci_bus_id, sm_count, memory_bytes, compute_major, compute_minor, sm_clock_khz, memory_clock_khz, memory_bandwidth FROM gpus",
+                          [&](const sqlite::Stmt& st) -> Status {
+        Gpu g;
+        g.deviceId = static_cast<int32_t>(st.i64(0)); g.name = st.text(1); g.uuid = st.text(2); g.pciBusId = st.text(3);
+        g.smCount = static_cast<int32_t>(st.i64(4)); g.memoryBytes = st.i64(5);
+        g.computeMajor = static_cast<int32_t>(st.i64(6)); g.computeMinor = static_cast<int32_t>(st.i64(7));
+        g.smClockKHz = st.i64(8); g.memoryClockKHz = st.i64(9); g.memoryBandwidthBytesPerSec = st.i64(10);
+        r.gpus.push_back(std::move(g));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "cuda_contexts", "SELECT pid, device_id, context_id, name FROM cuda_contexts", [&](const sqlite::Stmt& st) -> Status {
+        r.contexts.push_back({st.i64(0), static_cast<int32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), std::string(st.text(3))});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "cuda_streams", "SELECT pid, device_id, context_id, stream_id, priority, flags, is_default, name FROM cuda_streams",
+                          [&](const sqlite::Stmt& st) -> Status {
+        CudaStream c;
+        c.pid = st.i64(0); c.deviceId = static_cast<int32_t>(st.i64(1)); c.contextId = static_cast<uint32_t>(st.i64(2));
+        c.streamId = static_cast<uint32_t>(st.i64(3)); c.priority = static_cast<int32_t>(st.i64(4));
+        c.flags = static_cast<uint32_t>(st.i64(5)); c.isDefault = st.i64(6) != 0; c.name = st.text(7);
+        r.streams.push_back(std::move(c));
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "nvtx_domains", "SELECT pid, domain_id, name FROM nvtx_domains", [&](const sqlite::Stmt& st) -> Status {
+        r.nvtxDomains.push_back({st.i64(0), static_cast<uint32_t>(st.i64(1)), std::string(st.text(2))});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "nvtx_categories", "SELECT pid, domain_id, category, name FROM nvtx_categories", [&](const sqlite::Stmt& st) -> Status {
+        r.nvtxCategories.push_back({st.i64(0), static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), std::string(st.text(3))});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "metric_series", "SELECT series_id, name, unit, source, device_id, pid FROM metric_series", [&](const sqlite::Stmt& st) -> Status {
+        r.metricSeries.push_back({static_cast<uint32_t>(st.i64(0)), std::string(st.text(1)), std::string(st.text(2)),
+                                  std::string(st.text(3)), static_cast<int32_t>(st.i64(4)), st.i64(5)});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "strings", "SELECT id, value FROM strings ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
+        if (st.i64(0) != static_cast<int64_t>(r.strings.size()))
+            return makeError("string ids are not contiguous at id " + std::to_string(st.i64(0)));
+        r.strings.appendRaw(st.blob(1));
+        return {};
+    });
+    const int64_t nstrings = static_cast<int64_t>(r.strings.size());
+    auto checkString = [nstrings](int64_t id, const char* what) -> Status {
+        if (id < 0 || id >= nstrings) return makeError(std::string(what) + " refers to missing string " + std::to_string(id));
+        return {};
+    };
+    if (s) s = forEachRow(m_db, "kernel_launches", "SELECT * FROM kernel_launches ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
+        if (st.i64(0) != static_cast<int64_t>(r.kernelLaunches.size())) return makeError("launch ids are not contiguous");
+        KernelLaunchInfo k;
+        k.mangledName = static_cast<uint32_t>(st.i64(1)); k.shortName = static_cast<uint32_t>(st.i64(2));
+        if (Status c = checkString(k.mangledName, "mangled_name"); !c) return c;
+        if (Status c = checkString(k.shortName, "short_name"); !c) return c;
+        for (int i = 0; i < 3; ++i) {
+            k.grid[i] = static_cast<uint32_t>(st.i64(3 + i));
+            k.block[i] = static_cast<uint32_t>(st.i64(6 + i));
+        }
+        k.registersPerThread = static_cast<uint32_t>(st.i64(9)); k.staticSharedBytes = static_cast<uint32_t>(st.i64(10));
+        k.dynamicSharedBytes = static_cast<uint32_t>(st.i64(11)); k.localBytesPerThread = static_cast<uint32_t>(st.i64(12));
+        k.launchType = static_cast<LaunchType>(st.i64(13)); k.graphId = static_cast<uint32_t>(st.i64(14));
+        k.graphNodeId = static_cast<uint64_t>(st.i64(15));
+        r.kernelLaunches.push_back(k);
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "diagnostics", "SELECT name, count, reason, pid FROM diagnostics", [&](const sqlite::Stmt& st) -> Status {
+        r.diagnostics.push_back({std::string(st.text(0)), st.i64(1), std::string(st.text(2)), st.i64(3)});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "program_output", "SELECT pid, stream, time_ns, text FROM program_output", [&](const sqlite::Stmt& st) -> Status {
+        r.programOutput.push_back({st.i64(0), static_cast<int32_t>(st.i64(1)), st.i64(2), std::string(st.text(3))});
+        return {};
+    });
+    if (s) s = forEachRow(m_db, "tracks", "SELECT id, kind, pid, tid, device, context, stream, domain, series, event_count, lane_count, t_min, t_max FROM tracks ORDER BY id",
+                          [&](const sqlite::Stmt& st) -> Status {
+        const int64_t rawKind = st.i64(1);
+        if (!findSchema(static_cast<uint8_t>(rawKind)) || rawKind > 255) {
+            // A newer writer's kind: skipped, and said so.
+            bool found = false;
+            for (auto& d : r.diagnostics)
+                if (d.name == "report.unknown_track_kinds") { ++d.count; found = true; }
+            if (!found)
+                r.diagnostics.push_back({"report.unknown_track_kinds", 1,
+                                         "tracks of event kinds this Sightline version does not know were skipped", 0});
+            return {};
+        }
+        TrackInfo t;
+        t.id = st.i64(0);
+        t.key.kind = static_cast<EventKind>(rawKind);
+        t.key.pid = st.i64(2); t.key.tid = st.i64(3); t.key.device = static_cast<int32_t>(st.i64(4));
+        t.key.context = static_cast<uint32_t>(st.i64(5)); t.key.stream = static_cast<uint32_t>(st.i64(6));
+        t.key.domain = static_cast<uint32_t>(st.i64(7)); t.key.series = static_cast<uint32_t>(st.i64(8));
+        if (st.i64(9) < 0 || st.i64(10) < 1 || st.i64(10) > (1 << 24))
+            return makeError("track " + std::to_string(t.id) + " has an invalid event or lane count");
+        t.eventCount = static_cast<uint64_t>(st.i64(9));
+        t.laneCount = static_cast<uint32_t>(st.i64(10));
+        t.tMin = st.i64(11); t.tMax = st.i64(12);
+        m_tracks.push_back(t);
+        return {};
+    });
+    if (!s) return s;
+    // Tracks exist in the metadata with their keys but no events until readTrack().
+    r.tracks.reserve(m_tracks.size());
+    for (const auto& t : m_tracks) r.tracks.emplace_back(t.key);
+    return {};
+}
+
+Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
+    if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
+    const TrackInfo& info = m_tracks[index];
+    const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
+    Track t(info.key);
+    std::string where = "track " + std::to_string(info.id) + " (" + std::string(schemaOf(info.key.kind).label) + ")";
+    std::string sql = "SELECT lane, seq, count, raw_bytes, checksum, data, t_min, t_max FROM chunks WHERE track_id = ?";
+    if (windowed) sql += " AND t_max >= ? AND t_min < ?";
+    sql += " ORDER BY lane, seq";
+    sqlite::Stmt st(m_db, sql);
+    if (!st.valid()) return makeError(m_path + ": table 'chunks': " + st.prepareError());
+    st.bind(1, info.id);
+    if (windowed) st.bind(2, t0).bind(3, t1);
+    ChunkDecoder decoder;
+    std::vector<uint32_t> laneEnds(info.laneCount, 0);
+    int64_t expectLane = 0, expectSeq = 0;
+    uint64_t total = 0;
+    size_t laneFirst = 0;
+    while (st.step()) {
+        const int64_t lane = st.i64(0), seq = st.i64(1), count = st.i64(2);
+        std::string chunkName = "chunk " + std::to_string(seq) + " of lane " + std::to_string(lane) + " of " + where;
+        if (lane < 0 || lane >= info.laneCount) return makeError(m_path + ": " + chunkName + ": lane out of range");
+        if (lane < expectLane) return makeError(m_path + ": " + chunkName + ": out of order");
+        if (lane != expectLane) {
+            for (int64_t l = expectLane; l < lane; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(t.size());
+            expectLane = lane;
+            expectSeq = 0;
+            laneFirst = t.size();
+        }
+        if (!windowed && seq != expectSeq) return makeError(m_path + ": " + chunkName + ": missing chunk " + std::to_string(expectSeq));
+        expectSeq = seq + 1;
+        if (count <= 0 || count > (1 << 24)) return makeError(m_path + ": " + chunkName + ": invalid event count");
+        std::string_view blob = st.blob(5);
+        const size_t before = t.size();
+        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(3)), static_cast<uint32_t>(count),
+                                   static_cast<uint64_t>(st.i64(4)), t);
+        if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
+        // Lanes must stay sorted and non-overlapping across chunk boundaries too.
+        if (before > laneFirst && t.start[before] < t.endAt(before - 1))
+            return makeError(m_path + ": " + chunkName + ": overlaps the previous chunk");
+        if (!windowed && (t.start[before] != st.i64(6) || t.endAt(t.size() - 1) != st.i64(7)))
+            return makeError(m_path + ": " + chunkName + ": time range does not match the index");
+        total += static_cast<uint64_t>(count);
+        if (total > info.eventCount) return makeError(m_path + ": " + where + ": more events than the index says");
+    }
+    if (!st.ok()) return makeError(m_path + ": table 'chunks' (" + where + "): " + st.error());
+    for (int64_t l = expectLane; l < info.laneCount; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(t.size());
+    if (!windowed && total != info.eventCount)
+        return makeError(m_path + ": " + where + ": has " + std::to_string(total) + " events, the index says " +
+                         std::to_string(info.eventCount) + " (chunks missing)");
+    t.laneOffsets.assign(1, 0);
+    t.laneOffsets.insert(t.laneOffsets.end(), laneEnds.begin(), laneEnds.end());
+    // References into the string and launch tables must resolve.
+    const size_t nstrings = m_meta->strings.size();
+    for (uint32_t n : t.name)
+        if (n >= nstrings) return makeError(m_path + ": " + where + ": refers to missing string " + std::to_string(n));
+    if (info.key.kind == EventKind::Kernel) {
+        const auto& launch = t.col<uint32_t>(cols::Kernel::Launch);
+        for (uint32_t l : launch)
+            if (l >= m_meta->kernelLaunches.size())
+                return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(l));
+    }
+    t.finishLoaded();
+    return t;
+}
+
+std::shared_ptr<Report> RepFile::takeMetadata() {
+    auto r = m_meta;
+    m_meta = std::make_shared<Report>();
+    // Keep the string and launch tables' sizes for validation in readTrack().
+    for (uint32_t i = 1; i < r->strings.size(); ++i) m_meta->strings.appendRaw({});
+    m_meta->kernelLaunches.resize(r->kernelLaunches.size());
+    return r;
+}
+
+Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOptions& options) {
+    auto opened = RepFile::open(path);
+    if (!opened) return std::move(opened).takeError();
+    RepFile& first = **opened;
+    const auto infos = first.trackInfos();
+    std::shared_ptr<Report> report = first.takeMetadata();
+    report->tracks.clear();
+    report->tracks.resize(infos.size());
+
+    // Largest tracks first over worker threads; each worker has its own connection.
+    std::vector<size_t> order(infos.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return infos[a].eventCount > infos[b].eventCount; });
+    uint64_t totalEvents = 0;
+    for (const auto& t : infos) totalEvents += t.eventCount;
+
+    unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(std::max<size_t>(infos.size(), 1))));
+    std::atomic<size_t> next{0};
+    std::atomic<uint64_t> doneEvents{0};
+    std::atomic<bool> stop{false};
+    std::mutex errorMutex;
+    std::string error;
+    auto fail = [&](const std::string& e) {
+        std::lock_guard lock(errorMutex);
+        if (error.empty()) error = e;
+        stop = true;
+    };
+    auto work = [&](RepFile* file) {
+        std::unique_ptr<RepFile> own;
+        if (!file) {
+            auto f = RepFile::open(path);
+            if (!f) return fail(f.error());
+            own = std::move(f.value());
+            file = own.get();
+        }
+        for (size_t k; !stop && (k = next.fetch_add(1)) < order.size();) {
+            auto t = file->readTrack(order[k]);
+            if (!t) return fail(t.error());
+            report->tracks[order[k]] = std::move(t.value());
+            doneEvents += infos[order[k]].eventCount;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, nullptr);
+    // The calling thread works too and reports progress between tracks.
+    std::thread::id self = std::this_thread::get_id();
+    (void)self;
+    if (options.progress) {
+        std::thread mainWorker(work, &first);
+        while (true) {
+            bool finished = next.load() >= order.size() || stop;
+            double frac = totalEvents ? static_cast<double>(doneEvents.load()) / static_cast<double>(totalEvents) : 1.0;
+            if (!options.progress(std::min(frac, 1.0))) {
+                stop = true;
+                std::lock_guard lock(errorMutex);
+                if (error.empty()) error = "cancelled";
+            }
+            if (finished) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        mainWorker.join();
+    } else {
+        work(&first);
+    }
+    for (auto& t : pool) t.join();
+    if (!error.empty()) return makeError(error);
+    return report;
+}
+
+}  // namespace sl

@@ -1,0 +1,64 @@
+#pragma once
+// Opens .rep files read-only and validates them: magic, format version, table contents, chunk
+// checksums, sizes and ordering. A damaged file gives an error naming the table or chunk at
+// fault, never a crash.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "model/core/Report.h"
+#include "model/core/Result.h"
+#include "model/rep/Sqlite.h"
+
+namespace sl {
+
+struct ReadOptions {
+    // Called with the fraction done; return false to cancel (the read then fails with
+    // "cancelled").
+    std::function<bool(double)> progress;
+    unsigned threads = 0;  // 0: one per core
+};
+
+// Metadata of one track as stored in the file (events not loaded).
+struct TrackInfo {
+    int64_t id = 0;
+    TrackKey key;
+    uint64_t eventCount = 0;
+    uint32_t laneCount = 0;
+    int64_t tMin = 0, tMax = 0;
+};
+
+class RepFile {
+public:
+    static Result<std::unique_ptr<RepFile>> open(const std::string& path);
+
+    const std::string& path() const { return m_path; }
+    int formatVersion() const { return m_formatVersion; }
+    // The report's metadata with no tracks loaded.
+    const Report& metadata() const { return *m_meta; }
+    const std::vector<TrackInfo>& trackInfos() const { return m_tracks; }
+    // Loads one track; with a window, only the chunks overlapping [t0, t1) are decoded.
+    Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX) const;
+    // Moves the metadata out (the RepFile keeps answering readTrack).
+    std::shared_ptr<Report> takeMetadata();
+
+private:
+    RepFile() = default;
+    Status readMetadata();
+
+    std::string m_path;
+    sqlite::Db m_db;
+    int m_formatVersion = 0;
+    std::shared_ptr<Report> m_meta;
+    std::vector<TrackInfo> m_tracks;
+};
+
+// Opens and fully loads a report (tracks decoded in parallel).
+Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOptions& options = {});
+
+// A quick look at a file's content: "rep", "sqlite" (another SQLite database), "json",
+// "gzip" or "" (unknown or unreadable).
+std::string sniffFileType(const std::string& path);
+
+}  // namespace sl

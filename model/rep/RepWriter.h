@@ -1,0 +1,96 @@
+#pragma once
+// Writes a .rep file. Events stream in per track with bounded memory (one pending chunk per
+// lane); metadata is written at commit(). The file is built under a temporary name in the
+// destination directory and renamed on commit: a crash never leaves a partial report under
+// the final name. Single-threaded.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/core/LanePacker.h"
+#include "model/core/Report.h"
+#include "model/core/Result.h"
+#include "model/rep/ChunkCodec.h"
+#include "model/rep/Sqlite.h"
+
+namespace sl {
+
+struct WriteOptions {
+    int zstdLevel = 1;
+    uint32_t chunkEvents = 32768;
+    bool overwrite = true;  // replace an existing file at the destination
+};
+
+class RepWriter {
+public:
+    class TrackStream {
+    public:
+        const TrackKey& key() const { return m_key; }
+        uint64_t count() const { return m_count; }
+
+    private:
+        friend class RepWriter;
+        TrackKey m_key;
+        int64_t m_id = 0;
+        LanePacker m_packer;
+        std::vector<Track> m_lanes;  // pending events per lane
+        std::vector<uint32_t> m_seq;
+        uint64_t m_count = 0;
+        int64_t m_lastStart = INT64_MIN;
+        int64_t m_tMin = INT64_MAX, m_tMax = INT64_MIN;
+        bool m_open = true;
+    };
+
+    static Result<std::unique_ptr<RepWriter>> create(const std::string& path, const WriteOptions& options = {});
+    ~RepWriter();
+
+    // Streaming: events of one track must come in non-decreasing start order.
+    TrackStream& beginTrack(const TrackKey& key);
+    Status append(TrackStream& stream, int64_t start, int64_t end, uint32_t name, const int64_t* extra);
+    Status endTrack(TrackStream& stream);
+
+    // Writes a finalized in-memory track (its lanes as they are).
+    Status writeTrack(const Track& track);
+
+    // Writes the metadata of `meta` (everything but its tracks), the track index, and moves
+    // the file to its final name.
+    Status commit(const Report& meta);
+    const std::string& path() const { return m_path; }
+    uint64_t bytesWritten() const { return m_blobBytes; }
+
+private:
+    RepWriter() = default;
+    Status flushLane(TrackStream& s, uint32_t lane);
+    Status insertChunk(int64_t trackId, uint32_t lane, uint32_t seq, const EncodedChunk& c);
+    Status writeMetadata(const Report& meta);
+    void abandon();
+
+    struct TrackRow {
+        TrackKey key;
+        int64_t id;
+        uint64_t count;
+        uint32_t lanes;
+        int64_t tMin, tMax;
+    };
+
+    std::string m_path;
+    std::string m_tmpPath;
+    WriteOptions m_options;
+    sqlite::Db m_db;
+    sqlite::Stmt m_insertChunk;
+    std::unique_ptr<ChunkEncoder> m_encoder;
+    EncodedChunk m_chunk;
+    std::vector<std::unique_ptr<TrackStream>> m_streams;
+    std::vector<TrackRow> m_tracks;
+    int64_t m_nextTrackId = 1;
+    uint64_t m_chunkCount = 0;
+    uint64_t m_eventCount = 0;
+    uint64_t m_blobBytes = 0;
+    bool m_committed = false;
+};
+
+// Convenience: writes a whole in-memory report.
+Status writeReport(const Report& report, const std::string& path, const WriteOptions& options = {});
+
+}  // namespace sl

@@ -1,0 +1,149 @@
+#include "model/util/JsonWriter.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace sl {
+
+void JsonWriter::newline() {
+    if (!m_pretty) return;
+    m_out << '\n';
+    for (size_t i = 0; i < m_first.size(); ++i) m_out << "  ";
+}
+
+void JsonWriter::separator() {
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (!m_first.empty()) {
+        if (!m_first.back()) m_out << ',';
+        m_first.back() = false;
+        newline();
+    }
+}
+
+JsonWriter& JsonWriter::beginObject() {
+    separator();
+    m_out << '{';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endObject() {
+    bool empty = m_first.back();
+    m_first.pop_back();
+    if (!empty) newline();
+    m_out << '}';
+    return *this;
+}
+
+JsonWriter& JsonWriter::beginArray() {
+    separator();
+    m_out << '[';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endArray() {
+    bool empty = m_first.back();
+    m_first.pop_back();
+    if (!empty) newline();
+    m_out << ']';
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+    separator();
+    std::string s;
+    escape(s, k);
+    m_out << s << (m_pretty ? ": " : ":");
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view v) {
+    separator();
+    std::string s;
+    escape(s, v);
+    m_out << s;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t v) {
+    separator();
+    m_out << v;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(uint64_t v) {
+    separator();
+    m_out << v;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(double v) {
+    separator();
+    if (!std::isfinite(v)) {
+        m_out << "null";
+        return *this;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    m_out << buf;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool v) {
+    separator();
+    m_out << (v ? "true" : "false");
+    return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+    separator();
+    m_out << "null";
+    return *this;
+}
+
+void JsonWriter::escape(std::string& out, std::string_view s) {
+    out.push_back('"');
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const size_t n = s.size();
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c < 0x80) {
+            switch (c) {
+                case '"': out += "\\\""; break;
+                case '\\': out += "\\\\"; break;
+                case '\n': out += "\\n"; break;
+                case '\r': out += "\\r"; break;
+                case '\t': out += "\\t"; break;
+                default:
+                    if (c < 0x20) {
+                        char buf[8];
+                        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                        out += buf;
+                    } else {
+                        out.push_back(static_cast<char>(c));
+                    }
+            }
+            ++i;
+            continue;
+        }
+        // Validate one UTF-8 sequence; copy it or emit U+FFFD.
+        int len = (c >= 0xF0 && c <= 0xF4) ? 4 : (c >= 0xE0) ? 3 : (c >= 0xC2 && c < 0xE0) ? 2 : 0;
+        bool valid = len > 0 && i + static_cast<size_t>(len) <= n;
+        for (int k = 1; valid && k < len; ++k) valid = (p[i + static_cast<size_t>(k)] & 0xC0) == 0x80;
+        if (valid) {
+            out.append(reinterpret_cast<const char*>(p + i), static_cast<size_t>(len));
+            i += static_cast<size_t>(len);
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        }
+    }
+    out.push_back('"');
+}
+
+}  // namespace sl

@@ -1,0 +1,225 @@
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "TestUtil.h"
+#include "model/rep/RepReader.h"
+#include "model/rep/RepWriter.h"
+
+namespace sl {
+namespace {
+
+std::shared_ptr<Report> roundTrip(const Report& r, const test::TempDir& dir, WriteOptions o = {}) {
+    const std::string path = dir.file("rt.rep");
+    Status s = writeReport(r, path, o);
+    EXPECT_TRUE(s.ok()) << s.error();
+    auto back = readReport(path);
+    EXPECT_TRUE(back.ok()) << (back.ok() ? "" : back.error());
+    return back.ok() ? back.value() : nullptr;
+}
+
+void expectTracksEqual(const Report& a, const Report& b) {
+    ASSERT_EQ(a.tracks.size(), b.tracks.size());
+    for (size_t i = 0; i < a.tracks.size(); ++i) {
+        const Track& x = a.tracks[i];
+        const Track& y = b.tracks[i];
+        SCOPED_TRACE(a.trackTitle(x));
+        EXPECT_EQ(x.key, y.key);
+        EXPECT_EQ(x.start, y.start);
+        EXPECT_EQ(x.end, y.end);
+        EXPECT_EQ(x.laneOffsets, y.laneOffsets);
+        ASSERT_EQ(x.name.size(), y.name.size());
+        for (size_t k = 0; k < x.name.size(); ++k) EXPECT_EQ(a.str(x.name[k]), b.str(y.name[k]));
+        ASSERT_EQ(x.cols.size(), y.cols.size());
+        for (size_t c = 0; c < x.cols.size(); ++c)
+            for (size_t k = 0; k < x.size(); ++k) {
+                if (x.cols[c].type() == ColumnType::F64)
+                    EXPECT_EQ(x.cols[c].get<double>()[k], y.cols[c].get<double>()[k]);
+                else
+                    EXPECT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k));
+            }
+        EXPECT_EQ(x.tMin, y.tMin);
+        EXPECT_EQ(x.tMax, y.tMax);
+    }
+}
+
+TEST(RoundTrip, EveryEntityAndEventKind) {
+    test::TempDir dir;
+    auto r = test::makeEveryKindReport();
+    // Every kind of the schema is present.
+    for (EventKind k : kAllEventKinds) EXPECT_EQ(r->eventCount(k) > 0, true) << schemaOf(k).id;
+    auto b = roundTrip(*r, dir);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->session.argv, r->session.argv);
+    EXPECT_EQ(b->session.environment, r->session.environment);
+    EXPECT_EQ(b->session.workingDirectory, "/work");
+    EXPECT_EQ(b->session.startUtcNs, r->session.startUtcNs);
+    EXPECT_EQ(b->session.startMonotonicNs, 5'000);
+    EXPECT_EQ(b->session.durationNs, 1'000'000);
+    EXPECT_EQ(b->session.captureOptions, "-t cuda,nvtx");
+    ASSERT_EQ(b->processes.size(), 2u);
+    EXPECT_EQ(b->processes[0].exitCode, 3);
+    EXPECT_EQ(b->processes[1].exitSignal, 9);
+    EXPECT_EQ(b->processes[1].end, kUnknownTime);
+    ASSERT_EQ(b->threads.size(), 2u);
+    EXPECT_EQ(b->threads[1].start, kUnknownTime);
+    ASSERT_EQ(b->gpus.size(), 1u);
+    EXPECT_EQ(b->gpus[0].name, "NVIDIA H200");
+    EXPECT_EQ(b->gpus[0].memoryBandwidthBytesPerSec, 4'800'000'000'000);
+    EXPECT_EQ(b->streams[0].priority, -1);
+    EXPECT_EQ(b->streams[0].name, "compute");
+    EXPECT_EQ(b->contexts[0].name, "ctx");
+    EXPECT_EQ(b->nvtxDomains[0].name, "MyDomain");
+    EXPECT_EQ(b->nvtxCategories[0].name, "IO");
+    EXPECT_EQ(b->metricSeries[0].unit, "%");
+    EXPECT_EQ(b->diagnostics[0].count, 12);
+    EXPECT_EQ(b->programOutput[0].text, "hello\n");
+    ASSERT_EQ(b->kernelLaunches.size(), 1u);
+    EXPECT_EQ(b->kernelLaunches[0], r->kernelLaunches[0]);
+    expectTracksEqual(*r, *b);
+
+    const Track* k = b->findTrack(TrackKey::forStream(EventKind::Kernel, 100, 0, 1, 7));
+    ASSERT_TRUE(k);
+    EXPECT_EQ(b->str(k->name[0]), "kern(int)");
+    EXPECT_EQ(k->col<uint32_t>(cols::Kernel::Correlation)[0], 77u);
+    const Track* m = b->findTrack(TrackKey::forStream(EventKind::Memcpy, 100, 0, 1, 7));
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->col<uint64_t>(cols::Memcpy::Bytes)[0], 1ull << 33);
+    EXPECT_EQ(m->col<int16_t>(cols::Memcpy::SrcDevice)[0], -1);
+    const Track* n = b->findTrack(TrackKey::forThread(EventKind::NvtxRange, 100, 100, 1));
+    ASSERT_TRUE(n);
+    EXPECT_EQ(std::bit_cast<double>(n->col<uint64_t>(cols::Nvtx::Payload)[0]), 2.5);
+    EXPECT_EQ(n->col<int64_t>(cols::Nvtx::EndTid)[0], 102);
+    const Track* metric = b->findTrack(TrackKey::forMetric(1));
+    ASSERT_TRUE(metric);
+    EXPECT_EQ(metric->col<double>(0)[1], -1.25);
+    // Nested API calls: the driver call is one lane deeper.
+    const Track* api = b->findTrack(TrackKey::forThread(EventKind::CudaApi, 100, 100));
+    ASSERT_TRUE(api);
+    EXPECT_EQ(api->laneCount(), 2u);
+}
+
+TEST(RoundTrip, EmptyReport) {
+    test::TempDir dir;
+    Report empty;
+    auto b = roundTrip(empty, dir);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->eventCount(), 0u);
+    EXPECT_TRUE(b->tracks.empty());
+    EXPECT_EQ(b->tMin(), 0);
+}
+
+TEST(RoundTrip, ChunkBoundaries) {
+    test::TempDir dir;
+    for (uint32_t chunk : {1u, 2u, 7u, 1000u}) {
+        for (size_t n : {size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(3000)}) {
+            ReportBuilder b;
+            uint32_t name = b.intern("op");
+            for (size_t i = 0; i < n; ++i)
+                b.add(OsRuntimeCall{1, 1, static_cast<int64_t>(i * 10), static_cast<int64_t>(i * 10 + 5), name,
+                                    static_cast<int64_t>(i), 0});
+            auto r = b.finish();
+            WriteOptions o;
+            o.chunkEvents = chunk;
+            auto back = roundTrip(*r, dir, o);
+            ASSERT_TRUE(back);
+            ASSERT_EQ(back->eventCount(), n);
+            expectTracksEqual(*r, *back);
+        }
+    }
+}
+
+TEST(RoundTrip, HugeAndOddStrings) {
+    test::TempDir dir;
+    ReportBuilder b;
+    std::string huge(5 << 20, 'x');
+    huge[12345] = '\0';  // embedded NUL
+    std::string binary = "\xff\xfe not utf-8 \x80";
+    b.add(OsRuntimeCall{1, 1, 0, 10, b.intern(huge), 0, 0});
+    b.add(OsRuntimeCall{1, 1, 20, 30, b.intern(binary), 0, 0});
+    b.report().session.argv = {huge.substr(0, 100000)};
+    auto r = b.finish();
+    auto back = roundTrip(*r, dir);
+    ASSERT_TRUE(back);
+    const Track& t = back->tracks[0];
+    EXPECT_EQ(back->str(t.name[0]), huge);
+    EXPECT_EQ(back->str(t.name[1]), binary);
+    EXPECT_EQ(back->session.argv[0].size(), 100000u);
+}
+
+TEST(RoundTrip, StreamingWriterMatchesInMemory) {
+    test::TempDir dir;
+    auto r = test::makeEveryKindReport();
+    const std::string path = dir.file("stream.rep");
+    auto w = RepWriter::create(path, {});
+    ASSERT_TRUE(w.ok());
+    for (const Track& t : r->tracks) {
+        // Re-feed each track in start order (across lanes) through the streaming API.
+        std::vector<size_t> idx(t.size());
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+            return t.start[a] != t.start[b] ? t.start[a] < t.start[b] : t.endAt(a) > t.endAt(b);
+        });
+        auto& s = (*w)->beginTrack(t.key);
+        for (size_t i : idx) {
+            std::vector<int64_t> x;
+            for (const auto& c : t.cols)
+                x.push_back(c.type() == ColumnType::F64 ? std::bit_cast<int64_t>(c.get<double>()[i]) : c.intAt(i));
+            ASSERT_TRUE((*w)->append(s, t.start[i], t.endAt(i), t.nameAt(i), x.data()).ok());
+        }
+    }
+    ASSERT_TRUE((*w)->commit(*r).ok());
+    auto back = readReport(path);
+    ASSERT_TRUE(back.ok()) << back.error();
+    expectTracksEqual(*r, **back);
+}
+
+TEST(RoundTrip, WindowedTrackRead) {
+    test::TempDir dir;
+    ReportBuilder b;
+    uint32_t name = b.intern("k");
+    for (int i = 0; i < 100000; ++i)
+        b.add(KernelExec{{1, 0, 1, 1}, i * 100LL, i * 100LL + 50, name, static_cast<uint32_t>(i), {}});
+    auto r = b.finish();
+    const std::string path = dir.file("w.rep");
+    WriteOptions o;
+    o.chunkEvents = 1000;
+    ASSERT_TRUE(writeReport(*r, path, o).ok());
+    auto f = RepFile::open(path);
+    ASSERT_TRUE(f.ok()) << f.error();
+    auto t = (*f)->readTrack(0, 5'000'000, 5'050'000);
+    ASSERT_TRUE(t.ok()) << t.error();
+    // Only the chunk(s) around the window are decoded, and they hold the window's events.
+    EXPECT_LE(t->size(), 2000u);
+    IndexRange in = t->overlapping(0, 5'000'000, 5'050'000);
+    EXPECT_EQ(in.size(), 500u);
+}
+
+TEST(RoundTrip, WriterRefusesToOverwriteWhenAsked) {
+    test::TempDir dir;
+    Report empty;
+    const std::string path = dir.file("x.rep");
+    ASSERT_TRUE(writeReport(empty, path).ok());
+    WriteOptions o;
+    o.overwrite = false;
+    Status s = writeReport(empty, path, o);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.error().find("already exists"), std::string::npos);
+}
+
+TEST(RoundTrip, NoTemporaryFileLeftOnFailure) {
+    test::TempDir dir;
+    Status s = writeReport(Report{}, dir.file("missing-dir/x.rep"));
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.error().find("does not exist"), std::string::npos);
+    {
+        auto w = RepWriter::create(dir.file("abandoned.rep"));
+        ASSERT_TRUE(w.ok());
+        // destroyed without commit
+    }
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        ADD_FAILURE() << "left behind: " << e.path();
+}
+
+}  // namespace
+}  // namespace sl
