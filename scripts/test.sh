@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Set-up plus every test: builds Sightline, runs all ctest tests (unit, e2e, gui under Xvfb;
+# gpu tests skip without a GPU), then builds the model with ASan+UBSan and runs the unit tests
+# again under the sanitizers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=${SIGHTLINE_BUILD_DIR:-$ROOT/build}
+ASAN_DIR=${SIGHTLINE_ASAN_DIR:-$ROOT/build-asan}
+scripts/setup.sh
+
+echo "== tests (all labels) =="
+# GUI tests need a display: run the whole suite under one Xvfb server.
+if [[ -z "${DISPLAY:-}" ]]; then
+  xvfb-run -a -s "-screen 0 1920x1080x24" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600
+else
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600
+fi
+
+echo "== ASan + UBSan: model, import and CLI tests =="
+cmake -S "$ROOT" -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSIGHTLINE_SANITIZE=address,undefined \
+  -DSIGHTLINE_BUILD_GUI=OFF
+cmake --build "$ASAN_DIR" -j"$(nproc)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$ASAN_DIR" --output-on-failure -j"$(nproc)" -L 'unit|e2e' --timeout 900
