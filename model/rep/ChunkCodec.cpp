@@ -213,7 +213,6 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         }
         std::string what(spec.name);
         if (Status s = column(what.c_str(), cr); !s) return s;
-        col.reserve(base + count);
         if (spec.type == ColumnType::F64) {
             if (static_cast<size_t>(cr.end - cr.p) != static_cast<size_t>(count) * 8)
                 return makeError("column '" + what + "' has the wrong size");

@@ -264,6 +264,13 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
     st.bind(1, info.id);
     if (windowed) st.bind(2, t0).bind(3, t1);
     ChunkDecoder decoder;
+    if (!windowed && info.eventCount <= (1ull << 32)) {  // exact capacity: no regrowth while decoding
+        const size_t n = static_cast<size_t>(info.eventCount);
+        t.start.reserve(n);
+        if (t.schema().hasEnd) t.end.reserve(n);
+        if (t.schema().hasName) t.name.reserve(n);
+        for (auto& c : t.cols) c.reserve(n);
+    }
     std::vector<uint32_t> laneEnds(info.laneCount, 0);
     int64_t expectLane = 0, expectSeq = 0;
     uint64_t total = 0;
