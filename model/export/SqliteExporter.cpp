@@ -38,16 +38,32 @@ public:
 
     void row(std::span<const Cell> cells) override {
         if (!m_stmt || !m_error.empty()) return;
+        // Bindings survive sqlite3_reset, so only cells that differ from the previous row are
+        // bound again: kernel rows repeat most of their launch columns.
+        if (m_last.size() != cells.size()) m_last.assign(cells.size(), Cell{Cell::Type::Text, 0, 0, {}});
         for (int i = 0; i < static_cast<int>(cells.size()); ++i) {
             const Cell& c = cells[static_cast<size_t>(i)];
+            Cell& last = m_last[static_cast<size_t>(i)];
             switch (c.type) {
-                case Cell::Type::Null: sqlite3_bind_null(m_stmt, i + 1); break;
-                case Cell::Type::Int: sqlite3_bind_int64(m_stmt, i + 1, c.i); break;
-                case Cell::Type::Real: sqlite3_bind_double(m_stmt, i + 1, c.d); break;
+                case Cell::Type::Null:
+                    if (last.type == Cell::Type::Null) continue;
+                    sqlite3_bind_null(m_stmt, i + 1);
+                    break;
+                case Cell::Type::Int:
+                    if (last.type == Cell::Type::Int && last.i == c.i) continue;
+                    sqlite3_bind_int64(m_stmt, i + 1, c.i);
+                    break;
+                case Cell::Type::Real:
+                    sqlite3_bind_double(m_stmt, i + 1, c.d);
+                    break;
                 case Cell::Type::Text:
-                    sqlite3_bind_text(m_stmt, i + 1, c.s.data() ? c.s.data() : "", static_cast<int>(c.s.size()), SQLITE_STATIC);
+                    // Always rebound: the view's storage may differ from the last row's.
+                    sqlite3_bind_text(m_stmt, i + 1, c.s.data() ? c.s.data() : "", static_cast<int>(c.s.size()),
+                                      SQLITE_STATIC);
                     break;
             }
+            last = c;
+            if (c.type == Cell::Type::Text || c.type == Cell::Type::Real) last.type = Cell::Type::Text;  // never "equal"
         }
         if (sqlite3_step(m_stmt) != SQLITE_DONE) m_error = "inserting into " + m_table + ": " + m_db.lastError();
         sqlite3_reset(m_stmt);
@@ -56,6 +72,7 @@ public:
     Status endTable() override {
         if (m_stmt) sqlite3_finalize(m_stmt);
         m_stmt = nullptr;
+        m_last.clear();
         if (!m_error.empty()) return makeError(m_error);
         return {};
     }
@@ -70,6 +87,7 @@ private:
     std::optional<std::regex> m_filter;
     std::string m_table, m_error;
     sqlite3_stmt* m_stmt = nullptr;
+    std::vector<Cell> m_last;  // the cells bound now
 };
 
 }  // namespace
