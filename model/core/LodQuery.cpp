@@ -5,27 +5,51 @@
 
 namespace sl {
 
+namespace {
+
+// First index in [from, to) with v[k] >= x, searching outward from `from`: consecutive buckets
+// move forward by a few events, so this costs O(log gap) instead of O(log n).
+size_t gallop(const std::vector<int64_t>& v, size_t from, size_t to, int64_t x) {
+    size_t step = 1, lo = from, hi = from;
+    while (hi < to && v[hi] < x) {
+        lo = hi + 1;
+        hi = std::min(to, hi + step);
+        step *= 2;
+    }
+    return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<ptrdiff_t>(lo),
+                                                v.begin() + static_cast<ptrdiff_t>(std::min(hi, to)), x) - v.begin());
+}
+
+}  // namespace
+
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
                   std::vector<LodBucket>& out) {
     out.assign(count, {});
     if (count == 0 || t1 <= t0 || lane >= t.laneCount()) return;
+    const IndexRange all = t.overlapping(lane, t0, t1);
+    if (all.empty()) return;
+    const std::vector<int64_t>& ends = t.end.empty() ? t.start : t.end;
     const double width = static_cast<double>(t1 - t0) / count;
-    if (t.overlapping(lane, t0, t1).empty()) return;
+    size_t i = all.begin;  // first event not ending before the bucket
+    size_t j = all.begin;  // first event starting at or after the bucket's end
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));
         const int64_t b1 = (b + 1 == count) ? t1 : t0 + static_cast<int64_t>(std::floor(width * (b + 1)));
         if (b1 <= b0) continue;
-        IndexRange r = t.overlapping(lane, b0, b1);
-        if (r.empty()) continue;
+        // Same rule as Track::overlapping: end > b0, or a zero-length event at b0 <= start.
+        i = gallop(ends, i, all.end, b0);
+        while (i < all.end && ends[i] == b0 && t.start[i] < b0) ++i;
+        j = gallop(t.start, std::max(i, j), all.end, b1);
+        if (j <= i) continue;
         LodBucket& o = out[b];
-        o.count = static_cast<uint32_t>(r.size());
-        int64_t busy = t.lod.busy(t, r.begin, r.end);
+        o.count = static_cast<uint32_t>(j - i);
+        int64_t busy = t.lod.busy(t, i, j);
         // Clip the first and last events to the bucket.
-        if (t.start[r.begin] < b0) busy -= std::min(b0, t.endAt(r.begin)) - t.start[r.begin];
-        const size_t last = r.end - 1;
+        if (t.start[i] < b0) busy -= std::min(b0, t.endAt(i)) - t.start[i];
+        const size_t last = j - 1;
         if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
         o.busyNs = std::max<int64_t>(busy, 0);
-        o.longestNs = t.lod.longest(t, r.begin, r.end, &o.longestIndex);
+        o.longestNs = t.lod.longest(t, i, j, &o.longestIndex);
     }
 }
 
