@@ -7,17 +7,33 @@ namespace sl {
 
 namespace {
 
-// First index in [from, to) with v[k] >= x, searching outward from `from`: consecutive buckets
-// move forward by a few events, so this costs O(log gap) instead of O(log n).
-size_t gallop(const std::vector<int64_t>& v, size_t from, size_t to, int64_t x) {
-    size_t step = 1, lo = from, hi = from;
-    while (hi < to && v[hi] < x) {
-        lo = hi + 1;
-        hi = std::min(to, hi + step);
-        step *= 2;
-    }
+size_t lowerBound(const std::vector<int64_t>& v, size_t lo, size_t hi, int64_t x) {
     return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<ptrdiff_t>(lo),
-                                                v.begin() + static_cast<ptrdiff_t>(std::min(hi, to)), x) - v.begin());
+                                                v.begin() + static_cast<ptrdiff_t>(hi), x) - v.begin());
+}
+
+// Longest duration among events [i, j) of a lane: whole time buckets from the lane index, the
+// events at the two edges one by one.
+int64_t longestIn(const Track& t, const TrackLod::LaneBuckets& lb, size_t i, size_t j, size_t& index) {
+    const size_t nb = lb.longest.size();
+    int64_t best = -1;
+    auto scan = [&](size_t a, size_t b) {
+        for (size_t k = a; k < b; ++k)
+            if (t.durationAt(k) > best) { best = t.durationAt(k); index = k; }
+    };
+    size_t k = lb.bucketOf(t.start[i]);
+    while (k < nb && lb.first[k] < i) ++k;  // first bucket starting at or after event i
+    scan(i, std::min<size_t>(k < nb ? lb.first[k] : j, j));
+    size_t bestBucket = SIZE_MAX;
+    int64_t bucketBest = -1;
+    for (; k < nb && lb.first[k + 1] <= j; ++k)
+        if (lb.longest[k] > bucketBest && lb.first[k + 1] > lb.first[k]) { bucketBest = lb.longest[k]; bestBucket = k; }
+    if (k < nb) scan(std::max<size_t>(lb.first[k], i), j);
+    if (bestBucket != SIZE_MAX && bucketBest > best) {
+        best = -1;
+        scan(lb.first[bestBucket], lb.first[bestBucket + 1]);
+    }
+    return best;
 }
 
 }  // namespace
@@ -25,21 +41,22 @@ size_t gallop(const std::vector<int64_t>& v, size_t from, size_t to, int64_t x) 
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
                   std::vector<LodBucket>& out) {
     out.assign(count, {});
-    if (count == 0 || t1 <= t0 || lane >= t.laneCount()) return;
-    const IndexRange all = t.overlapping(lane, t0, t1);
-    if (all.empty()) return;
+    if (count == 0 || t1 <= t0 || lane >= t.laneCount() || t.lane(lane).empty()) return;
+    const IndexRange r = t.lane(lane);
+    const TrackLod::LaneBuckets& lb = t.lod.laneBuckets(lane);
     const std::vector<int64_t>& ends = t.end.empty() ? t.start : t.end;
     const double width = static_cast<double>(t1 - t0) / count;
-    size_t i = all.begin;  // first event not ending before the bucket
-    size_t j = all.begin;  // first event starting at or after the bucket's end
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));
         const int64_t b1 = (b + 1 == count) ? t1 : t0 + static_cast<int64_t>(std::floor(width * (b + 1)));
         if (b1 <= b0) continue;
-        // Same rule as Track::overlapping: end > b0, or a zero-length event at b0 <= start.
-        i = gallop(ends, i, all.end, b0);
-        while (i < all.end && ends[i] == b0 && t.start[i] < b0) ++i;
-        j = gallop(t.start, std::max(i, j), all.end, b1);
+        // First event overlapping b0 (same rule as Track::overlapping): it starts in b0's time
+        // bucket, or is the one event before that bucket which may straddle into it.
+        const size_t ka = lb.bucketOf(b0);
+        size_t i = lowerBound(ends, lb.first[ka] > r.begin ? lb.first[ka] - 1 : r.begin, lb.first[ka + 1], b0);
+        while (i < r.end && ends[i] == b0 && t.start[i] < b0) ++i;
+        const size_t kb = lb.bucketOf(b1);
+        const size_t j = lowerBound(t.start, std::max<size_t>(lb.first[kb], i), std::max<size_t>(lb.first[kb + 1], i), b1);
         if (j <= i) continue;
         LodBucket& o = out[b];
         o.count = static_cast<uint32_t>(j - i);
@@ -49,7 +66,7 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
         const size_t last = j - 1;
         if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
         o.busyNs = std::max<int64_t>(busy, 0);
-        o.longestNs = t.lod.longest(t, i, j, &o.longestIndex);
+        o.longestNs = longestIn(t, lb, i, j, o.longestIndex);
     }
 }
 
