@@ -115,7 +115,7 @@ void TrackLod::buildLaneBuckets(const Track& t) {
         const IndexRange r = t.lane(l);
         lb.origin = r.empty() ? 0 : t.start[r.begin];
         const int64_t span = r.empty() ? 1 : std::max<int64_t>(1, t.endAt(r.end - 1) - lb.origin + 1);
-        const size_t want = std::clamp<size_t>(r.size() / 16, 1, 65536);
+        const size_t want = std::max<size_t>(r.size() / 16, 1);
         lb.shift = 0;
         while ((span >> lb.shift) >= static_cast<int64_t>(want)) ++lb.shift;
         const size_t buckets = static_cast<size_t>((span - 1) >> lb.shift) + 1;
@@ -165,8 +165,12 @@ int64_t TrackLod::longest(const Track& t, size_t i, size_t j, size_t* index) con
             if (r & 1) blockMax = std::max(blockMax, m_maxTree[--r]);
         }
         if (blockMax > best) {
-            size_t blk = findFirstAtLeast(m_maxTree, m_leaves, bi, bj, blockMax);
-            scan(blk * kBlock, (blk + 1) * kBlock);
+            if (index) {  // locating the event costs a tree descent and a block scan: only on request
+                size_t blk = findFirstAtLeast(m_maxTree, m_leaves, bi, bj, blockMax);
+                scan(blk * kBlock, (blk + 1) * kBlock);
+            } else {
+                best = blockMax;
+            }
         }
         scan(bj * kBlock, j);
     }

@@ -31,10 +31,10 @@ public:
     size_t firstLongerThan(const Track& t, size_t i, size_t j, int64_t minDuration) const;
 
     // A time index per lane: the lane's span cut into power-of-two buckets (about one per 16
-    // events, at most 65536), each with the index of its first event by start and the longest
-    // duration starting in it. Queries start their searches from a bucket instead of binary
-    // searching the whole lane, and take the longest event of whole buckets from one array, so
-    // a zoomed-out view touches memory in time order (no cache miss per pixel per tree level).
+    // events), each with the index of its first event by start and the longest duration
+    // starting in it. Queries start their searches from a bucket instead of binary searching
+    // the whole lane, so a view touches memory in time order instead of missing the cache at
+    // every step of a search over millions of events.
     struct LaneBuckets {
         int64_t origin = 0;
         int shift = 0;                  // bucket width is 1 << shift ns

@@ -12,30 +12,6 @@ size_t lowerBound(const std::vector<int64_t>& v, size_t lo, size_t hi, int64_t x
                                                 v.begin() + static_cast<ptrdiff_t>(hi), x) - v.begin());
 }
 
-// Longest duration among events [i, j) of a lane: whole time buckets from the lane index, the
-// events at the two edges one by one.
-int64_t longestIn(const Track& t, const TrackLod::LaneBuckets& lb, size_t i, size_t j, size_t& index) {
-    const size_t nb = lb.longest.size();
-    int64_t best = -1;
-    auto scan = [&](size_t a, size_t b) {
-        for (size_t k = a; k < b; ++k)
-            if (t.durationAt(k) > best) { best = t.durationAt(k); index = k; }
-    };
-    size_t k = lb.bucketOf(t.start[i]);
-    while (k < nb && lb.first[k] < i) ++k;  // first bucket starting at or after event i
-    scan(i, std::min<size_t>(k < nb ? lb.first[k] : j, j));
-    size_t bestBucket = SIZE_MAX;
-    int64_t bucketBest = -1;
-    for (; k < nb && lb.first[k + 1] <= j; ++k)
-        if (lb.longest[k] > bucketBest && lb.first[k + 1] > lb.first[k]) { bucketBest = lb.longest[k]; bestBucket = k; }
-    if (k < nb) scan(std::max<size_t>(lb.first[k], i), j);
-    if (bestBucket != SIZE_MAX && bucketBest > best) {
-        best = -1;
-        scan(lb.first[bestBucket], lb.first[bestBucket + 1]);
-    }
-    return best;
-}
-
 }  // namespace
 
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
@@ -66,7 +42,7 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
         const size_t last = j - 1;
         if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
         o.busyNs = std::max<int64_t>(busy, 0);
-        o.longestNs = longestIn(t, lb, i, j, o.longestIndex);
+        o.longestNs = t.lod.longest(t, i, j);
     }
 }
 
