@@ -10,6 +10,7 @@
 #include "model/analysis/TableFormatter.h"
 #include "model/rep/RepReader.h"
 #include "model/util/Format.h"
+#include "model/util/JsonWriter.h"
 
 namespace sl::cli {
 namespace {
@@ -20,13 +21,17 @@ void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, 
     const Table summary = diffSummaryTable(d), items = diffItemsTable(d);
     switch (fo.format) {
         case TableFormat::Json:
-            out << "{\"baseline\": ";
-            out << "\"" << a << "\", \"comparison\": \"" << b << "\",\n\"summary\": ";
+        {
+            std::string qa, qb;
+            JsonWriter::escape(qa, a);
+            JsonWriter::escape(qb, b);
+            out << "{\"baseline\": " << qa << ", \"comparison\": " << qb << ",\n\"summary\": ";
             writeTable(out, summary, fo);
             out << ",\n\"items\": ";
             writeTable(out, items, fo);
             out << "}\n";
             return;
+        }
         case TableFormat::Csv:
         case TableFormat::Tsv:
             writeTable(out, summary, fo);

@@ -48,6 +48,7 @@ int runExport(int argc, char** argv) {
     if (type != "sqlite" && type != "json" && type != "csv") return usageError("export", "--type must be sqlite, json or csv");
     if (inputs.size() != 1) return usageError("export", "expected one REPORT");
     if (!tables.empty() && type == "json") return usageError("export", "--tables applies to sqlite and csv");
+    if (output == "-" && type != "json") return usageError("export", "only --type json can be written to stdout ('-o -')");
     exporter::ExportOptions o;
     o.overwrite = force;
     o.tablesRegex = tables;
