@@ -129,6 +129,32 @@ TEST(SqliteExport, TablesRegexTimesAndOverwrite) {
     EXPECT_NE(bad.error().find("regular expression"), std::string::npos);
 }
 
+TEST(SqliteExport, KernelTableWrittenInParallelGivesTheSameDatabase) {
+    TempDir dir;
+    GeneratorOptions g;
+    g.events = 20'000;
+    auto r = generateReport(g);
+    ExportOptions serial, parallel;
+    serial.parallelKernelRows = UINT64_MAX;
+    parallel.parallelKernelRows = 0;
+    auto a = exportSqlite(*r, dir.file("serial.sqlite"), serial);
+    auto b = exportSqlite(*r, dir.file("parallel.sqlite"), parallel);
+    ASSERT_TRUE(a.ok()) << a.error();
+    ASSERT_TRUE(b.ok()) << b.error();
+    EXPECT_EQ(a->rows, b->rows);
+    EXPECT_EQ(a->tables.size(), b->tables.size());
+    EXPECT_FALSE(std::filesystem::exists(dir.file("parallel.sqlite.tmp-kernels")));
+    for (const char* sql : {"SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid",
+                            "SELECT name, sql FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'",
+                            "SELECT count(*) FROM sqlite_master", "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"})
+        EXPECT_EQ(query(dir.file("serial.sqlite"), sql), query(dir.file("parallel.sqlite"), sql)) << sql;
+    // With a table filter that leaves the kernels out, no side file is used at all.
+    parallel.tablesRegex = "^StringIds$";
+    auto c = exportSqlite(*r, dir.file("strings.sqlite"), parallel);
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_EQ(c->tables.size(), 1u);
+}
+
 TEST(SqliteExport, GlobalIdsAsNsysEncodesThem) {
     EXPECT_EQ(globalPid(1230493), 302119223558144);  // values from a real nsys export
     EXPECT_EQ(globalTid(1230493, 1230499), 302119224788643);
