@@ -56,6 +56,7 @@ private:
     struct Open {
         int64_t start;
         uint32_t name;
+        std::string_view cat;  // views the parser's buffer, alive for the whole import
     };
 
     int64_t resolveId(const ChromeId& id, bool isThread);

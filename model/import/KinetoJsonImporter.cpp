@@ -4,6 +4,7 @@
 
 #include "model/import/GzipReader.h"
 #include "model/import/ImportText.h"
+#include "model/import/JsonSyntaxCheck.h"
 #include "model/import/KinetoEventMapper.h"
 
 namespace sl::import {
@@ -229,6 +230,10 @@ private:
         }
         if (err == simdjson::UTF8_ERROR)
             return Error{"'" + m_path + "' is not valid JSON: invalid UTF-8 text"};
+        // The fast parser knows roughly where it stopped; a plain syntax walk knows exactly.
+        if (auto syntax = findJsonSyntaxError(m_data))
+            return Error{"'" + m_path + "' is not valid JSON: " + syntax->what + " at byte " +
+                         std::to_string(syntax->offset)};
         return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) + " at byte " +
                      std::to_string(offset) + (offset >= m_data.size() ? " (end of input)" : "")};
     }
