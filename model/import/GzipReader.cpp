@@ -1,11 +1,15 @@
 #include "model/import/GzipReader.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 namespace sl::import {
 namespace {
@@ -113,9 +117,39 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
     return Status::success();
 }
 
+// Maps a plain (not gzip) file when that is safe: past its end the last page must hold at
+// least `padding` bytes (zeros), or a SIMD parser reading ahead would fault.
+std::optional<LoadedFile> tryMap(const std::string& path, size_t padding) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    LoadedFile out;
+    unsigned char magic[2] = {0, 0};
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t slack = size % page == 0 ? 0 : page - size % page;
+    const bool plain = ::pread(fd, magic, 2, 0) == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b);
+    if (ec || size < (size_t{8} << 20) || slack < padding || !plain) {
+        ::close(fd);
+        return std::nullopt;
+    }
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) return std::nullopt;
+    (void)::madvise(p, size, MADV_SEQUENTIAL);
+    out.mapping = std::shared_ptr<const char>(static_cast<const char*>(p), [size](const char* q) {
+        ::munmap(const_cast<char*>(q), size);
+    });
+    out.size = size;
+    out.capacity = size + slack;
+    out.compressedBytes = size;
+    return out;
+}
+
 }  // namespace
 
 Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding, const std::function<bool(double)>& progress) {
+    if (auto mapped = tryMap(path, padding)) return std::move(*mapped);
     auto raw = readAll(path, padding);
     if (!raw) return raw;
     const char* p = raw->buffer.get();

@@ -2,7 +2,8 @@
 // Reads a whole file into memory, inflating it when it is gzip-compressed (several gzip members
 // are concatenated as gzip(1) does). The buffer keeps `padding` spare bytes after the data so a
 // SIMD JSON parser can read past the end without a copy. Large inputs: one allocation, no
-// zero-filling, grown with realloc while inflating.
+// zero-filling; a large plain file whose last page has room for the padding is mapped instead
+// of copied (the kernel zero-fills the rest of that page).
 #include <cstddef>
 #include <cstdlib>
 #include <functional>
@@ -19,12 +20,14 @@ struct FreeDeleter {
 };
 
 struct LoadedFile {
-    std::unique_ptr<char, FreeDeleter> buffer;
+    std::unique_ptr<char, FreeDeleter> buffer;  // owned data, or null when mapped
+    std::shared_ptr<const char> mapping;         // a read-only mmap of the file
     size_t size = 0;      // bytes of data
-    size_t capacity = 0;  // bytes allocated (>= size + padding)
+    size_t capacity = 0;  // bytes readable from data() (>= size + padding)
     bool wasGzip = false;
     size_t compressedBytes = 0;
-    std::string_view view() const { return {buffer.get(), size}; }
+    const char* data() const { return mapping ? mapping.get() : buffer.get(); }
+    std::string_view view() const { return {data(), size}; }
 };
 
 // `progress` gets the fraction of the input read; returning false cancels.

@@ -51,7 +51,8 @@ Status NsysSqliteImporter::open() {
 }
 
 bool NsysSqliteImporter::tick() {
-    if ((++m_rowsDone & 0x3FFF) != 0 || !m_options.progress) return true;
+    // Every 16384 rows, and at the first so even a small export can be cancelled.
+    if ((++m_rowsDone & 0x3FFF) != 1 || !m_options.progress) return true;
     const double f = std::min(0.9, 0.9 * static_cast<double>(m_rowsDone) / static_cast<double>(m_rowsTotal));
     if (!m_options.progress(f)) m_cancelled = true;
     return !m_cancelled;

@@ -228,6 +228,70 @@ TEST(NsysImport, ToleratesMissingColumnsNullsAndOldSchemas) {
     EXPECT_EQ(r->gpus[0].deviceId, 0);
 }
 
+TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
+    TempDir dir;
+    const std::string path = dir.file("new.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(path).ok());
+        // Schema 3.x shapes: GPUs mapped to CUDA ordinals through TARGET_INFO_CUDA_DEVICE, GPU
+        // metrics sampled into GPU_METRICS and named by TARGET_INFO_GPU_METRICS.
+        ASSERT_TRUE(db.exec(R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+            INSERT INTO StringIds VALUES (1, 'k');
+            CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+            INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1750000000000000000, '', '');
+            CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, computeMajor INTEGER,
+                computeMinor INTEGER, smCount INTEGER, totalMemory INTEGER, extraColumn TEXT);
+            INSERT INTO TARGET_INFO_GPU VALUES (5, 'H100 A', '0000:01:00.0', 9, 0, 132, 80, 'x'),
+                                               (6, 'H100 B', '0000:02:00.0', 9, 0, 132, 80, 'y');
+            CREATE TABLE TARGET_INFO_CUDA_DEVICE (gpuId INTEGER, cudaId INTEGER, pid INTEGER, uuid TEXT);
+            INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (5, 1, 10, ''), (6, 0, 10, '');
+            CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
+                streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,
+                gridX INTEGER, blockX INTEGER, graphId INTEGER, newColumn INTEGER);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 1, 1, 13, 1, 16777216 * 10, 1, 1, 8, 64, 3, 0);
+            CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER,
+                metricName TEXT);
+            INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65541, 0, 'GA100', 0, 'SMs Active [Throughput %]'),
+                                                       (65541, 0, 'GA100', 1, 'DRAM Bandwidth [Throughput %]');
+            CREATE TABLE GPU_METRICS (timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);
+            INSERT INTO GPU_METRICS VALUES (100, 65541, 0, 50), (200, 65541, 0, 75), (100, 65541, 1, 10);
+            CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER, globalPid INTEGER, deviceId INTEGER,
+                contextId INTEGER, address INTEGER, bytes INTEGER, memKind INTEGER, memoryOperationType INTEGER,
+                correlationId INTEGER);
+            INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (30, 16777216 * 10, 1, 1, 4096, 1000, 2, 0, 7),
+                                                            (40, 16777216 * 10, 1, 1, 4096, 1000, 2, 1, 8);
+        )").ok());
+    }
+    auto r = importOk(path);
+    ASSERT_EQ(r->gpus.size(), 2u);
+    EXPECT_EQ(r->gpus[0].deviceId, 0);
+    EXPECT_EQ(r->gpus[0].name, "H100 B");
+    EXPECT_EQ(r->gpus[1].deviceId, 1);
+    EXPECT_EQ(r->gpus[1].name, "H100 A");
+    EXPECT_EQ(r->session.startUtcNs, 1750000000000000000LL);
+    const Track* k = r->tracksOfKind(EventKind::Kernel)[0];
+    EXPECT_EQ(k->key.device, 1);
+    EXPECT_EQ(k->key.stream, 13u);
+    EXPECT_EQ(r->kernelLaunches[static_cast<size_t>(k->intAt(cols::Kernel::Launch, 0))].graphId, 3u);
+    ASSERT_EQ(r->metricSeries.size(), 2u);
+    std::map<std::string, size_t> samples;
+    for (const Track* t : r->tracksOfKind(EventKind::Metric)) {
+        const MetricSeries* s = r->findSeries(t->key.series);
+        samples[s->name] = t->size();
+        EXPECT_EQ(s->deviceId, 5);  // typeId & 0xFF
+        EXPECT_EQ(s->unit, "%");
+    }
+    EXPECT_EQ(samples, (std::map<std::string, size_t>{{"SMs Active [Throughput %]", 2}, {"DRAM Bandwidth [Throughput %]", 1}}));
+    const Track* mem = r->tracksOfKind(EventKind::CudaMemory)[0];
+    ASSERT_EQ(mem->size(), 2u);
+    EXPECT_EQ(mem->intAt(cols::CudaMemory::Op, 0), int64_t(MemoryOp::Alloc));
+    EXPECT_EQ(mem->intAt(cols::CudaMemory::Op, 1), int64_t(MemoryOp::Free));
+    EXPECT_EQ(mem->intAt(cols::CudaMemory::MemKind, 0), int64_t(MemoryKind::Device));
+    EXPECT_EQ(mem->key.pid, 10);
+}
+
 TEST(NsysImport, ProgressIsReportedAndCancelStops) {
     ImportOptions o;
     int calls = 0;
@@ -244,6 +308,11 @@ TEST(NsysImport, ProgressIsReportedAndCancelStops) {
     EXPECT_GE(calls, 1);
     EXPECT_TRUE(monotonic);
     EXPECT_DOUBLE_EQ(last, 1.0);
+    ImportOptions cancel;
+    cancel.progress = [](double) { return false; };
+    auto c = importFile(fixture("pipit_saxpy_mpi_cuda.sqlite"), cancel);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error(), "cancelled");
 }
 
 }  // namespace
