@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <deque>
+
 #include "model/import/GzipReader.h"
 #include "model/import/ImportText.h"
 #include "model/import/JsonSyntaxCheck.h"
@@ -36,12 +38,95 @@ error_code keyOf(od::field& field, std::string_view& out) {
     return field.unescaped_key().get(out);
 }
 
+// Strings with escapes, unescaped once; the deque keeps views into them stable.
+using EscapedStore = std::deque<std::string>;
+thread_local EscapedStore* t_escaped = nullptr;
+
+void appendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+uint32_t hex4(const char* p) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
+        else return 0xFFFD;
+    }
+    return v;
+}
+
+// Reads a string value without the parser's unescape copy: trace strings rarely hold escapes,
+// and writing every name into the parser's string buffer costs page faults on big traces.
+// (The input was validated as UTF-8 and its strings as closed by the parser's first stage.)
+error_code rawString(od::value v, std::string_view& out) {
+    od::raw_json_string raw;
+    SL_TRY(v.get_raw_json_string().get(raw));
+    const char* p = raw.raw();
+    const char* q = p;
+    while (*q != '"' && *q != '\\') ++q;
+    if (*q == '"') {
+        out = std::string_view(p, static_cast<size_t>(q - p));
+        return simdjson::SUCCESS;
+    }
+    std::string s(p, static_cast<size_t>(q - p));
+    for (; *q != '"'; ++q) {
+        if (*q != '\\') {
+            s += *q;
+            continue;
+        }
+        ++q;
+        switch (*q) {
+            case 'n': s += '\n'; break;
+            case 't': s += '\t'; break;
+            case 'r': s += '\r'; break;
+            case 'b': s += '\b'; break;
+            case 'f': s += '\f'; break;
+            case 'u': {
+                uint32_t cp = hex4(q + 1);
+                q += 4;
+                if (cp >= 0xD800 && cp < 0xDC00 && q[1] == '\\' && q[2] == 'u') {
+                    const uint32_t lo = hex4(q + 3);
+                    if (lo >= 0xDC00 && lo < 0xE000) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        q += 6;
+                    }
+                }
+                if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // a lone surrogate
+                appendUtf8(s, cp);
+                break;
+            }
+            default: s += *q; break;  // \" \\ \/
+        }
+    }
+    t_escaped->push_back(std::move(s));
+    out = t_escaped->back();
+    return simdjson::SUCCESS;
+}
+
 error_code parseId(od::value v, ChromeId& out) {
     od::json_type t;
     SL_TRY(v.type().get(t));
     if (t == od::json_type::string) {
         out.isString = true;
-        return v.get_string().get(out.text);
+        return rawString(v, out.text);
     }
     if (t == od::json_type::number) {
         std::string_view raw;
@@ -106,8 +191,8 @@ error_code parseArgs(od::object args, ChromeEvent& e) {
                 }
                 break;
             case od::json_type::string:
-                if (key == "name") SL_TRY(v.get_string().get(e.argName));
-                else if (key == "labels") SL_TRY(v.get_string().get(e.argLabels));
+                if (key == "name") SL_TRY(rawString(v, e.argName));
+                else if (key == "labels") SL_TRY(rawString(v, e.argLabels));
                 break;
             case od::json_type::array:
                 if (key == "grid") SL_TRY(parseTriple(v, e.grid, e.hasGrid));
@@ -127,17 +212,17 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
         SL_TRY(keyOf(field, key));
         od::value v = field.value();
         if (key.size() == 2) {
-            if (key == "ph") SL_TRY(v.get_string().get(e.ph));
+            if (key == "ph") SL_TRY(rawString(v, e.ph));
             else if (key == "ts") SL_TRY(parseTime(v, e.ts, e.badTime));
             else if (key == "id") e.id = v.raw_json_token();
         } else if (key == "cat") {
             od::json_type t;
             SL_TRY(v.type().get(t));
-            if (t == od::json_type::string) SL_TRY(v.get_string().get(e.cat));
+            if (t == od::json_type::string) SL_TRY(rawString(v, e.cat));
         } else if (key == "name") {
             od::json_type t;
             SL_TRY(v.type().get(t));
-            if (t == od::json_type::string) SL_TRY(v.get_string().get(e.name));
+            if (t == od::json_type::string) SL_TRY(rawString(v, e.name));
         } else if (key == "pid") {
             SL_TRY(parseId(v, e.pid));
         } else if (key == "tid") {
@@ -191,6 +276,7 @@ public:
         : m_path(path), m_file(file), m_data(file.view()), m_options(options), m_mapper(mapper) {}
 
     Status run(TraceHeader& header) {
+        t_escaped = &m_escaped;
         simdjson::padded_string_view view(m_data.data(), m_data.size(), m_file.capacity);
         od::document doc;
         if (auto err = m_parser.iterate(view).get(doc)) return fail(err, nullptr);
@@ -318,6 +404,7 @@ private:
     KinetoEventMapper& m_mapper;
     od::parser m_parser;
     od::document* m_doc = nullptr;
+    EscapedStore m_escaped;  // must outlive the mapper's use of event strings
     bool m_cancelled = false;
 };
 

@@ -137,6 +137,19 @@ TEST(ChromeJson, AbsoluteEpochMicrosecondsWithFractionsAreExact) {
     EXPECT_EQ(r->session.source, "kineto-json");  // python_function is a Kineto category
 }
 
+TEST(ChromeJson, EscapedStringsAreUnescaped) {
+    TempDir dir;
+    const std::string path = dir.write("esc.json", R"({"traceEvents": [
+        {"ph": "X", "cat": "c\u0061t", "name": "a\"b\u00e9\n\ud83d\ude00\\", "pid": 1, "tid": "t\/1", "ts": 1, "dur": 1}
+    ]})");
+    auto r = importOk(path);
+    EXPECT_EQ(nameCounts(*r, EventKind::NvtxRange)["a\"b\xC3\xA9\n\xF0\x9F\x98\x80\\"], 1);
+    EXPECT_EQ(domainEvents(*r, EventKind::NvtxRange, "cat"), 1u);
+    bool named = false;
+    for (const auto& t : r->threads) named = named || t.name == "t/1";
+    EXPECT_TRUE(named);
+}
+
 TEST(ChromeJson, ManyProcessesThreadsDevicesAndStreams) {
     TempDir dir;
     std::string json = R"({"traceEvents": [)";
