@@ -45,7 +45,8 @@ std::string kindTitle(const Report& r, const Track& t) {
         case EventKind::NvtxMark: {
             std::string title = t.key.kind == EventKind::NvtxRange ? "NVTX" : "NVTX marks";
             const std::string_view dom = r.domainName(t.key.pid, t.key.domain);
-            if (!dom.empty()) title += " (" + std::string(dom) + ")";
+            // The default domain is plain "NVTX", as in nsys.
+            if (t.key.domain != 0 && !dom.empty()) title += " (" + std::string(dom) + ")";
             return title;
         }
         default: return std::string(t.schema().label);

@@ -9,12 +9,14 @@ namespace sl::viewer {
 std::string formatTickLabel(int64_t rel, int64_t step) {
     const char* unit = "ns";
     double div = 1;
-    if (step >= 1'000'000'000) { unit = "s"; div = 1e9; }
-    else if (step >= 1'000'000) { unit = "ms"; div = 1e6; }
-    else if (step >= 1'000) { unit = "us"; div = 1e3; }
+    // The largest unit in which the step is at least 0.1: "1.5 ms" rather than "1500 us".
+    if (step >= 100'000'000) { unit = "s"; div = 1e9; }
+    else if (step >= 100'000) { unit = "ms"; div = 1e6; }
+    else if (step >= 100) { unit = "us"; div = 1e3; }
     // Enough decimals for the step in the chosen unit; big steps in seconds need none.
+    // Just enough decimals for every multiple of the step to print exactly.
     int decimals = 0;
-    for (double s = static_cast<double>(step) / div; s < 0.999 && decimals < 9; s *= 10) ++decimals;
+    for (int64_t scaled = step; decimals < 9 && scaled % static_cast<int64_t>(div) != 0; scaled *= 10) ++decimals;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f %s", decimals, static_cast<double>(rel) / div, unit);
     return buf;
