@@ -4,6 +4,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -146,6 +147,12 @@ void writeQueued() {
 
 void* writerMain(void*) {
     detail::t_inTool = true;
+    syscall(SYS_prctl, PR_SET_NAME, "sightline-io", 0, 0, 0);  // shown as the tool's own thread
+    {
+        int64_t ints[3] = {rawGettid(), nowNs(), 0};
+        std::string_view name = "sightline-io";
+        ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
+    }
     while (true) {
         if (g_queueLen.load(std::memory_order_acquire) == 0) {
             if (g_writerStop.load(std::memory_order_acquire)) break;
@@ -422,16 +429,23 @@ void ProcessWriter::threadExit() {
     if (!t) return;
     if (t->generation == g_generation.load() && g_active.load() && !g_shutdown.load()) {
         if (t->hasDrops) {
+            // Written through the normal path, so a fresh buffer (if any) carries them first.
+            int64_t saved[8];
+            std::memcpy(saved, t->drops, sizeof saved);
             uint8_t tmp[8 * 40];
             uint32_t n = encodeDrops(t, tmp);
             if (uint8_t* p = reserveCritical(n)) {
                 std::memcpy(p, tmp, n);
                 commit(n);
+            } else {
+                std::memcpy(t->drops, saved, sizeof t->drops);  // keep them for the final flush
+                t->hasDrops = true;
             }
         }
         Buffer* b = t->buffer.exchange(nullptr);
         if (b) handOver(b);
-        t->free.store(true, std::memory_order_release);
+        // A state with unreported drops is never reused: the final flush reports them.
+        if (!t->hasDrops) t->free.store(true, std::memory_order_release);
     }
     t_state = nullptr;
 }

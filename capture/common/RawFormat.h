@@ -137,7 +137,7 @@ enum class MetaKind : uint32_t {
     ChildReaped = 4,   // {childPid, time, exitCode, signal}                {}
     ThreadStart = 5,   // {tid, time}                                       {name}
     ThreadEnd = 6,     // {tid, time}                                       {}
-    ThreadName = 7,    // {tid, time}                                       {name}
+    ThreadName = 7,    // {tid, time, source (0: the OS name, 1: nvtxNameOsThread)} {name}
     DomainCreate = 8,  // {domainId, time}                                  {name}
     DomainDestroy = 9, // {domainId, time}                                  {}
     Category = 10,     // {domainId, category}                              {name}
