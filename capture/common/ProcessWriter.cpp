@@ -120,9 +120,40 @@ bool openStream() {
     return writeFully(&iov, 1);
 }
 
+// Written buffers are kept for reuse (their pages are already faulted in: a fresh 256 KiB
+// buffer costs 64 page faults, about 10 ns per record). Taken under a spin flag only when a
+// thread switches buffers, never per record.
+constexpr int kPoolMax = 64;
+std::atomic_flag g_poolLock = ATOMIC_FLAG_INIT;
+Buffer* g_pool = nullptr;
+int g_poolSize = 0;
+
+void lockPool() {
+    while (g_poolLock.test_and_set(std::memory_order_acquire)) sleepNs(1000);
+}
+
 void freeBuffer(Buffer* b) {
     g_inflight.fetch_sub(b->capacity, std::memory_order_relaxed);
+    lockPool();
+    if (g_poolSize < kPoolMax && b->capacity == g_bufferBytes) {
+        b->next = g_pool;
+        g_pool = b;
+        ++g_poolSize;
+        b = nullptr;
+    }
+    g_poolLock.clear(std::memory_order_release);
     std::free(b);
+}
+
+Buffer* takePooled() {
+    lockPool();
+    Buffer* b = g_pool;
+    if (b) {
+        g_pool = b->next;
+        --g_poolSize;
+    }
+    g_poolLock.clear(std::memory_order_release);
+    return b;
 }
 
 void writeQueued() {
@@ -202,7 +233,8 @@ Buffer* allocBuffer(ThreadState* t) {
         g_inflight.fetch_sub(cap, std::memory_order_relaxed);
         return nullptr;
     }
-    auto* b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));
+    Buffer* b = takePooled();
+    if (!b) b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));
     if (!b) {
         g_inflight.fetch_sub(cap, std::memory_order_relaxed);
         return nullptr;
@@ -510,6 +542,9 @@ void ProcessWriter::resumeAfterExec() {
 
 void ProcessWriter::onForkChild(bool trace) {
     g_generation.fetch_add(1);
+    g_poolLock.clear();  // another thread may have held it at fork time; the pool is the parent's
+    g_pool = nullptr;
+    g_poolSize = 0;
     g_queue.store(nullptr);
     g_queueLen.store(0);
     g_inflight.store(0);

@@ -170,26 +170,37 @@ void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a, const Message& m,
                        uint64_t rangeId) {
+    const bool compact = (a.category | a.color | a.payloadType) == 0;
+    const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
     uint32_t textBytes = m.registered ? 0u : capture::paddedTo8(m.length);
-    uint32_t bytes = static_cast<uint32_t>(sizeof(NvtxRecord)) + extra + textBytes;
+    uint32_t bytes = head + extra + textBytes;
     uint8_t* p = ProcessWriter::reserve(bytes);
     if (__builtin_expect(p == nullptr, 0)) {
         ProcessWriter::countDrop(type == RecordType::NvtxMark ? DropKind::NvtxMark : DropKind::NvtxRange);
         return false;
     }
-    auto* r = reinterpret_cast<NvtxRecord*>(p);
-    r->h.type = type;
-    r->h.flags = static_cast<uint8_t>(a.payloadType | (m.registered ? kNvtxRegistered : kNvtxInline));
-    r->h.size8 = static_cast<uint16_t>(bytes / 8);
-    r->h.aux = domain;
-    r->time = time;
-    r->category = a.category;
-    r->color = a.color;
-    r->payload = a.payload;
-    r->message = m.registered ? m.registered : m.length;
-    r->reserved = 0;
-    uint8_t* q = p + sizeof(NvtxRecord);
+    auto* h = reinterpret_cast<capture::RecordHeader*>(p);
+    h->type = type;
+    h->flags = static_cast<uint8_t>(a.payloadType | (m.registered ? kNvtxRegistered : kNvtxInline) |
+                                    (compact ? capture::kNvtxCompact : 0));
+    h->size8 = static_cast<uint16_t>(bytes / 8);
+    h->aux = domain;
+    if (compact) {
+        auto* r = reinterpret_cast<capture::NvtxCompactRecord*>(p);
+        r->time = time;
+        r->message = m.registered ? m.registered : m.length;
+        r->reserved = 0;
+    } else {
+        auto* r = reinterpret_cast<NvtxRecord*>(p);
+        r->time = time;
+        r->category = a.category;
+        r->color = a.color;
+        r->payload = a.payload;
+        r->message = m.registered ? m.registered : m.length;
+        r->reserved = 0;
+    }
+    uint8_t* q = p + head;
     if (extra) {
         std::memcpy(q, &rangeId, 8);
         q += 8;

@@ -114,10 +114,11 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         p.pid = in.rootPid;
         r.programOutput.push_back(std::move(p));
     }
-    *events = b.eventCount();
-    return b.finish([bar](double f) {
+    auto report = b.finish([bar](double f) {
         if (bar) bar->set(0.6 + 0.3 * f);
     });
+    *events = report->eventCount();
+    return report;
 }
 
 }  // namespace

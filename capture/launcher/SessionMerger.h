@@ -74,13 +74,20 @@ private:
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     void onEvent(StreamCtx& s, const uint8_t* rec);
     void closePush(StreamCtx& s, int64_t tid, uint32_t domain, int64_t end);
-    uint32_t nvtxMessage(StreamCtx& s, const uint8_t* rec);
+    uint32_t nvtxMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
     ProcInfo& proc(int64_t pid);
+    Track& ownTrack(const TrackKey& key);
+    void addRange(const NvtxRangeEvent& e);
+    void addMark(const NvtxMarkEvent& e);
     Thread& thread(int64_t pid, int64_t tid);
     void noteTime(int64_t pid, int64_t t);
     void dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count);
 
     ReportBuilder& m_b;
+    std::vector<Track> m_own;  // NVTX tracks, handed to the report in finish()
+    std::unordered_map<TrackKey, size_t, TrackKeyHash> m_ownIndex;
+    TrackKey m_lastOwnKey;
+    size_t m_lastOwn = SIZE_MAX;
     MergeWindow m_window;
     MergeStats m_stats;
     std::map<int64_t, ProcInfo> m_procs;

@@ -24,6 +24,6 @@ int main(int argc, char** argv) {
         });
     for (auto& t : pool) t.join();
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("ranges=%ld seconds=%.3f\n", static_cast<long>(threads) * ranges, secs);
+    std::printf("ranges=%ld\nseconds=%.3f\n", static_cast<long>(threads) * ranges, secs);
     return 0;
 }
