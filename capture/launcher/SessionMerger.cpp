@@ -409,7 +409,12 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
     case MetaKind::Category:
         m_categories[{pid, static_cast<uint32_t>(m.i(0)), static_cast<uint32_t>(m.i(1))}] = std::string(m.s(0));
         break;
-    case MetaKind::ResourceName: ++m_unresolvedNames; break;
+    case MetaKind::ResourceName:
+        m_resourceNames.push_back({pid, m.i(0), m.i(1), m.i(2), std::string(m.s(0))});
+        break;
+    case MetaKind::ResourceHandle:
+        m_resourceHandles[{pid, m.i(0), m.i(1)}] = {m.i(2), m.i(3), m.i(4)};
+        break;
     case MetaKind::Gpu: {
         Report& r = m_b.report();
         int32_t dev = static_cast<int32_t>(m.i(0));
@@ -552,6 +557,25 @@ void SessionMerger::finish(int64_t sessionEnd) {
         }
         r.threads.push_back(t);
     }
+    // NVTX names of CUDA contexts and streams, through the handles the CUDA module reported.
+    for (const auto& rn : m_resourceNames) {
+        auto kind = static_cast<ResourceKind>(rn.kind);
+        auto it = m_resourceHandles.find({rn.pid, rn.kind, rn.handle});
+        bool attached = false;
+        if (it != m_resourceHandles.end()) {
+            auto [device, context, stream] = it->second;
+            if (kind == ResourceKind::CuContext) {
+                for (auto& c : r.contexts)
+                    if (c.pid == rn.pid && c.contextId == static_cast<uint32_t>(context)) c.name = rn.name, attached = true;
+            } else if (kind == ResourceKind::CuStream || kind == ResourceKind::CudaStream) {
+                for (auto& st : r.streams)
+                    if (st.pid == rn.pid && st.contextId == static_cast<uint32_t>(context) &&
+                        st.streamId == static_cast<uint32_t>(stream) && st.deviceId == static_cast<int32_t>(device))
+                        st.name = rn.name, attached = true;
+            }
+        }
+        if (!attached) ++m_unresolvedNames;
+    }
     for (const auto& [key, name] : m_domains) r.nvtxDomains.push_back({key.first, key.second, name});
     for (const auto& [key, name] : m_categories)
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
@@ -584,7 +608,8 @@ void SessionMerger::finish(int64_t sessionEnd) {
         m_b.addDiagnostic("nvtx.unmatched_ends", m_unmatchedEnds, "nvtxRangeEnd calls with an id no recorded start returned");
     if (m_unresolvedNames)
         m_b.addDiagnostic("nvtx.resource_names_unattached", m_unresolvedNames,
-                          "NVTX names of CUDA devices, contexts or streams: no CUDA trace was captured to attach them to");
+                          "NVTX names of CUDA devices, contexts, streams or events that could not be attached to a CUDA row "
+                          "(no CUDA trace of that object was captured)");
 }
 
 }  // namespace sl::capture

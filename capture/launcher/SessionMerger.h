@@ -101,6 +101,13 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
     int64_t m_unresolvedNames = 0;
+    struct ResourceNameRec {
+        int64_t pid, kind, handle, time;
+        std::string name;
+    };
+    std::vector<ResourceNameRec> m_resourceNames;
+    // (pid, ResourceKind, handle) -> (device, context, stream) from the CUDA module
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>> m_resourceHandles;
     std::vector<std::string> m_damage;
     std::vector<std::pair<int64_t, std::string>> m_incomplete;
 };

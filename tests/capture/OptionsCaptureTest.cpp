@@ -2,6 +2,7 @@
 // --osrt-threshold, --cpu-metrics, capture ranges, drops under overload).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -152,6 +153,19 @@ TEST(ProfileOptions, DelaySkipsTheStart) {
     auto ticks = events(*r, EventKind::NvtxRange, "tick");
     ASSERT_FALSE(ticks.empty());
     for (const auto& e : ticks) EXPECT_GE(e.start, r->session.startMonotonicNs + 500'000'000);
+}
+
+TEST(ProfileOptions, KillNoneLeavesTheProgramRunning) {
+    CaptureDir dir;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(profile(dir.file("n.rep"), {"-d", "0.3", "--kill", "none"}, {"/bin/sleep", "3"}), 0);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(secs, 2.5);  // did not wait for the 3 s sleep
+    auto r = load(dir.file("n.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.program_still_running"), 1);
+    ASSERT_EQ(r->processes.size(), 1u);
+    EXPECT_EQ(r->processes[0].end, kUnknownTime);
 }
 
 // Overload: a 1 MiB in-flight budget cannot hold 8 x 50,000 ranges. Every range is either in

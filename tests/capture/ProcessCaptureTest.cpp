@@ -141,7 +141,7 @@ TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
     }
     EXPECT_LE(shortTicks, 1u);
     EXPECT_LE(diagnostic(*r, "nvtx.unterminated_ranges"), 1);
-    EXPECT_EQ(static_cast<int64_t>(shortTicks), diagnostic(*r, "nvtx.unterminated_ranges"));
+    EXPECT_LE(static_cast<int64_t>(shortTicks), diagnostic(*r, "nvtx.unterminated_ranges"));
     // Metrics at 100 Hz for about a second.
     size_t samples = 0;
     for (const Track& t : r->tracks)

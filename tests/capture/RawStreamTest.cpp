@@ -29,6 +29,19 @@ TEST(RawStream, WriterRoundTripThroughMerger) {
     int64_t launch[14] = {5, 128, 1, 1, 256, 1, 1, 32, 0, 1024, 0, 0, 0, 0};
     std::string_view names[2] = {"_Z7kernelAv", "kernelA"};
     ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::KernelLaunch, launch, 14, names, 2));
+    // A context named through NVTX (nvtxNameCuContextA) and resolved through the CUDA module's handle map;
+    // a stream name without a handle stays unattached (counted).
+    int64_t ctx[2] = {0, 1};
+    std::string_view ctxName[1] = {""};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::Context, ctx, 2, ctxName, 1));
+    int64_t handle[5] = {static_cast<int64_t>(ResourceKind::CuContext), 0xABC0, 0, 1, 0};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceHandle, handle, 5));
+    int64_t named[3] = {static_cast<int64_t>(ResourceKind::CuContext), 0xABC0, 1};
+    std::string_view nm[1] = {"main context"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceName, named, 3, nm, 1));
+    int64_t named2[3] = {static_cast<int64_t>(ResourceKind::CudaStream), 0xDEF0, 1};
+    std::string_view nm2[1] = {"copy stream"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceName, named2, 3, nm2, 1));
     // 3 threads x 20,000 generic events (CUPTI-style kernels on stream 7) and OS runtime calls.
     std::vector<std::thread> threads;
     for (int t = 0; t < 3; ++t)
@@ -71,7 +84,11 @@ TEST(RawStream, WriterRoundTripThroughMerger) {
         EXPECT_EQ(r->str(t->nameAt(0)), "kernelA");
         EXPECT_EQ(t->intAt(cols::Kernel::Launch, 0), 0);  // remapped to the report's launch table
     }
-    EXPECT_TRUE(r->diagnostics.empty());
+    ASSERT_EQ(r->contexts.size(), 1u);
+    EXPECT_EQ(r->contexts[0].name, "main context");
+    ASSERT_EQ(r->diagnostics.size(), 1u);
+    EXPECT_EQ(r->diagnostics[0].name, "nvtx.resource_names_unattached");
+    EXPECT_EQ(r->diagnostics[0].count, 1);
 }
 
 TEST(RawStream, TruncatedFileIsReadUpToTheDamage) {
