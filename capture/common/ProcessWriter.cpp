@@ -102,6 +102,13 @@ bool openStream() {
         std::snprintf(path, sizeof path, "%s/%s-%lld-%d.slraw", g_sessionDir, g_module, static_cast<long long>(g_pid), n);
         long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
+            // Keep the stream far from the low descriptors programs open, dup2 onto and close in
+            // bulk: a program reusing our number must never receive our blocks.
+            long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
+            if (high >= 0) {
+                syscall(SYS_close, fd);
+                fd = high;
+            }
             g_fd = static_cast<int>(fd);
             break;
         }
@@ -357,6 +364,8 @@ bool ProcessWriter::start(const char* module) {
     g_startState.store(2);
     return g_active.load();
 }
+
+bool ProcessWriter::ownsFd(int fd) { return fd >= 0 && fd == g_fd; }
 
 bool ProcessWriter::active() { return g_active.load(std::memory_order_relaxed); }
 int64_t ProcessWriter::pid() { return g_pid; }

@@ -97,7 +97,6 @@ SL_OSRT(ssize_t, pread64, Errno, (int fd, void* b, size_t n, off64_t o), (fd, b,
 SL_OSRT(ssize_t, pwrite64, Errno, (int fd, const void* b, size_t n, off64_t o), (fd, b, n, o))
 SL_OSRT(ssize_t, readv, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
 SL_OSRT(ssize_t, writev, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
-SL_OSRT(int, close, Errno, (int fd), (fd))
 SL_OSRT(int, fsync, Errno, (int fd), (fd))
 SL_OSRT(int, fdatasync, Errno, (int fd), (fd))
 SL_OSRT(int, poll, Errno, (struct pollfd* f, nfds_t n, int t), (f, n, t))
@@ -119,6 +118,16 @@ SL_OSRT(int, accept, Errno, (int fd, struct sockaddr* a, socklen_t* l), (fd, a, 
 SL_OSRT(int, accept4, Errno, (int fd, struct sockaddr* a, socklen_t* l, int f), (fd, a, l, f))
 SL_OSRT(int, connect, Errno, (int fd, const struct sockaddr* a, socklen_t l), (fd, a, l))
 SL_OSRT(void*, dlopen, Pointer, (const char* file, int mode), (file, mode))
+
+// close: our stream file is not the program's to close (programs that close every descriptor
+// would otherwise cut the capture, and a reused number would receive our blocks).
+SL_EXPORT int close(int fd) {
+    SL_REAL(close);
+    static sl::capture::CachedString name;
+    using sl::capture::ProcessWriter;
+    if (__builtin_expect(ProcessWriter::ownsFd(fd), 0) && !ProcessWriter::inTool()) return 0;
+    return timed<ErrStyle::Errno, int>(name, "close", real_close.get(), fd);
+}
 
 // Variadic ones: the mode (open) or the argument (ioctl) is passed through as is.
 SL_EXPORT int open(const char* path, int flags, ...) {

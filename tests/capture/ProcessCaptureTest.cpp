@@ -210,5 +210,23 @@ TEST(ProcessCapture, PythonThreadsSubprocessMultiprocessing) {
     EXPECT_TRUE(sleepCall);
 }
 
+// A program that closes every descriptor (daemon style) must not cut the capture.
+TEST(ProcessCapture, ClosingAllDescriptorsKeepsTheStream) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    std::string script = "import os, time\nfor fd in range(3, 4096):\n    try: os.close(fd)\n    except OSError: pass\n"
+                         "time.sleep(0.05)\n";
+    ASSERT_EQ(profile(dir.file("c.rep"), {}, {SIGHTLINE_PYTHON, "-c", script}), 0);
+    auto r = load(dir.file("c.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    ASSERT_EQ(r->processes.size(), 1u);
+    EXPECT_FALSE(r->processes[0].name.empty());
+    bool slept = false;
+    for (const auto& e : events(*r, EventKind::OsRuntime))
+        if (e.end - e.start >= 45'000'000) slept = true;
+    EXPECT_TRUE(slept);
+}
+
 }  // namespace
 }  // namespace sl::test
