@@ -12,6 +12,9 @@
 #include <cwchar>
 #include <string>
 
+#include <signal.h>
+
+#include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
 
 namespace sl::inject {
@@ -101,6 +104,7 @@ struct Message {
     const char* text = nullptr;
     uint32_t length = 0;
     uint32_t registered = 0;
+    const std::string* registeredText = nullptr;
     char wideBuf[512];
 };
 
@@ -161,6 +165,7 @@ void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
         if (a->message.registered) {
             auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
             m.registered = rs->id.get(rs->text);
+            m.registeredText = &rs->text;
         }
         break;
     default: fromAscii(m, ""); break;
@@ -214,9 +219,45 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
     return true;
 }
 
+// --capture-range-end=stop-shutdown: the launcher (SIGHTLINE_LAUNCHER_PID) gets SIGUSR1 when the
+// first range named SIGHTLINE_CAPTURE_RANGE (in SIGHTLINE_CAPTURE_DOMAIN; empty: the default
+// domain, "*": any) ends, so it can end the program. Off: one predictable branch per call.
+struct RangeWatch {
+    bool on = false;
+    std::string name, domain;
+    pid_t launcher = 0;
+    std::atomic<bool> fired{false};
+    std::atomic<uint64_t> startId{0};
+};
+RangeWatch g_watch;
+constexpr int kMaxDomains = 1024;
+std::atomic<Domain*> g_domains[kMaxDomains];
+struct WatchedPush {
+    uint32_t domain;
+    int level;  // depth once the watched push is open; 0: none
+};
+thread_local WatchedPush t_watched SL_CAPTURE_TLS = {0, 0};
+
+bool watchMatches(uint32_t domain, const Message& m) {
+    std::string_view text = m.registeredText ? std::string_view(*m.registeredText) : std::string_view(m.text ? m.text : "", m.length);
+    if (text != g_watch.name) return false;
+    if (g_watch.domain == "*") return true;
+    if (g_watch.domain.empty()) return domain == 0;
+    Domain* d = domain < kMaxDomains ? g_domains[domain].load() : nullptr;
+    return d && d->name == g_watch.domain;
+}
+
+void watchFired() {
+    if (g_watch.fired.exchange(true) || g_watch.launcher <= 0) return;
+    ProcessWriter::ToolScope scope;
+    kill(g_watch.launcher, SIGUSR1);
+}
+
 inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     PushStack& s = stackFor(domain);
     int level = s.depth;
+    if (__builtin_expect(g_watch.on, 0) && t_watched.level == 0 && watchMatches(domain, m))
+        t_watched = {domain, level + 1};
     setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
     return level;
 }
@@ -225,6 +266,11 @@ inline int pop(uint32_t domain) {
     int64_t time = capture::nowNs();
     PushStack& s = stackFor(domain);
     bool stored = true;
+    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
+        t_watched.level == s.depth) {
+        t_watched.level = 0;
+        watchFired();
+    }
     if (s.depth > 0) {
         --s.depth;
         if (s.depth < 256) stored = (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
@@ -244,12 +290,17 @@ inline int pop(uint32_t domain) {
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
+    if (__builtin_expect(g_watch.on, 0) && watchMatches(domain, m)) {
+        uint64_t none = 0;
+        g_watch.startId.compare_exchange_strong(none, id);
+    }
     if (!writeBegin(RecordType::NvtxStart, domain, time, a, m, id)) return id | kDroppedRange;
     return id;
 }
 
 inline void end(nvtxRangeId_t id) {
     int64_t time = capture::nowNs();
+    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load()) watchFired();
     if (id & kDroppedRange) return;
     uint8_t* p = ProcessWriter::reserveCritical(24);
     if (!p) {
@@ -401,6 +452,7 @@ nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
     auto* d = new Domain();
     d->id = g_nextDomain.fetch_add(1);
     d->name = name ? name : "";
+    if (d->id < kMaxDomains) g_domains[d->id].store(d);
     defineDomain(d);
     return reinterpret_cast<nvtxDomainHandle_t>(d);
 }
@@ -506,6 +558,14 @@ SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) 
     if (!getExportTable || !g_config.nvtx || !ProcessWriter::active()) return 0;
     auto* cb = static_cast<const NvtxExportTableCallbacks*>(getExportTable(NVTX_ETID_CALLBACKS));
     if (!cb || cb->struct_size < sizeof(NvtxExportTableCallbacks)) return 0;
+    if (const char* range = std::getenv(sl::capture::env::kCaptureRange); range && *range) {
+        const char* domain = std::getenv(sl::capture::env::kCaptureDomain);
+        const char* launcher = std::getenv(sl::capture::env::kLauncherPid);
+        g_watch.name = range;
+        g_watch.domain = domain ? domain : "";
+        g_watch.launcher = launcher ? static_cast<pid_t>(std::atoi(launcher)) : 0;
+        g_watch.on = g_watch.launcher > 0;
+    }
     installModule(cb, NVTX_CB_MODULE_CORE);
     installModule(cb, NVTX_CB_MODULE_CORE2);
     installModule(cb, NVTX_CB_MODULE_CUDA);

@@ -226,9 +226,29 @@ SL_EXPORT void _Exit(int code) { _exit(code); }
 
 SL_EXPORT void exit(int code) {
     SL_REAL(exit);
-    g_exitCode.store(code);
+    g_exitCode.store(code & 0xff);
     real_exit.get()(code);
     __builtin_unreachable();
+}
+
+// main's return value is the exit code; wrapping main through __libc_start_main records it for
+// programs that return from main (exit() is interposed for the others).
+namespace {
+using MainFn = int (*)(int, char**, char**);
+MainFn g_realMain = nullptr;
+int wrappedMain(int argc, char** argv, char** envp) {
+    int code = g_realMain(argc, argv, envp);
+    g_exitCode.store(code & 0xff);
+    return code;
+}
+}  // namespace
+
+SL_EXPORT int __libc_start_main(MainFn main, int argc, char** argv, void (*init)(), void (*fini)(), void (*rtldFini)(),
+                                void* stackEnd) {
+    using StartFn = int (*)(MainFn, int, char**, void (*)(), void (*)(), void (*)(), void*);
+    auto real = reinterpret_cast<StartFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+    g_realMain = main;
+    return real(wrappedMain, argc, argv, init, fini, rtldFini, stackEnd);
 }
 
 SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {

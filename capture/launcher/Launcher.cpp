@@ -33,7 +33,9 @@ namespace {
 namespace fs = std::filesystem;
 
 volatile sig_atomic_t g_stopSignal = 0;
+volatile sig_atomic_t g_rangeEnded = 0;
 void onStopSignal(int sig) { g_stopSignal = sig; }
+void onRangeEnded(int) { g_rangeEnded = 1; }
 
 bool isFile(const std::string& p) {
     struct stat st{};
@@ -165,6 +167,13 @@ Result<ProfileResult> Launcher::run() {
     sigaction(SIGTERM, &sa, &oldTerm);
     sigaction(SIGHUP, &sa, &oldHup);
     g_stopSignal = 0;
+    g_rangeEnded = 0;
+    struct sigaction usr{}, oldUsr{};
+    usr.sa_handler = onRangeEnded;
+    sigemptyset(&usr.sa_mask);
+    sigaction(SIGUSR1, &usr, &oldUsr);
+    const bool shutdownAtRangeEnd =
+        m_o.captureRange == CaptureRange::Nvtx && m_o.rangeEnd == CaptureRangeEnd::StopShutdown;
 
     int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
     if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
@@ -197,6 +206,11 @@ Result<ProfileResult> Launcher::run() {
         setenv(env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs).c_str(), 1);
         setenv(env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0", 1);
         setenv(env::kLauncherPid, std::to_string(getppid()).c_str(), 1);
+        sigaction(SIGUSR1, &oldUsr, nullptr);
+        if (shutdownAtRangeEnd) {
+            setenv(env::kCaptureRange, m_o.nvtxRange.c_str(), 1);
+            setenv(env::kCaptureDomain, m_o.nvtxDomain.c_str(), 1);
+        }
         for (const auto& [k, v] : m_o.env) setenv(k.c_str(), v.c_str(), 1);
         std::vector<char*> argv;
         for (const auto& a : m_o.command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -268,6 +282,12 @@ Result<ProfileResult> Launcher::run() {
             killTree(SIGINT);  // the terminal may not have sent it (kill -INT to us only)
             killDeadline = now + 5'000'000'000;
         }
+        if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
+            stopped = true;
+            say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (stop-shutdown)");
+            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            killDeadline = now + 5'000'000'000;
+        }
         if (!stopped && now >= durationEnd) {
             stopped = true;
             captureEnd = now;
@@ -304,6 +324,7 @@ Result<ProfileResult> Launcher::run() {
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGTERM, &oldTerm, nullptr);
     sigaction(SIGHUP, &oldHup, nullptr);
+    sigaction(SIGUSR1, &oldUsr, nullptr);
 
     // Step 6: merge into the report(s).
     AssemblyInput in;

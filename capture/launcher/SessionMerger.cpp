@@ -135,8 +135,8 @@ Status SessionMerger::addStream(const std::string& path) {
     int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
     for (auto& [key, stack] : s.stacks) {
         while (!stack.empty()) {
+            if (m_window.contains(stack.back().start)) ++m_unterminated;  // only those in the report
             closePush(s, key.first, key.second, end);
-            ++m_unterminated;
         }
     }
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
@@ -505,7 +505,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
             if (it->second.tid != st.tid) endTid = it->second.tid;
             m_ends.erase(it);
         } else {
-            ++m_unterminated;
+            if (m_window.contains(st.attrs.start)) ++m_unterminated;
             const ProcInfo& p = proc(st.pid);
             end = p.p.end != kUnknownTime ? p.p.end : (p.lastEventTime != kUnknownTime ? p.lastEventTime : sessionEnd);
         }

@@ -145,6 +145,24 @@ TEST(ProfileOptions, NvtxCaptureRangeRepeat) {
     EXPECT_FALSE(fs::exists(dir.file("cr.4.rep")));
 }
 
+TEST(ProfileOptions, NvtxCaptureRangeStopShutdown) {
+    CaptureDir dir;
+    auto t0 = std::chrono::steady_clock::now();
+    // sleeper runs forever: only the end of the first "tick" can end it.
+    EXPECT_EQ(profile(dir.file("ss.rep"), {"-c", "nvtx", "-p", "tick", "--capture-range-end", "stop-shutdown"},
+                      {client("sleeper")}),
+              128 + 15);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
+    auto r = load(dir.file("ss.rep"));
+    ASSERT_TRUE(r);
+    auto ticks = events(*r, EventKind::NvtxRange);
+    ASSERT_EQ(ticks.size(), 1u);
+    EXPECT_EQ(ticks[0].name, "tick");
+    EXPECT_GE(ticks[0].end - ticks[0].start, 10'000'000);
+    EXPECT_EQ(diagnostic(*r, "nvtx.unterminated_ranges"), 0);
+    EXPECT_EQ(r->processes.at(0).exitSignal, 15);
+}
+
 TEST(ProfileOptions, DelaySkipsTheStart) {
     CaptureDir dir;
     EXPECT_EQ(profile(dir.file("y.rep"), {"-y", "0.5", "-d", "0.5"}, {client("sleeper")}), 128 + 15);
