@@ -42,10 +42,19 @@ Result<std::shared_ptr<Report>> importFile(const std::string& path, const Import
         case ImportFormat::Rep:
             return makeError(quoted(path) + " is already a Sightline report: open it directly, no import needed");
         case ImportFormat::NsysSqlite: return import::NsysSqliteImporter(path, options).run();
-        case ImportFormat::OtherSqlite:
+        case ImportFormat::OtherSqlite: {
+            // A damaged file shows only part of its schema: say so rather than "not nsys".
+            sqlite::Db db;
+            if (db.openReadOnly(path)) {
+                sqlite::Stmt check(db, "PRAGMA quick_check(1)");
+                if (!check.valid() || !check.step() || check.text(0) != "ok")
+                    return makeError(quoted(path) + " is a damaged or truncated SQLite database: " +
+                                     (check.valid() && !check.isNull(0) ? std::string(check.text(0)) : db.lastError()));
+            }
             return makeError(quoted(path) +
                              " is an SQLite database but not an Nsight Systems export (no StringIds, NVTX_EVENTS, "
                              "OSRT_API or CUPTI_ACTIVITY_KIND_* table)");
+        }
         case ImportFormat::ChromeJson:
         case ImportFormat::Gzip: return import::importChromeTrace(path, options);
         case ImportFormat::Unknown: break;

@@ -87,7 +87,7 @@ std::optional<double> ChromeEvent::doubleArg(std::string_view key) const {
 
 KinetoEventMapper::KinetoEventMapper() = default;
 
-int64_t KinetoEventMapper::resolveId(const ChromeId& id, bool isThread) {
+int64_t KinetoEventMapper::resolveId(const ChromeId& id) {
     if (!id.isString) return id.number;
     if (auto n = decimalToNs(id.text, 1); n && !id.text.empty() && id.text.find_first_of(".eE") == std::string_view::npos)
         return *n;  // "25738": the 2021 format writes tids as strings
@@ -96,7 +96,6 @@ int64_t KinetoEventMapper::resolveId(const ChromeId& id, bool isThread) {
     const int64_t synthetic = kStringIdBase + static_cast<int64_t>(m_stringIds.size());
     m_stringIds.emplace(std::string(id.text), synthetic);
     m_syntheticNames[synthetic] = std::string(id.text);
-    (void)isThread;
     return synthetic;
 }
 
@@ -114,6 +113,7 @@ void KinetoEventMapper::noteTime(int64_t s, int64_t e) {
 }
 
 void KinetoEventMapper::add(const ChromeEvent& e) {
+    ++m_seen;
     if (e.badTime) {
         diag("chrome.bad_timestamp", "events whose ts or dur is not a number were not imported");
         return;
@@ -132,7 +132,7 @@ void KinetoEventMapper::add(const ChromeEvent& e) {
         if (ieq(cat, "cuda_sync")) { m_kinetoCategories = true; addGpu(e, GpuKind::Sync); return; }
         if (ieq(cat, "gpu_user_annotation")) { m_kinetoCategories = true; addGpu(e, GpuKind::Annotation); return; }
     }
-    const int64_t pid = resolveId(e.pid, false), tid = resolveId(e.tid, true);
+    const int64_t pid = resolveId(e.pid), tid = resolveId(e.tid);
     switch (ph) {
         case 'X': {
             if (ieq(cat, "cuda_runtime") || cat == "Runtime") {
@@ -356,10 +356,9 @@ void KinetoEventMapper::addInstant(const ChromeEvent& e, int64_t pid, int64_t ti
 }
 
 void KinetoEventMapper::addMetadata(const ChromeEvent& e) {
-    const int64_t pid = resolveId(e.pid, false);
+    const int64_t pid = resolveId(e.pid);
     if (e.name == "process_name") m_processNames[pid] = std::string(e.argName);
-    else if (e.name == "process_labels") m_processLabels[pid] = std::string(e.argLabels);
-    else if (e.name == "thread_name") m_threadNames[{pid, resolveId(e.tid, true)}] = std::string(e.argName);
+    else if (e.name == "thread_name") m_threadNames[{pid, resolveId(e.tid)}] = std::string(e.argName);
     // process_sort_index / thread_sort_index and the like only order rows in chrome://tracing.
 }
 
@@ -498,7 +497,6 @@ void KinetoEventMapper::finishEntities(const TraceHeader& header) {
         Process& p = m_b.ensureProcess(pid);
         if (auto it = m_processNames.find(pid); it != m_processNames.end()) p.name = it->second;
         else if (auto jt = m_syntheticNames.find(pid); jt != m_syntheticNames.end()) p.name = jt->second;
-        if (auto it = m_processLabels.find(pid); it != m_processLabels.end()) p.commandLine = it->second;
     }
     for (const auto& key : m_threads) {
         Thread& t = m_b.ensureThread(key.first, key.second);

@@ -34,6 +34,7 @@ public:
     void addGpuProperties(const Gpu& gpu) { m_b.report().gpus.push_back(gpu); }
     void add(const ChromeEvent& e);
     void countNotAnObject() { ++m_notObjects; }
+    uint64_t eventsSeen() const { return m_seen; }
     std::shared_ptr<Report> finish(const TraceHeader& header, const std::function<void(double)>& progress);
 
     // Synthetic thread ids for GPU-side annotation rows (far above any real tid).
@@ -59,7 +60,7 @@ private:
         std::string_view cat;  // views the parser's buffer, alive for the whole import
     };
 
-    int64_t resolveId(const ChromeId& id, bool isThread);
+    int64_t resolveId(const ChromeId& id);
     uint32_t domainFor(std::string_view category);
     void addCpuRange(const ChromeEvent& e, int64_t pid, int64_t tid, int64_t start, int64_t end);
     void addApiCall(const ChromeEvent& e, int64_t pid, int64_t tid, ApiKind api);
@@ -88,12 +89,13 @@ private:
     std::map<std::pair<int64_t, int64_t>, std::vector<Open>> m_openB;
     std::map<std::string, int64_t, std::less<>> m_stringIds;  // string pid/tid -> synthetic id
     std::map<int64_t, std::string> m_syntheticNames;
-    std::map<int64_t, std::string> m_processNames, m_processLabels;
+    std::map<int64_t, std::string> m_processNames;
     std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
     std::map<std::tuple<int64_t, std::string, std::string>, uint32_t> m_series;
     std::map<std::pair<int64_t, int64_t>, double> m_memoryTotals;  // (pid, device) running total
     int64_t m_minTs = INT64_MAX, m_maxTs = INT64_MIN;
     int64_t m_notObjects = 0;
+    uint64_t m_seen = 0;  // event objects handed to add()
     bool m_kinetoCategories = false;
 };
 

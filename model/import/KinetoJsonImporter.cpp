@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <cctype>
+#include <cstring>
 #include <deque>
 
 #include "model/import/GzipReader.h"
@@ -426,10 +428,31 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const
     if (data[first] != '{' && data[first] != '[')
         return makeError("'" + path + "' is not a supported trace: " +
                          (file->wasGzip ? "the gzip file does not hold JSON" : "it is not JSON"));
+    // The JSON Array Format lets a trace end without its ']' (a program that crashed while
+    // tracing): close it in a copy.
+    if (data[first] == '[') {
+        size_t last = data.size();
+        while (last > first && std::isspace(static_cast<unsigned char>(data[last - 1]))) --last;
+        if (last > first + 1 && (data[last - 1] == ',' || data[last - 1] == '}')) {
+            LoadedFile closed;
+            closed.capacity = last + 1 + simdjson::SIMDJSON_PADDING;
+            closed.buffer.reset(static_cast<char*>(std::malloc(closed.capacity)));
+            if (!closed.buffer) return makeError("cannot import '" + path + "': out of memory");
+            std::memcpy(closed.buffer.get(), data.data(), last);
+            if (data[last - 1] == ',') --last;
+            closed.buffer.get()[last] = ']';
+            closed.size = last + 1;
+            std::memset(closed.buffer.get() + closed.size, 0, closed.capacity - closed.size);
+            closed.wasGzip = file->wasGzip;
+            *file = std::move(closed);
+        }
+    }
     KinetoEventMapper mapper;
     TraceHeader header;
     Parser parser(path, *file, options, mapper);
     if (auto st = parser.run(header); !st) return Error{st.error()};
+    if (mapper.eventsSeen() == 0)
+        return makeError("'" + path + "' holds no trace events (its traceEvents has no event objects)");
     auto report = mapper.finish(header, [&options](double f) {
         if (options.progress) options.progress(0.8 + 0.2 * f);
     });

@@ -125,9 +125,8 @@ TEST(ChromeJson, AbsoluteEpochMicrosecondsWithFractionsAreExact) {
     TempDir dir;
     const std::string path = dir.write("abs.json", R"([
         {"ph": "X", "cat": "python_function", "name": "f", "pid": 1, "tid": 1, "ts": 1700000000000000.123, "dur": 0.001},
-        {"ph": "X", "cat": "python_function", "name": "g", "pid": 1, "tid": 1, "ts": 1.7000000000000005e15, "dur": 1e0}
-    )");  // the JSON Array Format may omit the closing bracket: here it is present below
-    std::ofstream(path, std::ios::app) << "]";
+        {"ph": "X", "cat": "python_function", "name": "g", "pid": 1, "tid": 1, "ts": 1.7000000000000005e15, "dur": 1e0},
+    )");  // the JSON Array Format may omit its closing bracket (a crashed program's trace)
     auto r = importOk(path);
     const Track* t = r->tracksOfKind(EventKind::NvtxRange)[0];
     EXPECT_EQ(t->start[0], 1700000000000000123LL);

@@ -42,6 +42,8 @@ TEST(ImportErrors, UnsupportedEmptyAndRepFiles) {
     ASSERT_TRUE(writeReport(rep, dir.file("r.rep")).ok());
     EXPECT_NE(errorOf(dir.file("r.rep")).find("already a Sightline report"), std::string::npos);
     EXPECT_NE(errorOf(dir.write("obj.json", R"({"hello": 1})")).find("no traceEvents"), std::string::npos);
+    EXPECT_NE(errorOf(dir.write("none.json", R"({"traceEvents": []})")).find("holds no trace events"), std::string::npos);
+    EXPECT_NE(errorOf(dir.write("nums.json", "[1, 2,")).find("holds no trace events"), std::string::npos);
 }
 
 TEST(ImportErrors, TruncatedGzip) {
@@ -78,6 +80,13 @@ TEST(ImportErrors, SqliteThatIsNotAnNsysExport) {
     }
     EXPECT_EQ(detectImportFormat(path), ImportFormat::OtherSqlite);
     EXPECT_NE(errorOf(path).find("not an Nsight Systems export"), std::string::npos);
+}
+
+TEST(ImportErrors, TruncatedSqliteIsNamedAsDamaged) {
+    TempDir dir;
+    const std::string full = readBytes(fixture("pipit_saxpy_mpi_cuda.sqlite"));
+    const std::string e = errorOf(dir.write("cut.sqlite", full.substr(0, 200000)));
+    EXPECT_NE(e.find("damaged or truncated SQLite database"), std::string::npos) << e;
 }
 
 TEST(ImportErrors, DetectsFormatsByContentNotExtension) {
