@@ -272,7 +272,7 @@ void KinetoEventMapper::addGpu(const ChromeEvent& e, GpuKind kind) {
 void KinetoEventMapper::beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid) {
     auto& stack = m_openB[{pid, tid}];
     if (e.ph[0] == 'B') {
-        stack.push_back(Open{*e.ts, m_b.intern(e.name), e.cat});
+        stack.push_back(Open{*e.ts, m_b.intern(e.name), m_b.intern(e.cat)});
         return;
     }
     if (stack.empty()) {
@@ -283,7 +283,7 @@ void KinetoEventMapper::beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid)
     stack.pop_back();
     ChromeEvent named = e;
     named.name = m_b.report().str(o.name);
-    named.cat = o.cat;  // E events usually carry no category: the range is the B's
+    named.cat = m_b.report().str(o.cat);  // E events usually carry no category: the range is the B's
     addCpuRange(named, pid, tid, o.start, std::max(o.start, *e.ts));
 }
 
@@ -526,6 +526,7 @@ void KinetoEventMapper::finishEntities(const TraceHeader& header) {
 }
 
 std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header, const std::function<void(double)>& progress) {
+    for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
     flushGpu();
     finishEntities(header);
     Report& r = m_b.report();

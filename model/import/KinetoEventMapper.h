@@ -25,13 +25,13 @@ struct TraceHeader {
     std::optional<int64_t> rank;
     std::optional<int64_t> schemaVersion;
     bool kinetoMarkers = false;  // deviceProperties, schemaVersion, baseTimeNanoseconds ...
+    std::vector<Gpu> gpus;       // deviceProperties
 };
 
 class KinetoEventMapper {
 public:
     KinetoEventMapper();
     ReportBuilder& builder() { return m_b; }
-    void addGpuProperties(const Gpu& gpu) { m_b.report().gpus.push_back(gpu); }
     void add(const ChromeEvent& e);
     void countNotAnObject() { ++m_notObjects; }
     uint64_t eventsSeen() const { return m_seen; }
@@ -57,7 +57,7 @@ private:
     struct Open {
         int64_t start;
         uint32_t name;
-        std::string_view cat;  // views the parser's buffer, alive for the whole import
+        uint32_t cat;  // interned: the parser's buffers are reused between chunks
     };
 
     int64_t resolveId(const ChromeId& id);

@@ -10,6 +10,7 @@
 #include "model/import/ImportText.h"
 #include "model/import/JsonSyntaxCheck.h"
 #include "model/import/KinetoEventMapper.h"
+#include "model/import/TraceEventChunks.h"
 
 namespace sl::import {
 namespace {
@@ -244,7 +245,7 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
     return simdjson::SUCCESS;
 }
 
-error_code parseDeviceProperties(od::value v, KinetoEventMapper& mapper) {
+error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
     od::array a;
     SL_TRY(v.get_array().get(a));
     for (auto item : a) {
@@ -267,7 +268,7 @@ error_code parseDeviceProperties(od::value v, KinetoEventMapper& mapper) {
             else if (key == "computeMinor" && !fv.get_int64().get(n)) g.computeMinor = static_cast<int32_t>(n);
             else if (key == "numSms" && !fv.get_int64().get(n)) g.smCount = static_cast<int32_t>(n);
         }
-        mapper.addGpuProperties(g);
+        gpus.push_back(g);
     }
     return simdjson::SUCCESS;
 }
@@ -304,6 +305,68 @@ public:
         if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < m_data.data() + m_data.size())
             return fail(simdjson::TRAILING_CONTENT, &doc);
         return Status::success();
+    }
+
+    enum class Chunked { NotUsed, Done, Failed };
+
+    // Parses a big trace chunk by chunk (see TraceEventChunks.h). NotUsed or Failed: the caller
+    // parses the whole document with run() on a fresh mapper (Failed may have fed some events).
+    Chunked runChunked(const ChunkPolicy& policy, TraceHeader& header, Status& status) {
+        t_escaped = &m_escaped;
+        if (m_data.size() < policy.minBytes || m_data.front() != '{') return Chunked::NotUsed;
+        auto plan = planTraceEventChunks(m_data, policy.chunkBytes);
+        if (!plan) return Chunked::NotUsed;
+        // Step 1: the header is the document with an empty traceEvents; it must parse.
+        size_t close = 0;
+        bool found = false;
+        for (size_t candidate : plan->closeCandidates) {
+            std::string text;
+            text.reserve(plan->arrayOpen + 2 + (m_data.size() - candidate));
+            text.append(m_data.substr(0, plan->arrayOpen)).append("[]").append(m_data.substr(candidate + 1));
+            simdjson::padded_string padded(text);
+            od::parser parser;
+            od::document doc;
+            od::object top;
+            TraceHeader h;
+            bool saw = false;
+            const char* rest = nullptr;
+            if (parser.iterate(padded).get(doc) || doc.get_object().get(top) || readTop(top, h, saw) || !saw) continue;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < padded.data() + padded.size())
+                continue;
+            header = std::move(h);
+            close = candidate;
+            found = true;
+            break;
+        }
+        if (!found) return Chunked::NotUsed;
+        // Step 2: each chunk as an array of its own, in one reused buffer and parser.
+        const auto chunks = chunksBefore(m_data, *plan, close);
+        size_t biggest = 0;
+        for (const auto& [b, e] : chunks) biggest = std::max(biggest, e - b);
+        const size_t capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
+        std::unique_ptr<char[]> buffer(new char[capacity]);
+        m_doc = nullptr;
+        for (const auto& [b, e] : chunks) {
+            const size_t n = e - b;
+            buffer[0] = '[';
+            std::memcpy(buffer.get() + 1, m_data.data() + b, n);
+            buffer[n + 1] = ']';
+            std::memset(buffer.get() + n + 2, 0, simdjson::SIMDJSON_PADDING);
+            od::document doc;
+            od::array events;
+            const char* rest = nullptr;
+            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity)).get(doc) ||
+                doc.get_array().get(events) || readEvents(events))
+                return Chunked::Failed;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < buffer.get() + n + 2)
+                return Chunked::Failed;
+            if (m_options.progress && !m_options.progress(0.1 + 0.7 * static_cast<double>(e) / static_cast<double>(m_data.size()))) {
+                status = Error{"cancelled"};
+                return Chunked::Done;
+            }
+        }
+        status = Status::success();
+        return Chunked::Done;
     }
 
 private:
@@ -355,7 +418,7 @@ private:
                 if (!v.get_int64().get(n)) h.schemaVersion = n;
                 h.kinetoMarkers = true;
             } else if (key == "deviceProperties") {
-                SL_TRY(parseDeviceProperties(v, m_mapper));
+                SL_TRY(parseDeviceProperties(v, h.gpus));
                 h.kinetoMarkers = true;
             } else if (key == "distributedInfo") {
                 od::object o;
@@ -389,7 +452,8 @@ private:
             if ((++n & 0xFFFF) == 0 && m_options.progress) {
                 const char* p = nullptr;
                 double f = 0.5;
-                if (m_doc && !m_doc->current_location().get(p)) f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
+                if (!m_doc) continue;  // chunked: progress per chunk
+                if (!m_doc->current_location().get(p)) f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
                 if (!m_options.progress(0.1 + 0.7 * f)) {
                     m_cancelled = true;
                     return simdjson::SUCCESS;
@@ -412,7 +476,8 @@ private:
 
 }  // namespace
 
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options) {
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options,
+                                                  const ChunkPolicy& chunking) {
     std::function<bool(double)> readProgress;
     if (options.progress) readProgress = [&options](double f) { return options.progress(0.1 * f); };
     auto file = loadMaybeGzip(path, simdjson::SIMDJSON_PADDING, readProgress);
@@ -447,16 +512,28 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const
             *file = std::move(closed);
         }
     }
+    auto finish = [&](KinetoEventMapper& mapper, const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
+        if (mapper.eventsSeen() == 0)
+            return makeError("'" + path + "' holds no trace events (its traceEvents has no event objects)");
+        return mapper.finish(header, [&options](double f) {
+            if (options.progress) options.progress(0.8 + 0.2 * f);
+        });
+    };
+    {
+        KinetoEventMapper mapper;
+        TraceHeader header;
+        Parser parser(path, *file, options, mapper);
+        Status status;
+        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) {
+            if (!status) return Error{status.error()};
+            return finish(mapper, header);
+        }
+    }
     KinetoEventMapper mapper;
     TraceHeader header;
     Parser parser(path, *file, options, mapper);
     if (auto st = parser.run(header); !st) return Error{st.error()};
-    if (mapper.eventsSeen() == 0)
-        return makeError("'" + path + "' holds no trace events (its traceEvents has no event objects)");
-    auto report = mapper.finish(header, [&options](double f) {
-        if (options.progress) options.progress(0.8 + 0.2 * f);
-    });
-    return report;
+    return finish(mapper, header);
 }
 
 }  // namespace sl::import
