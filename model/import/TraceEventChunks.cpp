@@ -1,5 +1,6 @@
 #include "model/import/TraceEventChunks.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sl::import {
@@ -27,8 +28,10 @@ std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t 
     plan.arrayOpen = i;
     const size_t first = skipSpace(t, i + 1);
     if (first >= t.size() || t[first] != '{') return std::nullopt;
-    // Step 2: ']' that may close it, from the end (keys such as baseTimeNanoseconds may follow).
-    for (size_t k = t.size(); k > first && plan.closeCandidates.size() < 16;) {
+    // Step 2: ']' that may close it, from the end (keys such as baseTimeNanoseconds may follow;
+    // they are short, so only the last MiB is searched).
+    const size_t stop = std::max(first, t.size() > (size_t{1} << 20) ? t.size() - (size_t{1} << 20) : size_t{0});
+    for (size_t k = t.size(); k > stop && plan.closeCandidates.size() < 16;) {
         --k;
         if (t[k] != ']') continue;
         size_t j = k;
