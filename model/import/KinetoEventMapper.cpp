@@ -288,7 +288,7 @@ void KinetoEventMapper::beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid)
 }
 
 uint32_t KinetoEventMapper::seriesFor(int64_t pid, const std::string& name, const std::string& unit, int32_t device) {
-    auto key = std::make_tuple(pid, name, unit);
+    auto key = std::make_tuple(pid, name, unit, device);
     auto it = m_series.find(key);
     if (it != m_series.end()) return it->second;
     auto& all = m_b.report().metricSeries;
@@ -334,8 +334,8 @@ void KinetoEventMapper::addMemoryInstant(const ChromeEvent& e, int64_t pid) {
     } else {
         total = (m_memoryTotals[{pid, gpu ? devId : -1}] += e.doubleArg("Bytes").value_or(0));
     }
-    const std::string name = gpu ? "PyTorch memory allocated (GPU " + std::to_string(devId) + ")"
-                                 : std::string("PyTorch memory allocated (CPU)");
+    // Track titles add "(GPU n)" for series with a device.
+    const std::string name = gpu ? "PyTorch memory allocated" : "PyTorch memory allocated (CPU)";
     m_b.add(MetricSample{seriesFor(pid, name, "bytes", gpu ? static_cast<int32_t>(devId) : -1), *e.ts, total});
     m_cpuPids.insert(pid);
     noteTime(*e.ts, *e.ts);

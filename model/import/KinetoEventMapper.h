@@ -91,7 +91,7 @@ private:
     std::map<int64_t, std::string> m_syntheticNames;
     std::map<int64_t, std::string> m_processNames;
     std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
-    std::map<std::tuple<int64_t, std::string, std::string>, uint32_t> m_series;
+    std::map<std::tuple<int64_t, std::string, std::string, int32_t>, uint32_t> m_series;
     std::map<std::pair<int64_t, int64_t>, double> m_memoryTotals;  // (pid, device) running total
     int64_t m_minTs = INT64_MAX, m_maxTs = INT64_MIN;
     int64_t m_notObjects = 0;

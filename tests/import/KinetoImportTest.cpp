@@ -80,7 +80,15 @@ TEST(KinetoImport, Legacy2021Format) {
     uint64_t samples = 0;
     for (const Track* t : r->tracksOfKind(EventKind::Metric)) samples += t->size();
     EXPECT_EQ(samples, 12838u);
-    EXPECT_EQ(r->metricSeries.size(), 2u);
+    ASSERT_EQ(r->metricSeries.size(), 2u);
+    std::set<std::pair<std::string, int32_t>> series;
+    for (const auto& s : r->metricSeries) {
+        series.emplace(s.name, s.deviceId);
+        EXPECT_EQ(s.unit, "bytes");
+        EXPECT_EQ(s.pid, 25738);
+    }
+    EXPECT_EQ(series, (std::set<std::pair<std::string, int32_t>>{{"PyTorch memory allocated (CPU)", -1},
+                                                                {"PyTorch memory allocated", 0}}));
     EXPECT_TRUE(r->diagnostics.empty());
 }
 
