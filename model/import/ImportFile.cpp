@@ -11,7 +11,9 @@
 namespace sl {
 namespace {
 
-std::string quoted(const std::string& p) { return "'" + p + "'"; }
+std::string quoted(const std::string& p) {
+    return "'" + p + "'";
+}
 
 }  // namespace
 
@@ -22,7 +24,8 @@ ImportFormat detectImportFormat(const std::string& path) {
     if (kind == "json") return ImportFormat::ChromeJson;
     if (kind == "sqlite") {
         sqlite::Db db;
-        if (db.openReadOnly(path) && import::looksLikeNsysExport(db)) return ImportFormat::NsysSqlite;
+        if (db.openReadOnly(path) && import::looksLikeNsysExport(db))
+            return ImportFormat::NsysSqlite;
         return ImportFormat::OtherSqlite;
     }
     return ImportFormat::Unknown;
@@ -30,18 +33,24 @@ ImportFormat detectImportFormat(const std::string& path) {
 
 Result<std::shared_ptr<Report>> importFile(const std::string& path, const ImportOptions& options) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return makeError("cannot open " + quoted(path) + ": no such file");
-    if (std::filesystem::is_directory(path, ec)) return makeError("cannot import " + quoted(path) + ": it is a directory");
+    if (!std::filesystem::exists(path, ec))
+        return makeError("cannot open " + quoted(path) + ": no such file");
+    if (std::filesystem::is_directory(path, ec))
+        return makeError("cannot import " + quoted(path) + ": it is a directory");
     {
         std::ifstream in(path, std::ios::binary);
-        if (!in) return makeError("cannot read " + quoted(path) + ": permission denied or unreadable");
+        if (!in)
+            return makeError("cannot read " + quoted(path) + ": permission denied or unreadable");
     }
     if (std::filesystem::file_size(path, ec) == 0)
-        return makeError(quoted(path) + " is empty (0 bytes): not an nsys export or a Chrome trace");
+        return makeError(quoted(path) +
+                         " is empty (0 bytes): not an nsys export or a Chrome trace");
     switch (detectImportFormat(path)) {
         case ImportFormat::Rep:
-            return makeError(quoted(path) + " is already a Sightline report: open it directly, no import needed");
-        case ImportFormat::NsysSqlite: return import::NsysSqliteImporter(path, options).run();
+            return makeError(quoted(path) +
+                             " is already a Sightline report: open it directly, no import needed");
+        case ImportFormat::NsysSqlite:
+            return import::NsysSqliteImporter(path, options).run();
         case ImportFormat::OtherSqlite: {
             // A damaged file shows only part of its schema: say so rather than "not nsys".
             sqlite::Db db;
@@ -49,19 +58,24 @@ Result<std::shared_ptr<Report>> importFile(const std::string& path, const Import
                 sqlite::Stmt check(db, "PRAGMA quick_check(1)");
                 if (!check.valid() || !check.step() || check.text(0) != "ok")
                     return makeError(quoted(path) + " is a damaged or truncated SQLite database: " +
-                                     (check.valid() && !check.isNull(0) ? std::string(check.text(0)) : db.lastError()));
+                                     (check.valid() && !check.isNull(0) ? std::string(check.text(0))
+                                                                        : db.lastError()));
             }
             return makeError(quoted(path) +
-                             " is an SQLite database but not an Nsight Systems export (no StringIds, NVTX_EVENTS, "
+                             " is an SQLite database but not an Nsight Systems export (no "
+                             "StringIds, NVTX_EVENTS, "
                              "OSRT_API or CUPTI_ACTIVITY_KIND_* table)");
         }
         case ImportFormat::ChromeJson:
-        case ImportFormat::Gzip: return import::importChromeTrace(path, options);
-        case ImportFormat::Unknown: break;
+        case ImportFormat::Gzip:
+            return import::importChromeTrace(path, options);
+        case ImportFormat::Unknown:
+            break;
     }
-    return makeError(quoted(path) +
-                     " is not a supported trace: expected an nsys SQLite export (nsys export --type=sqlite; a "
-                     ".nsys-rep must be exported first) or a Chrome/Kineto trace (.json or .json.gz)");
+    return makeError(
+        quoted(path) +
+        " is not a supported trace: expected an nsys SQLite export (nsys export --type=sqlite; a "
+        ".nsys-rep must be exported first) or a Chrome/Kineto trace (.json or .json.gz)");
 }
 
 }  // namespace sl

@@ -35,7 +35,8 @@ public:
     void add(const ChromeEvent& e);
     void countNotAnObject() { ++m_notObjects; }
     uint64_t eventsSeen() const { return m_seen; }
-    std::shared_ptr<Report> finish(const TraceHeader& header, const std::function<void(double)>& progress);
+    std::shared_ptr<Report> finish(const TraceHeader& header,
+                                   const std::function<void(double)>& progress);
 
     // Synthetic thread ids for GPU-side annotation rows (far above any real tid).
     static constexpr int64_t kGpuAnnotationTidBase = int64_t{1} << 40;
@@ -52,7 +53,8 @@ private:
         int64_t correlation;  // -1: none
         int64_t rawPid;
         uint64_t bytes;
-        uint32_t launch;  // Kernel: launch id; Memcpy: packed copy kinds; Memset: mem kind; Sync: type
+        uint32_t
+            launch;  // Kernel: launch id; Memcpy: packed copy kinds; Memset: mem kind; Sync: type
     };
     struct Open {
         int64_t start;
@@ -70,7 +72,8 @@ private:
     void addMemoryInstant(const ChromeEvent& e, int64_t pid);
     void addMetadata(const ChromeEvent& e);
     void beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid);
-    uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit, int32_t device);
+    uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit,
+                       int32_t device);
     void flushGpu();
     void finishEntities(const TraceHeader& header);
     void noteTime(int64_t s, int64_t e);
@@ -83,7 +86,7 @@ private:
     std::unordered_map<int64_t, int64_t> m_corrPid;  // correlation id -> pid of its API call
     std::map<int64_t, uint64_t> m_apiCallsPerPid;
     std::map<std::string, uint32_t, std::less<>> m_domains;  // category -> NVTX domain id
-    std::set<std::pair<int64_t, uint32_t>> m_usedDomains;     // (pid, domain)
+    std::set<std::pair<int64_t, uint32_t>> m_usedDomains;    // (pid, domain)
     std::set<std::pair<int64_t, int64_t>> m_threads;
     std::set<int64_t> m_cpuPids;
     std::map<std::pair<int64_t, int64_t>, std::vector<Open>> m_openB;

@@ -18,13 +18,15 @@ namespace {
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
 
-#define SL_TRY(expr)                                    \
-    do {                                                \
+#define SL_TRY(expr)                                        \
+    do {                                                    \
         if (auto sl_err_ = (expr); sl_err_) return sl_err_; \
     } while (0)
 
 std::string_view trimRaw(std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -68,10 +70,14 @@ uint32_t hex4(const char* p) {
     for (int i = 0; i < 4; ++i) {
         const char c = p[i];
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-        else return 0xFFFD;
+        if (c >= '0' && c <= '9')
+            v |= static_cast<uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= static_cast<uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= static_cast<uint32_t>(c - 'A' + 10);
+        else
+            return 0xFFFD;
     }
     return v;
 }
@@ -97,11 +103,21 @@ error_code rawString(od::value v, std::string_view& out) {
         }
         ++q;
         switch (*q) {
-            case 'n': s += '\n'; break;
-            case 't': s += '\t'; break;
-            case 'r': s += '\r'; break;
-            case 'b': s += '\b'; break;
-            case 'f': s += '\f'; break;
+            case 'n':
+                s += '\n';
+                break;
+            case 't':
+                s += '\t';
+                break;
+            case 'r':
+                s += '\r';
+                break;
+            case 'b':
+                s += '\b';
+                break;
+            case 'f':
+                s += '\f';
+                break;
             case 'u': {
                 uint32_t cp = hex4(q + 1);
                 q += 4;
@@ -116,7 +132,9 @@ error_code rawString(od::value v, std::string_view& out) {
                 appendUtf8(s, cp);
                 break;
             }
-            default: s += *q; break;  // \" \\ \/
+            default:
+                s += *q;
+                break;  // \" \\ \/
         }
     }
     t_escaped->push_back(std::move(s));
@@ -194,14 +212,19 @@ error_code parseArgs(od::object args, ChromeEvent& e) {
                 }
                 break;
             case od::json_type::string:
-                if (key == "name") SL_TRY(rawString(v, e.argName));
-                else if (key == "labels") SL_TRY(rawString(v, e.argLabels));
+                if (key == "name")
+                    SL_TRY(rawString(v, e.argName));
+                else if (key == "labels")
+                    SL_TRY(rawString(v, e.argLabels));
                 break;
             case od::json_type::array:
-                if (key == "grid") SL_TRY(parseTriple(v, e.grid, e.hasGrid));
-                else if (key == "block") SL_TRY(parseTriple(v, e.block, e.hasBlock));
+                if (key == "grid")
+                    SL_TRY(parseTriple(v, e.grid, e.hasGrid));
+                else if (key == "block")
+                    SL_TRY(parseTriple(v, e.block, e.hasBlock));
                 break;
-            default: break;  // skipped by the iterator
+            default:
+                break;  // skipped by the iterator
         }
     }
     return simdjson::SUCCESS;
@@ -215,9 +238,12 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
         SL_TRY(keyOf(field, key));
         od::value v = field.value();
         if (key.size() == 2) {
-            if (key == "ph") SL_TRY(rawString(v, e.ph));
-            else if (key == "ts") SL_TRY(parseTime(v, e.ts, e.badTime));
-            else if (key == "id") e.id = v.raw_json_token();
+            if (key == "ph")
+                SL_TRY(rawString(v, e.ph));
+            else if (key == "ts")
+                SL_TRY(parseTime(v, e.ts, e.badTime));
+            else if (key == "id")
+                e.id = v.raw_json_token();
         } else if (key == "cat") {
             od::json_type t;
             SL_TRY(v.type().get(t));
@@ -259,14 +285,19 @@ error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
             SL_TRY(keyOf(field, key));
             od::value fv = field.value();
             int64_t n = 0;
-            if (key == "id" && !fv.get_int64().get(n)) g.deviceId = static_cast<int32_t>(n);
+            if (key == "id" && !fv.get_int64().get(n))
+                g.deviceId = static_cast<int32_t>(n);
             else if (key == "name") {
                 std::string_view s;
                 if (!fv.get_string().get(s)) g.name = std::string(s);
-            } else if (key == "totalGlobalMem" && !fv.get_int64().get(n)) g.memoryBytes = n;
-            else if (key == "computeMajor" && !fv.get_int64().get(n)) g.computeMajor = static_cast<int32_t>(n);
-            else if (key == "computeMinor" && !fv.get_int64().get(n)) g.computeMinor = static_cast<int32_t>(n);
-            else if (key == "numSms" && !fv.get_int64().get(n)) g.smCount = static_cast<int32_t>(n);
+            } else if (key == "totalGlobalMem" && !fv.get_int64().get(n))
+                g.memoryBytes = n;
+            else if (key == "computeMajor" && !fv.get_int64().get(n))
+                g.computeMajor = static_cast<int32_t>(n);
+            else if (key == "computeMinor" && !fv.get_int64().get(n))
+                g.computeMinor = static_cast<int32_t>(n);
+            else if (key == "numSms" && !fv.get_int64().get(n))
+                g.smCount = static_cast<int32_t>(n);
         }
         gpus.push_back(g);
     }
@@ -275,7 +306,8 @@ error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
 
 class Parser {
 public:
-    Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options, KinetoEventMapper& mapper)
+    Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options,
+           KinetoEventMapper& mapper)
         : m_path(path), m_file(file), m_data(file.view()), m_options(options), m_mapper(mapper) {}
 
     Status run(TraceHeader& header) {
@@ -296,13 +328,17 @@ public:
             bool sawEvents = false;
             if (auto err = readTop(top, header, sawEvents)) return fail(err, &doc);
             if (!sawEvents)
-                return Error{"'" + m_path + "' is JSON but not a Chrome trace: it has no traceEvents array"};
+                return Error{"'" + m_path +
+                             "' is JSON but not a Chrome trace: it has no traceEvents array"};
         } else {
-            return Error{"'" + m_path + "' is JSON but not a Chrome trace: the top level is neither an object nor an array"};
+            return Error{"'" + m_path +
+                         "' is JSON but not a Chrome trace: the top level is neither an object nor "
+                         "an array"};
         }
         if (m_cancelled) return Error{"cancelled"};
         const char* rest = nullptr;
-        if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < m_data.data() + m_data.size())
+        if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+            rest < m_data.data() + m_data.size())
             return fail(simdjson::TRAILING_CONTENT, &doc);
         return Status::success();
     }
@@ -322,7 +358,9 @@ public:
         for (size_t candidate : plan->closeCandidates) {
             std::string text;
             text.reserve(plan->arrayOpen + 2 + (m_data.size() - candidate));
-            text.append(m_data.substr(0, plan->arrayOpen)).append("[]").append(m_data.substr(candidate + 1));
+            text.append(m_data.substr(0, plan->arrayOpen))
+                .append("[]")
+                .append(m_data.substr(candidate + 1));
             simdjson::padded_string padded(text);
             od::parser parser;
             od::document doc;
@@ -330,8 +368,11 @@ public:
             TraceHeader h;
             bool saw = false;
             const char* rest = nullptr;
-            if (parser.iterate(padded).get(doc) || doc.get_object().get(top) || readTop(top, h, saw) || !saw) continue;
-            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < padded.data() + padded.size())
+            if (parser.iterate(padded).get(doc) || doc.get_object().get(top) ||
+                readTop(top, h, saw) || !saw)
+                continue;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < padded.data() + padded.size())
                 continue;
             header = std::move(h);
             close = candidate;
@@ -355,12 +396,16 @@ public:
             od::document doc;
             od::array events;
             const char* rest = nullptr;
-            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity)).get(doc) ||
+            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity))
+                    .get(doc) ||
                 doc.get_array().get(events) || readEvents(events))
                 return Chunked::Failed;
-            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < buffer.get() + n + 2)
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < buffer.get() + n + 2)
                 return Chunked::Failed;
-            if (m_options.progress && !m_options.progress(0.1 + 0.7 * static_cast<double>(e) / static_cast<double>(m_data.size()))) {
+            if (m_options.progress &&
+                !m_options.progress(0.1 + 0.7 * static_cast<double>(e) /
+                                              static_cast<double>(m_data.size()))) {
                 status = Error{"cancelled"};
                 return Chunked::Done;
             }
@@ -385,8 +430,9 @@ private:
         if (auto syntax = findJsonSyntaxError(m_data))
             return Error{"'" + m_path + "' is not valid JSON: " + syntax->what + " at byte " +
                          std::to_string(syntax->offset)};
-        return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) + " at byte " +
-                     std::to_string(offset) + (offset >= m_data.size() ? " (end of input)" : "")};
+        return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) +
+                     " at byte " + std::to_string(offset) +
+                     (offset >= m_data.size() ? " (end of input)" : "")};
     }
 
     error_code readTop(od::object top, TraceHeader& h, bool& sawEvents) {
@@ -453,7 +499,8 @@ private:
                 const char* p = nullptr;
                 double f = 0.5;
                 if (!m_doc) continue;  // chunked: progress per chunk
-                if (!m_doc->current_location().get(p)) f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
+                if (!m_doc->current_location().get(p))
+                    f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
                 if (!m_options.progress(0.1 + 0.7 * f)) {
                     m_cancelled = true;
                     return simdjson::SUCCESS;
@@ -476,7 +523,8 @@ private:
 
 }  // namespace
 
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options,
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
                                                   const ChunkPolicy& chunking) {
     std::function<bool(double)> readProgress;
     if (options.progress) readProgress = [&options](double f) { return options.progress(0.1 * f); };
@@ -485,10 +533,12 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const
     // A gzip file must hold JSON to be a Chrome trace.
     size_t first = 0;
     const std::string_view data = file->view();
-    while (first < data.size() && (data[first] == ' ' || data[first] == '\n' || data[first] == '\r' || data[first] == '\t'))
+    while (first < data.size() && (data[first] == ' ' || data[first] == '\n' ||
+                                   data[first] == '\r' || data[first] == '\t'))
         ++first;
     if (first == data.size())
-        return makeError("'" + path + "' is empty" + std::string(file->wasGzip ? " once decompressed" : "") +
+        return makeError("'" + path + "' is empty" +
+                         std::string(file->wasGzip ? " once decompressed" : "") +
                          ": not a Chrome trace");
     if (data[first] != '{' && data[first] != '[')
         return makeError("'" + path + "' is not a supported trace: " +
@@ -512,9 +562,11 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const
             *file = std::move(closed);
         }
     }
-    auto finish = [&](KinetoEventMapper& mapper, const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
+    auto finish = [&](KinetoEventMapper& mapper,
+                      const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
         if (mapper.eventsSeen() == 0)
-            return makeError("'" + path + "' holds no trace events (its traceEvents has no event objects)");
+            return makeError("'" + path +
+                             "' holds no trace events (its traceEvents has no event objects)");
         return mapper.finish(header, [&options](double f) {
             if (options.progress) options.progress(0.8 + 0.2 * f);
         });

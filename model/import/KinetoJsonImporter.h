@@ -18,7 +18,8 @@ struct ChunkPolicy {
     size_t chunkBytes = size_t{8} << 20;
 };
 
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options,
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
                                                   const ChunkPolicy& chunking = {});
 
 }  // namespace sl::import

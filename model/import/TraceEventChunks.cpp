@@ -6,7 +6,9 @@
 namespace sl::import {
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool isSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 size_t skipSpace(std::string_view t, size_t i) {
     while (i < t.size() && isSpace(t[i])) ++i;
@@ -21,7 +23,8 @@ std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t 
     static constexpr std::string_view kKey = "\"traceEvents\"";
     const void* hit = ::memmem(t.data(), t.size(), kKey.data(), kKey.size());
     if (!hit) return std::nullopt;
-    size_t i = skipSpace(t, static_cast<size_t>(static_cast<const char*>(hit) - t.data()) + kKey.size());
+    size_t i =
+        skipSpace(t, static_cast<size_t>(static_cast<const char*>(hit) - t.data()) + kKey.size());
     if (i >= t.size() || t[i] != ':') return std::nullopt;
     i = skipSpace(t, i + 1);
     if (i >= t.size() || t[i] != '[') return std::nullopt;
@@ -30,7 +33,8 @@ std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t 
     if (first >= t.size() || t[first] != '{') return std::nullopt;
     // Step 2: ']' that may close it, from the end (keys such as baseTimeNanoseconds may follow;
     // they are short, so only the last MiB is searched).
-    const size_t stop = std::max(first, t.size() > (size_t{1} << 20) ? t.size() - (size_t{1} << 20) : size_t{0});
+    const size_t stop =
+        std::max(first, t.size() > (size_t{1} << 20) ? t.size() - (size_t{1} << 20) : size_t{0});
     for (size_t k = t.size(); k > stop && plan.closeCandidates.size() < 16;) {
         --k;
         if (t[k] != ']') continue;
@@ -69,7 +73,8 @@ std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t 
     return plan;
 }
 
-std::vector<std::pair<size_t, size_t>> chunksBefore(std::string_view t, const TraceEventChunks& plan,
+std::vector<std::pair<size_t, size_t>> chunksBefore(std::string_view t,
+                                                    const TraceEventChunks& plan,
                                                     size_t arrayClose) {
     std::vector<std::pair<size_t, size_t>> out;
     for (const auto& [b, e] : plan.chunks) {

@@ -15,8 +15,9 @@
 namespace sl::import {
 
 struct TraceEventChunks {
-    size_t arrayOpen = 0;   // offset of the '[' of "traceEvents"
-    std::vector<size_t> closeCandidates;  // offsets of ']' that may close it, nearest to the end first
+    size_t arrayOpen = 0;  // offset of the '[' of "traceEvents"
+    std::vector<size_t>
+        closeCandidates;  // offsets of ']' that may close it, nearest to the end first
     std::vector<std::pair<size_t, size_t>> chunks;  // [begin, end) of each run of whole events
 };
 
@@ -24,7 +25,8 @@ struct TraceEventChunks {
 std::optional<TraceEventChunks> planTraceEventChunks(std::string_view text, size_t chunkBytes);
 
 // The chunks of `plan` that end before `arrayClose` (the last one clipped to it).
-std::vector<std::pair<size_t, size_t>> chunksBefore(std::string_view text, const TraceEventChunks& plan,
+std::vector<std::pair<size_t, size_t>> chunksBefore(std::string_view text,
+                                                    const TraceEventChunks& plan,
                                                     size_t arrayClose);
 
 }  // namespace sl::import

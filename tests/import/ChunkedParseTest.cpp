@@ -30,7 +30,8 @@ void expectSameReports(const Report& a, const Report& b) {
 TEST(ChunkedParse, SameResultAsWholeDocument) {
     const import::ChunkPolicy whole{SIZE_MAX, 0};
     const import::ChunkPolicy chunked{0, 64 * 1024};
-    for (const char* name : {"kineto_resnet50_legacy_2021.json.gz", "hta_gpu_user_annotation.json.gz"}) {
+    for (const char* name :
+         {"kineto_resnet50_legacy_2021.json.gz", "hta_gpu_user_annotation.json.gz"}) {
         auto a = import::importChromeTrace(fixture(name), {}, whole);
         auto b = import::importChromeTrace(fixture(name), {}, chunked);
         ASSERT_TRUE(a.ok() && b.ok()) << name;
@@ -40,13 +41,15 @@ TEST(ChunkedParse, SameResultAsWholeDocument) {
 }
 
 TEST(ChunkedParse, PlanCutsBetweenEventsOnly) {
-    const std::string text = R"({"traceEvents": [{"a": 1}, {"b": "}, {"}, {"c": [{"d": 1}, {"e": 2}]}], "x": "]"})";
+    const std::string text =
+        R"({"traceEvents": [{"a": 1}, {"b": "}, {"}, {"c": [{"d": 1}, {"e": 2}]}], "x": "]"})";
     auto plan = import::planTraceEventChunks(text, 1);
     ASSERT_TRUE(plan.has_value());
     EXPECT_EQ(text[plan->arrayOpen], '[');
     // Candidates for the closing ']' are tried from the end; the real one is among them.
     const size_t real = text.find("], \"x\"");
-    EXPECT_NE(std::find(plan->closeCandidates.begin(), plan->closeCandidates.end(), real), plan->closeCandidates.end());
+    EXPECT_NE(std::find(plan->closeCandidates.begin(), plan->closeCandidates.end(), real),
+              plan->closeCandidates.end());
 }
 
 TEST(ChunkedParse, MisleadingSplitsFallBackToTheWholeDocument) {
@@ -73,7 +76,8 @@ TEST(ChunkedParse, MisleadingSplitsFallBackToTheWholeDocument) {
 TEST(ChunkedParse, MalformedChunkStillReportsTheByteOffset) {
     TempDir dir;
     std::string json = R"({"traceEvents": [)";
-    for (int i = 0; i < 100; ++i) json += R"({"ph": "X", "name": "n", "pid": 1, "tid": 1, "ts": 1, "dur": 1},)";
+    for (int i = 0; i < 100; ++i)
+        json += R"({"ph": "X", "name": "n", "pid": 1, "tid": 1, "ts": 1, "dur": 1},)";
     const size_t bad = json.size() + 7;  // the comma where the value of "ph" should be
     json += R"({"ph": ,"X"}]})";
     auto r = import::importChromeTrace(dir.write("bad.json", json), {}, {0, 256});
