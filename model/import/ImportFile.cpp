@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/import/ImportText.h"
 #include "model/import/KinetoJsonImporter.h"
 #include "model/import/NsysSqliteImporter.h"
 #include "model/rep/RepReader.h"
@@ -13,6 +14,29 @@ namespace {
 
 std::string quoted(const std::string& p) {
     return "'" + p + "'";
+}
+
+// Errors are one line of valid UTF-8 whatever SQLite or the input put in them (a damaged
+// schema's SQL text, with newlines and any bytes).
+std::string oneLine(std::string_view message) {
+    std::string out;
+    bool space = false;
+    for (char c : import::sanitizeUtf8(message)) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = true;
+            continue;
+        }
+        if (space && !out.empty()) out += ' ';
+        space = false;
+        out += c;
+    }
+    constexpr size_t kMax = 400;
+    if (out.size() > kMax) {
+        size_t cut = kMax;
+        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+        out = out.substr(0, cut) + "...";
+    }
+    return out;
 }
 
 }  // namespace
@@ -31,7 +55,9 @@ ImportFormat detectImportFormat(const std::string& path) {
     return ImportFormat::Unknown;
 }
 
-Result<std::shared_ptr<Report>> importFile(const std::string& path, const ImportOptions& options) {
+namespace {
+
+Result<std::shared_ptr<Report>> importAny(const std::string& path, const ImportOptions& options) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return makeError("cannot open " + quoted(path) + ": no such file");
@@ -76,6 +102,14 @@ Result<std::shared_ptr<Report>> importFile(const std::string& path, const Import
         quoted(path) +
         " is not a supported trace: expected an nsys SQLite export (nsys export --type=sqlite; a "
         ".nsys-rep must be exported first) or a Chrome/Kineto trace (.json or .json.gz)");
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Report>> importFile(const std::string& path, const ImportOptions& options) {
+    auto r = importAny(path, options);
+    if (!r) return makeError(oneLine(r.error()));
+    return r;
 }
 
 }  // namespace sl
