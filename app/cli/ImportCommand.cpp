@@ -17,7 +17,8 @@ namespace {
 std::string defaultOutput(const std::string& input) {
     std::filesystem::path p(input);
     std::string name = p.filename().string();
-    for (const char* ext : {".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
+    for (const char* ext :
+         {".pt.trace.json.gz", ".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
         const std::string e(ext);
         if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
             name.resize(name.size() - e.size());

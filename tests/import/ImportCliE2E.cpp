@@ -63,7 +63,7 @@ TEST(ImportCli, ImportsNsysExportAndKinetoTrace) {
 
 TEST(ImportCli, DefaultOutputNameAndNoOverwrite) {
     TempDir dir;
-    const std::string input = dir.file("step.json.gz");
+    const std::string input = dir.file("step.pt.trace.json.gz");
     std::filesystem::copy_file(fixture("hta_compare_base.json.gz"), input);
     CliRun a = run("import -q " + q(input));
     ASSERT_EQ(a.exitCode, 0) << a.output;
