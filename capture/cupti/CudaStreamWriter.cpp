@@ -47,9 +47,12 @@ void CudaStreamWriter::raw(FrameTag tag, const void* data, size_t size) {
 
 uint32_t CudaStreamWriter::intern(std::string_view s) {
     if (s.empty()) return 0;
-    auto [it, inserted] = m_strings.try_emplace(std::string(s), static_cast<uint32_t>(m_strings.size() + 1));
-    if (inserted) raw(FrameTag::String, s.data(), s.size());
-    return it->second;
+    auto it = m_strings.find(s);  // no allocation for strings already sent
+    if (it != m_strings.end()) return it->second;
+    uint32_t id = static_cast<uint32_t>(m_strings.size() + 1);
+    m_strings.emplace(std::string(s), id);
+    raw(FrameTag::String, s.data(), s.size());
+    return id;
 }
 
 void CudaStreamWriter::add(const KernelExec& e) {

@@ -12,6 +12,11 @@
 
 namespace sl::cuda {
 
+struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
 struct LaunchInfoHash {
     size_t operator()(const KernelLaunchInfo& k) const noexcept;
 };
@@ -57,7 +62,7 @@ private:
 
     int m_fd;
     std::vector<uint8_t> m_buf;
-    std::unordered_map<std::string, uint32_t> m_strings;
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_strings;
     std::unordered_map<KernelLaunchInfo, uint32_t, LaunchInfoHash> m_launches;
     uint64_t m_written = 0;
     uint64_t m_lost = 0;

@@ -179,26 +179,31 @@ void CuptiConverter::api(const CUpti_ActivityAPI& r) {
     uint64_t end = r.end;
     if (!checkTimes(r.start, end)) return;
     ApiKind kind = r.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? ApiKind::Runtime : ApiKind::Driver;
-    std::string_view n = apiName(kind, r.cbid);
-    char fallback[48];
-    if (n.empty()) {
-        std::snprintf(fallback, sizeof fallback, "%s API %u", kind == ApiKind::Runtime ? "CUDA runtime" : "CUDA driver",
-                      static_cast<unsigned>(r.cbid));
-        n = fallback;
+    auto [nameIt, fresh] = m_apiNames.try_emplace((uint64_t(kind) << 32) | r.cbid);
+    if (fresh) {
+        std::string_view n = apiName(kind, r.cbid);
+        char fallback[48];
+        if (n.empty()) {
+            std::snprintf(fallback, sizeof fallback, "%s API %u",
+                          kind == ApiKind::Runtime ? "CUDA runtime" : "CUDA driver", static_cast<unsigned>(r.cbid));
+            n = fallback;
+        }
+        nameIt->second.name = m_sink.intern(n);
+        nameIt->second.eventRecord = isEventRecordApi(kind, r.cbid);
     }
     CudaApiCall e;
     e.pid = r.processId ? static_cast<int64_t>(r.processId) : m_pid;
     e.tid = static_cast<int64_t>(r.threadId);
     e.start = static_cast<int64_t>(r.start);
     e.end = static_cast<int64_t>(end);
-    e.name = m_sink.intern(n);
+    e.name = nameIt->second.name;
     e.correlation = r.correlationId;
     e.cbid = r.cbid;
     e.api = kind;
     e.result = static_cast<int32_t>(r.returnValue);
     m_sink.add(e);
     ++m_stats.converted;
-    if (isEventRecordApi(kind, r.cbid)) {
+    if (nameIt->second.eventRecord) {
         auto it = m_pendingEvents.find(r.correlationId);
         if (it != m_pendingEvents.end()) {
             emitEventRecord(it->second, e.start);

@@ -75,6 +75,11 @@ private:
     ConverterStats m_stats;
     KernelNames m_names;
     std::unordered_map<uint32_t, uint32_t> m_contextDevice;
+    struct ApiName {
+        uint32_t name = 0;
+        bool eventRecord = false;
+    };
+    std::unordered_map<uint64_t, ApiName> m_apiNames;  // key: api << 32 | cbid
     // Records that need a context's device, kept until the context record arrives.
     std::vector<CUpti_ActivitySynchronization2> m_pendingSync;
     std::vector<CUpti_ActivityStream> m_pendingStreams;
