@@ -9,8 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "capture/cupti/CudaStreamMerge.h"
-#include "model/core/ReportBuilder.h"
+#include "tests/cuda/RawStreamUtil.h"
 
 namespace sl::cuda {
 namespace {
@@ -54,20 +53,22 @@ TEST(CudaInjection, WithoutDriverTheReportSaysWhy) {
     auto [pid, status] = runInjection(dir.c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);
-    ReportBuilder b;
-    auto m = mergeCudaStreams(dir, b);
-    ASSERT_TRUE(m.ok()) << m.error();
-    EXPECT_EQ(m->files, 1);
-    auto r = b.finish();
+    auto raw = test::readModuleStreams(dir, "cupti");
+    ASSERT_TRUE(raw.error.empty()) << raw.error;
+    ASSERT_EQ(raw.files, 1);
+    EXPECT_EQ(raw.pid, pid);
     bool hasDriver = std::filesystem::exists("/proc/driver/nvidia/version");
     if (!hasDriver) {
-        ASSERT_EQ(r->diagnosticCount("cuda.trace_unavailable"), 1);
-        for (const auto& d : r->diagnostics)
-            if (d.name == "cuda.trace_unavailable") {
-                EXPECT_EQ(d.pid, pid);
-                EXPECT_FALSE(d.reason.empty());
-                std::printf("reason recorded: %s\n", d.reason.c_str());
-            }
+        int found = 0;
+        for (const auto& m : raw.metas) {
+            if (m.kind != capture::MetaKind::Diagnostic || m.strs.at(0) != "cuda.trace_unavailable") continue;
+            ++found;
+            EXPECT_EQ(m.ints.at(0), 1);
+            EXPECT_FALSE(m.strs.at(1).empty());
+            std::printf("reason recorded: %s\n", m.strs.at(1).c_str());
+        }
+        EXPECT_EQ(found, 1);
+        EXPECT_TRUE(raw.events.empty());
     }
     std::filesystem::remove_all(dir);
 }
