@@ -1,6 +1,7 @@
 // Throughput of the CUDA capture path on the CPU, with synthetic CUPTI records (no GPU):
 //   1. CuptiConverter alone (a sink that discards)      - the converter's own cost
 //   2. converter -> CudaStreamWriter -> file in /tmp   - the in-process cost per record
+//   2b. converter -> CaptureSink -> capture/common raw stream (what libsightline-cuda does)
 //   3. CudaStreamReader -> ReportBuilder, then finish() - the launcher's merge cost
 // Usage: bench_cupti_convert [RECORDS=4000000]
 // Mix per 20 records: 10 kernels (8 distinct names), 5 runtime API calls, 2 memcpy, 2 memset, 1 sync.
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@
 #include "capture/cupti/CudaStreamWriter.h"
 #include "capture/cupti/CuptiConverter.h"
 #include "capture/cupti/ReportBuilderSink.h"
+#ifdef SIGHTLINE_HAVE_CAPTURE_SINK
+#include "capture/cupti/inject/InjectionSink.h"
+#endif
 #include "model/core/ReportBuilder.h"
 
 using namespace sl;
@@ -185,8 +190,35 @@ int main(int argc, char** argv) {
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> stream((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::remove(path.c_str());
-    std::printf("2. converter + stream writer: %8.1f M records/s  (%.0f ns/record, %.1f bytes/record)\n", n / tWrite / 1e6,
+    std::printf("2a. converter + CUDA stream file:  %7.1f M records/s  (%.0f ns/record, %.1f bytes/record)\n", n / tWrite / 1e6,
                 tWrite * 1e9 / n, double(stream.size()) / n);
+
+#ifdef SIGHTLINE_HAVE_CAPTURE_SINK
+    // The injection library's real path: converter -> CaptureSink -> ProcessWriter raw stream.
+    {
+        std::string dir = "/tmp/bench_cupti_session." + std::to_string(getpid());
+        std::filesystem::create_directories(dir);
+        setenv("SIGHTLINE_SESSION_DIR", dir.c_str(), 1);
+        std::string why;
+        auto sink = makeInjectionSink(getpid(), why);
+        if (!sink) {
+            std::fprintf(stderr, "%s\n", why.c_str());
+            return 1;
+        }
+        CuptiConverter c(*sink, 1);
+        auto t0 = std::chrono::steady_clock::now();
+        convertAll(records, c);
+        double t = seconds(t0);
+        auto t1 = std::chrono::steady_clock::now();
+        sink->close();  // drains the writer thread and fsyncs the file
+        double tClose = seconds(t1);
+        uint64_t bytes = 0;
+        for (const auto& f : std::filesystem::directory_iterator(dir)) bytes += std::filesystem::file_size(f.path());
+        std::filesystem::remove_all(dir);
+        std::printf("2b. converter + capture raw stream: %6.1f M records/s  (%.0f ns/record, %.1f bytes/record; "
+                    "final drain + fsync %.2f s)\n", n / t / 1e6, t * 1e9 / n, double(bytes) / n, tClose);
+    }
+#endif
 
     uint64_t events = 0;
     double tRead = best(3, [&] {
