@@ -88,6 +88,9 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
             size_t dropped = 0;
             if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS && dropped)
                 g->converter->droppedRecords(0, streamId, dropped);
+            // Hand this thread's events to the writer now: a CUPTI buffer is a natural batch, and
+            // the next completion may come on another thread or never (crash).
+            g->sink->flush();
         }
     }
     g->pool->give(buffer);
