@@ -225,13 +225,13 @@ void inForkedChild() {
 
 // Returns an empty string on success, else why CUDA tracing is off.
 std::string initialize() {
-    auto opts = CudaTraceOptions::fromEnvironment([](const char* n) { return std::getenv(n); });
-    if (!opts) return opts.error();
-    g->options = *opts;
     g->pid = ::getpid();
     std::string why;
     g->sink = makeInjectionSink(g->pid, why);
     if (!g->sink) return why;
+    auto opts = CudaTraceOptions::fromEnvironment([](const char* n) { return std::getenv(n); });
+    if (!opts) return opts.error();
+    g->options = *opts;
     g->converter = std::make_unique<CuptiConverter>(*g->sink, g->pid, g->options.memoryUsage);
     g->pool = std::make_unique<BufferPool>(size_t(g->options.bufferPoolMb) << 20);
 
