@@ -90,6 +90,7 @@ CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
     }
     return CUPTI_SUCCESS;
 }
+CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k) { return cuptiActivityEnable(k); }
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
     std::lock_guard lock(g_mutex);
     g_enabled.erase(k);

@@ -117,7 +117,9 @@ std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
 // Turns the trace kinds on or off; a kind CUPTI refuses is reported and the others go on.
 void setCollecting(bool on) {
     for (CUpti_ActivityKind k : traceKinds(g->options)) {
-        CUptiResult r = on ? cuptiActivityEnable(k) : cuptiActivityDisable(k);
+        // Streams created before a capture range started are dumped when the kind goes on.
+        CUptiResult r = !on ? cuptiActivityDisable(k)
+                        : k == CUPTI_ACTIVITY_KIND_STREAM ? cuptiActivityEnableAndDump(k) : cuptiActivityEnable(k);
         if (r != CUPTI_SUCCESS && on)
             diag("cuda.activity_kind_unavailable", 1,
                  cuptiError(r, ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
@@ -258,8 +260,11 @@ std::string initialize() {
     cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
     cuptiActivityEnableCudaEventDeviceTimestamps(1);
-    if ((r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE)) != CUPTI_SUCCESS) return cuptiError(r, "cuptiActivityEnable(DEVICE)");
-    if ((r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT)) != CUPTI_SUCCESS) return cuptiError(r, "cuptiActivityEnable(CONTEXT)");
+    // EnableAndDump: devices and contexts that exist already are reported too.
+    if ((r = cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE)) != CUPTI_SUCCESS)
+        return cuptiError(r, "cuptiActivityEnableAndDump(DEVICE)");
+    if ((r = cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_CONTEXT)) != CUPTI_SUCCESS)
+        return cuptiError(r, "cuptiActivityEnableAndDump(CONTEXT)");
     if (!g->options.profilerRange) {
         std::lock_guard lock(g->rangeMutex);
         g->collecting = true;
