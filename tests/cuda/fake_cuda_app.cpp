@@ -1,6 +1,8 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
-//   fake_cuda_app INJECTION_PATH basic|range|thread-exit|drops|periodic
+//   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic
+// With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
+// `sightline profile`); without that variable the program runs untraced.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 
 using Launch = void (*)(const char*);
@@ -17,7 +20,12 @@ using Drop = void (*)(size_t);
 
 int main(int argc, char** argv) {
     if (argc < 3) return 2;
-    void* inj = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    const char* path = std::strcmp(argv[1], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[1];
+    if (!path) {
+        std::printf("fake_cuda_app: CUDA_INJECTION64_PATH not set: not traced\n");
+        return 0;
+    }
+    void* inj = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!inj) {
         std::fprintf(stderr, "%s\n", dlerror());
         return 3;
