@@ -21,18 +21,29 @@ CorrelationSummary checkCorrelations(const Report& report) {
     for (const auto& t : report.tracks) {
         int column = -1;
         switch (t.key.kind) {
-            case EventKind::Kernel: column = cols::Kernel::Correlation; break;
-            case EventKind::Memcpy: column = cols::Memcpy::Correlation; break;
-            case EventKind::Memset: column = cols::Memset::Correlation; break;
-            case EventKind::GraphTrace: column = cols::GraphTrace::Correlation; break;
-            default: continue;
+            case EventKind::Kernel:
+                column = cols::Kernel::Correlation;
+                break;
+            case EventKind::Memcpy:
+                column = cols::Memcpy::Correlation;
+                break;
+            case EventKind::Memset:
+                column = cols::Memset::Correlation;
+                break;
+            case EventKind::GraphTrace:
+                column = cols::GraphTrace::Correlation;
+                break;
+            default:
+                continue;
         }
         auto it = api.find(t.key.pid);
         const auto& c = t.col<uint32_t>(column);
         for (uint32_t id : c) {
             ++s.gpuOps;
-            if (it != api.end() && std::binary_search(it->second.begin(), it->second.end(), id)) ++s.matched;
-            else ++s.unmatched;
+            if (it != api.end() && std::binary_search(it->second.begin(), it->second.end(), id))
+                ++s.matched;
+            else
+                ++s.unmatched;
         }
     }
     return s;

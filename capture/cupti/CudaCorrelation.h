@@ -9,8 +9,8 @@
 namespace sl::cuda {
 
 struct CorrelationSummary {
-    uint64_t gpuOps = 0;      // kernels, memcpys, memsets, graph launches
-    uint64_t matched = 0;     // with an API call of the same process and correlation id
+    uint64_t gpuOps = 0;   // kernels, memcpys, memsets, graph launches
+    uint64_t matched = 0;  // with an API call of the same process and correlation id
     uint64_t unmatched = 0;
 };
 

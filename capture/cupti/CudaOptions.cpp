@@ -16,7 +16,8 @@ bool parseInt(std::string_view s, T& out) {
 Result<uint32_t> parseFlushInterval(std::string_view text) {
     uint32_t v = 0;
     if (!parseInt(text, v))
-        return makeError("--cuda-flush-interval: '" + std::string(text) + "' is not a number of milliseconds");
+        return makeError("--cuda-flush-interval: '" + std::string(text) +
+                         "' is not a number of milliseconds");
     return v;
 }
 
@@ -40,10 +41,12 @@ Status parseRangeEnd(std::string_view text, CudaTraceOptions& o) {
     } else if (text == "repeat") {
         o.rangeEnd = RangeEnd::Repeat;
         o.repeatCount = 0;
-    } else if (text.starts_with("repeat:") && parseInt(text.substr(7), o.repeatCount) && o.repeatCount > 0) {
+    } else if (text.starts_with("repeat:") && parseInt(text.substr(7), o.repeatCount) &&
+               o.repeatCount > 0) {
         o.rangeEnd = RangeEnd::Repeat;
     } else {
-        return makeError("--capture-range-end: '" + std::string(text) + "' is not stop, stop-shutdown, repeat or repeat:N");
+        return makeError("--capture-range-end: '" + std::string(text) +
+                         "' is not stop, stop-shutdown, repeat or repeat:N");
     }
     return {};
 }
@@ -54,14 +57,17 @@ std::vector<std::pair<std::string, std::string>> CudaTraceOptions::toEnvironment
     e.emplace_back(env::kMemory, memoryUsage ? "1" : "0");
     e.emplace_back(env::kGraph, graphTrace == GraphTrace::Node ? "node" : "graph");
     e.emplace_back(env::kProfilerRange, profilerRange ? "1" : "0");
-    std::string end = rangeEnd == RangeEnd::Stop ? "stop" : rangeEnd == RangeEnd::StopShutdown ? "stop-shutdown" : "repeat";
+    std::string end = rangeEnd == RangeEnd::Stop           ? "stop"
+                      : rangeEnd == RangeEnd::StopShutdown ? "stop-shutdown"
+                                                           : "repeat";
     if (rangeEnd == RangeEnd::Repeat && repeatCount > 0) end += ":" + std::to_string(repeatCount);
     e.emplace_back(env::kRangeEnd, end);
     e.emplace_back(env::kBufferMb, std::to_string(bufferPoolMb));
     return e;
 }
 
-Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(const std::function<const char*(const char*)>& get) {
+Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
+    const std::function<const char*(const char*)>& get) {
     CudaTraceOptions o;
     auto bad = [](const char* var, const char* value) {
         return makeError(std::string(var) + "='" + value + "' is not valid");
@@ -80,7 +86,8 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(const std::function<c
         if (!parseRangeEnd(v, o)) return bad(env::kRangeEnd, v);
     }
     if (const char* v = get(env::kBufferMb)) {
-        if (!parseInt(std::string_view(v), o.bufferPoolMb) || o.bufferPoolMb < 8) return bad(env::kBufferMb, v);
+        if (!parseInt(std::string_view(v), o.bufferPoolMb) || o.bufferPoolMb < 8)
+            return bad(env::kBufferMb, v);
     }
     return o;
 }

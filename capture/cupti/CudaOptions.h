@@ -14,12 +14,12 @@
 namespace sl::cuda {
 
 namespace env {
-constexpr const char* kFlushMs = "SIGHTLINE_CUDA_FLUSH_MS";          // --cuda-flush-interval
-constexpr const char* kMemory = "SIGHTLINE_CUDA_MEMORY";             // --cuda-memory-usage: "1"
-constexpr const char* kGraph = "SIGHTLINE_CUDA_GRAPH";               // --cuda-graph-trace: graph|node
+constexpr const char* kFlushMs = "SIGHTLINE_CUDA_FLUSH_MS";  // --cuda-flush-interval
+constexpr const char* kMemory = "SIGHTLINE_CUDA_MEMORY";     // --cuda-memory-usage: "1"
+constexpr const char* kGraph = "SIGHTLINE_CUDA_GRAPH";       // --cuda-graph-trace: graph|node
 constexpr const char* kProfilerRange = "SIGHTLINE_CUDA_PROFILER_RANGE";  // -c cudaProfilerApi: "1"
-constexpr const char* kRangeEnd = "SIGHTLINE_CUDA_RANGE_END";         // --capture-range-end
-constexpr const char* kBufferMb = "SIGHTLINE_CUDA_BUFFER_MB";         // CUPTI buffer pool limit
+constexpr const char* kRangeEnd = "SIGHTLINE_CUDA_RANGE_END";            // --capture-range-end
+constexpr const char* kBufferMb = "SIGHTLINE_CUDA_BUFFER_MB";            // CUPTI buffer pool limit
 }  // namespace env
 
 enum class GraphTrace { Graph, Node };
@@ -39,13 +39,14 @@ struct CudaTraceOptions {
     // The variables to put in the traced program's environment.
     std::vector<std::pair<std::string, std::string>> toEnvironment() const;
     // From the environment (getenv-like lookup); a bad value is an error naming the variable.
-    static Result<CudaTraceOptions> fromEnvironment(const std::function<const char*(const char*)>& get);
+    static Result<CudaTraceOptions> fromEnvironment(
+        const std::function<const char*(const char*)>& get);
 };
 
 // Command-line values, with errors worded for the option.
-Result<uint32_t> parseFlushInterval(std::string_view text);      // --cuda-flush-interval=MS
-Result<bool> parseMemoryUsage(std::string_view text);            // --cuda-memory-usage=true|false
-Result<GraphTrace> parseGraphTrace(std::string_view text);       // --cuda-graph-trace=graph|node
+Result<uint32_t> parseFlushInterval(std::string_view text);        // --cuda-flush-interval=MS
+Result<bool> parseMemoryUsage(std::string_view text);              // --cuda-memory-usage=true|false
+Result<GraphTrace> parseGraphTrace(std::string_view text);         // --cuda-graph-trace=graph|node
 Status parseRangeEnd(std::string_view text, CudaTraceOptions& o);  // stop|stop-shutdown|repeat[:N]
 
 }  // namespace sl::cuda

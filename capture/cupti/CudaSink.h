@@ -34,7 +34,8 @@ public:
     virtual void addStream(const CudaStream& s) = 0;
     virtual void addSeries(const MetricSeries& s) = 0;
     // Adds `count` to the named diagnostic counter (see model/core/Entities.h Diagnostic).
-    virtual void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) = 0;
+    virtual void addDiagnostic(std::string_view name, int64_t count, std::string_view reason,
+                               int64_t pid) = 0;
 };
 
 }  // namespace sl::cuda

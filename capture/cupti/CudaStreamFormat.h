@@ -35,8 +35,22 @@ struct FrameHeader {
 };
 
 enum class FrameTag : uint16_t {
-    String = 1, Launch, Api, Kernel, Memcpy, Memset, Sync, Graph, Memory, Overhead, Sample,
-    Gpu, Context, Stream, Series, Diagnostic,
+    String = 1,
+    Launch,
+    Api,
+    Kernel,
+    Memcpy,
+    Memset,
+    Sync,
+    Graph,
+    Memory,
+    Overhead,
+    Sample,
+    Gpu,
+    Context,
+    Stream,
+    Series,
+    Diagnostic,
 };
 
 // A kernel refers to its launch configuration by launch id.
@@ -76,6 +90,7 @@ struct DiagnosticWire {
 };
 
 static_assert(std::is_trivially_copyable_v<CudaApiCall> && std::is_trivially_copyable_v<MemcpyOp> &&
-              std::is_trivially_copyable_v<KernelLaunchInfo> && std::is_trivially_copyable_v<CudaMemoryEvent>);
+              std::is_trivially_copyable_v<KernelLaunchInfo> &&
+              std::is_trivially_copyable_v<CudaMemoryEvent>);
 
 }  // namespace sl::cuda

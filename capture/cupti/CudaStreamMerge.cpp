@@ -17,7 +17,8 @@ Result<CudaMergeSummary> mergeCudaStreams(const std::string& sessionDir, ReportB
     std::vector<fs::path> files;
     for (fs::directory_iterator it(sessionDir, ec), end; !ec && it != end; it.increment(ec)) {
         std::string n = it->path().filename().string();
-        if (n.starts_with(kCudaStreamPrefix) && n.ends_with(kCudaStreamSuffix)) files.push_back(it->path());
+        if (n.starts_with(kCudaStreamPrefix) && n.ends_with(kCudaStreamSuffix))
+            files.push_back(it->path());
     }
     if (ec) return makeError(sessionDir + ": cannot list the session directory: " + ec.message());
     std::sort(files.begin(), files.end());
@@ -37,9 +38,10 @@ Result<CudaMergeSummary> mergeCudaStreams(const std::string& sessionDir, ReportB
         CorrelationSummary c = checkCorrelations(builder.report());
         sum.unmatchedGpuOps = c.unmatched;
         if (c.unmatched > 0)
-            builder.addDiagnostic("cuda.gpu_ops_without_api_call", static_cast<int64_t>(c.unmatched),
-                                  "GPU operations whose CUDA API call was not captured (issued before tracing "
-                                  "started, or its record was dropped)");
+            builder.addDiagnostic(
+                "cuda.gpu_ops_without_api_call", static_cast<int64_t>(c.unmatched),
+                "GPU operations whose CUDA API call was not captured (issued before tracing "
+                "started, or its record was dropped)");
     }
     return sum;
 }

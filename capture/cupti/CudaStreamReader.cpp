@@ -34,7 +34,9 @@ public:
             case FrameTag::Kernel: {
                 KernelWire w;
                 if (!load(p, size, w)) return sizeError();
-                if (w.launch >= m_launches.size()) return "a kernel refers to launch " + std::to_string(w.launch) + " which is not defined";
+                if (w.launch >= m_launches.size())
+                    return "a kernel refers to launch " + std::to_string(w.launch) +
+                           " which is not defined";
                 KernelExec e;
                 e.place = w.place;
                 e.start = w.start;
@@ -47,14 +49,22 @@ public:
                 ++sum.events;
                 return {};
             }
-            case FrameTag::Api: return event<CudaApiCall>(p, size, sum, [](CudaApiCall& e) { return &e.name; });
-            case FrameTag::Graph: return event<GraphExec>(p, size, sum, [](GraphExec& e) { return &e.name; });
-            case FrameTag::Memcpy: return event<MemcpyOp>(p, size, sum);
-            case FrameTag::Memset: return event<MemsetOp>(p, size, sum);
-            case FrameTag::Sync: return event<SyncOp>(p, size, sum);
-            case FrameTag::Memory: return event<CudaMemoryEvent>(p, size, sum);
-            case FrameTag::Overhead: return event<CuptiOverheadEvent>(p, size, sum);
-            case FrameTag::Sample: return event<MetricSample>(p, size, sum);
+            case FrameTag::Api:
+                return event<CudaApiCall>(p, size, sum, [](CudaApiCall& e) { return &e.name; });
+            case FrameTag::Graph:
+                return event<GraphExec>(p, size, sum, [](GraphExec& e) { return &e.name; });
+            case FrameTag::Memcpy:
+                return event<MemcpyOp>(p, size, sum);
+            case FrameTag::Memset:
+                return event<MemsetOp>(p, size, sum);
+            case FrameTag::Sync:
+                return event<SyncOp>(p, size, sum);
+            case FrameTag::Memory:
+                return event<CudaMemoryEvent>(p, size, sum);
+            case FrameTag::Overhead:
+                return event<CuptiOverheadEvent>(p, size, sum);
+            case FrameTag::Sample:
+                return event<MetricSample>(p, size, sum);
             case FrameTag::Gpu: {
                 GpuWire w;
                 if (!load(p, size, w)) return sizeError();
@@ -85,15 +95,16 @@ public:
                 StreamWire w;
                 if (!load(p, size, w)) return sizeError();
                 if (!has(w.name)) return idError();
-                m_sink.addStream(CudaStream{w.pid, w.deviceId, w.contextId, w.streamId, w.priority, w.flags,
-                                            w.isDefault != 0, text(w.name)});
+                m_sink.addStream(CudaStream{w.pid, w.deviceId, w.contextId, w.streamId, w.priority,
+                                            w.flags, w.isDefault != 0, text(w.name)});
                 return {};
             }
             case FrameTag::Series: {
                 SeriesWire w;
                 if (!load(p, size, w)) return sizeError();
                 if (!has(w.name) || !has(w.unit) || !has(w.source)) return idError();
-                m_sink.addSeries(MetricSeries{w.seriesId, text(w.name), text(w.unit), text(w.source), w.deviceId, w.pid});
+                m_sink.addSeries(MetricSeries{w.seriesId, text(w.name), text(w.unit),
+                                              text(w.source), w.deviceId, w.pid});
                 return {};
             }
             case FrameTag::Diagnostic: {
@@ -123,7 +134,8 @@ private:
     bool has(uint32_t id) const { return id < m_texts.size(); }
     const std::string& text(uint32_t id) const { return m_texts[id]; }
     template <class T, class NameOf = std::nullptr_t>
-    std::string event(const uint8_t* p, uint32_t size, CudaStreamSummary& sum, NameOf nameOf = nullptr) {
+    std::string event(const uint8_t* p, uint32_t size, CudaStreamSummary& sum,
+                      NameOf nameOf = nullptr) {
         T e;
         if (!load(p, size, e)) return sizeError();
         if constexpr (!std::is_same_v<NameOf, std::nullptr_t>) {
@@ -137,23 +149,25 @@ private:
     static std::string idError() { return "a frame refers to a string that is not defined"; }
 
     CudaSink& m_sink;
-    std::vector<uint32_t> m_strings;  // stream string id -> sink string id
+    std::vector<uint32_t> m_strings;   // stream string id -> sink string id
     std::vector<std::string> m_texts;  // stream string id -> text (metadata needs the text)
     std::vector<KernelLaunchInfo> m_launches;
 };
 
 }  // namespace
 
-Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const std::string& name, CudaSink& sink) {
+Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const std::string& name,
+                                         CudaSink& sink) {
     CudaStreamSummary sum;
     CudaStreamHeader h;
-    if (bytes.size() < sizeof h) return makeError(name + ": not a Sightline CUDA stream (file shorter than its header)");
+    if (bytes.size() < sizeof h)
+        return makeError(name + ": not a Sightline CUDA stream (file shorter than its header)");
     std::memcpy(&h, bytes.data(), sizeof h);
     if (std::memcmp(h.magic, kCudaStreamMagic, sizeof h.magic) != 0)
         return makeError(name + ": not a Sightline CUDA stream (bad magic at byte 0)");
     if (h.version != kCudaStreamVersion)
-        return makeError(name + ": CUDA stream version " + std::to_string(h.version) + " is not supported (expected " +
-                         std::to_string(kCudaStreamVersion) + ")");
+        return makeError(name + ": CUDA stream version " + std::to_string(h.version) +
+                         " is not supported (expected " + std::to_string(kCudaStreamVersion) + ")");
     sum.pid = h.pid;
     Replayer r(sink);
     size_t off = sizeof h;
@@ -163,16 +177,18 @@ Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const s
         if (left >= sizeof fh) std::memcpy(&fh, bytes.data() + off, sizeof fh);
         if (left < sizeof fh || left - sizeof fh < fh.size) {
             sum.truncated = true;
-            sink.addDiagnostic("cuda.stream_truncated", 1,
-                               "A process's CUDA stream ends in the middle of a record (the process was killed); "
-                               "events up to that point are kept",
-                               h.pid);
+            sink.addDiagnostic(
+                "cuda.stream_truncated", 1,
+                "A process's CUDA stream ends in the middle of a record (the process was killed); "
+                "events up to that point are kept",
+                h.pid);
             break;
         }
         const uint8_t* payload = bytes.data() + off + sizeof fh;
         auto tag = static_cast<FrameTag>(fh.tag);
         std::string err = r.frame(tag, payload, fh.size, sum);
-        if (!err.empty()) return makeError(name + ": byte offset " + std::to_string(off) + ": " + err);
+        if (!err.empty())
+            return makeError(name + ": byte offset " + std::to_string(off) + ": " + err);
         ++sum.frames;
         off += sizeof fh + fh.size;
     }
@@ -182,7 +198,8 @@ Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const s
 Result<CudaStreamSummary> readCudaStreamFile(const std::string& path, CudaSink& sink) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return makeError(path + ": cannot open the CUDA stream file");
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
     if (in.bad()) return makeError(path + ": read error");
     return readCudaStream(bytes, path, sink);
 }

@@ -20,7 +20,8 @@ struct CudaStreamSummary {
 };
 
 // `name` is used in error messages (the file path).
-Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const std::string& name, CudaSink& sink);
+Result<CudaStreamSummary> readCudaStream(std::span<const uint8_t> bytes, const std::string& name,
+                                         CudaSink& sink);
 Result<CudaStreamSummary> readCudaStreamFile(const std::string& path, CudaSink& sink);
 
 }  // namespace sl::cuda

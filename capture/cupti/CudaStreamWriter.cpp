@@ -34,7 +34,9 @@ CudaStreamWriter::CudaStreamWriter(int fd, int64_t pid) : m_fd(fd) {
     m_buf.insert(m_buf.end(), p, p + sizeof h);
 }
 
-CudaStreamWriter::~CudaStreamWriter() { close(); }
+CudaStreamWriter::~CudaStreamWriter() {
+    close();
+}
 
 void CudaStreamWriter::raw(FrameTag tag, const void* data, size_t size) {
     FrameHeader fh{static_cast<uint16_t>(tag), 0, static_cast<uint32_t>(size)};
@@ -56,15 +58,17 @@ uint32_t CudaStreamWriter::intern(std::string_view s) {
 }
 
 void CudaStreamWriter::add(const KernelExec& e) {
-    auto [it, inserted] = m_launches.try_emplace(e.launch, static_cast<uint32_t>(m_launches.size()));
+    auto [it, inserted] =
+        m_launches.try_emplace(e.launch, static_cast<uint32_t>(m_launches.size()));
     if (inserted) frame(FrameTag::Launch, e.launch);
     KernelWire w{e.place, e.start, e.end, e.name, e.correlation, it->second, 0};
     frame(FrameTag::Kernel, w);
 }
 
 void CudaStreamWriter::addGpu(const Gpu& g) {
-    GpuWire w{g.deviceId, g.smCount, g.computeMajor, g.computeMinor, g.memoryBytes, g.smClockKHz,
-              g.memoryClockKHz, g.memoryBandwidthBytesPerSec, intern(g.name), intern(g.uuid), intern(g.pciBusId), 0};
+    GpuWire w{g.deviceId,     g.smCount,      g.computeMajor,     g.computeMinor,
+              g.memoryBytes,  g.smClockKHz,   g.memoryClockKHz,   g.memoryBandwidthBytesPerSec,
+              intern(g.name), intern(g.uuid), intern(g.pciBusId), 0};
     frame(FrameTag::Gpu, w);
 }
 
@@ -74,16 +78,26 @@ void CudaStreamWriter::addContext(const CudaContext& c) {
 }
 
 void CudaStreamWriter::addStream(const CudaStream& s) {
-    StreamWire w{s.pid, s.deviceId, s.priority, s.contextId, s.streamId, s.flags, s.isDefault ? 1u : 0u, intern(s.name), 0};
+    StreamWire w{s.pid,
+                 s.deviceId,
+                 s.priority,
+                 s.contextId,
+                 s.streamId,
+                 s.flags,
+                 s.isDefault ? 1u : 0u,
+                 intern(s.name),
+                 0};
     frame(FrameTag::Stream, w);
 }
 
 void CudaStreamWriter::addSeries(const MetricSeries& s) {
-    SeriesWire w{s.pid, s.deviceId, s.seriesId, intern(s.name), intern(s.unit), intern(s.source), 0};
+    SeriesWire w{s.pid,          s.deviceId,       s.seriesId, intern(s.name),
+                 intern(s.unit), intern(s.source), 0};
     frame(FrameTag::Series, w);
 }
 
-void CudaStreamWriter::addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) {
+void CudaStreamWriter::addDiagnostic(std::string_view name, int64_t count, std::string_view reason,
+                                     int64_t pid) {
     DiagnosticWire w{count, pid, intern(name), intern(reason)};
     frame(FrameTag::Diagnostic, w);
 }

@@ -14,7 +14,9 @@ namespace sl::cuda {
 
 struct StringHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view s) const noexcept {
+        return std::hash<std::string_view>{}(s);
+    }
 };
 
 struct LaunchInfoHash {
@@ -44,7 +46,8 @@ public:
     void addContext(const CudaContext& c) override;
     void addStream(const CudaStream& s) override;
     void addSeries(const MetricSeries& s) override;
-    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) override;
+    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason,
+                       int64_t pid) override;
 
     // Writes what is buffered. False when the file could not be written (then bytesLost() > 0).
     bool flush();

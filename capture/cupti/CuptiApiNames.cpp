@@ -33,7 +33,9 @@ std::string_view apiName(ApiKind api, uint32_t cbid) {
     return api == ApiKind::Runtime ? find(kRuntime, cbid) : find(kDriver, cbid);
 }
 
-size_t apiNameCount(ApiKind api) { return api == ApiKind::Runtime ? std::size(kRuntime) : std::size(kDriver); }
+size_t apiNameCount(ApiKind api) {
+    return api == ApiKind::Runtime ? std::size(kRuntime) : std::size(kDriver);
+}
 
 bool isEventRecordApi(ApiKind api, uint32_t cbid) {
     std::string_view n = apiName(api, cbid);

@@ -21,28 +21,38 @@ void CuptiConverter::convert(const CUpti_Activity* rec) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
             return kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(rec));
-        case CUPTI_ACTIVITY_KIND_MEMCPY: return memcpy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec));
-        case CUPTI_ACTIVITY_KIND_MEMCPY2: return memcpyPeer(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(rec));
-        case CUPTI_ACTIVITY_KIND_MEMSET: return memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(rec));
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            return memcpy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec));
+        case CUPTI_ACTIVITY_KIND_MEMCPY2:
+            return memcpyPeer(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(rec));
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            return memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(rec));
         case CUPTI_ACTIVITY_KIND_RUNTIME:
         case CUPTI_ACTIVITY_KIND_DRIVER:
         case CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API:
             return api(*reinterpret_cast<const CUpti_ActivityAPI*>(rec));
         case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
             return sync(*reinterpret_cast<const CUpti_ActivitySynchronization2*>(rec));
-        case CUPTI_ACTIVITY_KIND_CUDA_EVENT: return cudaEvent(*reinterpret_cast<const CUpti_ActivityCudaEvent2*>(rec));
-        case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: return graphTrace(*reinterpret_cast<const CUpti_ActivityGraphTrace2*>(rec));
+        case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+            return cudaEvent(*reinterpret_cast<const CUpti_ActivityCudaEvent2*>(rec));
+        case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
+            return graphTrace(*reinterpret_cast<const CUpti_ActivityGraphTrace2*>(rec));
         case CUPTI_ACTIVITY_KIND_MEMORY2:
             if (!m_keepMemory) break;
             return memory(*reinterpret_cast<const CUpti_ActivityMemory4*>(rec));
         case CUPTI_ACTIVITY_KIND_MEMORY_POOL:
             if (!m_keepMemory) break;
             return memoryPool(*reinterpret_cast<const CUpti_ActivityMemoryPool3*>(rec));
-        case CUPTI_ACTIVITY_KIND_OVERHEAD: return overhead(*reinterpret_cast<const CUpti_ActivityOverhead3*>(rec));
-        case CUPTI_ACTIVITY_KIND_DEVICE: return device(*reinterpret_cast<const CUpti_ActivityDevice5*>(rec));
-        case CUPTI_ACTIVITY_KIND_CONTEXT: return context(*reinterpret_cast<const CUpti_ActivityContext3*>(rec));
-        case CUPTI_ACTIVITY_KIND_STREAM: return stream(*reinterpret_cast<const CUpti_ActivityStream*>(rec));
-        case CUPTI_ACTIVITY_KIND_NAME: return name(*reinterpret_cast<const CUpti_ActivityName*>(rec));
+        case CUPTI_ACTIVITY_KIND_OVERHEAD:
+            return overhead(*reinterpret_cast<const CUpti_ActivityOverhead3*>(rec));
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            return device(*reinterpret_cast<const CUpti_ActivityDevice5*>(rec));
+        case CUPTI_ACTIVITY_KIND_CONTEXT:
+            return context(*reinterpret_cast<const CUpti_ActivityContext3*>(rec));
+        case CUPTI_ACTIVITY_KIND_STREAM:
+            return stream(*reinterpret_cast<const CUpti_ActivityStream*>(rec));
+        case CUPTI_ACTIVITY_KIND_NAME:
+            return name(*reinterpret_cast<const CUpti_ActivityName*>(rec));
         case CUPTI_ACTIVITY_KIND_MARKER:
         case CUPTI_ACTIVITY_KIND_MARKER_DATA:
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
@@ -51,7 +61,8 @@ void CuptiConverter::convert(const CUpti_Activity* rec) {
         default:
             ++m_stats.unknown;
             diag("cuda.unknown_records", 1,
-                 "CUPTI delivered activity records of a kind this build does not convert; they are left out");
+                 "CUPTI delivered activity records of a kind this build does not convert; they are "
+                 "left out");
             return;
     }
     ++m_stats.ignored;
@@ -66,7 +77,8 @@ bool CuptiConverter::checkTimes(uint64_t start, uint64_t& end) {
     }
     if (end < start) {
         ++m_stats.clampedEnd;
-        diag("cuda.end_before_start", 1, "GPU operations ended before they started; shown with zero duration");
+        diag("cuda.end_before_start", 1,
+             "GPU operations ended before they started; shown with zero duration");
         end = start;
     }
     return true;
@@ -89,7 +101,8 @@ GpuPlace CuptiConverter::place(uint32_t device, uint32_t context, uint32_t strea
 void CuptiConverter::kernel(const CUpti_ActivityKernel10& r) {
     uint64_t end = r.end;
     if (!checkTimes(r.start, end)) return;
-    const auto& ids = m_names.lookup(r.name, [this](std::string_view s) { return m_sink.intern(s); });
+    const auto& ids =
+        m_names.lookup(r.name, [this](std::string_view s) { return m_sink.intern(s); });
     KernelExec e;
     e.place = place(r.deviceId, r.contextId, r.streamId);
     e.start = static_cast<int64_t>(r.start);
@@ -150,7 +163,8 @@ void CuptiConverter::memcpyPeer(const CUpti_ActivityMemcpyPtoP4& r) {
     e.end = static_cast<int64_t>(end);
     e.correlation = r.correlationId;
     e.bytes = r.bytes;
-    e.copyKind = r.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN ? CopyKind::PtoP : copyKindFromCupti(r.copyKind);
+    e.copyKind = r.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN ? CopyKind::PtoP
+                                                                  : copyKindFromCupti(r.copyKind);
     e.srcKind = memoryKindFromCupti(r.srcKind);
     e.dstKind = memoryKindFromCupti(r.dstKind);
     e.srcDevice = static_cast<int16_t>(r.srcDeviceId);
@@ -185,7 +199,8 @@ void CuptiConverter::api(const CUpti_ActivityAPI& r) {
         char fallback[48];
         if (n.empty()) {
             std::snprintf(fallback, sizeof fallback, "%s API %u",
-                          kind == ApiKind::Runtime ? "CUDA runtime" : "CUDA driver", static_cast<unsigned>(r.cbid));
+                          kind == ApiKind::Runtime ? "CUDA runtime" : "CUDA driver",
+                          static_cast<unsigned>(r.cbid));
             n = fallback;
         }
         nameIt->second.name = m_sink.intern(n);
@@ -287,10 +302,13 @@ void CuptiConverter::memory(const CUpti_ActivityMemory4& r) {
     e.bytes = r.bytes;
     e.memKind = memoryKindFromCupti(r.memoryKind);
     e.correlation = r.correlationId;
-    if (r.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION) e.op = MemoryOp::Alloc;
-    else if (r.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE) e.op = MemoryOp::Free;
+    if (r.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION)
+        e.op = MemoryOp::Alloc;
+    else if (r.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE)
+        e.op = MemoryOp::Free;
     else {
-        diag("cuda.memory_records_invalid", 1, "CUDA memory records with an invalid operation type were left out");
+        diag("cuda.memory_records_invalid", 1,
+             "CUDA memory records with an invalid operation type were left out");
         return;
     }
     m_sink.add(e);
@@ -305,7 +323,8 @@ void CuptiConverter::memoryPool(const CUpti_ActivityMemoryPool3& r) {
         MetricSeries s;
         s.seriesId = it->second;
         char label[96];
-        std::snprintf(label, sizeof label, "CUDA memory pool 0x%" PRIx64 " size", static_cast<uint64_t>(r.address));
+        std::snprintf(label, sizeof label, "CUDA memory pool 0x%" PRIx64 " size",
+                      static_cast<uint64_t>(r.address));
         s.name = label;
         s.unit = "bytes";
         s.source = "cupti";
@@ -317,7 +336,8 @@ void CuptiConverter::memoryPool(const CUpti_ActivityMemoryPool3& r) {
     m.series = it->second;
     m.time = static_cast<int64_t>(r.timestamp);
     m.value = r.memoryPoolOperationType == CUPTI_ACTIVITY_MEMORY_POOL_OPERATION_TYPE_DESTROYED
-                  ? 0.0 : static_cast<double>(r.size);
+                  ? 0.0
+                  : static_cast<double>(r.size);
     m_sink.add(m);
     ++m_stats.converted;
 }
@@ -326,7 +346,8 @@ void CuptiConverter::overhead(const CUpti_ActivityOverhead3& r) {
     uint64_t end = r.end;
     if (!checkTimes(r.start, end)) return;
     CuptiOverheadEvent e;
-    if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+    if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+        r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
         e.pid = r.objectId.pt.processId ? static_cast<int64_t>(r.objectId.pt.processId) : m_pid;
         e.tid = static_cast<int64_t>(r.objectId.pt.threadId);
     } else {
@@ -349,7 +370,7 @@ void CuptiConverter::device(const CUpti_ActivityDevice5& r) {
     g.memoryBytes = static_cast<int64_t>(r.globalMemorySize);
     g.computeMajor = static_cast<int32_t>(r.computeCapabilityMajor);
     g.computeMinor = static_cast<int32_t>(r.computeCapabilityMinor);
-    g.smClockKHz = r.coreClockRate;                                            // kHz
+    g.smClockKHz = r.coreClockRate;                                                       // kHz
     g.memoryBandwidthBytesPerSec = static_cast<int64_t>(r.globalMemoryBandwidth) * 1000;  // KB/s
     m_sink.addGpu(g);
     ++m_stats.converted;
@@ -400,7 +421,8 @@ void CuptiConverter::emitStream(const CUpti_ActivityStream& r, int32_t device) {
     s.streamId = r.streamId;
     s.priority = static_cast<int32_t>(r.priority);
     s.flags = static_cast<uint32_t>(r.flag);
-    s.isDefault = (r.flag & CUPTI_ACTIVITY_STREAM_CREATE_MASK) == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL;
+    s.isDefault =
+        (r.flag & CUPTI_ACTIVITY_STREAM_CREATE_MASK) == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL;
     m_sink.addStream(s);
     ++m_stats.converted;
 }
@@ -443,14 +465,17 @@ void CuptiConverter::droppedRecords(uint32_t, uint32_t, uint64_t count) {
     if (count == 0) return;
     m_stats.dropped += count;
     diag("cuda.records_dropped", static_cast<int64_t>(count),
-         "CUPTI dropped activity records because no buffer was free; flush more often (--cuda-flush-interval)");
+         "CUPTI dropped activity records because no buffer was free; flush more often "
+         "(--cuda-flush-interval)");
 }
 
 void CuptiConverter::finish() {
     // Step 1: records whose context never showed up keep device -1 rather than being lost.
     if (!m_pendingSync.empty() || !m_pendingStreams.empty()) {
-        diag("cuda.unknown_context", static_cast<int64_t>(m_pendingSync.size() + m_pendingStreams.size()),
-             "Some CUDA records name a context that was never reported; they are shown without a device");
+        diag("cuda.unknown_context",
+             static_cast<int64_t>(m_pendingSync.size() + m_pendingStreams.size()),
+             "Some CUDA records name a context that was never reported; they are shown without a "
+             "device");
         for (const auto& r : m_pendingSync) emitSync(r, -1);
         for (const auto& r : m_pendingStreams) emitStream(r, -1);
         m_pendingSync.clear();
@@ -459,7 +484,8 @@ void CuptiConverter::finish() {
     // Step 2: CUDA event records whose cudaEventRecord call never arrived have no time.
     if (!m_pendingEvents.empty()) {
         diag("cuda.event_records_without_time", static_cast<int64_t>(m_pendingEvents.size()),
-             "Some CUDA event records had no device timestamp and no matching cudaEventRecord call; they are left out");
+             "Some CUDA event records had no device timestamp and no matching cudaEventRecord "
+             "call; they are left out");
         m_pendingEvents.clear();
     }
     m_eventApiStart.clear();
@@ -469,14 +495,22 @@ void CuptiConverter::finish() {
 
 MemoryKind memoryKindFromCupti(uint32_t k) {
     switch (k) {
-        case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return MemoryKind::Pageable;
-        case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return MemoryKind::Pinned;
-        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: return MemoryKind::Device;
-        case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return MemoryKind::Array;
-        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: return MemoryKind::Managed;
-        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return MemoryKind::DeviceStatic;
-        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return MemoryKind::ManagedStatic;
-        default: return MemoryKind::Unknown;
+        case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+            return MemoryKind::Pageable;
+        case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+            return MemoryKind::Pinned;
+        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+            return MemoryKind::Device;
+        case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+            return MemoryKind::Array;
+        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+            return MemoryKind::Managed;
+        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+            return MemoryKind::DeviceStatic;
+        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+            return MemoryKind::ManagedStatic;
+        default:
+            return MemoryKind::Unknown;
     }
 }
 
@@ -486,7 +520,8 @@ CopyKind copyKindFromCupti(uint32_t k) {
 }
 
 SyncType syncTypeFromCupti(uint32_t t) {
-    return t <= CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE ? static_cast<SyncType>(t) : SyncType::Unknown;
+    return t <= CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE ? static_cast<SyncType>(t)
+                                                                        : SyncType::Unknown;
 }
 
 LaunchType launchTypeFromCupti(uint32_t t) {
@@ -501,24 +536,35 @@ uint8_t overheadKindFromCupti(uint32_t k) {
 
 std::string_view overheadKindName(uint8_t packed) {
     switch (packed) {
-        case 1: return "Driver compiler";
-        case 0x81: return "CUPTI buffer flush";
-        case 0x82: return "CUPTI instrumentation";
-        case 0x83: return "CUPTI resource";
-        case 0x84: return "Runtime-triggered module loading";
-        case 0x85: return "Lazy function loading";
-        case 0x86: return "Command buffer full";
-        case 0x87: return "Activity buffer request";
-        case 0x88: return "UVM activity init";
-        default: return "Unknown";
+        case 1:
+            return "Driver compiler";
+        case 0x81:
+            return "CUPTI buffer flush";
+        case 0x82:
+            return "CUPTI instrumentation";
+        case 0x83:
+            return "CUPTI resource";
+        case 0x84:
+            return "Runtime-triggered module loading";
+        case 0x85:
+            return "Lazy function loading";
+        case 0x86:
+            return "Command buffer full";
+        case 0x87:
+            return "Activity buffer request";
+        case 0x88:
+            return "UVM activity init";
+        default:
+            return "Unknown";
     }
 }
 
 std::string formatUuid(const uint8_t b[16]) {
     char s[48];
     std::snprintf(s, sizeof s,
-                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                  b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                  b[14], b[15]);
     return s;
 }
 

@@ -18,13 +18,13 @@
 namespace sl::cuda {
 
 struct ConverterStats {
-    uint64_t records = 0;     // records seen, all kinds
-    uint64_t converted = 0;   // records that produced an event or metadata
-    uint64_t ignored = 0;     // known kinds we do not represent (markers, external correlation)
-    uint64_t unknown = 0;     // kinds this build does not know
-    uint64_t withoutTime = 0; // GPU records whose start and end were both 0
-    uint64_t clampedEnd = 0;  // end < start, end set to start
-    uint64_t dropped = 0;     // records CUPTI reported as dropped
+    uint64_t records = 0;      // records seen, all kinds
+    uint64_t converted = 0;    // records that produced an event or metadata
+    uint64_t ignored = 0;      // known kinds we do not represent (markers, external correlation)
+    uint64_t unknown = 0;      // kinds this build does not know
+    uint64_t withoutTime = 0;  // GPU records whose start and end were both 0
+    uint64_t clampedEnd = 0;   // end < start, end set to start
+    uint64_t dropped = 0;      // records CUPTI reported as dropped
 };
 
 class CuptiConverter {

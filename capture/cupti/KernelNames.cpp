@@ -23,8 +23,10 @@ namespace {
 size_t matchingOpen(std::string_view s, size_t close, char open, char shut) {
     int depth = 0;
     for (size_t i = close + 1; i-- > 0;) {
-        if (s[i] == shut) ++depth;
-        else if (s[i] == open && --depth == 0) return i;
+        if (s[i] == shut)
+            ++depth;
+        else if (s[i] == open && --depth == 0)
+            return i;
     }
     return std::string_view::npos;
 }
@@ -48,10 +50,14 @@ std::string shortKernelName(std::string_view s) {
     size_t cut = 0;
     for (size_t i = 0; i < s.size(); ++i) {
         char c = s[i];
-        if (c == '<' || c == '(' || c == '[') ++depth;
-        else if ((c == '>' || c == ')' || c == ']') && depth > 0) --depth;
-        else if (depth == 0 && c == ' ') cut = i + 1;
-        else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':') cut = i + 2;
+        if (c == '<' || c == '(' || c == '[')
+            ++depth;
+        else if ((c == '>' || c == ')' || c == ']') && depth > 0)
+            --depth;
+        else if (depth == 0 && c == ' ')
+            cut = i + 1;
+        else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':')
+            cut = i + 2;
     }
     s = s.substr(cut);
     return std::string(s.empty() ? std::string_view("(unnamed)") : s);

@@ -1,8 +1,8 @@
 #pragma once
 // Kernel name strings: demangling (abi::__cxa_demangle) and the short name nsys shows
-// ("vectorized_elementwise_kernel" for "void at::native::vectorized_elementwise_kernel<4, ...>(...)").
-// Caches by the name pointer CUPTI hands out (it is shared by every record of a kernel) and
-// checks the text, so a reused address never returns a stale name. Not thread-safe.
+// ("vectorized_elementwise_kernel" for "void at::native::vectorized_elementwise_kernel<4,
+// ...>(...)"). Caches by the name pointer CUPTI hands out (it is shared by every record of a
+// kernel) and checks the text, so a reused address never returns a stale name. Not thread-safe.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -16,8 +16,12 @@ namespace {
 using nvmlReturn_t = int;
 using nvmlDevice_t = void*;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
-struct nvmlUtilization_t { unsigned int gpu, memory; };
-struct nvmlMemory_t { unsigned long long total, free, used; };
+struct nvmlUtilization_t {
+    unsigned int gpu, memory;
+};
+struct nvmlMemory_t {
+    unsigned long long total, free, used;
+};
 struct nvmlPciInfo_t {
     char busIdLegacy[16];
     unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
@@ -33,7 +37,18 @@ int64_t monotonicNs() {
     return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-enum Metric { GpuUtil, MemUtil, MemUsed, Power, SmClock, MemClock, Temperature, PcieTx, PcieRx, kMetricCount };
+enum Metric {
+    GpuUtil,
+    MemUtil,
+    MemUsed,
+    Power,
+    SmClock,
+    MemClock,
+    Temperature,
+    PcieTx,
+    PcieRx,
+    kMetricCount
+};
 struct MetricDef {
     const char* name;
     const char* unit;
@@ -75,7 +90,8 @@ Result<GpuMetricsOptions> parseGpuMetricsDevices(std::string_view text) {
     size_t pos = 0;
     while (pos <= text.size()) {
         size_t comma = text.find(',', pos);
-        std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        std::string_view item = text.substr(
+            pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
         int v = -1;
         auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
         if (item.empty() || ec != std::errc() || end != item.data() + item.size() || v < 0)
@@ -92,7 +108,8 @@ Result<double> parseGpuMetricsFrequency(std::string_view text) {
     double v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size() || !(v >= 1 && v <= 10000))
-        return makeError("--gpu-metrics-frequency: '" + std::string(text) + "' is not a rate in Hz between 1 and 10000");
+        return makeError("--gpu-metrics-frequency: '" + std::string(text) +
+                         "' is not a rate in Hz between 1 and 10000");
     return v;
 }
 
@@ -110,7 +127,8 @@ Status NvmlSampler::start() {
     m_lib = dlopen(m_options.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!m_lib) {
         const char* e = dlerror();
-        return makeError(m_options.library + " could not be loaded (no NVIDIA driver?): " + (e ? e : "unknown error"));
+        return makeError(m_options.library +
+                         " could not be loaded (no NVIDIA driver?): " + (e ? e : "unknown error"));
     }
     m_api = new Api{};
     bool missing = false;
@@ -140,19 +158,21 @@ Status NvmlSampler::start() {
 
     // Step 2: initialize and open the requested devices.
     nvmlReturn_t rc = m_api->init();
-    if (rc != NVML_SUCCESS) return makeError(std::string("nvmlInit failed: ") + m_api->errorString(rc));
+    if (rc != NVML_SUCCESS)
+        return makeError(std::string("nvmlInit failed: ") + m_api->errorString(rc));
     m_initialized = true;
     unsigned int count = 0;
     rc = m_api->getCount(&count);
-    if (rc != NVML_SUCCESS) return makeError(std::string("nvmlDeviceGetCount failed: ") + m_api->errorString(rc));
+    if (rc != NVML_SUCCESS)
+        return makeError(std::string("nvmlDeviceGetCount failed: ") + m_api->errorString(rc));
     std::vector<unsigned> wanted;
     if (m_options.all) {
         for (unsigned i = 0; i < count; ++i) wanted.push_back(i);
     } else {
         for (int d : m_options.devices) {
             if (static_cast<unsigned>(d) >= count)
-                return makeError("--gpu-metrics-devices: GPU " + std::to_string(d) + " does not exist (NVML sees " +
-                                 std::to_string(count) + ")");
+                return makeError("--gpu-metrics-devices: GPU " + std::to_string(d) +
+                                 " does not exist (NVML sees " + std::to_string(count) + ")");
             wanted.push_back(static_cast<unsigned>(d));
         }
     }
@@ -161,16 +181,19 @@ Status NvmlSampler::start() {
         Device d{i, nullptr, {}};
         rc = m_api->getHandle(i, &d.handle);
         if (rc != NVML_SUCCESS)
-            return makeError("NVML cannot open GPU " + std::to_string(i) + ": " + m_api->errorString(rc));
+            return makeError("NVML cannot open GPU " + std::to_string(i) + ": " +
+                             m_api->errorString(rc));
         char buf[96] = {};
         d.gpu.deviceId = static_cast<int32_t>(i);
         if (m_api->getName(d.handle, buf, sizeof buf) == NVML_SUCCESS) d.gpu.name = buf;
         std::memset(buf, 0, sizeof buf);
         if (m_api->getUuid(d.handle, buf, sizeof buf) == NVML_SUCCESS) d.gpu.uuid = buf;
         nvmlPciInfo_t pci{};
-        if (m_api->getPci(d.handle, &pci) == NVML_SUCCESS) d.gpu.pciBusId.assign(pci.busId, strnlen(pci.busId, sizeof pci.busId));
+        if (m_api->getPci(d.handle, &pci) == NVML_SUCCESS)
+            d.gpu.pciBusId.assign(pci.busId, strnlen(pci.busId, sizeof pci.busId));
         nvmlMemory_t mem{};
-        if (m_api->getMemory(d.handle, &mem) == NVML_SUCCESS) d.gpu.memoryBytes = static_cast<int64_t>(mem.total);
+        if (m_api->getMemory(d.handle, &mem) == NVML_SUCCESS)
+            d.gpu.memoryBytes = static_cast<int64_t>(mem.total);
         m_devices.push_back(d);
     }
     // Step 3: keep the metrics each device answers; say why the others are left out.
@@ -178,8 +201,9 @@ Status NvmlSampler::start() {
         for (int m = 0; m < kMetricCount; ++m) {
             double v;
             if (!read(d, m, v)) {
-                m_unsupported.emplace_back(kMetrics[m].name, "GPU " + std::to_string(d.index) + ": NVML does not report " +
-                                                                 kMetrics[m].name + " on this GPU or without privileges");
+                m_unsupported.emplace_back(
+                    kMetrics[m].name, "GPU " + std::to_string(d.index) + ": NVML does not report " +
+                                          kMetrics[m].name + " on this GPU or without privileges");
                 continue;
             }
             MetricSeries s;
@@ -219,16 +243,21 @@ bool NvmlSampler::read(const Device& d, int metric, double& value) const {
             return true;
         case SmClock:
         case MemClock:
-            if (m_api->getClock(d.handle, metric == SmClock ? NVML_CLOCK_SM : NVML_CLOCK_MEM, &u) != NVML_SUCCESS) return false;
+            if (m_api->getClock(d.handle, metric == SmClock ? NVML_CLOCK_SM : NVML_CLOCK_MEM, &u) !=
+                NVML_SUCCESS)
+                return false;
             value = u;
             return true;
         case Temperature:
-            if (m_api->getTemperature(d.handle, NVML_TEMPERATURE_GPU, &u) != NVML_SUCCESS) return false;
+            if (m_api->getTemperature(d.handle, NVML_TEMPERATURE_GPU, &u) != NVML_SUCCESS)
+                return false;
             value = u;
             return true;
         case PcieTx:
         case PcieRx:
-            if (m_api->getPcie(d.handle, metric == PcieTx ? NVML_PCIE_UTIL_TX_BYTES : NVML_PCIE_UTIL_RX_BYTES, &u) != NVML_SUCCESS)
+            if (m_api->getPcie(d.handle,
+                               metric == PcieTx ? NVML_PCIE_UTIL_TX_BYTES : NVML_PCIE_UTIL_RX_BYTES,
+                               &u) != NVML_SUCCESS)
                 return false;
             value = u * 1024.0;  // KB/s
             return true;
@@ -250,7 +279,8 @@ void NvmlSampler::sampleOnce() {
         for (const auto& x : m_devices)
             if (x.index == s.device) d = &x;
         double v;
-        if (d && read(*d, s.metric, v)) batch.push_back({static_cast<uint32_t>(i + 1), monotonicNs(), v});
+        if (d && read(*d, s.metric, v))
+            batch.push_back({static_cast<uint32_t>(i + 1), monotonicNs(), v});
     }
     std::lock_guard lock(m_mutex);
     m_samples.insert(m_samples.end(), batch.begin(), batch.end());
@@ -292,7 +322,8 @@ void NvmlSampler::drainInto(CudaSink& sink, const std::vector<Gpu>& cudaGpus) {
     for (const auto& g : cudaGpus) used.push_back(g.deviceId);
     for (size_t i = 0; i < m_devices.size(); ++i)
         for (const auto& g : cudaGpus)
-            if (!m_devices[i].gpu.uuid.empty() && g.uuid == m_devices[i].gpu.uuid) ids[i] = g.deviceId;
+            if (!m_devices[i].gpu.uuid.empty() && g.uuid == m_devices[i].gpu.uuid)
+                ids[i] = g.deviceId;
     for (size_t i = 0; i < m_devices.size(); ++i) {
         if (ids[i] >= 0) continue;
         int32_t id = cudaGpus.empty() ? m_devices[i].gpu.deviceId : 0;
@@ -312,7 +343,8 @@ void NvmlSampler::drainInto(CudaSink& sink, const std::vector<Gpu>& cudaGpus) {
             if (d.index == s.device) info.deviceId = cudaId(d);
         sink.addSeries(info);
     }
-    for (const auto& [metric, reason] : m_unsupported) sink.addDiagnostic("gpu_metrics.unsupported", 1, reason, 0);
+    for (const auto& [metric, reason] : m_unsupported)
+        sink.addDiagnostic("gpu_metrics.unsupported", 1, reason, 0);
     std::lock_guard lock(m_mutex);
     for (const auto& m : m_samples) sink.add(m);
     m_samples.clear();

@@ -54,8 +54,8 @@ public:
 private:
     struct Api;
     struct Series {
-        unsigned device;    // NVML index
-        int metric;         // index into the metric table
+        unsigned device;  // NVML index
+        int metric;       // index into the metric table
         MetricSeries info;
     };
     struct Device {
@@ -73,7 +73,7 @@ private:
     std::vector<Device> m_devices;
     std::vector<Series> m_series;
     std::vector<std::pair<std::string, std::string>> m_unsupported;  // metric label, reason
-    mutable std::mutex m_mutex;  // guards m_samples
+    mutable std::mutex m_mutex;                                      // guards m_samples
     std::vector<MetricSample> m_samples;  // series = index into m_series + 1
     uint64_t m_ticks = 0;
     std::thread m_thread;

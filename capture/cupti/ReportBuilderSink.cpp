@@ -21,7 +21,8 @@ void ReportBuilderSink::add(const MetricSample& e) {
     MetricSample m = e;
     m.series = seriesId(e.series);
     if (m.series == 0) {
-        m_b.addDiagnostic("cuda.samples_without_series", 1, "Metric samples named an unknown series; they are left out");
+        m_b.addDiagnostic("cuda.samples_without_series", 1,
+                          "Metric samples named an unknown series; they are left out");
         return;
     }
     m_b.add(m);
@@ -29,7 +30,8 @@ void ReportBuilderSink::add(const MetricSample& e) {
 
 void ReportBuilderSink::addGpu(const Gpu& g) {
     auto& gpus = m_b.report().gpus;
-    auto it = std::find_if(gpus.begin(), gpus.end(), [&](const Gpu& x) { return x.deviceId == g.deviceId; });
+    auto it = std::find_if(gpus.begin(), gpus.end(),
+                           [&](const Gpu& x) { return x.deviceId == g.deviceId; });
     if (it == gpus.end()) {
         gpus.push_back(g);
         return;
@@ -48,7 +50,9 @@ void ReportBuilderSink::addGpu(const Gpu& g) {
 
 void ReportBuilderSink::addContext(const CudaContext& c) {
     auto& v = m_b.report().contexts;
-    auto it = std::find_if(v.begin(), v.end(), [&](const CudaContext& x) { return x.pid == c.pid && x.contextId == c.contextId; });
+    auto it = std::find_if(v.begin(), v.end(), [&](const CudaContext& x) {
+        return x.pid == c.pid && x.contextId == c.contextId;
+    });
     if (it == v.end()) {
         v.push_back(c);
         return;

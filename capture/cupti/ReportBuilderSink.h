@@ -28,7 +28,8 @@ public:
     void addContext(const CudaContext& c) override;
     void addStream(const CudaStream& s) override;
     void addSeries(const MetricSeries& s) override;
-    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) override {
+    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason,
+                       int64_t pid) override {
         m_b.addDiagnostic(name, count, reason, pid);
     }
 

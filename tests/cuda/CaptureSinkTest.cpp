@@ -26,16 +26,18 @@ void produce(CudaSink& sink, int64_t pid) {
     d.name = "NVIDIA H200";
     d.numMultiprocessors = 132;
     feed(d);
-    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200, 5, 999));
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                   100, 200, 5, 999));
     auto k = kernelRecord("_Z6kernelPfi", 300, 400, 5, 13);
     k.gridX = 64;
     feed(k);
     k.start = 500;
     k.end = 600;
     feed(k);
-    feed(memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
-                      4096, 700, 800, 6, true, 14));
-    for (int i = 0; i < 3; ++i) feed(kernelRecord("_Z6kernelPfi", 0, 0, 7));  // no time: 3 diagnostics, one total
+    feed(memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
+                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4096, 700, 800, 6, true, 14));
+    for (int i = 0; i < 3; ++i)
+        feed(kernelRecord("_Z6kernelPfi", 0, 0, 7));  // no time: 3 diagnostics, one total
     c.droppedRecords(1, 13, 42);
     c.finish();
 }
@@ -70,7 +72,8 @@ TEST(CaptureSink, ConvertedRecordsReachTheRawStreamWithSchemaColumns) {
     const RawEvent& api = *byKind[EventKind::CudaApi][0];
     EXPECT_EQ(api.rec.tid, 999);
     EXPECT_EQ(api.name, "cudaLaunchKernel");
-    EXPECT_EQ(api.cols, (std::vector<int64_t>{5, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 0, 0}));
+    EXPECT_EQ(api.cols,
+              (std::vector<int64_t>{5, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 0, 0}));
 
     ASSERT_EQ(byKind[EventKind::Kernel].size(), 2u);
     const RawEvent& k = *byKind[EventKind::Kernel][0];
@@ -106,14 +109,19 @@ TEST(CaptureSink, ConvertedRecordsReachTheRawStreamWithSchemaColumns) {
                 EXPECT_EQ(m.strs.at(0), "NVIDIA H200");
                 EXPECT_EQ(m.ints.at(1), 132);
                 break;
-            case MetaKind::Context: ++contexts; break;
+            case MetaKind::Context:
+                ++contexts;
+                break;
             case MetaKind::Stream:
                 ++streams;
                 EXPECT_EQ(m.ints.at(2), 7);  // the null stream
                 EXPECT_EQ(m.ints.at(5), 1);
                 break;
-            case MetaKind::Diagnostic: diags[m.strs.at(0)] += m.ints.at(0); break;
-            default: break;
+            case MetaKind::Diagnostic:
+                diags[m.strs.at(0)] += m.ints.at(0);
+                break;
+            default:
+                break;
         }
     }
     EXPECT_EQ(launches, 1);

@@ -9,7 +9,8 @@ namespace {
 
 TEST(CudaOptions, CommandLineValues) {
     EXPECT_EQ(parseFlushInterval("250").value(), 250u);
-    EXPECT_EQ(parseFlushInterval("-1").error(), "--cuda-flush-interval: '-1' is not a number of milliseconds");
+    EXPECT_EQ(parseFlushInterval("-1").error(),
+              "--cuda-flush-interval: '-1' is not a number of milliseconds");
     EXPECT_FALSE(parseFlushInterval("10ms").ok());
     EXPECT_TRUE(parseMemoryUsage("true").value());
     EXPECT_FALSE(parseMemoryUsage("false").value());
@@ -26,7 +27,8 @@ TEST(CudaOptions, CommandLineValues) {
     for (const char* bad : {"repeat:0", "repeat:x", "halt", ""}) {
         Status s = parseRangeEnd(bad, o);
         ASSERT_FALSE(s.ok()) << bad;
-        EXPECT_EQ(s.error(), "--capture-range-end: '" + std::string(bad) + "' is not stop, stop-shutdown, repeat or repeat:N");
+        EXPECT_EQ(s.error(), "--capture-range-end: '" + std::string(bad) +
+                                 "' is not stop, stop-shutdown, repeat or repeat:N");
     }
 }
 
@@ -56,7 +58,8 @@ TEST(CudaOptions, EnvironmentRoundTrip) {
     EXPECT_EQ(back->repeatCount, 2);
     EXPECT_EQ(back->bufferPoolMb, 64u);
 
-    auto defaults = CudaTraceOptions::fromEnvironment([](const char*) -> const char* { return nullptr; });
+    auto defaults =
+        CudaTraceOptions::fromEnvironment([](const char*) -> const char* { return nullptr; });
     ASSERT_TRUE(defaults.ok());
     EXPECT_EQ(defaults->graphTrace, GraphTrace::Graph);
     EXPECT_FALSE(defaults->profilerRange);

@@ -44,8 +44,10 @@ void produceEverything(CudaSink& s) {
     s.addGpu(g);
     s.addContext(CudaContext{kPid, 0, 1, "ctx"});
     s.addStream(CudaStream{kPid, 0, 1, 13, -1, 2, false, "copies"});
-    s.add(CudaApiCall{kPid, kPid, 100, 200, s.intern("cudaLaunchKernel"), 5, 211, ApiKind::Runtime, 0});
-    s.add(CudaApiCall{kPid, kPid, 300, 400, s.intern("cudaMemcpyAsync"), 6, 41, ApiKind::Runtime, 0});
+    s.add(CudaApiCall{kPid, kPid, 100, 200, s.intern("cudaLaunchKernel"), 5, 211, ApiKind::Runtime,
+                      0});
+    s.add(
+        CudaApiCall{kPid, kPid, 300, 400, s.intern("cudaMemcpyAsync"), 6, 41, ApiKind::Runtime, 0});
     KernelExec k;
     k.place = {kPid, 0, 1, 13};
     k.start = 250;
@@ -89,7 +91,8 @@ std::shared_ptr<Report> direct() {
     return b.finish();
 }
 
-std::shared_ptr<Report> viaStream(const std::vector<uint8_t>& bytes, Result<CudaStreamSummary>* out = nullptr) {
+std::shared_ptr<Report> viaStream(const std::vector<uint8_t>& bytes,
+                                  Result<CudaStreamSummary>* out = nullptr) {
     ReportBuilder b;
     ReportBuilderSink sink(b);
     auto r = readCudaStream(bytes, "test.slcuda", sink);
@@ -201,12 +204,14 @@ TEST(CudaStream, BadInputGivesAClearError) {
     w.add(CudaApiCall{kPid, kPid, 1, 2, 50, 1, 1, ApiKind::Runtime, 0});
     auto r4 = readCudaStream(w.bytes(), "d.slcuda", sink);
     ASSERT_FALSE(r4.ok());
-    EXPECT_EQ(r4.error(), "d.slcuda: byte offset 24: a frame refers to a string that is not defined");
+    EXPECT_EQ(r4.error(),
+              "d.slcuda: byte offset 24: a frame refers to a string that is not defined");
 
     // A frame whose size does not match its tag.
     std::vector<uint8_t> bad(w.bytes().begin(), w.bytes().begin() + sizeof(CudaStreamHeader));
     FrameHeader fh{static_cast<uint16_t>(FrameTag::Kernel), 0, 3};
-    bad.insert(bad.end(), reinterpret_cast<uint8_t*>(&fh), reinterpret_cast<uint8_t*>(&fh) + sizeof fh);
+    bad.insert(bad.end(), reinterpret_cast<uint8_t*>(&fh),
+               reinterpret_cast<uint8_t*>(&fh) + sizeof fh);
     bad.insert(bad.end(), {1, 2, 3});
     auto r5 = readCudaStream(bad, "e.slcuda", sink);
     ASSERT_FALSE(r5.ok());
@@ -226,7 +231,8 @@ TEST(CudaStream, BadInputGivesAClearError) {
 TEST(CudaStream, FileWriterFlushesInPiecesAndMergeReadsEveryProcess) {
     TempDir dir;
     for (int64_t pid : {100, 200}) {
-        int fd = ::open(dir.file("cuda-" + std::to_string(pid) + ".slcuda").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = ::open(dir.file("cuda-" + std::to_string(pid) + ".slcuda").c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ASSERT_GE(fd, 0);
         CudaStreamWriter w(fd, pid);
         // Enough kernels to pass the 1 MiB flush threshold several times.
@@ -241,8 +247,9 @@ TEST(CudaStream, FileWriterFlushesInPiecesAndMergeReadsEveryProcess) {
         }
         // API calls for all but 10 kernels.
         for (int i = 10; i < 40000; ++i)
-            w.add(CudaApiCall{pid, pid, 1000 + 10 * i - 3, 1000 + 10 * i - 1, w.intern("cudaLaunchKernel"),
-                              static_cast<uint32_t>(i + 1), 211, ApiKind::Runtime, 0});
+            w.add(CudaApiCall{pid, pid, 1000 + 10 * i - 3, 1000 + 10 * i - 1,
+                              w.intern("cudaLaunchKernel"), static_cast<uint32_t>(i + 1), 211,
+                              ApiKind::Runtime, 0});
         EXPECT_TRUE(w.flush());
         EXPECT_GT(w.bytesWritten(), 2u << 20);
         EXPECT_EQ(w.bytesLost(), 0u);
@@ -281,7 +288,17 @@ TEST(CudaCorrelation, CountsGpuOperationsPerProcess) {
     b.add(k);
     k.place.pid = 2;  // same correlation id in another process: not a match
     b.add(k);
-    b.add(MemcpyOp{{1, 0, 1, 7}, 0, 1, 6, 8, CopyKind::HtoD, MemoryKind::Pinned, MemoryKind::Device, -1, 0, 0});
+    b.add(MemcpyOp{{1, 0, 1, 7},
+                   0,
+                   1,
+                   6,
+                   8,
+                   CopyKind::HtoD,
+                   MemoryKind::Pinned,
+                   MemoryKind::Device,
+                   -1,
+                   0,
+                   0});
     auto s = checkCorrelations(b.report());
     EXPECT_EQ(s.gpuOps, 3u);
     EXPECT_EQ(s.matched, 1u);

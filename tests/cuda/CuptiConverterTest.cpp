@@ -13,8 +13,12 @@ namespace {
 TEST(CuptiConverter, KernelCarriesNamesLaunchConfigurationAndPlace) {
     Harness h;
     auto k = kernelRecord("_ZN2ns6scaledIfEEvPT_S2_i", 1000, 3000, 77, 13, 1, 2);
-    k.gridX = 64; k.gridY = 2; k.gridZ = 3;
-    k.blockX = 256; k.blockY = 4; k.blockZ = 1;
+    k.gridX = 64;
+    k.gridY = 2;
+    k.gridZ = 3;
+    k.blockX = 256;
+    k.blockY = 4;
+    k.blockZ = 1;
     k.registersPerThread = 40;
     k.staticSharedMemory = 1024;
     k.dynamicSharedMemory = 4096;
@@ -32,7 +36,8 @@ TEST(CuptiConverter, KernelCarriesNamesLaunchConfigurationAndPlace) {
     EXPECT_EQ(t->end[0], 3000);
     EXPECT_EQ(r->str(t->name[0]), "void ns::scaled<float>(float*, float*, int)");
     EXPECT_EQ(t->intAt(cols::Kernel::Correlation, 0), 77);
-    const KernelLaunchInfo& l = r->kernelLaunches.at(static_cast<size_t>(t->intAt(cols::Kernel::Launch, 0)));
+    const KernelLaunchInfo& l =
+        r->kernelLaunches.at(static_cast<size_t>(t->intAt(cols::Kernel::Launch, 0)));
     EXPECT_EQ(r->str(l.mangledName), "_ZN2ns6scaledIfEEvPT_S2_i");
     EXPECT_EQ(r->str(l.shortName), "scaled");
     EXPECT_EQ(l.grid[0], 64u);
@@ -53,7 +58,8 @@ TEST(CuptiConverter, KernelCarriesNamesLaunchConfigurationAndPlace) {
 
 TEST(CuptiConverter, RepeatedLaunchesShareOneLaunchConfiguration) {
     Harness h;
-    for (int i = 0; i < 5; ++i) h.feed(kernelRecord("_Z5emptyv", 100 + 10 * i, 105 + 10 * i, 1 + i));
+    for (int i = 0; i < 5; ++i)
+        h.feed(kernelRecord("_Z5emptyv", 100 + 10 * i, 105 + 10 * i, 1 + i));
     h.feed(kernelRecord("_Z5otherv", 500, 600, 9));
     auto r = h.finish();
     EXPECT_EQ(r->eventCount(EventKind::Kernel), 6u);
@@ -73,7 +79,9 @@ TEST(CuptiConverter, ZeroDurationKernelIsKept) {
 
 TEST(CuptiConverter, EndBeforeStartIsClampedAndCounted) {
     Harness h;
-    auto r = h.feed(kernelRecord("_Z5emptyv", 5000, 4000, 1)).feed(kernelRecord("_Z5emptyv", 6000, 5500, 2)).finish();
+    auto r = h.feed(kernelRecord("_Z5emptyv", 5000, 4000, 1))
+                 .feed(kernelRecord("_Z5emptyv", 6000, 5500, 2))
+                 .finish();
     const Track* t = onlyTrack(*r, EventKind::Kernel);
     ASSERT_NE(t, nullptr);
     ASSERT_EQ(t->size(), 2u);
@@ -150,16 +158,20 @@ TEST(CuptiConverter, EveryCuptiMemoryKindHasAModelKind) {
     EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE), MemoryKind::Device);
     EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_ARRAY), MemoryKind::Array);
     EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_MANAGED), MemoryKind::Managed);
-    EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC), MemoryKind::DeviceStatic);
-    EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC), MemoryKind::ManagedStatic);
+    EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC),
+              MemoryKind::DeviceStatic);
+    EXPECT_EQ(memoryKindFromCupti(CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC),
+              MemoryKind::ManagedStatic);
     EXPECT_EQ(memoryKindFromCupti(99), MemoryKind::Unknown);
     EXPECT_EQ(copyKindFromCupti(CUPTI_ACTIVITY_MEMCPY_KIND_PTOP), CopyKind::PtoP);
     EXPECT_EQ(copyKindFromCupti(CUPTI_ACTIVITY_MEMCPY_KIND_HTOH), CopyKind::HtoH);
     EXPECT_EQ(copyKindFromCupti(CUPTI_ACTIVITY_MEMCPY_KIND_ATOD), CopyKind::AtoD);
     EXPECT_EQ(copyKindFromCupti(42), CopyKind::Unknown);
-    EXPECT_EQ(syncTypeFromCupti(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT), SyncType::StreamWaitEvent);
+    EXPECT_EQ(syncTypeFromCupti(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT),
+              SyncType::StreamWaitEvent);
     EXPECT_EQ(syncTypeFromCupti(77), SyncType::Unknown);
-    EXPECT_EQ(launchTypeFromCupti(CUPTI_ACTIVITY_LAUNCH_TYPE_CBL_COMMANDLIST), LaunchType::CbpSingle);
+    EXPECT_EQ(launchTypeFromCupti(CUPTI_ACTIVITY_LAUNCH_TYPE_CBL_COMMANDLIST),
+              LaunchType::CbpSingle);
 }
 
 TEST(CuptiConverter, PeerCopyKeepsBothDevices) {
@@ -209,8 +221,10 @@ TEST(CuptiConverter, Memset) {
 
 TEST(CuptiConverter, RuntimeAndDriverApiCallsAreNamedFromTheirCbid) {
     Harness h;
-    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 900, 21));
-    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 200, 800, 22));
+    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                     100, 900, 21));
+    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 200, 800,
+                     22));
     auto bad = apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 60000, 1000, 1100, 23);
     bad.returnValue = 700;
     h.feed(bad);
@@ -301,8 +315,10 @@ TEST(CuptiConverter, CudaEventRecordTakesTheTimeOfItsApiCallWhicheverComesFirst)
     auto orphan = ev;
     orphan.correlationId = 44;
     h.feed(ev);  // before its API call
-    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, 1000, 1100, 41));
-    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, 2000, 2100, 42));
+    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020,
+                     1000, 1100, 41));
+    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, 2000, 2100,
+                     42));
     h.feed(ev2);  // after its API call
     h.feed(ev3).feed(orphan);
     auto r = h.finish();
@@ -339,7 +355,8 @@ TEST(CuptiConverter, GraphTrace) {
     EXPECT_EQ(t->durationAt(0), 4900);
 }
 
-CUpti_ActivityMemory4 memoryRecord(CUpti_ActivityMemoryOperationType op, uint64_t t, uint64_t addr, uint64_t bytes) {
+CUpti_ActivityMemory4 memoryRecord(CUpti_ActivityMemoryOperationType op, uint64_t t, uint64_t addr,
+                                   uint64_t bytes) {
     auto m = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
     m.memoryOperationType = op;
     m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
@@ -521,7 +538,8 @@ TEST(CuptiConverter, KernelWithUnknownCorrelationIsKeptAsIs) {
     // API record in a later buffer, or the call was made before tracing started); the merge
     // counts such records (see CudaCorrelationTest).
     Harness h;
-    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 1));
+    h.feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                     10, 20, 1));
     h.feed(kernelRecord("_Z1kv", 30, 40, 1));
     h.feed(kernelRecord("_Z1kv", 50, 60, 999));
     auto r = h.finish();

@@ -24,8 +24,9 @@ T zeroed(CUpti_ActivityKind kind) {
     return r;
 }
 
-inline CUpti_ActivityKernel10 kernelRecord(const char* name, uint64_t start, uint64_t end, uint32_t corr,
-                                           uint32_t stream = 13, uint32_t device = 0, uint32_t context = 1) {
+inline CUpti_ActivityKernel10 kernelRecord(const char* name, uint64_t start, uint64_t end,
+                                           uint32_t corr, uint32_t stream = 13, uint32_t device = 0,
+                                           uint32_t context = 1) {
     auto r = zeroed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     r.name = name;
     r.start = start;
@@ -40,8 +41,8 @@ inline CUpti_ActivityKernel10 kernelRecord(const char* name, uint64_t start, uin
     return r;
 }
 
-inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, uint32_t cbid, uint64_t start, uint64_t end, uint32_t corr,
-                                   uint32_t tid = 4243) {
+inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, uint32_t cbid, uint64_t start,
+                                   uint64_t end, uint32_t corr, uint32_t tid = 4243) {
     auto r = zeroed<CUpti_ActivityAPI>(kind);
     r.cbid = cbid;
     r.start = start;
@@ -52,8 +53,9 @@ inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, uint32_t cbid, uint6
     return r;
 }
 
-inline CUpti_ActivityMemcpy6 memcpyRecord(uint8_t copyKind, uint8_t src, uint8_t dst, uint64_t bytes, uint64_t start,
-                                          uint64_t end, uint32_t corr, bool async, uint32_t stream = 13) {
+inline CUpti_ActivityMemcpy6 memcpyRecord(uint8_t copyKind, uint8_t src, uint8_t dst,
+                                          uint64_t bytes, uint64_t start, uint64_t end,
+                                          uint32_t corr, bool async, uint32_t stream = 13) {
     auto r = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
     r.copyKind = copyKind;
     r.srcKind = src;
@@ -69,7 +71,8 @@ inline CUpti_ActivityMemcpy6 memcpyRecord(uint8_t copyKind, uint8_t src, uint8_t
     return r;
 }
 
-inline CUpti_ActivityContext3 contextRecord(uint32_t context, uint32_t device, uint16_t nullStream = 7) {
+inline CUpti_ActivityContext3 contextRecord(uint32_t context, uint32_t device,
+                                            uint16_t nullStream = 7) {
     auto r = zeroed<CUpti_ActivityContext3>(CUPTI_ACTIVITY_KIND_CONTEXT);
     r.contextId = context;
     r.deviceId = device;
@@ -81,7 +84,8 @@ inline CUpti_ActivityContext3 contextRecord(uint32_t context, uint32_t device, u
 // Converts records (in the order given) and finishes the report.
 class Harness {
 public:
-    explicit Harness(bool keepMemory = true) : m_sink(m_builder), m_conv(m_sink, kPid, keepMemory) {}
+    explicit Harness(bool keepMemory = true)
+        : m_sink(m_builder), m_conv(m_sink, kPid, keepMemory) {}
 
     template <class T>
     Harness& feed(const T& record) {

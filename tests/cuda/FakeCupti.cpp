@@ -24,7 +24,9 @@ uint32_t g_correlation = 0;
 size_t g_dropped = 0;
 bool g_systemTid = false;
 
-uint64_t now() { return g_timestamp ? g_timestamp() : 1; }
+uint64_t now() {
+    return g_timestamp ? g_timestamp() : 1;
+}
 
 template <class T>
 void queue(const T& r) {
@@ -35,11 +37,16 @@ void queue(const T& r) {
 
 size_t recordSize(const CUpti_Activity* r) {
     switch (r->kind) {
-        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
-        case CUPTI_ACTIVITY_KIND_RUNTIME: return sizeof(CUpti_ActivityAPI);
-        case CUPTI_ACTIVITY_KIND_CONTEXT: return sizeof(CUpti_ActivityContext3);
-        case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
-        default: return 8;
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            return sizeof(CUpti_ActivityKernel10);
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+            return sizeof(CUpti_ActivityAPI);
+        case CUPTI_ACTIVITY_KIND_CONTEXT:
+            return sizeof(CUpti_ActivityContext3);
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            return sizeof(CUpti_ActivityDevice5);
+        default:
+            return 8;
     }
 }
 
@@ -63,7 +70,8 @@ CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc f
     g_timestamp = f;
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r, CUpti_BuffersCallbackCompleteFunc c) {
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r,
+                                           CUpti_BuffersCallbackCompleteFunc c) {
     g_request = r;
     g_complete = c;
     return CUPTI_SUCCESS;
@@ -73,10 +81,13 @@ CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc f, void
     *s = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiEnableCallback(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) {
+CUptiResult cuptiEnableCallback(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                CUpti_CallbackId) {
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t) { return CUPTI_SUCCESS; }
+CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t) {
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
     std::lock_guard lock(g_mutex);
     g_enabled.insert(k);
@@ -90,7 +101,9 @@ CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
     }
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k) { return cuptiActivityEnable(k); }
+CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k) {
+    return cuptiActivityEnable(k);
+}
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
     std::lock_guard lock(g_mutex);
     g_enabled.erase(k);
@@ -111,7 +124,8 @@ CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* n) {
     return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** rec) {
-    uint8_t* next = *rec ? reinterpret_cast<uint8_t*>(*rec) + ((recordSize(*rec) + 7) & ~size_t(7)) : buffer;
+    uint8_t* next =
+        *rec ? reinterpret_cast<uint8_t*>(*rec) + ((recordSize(*rec) + 7) & ~size_t(7)) : buffer;
     if (next >= buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
     *rec = reinterpret_cast<CUpti_Activity*>(next);
     return CUPTI_SUCCESS;
@@ -145,7 +159,8 @@ CUptiResult cuptiActivityFlushAll(uint32_t) {
 void fakeCuptiCreateContext() {
     CUpti_ResourceData rd{};
     rd.context = reinterpret_cast<CUcontext>(0x1);
-    if (g_callback) g_callback(nullptr, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
+    if (g_callback)
+        g_callback(nullptr, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
     std::lock_guard lock(g_mutex);
     if (!g_enabled.count(CUPTI_ACTIVITY_KIND_CONTEXT)) return;
     CUpti_ActivityContext3 c{};
@@ -193,7 +208,8 @@ void fakeCuptiProfiler(int start) {
     cb.functionName = start ? "cudaProfilerStart" : "cudaProfilerStop";
     if (g_callback)
         g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API,
-                   start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000 : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                   start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                         : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
                    &cb);
 }
 

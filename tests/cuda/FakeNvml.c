@@ -4,15 +4,28 @@
 #include <string.h>
 
 typedef int nvmlReturn_t;
-typedef struct { int index; } Dev;
+typedef struct {
+    int index;
+} Dev;
 static Dev devs[2] = {{0}, {1}};
 static int inited = 0;
 static unsigned calls = 0;
 
-nvmlReturn_t nvmlInit_v2(void) { inited = 1; return 0; }
-nvmlReturn_t nvmlShutdown(void) { inited = 0; return 0; }
-const char* nvmlErrorString(nvmlReturn_t r) { return r == 3 ? "Not Supported" : "Unknown Error"; }
-nvmlReturn_t nvmlDeviceGetCount_v2(unsigned* n) { *n = 2; return 0; }
+nvmlReturn_t nvmlInit_v2(void) {
+    inited = 1;
+    return 0;
+}
+nvmlReturn_t nvmlShutdown(void) {
+    inited = 0;
+    return 0;
+}
+const char* nvmlErrorString(nvmlReturn_t r) {
+    return r == 3 ? "Not Supported" : "Unknown Error";
+}
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned* n) {
+    *n = 2;
+    return 0;
+}
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, void** h) {
     if (i > 1) return 2;
     *h = &devs[i];
@@ -36,14 +49,18 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(void* h, Pci* p) {
     snprintf(p->busId, sizeof p->busId, "00000000:0%d:00.0", ((Dev*)h)->index + 1);
     return 0;
 }
-typedef struct { unsigned gpu, memory; } Util;
+typedef struct {
+    unsigned gpu, memory;
+} Util;
 nvmlReturn_t nvmlDeviceGetUtilizationRates(void* h, Util* u) {
     u->gpu = 40 + ((Dev*)h)->index;
     u->memory = 20;
     ++calls;
     return 0;
 }
-typedef struct { unsigned long long total, free, used; } Mem;
+typedef struct {
+    unsigned long long total, free, used;
+} Mem;
 nvmlReturn_t nvmlDeviceGetMemoryInfo(void* h, Mem* m) {
     (void)h;
     m->total = 80ULL << 30;
@@ -62,7 +79,8 @@ nvmlReturn_t nvmlDeviceGetClockInfo(void* h, int type, unsigned* mhz) {
     return 0;
 }
 nvmlReturn_t nvmlDeviceGetTemperature(void* h, int sensor, unsigned* c) {
-    (void)h; (void)sensor;
+    (void)h;
+    (void)sensor;
     *c = 55;
     return 0;
 }

@@ -44,7 +44,8 @@ AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::
         setenv("LD_LIBRARY_PATH", SIGHTLINE_FAKE_CUPTI_DIR, 1);
         setenv("SIGHTLINE_SESSION_DIR", dir.c_str(), 1);
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-        execl(SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_CUDA_INJECTION, scenario.c_str(), nullptr);
+        execl(SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_CUDA_INJECTION,
+              scenario.c_str(), nullptr);
         _exit(127);
     }
     waitpid(r.pid, &r.status, 0);
@@ -72,7 +73,7 @@ TEST(InjectionFlow, KernelsAndApiCallsOnTheMonotonicClockFlushedAtExit) {
         EXPECT_LE(kernels[i]->rec.end, r.after + 10'000);
         EXPECT_EQ(kernels[i]->name, "kernel(float*, int)");
         EXPECT_EQ(kernels[i]->rec.device, 0);  // context 1 -> device 0 from the resource callback
-        EXPECT_EQ(apis[i]->rec.tid, r.pid);    // system thread ids: the main thread's tid is the pid
+        EXPECT_EQ(apis[i]->rec.tid, r.pid);  // system thread ids: the main thread's tid is the pid
         EXPECT_EQ(apis[i]->name, "cudaLaunchKernel");
         EXPECT_EQ(apis[i]->cols[0], kernels[i]->cols[0]);  // correlation
         EXPECT_LT(apis[i]->rec.start, kernels[i]->rec.start);
@@ -84,7 +85,8 @@ TEST(InjectionFlow, KernelsAndApiCallsOnTheMonotonicClockFlushedAtExit) {
 }
 
 TEST(InjectionFlow, ProfilerApiRangeStopCapturesOnlyTheFirstRange) {
-    AppRun r = run("range", {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "stop"}});
+    AppRun r = run("range",
+                   {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "stop"}});
     ASSERT_TRUE(WIFEXITED(r.status));
     ASSERT_EQ(WEXITSTATUS(r.status), 0);
     auto kernels = r.of(EventKind::Kernel);
@@ -94,7 +96,8 @@ TEST(InjectionFlow, ProfilerApiRangeStopCapturesOnlyTheFirstRange) {
 }
 
 TEST(InjectionFlow, ProfilerApiRangeRepeatCapturesEveryRange) {
-    AppRun r = run("range", {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "repeat"}});
+    AppRun r = run(
+        "range", {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "repeat"}});
     ASSERT_TRUE(WIFEXITED(r.status));
     auto kernels = r.of(EventKind::Kernel);
     ASSERT_EQ(kernels.size(), 4u);
@@ -128,7 +131,8 @@ TEST(InjectionFlow, PeriodicFlushSavesRecordsBeforeAnAbruptEnd) {
     EXPECT_EQ(withFlush.of(EventKind::Kernel).size(), 2u);
     AppRun without = run("periodic", {{"SIGHTLINE_CUDA_FLUSH_MS", "0"}});
     ASSERT_TRUE(WIFEXITED(without.status));
-    EXPECT_EQ(without.of(EventKind::Kernel).size(), 0u);  // _exit skipped the exit flush: nothing saved
+    EXPECT_EQ(without.of(EventKind::Kernel).size(),
+              0u);  // _exit skipped the exit flush: nothing saved
 }
 
 TEST(InjectionFlow, BadOptionTurnsTracingOffWithAReason) {

@@ -18,15 +18,17 @@ namespace {
 std::pair<pid_t, int> runInjection(const char* sessionDir) {
     pid_t pid = fork();
     if (pid == 0) {
-        if (sessionDir) setenv("SIGHTLINE_SESSION_DIR", sessionDir, 1);
-        else unsetenv("SIGHTLINE_SESSION_DIR");
+        if (sessionDir)
+            setenv("SIGHTLINE_SESSION_DIR", sessionDir, 1);
+        else
+            unsetenv("SIGHTLINE_SESSION_DIR");
         void* h = dlopen(SIGHTLINE_CUDA_INJECTION, RTLD_NOW | RTLD_LOCAL);
         if (!h) _exit(10);
         auto init = reinterpret_cast<int (*)()>(dlsym(h, "InitializeInjection"));
         if (!init) _exit(11);
         if (init() != 1) _exit(12);
         if (init() != 1) _exit(13);  // a second call is harmless
-        std::exit(0);                 // runs the atexit flush
+        std::exit(0);                // runs the atexit flush
     }
     int status = 0;
     waitpid(pid, &status, 0);
@@ -61,7 +63,8 @@ TEST(CudaInjection, WithoutDriverTheReportSaysWhy) {
     if (!hasDriver) {
         int found = 0;
         for (const auto& m : raw.metas) {
-            if (m.kind != capture::MetaKind::Diagnostic || m.strs.at(0) != "cuda.trace_unavailable") continue;
+            if (m.kind != capture::MetaKind::Diagnostic || m.strs.at(0) != "cuda.trace_unavailable")
+                continue;
             ++found;
             EXPECT_EQ(m.ints.at(0), 1);
             EXPECT_FALSE(m.strs.at(1).empty());

@@ -20,12 +20,16 @@ TEST(KernelNames, DemanglesCxxNamesAndLeavesOthersAlone) {
 TEST(KernelNames, ShortNameDropsReturnTypeNamespacesTemplatesAndParameters) {
     EXPECT_EQ(shortKernelName("kernel(float*, int)"), "kernel");
     EXPECT_EQ(shortKernelName("void add<float>(float*, float*, int)"), "add");
-    EXPECT_EQ(shortKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                              "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
-                              "at::detail::Array<char*, 1>)"),
-              "vectorized_elementwise_kernel");
-    EXPECT_EQ(shortKernelName("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(Params)"),
-              "Kernel");
+    EXPECT_EQ(
+        shortKernelName(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1>)"),
+        "vectorized_elementwise_kernel");
+    EXPECT_EQ(
+        shortKernelName(
+            "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(Params)"),
+        "Kernel");
     EXPECT_EQ(shortKernelName("my_c_kernel"), "my_c_kernel");
     EXPECT_EQ(shortKernelName(""), "(unnamed)");
 }
@@ -42,7 +46,7 @@ TEST(KernelNames, CachesByPointerButNeverReturnsAStaleName) {
     EXPECT_EQ(interned[a.demangled - 1], "a()");
     size_t calls = interned.size();
     names.lookup(buf, intern);
-    EXPECT_EQ(interned.size(), calls);  // cached: no new interning
+    EXPECT_EQ(interned.size(), calls);        // cached: no new interning
     std::snprintf(buf, sizeof buf, "_Z1bv");  // same address, new text (a module was reloaded)
     auto b = names.lookup(buf, intern);
     EXPECT_EQ(interned[b.demangled - 1], "b()");

@@ -37,7 +37,8 @@ TEST(GpuMetricsOptions, ParsesFrequency) {
     for (const char* bad : {"0", "10001", "-5", "fast", "", "10Hz"}) {
         auto r = parseGpuMetricsFrequency(bad);
         ASSERT_FALSE(r.ok()) << bad;
-        EXPECT_EQ(r.error(), "--gpu-metrics-frequency: '" + std::string(bad) + "' is not a rate in Hz between 1 and 10000");
+        EXPECT_EQ(r.error(), "--gpu-metrics-frequency: '" + std::string(bad) +
+                                 "' is not a rate in Hz between 1 and 10000");
     }
 }
 
@@ -48,7 +49,9 @@ TEST(NvmlSampler, MissingLibraryExplainsWhy) {
     NvmlSampler s(o);
     Status st = s.start();
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().rfind("libdoes-not-exist-nvidia-ml.so.1 could not be loaded (no NVIDIA driver?): ", 0), 0u)
+    EXPECT_EQ(st.error().rfind(
+                  "libdoes-not-exist-nvidia-ml.so.1 could not be loaded (no NVIDIA driver?): ", 0),
+              0u)
         << st.error();
 }
 

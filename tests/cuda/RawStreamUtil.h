@@ -51,7 +51,8 @@ inline RawContent readModuleStreams(const std::string& dir, const std::string& m
                 } else if (h.type == capture::RecordType::Event) {
                     RawEvent e;
                     std::memcpy(&e.rec, rec, sizeof e.rec);
-                    const auto* c = reinterpret_cast<const int64_t*>(rec + sizeof(capture::EventRecord));
+                    const auto* c =
+                        reinterpret_cast<const int64_t*>(rec + sizeof(capture::EventRecord));
                     e.cols.assign(c, c + e.rec.columnCount);
                     e.name = strings.count(e.rec.name) ? strings[e.rec.name] : "";
                     out.events.push_back(e);

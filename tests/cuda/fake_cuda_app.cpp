@@ -20,7 +20,8 @@ using Drop = void (*)(size_t);
 
 int main(int argc, char** argv) {
     if (argc < 3) return 2;
-    const char* path = std::strcmp(argv[1], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[1];
+    const char* path =
+        std::strcmp(argv[1], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[1];
     if (!path) {
         std::printf("fake_cuda_app: CUDA_INJECTION64_PATH not set: not traced\n");
         return 0;

@@ -18,7 +18,8 @@ Result<Expectations> Expectations::parse(const std::string& text, const std::str
         if (line.empty() || line[0] == '#') continue;
         size_t eq = line.find('=');
         if (eq == std::string::npos || eq == 0)
-            return makeError(name + ":" + std::to_string(n) + ": expected key=value, got '" + line + "'");
+            return makeError(name + ":" + std::to_string(n) + ": expected key=value, got '" + line +
+                             "'");
         e.m_kv[line.substr(0, eq)] = line.substr(eq + 1);
     }
     return e;
@@ -58,9 +59,12 @@ class Checker {
 public:
     Checker(const Report& r, CheckResult& out) : m_r(r), m_out(out) {}
 
-    void expect(bool ok, const std::string& what) { (ok ? m_out.passed : m_out.failed).push_back(what); }
+    void expect(bool ok, const std::string& what) {
+        (ok ? m_out.passed : m_out.failed).push_back(what);
+    }
     void equal(int64_t got, int64_t want, const std::string& what) {
-        expect(got == want, what + ": captured " + std::to_string(got) + ", expected " + std::to_string(want));
+        expect(got == want,
+               what + ": captured " + std::to_string(got) + ", expected " + std::to_string(want));
     }
 
     int64_t count(EventKind k) const { return static_cast<int64_t>(m_r.eventCount(k)); }
@@ -69,7 +73,8 @@ public:
         int64_t sum = 0;
         for (const Track* t : m_r.tracksOfKind(EventKind::Memcpy))
             for (size_t i = 0; i < t->size(); ++i)
-                if (t->intAt(cols::Memcpy::CopyKind, i) == int64_t(kind)) sum += t->intAt(cols::Memcpy::Bytes, i);
+                if (t->intAt(cols::Memcpy::CopyKind, i) == int64_t(kind))
+                    sum += t->intAt(cols::Memcpy::Bytes, i);
         return sum;
     }
 
@@ -83,24 +88,31 @@ public:
     // Every kernel has the API call that launched it (same process and correlation id), and the
     // call started before the kernel.
     void kernelsHaveApiCalls() {
-        std::unordered_map<int64_t, std::unordered_map<uint32_t, int64_t>> apiStart;  // pid -> corr -> start
+        std::unordered_map<int64_t, std::unordered_map<uint32_t, int64_t>>
+            apiStart;  // pid -> corr -> start
         for (const Track* t : m_r.tracksOfKind(EventKind::CudaApi))
             for (size_t i = 0; i < t->size(); ++i)
-                apiStart[t->key.pid][static_cast<uint32_t>(t->intAt(cols::CudaApi::Correlation, i))] = t->start[i];
+                apiStart[t->key.pid]
+                        [static_cast<uint32_t>(t->intAt(cols::CudaApi::Correlation, i))] =
+                            t->start[i];
         int64_t kernels = 0, missing = 0, late = 0;
         for (const Track* t : m_r.tracksOfKind(EventKind::Kernel)) {
             for (size_t i = 0; i < t->size(); ++i) {
                 ++kernels;
                 auto& calls = apiStart[t->key.pid];
                 auto it = calls.find(static_cast<uint32_t>(t->intAt(cols::Kernel::Correlation, i)));
-                if (it == calls.end()) ++missing;
-                else if (!(it->second < t->start[i])) ++late;
+                if (it == calls.end())
+                    ++missing;
+                else if (!(it->second < t->start[i]))
+                    ++late;
             }
         }
-        expect(kernels > 0 && missing == 0, "every kernel has its API call: " + std::to_string(missing) + " of " +
-                                                std::to_string(kernels) + " kernels without one");
-        expect(kernels > 0 && late == 0, "API call starts before its kernel: " + std::to_string(late) + " of " +
-                                             std::to_string(kernels) + " kernels start first");
+        expect(kernels > 0 && missing == 0,
+               "every kernel has its API call: " + std::to_string(missing) + " of " +
+                   std::to_string(kernels) + " kernels without one");
+        expect(kernels > 0 && late == 0,
+               "API call starts before its kernel: " + std::to_string(late) + " of " +
+                   std::to_string(kernels) + " kernels start first");
     }
 
     std::map<TrackKey, std::vector<Op>> opsByStream() const {
@@ -109,7 +121,8 @@ public:
             for (const Track* t : m_r.tracksOfKind(k)) {
                 TrackKey s = t->key;
                 s.kind = EventKind::Kernel;  // one key per stream whatever the kind
-                for (size_t i = 0; i < t->size(); ++i) streams[s].push_back({t->start[i], t->endAt(i), k});
+                for (size_t i = 0; i < t->size(); ++i)
+                    streams[s].push_back({t->start[i], t->endAt(i), k});
             }
         }
         return streams;
@@ -120,13 +133,14 @@ public:
         int64_t bad = 0, streams = 0;
         for (auto& [key, ops] : opsByStream()) {
             ++streams;
-            std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.start < b.start; });
+            std::sort(ops.begin(), ops.end(),
+                      [](const Op& a, const Op& b) { return a.start < b.start; });
             for (size_t i = 1; i < ops.size(); ++i)
                 if (ops[i].start < ops[i - 1].end || ops[i].start < ops[i - 1].start) ++bad;
         }
         expect(streams > 0 && bad == 0, "timestamps monotonic per stream: " + std::to_string(bad) +
-                                            " operations overlap their predecessor on " + std::to_string(streams) +
-                                            " streams");
+                                            " operations overlap their predecessor on " +
+                                            std::to_string(streams) + " streams");
     }
 
     // Some copy on one stream runs while a kernel runs on another.
@@ -153,8 +167,9 @@ public:
         std::set<std::pair<int64_t, int64_t>> tids;
         for (const Track* t : m_r.tracksOfKind(EventKind::CudaApi))
             if (!t->empty()) tids.insert({t->key.pid, t->key.tid});
-        expect(static_cast<int64_t>(tids.size()) >= want, "CUDA API calls on " + std::to_string(tids.size()) +
-                                                              " host threads, expected at least " + std::to_string(want));
+        expect(static_cast<int64_t>(tids.size()) >= want,
+               "CUDA API calls on " + std::to_string(tids.size()) +
+                   " host threads, expected at least " + std::to_string(want));
     }
 
     void nvtxRanges(const std::vector<std::string>& names) {
@@ -178,22 +193,29 @@ CheckResult checkGpuCapture(const Report& r, const Expectations& e, const CheckO
     // Step 1: counts.
     if (o.minimumKernels) {
         int64_t want = e.num("min_kernels");
-        c.expect(c.count(EventKind::Kernel) >= want, "kernels captured: " + std::to_string(c.count(EventKind::Kernel)) +
-                                                         ", expected at least " + std::to_string(want));
+        c.expect(c.count(EventKind::Kernel) >= want,
+                 "kernels captured: " + std::to_string(c.count(EventKind::Kernel)) +
+                     ", expected at least " + std::to_string(want));
     } else if (range) {
-        c.equal(c.count(EventKind::Kernel), e.num("kernels_in_profiler_range"), "kernels inside cudaProfilerStart/Stop");
+        c.equal(c.count(EventKind::Kernel), e.num("kernels_in_profiler_range"),
+                "kernels inside cudaProfilerStart/Stop");
         c.equal(c.count(EventKind::GraphTrace), 0, "graph launches inside cudaProfilerStart/Stop");
-        c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes_in_profiler_range"), "HtoD bytes in range");
+        c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes_in_profiler_range"),
+                "HtoD bytes in range");
         c.equal(c.memcpyBytes(CopyKind::DtoH), 0, "DtoH bytes in range");
     } else {
         int64_t graphKernels = e.num("graph_launches") * e.num("kernels_per_graph");
         int64_t want = e.num("kernels") + (o.graphMode == GraphMode::Node ? graphKernels : 0);
         c.equal(c.count(EventKind::Kernel), want, "kernels launched == kernels captured");
         if (o.graphMode == GraphMode::Graph)
-            c.equal(c.count(EventKind::GraphTrace), e.num("graph_launches"), "graph launches captured");
-        if (e.has("memcpy_htod_bytes")) c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes"), "HtoD bytes");
-        if (e.has("memcpy_dtoh_bytes")) c.equal(c.memcpyBytes(CopyKind::DtoH), e.num("memcpy_dtoh_bytes"), "DtoH bytes");
-        if (e.has("memcpy_dtod_bytes")) c.equal(c.memcpyBytes(CopyKind::DtoD), e.num("memcpy_dtod_bytes"), "DtoD bytes");
+            c.equal(c.count(EventKind::GraphTrace), e.num("graph_launches"),
+                    "graph launches captured");
+        if (e.has("memcpy_htod_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes"), "HtoD bytes");
+        if (e.has("memcpy_dtoh_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::DtoH), e.num("memcpy_dtoh_bytes"), "DtoH bytes");
+        if (e.has("memcpy_dtod_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::DtoD), e.num("memcpy_dtod_bytes"), "DtoD bytes");
         if (e.has("memset_bytes")) c.equal(c.memsetBytes(), e.num("memset_bytes"), "memset bytes");
         if (e.num("overlap")) c.copyComputeOverlap();
         if (e.has("host_threads_with_cuda")) c.hostThreads(e.num("host_threads_with_cuda"));

@@ -39,6 +39,7 @@ struct CheckResult {
     bool ok() const { return failed.empty() && !passed.empty(); }
 };
 
-CheckResult checkGpuCapture(const Report& report, const Expectations& expected, const CheckOptions& options);
+CheckResult checkGpuCapture(const Report& report, const Expectations& expected,
+                            const CheckOptions& options);
 
 }  // namespace sl::gpucheck

@@ -17,8 +17,8 @@ const char* kExpect =
     "nvtx_ranges=phase:a,phase:b\n";
 
 struct Defects {
-    bool dropApi = false;        // one kernel loses its API call
-    bool lateApi = false;        // an API call starts after its kernel
+    bool dropApi = false;  // one kernel loses its API call
+    bool lateApi = false;  // an API call starts after its kernel
     bool overlapInStream = false;
     bool noOverlap = false;
     bool oneThread = false;
@@ -31,7 +31,8 @@ struct Defects {
 std::shared_ptr<Report> capture(const Defects& d = {}) {
     ReportBuilder b;
     auto api = [&](int64_t tid, int64_t start, uint32_t corr) {
-        b.add(CudaApiCall{1, tid, start, start + 5, b.intern("cudaLaunchKernel"), corr, 211, ApiKind::Runtime, 0});
+        b.add(CudaApiCall{1, tid, start, start + 5, b.intern("cudaLaunchKernel"), corr, 211,
+                          ApiKind::Runtime, 0});
     };
     auto kernel = [&](uint32_t stream, int64_t start, int64_t end, uint32_t corr) {
         KernelExec k;
@@ -99,7 +100,8 @@ TEST(GpuCaptureCheck, GraphModeCountsGraphLaunchesNotTheirKernels) {
     CheckOptions o;
     o.graphMode = GraphMode::Graph;
     auto r = checkGpuCapture(*capture(), expectations(), o);
-    // The synthetic capture is a node-mode one: 3 kernels where graph mode expects 2, no graph trace.
+    // The synthetic capture is a node-mode one: 3 kernels where graph mode expects 2, no graph
+    // trace.
     EXPECT_TRUE(failedWith(r, "kernels launched == kernels captured: captured 3, expected 2"));
     EXPECT_TRUE(failedWith(r, "graph launches captured: captured 0, expected 1"));
 }
@@ -112,9 +114,11 @@ TEST(GpuCaptureCheck, EachDefectFailsItsCheck) {
     std::vector<Case> cases = {
         {[](Defects& d) { d.dropApi = true; }, "every kernel has its API call: 1 of 3"},
         {[](Defects& d) { d.lateApi = true; }, "API call starts before its kernel: 1 of 3"},
-        {[](Defects& d) { d.overlapInStream = true; }, "timestamps monotonic per stream: 1 operations"},
+        {[](Defects& d) { d.overlapInStream = true; },
+         "timestamps monotonic per stream: 1 operations"},
         {[](Defects& d) { d.noOverlap = true; }, "a copy overlaps a kernel on another stream"},
-        {[](Defects& d) { d.oneThread = true; }, "CUDA API calls on 1 host threads, expected at least 2"},
+        {[](Defects& d) { d.oneThread = true; },
+         "CUDA API calls on 1 host threads, expected at least 2"},
         {[](Defects& d) { d.wrongBytes = true; }, "HtoD bytes: captured 99, expected 100"},
         {[](Defects& d) { d.missingNvtx = true; }, "NVTX range 'phase:b' captured"},
     };
@@ -124,7 +128,8 @@ TEST(GpuCaptureCheck, EachDefectFailsItsCheck) {
         auto r = checkGpuCapture(*capture(d), expectations(), {});
         EXPECT_FALSE(r.ok()) << c.failure;
         EXPECT_TRUE(failedWith(r, c.failure)) << c.failure;
-        EXPECT_EQ(r.failed.size(), 1u) << c.failure << ": " << (r.failed.empty() ? "" : r.failed[0]);
+        EXPECT_EQ(r.failed.size(), 1u)
+            << c.failure << ": " << (r.failed.empty() ? "" : r.failed[0]);
     }
 }
 

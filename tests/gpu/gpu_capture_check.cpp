@@ -12,8 +12,11 @@
 int main(int argc, char** argv) {
     using namespace sl::gpucheck;
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s REPORT EXPECTATIONS [--graph-mode graph|node] [--profiler-range] [--no-nvtx] "
-                             "[--min-kernels]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s REPORT EXPECTATIONS [--graph-mode graph|node] [--profiler-range] "
+                     "[--no-nvtx] "
+                     "[--min-kernels]\n",
+                     argv[0]);
         return 2;
     }
     CheckOptions o;

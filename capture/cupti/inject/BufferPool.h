@@ -14,7 +14,8 @@ class BufferPool {
 public:
     static constexpr size_t kBufferBytes = 8u << 20;
 
-    explicit BufferPool(size_t limitBytes) : m_limit(limitBytes / kBufferBytes ? limitBytes / kBufferBytes : 1) {}
+    explicit BufferPool(size_t limitBytes)
+        : m_limit(limitBytes / kBufferBytes ? limitBytes / kBufferBytes : 1) {}
     ~BufferPool() {
         for (uint8_t* b : m_free) std::free(b);
     }

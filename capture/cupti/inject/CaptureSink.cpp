@@ -40,30 +40,40 @@ public:
     }
     void add(const KernelExec& e) override {
         int64_t c[] = {e.correlation, launchId(e.launch)};
-        ProcessWriter::emitEvent(EventKind::Kernel, 0, e.start, e.end, e.name, c, 2, e.place.device, e.place.context,
-                                 e.place.stream);
+        ProcessWriter::emitEvent(EventKind::Kernel, 0, e.start, e.end, e.name, c, 2, e.place.device,
+                                 e.place.context, e.place.stream);
     }
     void add(const MemcpyOp& e) override {
-        int64_t c[] = {e.correlation, static_cast<int64_t>(e.bytes), static_cast<int64_t>(e.copyKind),
-                       static_cast<int64_t>(e.srcKind), static_cast<int64_t>(e.dstKind), e.srcDevice, e.dstDevice, e.flags};
-        ProcessWriter::emitEvent(EventKind::Memcpy, 0, e.start, e.end, 0, c, 8, e.place.device, e.place.context, e.place.stream);
+        int64_t c[] = {e.correlation,
+                       static_cast<int64_t>(e.bytes),
+                       static_cast<int64_t>(e.copyKind),
+                       static_cast<int64_t>(e.srcKind),
+                       static_cast<int64_t>(e.dstKind),
+                       e.srcDevice,
+                       e.dstDevice,
+                       e.flags};
+        ProcessWriter::emitEvent(EventKind::Memcpy, 0, e.start, e.end, 0, c, 8, e.place.device,
+                                 e.place.context, e.place.stream);
     }
     void add(const MemsetOp& e) override {
-        int64_t c[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value, static_cast<int64_t>(e.memKind)};
-        ProcessWriter::emitEvent(EventKind::Memset, 0, e.start, e.end, 0, c, 4, e.place.device, e.place.context, e.place.stream);
+        int64_t c[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value,
+                       static_cast<int64_t>(e.memKind)};
+        ProcessWriter::emitEvent(EventKind::Memset, 0, e.start, e.end, 0, c, 4, e.place.device,
+                                 e.place.context, e.place.stream);
     }
     void add(const SyncOp& e) override {
         int64_t c[] = {e.correlation, static_cast<int64_t>(e.type), e.event};
-        ProcessWriter::emitEvent(EventKind::Sync, 0, e.start, e.end, 0, c, 3, e.place.device, e.place.context, e.place.stream);
+        ProcessWriter::emitEvent(EventKind::Sync, 0, e.start, e.end, 0, c, 3, e.place.device,
+                                 e.place.context, e.place.stream);
     }
     void add(const GraphExec& e) override {
         int64_t c[] = {e.correlation, e.graphId};
-        ProcessWriter::emitEvent(EventKind::GraphTrace, 0, e.start, e.end, e.name, c, 2, e.place.device, e.place.context,
-                                 e.place.stream);
+        ProcessWriter::emitEvent(EventKind::GraphTrace, 0, e.start, e.end, e.name, c, 2,
+                                 e.place.device, e.place.context, e.place.stream);
     }
     void add(const CudaMemoryEvent& e) override {
-        int64_t c[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes), static_cast<int64_t>(e.memKind),
-                       static_cast<int64_t>(e.op), e.correlation};
+        int64_t c[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes),
+                       static_cast<int64_t>(e.memKind), static_cast<int64_t>(e.op), e.correlation};
         ProcessWriter::emitEvent(EventKind::CudaMemory, 0, e.time, e.time, 0, c, 5, e.device);
     }
     void add(const CuptiOverheadEvent& e) override {
@@ -76,8 +86,9 @@ public:
     }
 
     void addGpu(const Gpu& g) override {
-        int64_t i[] = {g.deviceId, g.smCount, g.memoryBytes, g.computeMajor, g.computeMinor, g.smClockKHz,
-                       g.memoryClockKHz, g.memoryBandwidthBytesPerSec};
+        int64_t i[] = {
+            g.deviceId,     g.smCount,    g.memoryBytes,    g.computeMajor,
+            g.computeMinor, g.smClockKHz, g.memoryClockKHz, g.memoryBandwidthBytesPerSec};
         std::string_view s[] = {g.name, g.uuid, g.pciBusId};
         ProcessWriter::emitMeta(MetaKind::Gpu, i, 8, s, 3);
     }
@@ -87,13 +98,16 @@ public:
         ProcessWriter::emitMeta(MetaKind::Context, i, 2, s, 1);
     }
     void addStream(const CudaStream& st) override {
-        int64_t i[] = {st.deviceId, st.contextId, st.streamId, st.priority, st.flags, st.isDefault ? 1 : 0};
+        int64_t i[] = {st.deviceId, st.contextId, st.streamId,
+                       st.priority, st.flags,     st.isDefault ? 1 : 0};
         std::string_view s[] = {st.name};
         ProcessWriter::emitMeta(MetaKind::Stream, i, 6, s, 1);
     }
     void addSeries(const MetricSeries&) override {}
-    // Counted here and written as totals at flush/close: a converter diagnostic can fire per record.
-    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t) override {
+    // Counted here and written as totals at flush/close: a converter diagnostic can fire per
+    // record.
+    void addDiagnostic(std::string_view name, int64_t count, std::string_view reason,
+                       int64_t) override {
         auto& d = m_diags[std::string(name)];
         d.pending += count;
         if (d.reason.empty()) d.reason = std::string(reason);
@@ -105,8 +119,11 @@ public:
     }
     void close() override {
         if (m_samplesLeftOut)
-            addDiagnostic("cuda.memory_pool_samples_left_out", static_cast<int64_t>(m_samplesLeftOut),
-                          "CUDA memory pool sizes were captured but the raw stream cannot carry metric series yet", 0);
+            addDiagnostic("cuda.memory_pool_samples_left_out",
+                          static_cast<int64_t>(m_samplesLeftOut),
+                          "CUDA memory pool sizes were captured but the raw stream cannot carry "
+                          "metric series yet",
+                          0);
         m_samplesLeftOut = 0;
         writeDiagnostics();
         // This module's own writer (each injection module links its own copy): final flush.
@@ -121,18 +138,31 @@ private:
     };
 
     int64_t launchId(const KernelLaunchInfo& l) {
-        auto [it, inserted] = m_launches.try_emplace(l, static_cast<uint32_t>(m_launches.size() + 1));
+        auto [it, inserted] =
+            m_launches.try_emplace(l, static_cast<uint32_t>(m_launches.size() + 1));
         if (inserted) {
-            int64_t i[] = {it->second,   l.grid[0],  l.grid[1],  l.grid[2],           l.block[0],
-                           l.block[1],   l.block[2], l.registersPerThread, l.staticSharedBytes,
-                           l.dynamicSharedBytes, l.localBytesPerThread, static_cast<int64_t>(l.launchType),
-                           l.graphId,    static_cast<int64_t>(l.graphNodeId)};
+            int64_t i[] = {it->second,
+                           l.grid[0],
+                           l.grid[1],
+                           l.grid[2],
+                           l.block[0],
+                           l.block[1],
+                           l.block[2],
+                           l.registersPerThread,
+                           l.staticSharedBytes,
+                           l.dynamicSharedBytes,
+                           l.localBytesPerThread,
+                           static_cast<int64_t>(l.launchType),
+                           l.graphId,
+                           static_cast<int64_t>(l.graphNodeId)};
             std::string_view s[] = {text(l.mangledName), text(l.shortName)};
             ProcessWriter::emitMeta(MetaKind::KernelLaunch, i, 14, s, 2);
         }
         return it->second;
     }
-    std::string_view text(uint32_t id) const { return id < m_text.size() ? std::string_view(m_text[id]) : ""; }
+    std::string_view text(uint32_t id) const {
+        return id < m_text.size() ? std::string_view(m_text[id]) : "";
+    }
 
     void writeDiagnostics() {
         for (auto& [name, d] : m_diags) {
@@ -165,8 +195,10 @@ private:
 
 std::unique_ptr<InjectionSink> makeInjectionSink(int64_t, std::string& why) {
     if (!ProcessWriter::start("cupti")) {
-        why = "SIGHTLINE_SESSION_DIR is not set or its stream file cannot be created (run the program under "
-              "`sightline profile`)";
+        why =
+            "SIGHTLINE_SESSION_DIR is not set or its stream file cannot be created (run the "
+            "program under "
+            "`sightline profile`)";
         return nullptr;
     }
     return std::make_unique<CaptureSink>();

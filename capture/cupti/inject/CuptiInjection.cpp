@@ -71,7 +71,9 @@ void diag(const char* name, int64_t count, const std::string& reason) {
     if (g->sink) g->sink->addDiagnostic(name, count, reason, g->pid);
 }
 
-uint64_t CUPTIAPI timestampNs() { return static_cast<uint64_t>(monotonicNs()); }
+uint64_t CUPTIAPI timestampNs() {
+    return static_cast<uint64_t>(monotonicNs());
+}
 
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
     *maxNumRecords = 0;
@@ -79,14 +81,17 @@ void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumReco
     *size = *buffer ? BufferPool::kBufferBytes : 0;
 }
 
-void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize) {
+void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t,
+                              size_t validSize) {
     {
         std::lock_guard lock(g->mutex);
         if (g->converter && !g->finished.load()) {
             CUpti_Activity* rec = nullptr;
-            while (cuptiActivityGetNextRecord(buffer, validSize, &rec) == CUPTI_SUCCESS) g->converter->convert(rec);
+            while (cuptiActivityGetNextRecord(buffer, validSize, &rec) == CUPTI_SUCCESS)
+                g->converter->convert(rec);
             size_t dropped = 0;
-            if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS && dropped)
+            if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS &&
+                dropped)
                 g->converter->droppedRecords(0, streamId, dropped);
             // Hand this thread's events to the writer now: a CUPTI buffer is a natural batch, and
             // the next completion may come on another thread or never (crash).
@@ -100,10 +105,11 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
 // separately, for the whole run, so ranges still know their GPUs.
 std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
     std::vector<CUpti_ActivityKind> k = {
-        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,         CUPTI_ACTIVITY_KIND_MEMCPY2,
-        CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_RUNTIME,        CUPTI_ACTIVITY_KIND_DRIVER,
-        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_CUDA_EVENT,     CUPTI_ACTIVITY_KIND_OVERHEAD,
-        CUPTI_ACTIVITY_KIND_STREAM,
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMCPY2,           CUPTI_ACTIVITY_KIND_MEMSET,
+        CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_DRIVER,
+        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_CUDA_EVENT,
+        CUPTI_ACTIVITY_KIND_OVERHEAD,          CUPTI_ACTIVITY_KIND_STREAM,
     };
     if (o.memoryUsage) {
         k.push_back(CUPTI_ACTIVITY_KIND_MEMORY2);
@@ -118,11 +124,13 @@ std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
 void setCollecting(bool on) {
     for (CUpti_ActivityKind k : traceKinds(g->options)) {
         // Streams created before a capture range started are dumped when the kind goes on.
-        CUptiResult r = !on ? cuptiActivityDisable(k)
-                        : k == CUPTI_ACTIVITY_KIND_STREAM ? cuptiActivityEnableAndDump(k) : cuptiActivityEnable(k);
+        CUptiResult r = !on                               ? cuptiActivityDisable(k)
+                        : k == CUPTI_ACTIVITY_KIND_STREAM ? cuptiActivityEnableAndDump(k)
+                                                          : cuptiActivityEnable(k);
         if (r != CUPTI_SUCCESS && on)
             diag("cuda.activity_kind_unavailable", 1,
-                 cuptiError(r, ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
+                 cuptiError(r,
+                            ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
     }
 }
 
@@ -161,12 +169,14 @@ void profilerCall(bool start) {
     }
 }
 
-void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                         const void* data) {
     if (g->finished.load()) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         auto* rd = static_cast<const CUpti_ResourceData*>(data);
         uint32_t dev = 0, ctx = 0;
-        if (cuptiGetDeviceId(rd->context, &dev) == CUPTI_SUCCESS && cuptiGetContextId(rd->context, &ctx) == CUPTI_SUCCESS) {
+        if (cuptiGetDeviceId(rd->context, &dev) == CUPTI_SUCCESS &&
+            cuptiGetContextId(rd->context, &ctx) == CUPTI_SUCCESS) {
             std::lock_guard lock(g->mutex);
             if (g->converter) g->converter->noteContext(ctx, dev);
         }
@@ -174,10 +184,14 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     }
     auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (cb->callbackSite != CUPTI_API_ENTER) return;
-    bool start = (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
-                 (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-    bool stop = (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
-                (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    bool start =
+        (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
+        (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    bool stop =
+        (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
+        (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     if (start || stop) profilerCall(start);
 }
 
@@ -205,17 +219,23 @@ void finishAll() {
     if (!g->converter || !g->sink) return;
     g->converter->finish();
     if (g->options.profilerRange && g->ranges == 0)
-        g->sink->addDiagnostic("cuda.profiler_range_never_started", 1,
-                               "-c cudaProfilerApi: the program never called cudaProfilerStart, so no CUDA activity "
-                               "was captured", g->pid);
+        g->sink->addDiagnostic(
+            "cuda.profiler_range_never_started", 1,
+            "-c cudaProfilerApi: the program never called cudaProfilerStart, so no CUDA activity "
+            "was captured",
+            g->pid);
     if (size_t refused = g->pool->refused())
-        g->sink->addDiagnostic("cuda.buffer_pool_exhausted", static_cast<int64_t>(refused),
-                               "CUPTI asked for more buffers than the pool allows (SIGHTLINE_CUDA_BUFFER_MB); "
-                               "records were dropped meanwhile", g->pid);
+        g->sink->addDiagnostic(
+            "cuda.buffer_pool_exhausted", static_cast<int64_t>(refused),
+            "CUPTI asked for more buffers than the pool allows (SIGHTLINE_CUDA_BUFFER_MB); "
+            "records were dropped meanwhile",
+            g->pid);
     g->sink->close();
 }
 
-void atExit() { finishAll(); }
+void atExit() {
+    finishAll();
+}
 
 void inForkedChild() {
     // The child shares the parent's stream file and CUPTI state is not valid after fork: trace
@@ -253,11 +273,16 @@ std::string initialize() {
     // Step 3: callbacks (another CUPTI client in the process makes this fail).
     if ((r = cuptiSubscribe(&g->subscriber, onCallback, nullptr)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiSubscribe");
-    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
-    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
-    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                        CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                        CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                        CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                        CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
     cuptiActivityEnableCudaEventDeviceTimestamps(1);
     // EnableAndDump: devices and contexts that exist already are reported too.
@@ -286,7 +311,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     g = new State();
     std::string why = initialize();
     if (!why.empty()) {
-        std::fprintf(stderr, "sightline: CUDA tracing is off in process %d: %s\n", static_cast<int>(::getpid()), why.c_str());
+        std::fprintf(stderr, "sightline: CUDA tracing is off in process %d: %s\n",
+                     static_cast<int>(::getpid()), why.c_str());
         std::lock_guard lock(g->mutex);
         g->finished.store(true);
         if (g->sink) {

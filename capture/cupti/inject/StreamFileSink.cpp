@@ -49,7 +49,8 @@ std::unique_ptr<InjectionSink> makeInjectionSink(int64_t pid, std::string& why) 
         why = "SIGHTLINE_SESSION_DIR is not set (run the program under `sightline profile`)";
         return nullptr;
     }
-    std::string path = std::string(dir) + "/" + kCudaStreamPrefix + std::to_string(pid) + kCudaStreamSuffix;
+    std::string path =
+        std::string(dir) + "/" + kCudaStreamPrefix + std::to_string(pid) + kCudaStreamSuffix;
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         why = path + ": " + std::strerror(errno);

@@ -4,17 +4,18 @@
 //   2b. converter -> CaptureSink -> capture/common raw stream (what libsightline-cuda does)
 //   3. CudaStreamReader -> ReportBuilder, then finish() - the launcher's merge cost
 // Usage: bench_cupti_convert [RECORDS=4000000]
-// Mix per 20 records: 10 kernels (8 distinct names), 5 runtime API calls, 2 memcpy, 2 memset, 1 sync.
+// Mix per 20 records: 10 kernels (8 distinct names), 5 runtime API calls, 2 memcpy, 2 memset, 1
+// sync.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -64,8 +65,14 @@ struct Buffer {
     }
 };
 
-const char* kNames[8] = {"_Z6kernelPfi", "_Z3addIfEvPT_S1_i", "_ZN2at6native29vectorized_elementwise_kernelILi4EEEviT_",
-                         "_Z4gemmPKfS0_Pfiii", "_Z7softmaxPfi", "_Z4reluPfi", "_Z8layernormPfS_i", "empty_c_kernel"};
+const char* kNames[8] = {"_Z6kernelPfi",
+                         "_Z3addIfEvPT_S1_i",
+                         "_ZN2at6native29vectorized_elementwise_kernelILi4EEEviT_",
+                         "_Z4gemmPKfS0_Pfiii",
+                         "_Z7softmaxPfi",
+                         "_Z4reluPfi",
+                         "_Z8layernormPfS_i",
+                         "empty_c_kernel"};
 
 Buffer makeRecords(size_t n) {
     Buffer b;
@@ -155,7 +162,8 @@ double best(int reps, F&& f) {
 }
 
 void convertAll(const Buffer& b, CuptiConverter& c) {
-    for (size_t off : b.offsets) c.convert(reinterpret_cast<const CUpti_Activity*>(b.bytes.data() + off));
+    for (size_t off : b.offsets)
+        c.convert(reinterpret_cast<const CUpti_Activity*>(b.bytes.data() + off));
     c.noteContext(1, 0);
     c.finish();
 }
@@ -174,7 +182,8 @@ int main(int argc, char** argv) {
         convertAll(records, c);
         return seconds(t0);
     });
-    std::printf("1. converter alone:           %8.1f M records/s  (%.0f ns/record)\n", n / tNull / 1e6, tNull * 1e9 / n);
+    std::printf("1. converter alone:           %8.1f M records/s  (%.0f ns/record)\n",
+                n / tNull / 1e6, tNull * 1e9 / n);
 
     // The writer as the injection library uses it: 1 MiB buffer flushed to a file.
     std::string path = "/tmp/bench_cupti_convert." + std::to_string(getpid()) + ".slcuda";
@@ -188,10 +197,13 @@ int main(int argc, char** argv) {
         return seconds(t0);
     });
     std::ifstream in(path, std::ios::binary);
-    std::vector<uint8_t> stream((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> stream((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
     std::remove(path.c_str());
-    std::printf("2a. converter + CUDA stream file:  %7.1f M records/s  (%.0f ns/record, %.1f bytes/record)\n", n / tWrite / 1e6,
-                tWrite * 1e9 / n, double(stream.size()) / n);
+    std::printf(
+        "2a. converter + CUDA stream file:  %7.1f M records/s  (%.0f ns/record, %.1f "
+        "bytes/record)\n",
+        n / tWrite / 1e6, tWrite * 1e9 / n, double(stream.size()) / n);
 
 #ifdef SIGHTLINE_HAVE_CAPTURE_SINK
     // The injection library's real path: converter -> CaptureSink -> ProcessWriter raw stream.
@@ -213,10 +225,14 @@ int main(int argc, char** argv) {
         sink->close();  // drains the writer thread and fsyncs the file
         double tClose = seconds(t1);
         uint64_t bytes = 0;
-        for (const auto& f : std::filesystem::directory_iterator(dir)) bytes += std::filesystem::file_size(f.path());
+        for (const auto& f : std::filesystem::directory_iterator(dir))
+            bytes += std::filesystem::file_size(f.path());
         std::filesystem::remove_all(dir);
-        std::printf("2b. converter + capture raw stream: %6.1f M records/s  (%.0f ns/record, %.1f bytes/record; "
-                    "final drain + fsync %.2f s)\n", n / t / 1e6, t * 1e9 / n, double(bytes) / n, tClose);
+        std::printf(
+            "2b. converter + capture raw stream: %6.1f M records/s  (%.0f ns/record, %.1f "
+            "bytes/record; "
+            "final drain + fsync %.2f s)\n",
+            n / t / 1e6, t * 1e9 / n, double(bytes) / n, tClose);
     }
 #endif
 
@@ -234,7 +250,7 @@ int main(int argc, char** argv) {
         events = report->eventCount();
         return seconds(t0);
     });
-    std::printf("3. stream -> report (merge):  %8.1f M records/s  (%.0f ns/record, %llu events)\n", n / tRead / 1e6,
-                tRead * 1e9 / n, static_cast<unsigned long long>(events));
+    std::printf("3. stream -> report (merge):  %8.1f M records/s  (%.0f ns/record, %llu events)\n",
+                n / tRead / 1e6, tRead * 1e9 / n, static_cast<unsigned long long>(events));
     return events == n ? 0 : 1;
 }

@@ -14,13 +14,14 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (x);                                                                 \
-        if (e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                     \
-        }                                                                                     \
+#define CHECK(x)                                                            \
+    do {                                                                    \
+        cudaError_t e_ = (x);                                               \
+        if (e_ != cudaSuccess) {                                            \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, \
+                         cudaGetErrorString(e_));                           \
+            std::exit(2);                                                   \
+        }                                                                   \
     } while (0)
 
 __global__ void scale(float* x, int n, float f) {
@@ -40,7 +41,7 @@ __global__ void busy(float* x, int n, long long cycles) {
 __global__ void empty() {}
 
 struct Counts {
-    long kernels = 0;             // launched outside graphs
+    long kernels = 0;  // launched outside graphs
     long graphLaunches = 0;
     long kernelsPerGraph = 0;
     long kernelsInProfilerRange = 0;  // outside graphs, between cudaProfilerStart and Stop
@@ -184,14 +185,21 @@ int main(int argc, char** argv) {
         std::perror(argv[1]);
         return 1;
     }
-    std::fprintf(f, "kernels=%ld\ngraph_launches=%ld\nkernels_per_graph=%ld\nkernels_in_profiler_range=%ld\n",
-                 c.kernels, c.graphLaunches, c.kernelsPerGraph, c.kernelsInProfilerRange);
-    std::fprintf(f, "memcpy_htod_bytes=%lld\nmemcpy_dtoh_bytes=%lld\nmemcpy_dtod_bytes=%lld\nmemset_bytes=%lld\n", c.htod,
-                 c.dtoh, c.dtod, c.memsetBytes);
-    std::fprintf(f, "memcpy_htod_bytes_in_profiler_range=%lld\nhost_threads_with_cuda=3\noverlap=1\n",
+    std::fprintf(
+        f,
+        "kernels=%ld\ngraph_launches=%ld\nkernels_per_graph=%ld\nkernels_in_profiler_range=%ld\n",
+        c.kernels, c.graphLaunches, c.kernelsPerGraph, c.kernelsInProfilerRange);
+    std::fprintf(f,
+                 "memcpy_htod_bytes=%lld\nmemcpy_dtoh_bytes=%lld\nmemcpy_dtod_bytes=%lld\nmemset_"
+                 "bytes=%lld\n",
+                 c.htod, c.dtoh, c.dtod, c.memsetBytes);
+    std::fprintf(f,
+                 "memcpy_htod_bytes_in_profiler_range=%lld\nhost_threads_with_cuda=3\noverlap=1\n",
                  c.htodInProfilerRange);
-    std::fprintf(f, "nvtx_ranges=phase:overlap,phase:pageable,phase:memset,phase:events,phase:graph,phase:threads,"
-                    "phase:profiler-range,worker 0,worker 1\n");
+    std::fprintf(f,
+                 "nvtx_ranges=phase:overlap,phase:pageable,phase:memset,phase:events,phase:graph,"
+                 "phase:threads,"
+                 "phase:profiler-range,worker 0,worker 1\n");
     std::fclose(f);
     std::printf("cuda_workload: done (event elapsed %.3f ms)\n", ms);
     return 0;

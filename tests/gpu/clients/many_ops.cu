@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     }
     cudaDeviceSynchronize();
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("ops=%ld seconds=%.3f ops_per_s=%.0f\n", kernels + memsets, elapsed, double(kernels + memsets) / elapsed);
+    std::printf("ops=%ld seconds=%.3f ops_per_s=%.0f\n", kernels + memsets, elapsed,
+                double(kernels + memsets) / elapsed);
     if (argc > 2) {
         FILE* f = std::fopen(argv[2], "w");
         if (f) {
