@@ -33,13 +33,13 @@ void CudaCaptureSession::stop() {
     if (m_sampler) m_sampler->stop();
 }
 
-void CudaCaptureSession::addToReport(ReportBuilder& b) {
+void CudaCaptureSession::addToReport(ReportBuilder& b, int64_t t0, int64_t t1) {
     stop();
     if (!m_metricsProblem.empty()) b.addDiagnostic("gpu_metrics.unavailable", 1, m_metricsProblem);
     if (m_sampler) {
         ReportBuilderSink sink(b);
         std::vector<Gpu> cudaGpus = b.report().gpus;  // from the CUDA streams: match NVML by UUID
-        m_sampler->drainInto(sink, cudaGpus);
+        m_sampler->addTo(sink, cudaGpus, t0, t1);
     }
     if (m_traceCuda) {
         CorrelationSummary c = checkCorrelations(b.report());

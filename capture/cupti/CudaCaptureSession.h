@@ -26,8 +26,8 @@ public:
     // goes to `say` and, later, into the report; the capture goes on.
     void start(const std::function<void(const std::string&)>& say);
     void stop();
-    // After the streams are merged into `b`.
-    void addToReport(ReportBuilder& b);
+    // After the streams are merged into `b`; metric samples of [t0, t1) only.
+    void addToReport(ReportBuilder& b, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX);
 
     const std::string& metricsProblem() const { return m_metricsProblem; }
 

@@ -314,7 +314,8 @@ size_t NvmlSampler::sampleCount() const {
     return m_samples.size();
 }
 
-void NvmlSampler::drainInto(CudaSink& sink, const std::vector<Gpu>& cudaGpus) {
+void NvmlSampler::addTo(CudaSink& sink, const std::vector<Gpu>& cudaGpus, int64_t t0,
+                        int64_t t1) const {
     // Step 1: NVML index -> CUDA device id by UUID (NVML and CUDA may order GPUs differently);
     // GPUs the CUDA capture did not see get the lowest ids no CUDA GPU uses.
     std::vector<int32_t> ids(m_devices.size(), -1);
@@ -346,8 +347,8 @@ void NvmlSampler::drainInto(CudaSink& sink, const std::vector<Gpu>& cudaGpus) {
     for (const auto& [metric, reason] : m_unsupported)
         sink.addDiagnostic("gpu_metrics.unsupported", 1, reason, 0);
     std::lock_guard lock(m_mutex);
-    for (const auto& m : m_samples) sink.add(m);
-    m_samples.clear();
+    for (const auto& m : m_samples)
+        if (m.time >= t0 && m.time < t1) sink.add(m);
 }
 
 }  // namespace sl::cuda

@@ -4,7 +4,7 @@
 // libnvidia-ml.so.1 is loaded at run time (dlopen), so Sightline runs where no driver is
 // installed; when NVML or a metric is unavailable, start() / the diagnostics say why and the
 // capture goes on. Runs in the launcher: one sampling thread; samples stay in memory until
-// drainInto() after stop().
+// addTo() after stop().
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -44,9 +44,12 @@ public:
     // Takes one sample of every metric now (also used by the thread).
     void sampleOnce();
     void stop();
-    // Adds GPUs, series, samples and diagnostics to the sink. `cudaGpus` (may be empty) maps NVML
-    // devices to CUDA device ids by UUID, so metrics sit with the GPU rows of the CUDA capture.
-    void drainInto(CudaSink& sink, const std::vector<Gpu>& cudaGpus = {});
+    // Adds GPUs, series, the samples taken in [t0, t1) and diagnostics to the sink; the samples
+    // stay (a capture with several ranges makes one report per range). `cudaGpus` (may be
+    // empty) maps NVML devices to CUDA device ids by UUID, so metrics sit with the GPU rows of
+    // the CUDA capture. Call after stop().
+    void addTo(CudaSink& sink, const std::vector<Gpu>& cudaGpus = {}, int64_t t0 = INT64_MIN,
+               int64_t t1 = INT64_MAX) const;
 
     size_t seriesCount() const { return m_series.size(); }
     size_t sampleCount() const;

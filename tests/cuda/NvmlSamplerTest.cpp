@@ -90,7 +90,7 @@ TEST(NvmlSampler, SamplesEverySupportedMetricOfTheChosenDevices) {
     Gpu cuda;  // the CUDA capture saw fake GPU 1 as CUDA device 0
     cuda.deviceId = 0;
     cuda.uuid = "GPU-00000001-0000-0000-0000-000000000000";
-    s.drainInto(sink, {cuda});
+    s.addTo(sink, {cuda});
     auto r = b.finish();
     ASSERT_EQ(r->gpus.size(), 2u);
     std::map<std::string, const Gpu*> byUuid;
@@ -126,6 +126,16 @@ TEST(NvmlSampler, SamplesEverySupportedMetricOfTheChosenDevices) {
     EXPECT_EQ(last.at({"PCIe TX", 0}), 1000 * 1024.0);
     EXPECT_EQ(last.at({"PCIe RX", 0}), 2000 * 1024.0);
     EXPECT_EQ(last.at({"Memory utilization", 0}), 20);
+
+    // The samples stay: a second report (another capture range) gets those of its window.
+    int64_t mid = r->tracksOfKind(EventKind::Metric)[0]->start[2];
+    ReportBuilder b2;
+    ReportBuilderSink sink2(b2);
+    s.addTo(sink2, {}, mid, INT64_MAX);
+    auto r2 = b2.finish();
+    EXPECT_GT(r2->eventCount(EventKind::Metric), 0u);
+    EXPECT_LT(r2->eventCount(EventKind::Metric), n);
+    for (const Track* t : r2->tracksOfKind(EventKind::Metric)) EXPECT_GE(t->start[0], mid);
 }
 
 TEST(NvmlSampler, ExplicitDeviceListIsCheckedAgainstWhatNvmlSees) {
