@@ -57,6 +57,8 @@ struct State {
     bool rangesOver = false;
     int ranges = 0;
     std::atomic<bool> finished{false};
+    std::atomic<bool> finishing{
+        false};  // exit flush under way: the final shutdown writes everything
     std::thread flusher;
     std::mutex flushMutex;
     std::condition_variable flushCv;
@@ -94,8 +96,10 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
                 dropped)
                 g->converter->droppedRecords(0, streamId, dropped);
             // Hand this thread's events to the writer now: a CUPTI buffer is a natural batch, and
-            // the next completion may come on another thread or never (crash).
-            g->sink->flush();
+            // the next completion may come on another thread or never (crash). Not during the exit
+            // flush: the writer's shutdown writes every buffer itself, and starting its thread at
+            // exit would be recorded too late (as a dropped record) by the other modules.
+            if (!g->finishing.load()) g->sink->flush();
         }
     }
     g->pool->give(buffer);
@@ -206,7 +210,7 @@ void flusherLoop() {
 }
 
 void finishAll() {
-    if (!g || g->finished.load()) return;
+    if (!g || g->finished.load() || g->finishing.exchange(true)) return;
     {
         std::lock_guard lock(g->flushMutex);
         g->stopFlusher = true;

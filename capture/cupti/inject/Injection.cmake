@@ -22,4 +22,8 @@ set_target_properties(sightline-cuda PROPERTIES
   LINK_DEPENDS ${_inject}/exports.map)
 target_link_options(sightline-cuda PRIVATE -static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL
                     -Wl,-z,nodelete -Wl,--no-undefined -Wl,--version-script=${_inject}/exports.map)
+# `sightline profile` finds the module next to libsightline-inject.so (launcher is configured first).
+if(TARGET sl_launcher)
+  add_dependencies(sl_launcher sightline-cuda)
+endif()
 install(TARGETS sightline-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/sightline COMPONENT cli)
