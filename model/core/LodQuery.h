@@ -12,8 +12,8 @@ namespace sl {
 struct LodBucket {
     uint32_t count = 0;     // events overlapping the bucket
     int64_t busyNs = 0;     // busy time inside the bucket (clipped)
-    int64_t longestNs = 0;  // the longest overlapping event (unclipped)
-    size_t longestIndex = 0;
+    int64_t longestNs = 0;  // the longest overlapping event (unclipped); TrackLod::longest() with
+                            // an index pointer locates it when a tooltip needs it
 };
 
 void queryBuckets(const Track& track, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,

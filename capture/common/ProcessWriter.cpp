@@ -1,0 +1,518 @@
+#include "capture/common/ProcessWriter.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+#include "capture/common/Clock.h"
+#include "capture/common/SessionEnv.h"
+
+namespace sl::capture {
+namespace detail {
+thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
+thread_local bool t_inTool SL_CAPTURE_TLS = false;
+std::atomic<uint32_t> g_generation{1};
+}  // namespace detail
+
+namespace {
+
+using detail::g_generation;
+using detail::t_state;
+
+constexpr uint32_t kCriticalReserve = 4096;
+
+std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
+std::atomic<bool> g_active{false};
+std::atomic<bool> g_shutdown{false};
+int g_fd = -1;
+int64_t g_pid = 0;
+char g_module[24] = {};
+char g_sessionDir[1024] = {};
+uint32_t g_bufferBytes = 256 * 1024;
+int64_t g_budgetBytes = 512ll << 20;
+
+std::atomic<Buffer*> g_queue{nullptr};
+std::atomic<uint32_t> g_queueLen{0};  // futex word the writer sleeps on
+std::atomic<int64_t> g_inflight{0};
+std::atomic<ThreadState*> g_registry{nullptr};
+std::atomic<int> g_writerRunning{0};
+std::atomic<int> g_writerStop{0};
+std::atomic<uint32_t> g_writerDone{0};
+std::atomic<uint32_t> g_nextString{1};
+std::atomic<uint64_t> g_blocks{0}, g_bytes{0};
+pthread_key_t g_threadKey;
+std::atomic<bool> g_keyCreated{false};
+
+long futexWait(std::atomic<uint32_t>* word, uint32_t expected, long timeoutNs) {
+    timespec ts{timeoutNs / 1000000000, timeoutNs % 1000000000};
+    return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts, nullptr, 0);
+}
+void futexWake(std::atomic<uint32_t>* word) {
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+void sleepNs(long ns) {
+    timespec ts{ns / 1000000000, ns % 1000000000};
+    syscall(SYS_nanosleep, &ts, nullptr);
+}
+int64_t rawGetpid() { return syscall(SYS_getpid); }
+int64_t rawGettid() { return syscall(SYS_gettid); }
+
+bool writeFully(const iovec* iov, int count) {
+    iovec local[4];
+    for (int i = 0; i < count; ++i) local[i] = iov[i];
+    int first = 0;
+    while (first < count) {
+        long n = syscall(SYS_writev, g_fd, local + first, count - first);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        g_bytes.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
+        while (first < count && static_cast<size_t>(n) >= local[first].iov_len) {
+            n -= static_cast<long>(local[first].iov_len);
+            ++first;
+        }
+        if (first < count) {
+            local[first].iov_base = static_cast<char*>(local[first].iov_base) + n;
+            local[first].iov_len -= static_cast<size_t>(n);
+        }
+    }
+    return true;
+}
+
+void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
+    if (g_fd < 0 || bytes == 0) return;
+    BlockHeader h{kBlockMagic, bytes, tid, seq};
+    iovec iov[2] = {{&h, sizeof h}, {const_cast<void*>(data), bytes}};
+    if (writeFully(iov, 2)) g_blocks.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool openStream() {
+    for (int n = 0; n < 1000; ++n) {
+        char path[1200];
+        std::snprintf(path, sizeof path, "%s/%s-%lld-%d.slraw", g_sessionDir, g_module, static_cast<long long>(g_pid), n);
+        long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            g_fd = static_cast<int>(fd);
+            break;
+        }
+        if (errno != EEXIST) return false;
+    }
+    if (g_fd < 0) return false;
+    StreamHeader h{};
+    std::memcpy(h.magic, kStreamMagic, 8);
+    h.version = kStreamVersion;
+    h.headerBytes = sizeof h;
+    h.pid = g_pid;
+    h.startMonotonicNs = nowNs();
+    h.startUtcNs = utcNowNs();
+    std::snprintf(h.module, sizeof h.module, "%s", g_module);
+    iovec iov{&h, sizeof h};
+    return writeFully(&iov, 1);
+}
+
+void freeBuffer(Buffer* b) {
+    g_inflight.fetch_sub(b->capacity, std::memory_order_relaxed);
+    std::free(b);
+}
+
+void writeQueued() {
+    Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
+    Buffer* fifo = nullptr;
+    uint32_t n = 0;
+    while (batch) {  // the stack is LIFO: reverse it
+        Buffer* next = batch->next;
+        batch->next = fifo;
+        fifo = batch;
+        batch = next;
+        ++n;
+    }
+    if (n) g_queueLen.fetch_sub(n, std::memory_order_relaxed);
+    while (fifo) {
+        Buffer* next = fifo->next;
+        writeBlock(fifo->tid, fifo->seq, fifo->data(), fifo->used.load(std::memory_order_acquire));
+        freeBuffer(fifo);
+        fifo = next;
+    }
+}
+
+void* writerMain(void*) {
+    detail::t_inTool = true;
+    while (true) {
+        if (g_queueLen.load(std::memory_order_acquire) == 0) {
+            if (g_writerStop.load(std::memory_order_acquire)) break;
+            futexWait(&g_queueLen, 0, 20 * 1000 * 1000);
+        }
+        writeQueued();
+    }
+    writeQueued();
+    g_writerDone.store(1, std::memory_order_release);
+    futexWake(&g_writerDone);
+    return nullptr;
+}
+
+void ensureWriter() {
+    int expected = 0;
+    if (!g_writerRunning.compare_exchange_strong(expected, 1)) return;
+    ProcessWriter::ToolScope scope;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);  // the writer never runs the program's handlers
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_t th;
+    if (pthread_create(&th, &attr, writerMain, nullptr) != 0) g_writerRunning.store(0);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void handOver(Buffer* b) {
+    if (b->used.load(std::memory_order_relaxed) == 0) {
+        freeBuffer(b);
+        return;
+    }
+    Buffer* head = g_queue.load(std::memory_order_relaxed);
+    do {
+        b->next = head;
+    } while (!g_queue.compare_exchange_weak(head, b, std::memory_order_release, std::memory_order_relaxed));
+    if (g_queueLen.fetch_add(1, std::memory_order_release) == 0) futexWake(&g_queueLen);
+    ensureWriter();
+}
+
+Buffer* allocBuffer(ThreadState* t) {
+    int64_t cap = g_bufferBytes;
+    if (g_inflight.fetch_add(cap, std::memory_order_relaxed) + cap > g_budgetBytes) {
+        g_inflight.fetch_sub(cap, std::memory_order_relaxed);
+        return nullptr;
+    }
+    auto* b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));
+    if (!b) {
+        g_inflight.fetch_sub(cap, std::memory_order_relaxed);
+        return nullptr;
+    }
+    b->next = nullptr;
+    b->tid = t->tid;
+    b->seq = t->seq++;
+    b->used.store(0, std::memory_order_relaxed);
+    b->capacity = static_cast<uint32_t>(cap);
+    b->limit = static_cast<uint32_t>(cap) - kCriticalReserve;
+    return b;
+}
+
+// Writes the pending drop counters of `t` as Meta Drops records at `out` (room for 8 records).
+uint32_t encodeDrops(ThreadState* t, uint8_t* out) {
+    uint32_t bytes = 0;
+    for (int k = 0; k < 8; ++k) {
+        if (!t->drops[k]) continue;
+        auto* m = reinterpret_cast<MetaRecord*>(out + bytes);
+        m->h = {RecordType::Meta, 0, 5, static_cast<uint32_t>(MetaKind::Drops)};
+        m->intCount = 3;
+        m->strCount = 0;
+        m->reserved = 0;
+        int64_t* ints = reinterpret_cast<int64_t*>(m + 1);
+        ints[0] = t->tid;
+        ints[1] = k;
+        ints[2] = t->drops[k];
+        t->drops[k] = 0;
+        bytes += 40;
+    }
+    t->hasDrops = false;
+    return bytes;
+}
+
+void threadKeyDestructor(void* p) {
+    if (p && t_state == p) ProcessWriter::threadExit();
+}
+
+ThreadState* registerThread() {
+    uint32_t gen = g_generation.load(std::memory_order_relaxed);
+    int64_t tid = rawGettid();
+    ThreadState* t = nullptr;
+    for (ThreadState* s = g_registry.load(std::memory_order_acquire); s; s = s->nextAll) {
+        bool isFree = true;
+        if (s->generation == gen && s->free.load(std::memory_order_relaxed) &&
+            s->free.compare_exchange_strong(isFree, false)) {
+            t = s;
+            break;
+        }
+    }
+    if (!t) {
+        t = static_cast<ThreadState*>(std::calloc(1, sizeof(ThreadState)));
+        if (!t) return nullptr;
+        t->generation = gen;
+        ThreadState* head = g_registry.load(std::memory_order_relaxed);
+        do {
+            t->nextAll = head;
+        } while (!g_registry.compare_exchange_weak(head, t, std::memory_order_release, std::memory_order_relaxed));
+    }
+    t->buffer.store(nullptr, std::memory_order_relaxed);
+    t->tid = tid;
+    t->seq = 0;
+    t->hasDrops = false;
+    for (auto& d : t->drops) d = 0;
+    t_state = t;
+    if (g_keyCreated.load(std::memory_order_acquire)) pthread_setspecific(g_threadKey, t);
+    return t;
+}
+
+ThreadState* currentState() {
+    ThreadState* t = t_state;
+    if (t && t->generation == g_generation.load(std::memory_order_relaxed)) return t;
+    return registerThread();
+}
+
+}  // namespace
+
+namespace detail {
+uint8_t* reserveSlow(uint32_t bytes, bool critical) {
+    if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed)) return nullptr;
+    if (bytes > g_bufferBytes / 2) return nullptr;
+    ThreadState* t = currentState();
+    if (!t) return nullptr;
+    Buffer* b = t->buffer.load(std::memory_order_relaxed);
+    if (b) {
+        uint32_t used = b->used.load(std::memory_order_relaxed);
+        if (used + bytes <= (critical ? b->capacity : b->limit)) return b->data() + used;
+    }
+    Buffer* nb = allocBuffer(t);
+    if (!nb) return nullptr;  // keep the old buffer: its reserve still serves critical records
+    if (b) handOver(b);
+    if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
+    t->buffer.store(nb, std::memory_order_release);
+    return nb->data() + nb->used.load(std::memory_order_relaxed);
+}
+}  // namespace detail
+
+bool ProcessWriter::start(const char* module) {
+    int expected = 0;
+    if (!g_startState.compare_exchange_strong(expected, 1)) {
+        while (g_startState.load() == 1) sleepNs(100000);
+        return g_active.load();
+    }
+    const char* dir = std::getenv(env::kSessionDir);
+    if (dir && *dir) {
+        std::snprintf(g_sessionDir, sizeof g_sessionDir, "%s", dir);
+        std::snprintf(g_module, sizeof g_module, "%s", module);
+        if (const char* kb = std::getenv(env::kBufferKb)) {
+            long v = std::atol(kb);
+            if (v >= 16 && v <= 65536) g_bufferBytes = static_cast<uint32_t>(v * 1024);
+        }
+        if (const char* mb = std::getenv(env::kBufferMb)) {
+            long v = std::atol(mb);
+            if (v >= 1) g_budgetBytes = static_cast<int64_t>(v) << 20;
+        }
+        if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0) g_keyCreated.store(true);
+        g_pid = rawGetpid();
+        if (openStream()) g_active.store(true, std::memory_order_release);
+    }
+    g_startState.store(2);
+    return g_active.load();
+}
+
+bool ProcessWriter::active() { return g_active.load(std::memory_order_relaxed); }
+int64_t ProcessWriter::pid() { return g_pid; }
+
+void ProcessWriter::countDrop(DropKind kind) {
+    if (!g_active.load(std::memory_order_relaxed)) return;
+    ThreadState* t = currentState();
+    if (!t) return;
+    auto k = static_cast<int>(kind);
+    if (k < 0 || k >= 8) k = 0;
+    t->drops[k] += 1;
+    t->hasDrops = true;
+}
+
+uint32_t ProcessWriter::defineString(std::string_view s) {
+    if (s.size() > 65536) s = s.substr(0, 65536);
+    uint32_t bytes = static_cast<uint32_t>(sizeof(StringRecord) + paddedTo8(static_cast<uint32_t>(s.size())));
+    uint8_t* p = reserveCritical(bytes);
+    if (!p) {
+        countDrop(DropKind::Meta);
+        return 0;
+    }
+    uint32_t id = g_nextString.fetch_add(1, std::memory_order_relaxed);
+    auto* r = reinterpret_cast<StringRecord*>(p);
+    r->h = {RecordType::String, 0, static_cast<uint16_t>(bytes / 8), id};
+    r->length = static_cast<uint32_t>(s.size());
+    r->reserved = 0;
+    std::memcpy(r + 1, s.data(), s.size());
+    std::memset(reinterpret_cast<char*>(r + 1) + s.size(), 0, bytes - sizeof(StringRecord) - s.size());
+    commit(bytes);
+    return id;
+}
+
+bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end, uint32_t name,
+                              const int64_t* columns, int columnCount, int32_t device, uint32_t context,
+                              uint32_t stream, uint32_t domain) {
+    if (columnCount < 0) columnCount = 0;
+    if (columnCount > 16) columnCount = 16;
+    uint32_t bytes = static_cast<uint32_t>(sizeof(EventRecord) + 8 * columnCount);
+    uint8_t* p = reserve(bytes);
+    if (!p) {
+        countDrop(DropKind::Event);
+        return false;
+    }
+    auto* e = reinterpret_cast<EventRecord*>(p);
+    e->h = {RecordType::Event, 0, static_cast<uint16_t>(bytes / 8), 0};
+    e->kind = static_cast<uint8_t>(kind);
+    e->columnCount = static_cast<uint8_t>(columnCount);
+    e->reserved = 0;
+    e->name = name;
+    e->tid = tid;
+    e->start = start;
+    e->end = end;
+    e->device = device;
+    e->context = context;
+    e->stream = stream;
+    e->domain = domain;
+    if (columnCount) std::memcpy(e + 1, columns, 8 * static_cast<size_t>(columnCount));
+    commit(bytes);
+    return true;
+}
+
+bool ProcessWriter::emitMeta(MetaKind kind, const int64_t* ints, int intCount, const std::string_view* strs,
+                             int strCount) {
+    uint32_t bytes = sizeof(MetaRecord) + 8 * static_cast<uint32_t>(intCount);
+    for (int i = 0; i < strCount; ++i) bytes += 4 + static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
+    bytes = paddedTo8(bytes);
+    uint8_t* p = reserveCritical(bytes);
+    if (!p) {
+        countDrop(DropKind::Meta);
+        return false;
+    }
+    auto* m = reinterpret_cast<MetaRecord*>(p);
+    m->h = {RecordType::Meta, 0, static_cast<uint16_t>(bytes / 8), static_cast<uint32_t>(kind)};
+    m->intCount = static_cast<uint16_t>(intCount);
+    m->strCount = static_cast<uint16_t>(strCount);
+    m->reserved = 0;
+    uint8_t* q = p + sizeof(MetaRecord);
+    if (intCount) std::memcpy(q, ints, 8 * static_cast<size_t>(intCount));
+    q += 8 * intCount;
+    for (int i = 0; i < strCount; ++i) {
+        uint32_t len = static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
+        std::memcpy(q, &len, 4);
+        std::memcpy(q + 4, strs[i].data(), len);
+        q += 4 + len;
+    }
+    std::memset(q, 0, static_cast<size_t>(p + bytes - q));
+    commit(bytes);
+    return true;
+}
+
+void ProcessWriter::flushThread() {
+    if (!g_active.load() || g_shutdown.load()) return;
+    ThreadState* t = t_state;
+    if (!t || t->generation != g_generation.load()) return;
+    Buffer* b = t->buffer.exchange(nullptr);
+    if (b) handOver(b);
+}
+
+void ProcessWriter::threadExit() {
+    ThreadState* t = t_state;
+    if (!t) return;
+    if (t->generation == g_generation.load() && g_active.load() && !g_shutdown.load()) {
+        if (t->hasDrops) {
+            uint8_t tmp[8 * 40];
+            uint32_t n = encodeDrops(t, tmp);
+            if (uint8_t* p = reserveCritical(n)) {
+                std::memcpy(p, tmp, n);
+                commit(n);
+            }
+        }
+        Buffer* b = t->buffer.exchange(nullptr);
+        if (b) handOver(b);
+        t->free.store(true, std::memory_order_release);
+    }
+    t_state = nullptr;
+}
+
+void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
+    if (!g_active.load() || g_shutdown.exchange(true)) return;
+    bool wasInTool = detail::t_inTool;
+    detail::t_inTool = true;
+    // Step 1: let the writer drain what was handed over, then stop it (bounded wait).
+    if (g_writerRunning.load()) {
+        g_writerStop.store(1, std::memory_order_release);
+        g_queueLen.fetch_add(0);
+        futexWake(&g_queueLen);
+        for (int i = 0; i < 2000 && !g_writerDone.load(std::memory_order_acquire); ++i) sleepNs(1000000);
+    }
+    // Step 2: whatever is still queued (the writer never started or did not finish in time).
+    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued();
+    // Step 3: the committed part of every thread's current buffer, and unreported drops.
+    uint32_t gen = g_generation.load();
+    for (ThreadState* t = g_registry.load(std::memory_order_acquire); t; t = t->nextAll) {
+        if (t->generation != gen) continue;
+        Buffer* b = t->buffer.exchange(nullptr);
+        if (b) writeBlock(b->tid, b->seq, b->data(), b->used.load(std::memory_order_acquire));
+        if (t->hasDrops) {
+            uint8_t tmp[8 * 40];
+            uint32_t n = encodeDrops(t, tmp);
+            writeBlock(t->tid, UINT64_MAX, tmp, n);
+        }
+    }
+    // Step 4: how the process ended.
+    if (how != ExitHow::Exec) {
+        alignas(8) uint8_t rec[sizeof(MetaRecord) + 32];
+        auto* m = reinterpret_cast<MetaRecord*>(rec);
+        m->h = {RecordType::Meta, 0, sizeof rec / 8, static_cast<uint32_t>(MetaKind::ProcessEnd)};
+        m->intCount = 4;
+        m->strCount = 0;
+        m->reserved = 0;
+        int64_t ints[4] = {nowNs(), exitCode, signal, static_cast<int64_t>(how)};
+        std::memcpy(m + 1, ints, sizeof ints);
+        writeBlock(0, UINT64_MAX, rec, sizeof rec);
+    }
+    syscall(SYS_fsync, g_fd);
+    if (how == ExitHow::Exec) {
+        syscall(SYS_close, g_fd);
+        g_fd = -1;
+    }
+    detail::t_inTool = wasInTool;
+}
+
+void ProcessWriter::resumeAfterExec() {
+    if (!g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0) return;
+    g_generation.fetch_add(1);
+    g_queue.store(nullptr);
+    g_queueLen.store(0);
+    g_writerRunning.store(0);
+    g_writerStop.store(0);
+    g_writerDone.store(0);
+    g_shutdown.store(false);
+    g_active.store(openStream());
+    t_state = nullptr;
+}
+
+void ProcessWriter::onForkChild(bool trace) {
+    g_generation.fetch_add(1);
+    g_queue.store(nullptr);
+    g_queueLen.store(0);
+    g_inflight.store(0);
+    g_registry.store(nullptr);
+    g_writerRunning.store(0);
+    g_writerStop.store(0);
+    g_writerDone.store(0);
+    t_state = nullptr;
+    if (g_fd >= 0) syscall(SYS_close, g_fd);
+    g_fd = -1;
+    g_pid = rawGetpid();
+    bool wasActive = g_active.load() && !g_shutdown.load();
+    g_shutdown.store(false);
+    g_active.store(wasActive && trace && openStream());
+}
+
+uint64_t ProcessWriter::blocksWritten() { return g_blocks.load(); }
+uint64_t ProcessWriter::bytesWritten() { return g_bytes.load(); }
+
+}  // namespace sl::capture

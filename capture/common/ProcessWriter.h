@@ -1,0 +1,152 @@
+#pragma once
+// The per-process data path of one injection module (.so): per-thread buffers filled without
+// locks, handed whole to a writer thread that appends them as blocks to this module's stream
+// file in the session directory (RawFormat.h). Each module links its own copy (static
+// library, hidden visibility), so each module has its own writer and stream file.
+//
+// Hot path (any thread): reserve() -> fill the record -> commit(). No lock, no syscall, no
+// allocation: a thread-local pointer, a bounds check and a store. A full buffer goes to the
+// writer through a lock-free stack; when the in-flight budget is exhausted the record is not
+// stored and the caller counts it with countDrop() (reported per thread as Meta Drops).
+// reserveCritical() may also use a reserve at the end of each buffer: NVTX pops and ends of
+// ranges whose start was recorded use it, so a recorded range is never left open by a drop.
+//
+// Final flush (shutdown): at exit, _exit, exec, and fatal signals. It drains the writer and
+// writes the committed part of every thread's current buffer; it uses only syscalls and
+// atomics, so it is async-signal-safe. Data lost on a crash: records a thread had reserved but
+// not committed. After fork the child gets a new stream (or none, see onForkChild).
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "capture/common/RawFormat.h"
+
+#define SL_CAPTURE_TLS __attribute__((tls_model("initial-exec")))
+
+namespace sl::capture {
+
+struct Buffer {
+    Buffer* next;            // link in the writer's queue
+    int64_t tid;
+    uint64_t seq;
+    std::atomic<uint32_t> used;  // committed bytes (readable by the final flush)
+    uint32_t limit;          // capacity minus the critical reserve
+    uint32_t capacity;
+    uint32_t pad;
+    // The records follow the header.
+    uint8_t* data() { return reinterpret_cast<uint8_t*>(this + 1); }
+};
+
+struct ThreadState {
+    ThreadState* nextAll;    // registry of all thread states (never unlinked)
+    std::atomic<Buffer*> buffer;
+    int64_t tid;
+    uint64_t seq;
+    uint32_t generation;     // fork generation the state belongs to
+    std::atomic<bool> free;  // the thread ended; the state can be reused
+    int64_t drops[8];        // per DropKind, not yet reported
+    bool hasDrops;
+};
+
+namespace detail {
+extern thread_local ThreadState* t_state SL_CAPTURE_TLS;
+extern thread_local bool t_inTool SL_CAPTURE_TLS;
+extern std::atomic<uint32_t> g_generation;
+uint8_t* reserveSlow(uint32_t bytes, bool critical);
+}  // namespace detail
+
+class ProcessWriter {
+public:
+    // Opens the stream file for this process if SIGHTLINE_SESSION_DIR is set. Safe to call more
+    // than once (later calls return the first result). `module` names the stream file.
+    static bool start(const char* module);
+    static bool active();
+    // This process's pid as the writer knows it (updated after fork).
+    static int64_t pid();
+
+    // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
+    // or nullptr (nothing stored: count it with countDrop).
+    static inline uint8_t* reserve(uint32_t bytes) {
+        ThreadState* t = detail::t_state;
+        if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed), 1)) {
+            Buffer* b = t->buffer.load(std::memory_order_relaxed);
+            if (__builtin_expect(b != nullptr, 1)) {
+                uint32_t used = b->used.load(std::memory_order_relaxed);
+                if (__builtin_expect(used + bytes <= b->limit, 1)) return b->data() + used;
+            }
+        }
+        return detail::reserveSlow(bytes, false);
+    }
+    static inline uint8_t* reserveCritical(uint32_t bytes) {
+        ThreadState* t = detail::t_state;
+        if (t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed)) {
+            Buffer* b = t->buffer.load(std::memory_order_relaxed);
+            if (b != nullptr) {
+                uint32_t used = b->used.load(std::memory_order_relaxed);
+                if (used + bytes <= b->limit) return b->data() + used;
+            }
+        }
+        return detail::reserveSlow(bytes, true);
+    }
+    // Publishes the record written at the pointer reserve() returned.
+    static inline void commit(uint32_t bytes) {
+        Buffer* b = detail::t_state->buffer.load(std::memory_order_relaxed);
+        b->used.store(b->used.load(std::memory_order_relaxed) + bytes, std::memory_order_release);
+    }
+    static void countDrop(DropKind kind);
+
+    // Convenience writers (not for the hottest paths). All return false when dropped (counted).
+    // Defines a new stream-local string id for `s` (no deduplication: cache the id).
+    static uint32_t defineString(std::string_view s);
+    static bool emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end, uint32_t name,
+                          const int64_t* columns, int columnCount, int32_t device = -1, uint32_t context = 0,
+                          uint32_t stream = 0, uint32_t domain = 0);
+    static bool emitMeta(MetaKind kind, const int64_t* ints, int intCount, const std::string_view* strs = nullptr,
+                         int strCount = 0);
+
+    // Hands the calling thread's buffer to the writer now (thread exit, before blocking forever).
+    static void flushThread();
+    // The calling thread is ending: flush and let its state be reused.
+    static void threadExit();
+
+    // Final flush; the first call wins, later calls return at once. Writes a ProcessEnd record
+    // unless how == Exec. Async-signal-safe.
+    static void shutdown(ExitHow how, int exitCode, int signal);
+    // After a failed exec: tracing resumes with a new stream file.
+    static void resumeAfterExec();
+    // In the child right after fork(): parent data is discarded; with `trace` the child gets its
+    // own stream (pid, new writer thread on first use); without it the child records nothing.
+    static void onForkChild(bool trace);
+    // Fork generation: changes in a forked child. Caches of stream-local ids (strings, domains)
+    // compare against it and re-define their ids when it changed.
+    static uint32_t generation() { return detail::g_generation.load(std::memory_order_relaxed); }
+
+    // True on threads of the tool itself (the writer) and while the tool is inside a libc call
+    // on its own behalf: interposers must pass such calls straight through.
+    static bool inTool() { return detail::t_inTool; }
+    struct ToolScope {
+        bool saved;
+        ToolScope() : saved(detail::t_inTool) { detail::t_inTool = true; }
+        ~ToolScope() { detail::t_inTool = saved; }
+    };
+
+    // Statistics for tests and benchmarks.
+    static uint64_t blocksWritten();
+    static uint64_t bytesWritten();
+};
+
+// A stream-local string id that is defined once per stream (re-defined after fork).
+struct CachedString {
+    std::atomic<uint64_t> value{0};  // generation << 32 | id
+    uint32_t get(std::string_view s) {
+        uint64_t v = value.load(std::memory_order_relaxed);
+        uint32_t gen = ProcessWriter::generation();
+        if (__builtin_expect(v != 0 && static_cast<uint32_t>(v >> 32) == gen, 1)) return static_cast<uint32_t>(v);
+        uint32_t id = ProcessWriter::defineString(s);
+        if (id) value.store((static_cast<uint64_t>(gen) << 32) | id, std::memory_order_relaxed);
+        return id;
+    }
+};
+
+}  // namespace sl::capture

@@ -1,0 +1,174 @@
+#pragma once
+// The raw stream format: what injection modules write inside the traced process and what the
+// launcher's merge reads. One stream file per module per process image, in the session
+// directory: <session>/<module>-<pid>-<n>.slraw. Little-endian, every record 8-byte aligned.
+//
+//   StreamHeader  (64 bytes, once)
+//   Block*        (BlockHeader + records of ONE thread's buffer, in that thread's order)
+//
+// A block is a thread buffer handed to the writer; records inside a block are in program
+// order of that thread. Blocks of different threads interleave arbitrarily; the merge sorts.
+// Nothing here depends on Qt, SQLite or the model library except the EventKind numbering
+// (model/core/Schema.h, a header without dependencies). Compatibility rule: record types and
+// meta kinds are only ever added; a reader skips record types it does not know (size8).
+#include <cstdint>
+
+#include "model/core/Schema.h"
+
+namespace sl::capture {
+
+constexpr char kStreamMagic[8] = {'S', 'L', 'R', 'A', 'W', '0', '0', '1'};
+constexpr uint32_t kStreamVersion = 1;
+constexpr uint32_t kBlockMagic = 0x4B4C4253;  // "SBLK"
+
+struct StreamHeader {
+    char magic[8];            // kStreamMagic
+    uint32_t version;         // kStreamVersion
+    uint32_t headerBytes;     // sizeof(StreamHeader)
+    int64_t pid;              // the process that wrote the stream
+    int64_t startMonotonicNs; // CLOCK_MONOTONIC when the stream was opened
+    int64_t startUtcNs;       // CLOCK_REALTIME at the same moment
+    char module[24];          // "inject", "cupti": NUL-terminated
+};
+static_assert(sizeof(StreamHeader) == 64);
+
+struct BlockHeader {
+    uint32_t magic;  // kBlockMagic
+    uint32_t bytes;  // payload bytes after this header (a multiple of 8)
+    int64_t tid;     // the thread whose records follow (0: records of no particular thread)
+    uint64_t seq;    // per-thread block sequence number, from 0 (gaps mean lost blocks)
+};
+static_assert(sizeof(BlockHeader) == 24);
+
+enum class RecordType : uint8_t {
+    Event = 1,      // EventRecord: a generic event of any sl::EventKind with its schema columns
+    String = 2,     // StringRecord: defines a stream-local string id
+    Meta = 3,       // MetaRecord: metadata (processes, threads, domains, GPUs, drops, ...)
+    NvtxPush = 4,   // NvtxRecord: compact NVTX hot-path records (the merge pairs them)
+    NvtxPop = 5,    // NvtxEndRecord
+    NvtxStart = 6,  // NvtxRecord with a range id
+    NvtxEnd = 7,    // NvtxEndRecord with a range id
+    NvtxMark = 8,   // NvtxRecord
+};
+
+// Every record starts with this. `size8` is the whole record's size in 8-byte units.
+struct RecordHeader {
+    RecordType type;
+    uint8_t flags;   // per type (NVTX: payload type in bits 0-3, kNvtxRegistered, kNvtxInline)
+    uint16_t size8;
+    uint32_t aux;    // per type (NVTX: the domain id; Meta: the MetaKind)
+};
+static_assert(sizeof(RecordHeader) == 8);
+
+constexpr uint32_t kMaxRecordBytes = 0xFFFF * 8;
+
+// A generic event (the path for CUDA/CUPTI and OS runtime events). `columnCount` int64 values
+// follow, one per column of schemaOf(kind) in schema order (fewer: the rest are 0). Doubles
+// (Metric values) are stored as their IEEE bits. String-valued fields (name) are stream-local
+// string ids from StringRecords. Kernel's `launch` column is a stream-local launch id defined
+// by a MetaKind::KernelLaunch record; the merge remaps it.
+struct EventRecord {
+    RecordHeader h;  // type Event; aux unused
+    uint8_t kind;    // sl::EventKind
+    uint8_t columnCount;
+    uint16_t reserved;
+    uint32_t name;   // stream-local string id, 0 = none
+    int64_t tid;     // owner thread for thread-owned kinds (0 otherwise)
+    int64_t start;   // ns, CLOCK_MONOTONIC
+    int64_t end;     // == start for instant kinds
+    int32_t device;  // owner GPU for stream/device kinds (-1 otherwise)
+    uint32_t context;
+    uint32_t stream;
+    uint32_t domain; // NVTX domain for NVTX kinds
+    // int64_t columns[columnCount];
+};
+static_assert(sizeof(EventRecord) == 56);
+
+// Defines a stream-local string id (ids start at 1, unique within the stream file).
+struct StringRecord {
+    RecordHeader h;  // type String; aux = the string id
+    uint32_t length; // bytes of UTF-8 text that follow (no NUL), padded to 8
+    uint32_t reserved;
+};
+
+// NVTX flags (RecordHeader::flags).
+constexpr uint8_t kNvtxPayloadMask = 0x0F;  // sl::PayloadType
+constexpr uint8_t kNvtxRegistered = 0x10;   // message is a registered string id (NvtxRecord::message)
+constexpr uint8_t kNvtxInline = 0x20;       // message text follows the record (NvtxRecord::message = length)
+
+// Push, start and mark. `aux` is the domain id (0: default domain). For Start, `rangeId` is the
+// process-unique id returned to the program; its end may come from any thread.
+struct NvtxRecord {
+    RecordHeader h;
+    int64_t time;
+    uint32_t category;
+    uint32_t color;     // ARGB, 0 = none
+    uint64_t payload;   // bits of the payload
+    uint32_t message;   // string id (kNvtxRegistered) or inline text length (kNvtxInline)
+    uint32_t reserved;
+    // NvtxStart only: uint64_t rangeId; then the inline text, padded to 8.
+};
+static_assert(sizeof(NvtxRecord) == 40);
+
+// Pop and end. Pop ends the innermost open push range of (thread, domain).
+struct NvtxEndRecord {
+    RecordHeader h;  // aux = domain (Pop)
+    int64_t time;
+    uint64_t rangeId;  // End only (0 for Pop)
+};
+static_assert(sizeof(NvtxEndRecord) == 24);
+
+// Metadata: `intCount` int64 values, then `strCount` strings (each uint32 length + bytes, the
+// whole record padded to 8). The meaning of the values per kind is listed below; readers fill
+// missing trailing values with 0 and missing strings with "".
+struct MetaRecord {
+    RecordHeader h;  // type Meta; aux = MetaKind
+    uint16_t intCount;
+    uint16_t strCount;
+    uint32_t reserved;
+    // int64_t ints[intCount]; then strings
+};
+
+enum class MetaKind : uint32_t {
+    //                     ints                                              strings
+    ProcessStart = 1,  // {pid, parentPid, time, startUtcNs}                {name, commandLine, exePath}
+    ProcessEnd = 2,    // {time, exitCode, signal, how (ExitHow)}           {}
+    ChildCreated = 3,  // {childPid, time, via (ChildVia)}                  {}
+    ChildReaped = 4,   // {childPid, time, exitCode, signal}                {}
+    ThreadStart = 5,   // {tid, time}                                       {name}
+    ThreadEnd = 6,     // {tid, time}                                       {}
+    ThreadName = 7,    // {tid, time}                                       {name}
+    DomainCreate = 8,  // {domainId, time}                                  {name}
+    DomainDestroy = 9, // {domainId, time}                                  {}
+    Category = 10,     // {domainId, category}                              {name}
+    ResourceName = 11, // {ResourceKind, handle or ordinal, time}           {name}
+    Gpu = 12,          // {deviceId, smCount, memoryBytes, ccMajor, ccMinor, smClockKHz,
+                       //  memoryClockKHz, bandwidthBytesPerSec}            {name, uuid, pciBusId}
+    Context = 13,      // {deviceId, contextId}                             {name}
+    Stream = 14,       // {deviceId, contextId, streamId, priority, flags, isDefault} {name}
+    KernelLaunch = 15, // {launchId, gridX, gridY, gridZ, blockX, blockY, blockZ, registers,
+                       //  staticShared, dynamicShared, localBytes, launchType, graphId,
+                       //  graphNodeId}                                     {mangledName, shortName}
+    Drops = 16,        // {tid, DropKind, count}: records that could not be stored
+    Diagnostic = 17,   // {count}                                           {name, reason}
+    ResourceHandle = 18, // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
+                       //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
+};
+
+enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3 };
+enum class ChildVia : int64_t { Fork = 0, Vfork = 1, PosixSpawn = 2, Clone = 3 };
+enum class ResourceKind : int64_t {
+    CuDevice = 1, CuContext = 2, CuStream = 3, CuEvent = 4, CudaDevice = 5, CudaStream = 6, CudaEvent = 7,
+};
+enum class DropKind : int64_t {
+    NvtxRange = 1,   // a push or start whose range is therefore missing (its pop/end is skipped too)
+    NvtxMark = 2,
+    NvtxRangeEnd = 3, // the end of a recorded start/end range (the range stays unterminated)
+    OsRuntime = 4,
+    Event = 5,       // any generic EventRecord
+    Meta = 6,
+};
+
+inline constexpr uint32_t paddedTo8(uint32_t n) { return (n + 7u) & ~7u; }
+
+}  // namespace sl::capture

@@ -1,0 +1,117 @@
+#include "capture/common/RawReader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace sl::capture {
+
+RawStream::RawStream(RawStream&& o) noexcept { *this = std::move(o); }
+
+RawStream& RawStream::operator=(RawStream&& o) noexcept {
+    if (this == &o) return *this;
+    if (m_map) munmap(const_cast<uint8_t*>(m_map), m_size);
+    m_path = std::move(o.m_path);
+    m_header = o.m_header;
+    m_map = o.m_map;
+    m_size = o.m_size;
+    m_blocks = std::move(o.m_blocks);
+    m_damagedBytes = o.m_damagedBytes;
+    m_damage = std::move(o.m_damage);
+    o.m_map = nullptr;
+    o.m_size = 0;
+    return *this;
+}
+
+RawStream::~RawStream() {
+    if (m_map) munmap(const_cast<uint8_t*>(m_map), m_size);
+}
+
+Result<RawStream> RawStream::open(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return makeError(path + ": cannot open: " + std::strerror(errno));
+    struct stat st{};
+    fstat(fd, &st);
+    RawStream s;
+    s.m_path = path;
+    s.m_size = static_cast<uint64_t>(st.st_size);
+    if (s.m_size < sizeof(StreamHeader)) {
+        ::close(fd);
+        return makeError(path + ": truncated stream header (" + std::to_string(s.m_size) + " bytes)");
+    }
+    void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) return makeError(path + ": cannot map: " + std::strerror(errno));
+    s.m_map = static_cast<const uint8_t*>(map);
+    std::memcpy(&s.m_header, s.m_map, sizeof(StreamHeader));
+    if (std::memcmp(s.m_header.magic, kStreamMagic, 8) != 0)
+        return makeError(path + ": not a Sightline raw stream (bad magic at byte 0)");
+    if (s.m_header.version != kStreamVersion)
+        return makeError(path + ": unsupported raw stream version " + std::to_string(s.m_header.version));
+    s.m_header.module[sizeof s.m_header.module - 1] = 0;
+    uint64_t off = s.m_header.headerBytes;
+    while (off < s.m_size) {
+        if (off + sizeof(BlockHeader) > s.m_size) {
+            s.m_damage = "truncated block header at byte " + std::to_string(off);
+            break;
+        }
+        BlockHeader bh;
+        std::memcpy(&bh, s.m_map + off, sizeof bh);
+        if (bh.magic != kBlockMagic || bh.bytes % 8 != 0) {
+            s.m_damage = "bad block header at byte " + std::to_string(off);
+            break;
+        }
+        if (off + sizeof bh + bh.bytes > s.m_size) {
+            s.m_damage = "truncated block at byte " + std::to_string(off);
+            break;
+        }
+        s.m_blocks.push_back({bh.tid, bh.seq, s.m_map + off + sizeof bh, bh.bytes, off});
+        off += sizeof bh + bh.bytes;
+    }
+    s.m_damagedBytes = s.m_size - std::min(off, s.m_size);
+    return s;
+}
+
+bool decodeMeta(const uint8_t* record, MetaView* out) {
+    const auto* m = reinterpret_cast<const MetaRecord*>(record);
+    uint32_t size = static_cast<uint32_t>(m->h.size8) * 8;
+    out->kind = static_cast<MetaKind>(m->h.aux);
+    uint32_t off = sizeof(MetaRecord);
+    if (off + 8u * m->intCount > size) return false;
+    out->intCount = std::min<int>(m->intCount, 16);
+    std::memcpy(out->ints, record + off, 8 * static_cast<size_t>(out->intCount));
+    off += 8u * m->intCount;
+    out->strCount = 0;
+    for (int i = 0; i < m->strCount; ++i) {
+        if (off + 4 > size) return false;
+        uint32_t len;
+        std::memcpy(&len, record + off, 4);
+        if (off + 4 + len > size) return false;
+        if (i < 4) {
+            out->strs[i] = std::string_view(reinterpret_cast<const char*>(record + off + 4), len);
+            out->strCount = i + 1;
+        }
+        off += 4 + len;
+    }
+    return true;
+}
+
+std::string_view stringText(const uint8_t* record) {
+    const auto* s = reinterpret_cast<const StringRecord*>(record);
+    uint32_t max = static_cast<uint32_t>(s->h.size8) * 8 - sizeof(StringRecord);
+    return {reinterpret_cast<const char*>(s + 1), std::min(s->length, max)};
+}
+
+std::string_view nvtxInlineText(const uint8_t* record) {
+    const auto* n = reinterpret_cast<const NvtxRecord*>(record);
+    uint32_t head = sizeof(NvtxRecord) + (n->h.type == RecordType::NvtxStart ? 8u : 0u);
+    uint32_t size = static_cast<uint32_t>(n->h.size8) * 8;
+    if (!(n->h.flags & kNvtxInline) || head > size) return {};
+    return {reinterpret_cast<const char*>(record + head), std::min(n->message, size - head)};
+}
+
+}  // namespace sl::capture
