@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ViewerFixture.h"
+#include "model/gen/SyntheticGenerator.h"
 #include "model/rep/RepWriter.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -305,10 +306,26 @@ TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
     ReportTab* m = openAndWait(w, m_dir.file("missing.rep"), ReportTab::State::Failed);
     EXPECT_TRUE(m->errorMessage().contains("no such file")) << m->errorMessage().toStdString();
     ReportTab* t = openAndWait(w, text, ReportTab::State::Failed);
-    EXPECT_TRUE(t->errorMessage().contains("not a Sightline report") || t->errorMessage().contains("not a report") ||
-                t->errorMessage().contains("unknown"))
+    // With the importer: "... is not a supported trace: expected ..."; without: "not a Sightline report".
+    EXPECT_TRUE(t->errorMessage().contains("notes.txt")) << t->errorMessage().toStdString();
+    EXPECT_TRUE(t->errorMessage().contains("not a supported trace") || t->errorMessage().contains("not a Sightline report"))
         << t->errorMessage().toStdString();
     EXPECT_EQ(w.tabs()->count(), 3);
+}
+
+TEST_F(MainWindowGui, CancelStopsALoad) {
+    GeneratorOptions o;
+    o.events = 3'000'000;
+    const std::string path = m_dir.file("big.rep");
+    ASSERT_TRUE(generateReportFile(o, path).ok());
+    MainWindow w;
+    w.show();
+    ReportTab* tab = w.openReport(QString::fromStdString(path));
+    tab->cancel();
+    EXPECT_TRUE(waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 30000));
+    EXPECT_EQ(tab->state(), ReportTab::State::Failed);
+    EXPECT_TRUE(tab->errorMessage().contains("cancel")) << tab->errorMessage().toStdString();
+    EXPECT_EQ(tab->timeline(), nullptr);
 }
 
 TEST(App, HelpScreenshotAndNoGlExitCleanly) {

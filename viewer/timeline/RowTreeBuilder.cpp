@@ -136,6 +136,7 @@ std::unique_ptr<Row> Builder::run() {
     for (const Gpu& g : m_r.gpus) gpu(g.deviceId);
     for (auto& [d, ts] : kernels) gpu(d);
     for (auto& [d, ts] : memops) gpu(d);
+    for (auto& [d, ts] : memory) gpu(d);
     ProjectedNvtx projected(m_r);
     for (auto& [device, row] : m_gpus) {
         if (auto it = kernels.find(device); it != kernels.end())

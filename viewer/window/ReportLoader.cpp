@@ -2,6 +2,9 @@
 
 #include <QPointer>
 #include <chrono>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/window/ReportOpener.h"
@@ -39,6 +42,11 @@ void ReportLoader::start(const QString& path) {
         else {
             report = std::move(r.value());
             rows = buildRowTree(*report);
+#if defined(__GLIBC__)
+            // Reading and the NVTX projection free large temporaries: give them back to the
+            // system instead of keeping them in the worker's malloc arena.
+            malloc_trim(0);
+#endif
         }
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         auto* shared = new std::pair<ReportPtr, std::unique_ptr<Row>>(report, std::move(rows));
