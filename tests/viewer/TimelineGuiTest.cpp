@@ -313,6 +313,30 @@ TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
     EXPECT_EQ(w.tabs()->count(), 3);
 }
 
+TEST_F(MainWindowGui, ImportsNsysExportAndAddsProjectedNvtxLater) {
+    MainWindow w;
+    w.show();
+    ReportTab* tab = openAndWait(w, std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite",
+                                 ReportTab::State::Ready);
+    ASSERT_NE(tab->timeline(), nullptr);
+    Row& root = tab->timeline()->scene()->root();
+    Row* gpu = nullptr;
+    for (const auto& c : root.children())
+        if (c->device() == 0) gpu = c.get();
+    ASSERT_NE(gpu, nullptr);
+    EXPECT_TRUE(waitUntil([&] { return gpu->find("NVTX (projected)") != nullptr; }, 20000));
+    Row* projected = gpu->find("NVTX (projected)");
+    ASSERT_NE(projected, nullptr);
+    EXPECT_EQ(projected->count(), 67u);
+    // Placed right after the two summary rows, and laid out.
+    ASSERT_GE(gpu->children().size(), 3u);
+    EXPECT_EQ(gpu->children()[2]->title(), "NVTX (projected)");
+    waitForFrame(*tab->timeline());
+    bool laidOut = false;
+    for (const LayoutRow& lr : tab->timeline()->scene()->layout()) laidOut |= lr.row == projected;
+    EXPECT_TRUE(laidOut);
+}
+
 TEST_F(MainWindowGui, CancelStopsALoad) {
     GeneratorOptions o;
     o.events = 3'000'000;

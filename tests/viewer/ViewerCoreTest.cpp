@@ -8,6 +8,7 @@
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "viewer/timeline/Palette.h"
+#include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimeRuler.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -300,7 +301,8 @@ TEST(RowTree, ImportedNsysExport) {
     // 17 memset, 184 CUDA runtime rows, 76 nested NVTX push/pop ranges.
     auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite", {});
     ASSERT_TRUE(r.ok()) << r.error();
-    auto root = buildRowTree(**r);
+    ProjectedNvtx projected(**r);
+    auto root = buildRowTree(**r, &projected);
     TreeTotals t;
     walk(*root, t);
     EXPECT_EQ(t.byTitle["Kernels"], 12u);

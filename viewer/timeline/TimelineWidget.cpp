@@ -82,6 +82,11 @@ void TimelineWidget::setScene(std::unique_ptr<TimelineScene> scene) {
     rebuild();
 }
 
+void TimelineWidget::rowsChanged() {
+    if (m_scene) m_scene->invalidateLayout();
+    rebuild();
+}
+
 int64_t TimelineWidget::timeAtX(float x) const {
     if (!m_scene) return 0;
     return m_scene->timeAt(m_view.range(), x);

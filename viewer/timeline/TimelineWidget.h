@@ -28,6 +28,8 @@ public:
     static QString checkOpenGL();
 
     void setScene(std::unique_ptr<TimelineScene> scene);
+    // The scene's rows were added or removed: lay out and rebuild.
+    void rowsChanged();
     TimelineScene* scene() const { return m_scene.get(); }
     ViewState& view() { return m_view; }
     QString glError() const { return m_glError; }
