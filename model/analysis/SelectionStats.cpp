@@ -1,6 +1,8 @@
 #include "model/analysis/SelectionStats.h"
 
 #include <algorithm>
+#include <functional>
+#include <thread>
 #include <map>
 #include <tuple>
 
@@ -69,54 +71,89 @@ std::vector<SelectionGroup> scanTrack(const Report& report, uint32_t trackIndex,
     return groups;
 }
 
-// One lane's events overlapping the range; lanes are sorted and non-overlapping.
-struct LaneCursor {
-    const Track* track;
-    size_t pos, end;
+// One lane of a busy kind, cut to the events overlapping the range. Lanes are sorted and
+// non-overlapping, so a device's busy time is a k-way merge of its lanes by start.
+struct SweepLane {
+    const int64_t* start;
+    const int64_t* end;
+    size_t pos, stop;
+    uint32_t stream;  // index into the selection's stream list
 };
 
-// Length of the union of the lanes' intervals clipped to [t0, t1): a k-way merge by start.
-int64_t unionLength(std::vector<LaneCursor> lanes, int64_t t0, int64_t t1) {
-    lanes.erase(std::remove_if(lanes.begin(), lanes.end(), [](const LaneCursor& c) { return c.pos >= c.end; }),
-                lanes.end());
-    int64_t busy = 0;
-    auto clip = [&](const Track& t, size_t i, int64_t& s, int64_t& e) {
-        s = std::max(t.start[i], t0);
-        e = std::min(t.endAt(i), t1);
-    };
-    if (lanes.size() == 1) {  // one lane never overlaps itself: a plain sum
-        const LaneCursor& c = lanes[0];
-        for (size_t i = c.pos; i < c.end; ++i) {
-            int64_t s, e;
-            clip(*c.track, i, s, e);
-            busy += std::max<int64_t>(0, e - s);
-        }
-        return busy;
-    }
-    auto later = [](const LaneCursor& a, const LaneCursor& b) { return a.track->start[a.pos] > b.track->start[b.pos]; };
-    std::make_heap(lanes.begin(), lanes.end(), later);
-    int64_t curS = 0, curE = 0;
+// Running union of intervals that arrive in start order.
+struct UnionAcc {
+    int64_t s = 0, e = 0, total = 0;
     bool open = false;
-    while (!lanes.empty()) {
-        std::pop_heap(lanes.begin(), lanes.end(), later);
-        LaneCursor& c = lanes.back();
-        int64_t s, e;
-        clip(*c.track, c.pos, s, e);
-        if (!open || s > curE) {
-            if (open) busy += curE - curS;
-            curS = s;
-            curE = std::max(s, e);
-            open = true;
-        } else {
-            curE = std::max(curE, e);
-        }
-        if (++c.pos < c.end)
-            std::push_heap(lanes.begin(), lanes.end(), later);
-        else
-            lanes.pop_back();
+    // Branch-free (conditional moves): whether busy intervals overlap is unpredictable.
+    void add(int64_t is, int64_t ie) {
+        const bool extend = open && is <= e;
+        total += (open && !extend) ? e - s : 0;
+        s = extend ? s : is;
+        e = extend ? std::max(e, ie) : ie;
+        open = true;
     }
-    if (open) busy += curE - curS;
-    return busy;
+    int64_t finish() const { return total + (open ? e - s : 0); }
+};
+
+// One pass over a device's lanes in start order gives the device's union and, since every
+// stream's events also arrive in start order, each stream's union at the same time. Few
+// lanes (the usual case: one per stream and kind) use a linear scan of the heads, which beats
+// a heap below ~16 lanes; more lanes use a heap of (head start, lane).
+void sweepDevice(std::vector<SweepLane> lanes, int64_t t0, int64_t t1, std::vector<UnionAcc>& streams, int64_t& deviceBusy) {
+    UnionAcc dev;
+    auto take = [&](SweepLane& l) {
+        const int64_t s = std::max(l.start[l.pos], t0), e = std::min(l.end[l.pos], t1);
+        ++l.pos;
+        if (e <= s) return;
+        dev.add(s, e);
+        streams[l.stream].add(s, e);
+    };
+    const size_t k = lanes.size();
+    if (k == 1) {  // one lane never overlaps itself: a plain sum
+        SweepLane& l = lanes[0];
+        int64_t sum = 0;
+        for (size_t i = l.pos; i < l.stop; ++i) sum += std::max<int64_t>(0, std::min(l.end[i], t1) - std::max(l.start[i], t0));
+        streams[l.stream].total += sum;
+        deviceBusy = sum;
+        return;
+    }
+    if (k <= 16) {
+        std::vector<int64_t> heads(k);
+        for (size_t i = 0; i < k; ++i) heads[i] = lanes[i].pos < lanes[i].stop ? lanes[i].start[lanes[i].pos] : INT64_MAX;
+        for (;;) {
+            // Branch-free minimum (conditional moves): lanes interleave unpredictably.
+            size_t m = 0;
+            int64_t best = k ? heads[0] : INT64_MAX;
+            for (size_t i = 1; i < k; ++i) {
+                const bool lower = heads[i] < best;
+                best = lower ? heads[i] : best;
+                m = lower ? i : m;
+            }
+            if (best == INT64_MAX) break;
+            SweepLane& l = lanes[m];
+            take(l);
+            heads[m] = l.pos < l.stop ? l.start[l.pos] : INT64_MAX;
+        }
+    } else {
+        using Head = std::pair<int64_t, uint32_t>;
+        std::vector<Head> heap;
+        for (uint32_t i = 0; i < k; ++i)
+            if (lanes[i].pos < lanes[i].stop) heap.emplace_back(lanes[i].start[lanes[i].pos], i);
+        auto later = std::greater<Head>();
+        std::make_heap(heap.begin(), heap.end(), later);
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            SweepLane& l = lanes[heap.back().second];
+            take(l);
+            if (l.pos < l.stop) {
+                heap.back().first = l.start[l.pos];
+                std::push_heap(heap.begin(), heap.end(), later);
+            } else {
+                heap.pop_back();
+            }
+        }
+    }
+    deviceBusy = dev.finish();
 }
 
 using StreamKey = std::tuple<int32_t, int64_t, uint32_t, uint32_t>;  // device, pid, context, stream
@@ -172,42 +209,78 @@ SelectionStats computeSelectionStats(const Report& report, const SelectionReques
     std::sort(tracks.begin(), tracks.end());
     tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
 
-    // Step 1: the lanes of busy kinds per stream and per device, each cut to the range.
-    std::map<StreamKey, std::vector<LaneCursor>> streamLanes;
-    std::map<int32_t, std::vector<LaneCursor>> deviceLanes;
+    // Step 1: the streams with busy kinds, and per device its lanes cut to the range.
+    std::map<StreamKey, uint32_t> streamIndex;
+    for (uint32_t ti : tracks) {
+        const Track& t = report.tracks[ti];
+        if (isBusyKind(t.key.kind)) streamIndex.emplace(StreamKey{t.key.device, t.key.pid, t.key.context, t.key.stream}, 0);
+    }
+    std::vector<StreamKey> streamKeys;
+    for (auto& [key, idx] : streamIndex) {
+        idx = static_cast<uint32_t>(streamKeys.size());
+        streamKeys.push_back(key);
+    }
+    // Per device its busy tracks and their lanes; every device is listed (0% when idle).
+    std::map<int32_t, std::vector<std::pair<const Track*, uint32_t>>> deviceTracks;
+    uint64_t gpuEvents = 0;
     for (uint32_t ti : tracks) {
         const Track& t = report.tracks[ti];
         if (!isBusyKind(t.key.kind)) continue;
-        const StreamKey sk{t.key.device, t.key.pid, t.key.context, t.key.stream};
-        for (uint32_t l = 0; l < t.laneCount(); ++l) {
-            const IndexRange r = t.overlapping(l, req.t0, req.t1);
-            streamLanes[sk].push_back({&t, r.begin, r.end});
-            deviceLanes[t.key.device].push_back({&t, r.begin, r.end});
-        }
+        deviceTracks[t.key.device].emplace_back(&t, streamIndex[StreamKey{t.key.device, t.key.pid, t.key.context, t.key.stream}]);
+        gpuEvents += t.size();
     }
-    std::vector<std::pair<StreamKey, std::vector<LaneCursor>>> streamList(streamLanes.begin(), streamLanes.end());
-    std::vector<std::pair<int32_t, std::vector<LaneCursor>>> deviceList(deviceLanes.begin(), deviceLanes.end());
+    // Unions add up over disjoint time slices, so big devices are cut into slices swept in
+    // parallel (an event crossing a cut is clipped into both).
+    const unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
+    const int64_t slices = gpuEvents > 200'000 ? std::min<int64_t>(threads * 2, req.t1 - req.t0) : 1;
+    struct SliceTask {
+        const std::vector<std::pair<const Track*, uint32_t>>* tracks;
+        size_t device;
+        int64_t t0, t1;
+    };
+    std::vector<int32_t> deviceIds;
+    std::vector<SliceTask> sliceTasks;
+    for (const auto& [dev, list] : deviceTracks) {
+        for (int64_t c = 0; c < slices; ++c) {
+            const int64_t a0 = req.t0 + (req.t1 - req.t0) * c / slices, a1 = req.t0 + (req.t1 - req.t0) * (c + 1) / slices;
+            sliceTasks.push_back({&list, deviceIds.size(), a0, a1});
+        }
+        deviceIds.push_back(dev);
+    }
 
-    // Step 2: one task per device, per stream and per track; devices first (the largest).
+    // Step 2: device time slices first (their unions), then tracks largest first (their groups).
     std::vector<uint32_t> order = tracks;
     std::stable_sort(order.begin(), order.end(),
                      [&](uint32_t a, uint32_t b) { return report.tracks[a].size() > report.tracks[b].size(); });
     std::vector<std::vector<SelectionGroup>> perTrack(order.size());
-    std::vector<int64_t> streamBusy(streamList.size()), deviceBusy(deviceList.size());
-    const size_t nd = deviceList.size(), ns = streamList.size();
+    std::vector<std::vector<UnionAcc>> sliceStreams(sliceTasks.size());
+    std::vector<int64_t> sliceBusy(sliceTasks.size());
+    const size_t nslices = sliceTasks.size();
     std::atomic<bool> stopped{false};
-    parallelFor(nd + ns + order.size(), req.threads, [&](size_t task) {
+    parallelFor(nslices + order.size(), threads, [&](size_t task) {
         if (req.cancel && req.cancel->load(std::memory_order_relaxed)) {
             stopped = true;
             return;
         }
-        if (task < nd)
-            deviceBusy[task] = unionLength(deviceList[task].second, req.t0, req.t1);
-        else if (task < nd + ns)
-            streamBusy[task - nd] = unionLength(streamList[task - nd].second, req.t0, req.t1);
-        else
-            perTrack[task - nd - ns] = scanTrack(report, order[task - nd - ns], req.t0, req.t1);
+        if (task >= nslices) {
+            perTrack[task - nslices] = scanTrack(report, order[task - nslices], req.t0, req.t1);
+            return;
+        }
+        const SliceTask& st = sliceTasks[task];
+        std::vector<SweepLane> lanes;
+        for (const auto& [t, si] : *st.tracks)
+            for (uint32_t l = 0; l < t->laneCount(); ++l) {
+                const IndexRange r = t->overlapping(l, st.t0, st.t1);
+                if (!r.empty()) lanes.push_back({t->start.data(), t->end.data(), r.begin, r.end, si});
+            }
+        sliceStreams[task].resize(streamKeys.size());
+        sweepDevice(std::move(lanes), st.t0, st.t1, sliceStreams[task], sliceBusy[task]);
     });
+    std::vector<int64_t> streamBusy(streamKeys.size(), 0), deviceBusy(deviceIds.size(), 0);
+    for (size_t k = 0; k < nslices; ++k) {
+        deviceBusy[sliceTasks[k].device] += sliceBusy[k];
+        for (size_t i = 0; i < streamKeys.size(); ++i) streamBusy[i] += sliceStreams[k][i].finish();
+    }
     if (stopped) {
         out.cancelled = true;
         return out;
@@ -228,12 +301,12 @@ SelectionStats computeSelectionStats(const Report& report, const SelectionReques
             out.groups.push_back(std::move(x));
         }
     }
-    for (size_t i = 0; i < ns; ++i) {
-        const auto& [dev, pid, ctx, stream] = streamList[i].first;
+    for (size_t i = 0; i < streamKeys.size(); ++i) {
+        const auto& [dev, pid, ctx, stream] = streamKeys[i];
         out.streams.push_back({pid, dev, ctx, stream, streamBusy[i], static_cast<double>(streamBusy[i]) / span});
     }
-    for (size_t i = 0; i < nd; ++i)
-        out.devices.push_back({deviceList[i].first, deviceBusy[i], static_cast<double>(deviceBusy[i]) / span});
+    for (size_t d = 0; d < deviceIds.size(); ++d)
+        out.devices.push_back({deviceIds[d], deviceBusy[d], static_cast<double>(deviceBusy[d]) / span});
     fillCopies(out, report);
     return out;
 }
