@@ -214,25 +214,55 @@ void EventQuery::sort(EventColumn column, bool descending) {
     if (m_filterActive) (void)setFilter(m_filter);
 }
 
+namespace {
+
+// Tests display strings against a filter's text; construction fails on a bad expression.
+class NameMatcher {
+public:
+    static Result<NameMatcher> make(const EventFilter& f) {
+        NameMatcher m;
+        m.m_filter = &f;
+        if (f.regex && !f.text.empty()) {
+            try {
+                auto flags = std::regex::ECMAScript | std::regex::optimize;
+                if (!f.caseSensitive) flags |= std::regex::icase;
+                m.m_re = std::regex(f.text, flags);
+            } catch (const std::regex_error& e) {
+                return makeError("invalid regular expression '" + f.text + "': " + e.what());
+            }
+        }
+        m.m_needle = f.caseSensitive ? f.text : lower(f.text);
+        return m;
+    }
+    bool operator()(std::string_view s) const {
+        if (m_filter->text.empty()) return true;
+        if (m_filter->regex) return std::regex_search(s.begin(), s.end(), m_re);
+        if (m_filter->caseSensitive) return s.find(m_needle) != std::string_view::npos;
+        return lower(s).find(m_needle) != std::string::npos;
+    }
+
+private:
+    const EventFilter* m_filter = nullptr;
+    std::regex m_re;
+    std::string m_needle;
+};
+
+}  // namespace
+
+Result<std::vector<uint8_t>> matchingNameIds(const Report& report, const EventFilter& filter) {
+    auto matcher = NameMatcher::make(filter);
+    if (!matcher) return std::move(matcher).takeError();
+    std::vector<uint8_t> out(report.strings.size(), 0);
+    for (uint32_t id = 0; id < out.size(); ++id) out[id] = (*matcher)(report.str(id)) ? 1 : 0;
+    return out;
+}
+
 Status EventQuery::setFilter(const EventFilter& filter) {
     const Report& r = *m_report;
     // Step 1: a matcher for one display string, evaluated once per distinct name.
-    std::regex re;
-    if (filter.regex && !filter.text.empty()) {
-        try {
-            auto flags = std::regex::ECMAScript | std::regex::optimize;
-            if (!filter.caseSensitive) flags |= std::regex::icase;
-            re = std::regex(filter.text, flags);
-        } catch (const std::regex_error& e) {
-            return makeError("invalid regular expression '" + filter.text + "': " + e.what());
-        }
-    }
-    const std::string needle = filter.caseSensitive ? filter.text : lower(filter.text);
-    auto matches = [&](const std::string& s) {
-        if (filter.text.empty()) return true;
-        if (filter.regex) return std::regex_search(s, re);
-        return (filter.caseSensitive ? s : lower(s)).find(needle) != std::string::npos;
-    };
+    auto made = NameMatcher::make(filter);
+    if (!made) return std::move(made).takeError();
+    const NameMatcher& matches = *made;
     m_filter = filter;
     m_filterActive = filter.active();
     if (!m_filterActive) {

@@ -86,6 +86,11 @@ private:
 // "[CUDA memcpy Host-to-Device]" (the same labels as the selection statistics).
 std::string eventDisplayName(const Report& report, const Track& track, size_t index);
 
+// Per string id of the report, 1 when that string matches the filter's text (substring or
+// regular expression, as EventQuery filters names); for the timeline's find-and-dim. Each
+// distinct string is tested once. A bad expression is an error naming it.
+Result<std::vector<uint8_t>> matchingNameIds(const Report& report, const EventFilter& filter);
+
 // Sorts `ids` stably by `keys[ids[k]]` (ascending) with an LSD radix sort; O(n) per 11 bits
 // of the key range. Exposed for tests and the benchmark.
 void radixSortByKey(std::vector<uint32_t>& ids, const std::vector<uint64_t>& keys);

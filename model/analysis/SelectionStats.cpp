@@ -276,14 +276,14 @@ SelectionStats computeSelectionStats(const Report& report, const SelectionReques
         sliceStreams[task].resize(streamKeys.size());
         sweepDevice(std::move(lanes), st.t0, st.t1, sliceStreams[task], sliceBusy[task]);
     });
+    if (stopped) {  // skipped tasks left their outputs empty
+        out.cancelled = true;
+        return out;
+    }
     std::vector<int64_t> streamBusy(streamKeys.size(), 0), deviceBusy(deviceIds.size(), 0);
     for (size_t k = 0; k < nslices; ++k) {
         deviceBusy[sliceTasks[k].device] += sliceBusy[k];
         for (size_t i = 0; i < streamKeys.size(); ++i) streamBusy[i] += sliceStreams[k][i].finish();
-    }
-    if (stopped) {
-        out.cancelled = true;
-        return out;
     }
 
     // Step 3: assemble in track order, totals descending within a track.

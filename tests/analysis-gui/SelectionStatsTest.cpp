@@ -141,6 +141,16 @@ TEST(SelectionStats, EmptyAndCancelled) {
     const SelectionStats st = computeSelectionStats(*r, req);
     EXPECT_TRUE(st.cancelled);
     EXPECT_TRUE(st.groups.empty());
+    // A report big enough to cut devices into time slices: every task is skipped.
+    GeneratorOptions o;
+    o.events = 300'000;
+    auto big = generateReport(o);
+    SelectionRequest all{big->tMin(), big->tMax() + 1};
+    all.cancel = &cancel;
+    all.threads = 2;
+    const SelectionStats bs = computeSelectionStats(*big, all);
+    EXPECT_TRUE(bs.cancelled);
+    EXPECT_TRUE(bs.devices.empty());
 }
 
 TEST(SelectionStats, TsvHasThreeTables) {
