@@ -9,7 +9,11 @@
 #include "viewer/capture/CaptureCapabilities.h"
 #include "viewer/capture/CapturePresets.h"
 #include "viewer/capture/CaptureProgress.h"
+#include "viewer/capture/ProcessTreeWatcher.h"
 #include "viewer/capture/SightlineLocator.h"
+
+#include <QCoreApplication>
+#include <unistd.h>
 
 using namespace sl::viewer;
 
@@ -39,16 +43,31 @@ TEST(CaptureProgress, ReadsProfilerLinesOnly) {
     EXPECT_EQ(p.events(), -1);
     EXPECT_FALSE(p.feedLine("the program says 99 events, 5 processes"));
     EXPECT_EQ(p.events(), -1);
+    EXPECT_TRUE(p.feedLine("sightline: capture running: pid 4242 (./app --make 5 events)"));
+    EXPECT_EQ(p.rootPid(), 4242);
+    EXPECT_EQ(p.events(), -1);
     EXPECT_TRUE(p.feedLine("sightline: 1,234 events, 2 processes"));
     EXPECT_EQ(p.events(), 1234);
     EXPECT_EQ(p.processes(), 2);
-    EXPECT_TRUE(p.feedLine("sightline: 1300 events, 1 process"));
-    EXPECT_EQ(p.processes(), 1);
+    EXPECT_TRUE(p.feedLine("sightline: merged 12,345,678 events from 3 processes in 15 ms; report written to /tmp/my dir/r.rep (1.50 MiB)"));
+    EXPECT_EQ(p.events(), 12345678);
+    EXPECT_EQ(p.processes(), 3);
+    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep"}));
     EXPECT_FALSE(p.feedLine("Generated:"));
     EXPECT_TRUE(p.feedLine("    /tmp/x/report1.rep"));
-    EXPECT_EQ(p.reportPath(), "/tmp/x/report1.rep");
-    EXPECT_TRUE(p.feedLine("sightline profile: error: cannot write 'a.rep': not writable"));
-    EXPECT_EQ(p.lastError(), "cannot write 'a.rep': not writable");
+    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep", "/tmp/x/report1.rep"}));
+    EXPECT_TRUE(p.feedLine("sightline: error: out.rep already exists (use -f/--force-overwrite to replace it)"));
+    EXPECT_EQ(p.lastError(), "out.rep already exists (use -f/--force-overwrite to replace it)");
+    EXPECT_TRUE(p.feedLine("sightline profile: error: --delay: expected a number of seconds, got 'x' (see 'sightline profile --help')"));
+    EXPECT_EQ(p.lastError(), "--delay: expected a number of seconds, got 'x'");
+}
+
+TEST(ProcessTreeWatcher, DescendantsAndProc) {
+    const QHash<qint64, qint64> parents{{1, 0}, {10, 1}, {11, 10}, {12, 11}, {13, 10}, {20, 1}};
+    EXPECT_EQ(ProcessTreeWatcher::descendants(parents, 10), QSet<qint64>({11, 12, 13}));
+    EXPECT_EQ(ProcessTreeWatcher::descendants(parents, 12), QSet<qint64>());
+    const auto real = ProcessTreeWatcher::readParents();
+    EXPECT_EQ(real.value(QCoreApplication::applicationPid()), qint64(getppid()));
 }
 
 TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {

@@ -100,13 +100,15 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
     type("workingDirectory", dir.path());
     type("output", "long.rep");
     click("start");
-    ASSERT_TRUE(test::waitFor([&] { return tab->statusText().contains("events"); }));
+    ASSERT_TRUE(test::waitFor([&] { return tab->statusText().endsWith(", 1 process"); }));
     EXPECT_TRUE(tab->statusText().startsWith("Capturing... ")) << tab->statusText().toStdString();
+    EXPECT_FALSE(tab->statusText().contains("events"));
     EXPECT_TRUE(tab->statusText().endsWith(" 1 process")) << tab->statusText().toStdString();
     click("stop");
     ASSERT_TRUE(test::waitFor([&] { return !report.isEmpty(); }, 5000));
     EXPECT_EQ(report, dir.filePath("long.rep"));
     EXPECT_EQ(test::readText(report), "fake report of stopped\n");
+    EXPECT_EQ(tab->statusText(), "Report written: " + report + " (1,042 events)");
 }
 
 TEST_F(TabFixture, MissingProgramShowsTheErrorAndStartsNothing) {

@@ -50,7 +50,7 @@ TEST(ProfileCommandBuilder, DefaultsGiveOnlyTraceAndProgram) {
 TEST(ProfileCommandBuilder, EveryOption) {
     EXPECT_EQ(ProfileCommandBuilder::arguments(everything()),
               QStringList({"profile", "--trace=nvtx,osrt", "--osrt-threshold=5000", "--cuda-memory-usage=true",
-                           "--gpu-metrics-devices=0,1", "--gpu-metrics-frequency=100", "--cpu-metrics=false",
+                           "--gpu-metrics-devices=0,1", "--gpu-metrics-frequency=100", "--cpu-metrics=off",
                            "--sampling-frequency=500", "--delay=1.5", "--duration=10", "--capture-range=nvtx",
                            "--nvtx-capture=step 3@trainer", "--capture-range-end=repeat:2", "--env-var=OMP_NUM_THREADS=4",
                            "--env-var=MODE=fast mode", "--output=out/%h-%p", "--force-overwrite=true", "/opt/app/bin/train",
@@ -75,7 +75,7 @@ TEST(ProfileCommandBuilder, DisplayQuotesOnlyWhatNeedsIt) {
     s.workingDirectory = "/home/me/my runs";
     EXPECT_EQ(ProfileCommandBuilder::displayCommand("sightline", s),
               "cd '/home/me/my runs' && sightline profile --trace=nvtx,osrt --osrt-threshold=5000 "
-              "--cuda-memory-usage=true --gpu-metrics-devices=0,1 --gpu-metrics-frequency=100 --cpu-metrics=false "
+              "--cuda-memory-usage=true --gpu-metrics-devices=0,1 --gpu-metrics-frequency=100 --cpu-metrics=off "
               "--sampling-frequency=500 --delay=1.5 --duration=10 --capture-range=nvtx '--nvtx-capture=step 3@trainer' "
               "--capture-range-end=repeat:2 --env-var=OMP_NUM_THREADS=4 '--env-var=MODE=fast mode' --output=out/%h-%p "
               "--force-overwrite=true /opt/app/bin/train --epochs 3 'a b' 'it'\\''s'");

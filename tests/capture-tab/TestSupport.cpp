@@ -23,17 +23,21 @@ QString writeScript(const QString& path, const QString& body) {
 
 QString writeFakeSightline(const QString& dir) {
     return writeScript(dir + "/sightline", R"SH(#!/bin/sh
+# Mimics the stderr of `sightline profile` (capture/launcher): the running line, the merge bar,
+# the "merged ...; report written to" line and "sightline: error:" lines.
 [ -n "$FAKE_SIGHTLINE_LOG" ] && printf '%s\n' "$@" > "$FAKE_SIGHTLINE_LOG"
 if [ "$1" = profile ] && [ "$2" = --help ]; then
   echo "usage: sightline profile [options] PROGRAM [ARGS...]"
-  echo "  -t, --trace LIST   cuda,nvtx,osrt or none (cuda: not available in this build)"
+  echo "  -t, --trace LIST   what to trace: cuda, nvtx, osrt or none"
   exit 0
 fi
 shift
 out=""
+repeat=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --output=*) out="${1#--output=}" ;;
+    --capture-range-end=repeat*) repeat=1 ;;
     --) shift; break ;;
     -*) ;;
     *) break ;;
@@ -43,31 +47,27 @@ done
 [ -z "$out" ] && out=report1.rep
 case "$out" in *.rep) ;; *) out="$out.rep" ;; esac
 if ! command -v "$1" >/dev/null 2>&1; then
-  echo "sightline profile: error: cannot run '$1': not found" >&2
-  exit 1
-fi
-if ! ( : > "$out" ) 2>/dev/null; then
-  echo "sightline profile: error: cannot write '$out': not writable" >&2
+  echo "sightline: error: cannot run '$1': No such file or directory" >&2
   exit 1
 fi
 finish() {
   [ -n "$child" ] && kill "$child" 2>/dev/null
-  echo "fake report of $*" > "$out"
-  echo "sightline: $n events, 1 process" >&2
-  echo "Generated:" >&2
-  echo "    $out" >&2
+  printf 'sightline: merging [####      ]  40%%\rsightline: merging [##########] 100%%\n' >&2
+  if [ -n "$repeat" ]; then names="${out%.rep}.1.rep ${out%.rep}.2.rep"; else names="$out"; fi
+  for name in $names; do
+    if ! ( echo "fake report of $1" > "$name" ) 2>/dev/null; then
+      echo "sightline: error: writing $name: cannot create the file" >&2
+      exit 1
+    fi
+    echo "sightline: merged 1,042 events from 1 processes in 3 ms; report written to $name (1.00 KiB)" >&2
+  done
   exit 0
 }
 trap 'finish stopped' INT
-echo "sightline: capturing" >&2
 "$@" &
 child=$!
-n=0
-while kill -0 "$child" 2>/dev/null; do
-  n=$((n + 7))
-  echo "sightline: $n events, 1 process" >&2
-  sleep 0.05
-done
+echo "sightline: capture running: pid $child ($*)" >&2
+wait "$child"
 child=""
 finish ended
 )SH");

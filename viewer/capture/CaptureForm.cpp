@@ -142,7 +142,7 @@ QWidget* CaptureForm::buildTraceGroup() {
     form->addRow(m_gpuReason);
     m_cpuMetrics = named(new QCheckBox("CPU metrics, sampling at"), "cpuMetrics");
     m_samplingFrequency = named(new QSpinBox, "samplingFrequency");
-    m_samplingFrequency->setRange(1, 100000);
+    m_samplingFrequency->setRange(100, 8000);  // what the CLI accepts
     m_samplingFrequency->setSuffix(" Hz");
     form->addRow(row({m_cpuMetrics, m_samplingFrequency}));
     for (QWidget* w : std::initializer_list<QWidget*>{m_cuda, m_cudaMemory, m_nvtx, m_osrt, m_osrtThreshold, m_gpuMetrics,

@@ -14,6 +14,7 @@ namespace sl::viewer {
 
 namespace {
 constexpr int kTailLines = 20;
+constexpr int kTreePollMs = 1000;
 
 QDir workingDir(const CaptureSettings& s) { return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory); }
 }  // namespace
@@ -23,7 +24,18 @@ CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent), m_profiler(Sigh
     connect(&m_process, &QProcess::readyReadStandardError, this, [this] { readChannel(QProcess::StandardError); });
     connect(&m_process, &QProcess::finished, this, &CaptureRunner::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &CaptureRunner::onError);
-    connect(&m_process, &QProcess::started, this, &CaptureRunner::started);
+    connect(&m_process, &QProcess::started, this, [this] {
+        m_tree.reset(m_process.processId());
+        m_treeTimer.start();
+        emit started();
+    });
+    m_treeTimer.setInterval(kTreePollMs);
+    connect(&m_treeTimer, &QTimer::timeout, this, &CaptureRunner::pollTree);
+}
+
+void CaptureRunner::pollTree() {
+    const int before = m_tree.seen();
+    if (m_tree.poll() != before) emit progressChanged();
 }
 
 CaptureRunner::~CaptureRunner() {
@@ -53,6 +65,7 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     m_stderrTail.clear();
     m_stopRequests = 0;
     m_reported = false;
+    m_tree.reset(-1);
     m_process.setProgram(m_profiler);
     m_process.setArguments(ProfileCommandBuilder::arguments(settings));
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
@@ -115,27 +128,24 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
     return workingDir(s).absoluteFilePath(out);
 }
 
-QString CaptureRunner::locateReport() const {
+QStringList CaptureRunner::locateReports() const {
     const QDir wd = workingDir(m_settings);
     const QDateTime since = m_startTime.addSecs(-1);  // file times may be rounded to the second
-    auto fresh = [&](const QString& path) {
-        const QFileInfo fi(path);
-        return fi.isFile() && fi.lastModified() >= since;
-    };
-    if (!m_progress.reportPath().isEmpty()) {
-        const QString p = wd.absoluteFilePath(m_progress.reportPath());
-        if (QFileInfo(p).isFile()) return p;
+    QStringList found;
+    for (const QString& r : m_progress.reportPaths()) {
+        const QString p = wd.absoluteFilePath(r);
+        if (QFileInfo(p).isFile() && !found.contains(p)) found << p;
     }
-    if (const QString p = expectedReportPath(m_settings); !p.isEmpty()) return fresh(p) ? p : QString();
-    // Default names (reportN.rep) or %p: the newest report written since the start.
-    QString best;
-    QDateTime bestTime;
+    if (!found.isEmpty()) return found;
+    const QFileInfo expected(expectedReportPath(m_settings));
+    if (!expected.filePath().isEmpty())
+        return expected.isFile() && expected.lastModified() >= since ? QStringList{expected.absoluteFilePath()} : QStringList();
+    // Default names (reportN.rep) or %p, and the profiler said nothing: the newest report written since the start.
     const QString outDir = m_settings.output.isEmpty() ? wd.absolutePath() : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
-    for (const QFileInfo& fi : QDir(outDir).entryInfoList({"*.rep"}, QDir::Files)) {
-        if (fi.lastModified() >= since && (best.isEmpty() || fi.lastModified() > bestTime))
-            best = fi.absoluteFilePath(), bestTime = fi.lastModified();
-    }
-    return best;
+    QFileInfo best;
+    for (const QFileInfo& fi : QDir(outDir).entryInfoList({"*.rep"}, QDir::Files))
+        if (fi.lastModified() >= since && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified())) best = fi;
+    return best.filePath().isEmpty() ? QStringList() : QStringList{best.absoluteFilePath()};
 }
 
 QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status) const {
@@ -150,9 +160,9 @@ QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status)
     if (!why.endsWith('.')) why += '.';
     QString hint = " See the log below for the profiler's messages.";
     const QString e = m_progress.lastError().toLower();
-    if (e.contains("not writable") || e.contains("permission") || e.contains("exists"))
-        hint = " Choose another output path, or tick 'Overwrite' if the file exists.";
-    else if (e.contains("not found") || e.contains("no such file"))
+    if (e.startsWith("writing ") || e.contains("not writable") || e.contains("permission") || e.contains("already exists"))
+        hint = " Choose another output path, or tick 'Overwrite an existing report' if the file exists.";
+    else if (e.startsWith("cannot run") || e.contains("not found") || e.contains("no such file"))
         hint = " Check the program path and the working directory.";
     return why + hint;
 }
@@ -167,16 +177,18 @@ void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
         if (c == 1 && m_progress.feedLine(line)) emit progressChanged();
         emit outputLine(line, c == 1);
     }
+    m_treeTimer.stop();
     if (m_reported) return;
     m_reported = true;
-    const QString report = locateReport();
-    if (!report.isEmpty()) emit captureFinished(report);
-    else emit captureFailed(failureMessage(exitCode, status));
+    const QStringList reports = locateReports();
+    if (reports.isEmpty()) emit captureFailed(failureMessage(exitCode, status));
+    for (const QString& r : reports) emit captureFinished(r);
 }
 
 void CaptureRunner::onError(QProcess::ProcessError error) {
     if (error != QProcess::FailedToStart || m_reported) return;
     m_reported = true;
+    m_treeTimer.stop();
     emit captureFailed("Cannot run " + m_profiler + ": " + m_process.errorString() +
                        ". Check that sightline is installed and executable, or set SIGHTLINE_CLI.");
 }

@@ -8,9 +8,11 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
+#include <QTimer>
 
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
+#include "viewer/capture/ProcessTreeWatcher.h"
 
 namespace sl::viewer {
 
@@ -32,6 +34,8 @@ public:
     bool isStopping() const { return m_stopRequests > 0; }
     qint64 elapsedMs() const { return m_elapsed.isValid() ? m_elapsed.elapsed() : 0; }
     const CaptureProgress& progress() const { return m_progress; }
+    // Processes of the traced tree seen so far (from /proc; the profiler reports counts only at the end).
+    int processesSeen() const { return m_tree.seen(); }
     // The report path the settings will produce when it is known before the start (no %p).
     static QString expectedReportPath(const CaptureSettings& settings);
 
@@ -39,6 +43,7 @@ signals:
     void started();
     void outputLine(const QString& line, bool fromStderr);
     void progressChanged();
+    // Once per report written (a repeated capture range writes several), in order.
     void captureFinished(const QString& reportPath);
     void captureFailed(const QString& message);
 
@@ -46,7 +51,8 @@ private:
     void readChannel(QProcess::ProcessChannel channel);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
-    QString locateReport() const;
+    QStringList locateReports() const;
+    void pollTree();
     QString failureMessage(int exitCode, QProcess::ExitStatus status) const;
 
     QProcess m_process;
@@ -54,6 +60,8 @@ private:
     CaptureSettings m_settings;
     CaptureProgress m_progress;
     QElapsedTimer m_elapsed;
+    QTimer m_treeTimer;
+    ProcessTreeWatcher m_tree;
     QDateTime m_startTime;
     QByteArray m_partial[2];  // incomplete last line per channel
     QStringList m_stderrTail;   // the last lines of stderr, for error messages

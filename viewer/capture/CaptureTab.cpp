@@ -224,7 +224,9 @@ void CaptureTab::refreshStatus() {
     QString text = (m_runner->isStopping() ? "Stopping... " : "Capturing... ") +
                    QString::number(m_runner->elapsedMs() / 1000.0, 'f', 1) + " s";
     if (p.events() >= 0) text += ", " + loc.toString(p.events()) + " events";
-    if (p.processes() >= 0) text += ", " + QString::number(p.processes()) + (p.processes() == 1 ? " process" : " processes");
+    // The profiler reports counts when it merges; until then the processes come from /proc.
+    const int processes = p.processes() >= 0 ? p.processes() : m_runner->processesSeen();
+    text += ", " + QString::number(processes) + (processes == 1 ? " process" : " processes");
     m_status->setText(text);
 }
 

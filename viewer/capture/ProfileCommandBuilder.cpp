@@ -140,7 +140,7 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
         if (s.gpuMetricsFrequencyHz != d.gpuMetricsFrequencyHz)
             a << "--gpu-metrics-frequency=" + QString::number(s.gpuMetricsFrequencyHz);
     }
-    if (!s.cpuMetrics) a << "--cpu-metrics=false";
+    if (!s.cpuMetrics) a << "--cpu-metrics=off";
     if (s.samplingFrequencyHz != d.samplingFrequencyHz) a << "--sampling-frequency=" + QString::number(s.samplingFrequencyHz);
     if (s.delaySeconds > 0) a << "--delay=" + seconds(s.delaySeconds);
     if (s.durationSeconds > 0) a << "--duration=" + seconds(s.durationSeconds);
@@ -225,6 +225,8 @@ QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
     }
     if (s.captureRange == CaptureRangeKind::Nvtx && s.nvtxRange.trimmed().isEmpty())
         problems << "The NVTX capture range needs the name of the range that starts the capture.";
+    if (s.captureRange == CaptureRangeKind::Nvtx && !s.traceNvtx)
+        problems << "The NVTX capture range needs NVTX tracing: tick 'NVTX ranges and marks'.";
     if (!s.output.isEmpty()) {
         const QString dir = QFileInfo(s.output).path();
         if (!dir.contains('%')) {
