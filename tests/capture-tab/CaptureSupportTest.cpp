@@ -72,22 +72,45 @@ TEST(ProcessTreeWatcher, DescendantsAndProc) {
 
 TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
     const QString withCuda = "  --cuda-memory-usage BOOL\n  --gpu-metrics-devices LIST\n";
-    auto c = CaptureCapabilities::evaluate(withCuda, "", "");
+    auto c = CaptureCapabilities::evaluate(withCuda, "", "", "");
     EXPECT_TRUE(c.cuda);
     EXPECT_TRUE(c.gpuMetrics);
     EXPECT_EQ(c.cudaReason, "");
-    c = CaptureCapabilities::evaluate(withCuda, "libcuda.so.1 cannot be loaded (x)", "libnvidia-ml.so.1 cannot be loaded (y)");
+    c = CaptureCapabilities::evaluate(withCuda, "", "libcuda.so.1 cannot be loaded (x)", "libnvidia-ml.so.1 cannot be loaded (y)");
     EXPECT_FALSE(c.cuda);
     EXPECT_EQ(c.cudaReason, "No NVIDIA driver: libcuda.so.1 cannot be loaded (x)");
     EXPECT_EQ(c.gpuMetricsReason, "No NVML (NVIDIA driver): libnvidia-ml.so.1 cannot be loaded (y)");
-    c = CaptureCapabilities::evaluate("-t cuda (cuda: not available in this build)", "", "");
+    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cupti.so is not in /d (why).", "", "");
+    EXPECT_EQ(c.cudaReason, "This sightline was built without CUDA capture: libsightline-cupti.so is not in /d (why).");
+    EXPECT_TRUE(c.gpuMetrics);
+    c = CaptureCapabilities::evaluate("-t cuda,nvtx,osrt", "", "", "");
     EXPECT_FALSE(c.cuda);
-    EXPECT_EQ(c.cudaReason, "This sightline was built without CUDA capture (no CUDA toolkit at build time).");
+    EXPECT_EQ(c.cudaReason, "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').");
     EXPECT_FALSE(c.gpuMetrics);
-    c = CaptureCapabilities::evaluate("", "", "");
+    EXPECT_EQ(c.gpuMetricsReason, "This sightline has no GPU metrics option.");
+    c = CaptureCapabilities::evaluate("", "", "", "");
     EXPECT_EQ(c.cudaReason, "The sightline command-line tool did not answer, so CUDA capture cannot be checked.");
     EXPECT_NE(CaptureCapabilities::libraryProblem("libsightline-no-such-lib.so.9"), "");
     EXPECT_EQ(CaptureCapabilities::libraryProblem("libc.so.6"), "");
+}
+
+TEST(CaptureCapabilities, CuptiModuleNextToTheInjectionModule) {
+    QTemporaryDir root;
+    QDir(root.path()).mkpath("app/cli");
+    QDir(root.path()).mkpath("lib/sightline");
+    const QString bin = test::writeScript(root.filePath("app/cli/sightline"), "#!/bin/sh\n");
+    // No module folder at all: cannot tell, so no objection.
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
+    test::writeScript(root.filePath("lib/sightline/libsightline-inject.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""),
+              "libsightline-cupti.so is not in " + root.filePath("lib/sightline") + " (the CUDA toolkit was missing when it was built).");
+    test::writeScript(root.filePath("lib/sightline/libsightline-cupti.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
+    // $SIGHTLINE_INJECT_DIR wins.
+    QDir(root.path()).mkpath("other");
+    test::writeScript(root.filePath("other/libsightline-inject.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, root.filePath("other")),
+              "libsightline-cupti.so is not in " + root.filePath("other") + " (the CUDA toolkit was missing when it was built).");
 }
 
 TEST(CapturePresets, SaveListLoadRemove) {

@@ -56,7 +56,7 @@ TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
     EXPECT_FALSE(child<QCheckBox>("cudaMemoryUsage")->isEnabled());
     auto* reason = child<QLabel>("cudaReason");
     EXPECT_TRUE(reason->isVisible());
-    EXPECT_EQ(reason->text(), "This sightline was built without CUDA capture (no CUDA toolkit at build time).");
+    EXPECT_EQ(reason->text(), "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').");
     EXPECT_EQ(cuda->toolTip(), reason->text());
     EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
     EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());

@@ -181,7 +181,9 @@ void CaptureTab::probeCapabilities() {
         if (probe != m_probe) return;
         const QString help = probe->state() == QProcess::NotRunning && probe->exitStatus() == QProcess::NormalExit
                                  ? QString::fromLocal8Bit(probe->readAll()) : QString();
-        m_form->setCapabilities(CaptureCapabilities::evaluate(help, CaptureCapabilities::libraryProblem("libcuda.so.1"),
+        m_form->setCapabilities(CaptureCapabilities::evaluate(
+            help, CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(), qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
+            CaptureCapabilities::libraryProblem("libcuda.so.1"),
                                                               CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
         m_capsKnown = true;
         m_probe->deleteLater();
