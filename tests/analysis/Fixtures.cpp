@@ -66,4 +66,85 @@ std::shared_ptr<Report> makeProjectionReport() {
     return b.finish();
 }
 
+namespace {
+
+std::shared_ptr<Report> statsReport(bool changed) {
+    ReportBuilder b;
+    Report& r = b.report();
+    r.session.startMonotonicNs = 1000;
+    r.session.durationNs = 20'000;
+    r.session.source = "test";
+    b.ensureProcess(7).name = "app";
+    b.ensureThread(7, 8).name = "main";
+    r.gpus.push_back({});
+    r.gpus.back().deviceId = 0;
+    r.gpus.back().name = "Test GPU";
+    r.nvtxDomains.push_back({7, 1, "disk"});
+    const uint32_t launchName = b.intern("cudaLaunchKernel_v7000");
+    uint32_t corr = 1;
+    int64_t t = 2000;
+    auto kernel = [&](const char* name, int64_t dur) {
+        CudaApiCall c;
+        c.pid = 7; c.tid = 8; c.start = t; c.end = t + 10; c.name = launchName; c.correlation = corr; c.cbid = 211;
+        b.add(c);
+        KernelExec k;
+        k.place = {7, 0, 1, 1};
+        k.start = t + 15; k.end = t + 15 + dur; k.name = b.intern(name); k.correlation = corr++;
+        k.launch.shortName = k.name;
+        k.launch.grid[0] = 2; k.launch.grid[1] = k.launch.grid[2] = 1;
+        k.launch.block[0] = 128; k.launch.block[1] = k.launch.block[2] = 1;
+        b.add(k);
+        t += 1000;
+    };
+    for (int64_t d : {100, 200, 300, 400}) kernel("kA", changed ? 2 * d : d);
+    if (!changed) for (int64_t d : {50, 50, 80}) kernel("kB", d);
+    else kernel("kC", 1000);
+    auto copy = [&](CopyKind kind, uint64_t bytes, int64_t dur) {
+        MemcpyOp m;
+        m.place = {7, 0, 1, 1};
+        m.start = t; m.end = t + dur; m.bytes = bytes; m.copyKind = kind;
+        m.srcKind = kind == CopyKind::HtoD ? MemoryKind::Pageable : MemoryKind::Device;
+        m.dstKind = kind == CopyKind::HtoD ? MemoryKind::Device : MemoryKind::Pageable;
+        b.add(m);
+        t += dur + 100;
+    };
+    copy(CopyKind::HtoD, 1'000'000, 1000);
+    copy(CopyKind::HtoD, 1'000'000, 3000);
+    copy(CopyKind::DtoH, 500'000, 2000);
+    MemsetOp ms;
+    ms.place = {7, 0, 1, 1};
+    ms.start = t; ms.end = t + 10; ms.bytes = 64; ms.memKind = MemoryKind::Device;
+    b.add(ms);
+    auto osrt = [&](const char* name, int64_t s, int64_t dur) {
+        OsRuntimeCall o;
+        o.pid = 7; o.tid = 8; o.start = s; o.end = s + dur; o.function = b.intern(name);
+        b.add(o);
+    };
+    osrt("read", 1100, 10);
+    osrt("read", 1200, 30);
+    osrt("write", 1300, 5);
+    if (changed) osrt("write", 1400, 15);
+    NvtxRangeEvent step;
+    step.pid = 7; step.tid = 8; step.message = b.intern("step");
+    step.start = 1500; step.end = 2500;
+    b.add(step);
+    step.start = 2600; step.end = 5600;
+    b.add(step);
+    NvtxRangeEvent io;
+    io.pid = 7; io.tid = 8; io.domain = 1; io.message = b.intern("io"); io.rangeType = RangeType::StartEnd;
+    io.start = 6000; io.end = 6500;
+    b.add(io);
+    ThreadRunning run;
+    run.pid = 7; run.tid = 8; run.start = 1000; run.end = 1700; run.cpu = 0;
+    b.add(run);
+    run.start = 1800; run.end = 2100; run.cpu = 3;
+    b.add(run);
+    return b.finish();
+}
+
+}  // namespace
+
+std::shared_ptr<Report> makeStatsReport() { return statsReport(false); }
+std::shared_ptr<Report> makeStatsReportChanged() { return statsReport(true); }
+
 }  // namespace sl::test
