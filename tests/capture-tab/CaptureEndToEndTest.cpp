@@ -17,6 +17,14 @@
 #include "viewer/capture/CaptureForm.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/timeline/Row.h"
+#include "viewer/timeline/TimelineScene.h"
+#include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/MainWindow.h"
+#include "viewer/window/ReportTab.h"
+
+#include <QTabWidget>
+#include <cstdio>
 
 using namespace sl;
 using namespace sl::viewer;
@@ -44,6 +52,11 @@ std::map<std::string, size_t> countByName(const Report& r, EventKind kind) {
         for (size_t i = 0; i < t.size(); ++i) ++out[std::string(r.str(t.nameAt(i)))];
     }
     return out;
+}
+
+void dump(const Row& row, int depth = 0) {
+    std::printf("%*s%s [%llu]\n", depth * 2, "", row.title().c_str(), static_cast<unsigned long long>(row.count()));
+    for (const auto& c : row.children()) dump(*c, depth + 1);
 }
 
 struct EndToEnd : ::testing::Test {
@@ -138,4 +151,71 @@ TEST_F(EndToEnd, TheShownCommandLineRunByHandGivesAnEquivalentReport) {
     EXPECT_EQ(gui->threads.size(), hand->threads.size());
     EXPECT_EQ(countByName(*gui, EventKind::NvtxRange), countByName(*hand, EventKind::NvtxRange));
     EXPECT_EQ(countByName(*gui, EventKind::NvtxMark), countByName(*hand, EventKind::NvtxMark));
+}
+
+// The scenario in the application window: File > New Capture, run the NVTX client, and
+// the report opens in a new tab whose timeline has the client's NVTX rows.
+TEST_F(EndToEnd, MainWindowOpensTheCapturedReportInANewTabWithItsNvtxRows) {
+    tab.reset();  // the window has its own Capture tab
+    MainWindow w;
+    CaptureTab* capture = w.showCaptureTab();
+    capture->setProfilerPath(cli());
+    ASSERT_TRUE(test::waitFor([&] { return capture->capabilitiesKnown(); }));
+    EXPECT_EQ(w.tabs()->count(), 1);
+    EXPECT_EQ(w.tabs()->tabText(0), "Capture");
+    w.show();
+    auto typeIn = [&](const char* field, const QString& text) {
+        auto* e = capture->findChild<QLineEdit*>(field);
+        e->clear();
+        QTest::keyClicks(e, text);
+    };
+    typeIn("program", client("nvtx_threads"));
+    typeIn("workingDirectory", dir.path());
+    typeIn("output", "window.rep");
+    QTest::mouseClick(capture->findChild<QPushButton*>("start"), Qt::LeftButton);
+    ASSERT_TRUE(test::waitFor([&] { return w.tabs()->count() == 2 || !capture->errorText().isEmpty(); }, 60000))
+        << capture->logText().toStdString();
+    ASSERT_EQ(capture->errorText(), "");
+    EXPECT_EQ(w.tabs()->tabText(1), "window.rep");
+    auto* report = qobject_cast<ReportTab*>(w.tabs()->widget(1));
+    ASSERT_NE(report, nullptr);
+    EXPECT_EQ(w.tabs()->currentWidget(), report);
+    ASSERT_TRUE(test::waitFor([&] { return report->state() != ReportTab::State::Loading; }, 30000));
+    ASSERT_EQ(report->state(), ReportTab::State::Ready) << report->errorMessage().toStdString();
+    ASSERT_TRUE(report->timeline() && report->timeline()->scene());
+    Row& root = report->timeline()->scene()->root();
+    if (qEnvironmentVariableIsSet("CAPTURE_TAB_DUMP_ROWS")) dump(root);
+    // The client's documented structure (tests/clients/nvtx_threads.cpp), row by row.
+    ASSERT_EQ(root.children().size(), 2u);  // the process and its metrics
+    const Row& process = *root.children()[0];
+    EXPECT_TRUE(QString::fromStdString(process.title()).endsWith(" (nvtx_threads)")) << process.title();
+    auto thread = [&](const std::string& suffix) -> const Row* {
+        for (const auto& t : process.children())
+            if (t->title().size() > suffix.size() && t->title().ends_with(suffix)) return t.get();
+        return nullptr;
+    };
+    auto countOf = [](const Row* t, const char* child) -> int64_t {
+        if (!t) return -1;
+        for (const auto& c : t->children())
+            if (c->title() == child) return int64_t(c->count());
+        return 0;
+    };
+    const Row* mainThread = thread(" (nvtx_threads)");
+    ASSERT_NE(mainThread, nullptr);
+    EXPECT_EQ(countOf(mainThread, "NVTX"), 8);  // the cross-<i> start/end ranges begin on the main thread
+    uint64_t nvtxInRows = countOf(mainThread, "NVTX");
+    for (int i = 0; i < 8; ++i) {
+        const Row* t = thread(std::string(i % 2 ? " (nvtx-worker-" : " (worker-") + std::to_string(i) + ")");
+        ASSERT_NE(t, nullptr) << i;
+        EXPECT_EQ(countOf(t, "NVTX"), i == 0 ? 51 : 50) << i;  // 10 x 5 nested levels; worker 0 also sleep-100ms
+        EXPECT_EQ(countOf(t, "NVTX marks"), 3) << i;
+        EXPECT_EQ(countOf(t, "NVTX (alpha)"), 6) << i;
+        EXPECT_EQ(countOf(t, "NVTX (beta)"), 2) << i;
+        for (const char* c : {"NVTX", "NVTX marks", "NVTX (alpha)", "NVTX (beta)"}) nvtxInRows += uint64_t(countOf(t, c));
+    }
+    EXPECT_EQ(nvtxInRows, 497u);
+    uint64_t inReport = 0;
+    for (EventKind k : {EventKind::NvtxRange, EventKind::NvtxMark})
+        for (const auto& [name, n] : countByName(*report->report(), k)) inReport += n;
+    EXPECT_EQ(inReport, 497u);
 }

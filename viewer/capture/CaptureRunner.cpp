@@ -15,6 +15,8 @@ namespace sl::viewer {
 namespace {
 constexpr int kTailLines = 20;
 constexpr int kTreePollMs = 1000;
+// Destroyed mid-capture (the application quits): how long the report may take to merge and write.
+constexpr int kExitWaitMs = 30000;
 
 QDir workingDir(const CaptureSettings& s) { return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory); }
 }  // namespace
@@ -42,8 +44,8 @@ CaptureRunner::~CaptureRunner() {
     if (!isRunning()) return;
     // Closing the window mid-capture: let the profiler finish its report, but not forever.
     m_process.disconnect(this);
-    ::kill(pid_t(m_process.processId()), SIGINT);
-    if (!m_process.waitForFinished(5000)) m_process.kill(), m_process.waitForFinished(1000);
+    if (m_stopRequests == 0) ::kill(pid_t(m_process.processId()), SIGINT);
+    if (!m_process.waitForFinished(kExitWaitMs)) m_process.kill(), m_process.waitForFinished(1000);
 }
 
 bool CaptureRunner::start(const CaptureSettings& settings) {

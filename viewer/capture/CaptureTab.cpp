@@ -70,6 +70,16 @@ CaptureTab::~CaptureTab() {
         m_probe->waitForFinished(1000);
         delete m_probe;
     }
+    if (m_runner->isRunning()) {
+        // Closing the tab mid-capture: stop as Ctrl+C does and let the profiler finish its report
+        // in the background, without freezing the window. At exit the application deletes it,
+        // which waits for the report (CaptureRunner's destructor).
+        m_runner->disconnect(this);
+        m_runner->setParent(QCoreApplication::instance());
+        connect(m_runner, &CaptureRunner::captureFinished, m_runner, &QObject::deleteLater);
+        connect(m_runner, &CaptureRunner::captureFailed, m_runner, &QObject::deleteLater);
+        m_runner->stop();
+    }
     delete m_presets;
 }
 
