@@ -60,6 +60,15 @@ TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
     EXPECT_EQ(cuda->toolTip(), reason->text());
     EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
     EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());
+    // For the docs and for eyes: CAPTURE_TAB_SCREENSHOT=out.png saves the tab as shown.
+    if (const QString shot = qEnvironmentVariable("CAPTURE_TAB_SCREENSHOT"); !shot.isEmpty()) {
+        tab->resize(1400, 900);
+        type("program", "/usr/bin/python3");
+        type("arguments", "train.py --epochs 3");
+        type("output", "runs/%h-%p");
+        QTest::qWait(100);
+        EXPECT_TRUE(tab->grab().save(shot));
+    }
 }
 
 TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
@@ -113,12 +122,17 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
 
 TEST_F(TabFixture, MissingProgramShowsTheErrorAndStartsNothing) {
     type("program", dir.filePath("does-not-exist"));
+    // Checked while typing, before any Start.
+    EXPECT_EQ(tab->checkText(), "Program not found: '" + dir.filePath("does-not-exist") +
+                                    "'. Check the path, or choose the program with the '...' button.");
     click("start");
     EXPECT_EQ(tab->errorText(), "Program not found: '" + dir.filePath("does-not-exist") +
                                     "'. Check the path, or choose the program with the '...' button.");
     EXPECT_TRUE(child<QLabel>("error")->isVisible());
     EXPECT_FALSE(tab->runner()->isRunning());
     EXPECT_EQ(tab->statusText(), "Not started.");
+    type("program", "/bin/true");
+    EXPECT_EQ(tab->checkText(), "");
 }
 
 TEST_F(TabFixture, PresetsSaveAndRestoreTheForm) {

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QFontMetrics>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -128,15 +129,22 @@ QWidget* CaptureTab::buildRunPanel() {
     auto* l = new QVBoxLayout(panel);
     l->addWidget(new QLabel("Equivalent command line (run it on a headless server for the same capture):"));
     auto* cmdRow = new QHBoxLayout;
-    m_command = new QLineEdit;
+    m_command = new QPlainTextEdit;
     m_command->setObjectName("commandLine");
     m_command->setReadOnly(true);
+    m_command->setFont(QFont("monospace"));
+    m_command->setFixedHeight(QFontMetrics(m_command->font()).lineSpacing() * 4 + 12);
     auto* copy = new QPushButton("Copy");
     copy->setObjectName("copyCommand");
-    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_command->text()); });
+    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(commandLine()); });
     cmdRow->addWidget(m_command, 1);
     cmdRow->addWidget(copy);
     l->addLayout(cmdRow);
+    m_check = new QLabel;
+    m_check->setObjectName("check");
+    m_check->setWordWrap(true);
+    m_check->setStyleSheet("color: #a05a00;");
+    l->addWidget(m_check);
 
     auto* runRow = new QHBoxLayout;
     m_start = new QPushButton("Start");
@@ -209,7 +217,8 @@ void CaptureTab::probeCapabilities() {
                    {"profile", "--help"});
 }
 
-QString CaptureTab::commandLine() const { return m_command->text(); }
+QString CaptureTab::commandLine() const { return m_command->toPlainText(); }
+QString CaptureTab::checkText() const { return m_check->text(); }
 QString CaptureTab::errorText() const { return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString(); }
 QString CaptureTab::statusText() const { return m_status->text(); }
 QString CaptureTab::logText() const { return m_log->toPlainText(); }
@@ -218,8 +227,11 @@ void CaptureTab::refreshCommand() {
     const QString bin = m_runner->profilerPath().isEmpty() ? QString("sightline") : SightlineLocator::displayName(m_runner->profilerPath());
     QString argsError;
     const CaptureSettings s = m_form->settings(&argsError);
-    m_command->setText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s) : "(" + argsError + ")");
-    m_command->setCursorPosition(0);
+    m_command->setPlainText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s) : "(" + argsError + ")");
+    QStringList problems = ProfileCommandBuilder::validate(s);
+    if (!argsError.isEmpty()) problems << "Arguments: " + argsError + ".";
+    m_check->setText(problems.join('\n'));
+    m_check->setVisible(!problems.isEmpty());
 }
 
 void CaptureTab::refreshPresets(const QString& select) {

@@ -38,6 +38,8 @@ public:
     // The error shown in the tab; empty when none.
     QString errorText() const;
     QString statusText() const;
+    // What would stop a start, checked while the form is edited; empty when ready.
+    QString checkText() const;
     QString logText() const;
     bool capabilitiesKnown() const { return m_capsKnown; }
 
@@ -68,9 +70,9 @@ private:
     QProcess* m_probe = nullptr;
     bool m_capsKnown = false;
     QComboBox* m_presetBox = nullptr;
-    QLineEdit* m_command = nullptr;
+    QPlainTextEdit* m_command = nullptr;
     QPushButton *m_start = nullptr, *m_stop = nullptr;
-    QLabel *m_status = nullptr, *m_error = nullptr;
+    QLabel *m_status = nullptr, *m_error = nullptr, *m_check = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QTimer* m_tick = nullptr;
 };
