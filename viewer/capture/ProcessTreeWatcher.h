@@ -1,8 +1,8 @@
 #pragma once
 // Counts the processes seen in a process tree while a capture runs (the profiler's descendants:
 // the traced program and everything it starts), from /proc on Linux, because the profiler only
-// reports its counts when it merges. Polled by the runner about once a second; a scan of /proc
-// costs a few milliseconds. GUI thread.
+// reports its counts when it merges. Polled by the runner once a second; a scan reads one small
+// /proc/PID/stat file per process on the machine. GUI thread.
 #include <QHash>
 #include <QSet>
 
