@@ -55,7 +55,7 @@ Status applyFilters(const Report& r, const std::string& time, const std::string&
     if (!time.empty()) {
         auto w = parseTimeRange(time);
         if (!w) return makeError("--filter-time: " + w.error());
-        const int64_t origin = r.timeOrigin();
+        const int64_t origin = reportTimeOrigin(r);
         if (w->first != INT64_MIN) o.start = origin + w->first;
         if (w->second != INT64_MAX) o.end = origin + w->second;
     }

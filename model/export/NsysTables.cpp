@@ -1,5 +1,6 @@
 #include "model/export/NsysTables.h"
 
+#include "model/analysis/StatsCommon.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/TableScope.h"
 
@@ -52,7 +53,7 @@ std::string utcText(int64_t ns) {
 class Emitter {
 public:
     Emitter(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats)
-        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(r.timeOrigin()) {}
+        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(analysis::reportTimeOrigin(r)) {}
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
