@@ -97,6 +97,8 @@ TEST(SqliteExport, EnumsThreadsNvtxAndMetadata) {
     EXPECT_EQ(query(db, "SELECT pid, name, globalPid >> 24 & 0xFFFFFF FROM PROCESSES"), (Rows{{"7", "app", "7"}}));
     EXPECT_EQ(query(db, "SELECT eventType, text, count(*), sum(end - start) FROM NVTX_EVENTS GROUP BY 1, 2 ORDER BY 1"),
               (Rows{{"59", "step", "2", "4000"}, {"60", "io", "1", "500"}, {"75", "disk", "1", "NULL"}}));
+    EXPECT_EQ(query(db, "SELECT s.value, count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId GROUP BY 1 ORDER BY 1"),
+              (Rows{{"disk", "1"}, {"io", "1"}, {"step", "2"}}));
     EXPECT_EQ(query(db, "SELECT s.value, count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId GROUP BY 1"),
               (Rows{{"read", "2"}, {"write", "1"}}));
     EXPECT_EQ(query(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes = 64"), (Rows{{"1"}}));
