@@ -68,3 +68,7 @@ if(HAVE_IMPORT)
   run(0 ${SIGHTLINE} diff -r kernels ${FIXTURES}/hta_compare_base.json.gz ${FIXTURES}/hta_compare_test.json.gz)
   expect("${OUT}" "Kernels +6 +5")
 endif()
+# Several reports as JSON on stdout form one document keyed by report name.
+run(0 ${SIGHTLINE} stats -f json -r cuda_api_sum,osrt_sum ${WORK}/a.rep)
+expect("${OUT}" "^{\n\"cuda_api_sum\": \\[")
+expect("${OUT}" "\"osrt_sum\": {\"skipped\": \"does not contain OS Runtime trace data.\"}\n}\n$")
