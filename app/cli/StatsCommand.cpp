@@ -23,9 +23,8 @@ void printReportList() {
     for (const auto& r : allReports()) {
         std::string name(r.name);
         if (!r.args.empty()) {
-            std::string args(r.args);
-            for (char& c : args)
-                if (c == ',') c = '|';
+            std::string args;
+            for (char c : r.args) args += c == ',' ? std::string("|:") : std::string(1, c);
             name += "[:" + args + "]";
         }
         std::printf("  %c %-36s %s%s\n", r.isDefault ? '*' : ' ', name.c_str(), std::string(r.description).c_str(),
