@@ -1,3 +1,4 @@
+#include "capture/cupti/CudaCaptureSession.h"
 #include "capture/launcher/Launcher.h"
 
 #include <fcntl.h>
@@ -146,8 +147,12 @@ Result<ProfileResult> Launcher::run() {
         return makeError("cannot find libsightline-inject.so (looked next to the sightline executable; set "
                          "SIGHTLINE_INJECT_DIR)");
     std::string injectLib = moduleDir + "/libsightline-inject.so";
-    std::string cuptiLib = moduleDir + "/libsightline-cupti.so";
+    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";
     bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
+    if (m_o.captureRange == CaptureRange::CudaProfilerApi && !cudaAvailable)
+        return makeError("--capture-range=cudaProfilerApi needs CUDA tracing, which " +
+                         std::string(m_o.traceCuda ? "this build does not have (no libsightline-cuda.so)" : "-t does not include"));
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
 
     // Step 2: the session directory.
     const char* tmp = std::getenv("TMPDIR");
@@ -201,6 +206,7 @@ Result<ProfileResult> Launcher::run() {
         setenv("LD_PRELOAD", preload.c_str(), 1);
         if (m_o.traceNvtx) setenv("NVTX_INJECTION64_PATH", injectLib.c_str(), 1);
         if (cudaAvailable) setenv("CUDA_INJECTION64_PATH", cuptiLib.c_str(), 1);
+        for (const auto& [k, v] : cudaSession.environment()) setenv(k.c_str(), v.c_str(), 1);
         setenv(env::kSessionDir, sessionDir.c_str(), 1);
         setenv(env::kTrace, trace.c_str(), 1);
         setenv(env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs).c_str(), 1);
@@ -262,6 +268,7 @@ Result<ProfileResult> Launcher::run() {
         (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
     if (m_o.cpuMetrics) sampler.start();
+    cudaSession.start(say);
     OutputReader output_reader;
     if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
 
@@ -319,6 +326,7 @@ Result<ProfileResult> Launcher::run() {
     }
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
+    cudaSession.stop();
     sched.stop();
     output_reader.stop();
     sigaction(SIGINT, &oldInt, nullptr);
@@ -339,6 +347,7 @@ Result<ProfileResult> Launcher::run() {
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
+    in.cuda = &cudaSession;
     in.output = output_reader.take();
     in.outputPath = output;
     in.defaultName = defaultName;

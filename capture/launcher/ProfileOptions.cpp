@@ -43,10 +43,11 @@ Result<KillMode> parseKillMode(const std::string& text) {
 Status parseCaptureRange(const std::string& text, ProfileOptions& o) {
     if (text == "none") o.captureRange = CaptureRange::None;
     else if (text == "nvtx") o.captureRange = CaptureRange::Nvtx;
-    else if (text == "cudaProfilerApi")
-        return makeError("--capture-range=cudaProfilerApi needs CUDA capture, which this build does not have yet");
-    else
-        return makeError("--capture-range: expected none or nvtx, got '" + text + "'");
+    else if (text == "cudaProfilerApi") {
+        o.captureRange = CaptureRange::CudaProfilerApi;
+        o.cuda.profilerRange = true;
+    } else
+        return makeError("--capture-range: expected none, nvtx or cudaProfilerApi, got '" + text + "'");
     return {};
 }
 
@@ -78,7 +79,8 @@ Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
         o.repeatCount = static_cast<int>(n);
     } else
         return makeError("--capture-range-end: expected stop, stop-shutdown, repeat or repeat:N, got '" + text + "'");
-    return {};
+    // The CUDA injection applies the same rule to cudaProfilerStart/Stop ranges.
+    return cuda::parseRangeEnd(text, o.cuda);
 }
 
 Status parseEnvVar(const std::string& text, ProfileOptions& o) {

@@ -7,12 +7,14 @@
 #include <utility>
 #include <vector>
 
+#include "capture/cupti/CudaOptions.h"
+#include "capture/cupti/NvmlSampler.h"
 #include "model/core/Result.h"
 
 namespace sl::capture {
 
 enum class KillMode { Sigterm, Sigkill, None };
-enum class CaptureRange { None, Nvtx };
+enum class CaptureRange { None, Nvtx, CudaProfilerApi };
 enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
 
 struct ProfileOptions {
@@ -37,6 +39,8 @@ struct ProfileOptions {
     bool showOutput = false;
     bool quiet = false;         // no progress on stderr
     std::string optionsText;   // the options as given, stored in the report
+    cuda::CudaTraceOptions cuda;        // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
+    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices, --gpu-metrics-frequency
 };
 
 // "cuda,nvtx,osrt", "none": sets the trace flags.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "capture/cupti/CudaCaptureSession.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
@@ -84,6 +85,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                             "context-switch records the kernel dropped (ring buffer full)");
     }
     merger.finish(in.sessionEnd);
+    if (in.cuda) in.cuda->addToReport(b, window.start, window.end);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (in.cudaRequestedButUnavailable)
         b.addDiagnostic("cuda.unavailable", 1, "CUDA tracing was requested but this build has no CUDA capture module");
@@ -150,7 +152,8 @@ Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::f
         uint64_t events = 0;
         auto report = buildOne(in, streams, windows[i], &bar, &events);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
-        if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat) path = numberedName(path, static_cast<int>(i) + 1);
+        bool numbered = windows.size() > 1 || (o.rangeEnd == CaptureRangeEnd::Repeat && o.captureRange == CaptureRange::Nvtx);
+        if (numbered) path = numberedName(path, static_cast<int>(i) + 1);
         WriteOptions wo;
         wo.overwrite = true;  // existence was checked before the capture (or the name is fresh)
         Status st = writeReport(*report, path, wo);

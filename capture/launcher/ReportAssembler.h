@@ -12,6 +12,10 @@
 #include "model/core/Entities.h"
 #include "model/core/Result.h"
 
+namespace sl::cuda {
+class CudaCaptureSession;
+}
+
 namespace sl::capture {
 
 class ProcSampler;
@@ -27,6 +31,7 @@ struct AssemblyInput {
     const SchedTracer* sched = nullptr;
     std::string schedProblem;
     bool cudaRequestedButUnavailable = false;
+    cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics
     std::vector<ProgramOutput> output;
     std::string outputPath;  // expanded; empty with defaultName
     bool defaultName = true;
