@@ -50,8 +50,9 @@ constexpr EnumRow kLaunchType[] = {
     {3, "CUDA_KERNEL_LAUNCH_TYPE_CBP_SINGLE_DEVICE", "CBP single device"},
 };
 constexpr EnumRow kEventClass[] = {
-    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA Runtime"},
-    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA Driver"},
+    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
+    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
 };
 // Scripts look these up by name (e.g. WHERE name = 'NvtxPushPopRange'), so the names are nsys's.
 constexpr EnumRow kEventType[] = {
