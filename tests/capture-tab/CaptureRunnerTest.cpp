@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTemporaryDir>
 
@@ -78,6 +79,23 @@ TEST_F(RunnerFixture, StopSendsSigintAndKeepsTheReport) {
     EXPECT_EQ(finished, dir.filePath("long.rep"));
     EXPECT_EQ(test::readText(finished), "fake report of stopped\n");
     EXPECT_GE(runner.elapsedMs(), 100);
+}
+
+TEST_F(RunnerFixture, ProgramStdoutIsATerminalSoBufferedOutputArrivesLive) {
+    // Python buffers stdout in blocks on a pipe and by lines on a terminal: "early" arrives while
+    // the program still sleeps only when stdout is a terminal.
+    if (QStandardPaths::findExecutable("python3").isEmpty()) GTEST_SKIP() << "no python3 in PATH";
+    CaptureSettings s;
+    s.program = "python3";
+    s.arguments = {"-c", "import sys, time; print('early', sys.stdout.isatty()); time.sleep(30)"};
+    s.workingDirectory = dir.path();
+    s.output = "tty.rep";
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(test::waitFor([&] { return out.contains("early True"); }, 10000)) << out.join('|').toStdString();
+    EXPECT_TRUE(runner.isRunning());
+    runner.stop();
+    ASSERT_TRUE(waitDone(5000));
+    EXPECT_EQ(finished, dir.filePath("tty.rep"));
 }
 
 TEST_F(RunnerFixture, ProfilerErrorsBecomeAFailureWithAHint) {

@@ -1,6 +1,7 @@
 #include "viewer/capture/CaptureRunner.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,7 +27,9 @@ CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent), m_profiler(Sigh
     connect(&m_process, &QProcess::readyReadStandardError, this, [this] { readChannel(QProcess::StandardError); });
     connect(&m_process, &QProcess::finished, this, &CaptureRunner::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &CaptureRunner::onError);
+    connect(&m_pty, &PseudoTerminal::dataRead, this, [this](const QByteArray& d) { consume(d, false); });
     connect(&m_process, &QProcess::started, this, [this] {
+        m_pty.closeSlave();
         m_tree.reset(m_process.processId());
         m_treeTimer.start();
         emit started();
@@ -71,6 +74,13 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     m_process.setProgram(m_profiler);
     m_process.setArguments(ProfileCommandBuilder::arguments(settings));
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
+    m_process.setStandardInputFile(QProcess::nullDevice());  // a program waiting on stdin would hang the capture
+    if (m_pty.open()) {
+        const int slave = m_pty.slaveFd();
+        m_process.setChildProcessModifier([slave] { ::dup2(slave, STDOUT_FILENO); });
+    } else {
+        m_process.setChildProcessModifier({});
+    }
     m_startTime = QDateTime::currentDateTime();
     m_elapsed.start();
     m_process.start();
@@ -86,15 +96,20 @@ void CaptureRunner::stop() {
 
 void CaptureRunner::readChannel(QProcess::ProcessChannel channel) {
     m_process.setReadChannel(channel);
-    QByteArray& partial = m_partial[channel == QProcess::StandardError ? 1 : 0];
-    partial += m_process.readAll();
+    consume(m_process.readAll(), channel == QProcess::StandardError);
+}
+
+void CaptureRunner::consume(const QByteArray& data, bool err) {
+    QByteArray& partial = m_partial[err ? 1 : 0];
+    partial += data;
     qsizetype nl;
     bool changed = false;
     while ((nl = partial.indexOf('\n')) >= 0) {
-        // \r: the profiler may redraw a progress line in place.
-        const QString line = QString::fromLocal8Bit(partial.left(nl)).section('\r', -1);
+        QByteArray raw = partial.left(nl);
         partial.remove(0, nl + 1);
-        const bool err = channel == QProcess::StandardError;
+        if (raw.endsWith('\r')) raw.chop(1);
+        // A bare \r redraws a progress line in place: keep its last state.
+        const QString line = QString::fromLocal8Bit(raw).section('\r', -1);
         if (err) {
             changed |= m_progress.feedLine(line);
             m_stderrTail << line;
@@ -160,6 +175,8 @@ QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status)
     else
         why = "The capture ended (exit code " + QString::number(exitCode) + ") without writing a report.";
     if (!why.endsWith('.')) why += '.';
+    if (m_progress.lastError().isEmpty() && !m_stderrTail.isEmpty() && !m_stderrTail.last().trimmed().isEmpty())
+        why += " Its last message: " + m_stderrTail.last().trimmed();
     QString hint = " See the log below for the profiler's messages.";
     const QString e = m_progress.lastError().toLower();
     if (e.startsWith("writing ") || e.contains("not writable") || e.contains("permission") || e.contains("already exists"))
@@ -170,6 +187,7 @@ QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status)
 }
 
 void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
+    m_pty.drainAndClose();
     readChannel(QProcess::StandardOutput);
     readChannel(QProcess::StandardError);
     for (int c = 0; c < 2; ++c) {
@@ -191,6 +209,7 @@ void CaptureRunner::onError(QProcess::ProcessError error) {
     if (error != QProcess::FailedToStart || m_reported) return;
     m_reported = true;
     m_treeTimer.stop();
+    m_pty.drainAndClose();
     emit captureFailed("Cannot run " + m_profiler + ": " + m_process.errorString() +
                        ". Check that sightline is installed and executable, or set SIGHTLINE_CLI.");
 }

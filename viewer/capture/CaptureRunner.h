@@ -1,7 +1,8 @@
 #pragma once
 // Runs one `sightline profile` process for the Capture tab: builds its argv from the settings,
 // forwards its stdout/stderr (the traced program's output and the profiler's progress) line by
-// line, tracks progress, and on exit finds the report. Stop sends SIGINT, as Ctrl+C in a terminal
+// line, tracks progress, and on exit finds the report. The program's stdout is a pseudo-terminal
+// (line-buffered output, a live log) when the system has one, else a pipe. Stop sends SIGINT, as Ctrl+C in a terminal
 // does, so the profiler ends the program and still writes a complete report. Never blocks: all
 // work is driven by QProcess signals on the GUI thread. One capture at a time.
 #include <QDateTime>
@@ -13,6 +14,7 @@
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
 #include "viewer/capture/ProcessTreeWatcher.h"
+#include "viewer/capture/PseudoTerminal.h"
 
 namespace sl::viewer {
 
@@ -49,6 +51,7 @@ signals:
 
 private:
     void readChannel(QProcess::ProcessChannel channel);
+    void consume(const QByteArray& data, bool fromStderr);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     QStringList locateReports() const;
@@ -56,6 +59,7 @@ private:
     QString failureMessage(int exitCode, QProcess::ExitStatus status) const;
 
     QProcess m_process;
+    PseudoTerminal m_pty;
     QString m_profiler;
     CaptureSettings m_settings;
     CaptureProgress m_progress;
