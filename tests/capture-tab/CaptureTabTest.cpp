@@ -5,6 +5,8 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QElapsedTimer>
+#include <QTableWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -82,6 +84,33 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     EXPECT_EQ(QGuiApplication::clipboard()->text(), tab->commandLine());
     type("arguments", "unclosed 'quote");
     EXPECT_EQ(tab->commandLine(), "(unclosed ' in the arguments)");
+    EXPECT_TRUE(tab->checkText().endsWith("\nArguments: unclosed ' in the arguments.")) << tab->checkText().toStdString();
+    type("arguments", "");
+    // The environment table: Add, then edit the cells as a user would.
+    click("addEnv");
+    auto* env = child<QTableWidget>("environment");
+    ASSERT_EQ(env->rowCount(), 1);
+    env->item(0, 0)->setText("OMP_NUM_THREADS");
+    env->item(0, 1)->setText("4 threads");
+    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx '--env-var=OMP_NUM_THREADS=4 threads' --output=out/%p /bin/echo");
+    env->setCurrentCell(0, 0);
+    click("removeEnv");
+    EXPECT_EQ(env->rowCount(), 0);
+    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx --output=out/%p /bin/echo");
+}
+
+TEST_F(TabFixture, ClosingTheTabMidCaptureDoesNotWaitAndKeepsTheReport) {
+    type("program", "sleep");
+    type("arguments", "60");
+    type("workingDirectory", dir.path());
+    type("output", "closed.rep");
+    click("start");
+    ASSERT_TRUE(test::waitFor([&] { return tab->runner()->processesSeen() == 1; }));
+    QElapsedTimer t;
+    t.start();
+    tab.reset();
+    EXPECT_LT(t.elapsed(), 500);
+    ASSERT_TRUE(test::waitFor([&] { return test::readText(dir.filePath("closed.rep")) == "fake report of stopped\n"; }, 5000));
 }
 
 TEST_F(TabFixture, StartRunsAndReportsTheNewReport) {
@@ -114,7 +143,10 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
     EXPECT_FALSE(tab->statusText().contains("events"));
     EXPECT_TRUE(tab->statusText().endsWith(" 1 process")) << tab->statusText().toStdString();
     click("stop");
+    EXPECT_EQ(child<QPushButton>("stop")->text(), "Kill");  // until the report is written
     ASSERT_TRUE(test::waitFor([&] { return !report.isEmpty(); }, 5000));
+    EXPECT_EQ(child<QPushButton>("stop")->text(), "Stop");
+    EXPECT_FALSE(child<QPushButton>("stop")->isEnabled());
     EXPECT_EQ(report, dir.filePath("long.rep"));
     EXPECT_EQ(test::readText(report), "fake report of stopped\n");
     EXPECT_EQ(tab->statusText(), "Report written: " + report + " (1,042 events)");
@@ -153,6 +185,13 @@ TEST_F(TabFixture, PresetsSaveAndRestoreTheForm) {
     click("loadPreset");
     EXPECT_EQ(tab->commandLine(), saved);
     EXPECT_EQ(child<QComboBox>("presetName")->count(), 1);
+    child<QComboBox>("presetName")->setCurrentText("other");
+    click("savePreset");
+    EXPECT_EQ(child<QComboBox>("presetName")->count(), 2);
+    child<QComboBox>("presetName")->setCurrentText("other");
+    click("deletePreset");
+    EXPECT_EQ(child<QComboBox>("presetName")->count(), 1);
+    EXPECT_EQ(child<QComboBox>("presetName")->itemText(0), "my preset");
     // A new tab (a new session) lists the preset from QSettings.
     CaptureTab again;
     EXPECT_EQ(again.findChild<QComboBox*>("presetName")->itemText(0), "my preset");

@@ -3,7 +3,13 @@
 // `sightline` script and waiting on the event loop.
 #include <QString>
 #include <QTemporaryDir>
+#include <QStringList>
 #include <functional>
+#include <ostream>
+
+// Readable QString values in GoogleTest failure messages.
+inline void PrintTo(const QString& s, std::ostream* os) { *os << '"' << s.toStdString() << '"'; }
+inline void PrintTo(const QStringList& l, std::ostream* os) { *os << '[' << l.join("|").toStdString() << ']'; }
 
 namespace sl::viewer::test {
 

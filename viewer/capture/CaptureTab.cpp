@@ -151,8 +151,7 @@ QWidget* CaptureTab::buildRunPanel() {
     m_start->setObjectName("start");
     m_stop = new QPushButton("Stop");
     m_stop->setObjectName("stop");
-    m_stop->setToolTip("Ends the capture as Ctrl+C does: the program is stopped and the report is kept. "
-                       "Press again to kill the profiler without a report.");
+    m_stop->setToolTip("Ends the capture as Ctrl+C does: the program is stopped and the report is kept.");
     connect(m_start, &QPushButton::clicked, this, &CaptureTab::start);
     connect(m_stop, &QPushButton::clicked, this, &CaptureTab::stop);
     m_status = new QLabel("Ready.");
@@ -257,6 +256,7 @@ void CaptureTab::refreshStatus() {
 void CaptureTab::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
+    m_stop->setText("Stop");
     m_form->setEnabled(!running);
     m_presetBox->parentWidget()->setEnabled(!running);
     running ? m_tick->start() : m_tick->stop();
@@ -289,6 +289,11 @@ void CaptureTab::start() {
 
 void CaptureTab::stop() {
     m_runner->stop();
+    // The first Stop asks for the report; a second one kills the profiler without one.
+    if (m_runner->isRunning()) {
+        m_stop->setText("Kill");
+        m_stop->setToolTip("Kills the profiler now: the report is lost.");
+    }
     refreshStatus();
 }
 
