@@ -9,7 +9,7 @@
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/TableFormatter.h"
 #include "model/analysis/TimeRange.h"
-#include "model/rep/RepReader.h"
+#include "app/cli/ReportInput.h"
 
 namespace sl::cli {
 namespace {
@@ -98,7 +98,7 @@ int runStats(int argc, char** argv) {
     p.option(0, "filter-nvtx", "RANGE[@DOMAIN][/N]", "only events inside the N-th (0-based) instance of an NVTX range",
              &filterNvtx);
     p.flag(0, "help-reports", "list the reports and exit", &helpReports);
-    p.positionals("REPORT: a .rep file", &inputs);
+    p.positionals("REPORT: a .rep file (or an nsys SQLite export / Chrome trace when importers are built)", &inputs);
     switch (p.parse(argc, argv)) {
         case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
         case ArgParser::Outcome::Error: return usageError("stats", p.error());
@@ -116,7 +116,7 @@ int runStats(int argc, char** argv) {
     for (const auto& s : specs)
         if (!findReport(s.substr(0, s.find(':')))) return usageError("stats", "unknown report '" + s + "' (see --help-reports)");
 
-    auto loaded = readReport(inputs[0]);
+    auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;

@@ -27,9 +27,8 @@ bool StatsOptions::hasArg(std::string_view a) const {
 }
 
 AnalysisCache& StatsOptions::cacheFor(const Report& r) const {
-    auto& c = const_cast<std::shared_ptr<AnalysisCache>&>(cache);
-    if (!c) c = std::make_shared<AnalysisCache>(r);
-    return *c;
+    if (!cache || &cache->report() != &r) cache = std::make_shared<AnalysisCache>(r);
+    return *cache;
 }
 
 DurationStats summarize(std::vector<int64_t>& v) {

@@ -20,6 +20,7 @@ namespace sl::analysis {
 class AnalysisCache {
 public:
     explicit AnalysisCache(const Report& report) : m_report(report) {}
+    const Report& report() const { return m_report; }
     const CorrelationIndex& correlation();
     const NvtxRangeTree& nvtxTree();
     const NvtxGpuProjection& projection();
@@ -37,8 +38,9 @@ struct StatsOptions {
     int64_t end = INT64_MAX;
     // Report arguments given after the name: "cuda_gpu_kern_sum:base" -> {"base"}.
     std::vector<std::string> args;
-    // Optional shared indexes; reports build their own when null.
-    std::shared_ptr<AnalysisCache> cache;
+    // Optional indexes shared by the reports of one run; built on first use when null (or when
+    // they belong to another report).
+    mutable std::shared_ptr<AnalysisCache> cache;
 
     bool hasArg(std::string_view a) const;
     bool bounded() const { return start != INT64_MIN || end != INT64_MAX; }
