@@ -219,3 +219,38 @@ TEST_F(EndToEnd, MainWindowOpensTheCapturedReportInANewTabWithItsNvtxRows) {
         for (const auto& [name, n] : countByName(*report->report(), k)) inReport += n;
     EXPECT_EQ(inReport, 497u);
 }
+
+// The real profiler's errors reach the tab with what to do.
+TEST_F(EndToEnd, ExistingReportWithoutOverwriteShowsTheProfilersErrorAndTheFix) {
+    test::writeScript(dir.filePath("taken.rep"), "not a report");
+    type("program", client("nvtx_threads"));
+    type("workingDirectory", dir.path());
+    type("output", "taken.rep");
+    click("start");
+    ASSERT_TRUE(test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000)) << tab->logText().toStdString();
+    EXPECT_TRUE(reports.isEmpty());
+    EXPECT_EQ(tab->errorText(), "The capture failed: taken.rep already exists (use -f/--force-overwrite to replace it). "
+                                "Choose another output path, or tick 'Overwrite an existing report' if the file exists.");
+    EXPECT_EQ(tab->statusText(), "Capture failed.");
+    EXPECT_EQ(test::readText(dir.filePath("taken.rep")), "not a report");
+}
+
+TEST_F(EndToEnd, ProgramThatCannotRunIsReportedByTheRunner) {
+    // The form refuses a missing program before starting; the runner still explains the
+    // profiler's own message if it happens (e.g. the file disappears in between).
+    CaptureRunner runner;
+    runner.setProfilerPath(cli());
+    QString failed, finished;
+    QObject::connect(&runner, &CaptureRunner::captureFailed, [&](const QString& m) { failed = m; });
+    QObject::connect(&runner, &CaptureRunner::captureFinished, [&](const QString& p) { finished = p; });
+    CaptureSettings s;
+    s.program = dir.filePath("vanished");
+    s.workingDirectory = dir.path();
+    s.output = "never.rep";
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(test::waitFor([&] { return !failed.isEmpty() || !finished.isEmpty(); }, 30000));
+    EXPECT_EQ(finished, "");
+    EXPECT_EQ(failed, "The capture failed: cannot run '" + dir.filePath("vanished") +
+                          "': No such file or directory. Check the program path and the working directory.");
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath("never.rep")));
+}

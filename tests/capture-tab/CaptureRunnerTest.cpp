@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "TestSupport.h"
 #include "viewer/capture/CaptureRunner.h"
@@ -160,4 +161,26 @@ TEST(CaptureRunnerPaths, ExpectedReportPath) {
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/work/runs/" + QSysInfo::machineHostName() + "_v1_100%.rep");
     s.output = "r-%p";
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "");
+}
+
+TEST_F(RunnerFixture, SilentProfilerReportFoundByNameButAnOldFileIsNeverTaken) {
+    // A profiler that prints no paths: the runner falls back on the expected name, and only a
+    // file written during the run counts.
+    CaptureSettings s;
+    s.program = "/bin/true";
+    s.workingDirectory = dir.path();
+    s.output = "quiet.rep";
+    test::writeScript(dir.filePath("quiet.rep"), "old");
+    runner.setProfilerPath(test::writeScript(dir.filePath("silent-noop"), "#!/bin/sh\nexit 0\n"));
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(waitDone());
+    EXPECT_EQ(finished, "");
+    EXPECT_EQ(failed, "The capture ended (exit code 0) without writing a report. See the log below for the profiler's messages.");
+    finished = failed = "";
+    QTest::qWait(20);  // a new modification time
+    runner.setProfilerPath(test::writeScript(dir.filePath("silent-writer"), "#!/bin/sh\necho new > quiet.rep\n"));
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(waitDone());
+    EXPECT_EQ(failed, "");
+    EXPECT_EQ(finished, dir.filePath("quiet.rep"));
 }

@@ -82,6 +82,7 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
         m_process.setChildProcessModifier({});
     }
     m_startTime = QDateTime::currentDateTime();
+    m_before = snapshotReports();
     m_elapsed.start();
     m_process.start();
     return true;  // a failure to exec arrives through errorOccurred
@@ -145,23 +146,37 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
     return workingDir(s).absoluteFilePath(out);
 }
 
-QStringList CaptureRunner::locateReports() const {
+QString CaptureRunner::outputDir() const {
     const QDir wd = workingDir(m_settings);
-    const QDateTime since = m_startTime.addSecs(-1);  // file times may be rounded to the second
+    return m_settings.output.isEmpty() ? wd.absolutePath() : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
+}
+
+QHash<QString, QDateTime> CaptureRunner::snapshotReports() const {
+    QHash<QString, QDateTime> files;
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files)) files.insert(fi.absoluteFilePath(), fi.lastModified());
+    if (const QFileInfo e(expectedReportPath(m_settings)); e.isFile()) files.insert(e.absoluteFilePath(), e.lastModified());
+    return files;
+}
+
+QStringList CaptureRunner::locateReports() const {
+    // The paths the profiler printed are the truth.
+    const QDir wd = workingDir(m_settings);
     QStringList found;
     for (const QString& r : m_progress.reportPaths()) {
         const QString p = wd.absoluteFilePath(r);
         if (QFileInfo(p).isFile() && !found.contains(p)) found << p;
     }
-    if (!found.isEmpty()) return found;
-    const QFileInfo expected(expectedReportPath(m_settings));
-    if (!expected.filePath().isEmpty())
-        return expected.isFile() && expected.lastModified() >= since ? QStringList{expected.absoluteFilePath()} : QStringList();
-    // Default names (reportN.rep) or %p, and the profiler said nothing: the newest report written since the start.
-    const QString outDir = m_settings.output.isEmpty() ? wd.absolutePath() : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
+    if (!found.isEmpty() || !m_progress.lastError().isEmpty()) return found;
+    // Otherwise (a profiler that prints no paths): a file that is new or changed since the start,
+    // the expected name first, else the newest in the output folder.
+    auto isNew = [&](const QFileInfo& fi) {
+        return fi.isFile() && (!m_before.contains(fi.absoluteFilePath()) || m_before.value(fi.absoluteFilePath()) != fi.lastModified());
+    };
+    if (const QString e = expectedReportPath(m_settings); !e.isEmpty())
+        return isNew(QFileInfo(e)) ? QStringList{QFileInfo(e).absoluteFilePath()} : QStringList();
     QFileInfo best;
-    for (const QFileInfo& fi : QDir(outDir).entryInfoList({"*.rep"}, QDir::Files))
-        if (fi.lastModified() >= since && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified())) best = fi;
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files))
+        if (isNew(fi) && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified())) best = fi;
     return best.filePath().isEmpty() ? QStringList() : QStringList{best.absoluteFilePath()};
 }
 

@@ -7,6 +7,7 @@
 // work is driven by QProcess signals on the GUI thread. One capture at a time.
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QProcess>
 #include <QTimer>
@@ -55,6 +56,10 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     QStringList locateReports() const;
+    QString outputDir() const;
+    // *.rep files (and the expected report) with their modification times, before the start, so
+    // that a report that was already there is never taken for the new one.
+    QHash<QString, QDateTime> snapshotReports() const;
     void pollTree();
     QString failureMessage(int exitCode, QProcess::ExitStatus status) const;
 
@@ -67,6 +72,7 @@ private:
     QTimer m_treeTimer;
     ProcessTreeWatcher m_tree;
     QDateTime m_startTime;
+    QHash<QString, QDateTime> m_before;
     QByteArray m_partial[2];  // incomplete last line per channel
     QStringList m_stderrTail;   // the last lines of stderr, for error messages
     int m_stopRequests = 0;
