@@ -6,11 +6,11 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QTableWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,7 +31,8 @@ struct TabFixture : ::testing::Test {
         test::isolateSettings(dir.filePath("settings"));
         tab = std::make_unique<CaptureTab>();
         tab->setProfilerPath(test::writeFakeSightline(dir.path()));
-        QObject::connect(tab.get(), &CaptureTab::reportReady, [this](const QString& p) { report = p; });
+        QObject::connect(tab.get(), &CaptureTab::reportReady,
+                         [this](const QString& p) { report = p; });
         tab->show();
         ASSERT_TRUE(test::waitFor([&] { return tab->capabilitiesKnown(); }));
     }
@@ -46,7 +47,9 @@ struct TabFixture : ::testing::Test {
         e->clear();
         QTest::keyClicks(e, text);
     }
-    void click(const char* button) { QTest::mouseClick(child<QPushButton>(button), Qt::LeftButton); }
+    void click(const char* button) {
+        QTest::mouseClick(child<QPushButton>(button), Qt::LeftButton);
+    }
 };
 
 }  // namespace
@@ -58,7 +61,9 @@ TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
     EXPECT_FALSE(child<QCheckBox>("cudaMemoryUsage")->isEnabled());
     auto* reason = child<QLabel>("cudaReason");
     EXPECT_TRUE(reason->isVisible());
-    EXPECT_EQ(reason->text(), "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').");
+    EXPECT_EQ(reason->text(),
+              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
+              "--help').");
     EXPECT_EQ(cuda->toolTip(), reason->text());
     EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
     EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());
@@ -79,12 +84,14 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     type("output", "out/%p");
     QTest::mouseClick(child<QCheckBox>("traceOsrt"), Qt::LeftButton);
     const QString bin = tab->runner()->profilerPath();
-    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx --output=out/%p /bin/echo one 'two words'");
+    EXPECT_EQ(tab->commandLine(),
+              bin + " profile --trace=nvtx --output=out/%p /bin/echo one 'two words'");
     click("copyCommand");
     EXPECT_EQ(QGuiApplication::clipboard()->text(), tab->commandLine());
     type("arguments", "unclosed 'quote");
     EXPECT_EQ(tab->commandLine(), "(unclosed ' in the arguments)");
-    EXPECT_TRUE(tab->checkText().endsWith("\nArguments: unclosed ' in the arguments.")) << tab->checkText().toStdString();
+    EXPECT_TRUE(tab->checkText().endsWith("\nArguments: unclosed ' in the arguments."))
+        << tab->checkText().toStdString();
     type("arguments", "");
     // The environment table: Add, then edit the cells as a user would.
     click("addEnv");
@@ -92,7 +99,9 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     ASSERT_EQ(env->rowCount(), 1);
     env->item(0, 0)->setText("OMP_NUM_THREADS");
     env->item(0, 1)->setText("4 threads");
-    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx '--env-var=OMP_NUM_THREADS=4 threads' --output=out/%p /bin/echo");
+    EXPECT_EQ(tab->commandLine(), bin +
+                                      " profile --trace=nvtx '--env-var=OMP_NUM_THREADS=4 threads' "
+                                      "--output=out/%p /bin/echo");
     env->setCurrentCell(0, 0);
     click("removeEnv");
     EXPECT_EQ(env->rowCount(), 0);
@@ -110,7 +119,9 @@ TEST_F(TabFixture, ClosingTheTabMidCaptureDoesNotWaitAndKeepsTheReport) {
     t.start();
     tab.reset();
     EXPECT_LT(t.elapsed(), 500);
-    ASSERT_TRUE(test::waitFor([&] { return test::readText(dir.filePath("closed.rep")) == "fake report of stopped\n"; }, 5000));
+    ASSERT_TRUE(test::waitFor(
+        [&] { return test::readText(dir.filePath("closed.rep")) == "fake report of stopped\n"; },
+        5000));
 }
 
 TEST_F(TabFixture, StartRunsAndReportsTheNewReport) {
@@ -124,7 +135,8 @@ TEST_F(TabFixture, StartRunsAndReportsTheNewReport) {
     EXPECT_TRUE(child<QPushButton>("stop")->isEnabled());
     ASSERT_TRUE(test::waitFor([&] { return ready.count() == 1; }));
     EXPECT_EQ(report, dir.filePath("tab1.rep"));
-    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("tab1.rep") + " (")) << tab->statusText().toStdString();
+    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("tab1.rep") + " ("))
+        << tab->statusText().toStdString();
     EXPECT_TRUE(tab->logText().contains("hello tab"));
     EXPECT_TRUE(tab->logText().startsWith("$ cd " + dir.path()));
     EXPECT_EQ(tab->errorText(), "");
@@ -155,11 +167,13 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
 TEST_F(TabFixture, MissingProgramShowsTheErrorAndStartsNothing) {
     type("program", dir.filePath("does-not-exist"));
     // Checked while typing, before any Start.
-    EXPECT_EQ(tab->checkText(), "Program not found: '" + dir.filePath("does-not-exist") +
-                                    "'. Check the path, or choose the program with the '...' button.");
+    EXPECT_EQ(tab->checkText(),
+              "Program not found: '" + dir.filePath("does-not-exist") +
+                  "'. Check the path, or choose the program with the '...' button.");
     click("start");
-    EXPECT_EQ(tab->errorText(), "Program not found: '" + dir.filePath("does-not-exist") +
-                                    "'. Check the path, or choose the program with the '...' button.");
+    EXPECT_EQ(tab->errorText(),
+              "Program not found: '" + dir.filePath("does-not-exist") +
+                  "'. Check the path, or choose the program with the '...' button.");
     EXPECT_TRUE(child<QLabel>("error")->isVisible());
     EXPECT_FALSE(tab->runner()->isRunning());
     EXPECT_EQ(tab->statusText(), "Not started.");

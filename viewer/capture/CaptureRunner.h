@@ -2,9 +2,9 @@
 // Runs one `sightline profile` process for the Capture tab: builds its argv from the settings,
 // forwards its stdout/stderr (the traced program's output and the profiler's progress) line by
 // line, tracks progress, and on exit finds the report. The program's stdout is a pseudo-terminal
-// (line-buffered output, a live log) when the system has one, else a pipe. Stop sends SIGINT, as Ctrl+C in a terminal
-// does, so the profiler ends the program and still writes a complete report. Never blocks: all
-// work is driven by QProcess signals on the GUI thread. One capture at a time.
+// (line-buffered output, a live log) when the system has one, else a pipe. Stop sends SIGINT, as
+// Ctrl+C in a terminal does, so the profiler ends the program and still writes a complete report.
+// Never blocks: all work is driven by QProcess signals on the GUI thread. One capture at a time.
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
@@ -37,7 +37,8 @@ public:
     bool isStopping() const { return m_stopRequests > 0; }
     qint64 elapsedMs() const { return m_elapsed.isValid() ? m_elapsed.elapsed() : 0; }
     const CaptureProgress& progress() const { return m_progress; }
-    // Processes of the traced tree seen so far (from /proc; the profiler reports counts only at the end).
+    // Processes of the traced tree seen so far (from /proc; the profiler reports counts only at the
+    // end).
     int processesSeen() const { return m_tree.seen(); }
     // The report path the settings will produce when it is known before the start (no %p).
     static QString expectedReportPath(const CaptureSettings& settings);
@@ -73,10 +74,10 @@ private:
     ProcessTreeWatcher m_tree;
     QDateTime m_startTime;
     QHash<QString, QDateTime> m_before;
-    QByteArray m_partial[2];  // incomplete last line per channel
-    QStringList m_stderrTail;   // the last lines of stderr, for error messages
+    QByteArray m_partial[2];   // incomplete last line per channel
+    QStringList m_stderrTail;  // the last lines of stderr, for error messages
     int m_stopRequests = 0;
-    bool m_reported = false;    // captureFinished/Failed emitted for this run
+    bool m_reported = false;  // captureFinished/Failed emitted for this run
 };
 
 }  // namespace sl::viewer

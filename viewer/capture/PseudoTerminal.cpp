@@ -12,7 +12,9 @@ namespace sl::viewer {
 
 PseudoTerminal::PseudoTerminal(QObject* parent) : QObject(parent) {}
 
-PseudoTerminal::~PseudoTerminal() { closeAll(); }
+PseudoTerminal::~PseudoTerminal() {
+    closeAll();
+}
 
 bool PseudoTerminal::open() {
     closeAll();
