@@ -118,6 +118,11 @@ TEST_F(EndToEnd, NvtxClientCaptureGivesItsRanges) {
     for (int level = 0; level < 5; ++level)
         EXPECT_EQ(ranges.at("level" + std::to_string(level)), 80u) << level;
     EXPECT_EQ(ranges.at("sleep-100ms"), 1u);
+    if (const QString shot = qEnvironmentVariable("CAPTURE_TAB_SCREENSHOT"); !shot.isEmpty()) {
+        tab->resize(1400, 900);
+        QTest::qWait(100);
+        EXPECT_TRUE(tab->grab().save(shot));
+    }
 }
 
 TEST_F(EndToEnd, StopDuringALongRunningClientKeepsTheReport) {

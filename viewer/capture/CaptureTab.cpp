@@ -338,8 +338,16 @@ void CaptureTab::onFailed(const QString& message) {
 }
 
 void CaptureTab::appendLog(const QString& line, bool fromStderr) {
-    Q_UNUSED(fromStderr);  // both streams go to one pane, in arrival order
-    m_log->appendPlainText(line);
+    // Both streams go to one pane, in arrival order; the profiler's own lines are dimmed so the
+    // program's output stands out, and its errors are red.
+    const bool profiler = fromStderr && line.startsWith("sightline");
+    if (!profiler && !line.startsWith("$ ")) {
+        m_log->appendPlainText(line);
+        return;
+    }
+    const char* color = line.contains(": error: ") ? "#b00020" : "#707070";
+    m_log->appendHtml(
+        QString("<span style=\"color:%1\">%2</span>").arg(color, line.toHtmlEscaped()));
 }
 
 }  // namespace sl::viewer
