@@ -6,6 +6,7 @@
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Command.h"
+#include "model/analysis/StatsCommon.h"
 #include "model/analysis/TimeRange.h"
 #include "model/export/ChromeTraceExporter.h"
 #include "model/export/CsvExporter.h"
@@ -61,7 +62,7 @@ int runExport(int argc, char** argv) {
     auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
-    const int64_t origin = report.timeOrigin();
+    const int64_t origin = analysis::reportTimeOrigin(report);
     if (window.first != INT64_MIN) o.start = origin + window.first;
     if (window.second != INT64_MAX) o.end = origin + window.second;
     if (output.empty()) output = defaultOutput(inputs[0], type);

@@ -1,5 +1,6 @@
 #include "model/export/NsysTables.h"
 
+#include "model/analysis/StatsCommon.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/TableScope.h"
 
@@ -52,7 +53,7 @@ std::string utcText(int64_t ns) {
 class Emitter {
 public:
     Emitter(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats)
-        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(r.timeOrigin()) {}
+        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(analysis::reportTimeOrigin(r)) {}
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
@@ -236,6 +237,8 @@ private:
         TableScope t(m_sink, m_stats, "NVTX_EVENTS", d);
         if (!t.open()) return {};
         Cell c[19];
+        // Names are in both `text` and `textId` (StringIds), so scripts reading either (or
+        // coalesce(text, StringIds.value) as nsys's own reports do) find them.
         // Domain creations first, as nsys writes them (scripts join on them for domain names).
         for (const auto& dom : m_r.nvtxDomains) {
             if (dom.domainId == 0) continue;
@@ -244,6 +247,7 @@ private:
             c[2] = I(kNvtxDomainCreate);
             c[6] = T(dom.name);
             c[7] = I(globalTid(dom.pid, dom.pid));
+            c[9] = I(m_extra.id(dom.name));
             c[10] = I(dom.domainId);
             t.row(c);
         }
@@ -275,6 +279,7 @@ private:
                 if (uint32_t color = tr->col<uint32_t>(cols::Nvtx::Color)[i]) c[5] = I(color);
                 c[6] = T(m_r.str(tr->name[i]));
                 c[7] = I(globalTid(tr->key.pid, tr->key.tid));
+                c[9] = I(tr->name[i]);
                 if (endTid[i] != 0 && endTid[i] != tr->key.tid) c[8] = I(globalTid(tr->key.pid, endTid[i]));
                 c[10] = I(tr->key.domain);
                 payload(*tr, cols::Nvtx::PayloadType, cols::Nvtx::Payload, i);
@@ -291,6 +296,7 @@ private:
                 if (uint32_t color = tr->col<uint32_t>(1)[i]) c[5] = I(color);
                 c[6] = T(m_r.str(tr->name[i]));
                 c[7] = I(globalTid(tr->key.pid, tr->key.tid));
+                c[9] = I(tr->name[i]);
                 c[10] = I(tr->key.domain);
                 payload(*tr, 2, 3, i);
                 t.row(c);
