@@ -11,14 +11,16 @@ namespace sl::viewer {
 
 struct CaptureCapabilities {
     bool cuda = false;
-    QString cudaReason;        // why CUDA capture is unavailable; empty when available
+    QString cudaReason;  // why CUDA capture is unavailable; empty when available
     bool gpuMetrics = false;
     QString gpuMetricsReason;  // why GPU metrics are unavailable
 
     // Pure: from the CLI's help text and whether the driver libraries load ("" = loads,
     // otherwise the loader's message).
-    static CaptureCapabilities evaluate(const QString& profileHelp, const QString& cuptiModuleProblem,
-                                        const QString& cudaDriverProblem, const QString& nvmlProblem);
+    static CaptureCapabilities evaluate(const QString& profileHelp,
+                                        const QString& cuptiModuleProblem,
+                                        const QString& cudaDriverProblem,
+                                        const QString& nvmlProblem);
     // Looks for the capture modules where the launcher does ($SIGHTLINE_INJECT_DIR, then
     // ../lib/sightline and the like next to the binary): "" when libsightline-cupti.so is there or
     // the module folder cannot be found (then the launcher has the last word), else why not.
