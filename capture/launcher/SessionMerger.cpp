@@ -1,4 +1,5 @@
 #include "capture/launcher/SessionMerger.h"
+#include "capture/launcher/SessionMergerStream.h"
 
 #include <dirent.h>
 
@@ -7,33 +8,7 @@
 
 namespace sl::capture {
 
-struct SessionMerger::StreamCtx {
-    int64_t pid = 0;
-    std::vector<std::string_view> text;  // stream-local string id -> text
-    std::vector<uint32_t> ids;           // stream-local string id -> report id (UINT32_MAX: not yet)
-    std::unordered_map<int64_t, uint32_t> launches;  // stream-local launch id -> report launch id
-    std::map<std::pair<int64_t, uint32_t>, std::vector<OpenPush>> stacks;  // (tid, domain)
-    std::unordered_map<std::string_view, uint32_t> inlineIds;  // NVTX texts seen in this stream
-    std::map<std::pair<int64_t, uint32_t>, size_t> rangeCounts;  // pushes and starts per (thread, domain)
-    std::string_view lastText;  // the last inline text and its id: most pushes repeat the name
-    uint32_t lastTextId = 0;
-    // The stack of the last (thread, domain) used: consecutive records are of the same thread.
-    std::pair<int64_t, uint32_t> lastStackKey{INT64_MIN, 0};
-    std::vector<OpenPush>* lastStack = nullptr;
-    std::vector<OpenPush>& stack(int64_t tid, uint32_t domain) {
-        std::pair<int64_t, uint32_t> key{tid, domain};
-        if (lastStack && key == lastStackKey) return *lastStack;
-        lastStackKey = key;
-        lastStack = &stacks[key];
-        return *lastStack;
-    }
-    int64_t lastTime = kUnknownTime;
-    bool sawEnd = false, sawExec = false;
-    int64_t endTime = kUnknownTime;
-};
-
 namespace {
-
 
 const char* dropName(int64_t kind) {
     switch (static_cast<DropKind>(kind)) {
@@ -339,145 +314,6 @@ void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {
     }
     m_b.addRaw(key, e->start, schema->hasEnd ? e->end : e->start, name, cols);
     ++m_stats.events;
-}
-
-void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
-    const int64_t pid = s.pid;
-    switch (m.kind) {
-    case MetaKind::ProcessStart: {
-        ProcInfo& p = proc(pid);
-        int64_t t = m.i(2);
-        if (!p.announced || p.p.start == kUnknownTime || t >= p.p.start) {
-            // The latest image (after exec) names the process.
-            p.p.name = std::string(m.s(0));
-            p.p.commandLine = std::string(m.s(1));
-        }
-        if (!p.announced || p.p.parentPid == 0) p.p.parentPid = m.i(1);
-        if (p.p.start == kUnknownTime || t < p.p.start) p.p.start = t;
-        p.announced = true;
-        break;
-    }
-    case MetaKind::ProcessEnd: {
-        ProcInfo& p = proc(pid);
-        if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) break;
-        if (!p.reaped) {
-            p.p.end = m.i(0);
-            p.p.exitSignal = static_cast<int32_t>(m.i(2));
-            if (m.i(1) >= 0) p.p.exitCode = static_cast<int32_t>(m.i(1));
-        }
-        p.lastStreamEnd = m.i(0);
-        break;
-    }
-    case MetaKind::ChildCreated: {
-        ProcInfo& c = proc(m.i(0));
-        if (c.p.parentPid == 0) c.p.parentPid = pid;
-        if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
-        if (!c.announced && c.p.name.empty()) {
-            const ProcInfo& parent = proc(pid);
-            c.p.name = parent.p.name;
-            c.p.commandLine = parent.p.commandLine;
-        }
-        break;
-    }
-    case MetaKind::ChildReaped: processExited(m.i(0), m.i(1), static_cast<int>(m.i(2)), static_cast<int>(m.i(3))); break;
-    case MetaKind::ThreadStart: {
-        Thread& t = thread(pid, m.i(0));
-        t.start = m.i(1);
-        if (!m.s(0).empty() && !m_nameSource.count({pid, m.i(0)})) {
-            t.name = std::string(m.s(0));
-            m_nameSource[{pid, m.i(0)}] = {false, m.i(1)};
-        }
-        break;
-    }
-    case MetaKind::ThreadEnd: thread(pid, m.i(0)).end = m.i(1); break;
-    case MetaKind::ThreadName: {
-        // nvtxNameOsThread wins over OS names (as in nsys); among names of one source the latest
-        // wins. Records come grouped by the thread that wrote them, so compare times.
-        if (m.s(0).empty()) break;
-        Thread& t = thread(pid, m.i(0));
-        auto [it, fresh] = m_nameSource.try_emplace({pid, m.i(0)}, std::make_pair(false, INT64_MIN));
-        bool fromNvtx = m.i(2) == 1;
-        auto& [bestNvtx, bestTime] = it->second;
-        if (!fresh && (bestNvtx && !fromNvtx)) break;
-        if (!fresh && bestNvtx == fromNvtx && m.i(1) < bestTime) break;
-        t.name = std::string(m.s(0));
-        bestNvtx = fromNvtx;
-        bestTime = m.i(1);
-        break;
-    }
-    case MetaKind::DomainCreate: m_domains[{pid, static_cast<uint32_t>(m.i(0))}] = std::string(m.s(0)); break;
-    case MetaKind::Category:
-        m_categories[{pid, static_cast<uint32_t>(m.i(0)), static_cast<uint32_t>(m.i(1))}] = std::string(m.s(0));
-        break;
-    case MetaKind::ResourceName:
-        m_resourceNames.push_back({pid, m.i(0), m.i(1), m.i(2), std::string(m.s(0))});
-        break;
-    case MetaKind::ResourceHandle:
-        m_resourceHandles[{pid, m.i(0), m.i(1)}] = {m.i(2), m.i(3), m.i(4)};
-        break;
-    case MetaKind::Gpu: {
-        Report& r = m_b.report();
-        int32_t dev = static_cast<int32_t>(m.i(0));
-        if (r.findGpu(dev)) break;
-        Gpu g;
-        g.deviceId = dev;
-        g.smCount = static_cast<int32_t>(m.i(1));
-        g.memoryBytes = m.i(2);
-        g.computeMajor = static_cast<int32_t>(m.i(3));
-        g.computeMinor = static_cast<int32_t>(m.i(4));
-        g.smClockKHz = m.i(5);
-        g.memoryClockKHz = m.i(6);
-        g.memoryBandwidthBytesPerSec = m.i(7);
-        g.name = std::string(m.s(0));
-        g.uuid = std::string(m.s(1));
-        g.pciBusId = std::string(m.s(2));
-        r.gpus.push_back(g);
-        break;
-    }
-    case MetaKind::Context: {
-        CudaContext c;
-        c.pid = pid;
-        c.deviceId = static_cast<int32_t>(m.i(0));
-        c.contextId = static_cast<uint32_t>(m.i(1));
-        c.name = std::string(m.s(0));
-        m_b.report().contexts.push_back(c);
-        break;
-    }
-    case MetaKind::Stream: {
-        CudaStream c;
-        c.pid = pid;
-        c.deviceId = static_cast<int32_t>(m.i(0));
-        c.contextId = static_cast<uint32_t>(m.i(1));
-        c.streamId = static_cast<uint32_t>(m.i(2));
-        c.priority = static_cast<int32_t>(m.i(3));
-        c.flags = static_cast<uint32_t>(m.i(4));
-        c.isDefault = m.i(5) != 0;
-        c.name = std::string(m.s(0));
-        m_b.report().streams.push_back(c);
-        break;
-    }
-    case MetaKind::KernelLaunch: {
-        KernelLaunchInfo k;
-        for (int i = 0; i < 3; ++i) {
-            k.grid[i] = static_cast<uint32_t>(m.i(1 + i));
-            k.block[i] = static_cast<uint32_t>(m.i(4 + i));
-        }
-        k.registersPerThread = static_cast<uint32_t>(m.i(7));
-        k.staticSharedBytes = static_cast<uint32_t>(m.i(8));
-        k.dynamicSharedBytes = static_cast<uint32_t>(m.i(9));
-        k.localBytesPerThread = static_cast<uint32_t>(m.i(10));
-        k.launchType = static_cast<LaunchType>(m.i(11));
-        k.graphId = static_cast<uint32_t>(m.i(12));
-        k.graphNodeId = static_cast<uint64_t>(m.i(13));
-        k.mangledName = m_b.intern(m.s(0));
-        k.shortName = m_b.intern(m.s(1));
-        s.launches[m.i(0)] = m_b.launchId(k);
-        break;
-    }
-    case MetaKind::Diagnostic: m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid); break;
-    default: break;  // Drops are counted in the second pass; unknown kinds are skipped
-    }
-    (void)blockTid;
 }
 
 void SessionMerger::dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count) {
