@@ -272,8 +272,22 @@ Result<ProfileResult> Launcher::run() {
     int64_t captureEnd = INT64_MAX;
     int64_t killDeadline = INT64_MAX;
     const int64_t durationEnd = m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
+    const bool liveProgress = !m_o.quiet && isatty(2);
+    int64_t nextProgress = startMono + 1'000'000'000;
+    bool progressShown = false;
     while (true) {
         int64_t now = nowNs();
+        if (liveProgress && now >= nextProgress) {
+            // One updating line: how long, how many processes, how much event data so far.
+            uint64_t bytes = 0;
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(sessionDir, ec)) bytes += e.file_size(ec);
+            std::fprintf(stderr, "\rsightline: capturing: %lld s, %zu processes, %.1f MiB of event data   ",
+                         static_cast<long long>((now - startMono) / 1'000'000'000), descendantsOf(getpid()).size(),
+                         static_cast<double>(bytes) / 1048576.0);
+            progressShown = true;
+            nextProgress = now + 1'000'000'000;
+        }
         if (g_stopSignal && !stopped) {
             stopped = true;
             captureEnd = now;
@@ -317,6 +331,7 @@ Result<ProfileResult> Launcher::run() {
         if (r < 0 && errno == ECHILD) break;
         usleep(5000);
     }
+    if (progressShown) std::fprintf(stderr, "\n");
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
     sched.stop();
