@@ -34,11 +34,15 @@ namespace fs = std::filesystem;
 
 volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
-void onStopSignal(int sig) { g_stopSignal = sig; }
-void onRangeEnded(int) { g_rangeEnded = 1; }
+void onStopSignal(int sig) {
+    g_stopSignal = sig;
+}
+void onRangeEnded(int) {
+    g_rangeEnded = 1;
+}
 
 bool isFile(const std::string& p) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -115,10 +119,12 @@ Launcher::Launcher(ProfileOptions options) : m_o(std::move(options)) {}
 
 std::string Launcher::findModuleDir() {
     const std::string lib = "/libsightline-inject.so";
-    if (const char* d = std::getenv("SIGHTLINE_INJECT_DIR"); d && isFile(std::string(d) + lib)) return d;
+    if (const char* d = std::getenv("SIGHTLINE_INJECT_DIR"); d && isFile(std::string(d) + lib))
+        return d;
     std::string exe = selfExeDir();
-    for (const std::string& c : {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
-                                 exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
+    for (const std::string& c :
+         {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
+          exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
         if (isFile(c + lib)) return fs::weakly_canonical(c).string();
     }
     return {};
@@ -143,32 +149,38 @@ Result<ProfileResult> Launcher::run() {
     }
     std::string moduleDir = findModuleDir();
     if (moduleDir.empty())
-        return makeError("cannot find libsightline-inject.so (looked next to the sightline executable; set "
-                         "SIGHTLINE_INJECT_DIR)");
+        return makeError(
+            "cannot find libsightline-inject.so (looked next to the sightline executable; set "
+            "SIGHTLINE_INJECT_DIR)");
     std::string injectLib = moduleDir + "/libsightline-inject.so";
     std::string cuptiLib = moduleDir + "/libsightline-cupti.so";
     bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
 
     // Step 2: the session directory.
     const char* tmp = std::getenv("TMPDIR");
-    std::string sessionTemplate = std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
+    std::string sessionTemplate =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
     std::vector<char> dirBuf(sessionTemplate.begin(), sessionTemplate.end());
     dirBuf.push_back(0);
-    if (!mkdtemp(dirBuf.data())) return makeError("cannot create a session directory in " + sessionTemplate + ": " + std::strerror(errno));
+    if (!mkdtemp(dirBuf.data()))
+        return makeError("cannot create a session directory in " + sessionTemplate + ": " +
+                         std::strerror(errno));
     std::string sessionDir = dirBuf.data();
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = onStopSignal;
     sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt{}, oldTerm{}, oldHup{};
+    struct sigaction oldInt {
+    }, oldTerm{}, oldHup{};
     sigaction(SIGINT, &sa, &oldInt);
     sigaction(SIGTERM, &sa, &oldTerm);
     sigaction(SIGHUP, &sa, &oldHup);
     g_stopSignal = 0;
     g_rangeEnded = 0;
-    struct sigaction usr{}, oldUsr{};
+    struct sigaction usr {
+    }, oldUsr{};
     usr.sa_handler = onRangeEnded;
     sigemptyset(&usr.sa_mask);
     sigaction(SIGUSR1, &usr, &oldUsr);
@@ -177,8 +189,10 @@ Result<ProfileResult> Launcher::run() {
 
     int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
     if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
-    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0)) return makeError("pipe failed");
-    std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") + (cudaAvailable ? "cuda," : "");
+    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0))
+        return makeError("pipe failed");
+    std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
+                        (cudaAvailable ? "cuda," : "");
     std::string preload = injectLib;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
 
@@ -271,7 +285,8 @@ Result<ProfileResult> Launcher::run() {
     bool rootDone = false, stopped = false, detached = false;
     int64_t captureEnd = INT64_MAX;
     int64_t killDeadline = INT64_MAX;
-    const int64_t durationEnd = m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
+    const int64_t durationEnd =
+        m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     const bool liveProgress = !m_o.quiet && isatty(2);
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
@@ -282,9 +297,10 @@ Result<ProfileResult> Launcher::run() {
             uint64_t bytes = 0;
             std::error_code ec;
             for (const auto& e : fs::directory_iterator(sessionDir, ec)) bytes += e.file_size(ec);
-            std::fprintf(stderr, "\rsightline: capturing: %lld s, %zu processes, %.1f MiB of event data   ",
-                         static_cast<long long>((now - startMono) / 1'000'000'000), descendantsOf(getpid()).size(),
-                         static_cast<double>(bytes) / 1048576.0);
+            std::fprintf(stderr,
+                         "\rsightline: capturing: %lld s, %zu processes, %.1f MiB of event data   ",
+                         static_cast<long long>((now - startMono) / 1'000'000'000),
+                         descendantsOf(getpid()).size(), static_cast<double>(bytes) / 1048576.0);
             progressShown = true;
             nextProgress = now + 1'000'000'000;
         }
@@ -298,7 +314,8 @@ Result<ProfileResult> Launcher::run() {
         }
         if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
             stopped = true;
-            say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (stop-shutdown)");
+            say("the NVTX capture range '" + m_o.nvtxRange +
+                "' ended: ending the program (stop-shutdown)");
             killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
             killDeadline = now + 5'000'000'000;
         }
@@ -310,7 +327,8 @@ Result<ProfileResult> Launcher::run() {
                 detached = true;
                 break;
             }
-            say("duration reached: sending " + std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
+            say("duration reached: sending " +
+                std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
             killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
             killDeadline = now + 5'000'000'000;
         }
@@ -359,12 +377,15 @@ Result<ProfileResult> Launcher::run() {
     in.defaultName = defaultName;
     in.detached = detached;
     auto written = assembleReports(in, say);
-    fs::remove_all(sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
+    fs::remove_all(
+        sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
     if (!written) return makeError(written.error());
 
     ProfileResult result;
     result.reports = std::move(*written);
-    if (rootDone) result.exitCode = WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
+    if (rootDone)
+        result.exitCode =
+            WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
     return result;
 }
 

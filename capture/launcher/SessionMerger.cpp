@@ -12,26 +12,34 @@ namespace {
 
 const char* dropName(int64_t kind) {
     switch (static_cast<DropKind>(kind)) {
-    case DropKind::NvtxRange: return "nvtx.ranges_dropped";
-    case DropKind::NvtxMark: return "nvtx.marks_dropped";
-    case DropKind::NvtxRangeEnd: return "nvtx.range_ends_dropped";
-    case DropKind::OsRuntime: return "osrt.calls_dropped";
-    case DropKind::Event: return "events.dropped";
-    case DropKind::Meta: return "metadata.dropped";
+        case DropKind::NvtxRange:
+            return "nvtx.ranges_dropped";
+        case DropKind::NvtxMark:
+            return "nvtx.marks_dropped";
+        case DropKind::NvtxRangeEnd:
+            return "nvtx.range_ends_dropped";
+        case DropKind::OsRuntime:
+            return "osrt.calls_dropped";
+        case DropKind::Event:
+            return "events.dropped";
+        case DropKind::Meta:
+            return "metadata.dropped";
     }
     return "records.dropped";
 }
 
 }  // namespace
 
-SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window) : m_b(builder), m_window(window) {}
+SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window)
+    : m_b(builder), m_window(window) {}
 
 std::vector<std::string> SessionMerger::listStreams(const std::string& dir) {
     std::vector<std::string> out;
     if (DIR* d = opendir(dir.c_str())) {
         while (dirent* e = readdir(d)) {
             std::string n = e->d_name;
-            if (n.size() > 6 && n.compare(n.size() - 6, 6, ".slraw") == 0) out.push_back(dir + "/" + n);
+            if (n.size() > 6 && n.compare(n.size() - 6, 6, ".slraw") == 0)
+                out.push_back(dir + "/" + n);
         }
         closedir(d);
     }
@@ -85,7 +93,8 @@ Status SessionMerger::addStream(const std::string& path) {
     s.ids.assign(s.text.size(), UINT32_MAX);
     // Exact capacities for the NVTX range tracks: no reallocation while appending.
     for (const auto& [key, n] : s.rangeCounts) {
-        Track& t = ownTrack(TrackKey::forThread(EventKind::NvtxRange, s.pid, key.first, key.second));
+        Track& t =
+            ownTrack(TrackKey::forThread(EventKind::NvtxRange, s.pid, key.first, key.second));
         size_t want = t.size() + n;
         t.start.reserve(want);
         t.end.reserve(want);
@@ -110,7 +119,8 @@ Status SessionMerger::addStream(const std::string& path) {
     int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
     for (auto& [key, stack] : s.stacks) {
         while (!stack.empty()) {
-            if (m_window.contains(stack.back().start)) ++m_unterminated;  // only those in the report
+            if (m_window.contains(stack.back().start))
+                ++m_unterminated;  // only those in the report
             closePush(s, key.first, key.second, end);
         }
     }
@@ -143,74 +153,83 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
     bool ok = forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
         ++m_stats.records;
         switch (h.type) {
-        case RecordType::NvtxPush: {
-            NvtxFields f;
-            if (!decodeNvtx(rec, &f)) break;
-            s.lastTime = std::max(s.lastTime, f.time);
-            s.stack(tid, h.aux).push_back({f.time, nvtxMessage(s, h, f), f.category, f.color,
-                                              static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload});
-            break;
-        }
-        case RecordType::NvtxPop: {
-            const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
-            s.lastTime = std::max(s.lastTime, r->time);
-            if (s.stack(tid, h.aux).empty()) ++m_orphanPops;
-            else closePush(s, tid, h.aux, r->time);
-            break;
-        }
-        case RecordType::NvtxStart: {
-            NvtxFields f;
-            if (!decodeNvtx(rec, &f)) break;
-            s.lastTime = std::max(s.lastTime, f.time);
-            m_starts[static_cast<uint64_t>(pid) << 40 ^ f.rangeId] = {
-                pid, tid, h.aux,
-                {f.time, nvtxMessage(s, h, f), f.category, f.color, static_cast<uint8_t>(h.flags & kNvtxPayloadMask),
-                 f.payload}};
-            break;
-        }
-        case RecordType::NvtxEnd: {
-            const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
-            s.lastTime = std::max(s.lastTime, r->time);
-            m_ends[static_cast<uint64_t>(pid) << 40 ^ r->rangeId] = {r->time, tid};
-            break;
-        }
-        case RecordType::NvtxMark: {
-            NvtxFields f;
-            if (!decodeNvtx(rec, &f)) break;
-            s.lastTime = std::max(s.lastTime, f.time);
-            if (!m_window.contains(f.time)) break;
-            NvtxMarkEvent e;
-            e.pid = pid;
-            e.tid = tid;
-            e.domain = h.aux;
-            e.time = f.time;
-            e.message = nvtxMessage(s, h, f);
-            e.category = f.category;
-            e.color = f.color;
-            e.payloadType = static_cast<PayloadType>(h.flags & kNvtxPayloadMask);
-            e.payload = f.payload;
-            addMark(e);
-            break;
-        }
-        case RecordType::Event: onEvent(s, rec); break;
-        case RecordType::Meta: {
-            MetaView m;
-            if (decodeMeta(rec, &m)) {
-                if (m.kind == MetaKind::ProcessEnd) {
-                    s.sawEnd = true;
-                    s.endTime = m.i(0);
-                    if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) s.sawExec = true;
-                } else if (m.kind == MetaKind::Drops) {
-                    dropDiagnostic(pid, m.i(0), m.i(1), m.i(2));
-                }
+            case RecordType::NvtxPush: {
+                NvtxFields f;
+                if (!decodeNvtx(rec, &f)) break;
+                s.lastTime = std::max(s.lastTime, f.time);
+                s.stack(tid, h.aux)
+                    .push_back({f.time, nvtxMessage(s, h, f), f.category, f.color,
+                                static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload});
+                break;
             }
-            break;
-        }
-        default: break;  // String (first pass) and record types of newer writers
+            case RecordType::NvtxPop: {
+                const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
+                s.lastTime = std::max(s.lastTime, r->time);
+                if (s.stack(tid, h.aux).empty())
+                    ++m_orphanPops;
+                else
+                    closePush(s, tid, h.aux, r->time);
+                break;
+            }
+            case RecordType::NvtxStart: {
+                NvtxFields f;
+                if (!decodeNvtx(rec, &f)) break;
+                s.lastTime = std::max(s.lastTime, f.time);
+                m_starts[static_cast<uint64_t>(pid) << 40 ^ f.rangeId] = {
+                    pid,
+                    tid,
+                    h.aux,
+                    {f.time, nvtxMessage(s, h, f), f.category, f.color,
+                     static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload}};
+                break;
+            }
+            case RecordType::NvtxEnd: {
+                const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
+                s.lastTime = std::max(s.lastTime, r->time);
+                m_ends[static_cast<uint64_t>(pid) << 40 ^ r->rangeId] = {r->time, tid};
+                break;
+            }
+            case RecordType::NvtxMark: {
+                NvtxFields f;
+                if (!decodeNvtx(rec, &f)) break;
+                s.lastTime = std::max(s.lastTime, f.time);
+                if (!m_window.contains(f.time)) break;
+                NvtxMarkEvent e;
+                e.pid = pid;
+                e.tid = tid;
+                e.domain = h.aux;
+                e.time = f.time;
+                e.message = nvtxMessage(s, h, f);
+                e.category = f.category;
+                e.color = f.color;
+                e.payloadType = static_cast<PayloadType>(h.flags & kNvtxPayloadMask);
+                e.payload = f.payload;
+                addMark(e);
+                break;
+            }
+            case RecordType::Event:
+                onEvent(s, rec);
+                break;
+            case RecordType::Meta: {
+                MetaView m;
+                if (decodeMeta(rec, &m)) {
+                    if (m.kind == MetaKind::ProcessEnd) {
+                        s.sawEnd = true;
+                        s.endTime = m.i(0);
+                        if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) s.sawExec = true;
+                    } else if (m.kind == MetaKind::Drops) {
+                        dropDiagnostic(pid, m.i(0), m.i(1), m.i(2));
+                    }
+                }
+                break;
+            }
+            default:
+                break;  // String (first pass) and record types of newer writers
         }
     });
-    if (!ok) m_damage.push_back("malformed record in a block of thread " + std::to_string(tid) + " at byte " +
-                                std::to_string(b.fileOffset));
+    if (!ok)
+        m_damage.push_back("malformed record in a block of thread " + std::to_string(tid) +
+                           " at byte " + std::to_string(b.fileOffset));
     // The final flush writes the ProcessEnd block with tid 0; exec leaves no ProcessEnd.
 }
 
@@ -221,7 +240,8 @@ uint32_t SessionMerger::nvtxMessage(StreamCtx& s, const RecordHeader& h, const N
         if (s.ids[local] == UINT32_MAX) s.ids[local] = m_b.intern(s.text[local]);
         return s.ids[local];
     }
-    if (f.text.size() == s.lastText.size() && std::memcmp(f.text.data(), s.lastText.data(), f.text.size()) == 0)
+    if (f.text.size() == s.lastText.size() &&
+        std::memcmp(f.text.data(), s.lastText.data(), f.text.size()) == 0)
         return s.lastTextId;
     auto [it, inserted] = s.inlineIds.try_emplace(f.text, 0);
     if (inserted) it->second = m_b.intern(f.text);
@@ -307,10 +327,18 @@ void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {
     TrackKey key;
     auto kind = static_cast<EventKind>(e->kind);
     switch (schema->owner) {
-    case OwnerKind::Thread: key = TrackKey::forThread(kind, s.pid, e->tid, e->domain); break;
-    case OwnerKind::Stream: key = TrackKey::forStream(kind, s.pid, e->device, e->context, e->stream); break;
-    case OwnerKind::ProcessDevice: key = TrackKey::forProcessDevice(kind, s.pid, e->device); break;
-    case OwnerKind::Series: key = TrackKey::forMetric(e->stream); break;
+        case OwnerKind::Thread:
+            key = TrackKey::forThread(kind, s.pid, e->tid, e->domain);
+            break;
+        case OwnerKind::Stream:
+            key = TrackKey::forStream(kind, s.pid, e->device, e->context, e->stream);
+            break;
+        case OwnerKind::ProcessDevice:
+            key = TrackKey::forProcessDevice(kind, s.pid, e->device);
+            break;
+        case OwnerKind::Series:
+            key = TrackKey::forMetric(e->stream);
+            break;
     }
     m_b.addRaw(key, e->start, schema->hasEnd ? e->end : e->start, name, cols);
     ++m_stats.events;
@@ -343,7 +371,9 @@ void SessionMerger::finish(int64_t sessionEnd) {
         } else {
             if (m_window.contains(st.attrs.start)) ++m_unterminated;
             const ProcInfo& p = proc(st.pid);
-            end = p.p.end != kUnknownTime ? p.p.end : (p.lastEventTime != kUnknownTime ? p.lastEventTime : sessionEnd);
+            end = p.p.end != kUnknownTime
+                      ? p.p.end
+                      : (p.lastEventTime != kUnknownTime ? p.lastEventTime : sessionEnd);
         }
         if (!m_window.contains(st.attrs.start)) continue;
         NvtxRangeEvent e;
@@ -368,13 +398,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
     m_lastOwn = SIZE_MAX;
     // Step 2: processes (every one that announced itself, was created or reaped).
     for (auto& [pid, pi] : m_procs) {
-        if (pi.p.end == kUnknownTime && pi.lastStreamEnd != kUnknownTime) pi.p.end = pi.lastStreamEnd;
+        if (pi.p.end == kUnknownTime && pi.lastStreamEnd != kUnknownTime)
+            pi.p.end = pi.lastStreamEnd;
         r.processes.push_back(pi.p);
     }
     for (const auto& [pid, file] : m_incomplete) {
         const ProcInfo& p = proc(pid);
         if (p.endedCleanly) continue;
-        std::string how = p.p.exitSignal ? "killed by signal " + std::to_string(p.p.exitSignal) : "ended abruptly";
+        std::string how = p.p.exitSignal ? "killed by signal " + std::to_string(p.p.exitSignal)
+                                         : "ended abruptly";
         m_b.addDiagnostic("capture.stream_incomplete", 1,
                           "process " + std::to_string(pid) + " (" + p.p.name + ") " + how +
                               " before its stream " + file +
@@ -383,7 +415,8 @@ void SessionMerger::finish(int64_t sessionEnd) {
     }
     // Step 3: threads, including those only known from their events.
     for (const Track& t : r.tracks)
-        if (schemaOf(t.key.kind).owner == OwnerKind::Thread && t.key.tid != 0) thread(t.key.pid, t.key.tid);
+        if (schemaOf(t.key.kind).owner == OwnerKind::Thread && t.key.tid != 0)
+            thread(t.key.pid, t.key.tid);
     for (auto& [key, t] : m_threads) {
         if (t.tid == t.pid) {
             const ProcInfo& p = proc(t.pid);
@@ -402,22 +435,26 @@ void SessionMerger::finish(int64_t sessionEnd) {
             auto [device, context, stream] = it->second;
             if (kind == ResourceKind::CuContext) {
                 for (auto& c : r.contexts)
-                    if (c.pid == rn.pid && c.contextId == static_cast<uint32_t>(context)) c.name = rn.name, attached = true;
+                    if (c.pid == rn.pid && c.contextId == static_cast<uint32_t>(context))
+                        c.name = rn.name, attached = true;
             } else if (kind == ResourceKind::CuStream || kind == ResourceKind::CudaStream) {
                 for (auto& st : r.streams)
                     if (st.pid == rn.pid && st.contextId == static_cast<uint32_t>(context) &&
-                        st.streamId == static_cast<uint32_t>(stream) && st.deviceId == static_cast<int32_t>(device))
+                        st.streamId == static_cast<uint32_t>(stream) &&
+                        st.deviceId == static_cast<int32_t>(device))
                         st.name = rn.name, attached = true;
             }
         }
         if (!attached) ++m_unresolvedNames;
     }
-    for (const auto& [key, name] : m_domains) r.nvtxDomains.push_back({key.first, key.second, name});
+    for (const auto& [key, name] : m_domains)
+        r.nvtxDomains.push_back({key.first, key.second, name});
     for (const auto& [key, name] : m_categories)
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
     // Step 4: diagnostics.
     for (const auto& [key, count] : m_drops) {
-        std::string reason = "records not stored because the capture buffers were full (per thread:";
+        std::string reason =
+            "records not stored because the capture buffers were full (per thread:";
         int shown = 0;
         std::map<int64_t, int64_t> perThread;
         for (auto [tid, n] : m_dropsByThread[key]) perThread[tid] += n;
@@ -432,19 +469,24 @@ void SessionMerger::finish(int64_t sessionEnd) {
         m_b.addDiagnostic(dropName(key.second), count, reason, key.first);
     }
     if (m_lostBlocks)
-        m_b.addDiagnostic("capture.blocks_lost", m_lostBlocks, "buffers that never reached the stream file (process killed while writing)");
-    for (const auto& d : m_damage)
-        m_b.addDiagnostic("capture.stream_damaged", 1, d);
+        m_b.addDiagnostic(
+            "capture.blocks_lost", m_lostBlocks,
+            "buffers that never reached the stream file (process killed while writing)");
+    for (const auto& d : m_damage) m_b.addDiagnostic("capture.stream_damaged", 1, d);
     if (m_unterminated)
         m_b.addDiagnostic("nvtx.unterminated_ranges", m_unterminated,
-                          "NVTX ranges never ended (no pop/end before the thread or process ended); shown ending at the process end");
+                          "NVTX ranges never ended (no pop/end before the thread or process "
+                          "ended); shown ending at the process end");
     if (m_orphanPops)
-        m_b.addDiagnostic("nvtx.unmatched_pops", m_orphanPops, "nvtxRangePop calls without a matching push on that thread");
+        m_b.addDiagnostic("nvtx.unmatched_pops", m_orphanPops,
+                          "nvtxRangePop calls without a matching push on that thread");
     if (m_unmatchedEnds)
-        m_b.addDiagnostic("nvtx.unmatched_ends", m_unmatchedEnds, "nvtxRangeEnd calls with an id no recorded start returned");
+        m_b.addDiagnostic("nvtx.unmatched_ends", m_unmatchedEnds,
+                          "nvtxRangeEnd calls with an id no recorded start returned");
     if (m_unresolvedNames)
         m_b.addDiagnostic("nvtx.resource_names_unattached", m_unresolvedNames,
-                          "NVTX names of CUDA devices, contexts, streams or events that could not be attached to a CUDA row "
+                          "NVTX names of CUDA devices, contexts, streams or events that could not "
+                          "be attached to a CUDA row "
                           "(no CUDA trace of that object was captured)");
 }
 

@@ -107,7 +107,8 @@ private:
     };
     std::vector<ResourceNameRec> m_resourceNames;
     // (pid, ResourceKind, handle) -> (device, context, stream) from the CUDA module
-    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>> m_resourceHandles;
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>>
+        m_resourceHandles;
     std::vector<std::string> m_damage;
     std::vector<std::pair<int64_t, std::string>> m_incomplete;
 };

@@ -12,11 +12,12 @@ namespace sl::capture {
 struct SessionMerger::StreamCtx {
     int64_t pid = 0;
     std::vector<std::string_view> text;  // stream-local string id -> text
-    std::vector<uint32_t> ids;           // stream-local string id -> report id (UINT32_MAX: not yet)
+    std::vector<uint32_t> ids;  // stream-local string id -> report id (UINT32_MAX: not yet)
     std::unordered_map<int64_t, uint32_t> launches;  // stream-local launch id -> report launch id
     std::map<std::pair<int64_t, uint32_t>, std::vector<OpenPush>> stacks;  // (tid, domain)
     std::unordered_map<std::string_view, uint32_t> inlineIds;  // NVTX texts seen in this stream
-    std::map<std::pair<int64_t, uint32_t>, size_t> rangeCounts;  // pushes and starts per (thread, domain)
+    std::map<std::pair<int64_t, uint32_t>, size_t>
+        rangeCounts;            // pushes and starts per (thread, domain)
     std::string_view lastText;  // the last inline text and its id: most pushes repeat the name
     uint32_t lastTextId = 0;
     // The stack of the last (thread, domain) used: consecutive records are of the same thread.
