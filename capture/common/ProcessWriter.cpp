@@ -171,7 +171,10 @@ Buffer* takePooled() {
     return b;
 }
 
-void writeQueued() {
+// Writes the handed-over buffers in order. `recycle` is false on the final flush, which may run
+// in a signal handler that interrupted a thread holding the pool flag: buffers are then left
+// alone (the process is ending).
+void writeQueued(bool recycle = true) {
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
@@ -186,7 +189,7 @@ void writeQueued() {
     while (fifo) {
         Buffer* next = fifo->next;
         writeBlock(fifo->tid, fifo->seq, fifo->data(), fifo->used.load(std::memory_order_acquire));
-        freeBuffer(fifo);
+        if (recycle) freeBuffer(fifo);
         fifo = next;
     }
 }
@@ -525,7 +528,7 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
             sleepNs(1000000);
     }
     // Step 2: whatever is still queued (the writer never started or did not finish in time).
-    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued();
+    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued(false);
     // Step 3: the committed part of every thread's current buffer, and unreported drops.
     uint32_t gen = g_generation.load();
     for (ThreadState* t = g_registry.load(std::memory_order_acquire); t; t = t->nextAll) {
