@@ -162,8 +162,17 @@ Result<std::vector<std::string>> assembleReports(
         if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
             path = numberedName(path, static_cast<int>(i) + 1);
         WriteOptions wo;
-        wo.overwrite = true;  // existence was checked before the capture (or the name is fresh)
+        // An explicit name was checked before the capture (-f decides). A default name must stay
+        // fresh even when another capture in the same directory picked it meanwhile.
+        wo.overwrite = !in.defaultName;
         Status st = writeReport(*report, path, wo);
+        for (int attempt = 0; !st && in.defaultName && attempt < 100; ++attempt) {
+            std::error_code ec;
+            if (!fs::exists(path, ec)) break;
+            path = nextDefaultReportName();
+            if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat) path = numberedName(path, static_cast<int>(i) + 1);
+            st = writeReport(*report, path, wo);
+        }
         bar.set(1.0);
         if (!st) return makeError("writing " + path + ": " + st.error());
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -138,6 +138,16 @@ TEST(ProfileOptions, TraceSelectionAndThreshold) {
     ASSERT_TRUE(c);
     EXPECT_TRUE(c->metricSeries.empty());
     EXPECT_EQ(diagnostic(*c, "cuda.unavailable"), 1);
+    EXPECT_TRUE(events(*c, EventKind::OsRuntime).empty());
+    EXPECT_EQ(events(*c, EventKind::NvtxRange).size(), 4u);  // parent + 3 exec'd children
+    // none: no NVTX, no OS runtime, but still the whole process tree.
+    EXPECT_EQ(profile(dir.file("d.rep"), {"-t", "none"}, {client("proc_tree")}), 0);
+    auto d = load(dir.file("d.rep"));
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(events(*d, EventKind::NvtxRange).empty());
+    EXPECT_TRUE(events(*d, EventKind::OsRuntime).empty());
+    EXPECT_EQ(d->processes.size(), 5u);
+    EXPECT_EQ(diagnostic(*d, "cuda.unavailable"), 0);
 }
 
 TEST(ProfileOptions, NvtxCaptureRangeRepeat) {
