@@ -287,29 +287,36 @@ inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time)
     return level;
 }
 
-inline int pop(uint32_t domain) {
-    int64_t time = capture::nowNs();
-    PushStack& s = stackFor(domain);
+inline void writePop(uint32_t domain, int64_t time, PushStack& s) {
     bool stored = true;
-    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
-        t_watched.level == s.depth) {
-        t_watched.level = 0;
-        watchFired();
-    }
     if (s.depth > 0) {
         --s.depth;
         if (s.depth < 256) stored = (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
     }
-    if (!stored) return s.depth;  // its push was dropped (and counted)
+    if (!stored) return;  // its push was dropped (and counted)
     uint8_t* p = ProcessWriter::reserveCritical(16);
     if (!p) {
         ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
-        return s.depth;
+        return;
     }
     auto* r = reinterpret_cast<NvtxEndRecord*>(p);
     r->h = {RecordType::NvtxPop, 0, 2, domain};
     r->time = time;
     ProcessWriter::commit(16);
+}
+
+inline int pop(uint32_t domain) {
+    int64_t time = capture::nowNs();
+    PushStack& s = stackFor(domain);
+    bool fire = false;
+    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
+        t_watched.level == s.depth) {
+        t_watched.level = 0;
+        fire = true;
+    }
+    writePop(domain, time, s);
+    if (__builtin_expect(fire, 0))
+        watchFired();  // after the pop is stored: the program may end now
     return s.depth;
 }
 
@@ -323,10 +330,7 @@ inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, in
     return id;
 }
 
-inline void end(nvtxRangeId_t id) {
-    int64_t time = capture::nowNs();
-    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
-        watchFired();
+inline void writeEnd(nvtxRangeId_t id, int64_t time) {
     if (id & kDroppedRange) return;
     uint8_t* p = ProcessWriter::reserveCritical(24);
     if (!p) {
@@ -338,6 +342,13 @@ inline void end(nvtxRangeId_t id) {
     r->time = time;
     r->rangeId = id;
     ProcessWriter::commit(24);
+}
+
+inline void end(nvtxRangeId_t id) {
+    int64_t time = capture::nowNs();
+    writeEnd(id, time);
+    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
+        watchFired();  // after the end is stored
 }
 
 inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {

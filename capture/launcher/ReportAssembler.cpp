@@ -170,7 +170,8 @@ Result<std::vector<std::string>> assembleReports(
             std::error_code ec;
             if (!fs::exists(path, ec)) break;
             path = nextDefaultReportName();
-            if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat) path = numberedName(path, static_cast<int>(i) + 1);
+            if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
+                path = numberedName(path, static_cast<int>(i) + 1);
             st = writeReport(*report, path, wo);
         }
         bar.set(1.0);
