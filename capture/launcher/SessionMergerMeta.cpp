@@ -23,12 +23,14 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::ProcessEnd: {
             ProcInfo& p = proc(pid);
             if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) break;
+            // Several modules (inject, cupti) each end their stream: the latest time wins, and
+            // an exit code or signal is taken from whichever stream knows it.
             if (!p.reaped) {
-                p.p.end = m.i(0);
-                p.p.exitSignal = static_cast<int32_t>(m.i(2));
+                if (p.p.end == kUnknownTime || m.i(0) > p.p.end) p.p.end = m.i(0);
+                if (m.i(2) != 0) p.p.exitSignal = static_cast<int32_t>(m.i(2));
                 if (m.i(1) >= 0) p.p.exitCode = static_cast<int32_t>(m.i(1));
             }
-            p.lastStreamEnd = m.i(0);
+            if (p.lastStreamEnd == kUnknownTime || m.i(0) > p.lastStreamEnd) p.lastStreamEnd = m.i(0);
             break;
         }
         case MetaKind::ChildCreated: {
