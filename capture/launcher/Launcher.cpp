@@ -193,8 +193,9 @@ Result<ProfileResult> Launcher::run() {
         return makeError("pipe failed");
     std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
                         (cudaAvailable ? "cuda," : "");
+    // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = injectLib;
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload = std::string(old) + ":" + injectLib;
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
