@@ -253,7 +253,9 @@ struct RangeWatch {
     std::atomic<bool> fired{false};
     std::atomic<uint64_t> startId{0};
 };
-RangeWatch g_watch;
+// Never destroyed: threads may still call NVTX while static destructors run at exit.
+RangeWatch& g_watch = *new RangeWatch();
+bool g_watchOn = false;  // the hot-path test, without an indirection
 constexpr int kMaxDomains = 1024;
 std::atomic<Domain*> g_domains[kMaxDomains];
 struct WatchedPush {
@@ -281,7 +283,7 @@ void watchFired() {
 inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     PushStack& s = stackFor(domain);
     int level = s.depth;
-    if (__builtin_expect(g_watch.on, 0) && t_watched.level == 0 && watchMatches(domain, m))
+    if (__builtin_expect(g_watchOn, 0) && t_watched.level == 0 && watchMatches(domain, m))
         t_watched = {domain, level + 1};
     setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
     return level;
@@ -309,7 +311,7 @@ inline int pop(uint32_t domain) {
     int64_t time = capture::nowNs();
     PushStack& s = stackFor(domain);
     bool fire = false;
-    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
+    if (__builtin_expect(g_watchOn, 0) && t_watched.level != 0 && t_watched.domain == domain &&
         t_watched.level == s.depth) {
         t_watched.level = 0;
         fire = true;
@@ -322,7 +324,7 @@ inline int pop(uint32_t domain) {
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
-    if (__builtin_expect(g_watch.on, 0) && watchMatches(domain, m)) {
+    if (__builtin_expect(g_watchOn, 0) && watchMatches(domain, m)) {
         uint64_t none = 0;
         g_watch.startId.compare_exchange_strong(none, id);
     }
@@ -347,7 +349,7 @@ inline void writeEnd(nvtxRangeId_t id, int64_t time) {
 inline void end(nvtxRangeId_t id) {
     int64_t time = capture::nowNs();
     writeEnd(id, time);
-    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
+    if (__builtin_expect(g_watchOn, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
         watchFired();  // after the end is stored
 }
 
@@ -649,6 +651,7 @@ SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) 
         g_watch.domain = domain ? domain : "";
         g_watch.launcher = launcher ? static_cast<pid_t>(std::atoi(launcher)) : 0;
         g_watch.on = g_watch.launcher > 0;
+        g_watchOn = g_watch.on;
     }
     installModule(cb, NVTX_CB_MODULE_CORE);
     installModule(cb, NVTX_CB_MODULE_CORE2);

@@ -195,7 +195,8 @@ Result<ProfileResult> Launcher::run() {
                         (cudaAvailable ? "cuda," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = injectLib;
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload = std::string(old) + ":" + injectLib;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
+        preload = std::string(old) + ":" + injectLib;
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();

@@ -30,7 +30,8 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 if (m.i(2) != 0) p.p.exitSignal = static_cast<int32_t>(m.i(2));
                 if (m.i(1) >= 0) p.p.exitCode = static_cast<int32_t>(m.i(1));
             }
-            if (p.lastStreamEnd == kUnknownTime || m.i(0) > p.lastStreamEnd) p.lastStreamEnd = m.i(0);
+            if (p.lastStreamEnd == kUnknownTime || m.i(0) > p.lastStreamEnd)
+                p.lastStreamEnd = m.i(0);
             break;
         }
         case MetaKind::ChildCreated: {
