@@ -213,20 +213,21 @@ TEST(ProfileOptions, KillNoneLeavesTheProgramRunning) {
     EXPECT_EQ(r->processes[0].end, kUnknownTime);
 }
 
-// Overload: a 1 MiB in-flight budget cannot hold 8 x 50,000 ranges. Every range is either in
-// the report or counted in nvtx.ranges_dropped, exactly.
+// Overload: a 1 MiB in-flight budget of 64 KiB buffers holds 16 buffers; the main thread and 16
+// workers need 17 at once, so drops are certain whatever the machine's speed. Every range is
+// either in the report or counted in nvtx.ranges_dropped, exactly.
 TEST(ProfileOptions, DropsAreCountedExactly) {
     CaptureDir dir;
     EXPECT_EQ(profile(dir.file("f.rep"),
                       {"-e", "SIGHTLINE_BUFFER_MB=1,SIGHTLINE_BUFFER_KB=64", "--cpuctxsw", "none"},
-                      {client("flood"), "8", "50000"}),
+                      {client("flood"), "16", "20000"}),
               0);
     auto r = load(dir.file("f.rep"));
     ASSERT_TRUE(r);
     int64_t kept = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "r").size());
     int64_t dropped = diagnostic(*r, "nvtx.ranges_dropped");
     EXPECT_GT(dropped, 0);
-    EXPECT_EQ(kept + dropped, 400000);
+    EXPECT_EQ(kept + dropped, 320000);
     EXPECT_EQ(diagnostic(*r, "nvtx.unterminated_ranges"), 0);
     EXPECT_EQ(diagnostic(*r, "nvtx.unmatched_pops"), 0);
 }
