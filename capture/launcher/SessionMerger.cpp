@@ -4,6 +4,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <thread>
 #include <cstring>
 
 namespace sl::capture {
@@ -90,20 +91,26 @@ Status SessionMerger::addStream(const std::string& path) {
     });
     // Step 1: strings and metadata used across threads.
     for (const RawBlock* b : order) firstPass(s, *b);
+    // Every stream string gets its report id now: the parallel NVTX pass only reads them.
     s.ids.assign(s.text.size(), UINT32_MAX);
-    // Exact capacities for the NVTX range tracks: no reallocation while appending.
-    for (const auto& [key, n] : s.rangeCounts) {
-        Track& t =
-            ownTrack(TrackKey::forThread(EventKind::NvtxRange, s.pid, key.first, key.second));
+    for (size_t k = 1; k < s.text.size(); ++k) s.ids[k] = m_b.intern(s.text[k]);
+    // The NVTX tracks of this stream, created with exact capacities (no reallocation while
+    // appending, and no insertion while workers append in parallel).
+    auto reserveTrack = [&](EventKind kind, const std::pair<int64_t, uint32_t>& key, size_t n) {
+        Track& t = ownTrack(TrackKey::forThread(kind, s.pid, key.first, key.second));
         size_t want = t.size() + n;
         t.start.reserve(want);
-        t.end.reserve(want);
+        if (kind == EventKind::NvtxRange) t.end.reserve(want);
         t.name.reserve(want);
         for (auto& c : t.cols) c.reserve(want);
-    }
-    // Step 2: events, per thread in order; count sequence gaps (lost blocks).
+    };
+    for (const auto& [key, n] : s.rangeCounts) reserveTrack(EventKind::NvtxRange, key, n);
+    for (const auto& [key, n] : s.markCounts) reserveTrack(EventKind::NvtxMark, key, n);
+    // Step 2: everything but NVTX push/pop/mark, per thread in order; sequence gaps are lost
+    // blocks.
     int64_t curTid = INT64_MIN;
     uint64_t expect = 0;
+    uint64_t bytes = 0;
     for (const RawBlock* b : order) {
         if (b->tid != curTid) {
             curTid = b->tid;
@@ -114,16 +121,12 @@ Status SessionMerger::addStream(const std::string& path) {
             expect = b->seq + 1;
         }
         secondPass(s, *b);
+        bytes += b->bytes;
     }
-    // Ranges still open when this process image ended are closed at its last known time.
-    int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
-    for (auto& [key, stack] : s.stacks) {
-        while (!stack.empty()) {
-            if (m_window.contains(stack.back().start))
-                ++m_unterminated;  // only those in the report
-            closePush(s, key.first, key.second, end);
-        }
-    }
+    // Step 3: NVTX push/pop/mark, threads split over workers (each thread's records stay in
+    // order on one worker). Ranges still open when the image ended close at its last time.
+    const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
+    pairNvtxParallel(s, order, end, bytes);
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
     if (!s.sawEnd) {
         pi.incompleteStreams += 1;
@@ -137,6 +140,8 @@ void SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
     forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
         if (h.type == RecordType::NvtxPush || h.type == RecordType::NvtxStart) {
             ++s.rangeCounts[{b.tid, h.aux}];
+        } else if (h.type == RecordType::NvtxMark) {
+            ++s.markCounts[{b.tid, h.aux}];
         } else if (h.type == RecordType::String) {
             if (h.aux >= s.text.size()) s.text.resize(h.aux + 1);
             s.text[h.aux] = stringText(rec);
@@ -153,22 +158,13 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
     bool ok = forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
         ++m_stats.records;
         switch (h.type) {
-            case RecordType::NvtxPush: {
-                NvtxFields f;
-                if (!decodeNvtx(rec, &f)) break;
-                s.lastTime = std::max(s.lastTime, f.time);
-                s.stack(tid, h.aux)
-                    .push_back({f.time, nvtxMessage(s, h, f), f.category, f.color,
-                                static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload});
-                break;
-            }
-            case RecordType::NvtxPop: {
-                const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
-                s.lastTime = std::max(s.lastTime, r->time);
-                if (s.stack(tid, h.aux).empty())
-                    ++m_orphanPops;
-                else
-                    closePush(s, tid, h.aux, r->time);
+            case RecordType::NvtxPush:
+            case RecordType::NvtxPop:
+            case RecordType::NvtxMark: {
+                // Paired in step 3; only their time matters here (all three keep it at byte 8).
+                int64_t t;
+                std::memcpy(&t, rec + 8, 8);
+                s.lastTime = std::max(s.lastTime, t);
                 break;
             }
             case RecordType::NvtxStart: {
@@ -179,7 +175,7 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                     pid,
                     tid,
                     h.aux,
-                    {f.time, nvtxMessage(s, h, f), f.category, f.color,
+                    {f.time, sequentialMessage(s, h, f), f.category, f.color,
                      static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload}};
                 break;
             }
@@ -187,24 +183,6 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                 const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
                 s.lastTime = std::max(s.lastTime, r->time);
                 m_ends[static_cast<uint64_t>(pid) << 40 ^ r->rangeId] = {r->time, tid};
-                break;
-            }
-            case RecordType::NvtxMark: {
-                NvtxFields f;
-                if (!decodeNvtx(rec, &f)) break;
-                s.lastTime = std::max(s.lastTime, f.time);
-                if (!m_window.contains(f.time)) break;
-                NvtxMarkEvent e;
-                e.pid = pid;
-                e.tid = tid;
-                e.domain = h.aux;
-                e.time = f.time;
-                e.message = nvtxMessage(s, h, f);
-                e.category = f.category;
-                e.color = f.color;
-                e.payloadType = static_cast<PayloadType>(h.flags & kNvtxPayloadMask);
-                e.payload = f.payload;
-                addMark(e);
                 break;
             }
             case RecordType::Event:
@@ -233,41 +211,167 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
     // The final flush writes the ProcessEnd block with tid 0; exec leaves no ProcessEnd.
 }
 
-uint32_t SessionMerger::nvtxMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
-    if (h.flags & kNvtxRegistered) {
-        uint32_t local = f.message;
-        if (local >= s.ids.size()) return 0;
-        if (s.ids[local] == UINT32_MAX) s.ids[local] = m_b.intern(s.text[local]);
-        return s.ids[local];
+// One worker of the NVTX pass: its threads' push stacks, the inline texts it met (local ids,
+// made report ids after the join) and the tracks it appends to (created beforehand).
+struct SessionMerger::NvtxWorker {
+    static constexpr uint32_t kLocal = 0x80000000u;  // marks a worker-local text id in `name`
+    std::map<std::pair<int64_t, uint32_t>, std::vector<OpenPush>> stacks;
+    std::unordered_map<std::string_view, uint32_t> texts;
+    std::vector<std::string_view> localTexts;
+    std::string_view lastText;
+    uint32_t lastTextId = 0;
+    TrackKey lastKey;
+    Track* lastTrack = nullptr;
+    int64_t orphanPops = 0, unterminated = 0;
+    uint64_t events = 0;
+
+    uint32_t message(const StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
+        if (h.flags & kNvtxRegistered) return f.message < s.ids.size() ? s.ids[f.message] : 0;
+        if (f.text.size() == lastText.size() &&
+            std::memcmp(f.text.data(), lastText.data(), f.text.size()) == 0)
+            return lastTextId;
+        auto [it, inserted] = texts.try_emplace(f.text, 0);
+        if (inserted) {
+            it->second = kLocal | static_cast<uint32_t>(localTexts.size());
+            localTexts.push_back(f.text);
+        }
+        lastText = f.text;
+        lastTextId = it->second;
+        return it->second;
     }
-    if (f.text.size() == s.lastText.size() &&
-        std::memcmp(f.text.data(), s.lastText.data(), f.text.size()) == 0)
-        return s.lastTextId;
-    auto [it, inserted] = s.inlineIds.try_emplace(f.text, 0);
-    if (inserted) it->second = m_b.intern(f.text);
-    s.lastText = f.text;
-    s.lastTextId = it->second;
-    return it->second;
+};
+
+Track* SessionMerger::workerTrack(NvtxWorker& w, const TrackKey& key) {
+    if (w.lastTrack && key == w.lastKey) return w.lastTrack;
+    auto it = m_ownIndex.find(key);  // read-only while workers run
+    if (it == m_ownIndex.end()) return nullptr;
+    w.lastKey = key;
+    w.lastTrack = &m_own[it->second];
+    return w.lastTrack;
 }
 
-void SessionMerger::closePush(StreamCtx& s, int64_t tid, uint32_t domain, int64_t end) {
-    auto& stack = s.stack(tid, domain);
-    OpenPush p = stack.back();
-    stack.pop_back();
-    if (!m_window.contains(p.start)) return;
-    NvtxRangeEvent e;
-    e.pid = s.pid;
-    e.tid = tid;
-    e.domain = domain;
-    e.start = p.start;
-    e.end = std::max(end, p.start);
-    e.message = p.message;
-    e.category = p.category;
-    e.color = p.color;
-    e.payloadType = static_cast<PayloadType>(p.payloadType);
-    e.payload = p.payload;
-    e.rangeType = RangeType::PushPop;
-    addRange(e);
+void SessionMerger::pairNvtx(const StreamCtx& s, const std::vector<const RawBlock*>& blocks,
+                             NvtxWorker& w, int64_t end) {
+    auto close = [&](int64_t tid, uint32_t domain, std::vector<OpenPush>& stack, int64_t t) {
+        OpenPush p = stack.back();
+        stack.pop_back();
+        if (!m_window.contains(p.start)) return;
+        Track* tr = workerTrack(w, TrackKey::forThread(EventKind::NvtxRange, s.pid, tid, domain));
+        if (!tr) return;
+        tr->start.push_back(p.start);
+        tr->end.push_back(std::max(t, p.start));
+        tr->name.push_back(p.message);
+        tr->cols[cols::Nvtx::Category].get<uint32_t>().push_back(p.category);
+        tr->cols[cols::Nvtx::Color].get<uint32_t>().push_back(p.color);
+        tr->cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(p.payloadType);
+        tr->cols[cols::Nvtx::Payload].get<uint64_t>().push_back(p.payload);
+        tr->cols[cols::Nvtx::RangeType].get<uint8_t>().push_back(0);
+        tr->cols[cols::Nvtx::EndTid].get<int64_t>().push_back(0);
+        ++w.events;
+    };
+    std::pair<int64_t, uint32_t> lastKey{INT64_MIN, 0};
+    std::vector<OpenPush>* stack = nullptr;
+    auto stackOf = [&](int64_t tid, uint32_t domain) -> std::vector<OpenPush>& {
+        std::pair<int64_t, uint32_t> key{tid, domain};
+        if (!stack || key != lastKey) {
+            lastKey = key;
+            stack = &w.stacks[key];
+        }
+        return *stack;
+    };
+    for (const RawBlock* b : blocks) {
+        const int64_t tid = b->tid;
+        forEachRecord(*b, [&](const RecordHeader& h, const uint8_t* rec) {
+            if (h.type == RecordType::NvtxPush) {
+                NvtxFields f;
+                if (!decodeNvtx(rec, &f)) return;
+                stackOf(tid, h.aux).push_back({f.time, w.message(s, h, f), f.category, f.color,
+                                               static_cast<uint8_t>(h.flags & kNvtxPayloadMask),
+                                               f.payload});
+            } else if (h.type == RecordType::NvtxPop) {
+                const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
+                auto& st = stackOf(tid, h.aux);
+                if (st.empty()) ++w.orphanPops;
+                else close(tid, h.aux, st, r->time);
+            } else if (h.type == RecordType::NvtxMark) {
+                NvtxFields f;
+                if (!decodeNvtx(rec, &f) || !m_window.contains(f.time)) return;
+                Track* tr = workerTrack(w, TrackKey::forThread(EventKind::NvtxMark, s.pid, tid, h.aux));
+                if (!tr) return;
+                tr->start.push_back(f.time);
+                tr->name.push_back(w.message(s, h, f));
+                tr->cols[cols::Nvtx::Category].get<uint32_t>().push_back(f.category);
+                tr->cols[cols::Nvtx::Color].get<uint32_t>().push_back(f.color);
+                tr->cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(
+                    static_cast<uint8_t>(h.flags & kNvtxPayloadMask));
+                tr->cols[cols::Nvtx::Payload].get<uint64_t>().push_back(f.payload);
+                ++w.events;
+            }
+        });
+    }
+    for (auto& [key, st] : w.stacks) {
+        while (!st.empty()) {
+            if (m_window.contains(st.back().start)) ++w.unterminated;  // only those in the report
+            close(key.first, key.second, st, end);
+        }
+    }
+}
+
+void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order,
+                                     int64_t end, uint64_t bytes) {
+    // Sizes before this stream, to find the names to translate afterwards.
+    std::vector<std::pair<Track*, size_t>> before;
+    for (Track& t : m_own)
+        if (t.key.pid == s.pid) before.emplace_back(&t, t.size());
+    // Threads (runs of blocks with one tid), biggest first, to the least loaded worker.
+    std::vector<std::pair<size_t, size_t>> groups;  // [begin, end) in `order`
+    for (size_t k = 0; k < order.size();) {
+        size_t e = k;
+        while (e < order.size() && order[e]->tid == order[k]->tid) ++e;
+        groups.emplace_back(k, e);
+        k = e;
+    }
+    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    size_t workers = bytes < (8u << 20) ? 1 : std::min<size_t>({hw, 8, groups.size()});
+    workers = std::max<size_t>(workers, 1);
+    std::vector<std::vector<const RawBlock*>> parts(workers);
+    std::vector<uint64_t> load(workers, 0);
+    std::vector<std::pair<uint64_t, size_t>> bySize;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        uint64_t n = 0;
+        for (size_t k = groups[g].first; k < groups[g].second; ++k) n += order[k]->bytes;
+        bySize.emplace_back(n, g);
+    }
+    std::sort(bySize.rbegin(), bySize.rend());
+    for (auto [n, g] : bySize) {
+        size_t w = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        load[w] += n;
+        for (size_t k = groups[g].first; k < groups[g].second; ++k) parts[w].push_back(order[k]);
+    }
+    std::vector<NvtxWorker> ws(workers);
+    std::vector<std::thread> pool;
+    for (size_t w = 1; w < workers; ++w)
+        pool.emplace_back([&, w] { pairNvtx(s, parts[w], ws[w], end); });
+    pairNvtx(s, parts[0], ws[0], end);
+    for (auto& t : pool) t.join();
+    // Worker-local text ids become report ids. A thread's tracks were written by one worker.
+    std::vector<std::vector<uint32_t>> global(workers);
+    for (size_t w = 0; w < workers; ++w) {
+        for (std::string_view t : ws[w].localTexts) global[w].push_back(m_b.intern(t));
+        m_orphanPops += ws[w].orphanPops;
+        m_unterminated += ws[w].unterminated;
+        m_stats.events += ws[w].events;
+    }
+    std::unordered_map<int64_t, size_t> workerOfTid;
+    for (size_t w = 0; w < workers; ++w)
+        for (const RawBlock* b : parts[w]) workerOfTid[b->tid] = w;
+    for (auto [t, from] : before) {
+        auto it = workerOfTid.find(t->key.tid);
+        if (it == workerOfTid.end()) continue;
+        const auto& map = global[it->second];
+        for (size_t k = from; k < t->name.size(); ++k)
+            if (t->name[k] & NvtxWorker::kLocal) t->name[k] = map[t->name[k] & ~NvtxWorker::kLocal];
+    }
 }
 
 Track& SessionMerger::ownTrack(const TrackKey& key) {
@@ -295,15 +399,12 @@ void SessionMerger::addRange(const NvtxRangeEvent& e) {
     ++m_stats.events;
 }
 
-void SessionMerger::addMark(const NvtxMarkEvent& e) {
-    Track& t = ownTrack(TrackKey::forThread(EventKind::NvtxMark, e.pid, e.tid, e.domain));
-    t.start.push_back(e.time);
-    t.name.push_back(e.message);
-    t.cols[cols::Nvtx::Category].get<uint32_t>().push_back(e.category);
-    t.cols[cols::Nvtx::Color].get<uint32_t>().push_back(e.color);
-    t.cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(static_cast<uint8_t>(e.payloadType));
-    t.cols[cols::Nvtx::Payload].get<uint64_t>().push_back(e.payload);
-    ++m_stats.events;
+// The message id of a start record (rare: read in the sequential pass).
+uint32_t SessionMerger::sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
+    if (h.flags & kNvtxRegistered) return f.message < s.ids.size() ? s.ids[f.message] : 0;
+    auto [it, inserted] = s.inlineIds.try_emplace(f.text, 0);
+    if (inserted) it->second = m_b.intern(f.text);
+    return it->second;
 }
 
 void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {

@@ -73,12 +73,16 @@ private:
     void secondPass(StreamCtx& s, const RawBlock& b);
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     void onEvent(StreamCtx& s, const uint8_t* rec);
-    void closePush(StreamCtx& s, int64_t tid, uint32_t domain, int64_t end);
-    uint32_t nvtxMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
+    uint32_t sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
+    struct NvtxWorker;
+    Track* workerTrack(NvtxWorker& w, const TrackKey& key);
+    void pairNvtx(const StreamCtx& s, const std::vector<const RawBlock*>& blocks, NvtxWorker& w,
+                  int64_t end);
+    void pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order, int64_t end,
+                          uint64_t bytes);
     ProcInfo& proc(int64_t pid);
     Track& ownTrack(const TrackKey& key);
     void addRange(const NvtxRangeEvent& e);
-    void addMark(const NvtxMarkEvent& e);
     Thread& thread(int64_t pid, int64_t tid);
     void noteTime(int64_t pid, int64_t t);
     void dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count);
