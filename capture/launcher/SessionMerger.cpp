@@ -90,7 +90,8 @@ Status SessionMerger::addStream(const std::string& path) {
         return a->tid != b->tid ? a->tid < b->tid : a->seq < b->seq;
     });
     // Step 1: strings and metadata used across threads.
-    for (const RawBlock* b : order) firstPass(s, *b);
+    std::vector<char> needsSecond(order.size());
+    for (size_t k = 0; k < order.size(); ++k) needsSecond[k] = firstPass(s, *order[k]);
     // Every stream string gets its report id now: the parallel NVTX pass only reads them.
     s.ids.assign(s.text.size(), UINT32_MAX);
     for (size_t k = 1; k < s.text.size(); ++k) s.ids[k] = m_b.intern(s.text[k]);
@@ -111,7 +112,8 @@ Status SessionMerger::addStream(const std::string& path) {
     int64_t curTid = INT64_MIN;
     uint64_t expect = 0;
     uint64_t bytes = 0;
-    for (const RawBlock* b : order) {
+    for (size_t k = 0; k < order.size(); ++k) {
+        const RawBlock* b = order[k];
         if (b->tid != curTid) {
             curTid = b->tid;
             expect = 0;
@@ -120,7 +122,7 @@ Status SessionMerger::addStream(const std::string& path) {
             if (b->seq > expect) m_lostBlocks += static_cast<int64_t>(b->seq - expect);
             expect = b->seq + 1;
         }
-        secondPass(s, *b);
+        if (needsSecond[k]) secondPass(s, *b);  // blocks of only push/pop/mark go to step 3
         bytes += b->bytes;
     }
     // Step 3: NVTX push/pop/mark, threads split over workers (each thread's records stay in
@@ -136,37 +138,51 @@ Status SessionMerger::addStream(const std::string& path) {
     return {};
 }
 
-void SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
-    forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
-        if (h.type == RecordType::NvtxPush || h.type == RecordType::NvtxStart) {
-            ++s.rangeCounts[{b.tid, h.aux}];
-        } else if (h.type == RecordType::NvtxMark) {
-            ++s.markCounts[{b.tid, h.aux}];
-        } else if (h.type == RecordType::String) {
-            if (h.aux >= s.text.size()) s.text.resize(h.aux + 1);
-            s.text[h.aux] = stringText(rec);
-        } else if (h.type == RecordType::Meta) {
-            MetaView m;
-            if (decodeMeta(rec, &m)) onMeta(s, b.tid, m);
+// Strings, metadata and NVTX counts; also the latest NVTX time. Returns whether the block holds
+// records other than NVTX push/pop/mark (those need the second pass).
+bool SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
+    bool other = false;
+    bool ok = forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
+        switch (h.type) {
+            case RecordType::NvtxPush:
+            case RecordType::NvtxPop:
+            case RecordType::NvtxMark: {
+                if (h.type == RecordType::NvtxPush) ++s.rangeCounts[{b.tid, h.aux}];
+                if (h.type == RecordType::NvtxMark) ++s.markCounts[{b.tid, h.aux}];
+                int64_t t;  // all three keep their time at byte 8
+                std::memcpy(&t, rec + 8, 8);
+                s.lastTime = std::max(s.lastTime, t);
+                return;
+            }
+            case RecordType::NvtxStart:
+                ++s.rangeCounts[{b.tid, h.aux}];
+                break;
+            case RecordType::String:
+                if (h.aux >= s.text.size()) s.text.resize(h.aux + 1);
+                s.text[h.aux] = stringText(rec);
+                break;
+            case RecordType::Meta: {
+                MetaView m;
+                if (decodeMeta(rec, &m)) onMeta(s, b.tid, m);
+                break;
+            }
+            default:
+                break;
         }
+        other = true;
     });
+    return other || !ok;
 }
 
 void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
     const int64_t tid = b.tid;
     const int64_t pid = s.pid;
     bool ok = forEachRecord(b, [&](const RecordHeader& h, const uint8_t* rec) {
-        ++m_stats.records;
         switch (h.type) {
             case RecordType::NvtxPush:
             case RecordType::NvtxPop:
-            case RecordType::NvtxMark: {
-                // Paired in step 3; only their time matters here (all three keep it at byte 8).
-                int64_t t;
-                std::memcpy(&t, rec + 8, 8);
-                s.lastTime = std::max(s.lastTime, t);
-                break;
-            }
+            case RecordType::NvtxMark:
+                break;  // paired in step 3 (their times were taken in the first pass)
             case RecordType::NvtxStart: {
                 NvtxFields f;
                 if (!decodeNvtx(rec, &f)) break;

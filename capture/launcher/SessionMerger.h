@@ -69,7 +69,7 @@ private:
     };
     struct StreamCtx;
 
-    void firstPass(StreamCtx& s, const RawBlock& b);
+    bool firstPass(StreamCtx& s, const RawBlock& b);
     void secondPass(StreamCtx& s, const RawBlock& b);
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     void onEvent(StreamCtx& s, const uint8_t* rec);
