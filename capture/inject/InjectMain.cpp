@@ -137,13 +137,20 @@ void announceProcess() {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     std::string_view exePath(exe, n > 0 ? static_cast<size_t>(n) : 0);
+    // The kernel keeps 15 characters of the name: take the full one from argv[0] when it was cut.
+    std::string name = comm;
+    if (name.size() == 15) {
+        std::string first = cmdline.substr(0, cmdline.find(' '));
+        std::string base = first.substr(first.find_last_of('/') + 1);
+        if (base.size() > 15 && base.compare(0, 15, name) == 0) name = base;
+    }
     int64_t ints[4] = {ProcessWriter::pid(), static_cast<int64_t>(getppid()), now,
                        capture::utcNowNs()};
-    std::string_view strs[3] = {comm, cmdline, exePath};
+    std::string_view strs[3] = {name, cmdline, exePath};
     ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 4, strs, 3);
     int64_t t[2] = {currentTid(), now};
-    std::string_view name[1] = {comm};
-    ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, name, 1);
+    std::string_view threadName[1] = {comm};
+    ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);
 }
 
 void afterForkChild() {
