@@ -1,66 +1,94 @@
-// `sightline-ui`: opens reports given on the command line or through File > Open and shows
-// their summary. Loading runs off the GUI thread.
+// `sightline-ui [REPORT...]`: the desktop application (main window, one tab per report), and
+// `sightline-ui --screenshot out.png [--size WxH] [--range START:END] REPORT`, which renders
+// a report's timeline to a PNG and exits (documentation, CI, headless servers under xvfb-run).
 #include <QApplication>
-#include <QFileDialog>
-#include <QMainWindow>
-#include <QMenuBar>
+#include <QCommandLineParser>
 #include <QMessageBox>
-#include <QTabWidget>
-#include <QTextBrowser>
-#include <QFileInfo>
-#include <QPointer>
-#include <thread>
+#include <cstdio>
+#include <cstdlib>
 
-#include "model/rep/RepReader.h"
-#include "viewer/ReportSummary.h"
+#include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/CommandLine.h"
+#include "viewer/window/MainWindow.h"
+#include "viewer/window/Screenshot.h"
 
 namespace {
 
-class MainWindow : public QMainWindow {
-public:
-    MainWindow() {
-        setWindowTitle("Sightline");
-        resize(1200, 800);
-        m_tabs = new QTabWidget(this);
-        m_tabs->setTabsClosable(true);
-        connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) { delete m_tabs->widget(i); });
-        setCentralWidget(m_tabs);
-        auto* file = menuBar()->addMenu("&File");
-        file->addAction("&Open...", QKeySequence::Open, this, [this] {
-            QString p = QFileDialog::getOpenFileName(this, "Open report", {}, "Sightline reports (*.rep);;All files (*)");
-            if (!p.isEmpty()) open(p);
-        });
-        file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
-    }
+void setupParser(QCommandLineParser& p) {
+    p.setApplicationDescription("Sightline: a CUDA and CPU timeline profiler. Opens reports (.rep) in a window.");
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument("REPORT", "Reports to open, one tab each.", "[REPORT...]");
+    p.addOption({"screenshot", "Render the timeline of REPORT to a PNG file and exit (needs a display; "
+                               "use xvfb-run on servers).", "out.png"});
+    p.addOption({"size", "Screenshot size in pixels (default 1600x900).", "WxH", "1600x900"});
+    p.addOption({"range", "Screenshot time range relative to the session start, e.g. 1.5s:2s or 100ms:250ms "
+                          "(units ns, us, ms, s; a bare number is seconds).", "START:END"});
+}
 
-    void open(const QString& path) {
-        auto* view = new QTextBrowser;
-        view->setHtml("Loading " + path.toHtmlEscaped() + "...");
-        const int tab = m_tabs->addTab(view, QFileInfo(path).fileName());
-        m_tabs->setCurrentIndex(tab);
-        QPointer<QTextBrowser> guard(view);
-        std::thread([guard, path] {
-            auto r = sl::readReport(path.toStdString());
-            QString html = r ? sl::viewer::reportSummaryHtml(**r, path)
-                             : "<h2>Cannot open report</h2><p>" + QString::fromStdString(r.error()).toHtmlEscaped() + "</p>";
-            QMetaObject::invokeMethod(qApp, [guard, html] {
-                if (guard) guard->setHtml(html);
-            });
-        }).detach();
-    }
+int fail(const QString& msg) {
+    std::fprintf(stderr, "sightline-ui: %s\n", qPrintable(msg));
+    return 1;
+}
 
-private:
-    QTabWidget* m_tabs;
-};
+bool hasDisplay() {
+    return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // --help and --version work without a display.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "-h" || a == "--help" || a == "-v" || a == "--version" || a == "--help-all") {
+            QCoreApplication app(argc, argv);
+            QCoreApplication::setApplicationVersion(SIGHTLINE_VERSION);
+            QCommandLineParser p;
+            setupParser(p);
+            p.process(app);  // prints and exits
+            return 0;
+        }
+    }
+    if (!hasDisplay())
+        return fail("no display (DISPLAY is not set). Run it in a desktop session, or under xvfb-run for --screenshot.");
+    sl::viewer::TimelineWidget::installSurfaceFormat();
     QApplication app(argc, argv);
     QApplication::setApplicationName("Sightline");
+    QApplication::setOrganizationName("Sightline");
     QApplication::setApplicationVersion(SIGHTLINE_VERSION);
-    MainWindow w;
-    for (const QString& a : QApplication::arguments().mid(1)) w.open(a);
+    QCommandLineParser parser;
+    setupParser(parser);
+    parser.process(app);
+    const QStringList reports = parser.positionalArguments();
+
+    if (parser.isSet("screenshot")) {
+        if (reports.size() != 1) return fail("--screenshot needs exactly one REPORT");
+        sl::viewer::ScreenshotOptions o;
+        o.report = reports.front();
+        o.output = parser.value("screenshot");
+        const auto size = sl::viewer::parseSize(parser.value("size"));
+        if (!size) return fail("--size: expected WxH between 64 and 16384, e.g. 1600x900, got '" + parser.value("size") + "'");
+        o.size = *size;
+        if (parser.isSet("range")) {
+            o.range = sl::viewer::parseTimeRange(parser.value("range"));
+            if (!o.range) return fail("--range: expected START:END with START < END, e.g. 1.5s:2s, got '" + parser.value("range") + "'");
+        }
+        if (QString err = sl::viewer::writeScreenshot(o); !err.isEmpty()) return fail(err);
+        std::printf("sightline-ui: wrote %s\n", qPrintable(o.output));
+        return 0;
+    }
+
+    if (QString gl = sl::viewer::TimelineWidget::checkOpenGL(); !gl.isEmpty()) {
+        const QString msg = "OpenGL is not available, so the timeline cannot be shown: " + gl;
+        std::fprintf(stderr, "sightline-ui: %s\n", qPrintable(msg));
+        if (QGuiApplication::platformName() != "offscreen" && QGuiApplication::platformName() != "minimal")
+            QMessageBox::critical(nullptr, "Sightline", msg);
+        return 1;
+    }
+    sl::viewer::MainWindow w;
+    for (const QString& r : reports) w.openReport(r);
+    if (reports.isEmpty()) w.showCaptureTab();  // nothing to open: start from a capture
     w.show();
     return QApplication::exec();
 }

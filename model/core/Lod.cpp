@@ -43,10 +43,13 @@ void TrackLod::clear() {
     m_minTree.clear();
     m_maxValueTree.clear();
     m_sumPrefix.clear();
+    m_lanes.clear();
 }
 
 size_t TrackLod::memoryBytes() const {
-    return (m_busyPrefix.capacity() + m_maxTree.capacity()) * 8 +
+    size_t lanes = 0;
+    for (const auto& l : m_lanes) lanes += l.first.capacity() * 4 + l.longest.capacity() * 8;
+    return lanes + (m_busyPrefix.capacity() + m_maxTree.capacity()) * 8 +
            (m_minTree.capacity() + m_maxValueTree.capacity() + m_sumPrefix.capacity()) * 8;
 }
 
@@ -72,6 +75,7 @@ void TrackLod::build(const Track& t) {
     m_busyPrefix[blocks] = acc;
     for (size_t k = m_leaves - 1; k >= 1; --k) m_maxTree[k] = std::max(m_maxTree[2 * k], m_maxTree[2 * k + 1]);
 
+    buildLaneBuckets(t);
     if (t.key.kind == EventKind::Metric && !t.cols.empty()) {
         const auto& v = t.cols[0].get<double>();
         m_minTree.assign(2 * m_leaves, std::numeric_limits<double>::infinity());
@@ -94,6 +98,34 @@ void TrackLod::build(const Track& t) {
         for (size_t k = m_leaves - 1; k >= 1; --k) {
             m_minTree[k] = std::min(m_minTree[2 * k], m_minTree[2 * k + 1]);
             m_maxValueTree[k] = std::max(m_maxValueTree[2 * k], m_maxValueTree[2 * k + 1]);
+        }
+    }
+}
+
+size_t TrackLod::LaneBuckets::bucketOf(int64_t t) const {
+    if (t <= origin) return 0;
+    const size_t k = static_cast<size_t>(static_cast<uint64_t>(t - origin) >> shift);
+    return std::min(k, first.size() - 2);
+}
+
+void TrackLod::buildLaneBuckets(const Track& t) {
+    m_lanes.resize(t.laneCount());
+    for (uint32_t l = 0; l < t.laneCount(); ++l) {
+        LaneBuckets& lb = m_lanes[l];
+        const IndexRange r = t.lane(l);
+        lb.origin = r.empty() ? 0 : t.start[r.begin];
+        const int64_t span = r.empty() ? 1 : std::max<int64_t>(1, t.endAt(r.end - 1) - lb.origin + 1);
+        const size_t want = std::max<size_t>(r.size() / 16, 1);
+        lb.shift = 0;
+        while ((span >> lb.shift) >= static_cast<int64_t>(want)) ++lb.shift;
+        const size_t buckets = static_cast<size_t>((span - 1) >> lb.shift) + 1;
+        lb.first.assign(buckets + 1, static_cast<uint32_t>(r.end));
+        lb.longest.assign(buckets, 0);
+        size_t k = 0;
+        for (size_t i = r.begin; i < r.end; ++i) {
+            const size_t b = static_cast<size_t>(static_cast<uint64_t>(t.start[i] - lb.origin) >> lb.shift);
+            while (k <= b) lb.first[k++] = static_cast<uint32_t>(i);
+            lb.longest[b] = std::max(lb.longest[b], t.durationAt(i));
         }
     }
 }
@@ -133,8 +165,12 @@ int64_t TrackLod::longest(const Track& t, size_t i, size_t j, size_t* index) con
             if (r & 1) blockMax = std::max(blockMax, m_maxTree[--r]);
         }
         if (blockMax > best) {
-            size_t blk = findFirstAtLeast(m_maxTree, m_leaves, bi, bj, blockMax);
-            scan(blk * kBlock, (blk + 1) * kBlock);
+            if (index) {  // locating the event costs a tree descent and a block scan: only on request
+                size_t blk = findFirstAtLeast(m_maxTree, m_leaves, bi, bj, blockMax);
+                scan(blk * kBlock, (blk + 1) * kBlock);
+            } else {
+                best = blockMax;
+            }
         }
         scan(bj * kBlock, j);
     }

@@ -30,6 +30,20 @@ public:
     // First index k in [i, j) with duration >= minDuration, or j.
     size_t firstLongerThan(const Track& t, size_t i, size_t j, int64_t minDuration) const;
 
+    // A time index per lane: the lane's span cut into power-of-two buckets (about one per 16
+    // events), each with the index of its first event by start and the longest duration
+    // starting in it. Queries start their searches from a bucket instead of binary searching
+    // the whole lane, so a view touches memory in time order instead of missing the cache at
+    // every step of a search over millions of events.
+    struct LaneBuckets {
+        int64_t origin = 0;
+        int shift = 0;                  // bucket width is 1 << shift ns
+        std::vector<uint32_t> first;    // first[k]: first event (global index) with start >= bucket k's start; size buckets + 1
+        std::vector<int64_t> longest;   // longest duration among events starting in bucket k
+        size_t bucketOf(int64_t t) const;
+    };
+    const LaneBuckets& laneBuckets(uint32_t lane) const { return m_lanes[lane]; }
+
     // Metric tracks: min, max and sum of values over [i, j) (j > i).
     double minValue(const Track& t, size_t i, size_t j) const;
     double maxValue(const Track& t, size_t i, size_t j) const;
@@ -37,6 +51,7 @@ public:
 
 private:
     int64_t prefixBusy(const Track& t, size_t k) const;
+    void buildLaneBuckets(const Track& t);
 
     size_t m_leaves = 0;                  // power of two >= block count
     std::vector<int64_t> m_busyPrefix;    // per block: busy time of all events before it
@@ -44,6 +59,7 @@ private:
     std::vector<double> m_minTree;        // metric tracks only
     std::vector<double> m_maxValueTree;   // metric tracks only
     std::vector<double> m_sumPrefix;      // metric tracks only
+    std::vector<LaneBuckets> m_lanes;
 };
 
 }  // namespace sl

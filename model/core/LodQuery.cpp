@@ -5,27 +5,44 @@
 
 namespace sl {
 
+namespace {
+
+size_t lowerBound(const std::vector<int64_t>& v, size_t lo, size_t hi, int64_t x) {
+    return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<ptrdiff_t>(lo),
+                                                v.begin() + static_cast<ptrdiff_t>(hi), x) - v.begin());
+}
+
+}  // namespace
+
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
-                  std::vector<LodBucket>& out) {
+                  std::vector<LodBucket>& out, bool locateLongest) {
     out.assign(count, {});
-    if (count == 0 || t1 <= t0 || lane >= t.laneCount()) return;
+    if (count == 0 || t1 <= t0 || lane >= t.laneCount() || t.lane(lane).empty()) return;
+    const IndexRange r = t.lane(lane);
+    const TrackLod::LaneBuckets& lb = t.lod.laneBuckets(lane);
+    const std::vector<int64_t>& ends = t.end.empty() ? t.start : t.end;
     const double width = static_cast<double>(t1 - t0) / count;
-    if (t.overlapping(lane, t0, t1).empty()) return;
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));
         const int64_t b1 = (b + 1 == count) ? t1 : t0 + static_cast<int64_t>(std::floor(width * (b + 1)));
         if (b1 <= b0) continue;
-        IndexRange r = t.overlapping(lane, b0, b1);
-        if (r.empty()) continue;
+        // First event overlapping b0 (same rule as Track::overlapping): it starts in b0's time
+        // bucket, or is the one event before that bucket which may straddle into it.
+        const size_t ka = lb.bucketOf(b0);
+        size_t i = lowerBound(ends, lb.first[ka] > r.begin ? lb.first[ka] - 1 : r.begin, lb.first[ka + 1], b0);
+        while (i < r.end && ends[i] == b0 && t.start[i] < b0) ++i;
+        const size_t kb = lb.bucketOf(b1);
+        const size_t j = lowerBound(t.start, std::max<size_t>(lb.first[kb], i), std::max<size_t>(lb.first[kb + 1], i), b1);
+        if (j <= i) continue;
         LodBucket& o = out[b];
-        o.count = static_cast<uint32_t>(r.size());
-        int64_t busy = t.lod.busy(t, r.begin, r.end);
+        o.count = static_cast<uint32_t>(j - i);
+        int64_t busy = t.lod.busy(t, i, j);
         // Clip the first and last events to the bucket.
-        if (t.start[r.begin] < b0) busy -= std::min(b0, t.endAt(r.begin)) - t.start[r.begin];
-        const size_t last = r.end - 1;
+        if (t.start[i] < b0) busy -= std::min(b0, t.endAt(i)) - t.start[i];
+        const size_t last = j - 1;
         if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
         o.busyNs = std::max<int64_t>(busy, 0);
-        o.longestNs = t.lod.longest(t, r.begin, r.end, &o.longestIndex);
+        o.longestNs = t.lod.longest(t, i, j, locateLongest ? &o.longestIndex : nullptr);
     }
 }
 

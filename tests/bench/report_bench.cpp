@@ -35,11 +35,12 @@ size_t rssBytes() {
 int main(int argc, char** argv) {
     uint64_t events = 10'000'000;
     std::string dir = std::filesystem::temp_directory_path().string();
-    bool keep = false;
+    bool keep = false, verbose = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--events") && i + 1 < argc) events = std::stoull(argv[++i]);
         else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else if (!std::strcmp(argv[i], "--keep")) keep = true;
+        else if (!std::strcmp(argv[i], "--verbose")) verbose = true;
     }
     const std::string path = dir + "/bench_" + std::to_string(events) + ".rep";
     GeneratorOptions go;
@@ -101,10 +102,13 @@ int main(int argc, char** argv) {
         auto q0 = Clock::now();
         const int reps = 20;
         for (int k = 0; k < reps; ++k) queryBuckets(*big, 0, c, c + width, 2000, buckets);
-        worstBuckets = std::max(worstBuckets, seconds(q0) / reps);
+        const double worstBucketsAt = seconds(q0) / reps;
+        worstBuckets = std::max(worstBuckets, worstBucketsAt);
         q0 = Clock::now();
         for (int k = 0; k < reps; ++k) layoutLane(*big, 0, c, c + width, static_cast<double>(width) / 2000.0, 3.0, items);
-        worstLayout = std::max(worstLayout, seconds(q0) / reps);
+        const double layoutS = seconds(q0) / reps;
+        worstLayout = std::max(worstLayout, layoutS);
+        if (verbose) std::printf("  view %14lld ns: buckets %.3f ms, layout %.3f ms\n", static_cast<long long>(width), worstBucketsAt * 1e3, layoutS * 1e3);
     }
     std::printf("LOD track              %zu events in lane 0\n", big->lane(0).size());
     std::printf("LOD 2000 buckets       worst %.3f ms over zoom levels\n", worstBuckets * 1e3);

@@ -38,3 +38,8 @@ file(WRITE ${WORK}/text.rep "not a report")
 run(1 ${SIGHTLINE} info ${WORK}/text.rep)
 run(2 ${SIGHTLINE} info --bogus ${WORK}/g.rep)
 run(2 ${SIGHTLINE} nosuchcommand)
+# The CLI installs on headless GPU servers: it must not link Qt.
+execute_process(COMMAND ldd ${SIGHTLINE} OUTPUT_VARIABLE libs)
+if(libs MATCHES "libQt")
+  message(FATAL_ERROR "sightline links Qt:\n${libs}")
+endif()

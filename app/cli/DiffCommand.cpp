@@ -1,0 +1,104 @@
+// `sightline diff A.rep B.rep`: what changed between two runs, per kernel, CUDA API function,
+// NVTX range and memory-operation kind, largest change first.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "app/cli/ArgParser.h"
+#include "app/cli/Command.h"
+#include "model/analysis/ReportDiff.h"
+#include "model/analysis/TableFormatter.h"
+#include "app/cli/ReportInput.h"
+#include "model/util/Format.h"
+#include "model/util/JsonWriter.h"
+
+namespace sl::cli {
+namespace {
+
+using namespace sl::analysis;
+
+void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, const std::string& a, const std::string& b) {
+    const Table summary = diffSummaryTable(d), items = diffItemsTable(d);
+    switch (fo.format) {
+        case TableFormat::Json:
+        {
+            std::string qa, qb;
+            JsonWriter::escape(qa, a);
+            JsonWriter::escape(qb, b);
+            out << "{\"baseline\": " << qa << ", \"comparison\": " << qb << ",\n\"summary\": ";
+            writeTable(out, summary, fo);
+            out << ",\n\"items\": ";
+            writeTable(out, items, fo);
+            out << "}\n";
+            return;
+        }
+        case TableFormat::Csv:
+        case TableFormat::Tsv:
+            writeTable(out, summary, fo);
+            out << "\n";
+            writeTable(out, items, fo);
+            return;
+        case TableFormat::Column:
+        case TableFormat::Table:
+            out << "A (baseline):   " << a << "\nB (comparison): " << b << "\n\n";
+            out << "  Duration   A " << formatDuration(d.baseline.durationNs) << ", B " << formatDuration(d.comparison.durationNs)
+                << "\n  GPU busy   A " << formatDuration(d.baseline.gpuBusyNs) << ", B " << formatDuration(d.comparison.gpuBusyNs)
+                << "\n\n";
+            writeTable(out, summary, fo);
+            out << "\n";
+            writeTable(out, items, fo);
+            return;
+    }
+}
+
+int runDiff(int argc, char** argv) {
+    std::string reports = "all", format = "column", match = "demangled", output, timeUnit = "ns";
+    std::vector<std::string> inputs;
+    ArgParser p("sightline diff [options] A.rep B.rep",
+                "Compares two reports: for each kernel, CUDA API function, NVTX range and memory-operation kind,\n"
+                "count, total and average time in A and B, the delta (B - A) and percent change, largest absolute\n"
+                "delta first; items found on one side only are marked. A header compares session durations and\n"
+                "GPU busy time.");
+    p.option('r', "report", "WHAT", "kernels, api, nvtx, memops or all (comma-separated)", &reports, "all");
+    p.option('f', "format", "FORMAT", "column, table, csv, tsv or json", &format, "column");
+    p.option(0, "match", "demangled|base", "match kernels by full demangled name or base name", &match, "demangled");
+    p.option(0, "timeunit", "UNIT", "ns, us, ms or s", &timeUnit, "ns");
+    p.option('o', "output", "FILE", "write to FILE instead of stdout", &output);
+    p.positionals("A.rep B.rep: the baseline and the comparison (.rep, or anything the importers read)", &inputs);
+    switch (p.parse(argc, argv)) {
+        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
+        case ArgParser::Outcome::Error: return usageError("diff", p.error());
+        case ArgParser::Outcome::Ok: break;
+    }
+    if (inputs.size() != 2) return usageError("diff", "expected two reports, A and B");
+    auto fmt = parseTableFormat(format);
+    if (!fmt) return usageError("diff", "--format must be column, table, csv, tsv or json");
+    if (!timeUnitNs(timeUnit)) return usageError("diff", "--timeunit must be ns, us, ms or s");
+    DiffOptions o;
+    auto cats = parseDiffCategories(reports);
+    if (!cats) return usageError("diff", "-r: " + cats.error());
+    o.categories = *cats;
+    if (match == "base") o.match = DiffMatch::Base;
+    else if (match != "demangled") return usageError("diff", "--match must be demangled or base");
+    auto a = openReportInput(inputs[0]);
+    if (!a) return fail(a.error());
+    auto b = openReportInput(inputs[1]);
+    if (!b) return fail(b.error());
+    const DiffResult d = diffReports(**a, **b, o);
+    FormatOptions fo{*fmt, timeUnit};
+    if (output.empty() || output == "-") {
+        writeDiff(std::cout, d, fo, inputs[0], inputs[1]);
+        return 0;
+    }
+    std::ofstream out(output, std::ios::binary);
+    if (!out) return fail("cannot write " + output);
+    writeDiff(out, d, fo, inputs[0], inputs[1]);
+    out.close();
+    if (!out) return fail("error writing " + output);
+    return 0;
+}
+
+const Registrar kDiff({"diff", "compare two reports (kernels, API, NVTX, memory operations)", runDiff, false, 65});
+
+}  // namespace
+}  // namespace sl::cli

@@ -1,0 +1,86 @@
+// `sightline import INPUT [-o OUT.rep]`: converts an nsys SQLite export or a Chrome/Kineto trace
+// (.json, .json.gz) into a Sightline report. The input format is recognized by content.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "app/cli/ArgParser.h"
+#include "app/cli/Command.h"
+#include "model/import/ImportFile.h"
+#include "model/rep/RepWriter.h"
+#include "model/util/Format.h"
+
+namespace sl::cli {
+namespace {
+
+// trace.json.gz -> trace.rep, run.sqlite -> run.rep, in the current directory's sense of INPUT.
+std::string defaultOutput(const std::string& input) {
+    std::filesystem::path p(input);
+    std::string name = p.filename().string();
+    for (const char* ext :
+         {".pt.trace.json.gz", ".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
+        const std::string e(ext);
+        if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
+            name.resize(name.size() - e.size());
+            break;
+        }
+    }
+    return (p.parent_path() / (name + ".rep")).string();
+}
+
+int runImport(int argc, char** argv) {
+    std::string output;
+    bool force = false, quiet = false;
+    std::vector<std::string> inputs;
+    ArgParser p(
+        "sightline import [options] INPUT",
+        "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite "
+        "export\n"
+        "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's "
+        "(.json,\n"
+        ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
+        "report's diagnostics (sightline info).");
+    p.option('o', "output", "FILE", "output report", &output, "INPUT with the extension .rep");
+    p.flag('f', "force-overwrite", "replace an existing output file", &force);
+    p.flag('q', "quiet", "print nothing on success", &quiet);
+    p.positionals("INPUT: an nsys .sqlite export or a Chrome/Kineto .json[.gz] trace", &inputs);
+    switch (p.parse(argc, argv)) {
+        case ArgParser::Outcome::Help:
+            std::printf("%s", p.help().c_str());
+            return 0;
+        case ArgParser::Outcome::Error:
+            return usageError("import", p.error());
+        case ArgParser::Outcome::Ok:
+            break;
+    }
+    if (inputs.size() != 1) return usageError("import", "expected one INPUT");
+    if (output.empty()) output = defaultOutput(inputs[0]);
+    std::error_code ec;
+    if (!force && std::filesystem::exists(output, ec))
+        return fail("'" + output + "' already exists (use -f/--force-overwrite to replace it)");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = importFile(inputs[0]);
+    if (!report) return fail(report.error());
+    WriteOptions w;
+    w.overwrite = true;
+    if (auto st = writeReport(**report, output, w); !st) return fail(st.error());
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!quiet) {
+        const Report& r = **report;
+        std::fprintf(stderr, "Imported %s events (%s) in %.2f s: %s%s\n",
+                     formatCount(r.eventCount()).c_str(), r.session.source.c_str(), s,
+                     output.c_str(),
+                     r.diagnostics.empty() ? ""
+                                           : (", " + std::to_string(r.diagnostics.size()) +
+                                              " diagnostics (see sightline info)")
+                                                 .c_str());
+    }
+    return 0;
+}
+
+const Registrar kImport({"import",
+                         "convert an nsys SQLite export or a Chrome/Kineto trace to a report",
+                         runImport, false, 30});
+
+}  // namespace
+}  // namespace sl::cli

@@ -1,0 +1,73 @@
+// osrt_sum and cpu_util_sum.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "model/analysis/StatsReports.h"
+
+namespace sl::analysis {
+
+Table runOsrtSum(const Report& r, const StatsOptions& o) {
+    Table t("osrt_sum", "OS Runtime Summary");
+    if (r.eventCount(EventKind::OsRuntime) == 0) return Table::skip(t.name, t.title, "does not contain OS Runtime trace data.");
+    std::map<std::string_view, std::vector<int64_t>> groups;
+    for (const auto& tr : r.tracks) {
+        if (tr.key.kind != EventKind::OsRuntime) continue;
+        for (size_t i = 0; i < tr.size(); ++i)
+            if (o.inWindow(tr.start[i], tr.end[i])) groups[r.str(tr.name[i])].push_back(tr.end[i] - tr.start[i]);
+    }
+    std::vector<SummaryGroup> g;
+    for (auto& [name, v] : groups) g.push_back({{std::string(name)}, std::move(v)});
+    fillSummary(t, {"Num Calls", {"Name"}}, g);
+    return t;
+}
+
+// Our own report (nsys has no equivalent under this name): how long each thread ran on a
+// CPU, from the thread-state (scheduling) events, as a share of the session or window.
+Table runCpuUtilSum(const Report& r, const StatsOptions& o) {
+    Table t("cpu_util_sum", "CPU Utilization Summary (per thread)");
+    if (r.eventCount(EventKind::ThreadState) == 0)
+        return Table::skip(t.name, t.title, "does not contain CPU thread scheduling data.");
+    struct Acc {
+        int64_t running = 0, slices = 0;
+        std::set<int> cpus;
+    };
+    std::map<std::pair<int64_t, int64_t>, Acc> threads;
+    for (const auto& tr : r.tracks) {
+        if (tr.key.kind != EventKind::ThreadState) continue;
+        const auto& cpu = tr.col<int16_t>(cols::ThreadState::Cpu);
+        for (size_t i = 0; i < tr.size(); ++i) {
+            if (!o.inWindow(tr.start[i], tr.end[i])) continue;
+            Acc& a = threads[{tr.key.pid, tr.key.tid}];
+            a.running += tr.end[i] - tr.start[i];
+            ++a.slices;
+            if (cpu[i] >= 0) a.cpus.insert(cpu[i]);
+        }
+    }
+    int64_t span = r.session.durationNs > 0 ? r.session.durationNs : r.tMax() - r.tMin();
+    if (o.bounded()) span = std::min(o.end, r.tMax()) - std::max(o.start, r.tMin());
+    t.realCol("Util", Measure::Percent, 1);
+    t.intCol("Running Time", Measure::Duration);
+    t.intCol("Slices");
+    t.intCol("CPUs");
+    t.idCol("PID");
+    t.idCol("TID");
+    t.textCol("Thread Name");
+    std::vector<std::pair<const std::pair<int64_t, int64_t>*, const Acc*>> rows;
+    for (const auto& [k, a] : threads) rows.push_back({&k, &a});
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second->running > b.second->running; });
+    for (const auto& [k, a] : rows) {
+        const Thread* th = r.findThread(k->first, k->second);
+        t.row()
+            .r(span > 0 ? static_cast<double>(a->running) * 100.0 / static_cast<double>(span) : 0.0)
+            .i(a->running)
+            .i(a->slices)
+            .i(static_cast<int64_t>(a->cpus.size()))
+            .i(k->first)
+            .i(k->second)
+            .t(th ? th->name : std::string());
+    }
+    return t;
+}
+
+}  // namespace sl::analysis

@@ -1,0 +1,94 @@
+#pragma once
+// Shared pieces of the stats reports: options (time window, report arguments), the lazily
+// built correlation/NVTX indexes, duration statistics as nsys computes them, and name helpers.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/analysis/CorrelationIndex.h"
+#include "model/analysis/NvtxGpuProjection.h"
+#include "model/analysis/NvtxRangeTree.h"
+#include "model/analysis/Table.h"
+#include "model/core/Report.h"
+
+namespace sl::analysis {
+
+// Indexes several reports share, built on first use for one report. Not thread-safe: one
+// stats run at a time per cache (the GUI makes one per worker job).
+class AnalysisCache {
+public:
+    explicit AnalysisCache(const Report& report) : m_report(report) {}
+    const Report& report() const { return m_report; }
+    const CorrelationIndex& correlation();
+    const NvtxRangeTree& nvtxTree();
+    const NvtxGpuProjection& projection();
+
+private:
+    const Report& m_report;
+    std::unique_ptr<CorrelationIndex> m_correlation;
+    std::unique_ptr<NvtxRangeTree> m_tree;
+    std::unique_ptr<NvtxGpuProjection> m_projection;
+};
+
+struct StatsOptions {
+    // Only events that lie inside [start, end] (report clock, ns) are counted.
+    int64_t start = INT64_MIN;
+    int64_t end = INT64_MAX;
+    // Report arguments given after the name: "cuda_gpu_kern_sum:base" -> {"base"}.
+    std::vector<std::string> args;
+    // Optional indexes shared by the reports of one run; built on first use when null (or when
+    // they belong to another report).
+    mutable std::shared_ptr<AnalysisCache> cache;
+
+    bool hasArg(std::string_view a) const;
+    bool bounded() const { return start != INT64_MIN || end != INT64_MAX; }
+    bool inWindow(int64_t s, int64_t e) const { return s >= start && e <= end; }
+    AnalysisCache& cacheFor(const Report& r) const;
+};
+
+// Statistics of a set of durations, as nsys's SQL computes them: the median is the middle
+// value (mean of the two middle values for an even count); StdDev is the sample standard
+// deviation (n - 1), 0 for a single value.
+struct DurationStats {
+    int64_t count = 0, total = 0, min = 0, max = 0;
+    double avg = 0, median = 0, stddev = 0;
+};
+DurationStats summarize(std::vector<int64_t>& values);  // reorders `values`
+
+// One group of a summary report: its label cells (left to right) and its values.
+struct SummaryGroup {
+    std::vector<std::string> labels;
+    std::vector<int64_t> values;
+};
+
+struct SummarySpec {
+    std::string countName = "Instances";
+    std::vector<std::string> labelNames;  // e.g. {"Name"} or {"Category", "Operation"}
+    bool percent = true;                  // a leading "Time (%)" column
+    bool megabytes = false;               // values are bytes, shown as MB (1e6 B), no Time (%)
+};
+// Builds the rows (ordered by total descending, then count, then labels) into `t`.
+void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups);
+
+// Kernel naming as nsys's report arguments choose: demangled (default), base, mangled.
+enum class KernelNaming : uint8_t { Demangled, Base, Mangled };
+KernelNaming kernelNaming(const StatsOptions& o);
+uint32_t kernelNameId(const Report& r, const Track& kernels, size_t i, KernelNaming naming);
+
+// The time shown as 0 in trace reports, filters and exports: Report::timeOrigin(), except for
+// nsys imports, whose event times already count from the session start (startMonotonicNs 0,
+// which timeOrigin() reads as "unknown" and replaces with the first event).
+int64_t reportTimeOrigin(const Report& r);
+
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (nsys drops the ABI version suffix).
+std::string_view apiDisplayName(std::string_view name);
+// "[CUDA memcpy Host-to-Device]" and "[CUDA memset]".
+std::string memcpyOperationName(CopyKind k);
+std::string_view memcpyKindLabel(CopyKind k);  // "Host-to-Device", as ENUM_CUDA_MEMCPY_OPER
+std::string nvtxRangeName(const Report& r, const Track& t, size_t i, bool alwaysPrefixDomain);
+std::string_view nvtxStyle(const Track& t, size_t i);  // "PushPop" or "StartEnd"
+std::string dims3(const uint32_t v[3]);                  // "%4d %4d %4d" like nsys
+
+}  // namespace sl::analysis

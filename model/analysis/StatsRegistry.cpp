@@ -1,0 +1,109 @@
+#include <algorithm>
+#include <array>
+
+#include "model/analysis/StatsReports.h"
+
+namespace sl::analysis {
+namespace {
+
+constexpr std::string_view kKernelArgs = "base,mangled";
+
+const std::array<ReportInfo, 17> kReports = {{
+    {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
+     "time spent in each NVTX range (name and style)"},
+    {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function"},
+    {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function"},
+    {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", runCudaGpuKernSum, true, "gpukernsum", kKernelArgs,
+     "GPU time of each kernel"},
+    {"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", runCudaGpuMemTimeSum, true, "gpumemtimesum", "",
+     "GPU time of memory copies by kind, and memsets"},
+    {"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", runCudaGpuMemSizeSum, true, "gpumemsizesum", "",
+     "bytes moved by memory copies by kind, and memsets (MB = 10^6 B)"},
+    {"cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", runCudaGpuKernGbSum, false, "", kKernelArgs,
+     "GPU time of each kernel and launch configuration"},
+    {"cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", runCudaGpuSum, false, "", kKernelArgs,
+     "kernels and memory operations in one summary"},
+    {"cuda_api_trace", "CUDA API Trace", runCudaApiTrace, false, "", "", "every CUDA API call"},
+    {"cuda_gpu_trace", "CUDA GPU Trace", runCudaGpuTrace, false, "", kKernelArgs,
+     "every kernel and memory operation with launch configuration and sizes"},
+    {"cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", runCudaKernExecSum, false, "", kKernelArgs,
+     "API, queue and kernel time per thread, device, API and kernel"},
+    {"cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", runCudaKernExecTrace, false, "", kKernelArgs,
+     "API, queue (from the end of the call to the kernel start) and kernel time of each launch"},
+    {"nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", runNvtxPushPopTrace, false, "", "",
+     "every push/pop range with its nesting and child time"},
+    {"nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", runNvtxGpuProjSum, false, "", "",
+     "NVTX ranges projected onto the GPU work launched inside them"},
+    {"nvtx_gpu_proj_trace", "NVTX GPU Projection Trace", runNvtxGpuProjTrace, false, "", "",
+     "each NVTX range projected onto the GPU work launched inside it"},
+    {"nvtx_kern_sum", "NVTX Range Kernel Summary", runNvtxKernSum, false, "nvtxkernsum", kKernelArgs,
+     "kernels grouped by the NVTX ranges that launched them"},
+    {"cpu_util_sum", "CPU Utilization Summary (per thread)", runCpuUtilSum, false, "", "",
+     "running time of each thread on the CPUs"},
+}};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    size_t b = 0;
+    while (true) {
+        size_t e = s.find(sep, b);
+        out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+        if (e == std::string::npos) break;
+        b = e + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::span<const ReportInfo> allReports() { return kReports; }
+
+const ReportInfo* findReport(std::string_view name) {
+    for (const auto& r : kReports)
+        if (r.name == name || (!r.alias.empty() && r.alias == name)) return &r;
+    return nullptr;
+}
+
+std::vector<const ReportInfo*> defaultReports() {
+    std::vector<const ReportInfo*> out;
+    for (const auto& r : kReports)
+        if (r.isDefault) out.push_back(&r);
+    return out;
+}
+
+Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o) {
+    std::vector<std::string> parts = split(spec, ':');
+    const ReportInfo* info = findReport(parts[0]);
+    if (!info) return makeError("unknown report '" + parts[0] + "' (see --help-reports)");
+    StatsOptions opts = o;
+    opts.args.assign(parts.begin() + 1, parts.end());
+    const std::vector<std::string> accepted = info->args.empty() ? std::vector<std::string>{} : split(std::string(info->args), ',');
+    for (const auto& a : opts.args)
+        if (std::find(accepted.begin(), accepted.end(), a) == accepted.end())
+            return makeError("report '" + std::string(info->name) + "' does not take the argument '" + a + "'");
+    Table t = info->run(r, opts);
+    return t;
+}
+
+Result<std::pair<int64_t, int64_t>> nvtxFilterWindow(const Report& r, const std::string& range, const std::string& domain,
+                                                     size_t index) {
+    struct Hit {
+        int64_t start, end;
+    };
+    std::vector<Hit> hits;
+    for (const auto& t : r.tracks) {
+        if (t.key.kind != EventKind::NvtxRange) continue;
+        if (!domain.empty() && r.domainName(t.key.pid, t.key.domain) != domain) continue;
+        for (size_t i = 0; i < t.size(); ++i)
+            if (r.str(t.name[i]) == range) hits.push_back({t.start[i], t.end[i]});
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.start < b.start; });
+    if (hits.empty())
+        return makeError("no NVTX range named '" + range + "'" + (domain.empty() ? "" : " in domain '" + domain + "'"));
+    if (index >= hits.size())
+        return makeError("NVTX range '" + range + "' has " + std::to_string(hits.size()) + " instances; index " +
+                         std::to_string(index) + " is out of range");
+    return std::pair<int64_t, int64_t>{hits[index].start, hits[index].end};
+}
+
+}  // namespace sl::analysis

@@ -1,0 +1,216 @@
+#include "model/analysis/StatsCommon.h"
+#include "model/export/ChromeTraceExporter.h"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "model/analysis/CorrelationIndex.h"
+#include "model/util/JsonWriter.h"
+
+namespace sl::exporter {
+namespace {
+
+class Writer {
+public:
+    explicit Writer(std::FILE* f) : m_f(f) { m_buf.reserve(1 << 20); }
+    ~Writer() { flush(); }
+    Writer& raw(std::string_view s) {
+        m_buf += s;
+        if (m_buf.size() > (1 << 20)) flush();
+        return *this;
+    }
+    Writer& str(std::string_view s) {
+        JsonWriter::escape(m_buf, s);  // adds the quotes
+        return *this;
+    }
+    Writer& num(int64_t v) {
+        char b[24];
+        auto r = std::to_chars(b, b + sizeof b, v);
+        m_buf.append(b, r.ptr);
+        return *this;
+    }
+    // Nanoseconds as microseconds with three exact decimals.
+    Writer& us(int64_t ns) {
+        if (ns < 0) {
+            m_buf += '-';
+            ns = -ns;
+        }
+        num(ns / 1000);
+        char b[5] = {'.', char('0' + ns % 1000 / 100), char('0' + ns % 100 / 10), char('0' + ns % 10), 0};
+        m_buf += b;
+        return *this;
+    }
+    Writer& real(double v) {
+        char b[32];
+        int n = std::snprintf(b, sizeof b, "%.17g", v);
+        if (std::string_view(b, static_cast<size_t>(n)).find_first_of("ni") != std::string_view::npos) m_buf += "null";
+        else m_buf.append(b, static_cast<size_t>(n));
+        return *this;
+    }
+    // Starts the next event object (with the separating comma).
+    Writer& event() {
+        if (m_events++) m_buf += ",\n";
+        m_buf += '{';
+        return *this;
+    }
+    void flush() {
+        if (!m_buf.empty()) std::fwrite(m_buf.data(), 1, m_buf.size(), m_f);
+        m_buf.clear();
+    }
+    uint64_t events() const { return m_events; }
+
+private:
+    std::FILE* m_f;
+    std::string m_buf;
+    uint64_t m_events = 0;
+};
+
+std::string_view category(EventKind k) {
+    switch (k) {
+        case EventKind::CudaApi: return "cuda_api";
+        case EventKind::OsRuntime: return "osrt";
+        case EventKind::NvtxRange: return "nvtx";
+        case EventKind::NvtxMark: return "nvtx";
+        case EventKind::Kernel: return "kernel";
+        case EventKind::Memcpy: return "memcpy";
+        case EventKind::Memset: return "memset";
+        case EventKind::Sync: return "sync";
+        case EventKind::GraphTrace: return "cuda_graph";
+        case EventKind::CuptiOverhead: return "overhead";
+        case EventKind::ThreadState: return "thread_state";
+        default: return "other";
+    }
+}
+
+std::string eventName(const Report& r, const Track& t, size_t i) {
+    switch (t.key.kind) {
+        case EventKind::Memcpy: {
+            std::string s = "Memcpy ";
+            s += copyKindName(static_cast<CopyKind>(t.col<uint8_t>(cols::Memcpy::CopyKind)[i]));
+            return s;
+        }
+        case EventKind::Memset: return "Memset";
+        case EventKind::Sync: return std::string(syncTypeName(static_cast<SyncType>(t.col<uint8_t>(cols::Sync::SyncType)[i])));
+        case EventKind::ThreadState: return "Running";
+        case EventKind::CuptiOverhead: return "CUPTI overhead";
+        default: return std::string(r.str(t.nameAt(i)));
+    }
+}
+
+}  // namespace
+
+int64_t streamTrackTid(int32_t device, uint32_t stream) {
+    return 1'000'000'000 + static_cast<int64_t>(device) * 1'000'000 + stream;
+}
+
+Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, const ExportOptions& o) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool toStdout = path == "-";
+    if (!toStdout && fs::exists(path, ec) && !o.overwrite)
+        return makeError(path + " already exists (use --force-overwrite to replace it)");
+    const std::string tmp = toStdout ? "" : path + ".tmp-export";
+    std::FILE* f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
+    if (!f) return makeError("cannot create " + tmp);
+    const int64_t origin = analysis::reportTimeOrigin(r);
+    ExportStats stats;
+    uint64_t flows = 0;
+    {
+        Writer w(f);
+        w.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"sightline\",\"source\":");
+        w.str(r.session.source).raw("},\n\"traceEvents\":[\n");
+        // Step 1: names of processes, threads and GPU stream tracks.
+        std::set<int64_t> pids;
+        for (const auto& p : r.processes) {
+            pids.insert(p.pid);
+            w.event().raw("\"ph\":\"M\",\"name\":\"process_name\",\"pid\":").num(p.pid).raw(",\"args\":{\"name\":");
+            w.str(p.name.empty() ? "pid " + std::to_string(p.pid) : p.name + " (" + std::to_string(p.pid) + ")").raw("}}");
+        }
+        for (const auto& t : r.threads) {
+            w.event().raw("\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":").num(t.pid).raw(",\"tid\":").num(t.tid);
+            w.raw(",\"args\":{\"name\":").str(t.name.empty() ? "thread " + std::to_string(t.tid) : t.name).raw("}}");
+        }
+        std::set<std::tuple<int64_t, int32_t, uint32_t>> streams;
+        for (const auto& t : r.tracks)
+            if (schemaOf(t.key.kind).owner == OwnerKind::Stream) streams.insert({t.key.pid, t.key.device, t.key.stream});
+        for (const auto& [pid, dev, stream] : streams) {
+            const int64_t tid = streamTrackTid(dev, stream);
+            std::string name = "GPU " + std::to_string(dev) + " stream " + std::to_string(stream);
+            for (const auto& s : r.streams)
+                if (s.pid == pid && s.deviceId == dev && s.streamId == stream && !s.name.empty()) name += " (" + s.name + ")";
+            w.event().raw("\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":").num(pid).raw(",\"tid\":").num(tid);
+            w.raw(",\"args\":{\"name\":").str(name).raw("}}");
+            w.event().raw("\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":").num(pid).raw(",\"tid\":").num(tid);
+            w.raw(",\"args\":{\"sort_index\":").num(tid).raw("}}");
+        }
+        // Step 2: slices, instants and counters.
+        analysis::CorrelationIndex ci(r);
+        for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
+            const Track& t = r.tracks[ti];
+            const KindSchema& s = t.schema();
+            const bool gpu = s.owner == OwnerKind::Stream;
+            const int64_t tid = gpu ? streamTrackTid(t.key.device, t.key.stream) : t.key.tid;
+            const std::string_view cat = category(t.key.kind);
+            for (uint32_t i = 0; i < t.size(); ++i) {
+                if (!o.inWindow(t.start[i], t.endAt(i))) continue;
+                ++stats.rows;
+                if (t.key.kind == EventKind::Metric) {
+                    const MetricSeries* ms = r.findSeries(t.key.series);
+                    std::string name = ms ? ms->name : "series " + std::to_string(t.key.series);
+                    if (ms && ms->deviceId >= 0) name += " (GPU " + std::to_string(ms->deviceId) + ")";
+                    w.event().raw("\"ph\":\"C\",\"name\":").str(name).raw(",\"pid\":").num(ms ? ms->pid : 0);
+                    w.raw(",\"ts\":").us(t.start[i] - origin).raw(",\"args\":{\"value\":");
+                    w.real(t.col<double>(cols::Metric::Value)[i]).raw("}}");
+                    continue;
+                }
+                if (t.key.kind == EventKind::CudaMemory) continue;  // allocations are in the SQLite export
+                w.event().raw("\"ph\":").raw(s.hasEnd ? "\"X\"" : "\"i\",\"s\":\"t\"");
+                w.raw(",\"cat\":\"").raw(cat).raw("\",\"name\":").str(eventName(r, t, i));
+                w.raw(",\"pid\":").num(t.key.pid).raw(",\"tid\":").num(tid).raw(",\"ts\":").us(t.start[i] - origin);
+                if (s.hasEnd) w.raw(",\"dur\":").us(t.end[i] - t.start[i]);
+                if (t.key.kind == EventKind::CudaApi || gpu) {
+                    const uint32_t corr = t.col<uint32_t>(0)[i];
+                    w.raw(",\"args\":{\"correlation\":").num(corr);
+                    if (t.key.kind == EventKind::Memcpy || t.key.kind == EventKind::Memset)
+                        w.raw(",\"bytes\":").num(t.intAt(1, i));
+                    w.raw("}");
+                }
+                w.raw("}");
+                // Step 3: a flow from the launching call to each GPU operation.
+                if (gpu && analysis::CorrelationIndex::isGpuOpKind(t.key.kind)) {
+                    analysis::EventRef api = ci.launcherOf({ti, i});
+                    if (!api.valid()) continue;
+                    const Track& at = r.tracks[api.track];
+                    if (!o.inWindow(at.start[api.index], at.end[api.index])) continue;
+                    const int64_t id = static_cast<int64_t>(++flows);
+                    w.event().raw("\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"launch\",\"id\":").num(id);
+                    w.raw(",\"pid\":").num(at.key.pid).raw(",\"tid\":").num(at.key.tid).raw(",\"ts\":").us(at.start[api.index] - origin);
+                    w.raw("}");
+                    w.event().raw("\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"launch\",\"id\":").num(id);
+                    w.raw(",\"pid\":").num(t.key.pid).raw(",\"tid\":").num(tid).raw(",\"ts\":").us(t.start[i] - origin);
+                    w.raw("}");
+                }
+            }
+        }
+        w.raw("\n]}\n");
+        w.flush();
+    }
+    stats.tables.emplace_back("traceEvents", stats.rows);
+    stats.tables.emplace_back("flows", flows);
+    if (toStdout) {
+        std::fflush(stdout);
+        return stats;
+    }
+    const bool bad = std::ferror(f) != 0;
+    if (std::fclose(f) != 0 || bad) {
+        fs::remove(tmp, ec);
+        return makeError("error writing " + tmp);
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) return makeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
+    return stats;
+}
+
+}  // namespace sl::exporter

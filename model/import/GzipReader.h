@@ -1,0 +1,37 @@
+#pragma once
+// Reads a whole file into memory, inflating it when it is gzip-compressed (several gzip members
+// are concatenated as gzip(1) does). The buffer keeps `padding` spare bytes after the data so a
+// SIMD JSON parser can read past the end without a copy. Large inputs: one allocation, no
+// zero-filling; a large plain file whose last page has room for the padding is mapped instead
+// of copied (the kernel zero-fills the rest of that page).
+#include <cstddef>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/core/Result.h"
+
+namespace sl::import {
+
+struct FreeDeleter {
+    void operator()(char* p) const { std::free(p); }
+};
+
+struct LoadedFile {
+    std::unique_ptr<char, FreeDeleter> buffer;  // owned data, or null when mapped
+    std::shared_ptr<const char> mapping;        // a read-only mmap of the file
+    size_t size = 0;                            // bytes of data
+    size_t capacity = 0;                        // bytes readable from data() (>= size + padding)
+    bool wasGzip = false;
+    size_t compressedBytes = 0;
+    const char* data() const { return mapping ? mapping.get() : buffer.get(); }
+    std::string_view view() const { return {data(), size}; }
+};
+
+// `progress` gets the fraction of the input read; returning false cancels.
+Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding,
+                                 const std::function<bool(double)>& progress = {});
+
+}  // namespace sl::import

@@ -1,0 +1,105 @@
+#pragma once
+// Maps Chrome trace events onto the report model. CPU-side ranges (cpu_op, user_annotation,
+// python_function, Operator, any X or B/E) become NVTX ranges on their thread, one NVTX domain
+// per category; CUDA runtime/driver calls become CudaApi calls; GPU events (kernel, memcpy,
+// memset, sync) go to (device, stream) tracks of the traced process, found through their
+// correlation id once every event is seen; counters become metric series. What it cannot map
+// is counted in diagnostics. Single-threaded.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/core/ReportBuilder.h"
+#include "model/import/ChromeEvent.h"
+
+namespace sl::import {
+
+struct TraceHeader {
+    std::optional<int64_t> baseTimeNs;
+    std::string displayTimeUnit;
+    std::string traceName;
+    std::optional<int64_t> rank;
+    std::optional<int64_t> schemaVersion;
+    bool kinetoMarkers = false;  // deviceProperties, schemaVersion, baseTimeNanoseconds ...
+    std::vector<Gpu> gpus;       // deviceProperties
+};
+
+class KinetoEventMapper {
+public:
+    KinetoEventMapper();
+    ReportBuilder& builder() { return m_b; }
+    void add(const ChromeEvent& e);
+    void countNotAnObject() { ++m_notObjects; }
+    uint64_t eventsSeen() const { return m_seen; }
+    std::shared_ptr<Report> finish(const TraceHeader& header,
+                                   const std::function<void(double)>& progress);
+
+    // Synthetic thread ids for GPU-side annotation rows (far above any real tid).
+    static constexpr int64_t kGpuAnnotationTidBase = int64_t{1} << 40;
+    static constexpr int64_t kStringIdBase = int64_t{1} << 41;
+
+private:
+    enum class GpuKind : uint8_t { Kernel, Memcpy, Memset, Sync, Annotation };
+    struct PendingGpu {
+        GpuKind kind;
+        int64_t start, end;
+        uint32_t name;
+        int32_t device;
+        uint32_t context, stream;
+        int64_t correlation;  // -1: none
+        int64_t rawPid;
+        uint64_t bytes;
+        uint32_t
+            launch;  // Kernel: launch id; Memcpy: packed copy kinds; Memset: mem kind; Sync: type
+    };
+    struct Open {
+        int64_t start;
+        uint32_t name;
+        uint32_t cat;  // interned: the parser's buffers are reused between chunks
+    };
+
+    int64_t resolveId(const ChromeId& id);
+    uint32_t domainFor(std::string_view category);
+    void addCpuRange(const ChromeEvent& e, int64_t pid, int64_t tid, int64_t start, int64_t end);
+    void addApiCall(const ChromeEvent& e, int64_t pid, int64_t tid, ApiKind api);
+    void addGpu(const ChromeEvent& e, GpuKind kind);
+    void addCounter(const ChromeEvent& e, int64_t pid);
+    void addInstant(const ChromeEvent& e, int64_t pid, int64_t tid);
+    void addMemoryInstant(const ChromeEvent& e, int64_t pid);
+    void addMetadata(const ChromeEvent& e);
+    void beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid);
+    uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit,
+                       int32_t device);
+    void flushGpu();
+    void finishEntities(const TraceHeader& header);
+    void noteTime(int64_t s, int64_t e);
+    void diag(const std::string& name, const std::string& reason, int64_t count = 1) {
+        m_b.addDiagnostic(name, count, reason);
+    }
+
+    ReportBuilder m_b;
+    std::vector<PendingGpu> m_gpu;
+    std::unordered_map<int64_t, int64_t> m_corrPid;  // correlation id -> pid of its API call
+    std::map<int64_t, uint64_t> m_apiCallsPerPid;
+    std::map<std::string, uint32_t, std::less<>> m_domains;  // category -> NVTX domain id
+    std::set<std::pair<int64_t, uint32_t>> m_usedDomains;    // (pid, domain)
+    std::set<std::pair<int64_t, int64_t>> m_threads;
+    std::set<int64_t> m_cpuPids;
+    std::map<std::pair<int64_t, int64_t>, std::vector<Open>> m_openB;
+    std::map<std::string, int64_t, std::less<>> m_stringIds;  // string pid/tid -> synthetic id
+    std::map<int64_t, std::string> m_syntheticNames;
+    std::map<int64_t, std::string> m_processNames;
+    std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
+    std::map<std::tuple<int64_t, std::string, std::string, int32_t>, uint32_t> m_series;
+    std::map<std::pair<int64_t, int64_t>, double> m_memoryTotals;  // (pid, device) running total
+    int64_t m_minTs = INT64_MAX, m_maxTs = INT64_MIN;
+    int64_t m_notObjects = 0;
+    uint64_t m_seen = 0;  // event objects handed to add()
+    bool m_kinetoCategories = false;
+};
+
+}  // namespace sl::import

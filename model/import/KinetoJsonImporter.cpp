@@ -1,0 +1,591 @@
+#include "model/import/KinetoJsonImporter.h"
+
+#include <simdjson.h>
+
+#include <cctype>
+#include <cstring>
+#include <deque>
+
+#include "model/import/GzipReader.h"
+#include "model/import/ImportText.h"
+#include "model/import/JsonSyntaxCheck.h"
+#include "model/import/KinetoEventMapper.h"
+#include "model/import/TraceEventChunks.h"
+
+namespace sl::import {
+namespace {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+#define SL_TRY(expr)                                        \
+    do {                                                    \
+        if (auto sl_err_ = (expr); sl_err_) return sl_err_; \
+    } while (0)
+
+std::string_view trimRaw(std::string_view s) {
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// A field's key without unescaping: keys in traces have no escapes, and unescaping every key
+// costs a fifth of the parse. Keys with a backslash take the slow path.
+error_code keyOf(od::field& field, std::string_view& out) {
+    const char* p = field.key().raw();
+    const char* q = p;
+    while (*q != '"' && *q != '\\') ++q;
+    if (*q == '"') {
+        out = std::string_view(p, static_cast<size_t>(q - p));
+        return simdjson::SUCCESS;
+    }
+    return field.unescaped_key().get(out);
+}
+
+// Strings with escapes, unescaped once; the deque keeps views into them stable.
+using EscapedStore = std::deque<std::string>;
+thread_local EscapedStore* t_escaped = nullptr;
+
+void appendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+uint32_t hex4(const char* p) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= static_cast<uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= static_cast<uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= static_cast<uint32_t>(c - 'A' + 10);
+        else
+            return 0xFFFD;
+    }
+    return v;
+}
+
+// Reads a string value without the parser's unescape copy: trace strings rarely hold escapes,
+// and writing every name into the parser's string buffer costs page faults on big traces.
+// (The input was validated as UTF-8 and its strings as closed by the parser's first stage.)
+error_code rawString(od::value v, std::string_view& out) {
+    od::raw_json_string raw;
+    SL_TRY(v.get_raw_json_string().get(raw));
+    const char* p = raw.raw();
+    const char* q = p;
+    while (*q != '"' && *q != '\\') ++q;
+    if (*q == '"') {
+        out = std::string_view(p, static_cast<size_t>(q - p));
+        return simdjson::SUCCESS;
+    }
+    std::string s(p, static_cast<size_t>(q - p));
+    for (; *q != '"'; ++q) {
+        if (*q != '\\') {
+            s += *q;
+            continue;
+        }
+        ++q;
+        switch (*q) {
+            case 'n':
+                s += '\n';
+                break;
+            case 't':
+                s += '\t';
+                break;
+            case 'r':
+                s += '\r';
+                break;
+            case 'b':
+                s += '\b';
+                break;
+            case 'f':
+                s += '\f';
+                break;
+            case 'u': {
+                uint32_t cp = hex4(q + 1);
+                q += 4;
+                if (cp >= 0xD800 && cp < 0xDC00 && q[1] == '\\' && q[2] == 'u') {
+                    const uint32_t lo = hex4(q + 3);
+                    if (lo >= 0xDC00 && lo < 0xE000) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        q += 6;
+                    }
+                }
+                if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // a lone surrogate
+                appendUtf8(s, cp);
+                break;
+            }
+            default:
+                s += *q;
+                break;  // \" \\ \/
+        }
+    }
+    t_escaped->push_back(std::move(s));
+    out = t_escaped->back();
+    return simdjson::SUCCESS;
+}
+
+error_code parseId(od::value v, ChromeId& out) {
+    od::json_type t;
+    SL_TRY(v.type().get(t));
+    if (t == od::json_type::string) {
+        out.isString = true;
+        return rawString(v, out.text);
+    }
+    if (t == od::json_type::number) {
+        std::string_view raw;
+        raw = v.raw_json_token();
+        auto n = decimalToNs(trimRaw(raw), 1);
+        if (!n) return simdjson::NUMBER_ERROR;
+        out.number = *n;
+        return simdjson::SUCCESS;
+    }
+    return simdjson::SUCCESS;  // null/other: pid 0
+}
+
+error_code parseTime(od::value v, std::optional<int64_t>& out, bool& bad) {
+    od::json_type t;
+    SL_TRY(v.type().get(t));
+    if (t != od::json_type::number) {
+        if (t == od::json_type::string) {  // some tools quote numbers
+            std::string_view s;
+            SL_TRY(v.get_string().get(s));
+            out = decimalToNs(s, 1000);
+            if (!out) bad = true;
+            return simdjson::SUCCESS;
+        }
+        bad = true;
+        return simdjson::SUCCESS;
+    }
+    std::string_view raw;
+    raw = v.raw_json_token();
+    out = decimalToNs(trimRaw(raw), 1000);
+    if (!out) bad = true;
+    return simdjson::SUCCESS;
+}
+
+error_code parseTriple(od::value v, int64_t (&out)[3], bool& has) {
+    od::array a;
+    SL_TRY(v.get_array().get(a));
+    int i = 0;
+    for (auto item : a) {
+        int64_t n = 0;
+        if (item.get_int64().get(n) == simdjson::SUCCESS && i < 3) out[i] = n;
+        ++i;
+    }
+    has = true;
+    return simdjson::SUCCESS;
+}
+
+error_code parseArgs(od::object args, ChromeEvent& e) {
+    for (auto fieldResult : args) {
+        od::field field;
+        SL_TRY(std::move(fieldResult).get(field));
+        std::string_view key;
+        SL_TRY(keyOf(field, key));
+        od::value v = field.value();
+        od::json_type t;
+        SL_TRY(v.type().get(t));
+        switch (t) {
+            case od::json_type::number:
+                if (e.numericCount < ChromeEvent::kMaxNumericArgs) {
+                    std::string_view raw;
+                    raw = v.raw_json_token();
+                    e.numeric[e.numericCount++] = ChromeArg{key, raw};
+                }
+                break;
+            case od::json_type::string:
+                if (key == "name")
+                    SL_TRY(rawString(v, e.argName));
+                else if (key == "labels")
+                    SL_TRY(rawString(v, e.argLabels));
+                break;
+            case od::json_type::array:
+                if (key == "grid")
+                    SL_TRY(parseTriple(v, e.grid, e.hasGrid));
+                else if (key == "block")
+                    SL_TRY(parseTriple(v, e.block, e.hasBlock));
+                break;
+            default:
+                break;  // skipped by the iterator
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+error_code parseEvent(od::object obj, ChromeEvent& e) {
+    for (auto fieldResult : obj) {
+        od::field field;
+        SL_TRY(std::move(fieldResult).get(field));
+        std::string_view key;
+        SL_TRY(keyOf(field, key));
+        od::value v = field.value();
+        if (key.size() == 2) {
+            if (key == "ph")
+                SL_TRY(rawString(v, e.ph));
+            else if (key == "ts")
+                SL_TRY(parseTime(v, e.ts, e.badTime));
+            else if (key == "id")
+                e.id = v.raw_json_token();
+        } else if (key == "cat") {
+            od::json_type t;
+            SL_TRY(v.type().get(t));
+            if (t == od::json_type::string) SL_TRY(rawString(v, e.cat));
+        } else if (key == "name") {
+            od::json_type t;
+            SL_TRY(v.type().get(t));
+            if (t == od::json_type::string) SL_TRY(rawString(v, e.name));
+        } else if (key == "pid") {
+            SL_TRY(parseId(v, e.pid));
+        } else if (key == "tid") {
+            SL_TRY(parseId(v, e.tid));
+        } else if (key == "dur") {
+            SL_TRY(parseTime(v, e.dur, e.badTime));
+        } else if (key == "args") {
+            od::json_type t;
+            SL_TRY(v.type().get(t));
+            if (t == od::json_type::object) {
+                od::object args;
+                SL_TRY(v.get_object().get(args));
+                SL_TRY(parseArgs(args, e));
+            }
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
+    od::array a;
+    SL_TRY(v.get_array().get(a));
+    for (auto item : a) {
+        od::object o;
+        if (item.get_object().get(o)) continue;
+        Gpu g;
+        for (auto fieldResult : o) {
+            od::field field;
+            SL_TRY(std::move(fieldResult).get(field));
+            std::string_view key;
+            SL_TRY(keyOf(field, key));
+            od::value fv = field.value();
+            int64_t n = 0;
+            if (key == "id" && !fv.get_int64().get(n))
+                g.deviceId = static_cast<int32_t>(n);
+            else if (key == "name") {
+                std::string_view s;
+                if (!fv.get_string().get(s)) g.name = std::string(s);
+            } else if (key == "totalGlobalMem" && !fv.get_int64().get(n))
+                g.memoryBytes = n;
+            else if (key == "computeMajor" && !fv.get_int64().get(n))
+                g.computeMajor = static_cast<int32_t>(n);
+            else if (key == "computeMinor" && !fv.get_int64().get(n))
+                g.computeMinor = static_cast<int32_t>(n);
+            else if (key == "numSms" && !fv.get_int64().get(n))
+                g.smCount = static_cast<int32_t>(n);
+        }
+        gpus.push_back(g);
+    }
+    return simdjson::SUCCESS;
+}
+
+class Parser {
+public:
+    Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options,
+           KinetoEventMapper& mapper)
+        : m_path(path), m_file(file), m_data(file.view()), m_options(options), m_mapper(mapper) {}
+
+    Status run(TraceHeader& header) {
+        t_escaped = &m_escaped;
+        simdjson::padded_string_view view(m_data.data(), m_data.size(), m_file.capacity);
+        od::document doc;
+        if (auto err = m_parser.iterate(view).get(doc)) return fail(err, nullptr);
+        m_doc = &doc;
+        od::json_type t;
+        if (auto err = doc.type().get(t)) return fail(err, &doc);
+        if (t == od::json_type::array) {
+            od::array events;
+            if (auto err = doc.get_array().get(events)) return fail(err, &doc);
+            if (auto err = readEvents(events)) return fail(err, &doc);
+        } else if (t == od::json_type::object) {
+            od::object top;
+            if (auto err = doc.get_object().get(top)) return fail(err, &doc);
+            bool sawEvents = false;
+            if (auto err = readTop(top, header, sawEvents)) return fail(err, &doc);
+            if (!sawEvents)
+                return Error{"'" + m_path +
+                             "' is JSON but not a Chrome trace: it has no traceEvents array"};
+        } else {
+            return Error{"'" + m_path +
+                         "' is JSON but not a Chrome trace: the top level is neither an object nor "
+                         "an array"};
+        }
+        if (m_cancelled) return Error{"cancelled"};
+        const char* rest = nullptr;
+        if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+            rest < m_data.data() + m_data.size())
+            return fail(simdjson::TRAILING_CONTENT, &doc);
+        return Status::success();
+    }
+
+    enum class Chunked { NotUsed, Done, Failed };
+
+    // Parses a big trace chunk by chunk (see TraceEventChunks.h). NotUsed or Failed: the caller
+    // parses the whole document with run() on a fresh mapper (Failed may have fed some events).
+    Chunked runChunked(const ChunkPolicy& policy, TraceHeader& header, Status& status) {
+        t_escaped = &m_escaped;
+        if (m_data.size() < policy.minBytes || m_data.front() != '{') return Chunked::NotUsed;
+        auto plan = planTraceEventChunks(m_data, policy.chunkBytes);
+        if (!plan) return Chunked::NotUsed;
+        // Step 1: the header is the document with an empty traceEvents; it must parse.
+        size_t close = 0;
+        bool found = false;
+        for (size_t candidate : plan->closeCandidates) {
+            std::string text;
+            text.reserve(plan->arrayOpen + 2 + (m_data.size() - candidate));
+            text.append(m_data.substr(0, plan->arrayOpen))
+                .append("[]")
+                .append(m_data.substr(candidate + 1));
+            simdjson::padded_string padded(text);
+            od::parser parser;
+            od::document doc;
+            od::object top;
+            TraceHeader h;
+            bool saw = false;
+            const char* rest = nullptr;
+            if (parser.iterate(padded).get(doc) || doc.get_object().get(top) ||
+                readTop(top, h, saw) || !saw)
+                continue;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < padded.data() + padded.size())
+                continue;
+            header = std::move(h);
+            close = candidate;
+            found = true;
+            break;
+        }
+        if (!found) return Chunked::NotUsed;
+        // Step 2: each chunk as an array of its own, in one reused buffer and parser.
+        const auto chunks = chunksBefore(m_data, *plan, close);
+        size_t biggest = 0;
+        for (const auto& [b, e] : chunks) biggest = std::max(biggest, e - b);
+        const size_t capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
+        std::unique_ptr<char[]> buffer(new char[capacity]);
+        m_doc = nullptr;
+        for (const auto& [b, e] : chunks) {
+            const size_t n = e - b;
+            buffer[0] = '[';
+            std::memcpy(buffer.get() + 1, m_data.data() + b, n);
+            buffer[n + 1] = ']';
+            std::memset(buffer.get() + n + 2, 0, simdjson::SIMDJSON_PADDING);
+            od::document doc;
+            od::array events;
+            const char* rest = nullptr;
+            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity))
+                    .get(doc) ||
+                doc.get_array().get(events) || readEvents(events))
+                return Chunked::Failed;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < buffer.get() + n + 2)
+                return Chunked::Failed;
+            if (m_options.progress &&
+                !m_options.progress(0.1 + 0.7 * static_cast<double>(e) /
+                                              static_cast<double>(m_data.size()))) {
+                status = Error{"cancelled"};
+                return Chunked::Done;
+            }
+        }
+        status = Status::success();
+        return Chunked::Done;
+    }
+
+private:
+    Status fail(error_code err, od::document* doc) {
+        if (m_cancelled) return Error{"cancelled"};
+        size_t offset = m_data.size();
+        if (doc) {
+            const char* p = nullptr;
+            if (doc->current_location().get(p) == simdjson::SUCCESS && p >= m_data.data() &&
+                p <= m_data.data() + m_data.size())
+                offset = static_cast<size_t>(p - m_data.data());
+        }
+        if (err == simdjson::UTF8_ERROR)
+            return Error{"'" + m_path + "' is not valid JSON: invalid UTF-8 text"};
+        // The fast parser knows roughly where it stopped; a plain syntax walk knows exactly.
+        if (auto syntax = findJsonSyntaxError(m_data))
+            return Error{"'" + m_path + "' is not valid JSON: " + syntax->what + " at byte " +
+                         std::to_string(syntax->offset)};
+        return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) +
+                     " at byte " + std::to_string(offset) +
+                     (offset >= m_data.size() ? " (end of input)" : "")};
+    }
+
+    error_code readTop(od::object top, TraceHeader& h, bool& sawEvents) {
+        for (auto fieldResult : top) {
+            od::field field;
+            SL_TRY(std::move(fieldResult).get(field));
+            std::string_view key;
+            SL_TRY(keyOf(field, key));
+            od::value v = field.value();
+            if (key == "traceEvents") {
+                od::array events;
+                SL_TRY(v.get_array().get(events));
+                SL_TRY(readEvents(events));
+                sawEvents = true;
+                if (m_cancelled) return simdjson::SUCCESS;
+            } else if (key == "baseTimeNanoseconds") {
+                std::string_view raw;
+                raw = v.raw_json_token();
+                h.baseTimeNs = decimalToNs(trimRaw(raw), 1);
+                h.kinetoMarkers = true;
+            } else if (key == "displayTimeUnit") {
+                std::string_view s;
+                if (!v.get_string().get(s)) h.displayTimeUnit = std::string(s);
+            } else if (key == "traceName") {
+                std::string_view s;
+                if (!v.get_string().get(s)) h.traceName = std::string(s);
+            } else if (key == "schemaVersion") {
+                int64_t n = 0;
+                if (!v.get_int64().get(n)) h.schemaVersion = n;
+                h.kinetoMarkers = true;
+            } else if (key == "deviceProperties") {
+                SL_TRY(parseDeviceProperties(v, h.gpus));
+                h.kinetoMarkers = true;
+            } else if (key == "distributedInfo") {
+                od::object o;
+                if (!v.get_object().get(o)) {
+                    int64_t rank = 0;
+                    if (!o["rank"].get_int64().get(rank)) h.rank = rank;
+                }
+                h.kinetoMarkers = true;
+            }
+        }
+        return simdjson::SUCCESS;
+    }
+
+    error_code readEvents(od::array events) {
+        ChromeEvent e;
+        uint64_t n = 0;
+        for (auto item : events) {
+            od::value v;
+            SL_TRY(item.get(v));
+            od::json_type t;
+            SL_TRY(v.type().get(t));
+            if (t != od::json_type::object) {
+                m_mapper.countNotAnObject();
+                continue;
+            }
+            od::object obj;
+            SL_TRY(v.get_object().get(obj));
+            e.clear();
+            SL_TRY(parseEvent(obj, e));
+            m_mapper.add(e);
+            if ((++n & 0xFFFF) == 0 && m_options.progress) {
+                const char* p = nullptr;
+                double f = 0.5;
+                if (!m_doc) continue;  // chunked: progress per chunk
+                if (!m_doc->current_location().get(p))
+                    f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
+                if (!m_options.progress(0.1 + 0.7 * f)) {
+                    m_cancelled = true;
+                    return simdjson::SUCCESS;
+                }
+            }
+        }
+        return simdjson::SUCCESS;
+    }
+
+    const std::string& m_path;
+    const LoadedFile& m_file;
+    std::string_view m_data;
+    const ImportOptions& m_options;
+    KinetoEventMapper& m_mapper;
+    od::parser m_parser;
+    od::document* m_doc = nullptr;
+    EscapedStore m_escaped;  // must outlive the mapper's use of event strings
+    bool m_cancelled = false;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
+                                                  const ChunkPolicy& chunking) {
+    std::function<bool(double)> readProgress;
+    if (options.progress) readProgress = [&options](double f) { return options.progress(0.1 * f); };
+    auto file = loadMaybeGzip(path, simdjson::SIMDJSON_PADDING, readProgress);
+    if (!file) return std::move(file).takeError();
+    // A gzip file must hold JSON to be a Chrome trace.
+    size_t first = 0;
+    const std::string_view data = file->view();
+    while (first < data.size() && (data[first] == ' ' || data[first] == '\n' ||
+                                   data[first] == '\r' || data[first] == '\t'))
+        ++first;
+    if (first == data.size())
+        return makeError("'" + path + "' is empty" +
+                         std::string(file->wasGzip ? " once decompressed" : "") +
+                         ": not a Chrome trace");
+    if (data[first] != '{' && data[first] != '[')
+        return makeError("'" + path + "' is not a supported trace: " +
+                         (file->wasGzip ? "the gzip file does not hold JSON" : "it is not JSON"));
+    // The JSON Array Format lets a trace end without its ']' (a program that crashed while
+    // tracing): close it in a copy.
+    if (data[first] == '[') {
+        size_t last = data.size();
+        while (last > first && std::isspace(static_cast<unsigned char>(data[last - 1]))) --last;
+        if (last > first + 1 && (data[last - 1] == ',' || data[last - 1] == '}')) {
+            LoadedFile closed;
+            closed.capacity = last + 1 + simdjson::SIMDJSON_PADDING;
+            closed.buffer.reset(static_cast<char*>(std::malloc(closed.capacity)));
+            if (!closed.buffer) return makeError("cannot import '" + path + "': out of memory");
+            std::memcpy(closed.buffer.get(), data.data(), last);
+            if (data[last - 1] == ',') --last;
+            closed.buffer.get()[last] = ']';
+            closed.size = last + 1;
+            std::memset(closed.buffer.get() + closed.size, 0, closed.capacity - closed.size);
+            closed.wasGzip = file->wasGzip;
+            *file = std::move(closed);
+        }
+    }
+    auto finish = [&](KinetoEventMapper& mapper,
+                      const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
+        if (mapper.eventsSeen() == 0)
+            return makeError("'" + path +
+                             "' holds no trace events (its traceEvents has no event objects)");
+        return mapper.finish(header, [&options](double f) {
+            if (options.progress) options.progress(0.8 + 0.2 * f);
+        });
+    };
+    {
+        KinetoEventMapper mapper;
+        TraceHeader header;
+        Parser parser(path, *file, options, mapper);
+        Status status;
+        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) {
+            if (!status) return Error{status.error()};
+            return finish(mapper, header);
+        }
+    }
+    KinetoEventMapper mapper;
+    TraceHeader header;
+    Parser parser(path, *file, options, mapper);
+    if (auto st = parser.run(header); !st) return Error{st.error()};
+    return finish(mapper, header);
+}
+
+}  // namespace sl::import

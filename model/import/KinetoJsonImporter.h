@@ -1,0 +1,25 @@
+#pragma once
+// Imports Chrome trace JSON (.json or .json.gz): PyTorch profiler (Kineto) traces of every
+// format since 2021, and generic Chrome traces from any tool. Parses with simdjson On Demand,
+// reading numbers from their text so microsecond timestamps with fractional nanoseconds
+// convert exactly; KinetoEventMapper maps the events onto the report model.
+#include <memory>
+#include <string>
+
+#include "model/core/Report.h"
+#include "model/core/Result.h"
+#include "model/import/ImportFile.h"
+
+namespace sl::import {
+
+// Traces of at least minBytes are parsed in chunks of about chunkBytes (TraceEventChunks.h).
+struct ChunkPolicy {
+    size_t minBytes = size_t{64} << 20;
+    size_t chunkBytes = size_t{8} << 20;
+};
+
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
+                                                  const ChunkPolicy& chunking = {});
+
+}  // namespace sl::import

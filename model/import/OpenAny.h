@@ -1,0 +1,17 @@
+#pragma once
+// File > Open for the GUI (and any tool that takes "a trace"): a Sightline report is read as is,
+// anything else goes through importFile(). The format is recognized by content.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "model/core/Report.h"
+#include "model/core/Result.h"
+
+namespace sl {
+
+// `progress` gets the fraction done; returning false cancels ("cancelled").
+Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
+                                              const std::function<bool(double)>& progress);
+
+}  // namespace sl

@@ -1,0 +1,333 @@
+// GL-free tests of the timeline: view state, ruler, row tree, folding, hit testing, the
+// frame's draw list and option parsing. They need no display.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "ViewerFixture.h"
+#include "model/gen/SyntheticGenerator.h"
+#include "viewer/timeline/Palette.h"
+#include "viewer/timeline/ProjectedNvtxRow.h"
+#include "viewer/timeline/RowTreeBuilder.h"
+#include "viewer/timeline/TimeRuler.h"
+#include "viewer/timeline/TimelineScene.h"
+#include "viewer/timeline/TrackRow.h"
+#include "viewer/timeline/ViewState.h"
+#include "viewer/window/CommandLine.h"
+
+using namespace sl;
+using namespace sl::viewer;
+using sl::test::kMs;
+using sl::test::kOrigin;
+
+namespace {
+
+std::vector<std::string> childTitles(const Row& r) {
+    std::vector<std::string> out;
+    for (const auto& c : r.children()) out.push_back(c->title());
+    return out;
+}
+
+std::unique_ptr<TimelineScene> makeScene(float w = 1600, float h = 900) {
+    std::shared_ptr<Report> r = sl::test::makeViewerReport();
+    auto rows = buildRowTree(*r);
+    auto scene = std::make_unique<TimelineScene>(r, std::move(rows));
+    scene->setSize(w, h);
+    return scene;
+}
+
+const LayoutRow* findLayout(TimelineScene& s, const Row* row) {
+    for (const LayoutRow& lr : s.layout())
+        if (lr.row == row) return &lr;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(ViewState, ZoomPanClampAndHistory) {
+    ViewState v;
+    v.reset(1000, 11000, 1000);
+    EXPECT_EQ(v.range(), (TimeRange{1000, 11000}));
+    v.zoomAround(6000, 0.5);
+    EXPECT_EQ(v.range(), (TimeRange{3500, 8500}));
+    v.pan(1000);
+    EXPECT_EQ(v.range(), (TimeRange{4500, 9500}));
+    EXPECT_EQ(v.historySize(), 0u);  // wheel steps are not history
+    v.pan(100000);                   // clamped to the bounds plus 5% (500)
+    EXPECT_EQ(v.range(), (TimeRange{6500, 11500}));
+    v.setSelection(7000, 5000);
+    EXPECT_EQ(v.selection(), (TimeRange{5000, 7000}));
+    EXPECT_TRUE(v.zoomToSelection());
+    EXPECT_EQ(v.range(), (TimeRange{5000, 7000}));
+    EXPECT_FALSE(v.hasSelection());
+    v.showAll();
+    EXPECT_EQ(v.range(), (TimeRange{1000, 11000}));
+    EXPECT_TRUE(v.back());
+    EXPECT_EQ(v.range(), (TimeRange{5000, 7000}));
+    EXPECT_TRUE(v.back());
+    EXPECT_EQ(v.range(), (TimeRange{6500, 11500}));
+    EXPECT_FALSE(v.back());
+    v.zoomAround(7000, 1e-9);  // never narrower than kMinSpan, anchor kept
+    EXPECT_EQ(v.range().span(), ViewState::kMinSpan);
+    EXPECT_LE(v.range().start, 7000);
+    EXPECT_GE(v.range().end, 7000);
+    v.addMarker(42);
+    EXPECT_EQ(v.markers(), std::vector<int64_t>{42});
+}
+
+TEST(TimeRuler, AdaptiveStepsAndLabels) {
+    RulerTicks t = rulerTicks(kOrigin, kOrigin + 10 * kMs, kOrigin, 1320);
+    EXPECT_EQ(t.step, 1 * kMs);
+    std::vector<std::string> labels;
+    for (const auto& k : t.ticks)
+        if (k.major) labels.push_back(k.label);
+    ASSERT_EQ(labels.size(), 11u);
+    EXPECT_EQ(labels.front(), "0 ms");
+    EXPECT_EQ(labels[3], "3 ms");
+    EXPECT_EQ(labels.back(), "10 ms");
+    EXPECT_EQ(formatTickLabel(1'500'000, 500'000), "1.5 ms");
+    EXPECT_EQ(formatTickLabel(2'000'000'000, 1'000'000'000), "2 s");
+    EXPECT_EQ(formatTickLabel(250, 50), "250 ns");
+    EXPECT_EQ(formatTickLabel(1'250, 250), "1.25 us");
+    // 20 ns over 1320 px: steps of 2 ns at most, never zero.
+    RulerTicks fine = rulerTicks(100, 120, 0, 1320);
+    EXPECT_EQ(fine.step, 2);
+}
+
+TEST(RowTree, GroupsRowsAndCounts) {
+    auto r = sl::test::makeViewerReport();
+    auto root = buildRowTree(*r);
+    EXPECT_EQ(childTitles(*root), (std::vector<std::string>{"Process 100 (app)", "GPU 0 (Test GPU)"}));
+    Row* thread = root->find("Process 100 (app)/Thread 101 (main)");
+    ASSERT_NE(thread, nullptr);
+    EXPECT_EQ(childTitles(*thread), (std::vector<std::string>{"NVTX", "CUDA API", "OS runtime"}));
+    EXPECT_EQ(thread->count(), 2u + 1003u + 1u);
+    Row* gpu = root->find("GPU 0 (Test GPU)");
+    ASSERT_NE(gpu, nullptr);
+    const auto gpuChildren = childTitles(*gpu);
+    EXPECT_EQ(gpuChildren.front(), "All kernels");
+    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "All memory operations"), gpuChildren.end());
+    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "GPU utilization"), gpuChildren.end());
+    Row* stream = root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)");
+    ASSERT_NE(stream, nullptr);
+    EXPECT_EQ(childTitles(*stream), (std::vector<std::string>{"Kernels", "Memcpy"}));
+    EXPECT_EQ(stream->find("Kernels")->count(), 1002u);
+    EXPECT_EQ(root->find("GPU 0 (Test GPU)/All kernels")->count(), 1002u);
+    // Summary rows do not count twice: the GPU counts its streams and its metric.
+    EXPECT_EQ(gpu->count(), 1002u + 1u + 3u);
+    // Nested NVTX ranges stack: two lanes.
+    auto* nvtx = dynamic_cast<TrackRow*>(thread->find("NVTX"));
+    ASSERT_NE(nvtx, nullptr);
+    EXPECT_EQ(nvtx->laneCount(), 2u);
+    EXPECT_FLOAT_EQ(nvtx->height(), 2 * TrackRow::kLaneHeight + 2 * TrackRow::kPad);
+}
+
+TEST(TrackRow, FoldsSubPixelEventsAndLabelsWideOnes) {
+    auto r = sl::test::makeViewerReport();
+    auto root = buildRowTree(*r);
+    auto* kernels = dynamic_cast<TrackRow*>(root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels"));
+    ASSERT_NE(kernels, nullptr);
+    Palette palette(*r);
+    RowContext ctx;
+    ctx.t0 = kOrigin;
+    ctx.t1 = kOrigin + 10 * kMs;
+    ctx.width = 1000;
+    ctx.nsPerPixel = 10.0 * kMs / 1000;  // 10 us per pixel: the tiny kernels fold
+    ctx.palette = &palette;
+    DrawList out;
+    kernels->build(ctx, out);
+    std::vector<std::string> labels;
+    for (const auto& l : out.labels) labels.push_back(l.text);
+    EXPECT_EQ(labels, (std::vector<std::string>{"kernel_a", "kernel_b", "1,000 events"}));
+    // kernel_a: x 100..200, its stable hash color.
+    const uint32_t colorA = Palette::hashColor("kernel_a");
+    auto a = std::find_if(out.boxes.begin(), out.boxes.end(), [&](const DrawBox& b) { return b.argb == colorA; });
+    ASSERT_NE(a, out.boxes.end());
+    EXPECT_FLOAT_EQ(a->x, 100);
+    EXPECT_FLOAT_EQ(a->w, 100);
+    // The fold is drawn per pixel (merged where equal): 100 px for 1000 events.
+    float foldWidth = 0;
+    for (const auto& b : out.boxes)
+        if (b.x >= 500 && b.x < 600) foldWidth += b.w;
+    EXPECT_FLOAT_EQ(foldWidth, 100);
+    EXPECT_LT(out.boxes.size(), 110u);
+
+    // Zoomed to 10 us: the tiny kernels are 13 px wide and drawn one by one.
+    ctx.t0 = kOrigin + 5 * kMs;
+    ctx.t1 = ctx.t0 + 10'000;
+    ctx.nsPerPixel = 10'000.0 / 1300;
+    out.clear();
+    kernels->build(ctx, out);
+    EXPECT_EQ(out.boxes.size(), 10u);
+    EXPECT_EQ(out.labels.size(), 0u);  // 13 px is too narrow for text
+}
+
+TEST(TrackRow, HitTestFindsTheEventAndItsFields) {
+    auto r = sl::test::makeViewerReport();
+    auto root = buildRowTree(*r);
+    auto* kernels = root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
+    Palette palette(*r);
+    RowContext ctx;
+    ctx.t0 = kOrigin;
+    ctx.t1 = kOrigin + 10 * kMs;
+    ctx.x = 200;
+    ctx.width = 1000;
+    ctx.nsPerPixel = 10.0 * kMs / 1000;
+    ctx.y = 50;
+    ctx.height = kernels->height();
+    ctx.palette = &palette;
+    auto hit = kernels->hitTest(ctx, 200 + 150, 55);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->name, "kernel_a");
+    EXPECT_EQ(hit->start, kOrigin + kMs);
+    EXPECT_EQ(hit->end, kOrigin + 2 * kMs);
+    auto field = [&](const std::string& k) {
+        for (const auto& [key, v] : hit->fields)
+            if (key == k) return v;
+        return std::string("<none>");
+    };
+    EXPECT_EQ(field("Grid"), "(4, 1, 1)");
+    EXPECT_EQ(field("Block"), "(128, 1, 1)");
+    EXPECT_EQ(field("Correlation"), "1");
+    // Empty space far from any event: nothing.
+    EXPECT_FALSE(kernels->hitTest(ctx, 200 + 270, 55).has_value());
+    // The memcpy row names direction and size.
+    auto* memcpy = root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Memcpy");
+    auto m = memcpy->hitTest(ctx, 200 + 670, 55);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->name, "HtoD 8.00 MiB");
+}
+
+TEST(TimelineScene, LayoutCollapsePinAndScroll) {
+    auto scene = makeScene(1600, 300);
+    Row* thread = scene->root().find("Process 100 (app)/Thread 101 (main)");
+    const size_t all = scene->layout().size();
+    scene->setExpanded(thread, false);
+    EXPECT_EQ(scene->layout().size(), all - 3);
+    scene->setExpanded(thread, true);
+    Row* kernels = scene->root().find("GPU 0 (Test GPU)/All kernels");
+    scene->setPinned(kernels, true);
+    const LayoutRow* pinned = findLayout(*scene, kernels);
+    ASSERT_NE(pinned, nullptr);
+    EXPECT_TRUE(pinned->pinned);
+    EXPECT_FLOAT_EQ(pinned->y, TimelineScene::kRulerHeight);
+    // Scrolling moves the other rows but not the pinned one.
+    const float firstY = scene->layout()[1].y;
+    scene->setScroll(40);
+    EXPECT_FLOAT_EQ(scene->layout()[1].y, firstY - 40);
+    EXPECT_FLOAT_EQ(findLayout(*scene, kernels)->y, TimelineScene::kRulerHeight);
+    EXPECT_EQ(scene->rowAt(TimelineScene::kRulerHeight + 2)->row, kernels);
+}
+
+TEST(TimelineScene, HitTestThroughLayout) {
+    auto scene = makeScene();
+    Row* kernels = scene->root().find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
+    const LayoutRow* lr = findLayout(*scene, kernels);
+    ASSERT_NE(lr, nullptr);
+    const TimeRange range{kOrigin, kOrigin + 10 * kMs};
+    const float x = scene->xOf(range, kOrigin + 3 * kMs + kMs / 2);
+    auto hit = scene->hitTest(range, x, lr->y + 5);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->name, "kernel_b");
+    EXPECT_FALSE(scene->hitTest(range, 10, lr->y + 5).has_value());  // the header column
+}
+
+TEST(TimelineScene, FrameCostIsBoundedByPixelsNotEvents) {
+    // A full view of 400 thousand generated events: at most one box per pixel column per
+    // visible lane (plus a fixed number per row for backgrounds, grid and headers), and a
+    // label only where there is room for one.
+    GeneratorOptions o;
+    o.events = 400'000;
+    std::shared_ptr<Report> r = generateReport(o);
+    TimelineScene scene(r, buildRowTree(*r));
+    scene.setSize(1600, 900);
+    DrawList out;
+    scene.build({r->tMin(), r->tMax()}, out);
+    size_t lanes = 0, rows = 0;
+    for (const LayoutRow& lr : scene.layout()) {
+        if (lr.y >= 900 || lr.y + lr.h <= 0) continue;
+        ++rows;
+        if (auto* t = dynamic_cast<const TrackRow*>(lr.row)) lanes += t->laneCount() * t->tracks().size();
+        else if (!lr.row->isGroup()) lanes += 1;  // a graph: one column per pixel
+    }
+    EXPECT_GT(lanes, 10u);
+    EXPECT_LE(out.boxes.size(), lanes * 1320 + rows * 20 + 200);
+    EXPECT_LE(out.labels.size(), rows * 40 + 40);
+}
+
+TEST(CommandLine, SizeAndRange) {
+    EXPECT_EQ(parseSize("1600x900"), QSize(1600, 900));
+    EXPECT_FALSE(parseSize("1600").has_value());
+    EXPECT_FALSE(parseSize("10x10").has_value());
+    EXPECT_EQ(parseTime("1.5s"), 1'500'000'000);
+    EXPECT_EQ(parseTime("250us"), 250'000);
+    EXPECT_EQ(parseTime("2"), 2'000'000'000);
+    EXPECT_EQ(parseTime("100 ns"), 100);
+    EXPECT_FALSE(parseTime("abc").has_value());
+    auto r = parseTimeRange("100ms:250ms");
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->first, 100'000'000);
+    EXPECT_EQ(r->second, 250'000'000);
+    EXPECT_FALSE(parseTimeRange("2s:1s").has_value());
+    EXPECT_FALSE(parseTimeRange("1s").has_value());
+}
+
+#ifdef SIGHTLINE_VIEWER_HAVE_IMPORT
+#include "model/analysis/NvtxGpuProjection.h"
+#include "model/import/OpenAny.h"
+
+namespace {
+
+struct TreeTotals {
+    std::map<std::string, uint64_t> byTitle;  // summed counts of leaf rows by their title
+    int streamsWithKernels = 0;
+    std::vector<std::string> gpuTitles;
+};
+
+void walk(const Row& r, TreeTotals& t) {
+    for (const auto& c : r.children()) {
+        if (!c->isGroup()) t.byTitle[c->title()] += c->count();
+        if (c->title().rfind("Stream ", 0) == 0 && c->find("Kernels")) ++t.streamsWithKernels;
+        if (c->depth() == 0 && c->title().rfind("GPU ", 0) == 0) t.gpuTitles.push_back(c->title());
+        walk(*c, t);
+    }
+}
+
+}  // namespace
+
+TEST(RowTree, ImportedNsysExport) {
+    // extrap_concurrent_s1.sqlite (nsys 2022.1.1, GTX 1060): 12 kernels on 10 streams, 30 memcpy,
+    // 17 memset, 184 CUDA runtime rows, 76 nested NVTX push/pop ranges.
+    auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite", {});
+    ASSERT_TRUE(r.ok()) << r.error();
+    ProjectedNvtx projected(**r);
+    auto root = buildRowTree(**r, &projected);
+    TreeTotals t;
+    walk(*root, t);
+    EXPECT_EQ(t.byTitle["Kernels"], 12u);
+    EXPECT_EQ(t.byTitle["All kernels"], 12u);
+    EXPECT_EQ(t.streamsWithKernels, 10);
+    EXPECT_EQ(t.byTitle["Memcpy"], 30u);
+    EXPECT_EQ(t.byTitle["Memset"], 17u);
+    EXPECT_EQ(t.byTitle["All memory operations"], 47u);
+    EXPECT_EQ(t.byTitle["CUDA API"], (*r)->eventCount(EventKind::CudaApi));
+    EXPECT_EQ(t.byTitle["NVTX (de.tu-darmstadt.parallel.extra_prof)"], 76u);  // a named domain
+    EXPECT_EQ(t.byTitle["NVTX"], 0u);
+    EXPECT_EQ(t.byTitle["Sync"], 16u);
+    EXPECT_EQ(t.byTitle["CUDA memory usage (pid 5360)"], 60u);
+    // NVTX projected onto the (only) GPU: every range the projection keeps (those that
+    // launched GPU work), none lost to the device assignment.
+    const analysis::CorrelationIndex corr(**r);
+    const analysis::NvtxRangeTree tree(**r);
+    const analysis::NvtxGpuProjection proj(**r, corr, tree);
+    EXPECT_EQ(proj.ranges().size(), 67u);
+    EXPECT_EQ(t.byTitle["NVTX (projected)"], proj.ranges().size());
+    ASSERT_EQ(t.gpuTitles.size(), 1u);
+    EXPECT_NE(t.gpuTitles[0].find("1060"), std::string::npos) << t.gpuTitles[0];
+    // Every event of the report is in exactly one non-summary row.
+    uint64_t topLevel = 0;
+    for (const auto& c : root->children()) topLevel += c->count();
+    EXPECT_EQ(topLevel, (*r)->eventCount());
+}
+#endif

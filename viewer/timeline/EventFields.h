@@ -1,0 +1,14 @@
+#pragma once
+// The tooltip text of one event: its name and the key fields of its kind (grid and block of
+// a kernel, bytes and direction of a copy, domain and payload of an NVTX range...).
+#include "model/core/Report.h"
+#include "viewer/timeline/Row.h"
+
+namespace sl::viewer {
+
+// Fills hit.name and hit.fields for event `i` of `track` (start/end/count are left alone).
+void describeEvent(const Report& report, const Track& track, size_t i, HitInfo& hit);
+// The name drawn on an event's box ("HtoD 4.00 MiB" for a copy that has no name).
+std::string eventLabel(const Report& report, const Track& track, size_t i);
+
+}  // namespace sl::viewer

@@ -1,0 +1,38 @@
+#pragma once
+// The only GL code of the timeline: uploads a DrawList's boxes as instances of one quad and
+// its lines and polylines as line segments, and draws them (GL 3.3 core; Mesa llvmpipe under
+// Xvfb is enough). Owned by TimelineWidget; every call needs its context current.
+#include <QOpenGLBuffer>
+#include <QOpenGLExtraFunctions>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVertexArrayObject>
+#include <QString>
+
+#include "viewer/timeline/DrawList.h"
+
+namespace sl::viewer {
+
+class GlBoxRenderer : protected QOpenGLExtraFunctions {
+public:
+    // A GPU copy of one draw list's geometry.
+    struct Batch {
+        QOpenGLBuffer boxes{QOpenGLBuffer::VertexBuffer};
+        QOpenGLBuffer lines{QOpenGLBuffer::VertexBuffer};
+        int boxCount = 0;
+        int lineVertices = 0;
+    };
+
+    // Compiles shaders; returns an error message, empty on success.
+    QString initialize();
+    void upload(const DrawList& list, Batch& batch);
+    void draw(const Batch& batch, float width, float height);
+    void destroy(Batch& batch);
+
+private:
+    QOpenGLShaderProgram m_boxProgram, m_lineProgram;
+    QOpenGLVertexArrayObject m_vao;
+    QOpenGLBuffer m_quad{QOpenGLBuffer::VertexBuffer};
+    std::vector<float> m_lineScratch;
+};
+
+}  // namespace sl::viewer

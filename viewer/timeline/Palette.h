@@ -1,0 +1,36 @@
+#pragma once
+// Event colors: NVTX colors as given by the application, kernels and API calls by a stable
+// hash of their name (the same name has the same color in every report and session), memory
+// copies by direction. Name colors are cached per string id; the cache lives as long as the
+// report's row tree and is only touched on the GUI thread.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "model/core/Report.h"
+
+namespace sl::viewer {
+
+class Palette {
+public:
+    explicit Palette(const Report& report) : m_report(report) {}
+
+    // The color of event i of a track, 0xFFRRGGBB.
+    uint32_t eventColor(const Track& track, size_t i);
+    uint32_t nameColor(uint32_t stringId);
+
+    static uint32_t hashColor(std::string_view name);
+    static uint32_t copyKindColor(CopyKind kind);
+    static uint32_t kindColor(EventKind kind);  // for kinds without a name-based color
+
+private:
+    const Report& m_report;
+    std::vector<uint32_t> m_nameColors;  // 0 = not computed yet
+};
+
+// Scales the alpha channel of an ARGB color.
+uint32_t withAlpha(uint32_t argb, double alpha);
+// Black or white, whichever reads better on `argb`.
+uint32_t textColorOn(uint32_t argb);
+
+}  // namespace sl::viewer

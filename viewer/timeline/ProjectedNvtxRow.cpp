@@ -1,0 +1,84 @@
+#include "viewer/timeline/ProjectedNvtxRow.h"
+
+#include <map>
+
+#include "viewer/timeline/TrackRow.h"
+
+#ifdef SIGHTLINE_HAVE_ANALYSIS
+#include <algorithm>
+
+#include "model/analysis/CorrelationIndex.h"
+#include "model/analysis/NvtxGpuProjection.h"
+#include "model/analysis/NvtxRangeTree.h"
+#endif
+
+namespace sl::viewer {
+
+namespace {
+
+// Holds the projected track; a base listed before TrackRow so it is built first.
+struct TrackHolder {
+    explicit TrackHolder(std::unique_ptr<Track> t) : held(std::move(t)) {}
+    std::unique_ptr<Track> held;
+};
+
+class OwningTrackRow : private TrackHolder, public TrackRow {
+public:
+    OwningTrackRow(const Report& r, std::string title, std::unique_ptr<Track> t)
+        : TrackHolder(std::move(t)), TrackRow(r, std::move(title), {held.get()}, false) {}
+};
+
+}  // namespace
+
+struct ProjectedNvtx::Impl {
+    const Report* report = nullptr;
+    std::map<int32_t, std::unique_ptr<Track>> tracks;
+};
+
+ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std::make_unique<Impl>()) {
+    m_impl->report = &report;
+#ifdef SIGHTLINE_HAVE_ANALYSIS
+    using namespace sl::analysis;
+    if (report.tracksOfKind(EventKind::NvtxRange).empty() || report.tracksOfKind(EventKind::CudaApi).empty()) return;
+    const CorrelationIndex corr(report);
+    const NvtxRangeTree tree(report);
+    const NvtxGpuProjection proj(report, corr, tree);
+    // The device of a range: that of the first GPU operation launched inside it.
+    std::map<std::pair<int64_t, int64_t>, const Track*> apiTracks;
+    for (const Track* t : report.tracksOfKind(EventKind::CudaApi)) apiTracks[{t->key.pid, t->key.tid}] = t;
+    for (const ProjectedRange& pr : proj.ranges()) {
+        const auto& node = tree.nodes()[pr.node];
+        const Track& nvtx = report.tracks[node.ref.track];
+        auto it = apiTracks.find({node.pid, node.tid});
+        if (it == apiTracks.end()) continue;
+        const Track& api = *it->second;
+        int32_t device = -1;
+        for (uint32_t l = 0; l < api.laneCount() && device < 0; ++l) {
+            const IndexRange r = api.overlapping(l, node.start, node.end);
+            for (size_t i = r.begin; i < r.end && device < 0; ++i) {
+                if (api.start[i] < node.start || api.end[i] > node.end) continue;
+                const auto c = static_cast<uint32_t>(api.intAt(cols::CudaApi::Correlation, i));
+                const auto ops = corr.gpuOps(node.pid, c);
+                if (!ops.empty()) device = report.tracks[ops.front().track].key.device;
+            }
+        }
+        if (device < 0) continue;
+        auto& t = m_impl->tracks[device];
+        if (!t) t = std::make_unique<Track>(TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
+        std::vector<int64_t> extra(nvtx.cols.size());
+        for (size_t c = 0; c < extra.size(); ++c) extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
+        t->append(pr.projStart, pr.projEnd, nvtx.nameAt(node.ref.index), extra.data());
+    }
+    for (auto& [d, t] : m_impl->tracks) t->finalize();
+#endif
+}
+
+ProjectedNvtx::~ProjectedNvtx() = default;
+
+std::unique_ptr<Row> ProjectedNvtx::takeRow(int32_t device) {
+    auto it = m_impl->tracks.find(device);
+    if (it == m_impl->tracks.end() || !it->second) return nullptr;
+    return std::make_unique<OwningTrackRow>(*m_impl->report, "NVTX (projected)", std::move(it->second));
+}
+
+}  // namespace sl::viewer

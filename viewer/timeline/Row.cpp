@@ -1,0 +1,45 @@
+#include "viewer/timeline/Row.h"
+
+#include <algorithm>
+
+namespace sl::viewer {
+
+void Row::build(const RowContext&, DrawList&) const {}
+
+std::optional<HitInfo> Row::hitTest(const RowContext&, float, float) const { return std::nullopt; }
+
+Row* Row::addChild(std::unique_ptr<Row> child, bool summary) {
+    child->m_parent = this;
+    const uint64_t n = summary ? 0 : child->m_count;
+    m_children.push_back(std::move(child));
+    addCount(n);
+    return m_children.back().get();
+}
+
+Row* Row::insertChild(size_t index, std::unique_ptr<Row> child, bool summary) {
+    child->m_parent = this;
+    const uint64_t n = summary ? 0 : child->m_count;
+    index = std::min(index, m_children.size());
+    Row* raw = child.get();
+    m_children.insert(m_children.begin() + static_cast<ptrdiff_t>(index), std::move(child));
+    addCount(n);
+    return raw;
+}
+
+void Row::addCount(uint64_t n) {
+    for (Row* r = this; r; r = r->m_parent) r->m_count += n;
+}
+
+Row* Row::find(const std::string& path) {
+    if (path.empty()) return this;
+    const size_t slash = path.find('/');
+    const std::string head = path.substr(0, slash);
+    for (const auto& c : m_children) {
+        if (c->title() != head) continue;
+        if (slash == std::string::npos) return c.get();
+        if (Row* r = c->find(path.substr(slash + 1))) return r;
+    }
+    return nullptr;
+}
+
+}  // namespace sl::viewer

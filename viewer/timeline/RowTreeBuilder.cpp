@@ -1,0 +1,195 @@
+#include "viewer/timeline/RowTreeBuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "viewer/timeline/MetricRow.h"
+#include "viewer/timeline/ProjectedNvtxRow.h"
+#include "viewer/timeline/TrackRow.h"
+
+namespace sl::viewer {
+
+namespace {
+
+// Order of a thread's rows and a stream's rows.
+int kindOrder(EventKind k) {
+    switch (k) {
+        case EventKind::NvtxRange: return 0;
+        case EventKind::NvtxMark: return 1;
+        case EventKind::CudaApi: return 2;
+        case EventKind::OsRuntime: return 3;
+        case EventKind::ThreadState: return 4;
+        case EventKind::CuptiOverhead: return 5;
+        case EventKind::Kernel: return 0;
+        case EventKind::Memcpy: return 1;
+        case EventKind::Memset: return 2;
+        case EventKind::Sync: return 3;
+        case EventKind::GraphTrace: return 4;
+        default: return 9;
+    }
+}
+
+std::string kindTitle(const Report& r, const Track& t) {
+    switch (t.key.kind) {
+        case EventKind::OsRuntime: return "OS runtime";
+        case EventKind::CudaApi: return "CUDA API";
+        case EventKind::ThreadState: return "Thread state";
+        case EventKind::CuptiOverhead: return "CUPTI overhead";
+        case EventKind::Kernel: return "Kernels";
+        case EventKind::Memcpy: return "Memcpy";
+        case EventKind::Memset: return "Memset";
+        case EventKind::Sync: return "Sync";
+        case EventKind::GraphTrace: return "CUDA graphs";
+        case EventKind::NvtxRange:
+        case EventKind::NvtxMark: {
+            std::string title = t.key.kind == EventKind::NvtxRange ? "NVTX" : "NVTX marks";
+            const std::string_view dom = r.domainName(t.key.pid, t.key.domain);
+            // The default domain is plain "NVTX", as in nsys.
+            if (t.key.domain != 0 && !dom.empty()) title += " (" + std::string(dom) + ")";
+            return title;
+        }
+        default: return std::string(t.schema().label);
+    }
+}
+
+std::unique_ptr<Row> group(std::string title) { return std::make_unique<Row>(std::move(title), 0); }
+
+class Builder {
+public:
+    Builder(const Report& r, ProjectedNvtx* projected) : m_r(r), m_projected(projected), m_root(group("")) {}
+    std::unique_ptr<Row> run();
+
+private:
+    Row* process(int64_t pid);
+    Row* thread(int64_t pid, int64_t tid);
+    Row* gpu(int32_t device);
+    Row* stream(const TrackKey& k);
+
+    const Report& m_r;
+    ProjectedNvtx* m_projected;
+    std::unique_ptr<Row> m_root;
+    Row* m_metrics = nullptr;
+    std::map<int64_t, Row*> m_processes;
+    std::map<std::pair<int64_t, int64_t>, Row*> m_threads;
+    std::map<int32_t, Row*> m_gpus;
+    std::map<std::tuple<int32_t, int64_t, uint32_t>, Row*> m_contexts;
+    std::map<std::tuple<int32_t, int64_t, uint32_t, uint32_t>, Row*> m_streams;
+};
+
+Row* Builder::process(int64_t pid) {
+    if (auto it = m_processes.find(pid); it != m_processes.end()) return it->second;
+    std::string title = "Process " + std::to_string(pid);
+    if (const Process* p = m_r.findProcess(pid); p && !p->name.empty()) title += " (" + p->name + ")";
+    return m_processes[pid] = m_root->addChild(group(title));
+}
+
+Row* Builder::thread(int64_t pid, int64_t tid) {
+    if (auto it = m_threads.find({pid, tid}); it != m_threads.end()) return it->second;
+    std::string title = "Thread " + std::to_string(tid);
+    if (const Thread* t = m_r.findThread(pid, tid); t && !t->name.empty()) title += " (" + t->name + ")";
+    return m_threads[{pid, tid}] = process(pid)->addChild(group(title));
+}
+
+Row* Builder::gpu(int32_t device) {
+    if (auto it = m_gpus.find(device); it != m_gpus.end()) return it->second;
+    std::string title = "GPU " + std::to_string(device);
+    if (const Gpu* g = m_r.findGpu(device); g && !g->name.empty()) title += " (" + g->name + ")";
+    m_gpus[device] = m_root->addChild(group(title));
+    m_gpus[device]->setDevice(device);
+    return m_gpus[device];
+}
+
+Row* Builder::stream(const TrackKey& k) {
+    const auto sk = std::make_tuple(k.device, k.pid, k.context, k.stream);
+    if (auto it = m_streams.find(sk); it != m_streams.end()) return it->second;
+    const auto ck = std::make_tuple(k.device, k.pid, k.context);
+    Row*& ctx = m_contexts[ck];
+    if (!ctx) {
+        std::string title = "Context " + std::to_string(k.context);
+        if (m_processes.size() > 1) title += " (pid " + std::to_string(k.pid) + ")";
+        ctx = gpu(k.device)->addChild(group(title));
+    }
+    std::string title = "Stream " + std::to_string(k.stream);
+    if (const CudaStream* s = m_r.findStream(k.pid, k.device, k.context, k.stream); s && !s->name.empty())
+        title += " (" + s->name + ")";
+    return m_streams[sk] = ctx->addChild(group(title));
+}
+
+std::unique_ptr<Row> Builder::run() {
+    for (const Process& p : m_r.processes) process(p.pid);
+    for (const Thread& t : m_r.threads) thread(t.pid, t.tid);
+    std::vector<const Track*> tracks;
+    for (const Track& t : m_r.tracks) tracks.push_back(&t);
+    std::stable_sort(tracks.begin(), tracks.end(), [](const Track* a, const Track* b) {
+        const TrackKey &x = a->key, &y = b->key;
+        return std::tie(x.device, x.pid, x.tid, x.context, x.stream, x.domain) <
+               std::tie(y.device, y.pid, y.tid, y.context, y.stream, y.domain) ||
+               (std::tie(x.device, x.pid, x.tid, x.context, x.stream, x.domain) ==
+                    std::tie(y.device, y.pid, y.tid, y.context, y.stream, y.domain) &&
+                kindOrder(x.kind) < kindOrder(y.kind));
+    });
+    // Per device: the summary rows come first, before the contexts.
+    std::map<int32_t, std::vector<const Track*>> kernels, memops, memory;
+    for (const Track* t : tracks) {
+        if (t->key.kind == EventKind::Kernel) kernels[t->key.device].push_back(t);
+        if (t->key.kind == EventKind::Memcpy || t->key.kind == EventKind::Memset) memops[t->key.device].push_back(t);
+        if (t->key.kind == EventKind::CudaMemory) memory[t->key.device].push_back(t);
+    }
+    for (const Gpu& g : m_r.gpus) gpu(g.deviceId);
+    for (auto& [d, ts] : kernels) gpu(d);
+    for (auto& [d, ts] : memops) gpu(d);
+    for (auto& [d, ts] : memory) gpu(d);
+    for (auto& [device, row] : m_gpus) {
+        if (auto it = kernels.find(device); it != kernels.end())
+            row->addChild(std::make_unique<TrackRow>(m_r, "All kernels", it->second, true), true);
+        if (auto it = memops.find(device); it != memops.end())
+            row->addChild(std::make_unique<TrackRow>(m_r, "All memory operations", it->second, true), true);
+        if (auto it = memory.find(device); it != memory.end())
+            for (const Track* t : it->second)
+                row->addChild(std::make_unique<MemoryUsageRow>(*t, "CUDA memory usage (pid " + std::to_string(t->key.pid) + ")"));
+    }
+    for (const Track* t : tracks) {
+        const KindSchema& s = t->schema();
+        if (s.owner == OwnerKind::Thread) {
+            thread(t->key.pid, t->key.tid)->addChild(std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
+        } else if (s.owner == OwnerKind::Stream) {
+            stream(t->key)->addChild(std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
+        } else if (s.owner == OwnerKind::Series) {
+            const MetricSeries* ms = m_r.findSeries(t->key.series);
+            std::string title = ms ? ms->name : "Metric " + std::to_string(t->key.series);
+            Row* parent = nullptr;
+            if (ms && ms->deviceId >= 0) {
+                parent = gpu(ms->deviceId);
+            } else {
+                if (!m_metrics) m_metrics = m_root->addChild(group("Metrics"));
+                parent = m_metrics;
+            }
+            parent->addChild(std::make_unique<MetricRow>(m_r, *t, title));
+        }
+    }
+    if (m_projected) addProjectedNvtxRows(*m_root, *m_projected);
+    return std::move(m_root);
+}
+
+}  // namespace
+
+std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected) {
+    return Builder(report, projected).run();
+}
+
+int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected) {
+    int added = 0;
+    for (const auto& g : root.children()) {
+        if (g->device() < 0) continue;
+        auto row = projected.takeRow(g->device());
+        if (!row) continue;
+        size_t at = 0;  // after "All kernels" and "All memory operations"
+        while (at < g->children().size() && g->children()[at]->title().rfind("All ", 0) == 0) ++at;
+        g->insertChild(at, std::move(row), true);
+        ++added;
+    }
+    return added;
+}
+
+}  // namespace sl::viewer

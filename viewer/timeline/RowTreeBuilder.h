@@ -1,0 +1,24 @@
+#pragma once
+// Builds the timeline's row tree from a report, in the order nsys users know:
+//   Process > Thread > OS runtime, CUDA API, NVTX (per domain), NVTX marks, thread state
+//   GPU > All kernels, All memory operations (summaries), NVTX projected onto the GPU,
+//         CUDA memory usage, the GPU's metrics, Context > Stream > Kernels, Memcpy, Memset, Sync
+//   Metrics > system-wide series
+// Groups count the events below them; summary rows do not count twice.
+#include <memory>
+
+#include "model/core/Report.h"
+#include "viewer/timeline/Row.h"
+
+namespace sl::viewer {
+
+class ProjectedNvtx;
+
+// Without `projected`, GPUs get no "NVTX (projected)" row: the GUI computes the projection
+// after the first frame (it costs O(n log n) over every API call and GPU operation) and adds
+// the rows with addProjectedNvtxRows().
+std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected = nullptr);
+// Inserts each GPU's projected NVTX row after its summary rows. Returns how many were added.
+int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected);
+
+}  // namespace sl::viewer

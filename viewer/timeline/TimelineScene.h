@@ -1,0 +1,82 @@
+#pragma once
+// Everything the timeline shows, without GL: the row tree's layout (headers on the left,
+// pinned rows under the ruler, the rest scrolled), the frame's draw list for a visible range,
+// the overlay (selection, markers, hover) and hit testing. TimelineWidget is a thin GL adapter
+// over it; tests drive it directly. GUI thread only (rows cache colors).
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "model/core/Report.h"
+#include "viewer/timeline/DrawList.h"
+#include "viewer/timeline/Palette.h"
+#include "viewer/timeline/Row.h"
+#include "viewer/timeline/ViewState.h"
+
+namespace sl::viewer {
+
+struct LayoutRow {
+    Row* row = nullptr;
+    float y = 0;  // top, in widget pixels (after scrolling)
+    float h = 0;
+    bool pinned = false;
+};
+
+class TimelineScene {
+public:
+    static constexpr float kHeaderWidth = 280;
+    static constexpr float kRulerHeight = 32;
+    static constexpr float kIndent = 14;
+
+    TimelineScene(ReportPtr report, std::unique_ptr<Row> root);
+
+    const Report& report() const { return *m_report; }
+    const ReportPtr& reportPtr() const { return m_report; }
+    Row& root() { return *m_root; }
+
+    void setSize(float width, float height);
+    float width() const { return m_width; }
+    float height() const { return m_height; }
+    float eventX() const { return kHeaderWidth; }
+    float eventWidth() const { return std::max(1.0f, m_width - kHeaderWidth); }
+    double nsPerPixel(const TimeRange& r) const { return static_cast<double>(r.span()) / eventWidth(); }
+    int64_t timeAt(const TimeRange& r, float x) const;
+    float xOf(const TimeRange& r, int64_t t) const;
+
+    // Rows: expanding, pinning and scrolling change the layout (callers rebuild the frame).
+    void setExpanded(Row* row, bool expanded);
+    void setPinned(Row* row, bool pinned);
+    void setScroll(float y);
+    void invalidateLayout() { m_layoutDirty = true; }
+    float scroll() const { return m_scroll; }
+    float maxScroll() const;
+    const std::vector<LayoutRow>& layout();
+    // The row whose rectangle contains y, with its layout entry; nullptr if none.
+    const LayoutRow* rowAt(float y);
+
+    // The frame: row backgrounds, events, headers, ruler and grid. Rebuilt on range, layout
+    // or data changes only.
+    void build(const TimeRange& range, DrawList& out);
+    // The cheap part redrawn on hover and selection: selection, markers, hovered event.
+    void buildOverlay(const TimeRange& range, const ViewState& view, const std::optional<HitInfo>& hover,
+                      float mouseX, DrawList& out);
+    std::optional<HitInfo> hitTest(const TimeRange& range, float x, float y);
+
+private:
+    void relayout();
+    RowContext contextFor(const TimeRange& range, const LayoutRow& lr);
+    void buildHeader(const LayoutRow& lr, DrawList& out) const;
+    void buildRuler(const TimeRange& range, DrawList& out) const;
+
+    ReportPtr m_report;
+    std::unique_ptr<Row> m_root;
+    Palette m_palette;
+    float m_width = 1, m_height = 1;
+    float m_scroll = 0;
+    float m_contentHeight = 0;  // scrolled rows only
+    float m_pinnedBottom = kRulerHeight;
+    bool m_layoutDirty = true;
+    std::vector<LayoutRow> m_layout;  // pinned rows first
+};
+
+}  // namespace sl::viewer

@@ -1,0 +1,158 @@
+#include "viewer/timeline/TrackRow.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/core/LodQuery.h"
+#include "model/util/Format.h"
+#include "viewer/timeline/EventFields.h"
+#include "viewer/timeline/Palette.h"
+
+namespace sl::viewer {
+
+namespace {
+
+uint64_t total(const std::vector<const Track*>& tracks) {
+    uint64_t n = 0;
+    for (const Track* t : tracks) n += t->size();
+    return n;
+}
+
+// Appends a box, merging it into the previous one when they touch and share the color (long
+// runs of equally busy pixels then cost one instance).
+void pushBox(DrawList& out, float x, float y, float w, float h, uint32_t argb) {
+    if (!out.boxes.empty()) {
+        DrawBox& b = out.boxes.back();
+        if (b.argb == argb && b.y == y && b.h == h && std::fabs(b.x + b.w - x) < 0.01f) {
+            b.w = x + w - b.x;
+            return;
+        }
+    }
+    out.boxes.push_back({x, y, w, h, argb});
+}
+
+}  // namespace
+
+TrackRow::TrackRow(const Report& report, std::string title, std::vector<const Track*> tracks, bool overlay)
+    : Row(std::move(title), total(tracks)), m_report(report), m_tracks(std::move(tracks)), m_overlay(overlay) {}
+
+uint32_t TrackRow::laneCount() const {
+    if (m_overlay) return 1;
+    uint32_t n = 1;
+    for (const Track* t : m_tracks) n = std::max(n, t->laneCount());
+    return std::min(n, kMaxLanes);
+}
+
+float TrackRow::height() const { return static_cast<float>(laneCount()) * kLaneHeight + 2 * kPad; }
+
+void TrackRow::build(const RowContext& ctx, DrawList& out) const {
+    for (const Track* t : m_tracks) {
+        const uint32_t lanes = std::min(t->laneCount(), kMaxLanes);
+        for (uint32_t l = 0; l < lanes; ++l) {
+            const float y = ctx.y + kPad + (m_overlay ? 0.0f : static_cast<float>(l) * kLaneHeight);
+            buildLane(ctx, *t, l, y, out);
+        }
+    }
+}
+
+void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y, DrawList& out) const {
+    thread_local std::vector<LaneItem> items;
+    layoutLane(t, lane, ctx.t0, ctx.t1, ctx.nsPerPixel, kMinPixels, items);
+    const float h = kLaneHeight - 1;
+    const float right = ctx.x + ctx.width;
+    for (const LaneItem& it : items) {
+        const float x0 = std::max(ctx.x, ctx.xOf(it.start));
+        const float x1 = std::min(right, ctx.xOf(it.end));
+        const float w = std::max(1.0f, x1 - x0);
+        if (it.count == 1) {
+            const uint32_t c = ctx.palette->eventColor(t, it.first);
+            pushBox(out, x0, y, w, h, c);
+            if (w >= kLabelMinWidth && m_tracks.size() == 1) out.labels.push_back({x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
+            continue;
+        }
+        if (w < 3) {
+            size_t longest = it.first;
+            t.lod.longest(t, it.first, it.first + it.count, &longest);
+            const double busy = static_cast<double>(it.busyNs) / static_cast<double>(std::max<int64_t>(1, it.end - it.start));
+            pushBox(out, x0, y, w, h, withAlpha(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
+            continue;
+        }
+        size_t longest = it.first;
+        t.lod.longest(t, it.first, it.first + it.count, &longest);
+        buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y,
+                  ctx.palette->eventColor(t, longest), out);
+        // Overlaid tracks would print their counts on top of each other.
+        if (w >= 60 && m_tracks.size() == 1) out.labels.push_back({x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) + " events"});
+    }
+}
+
+void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e, float y,
+                         uint32_t color, DrawList& out) const {
+    // One bucket per pixel column of the fold, aligned to the frame's pixel grid.
+    const double px0 = std::floor(static_cast<double>(s - ctx.t0) / ctx.nsPerPixel);
+    const double px1 = std::ceil(static_cast<double>(e - ctx.t0) / ctx.nsPerPixel);
+    const auto n = static_cast<uint32_t>(std::max(1.0, px1 - px0));
+    const int64_t b0 = ctx.t0 + static_cast<int64_t>(px0 * ctx.nsPerPixel);
+    const int64_t b1 = ctx.t0 + static_cast<int64_t>(px1 * ctx.nsPerPixel);
+    thread_local std::vector<LodBucket> buckets;
+    queryBuckets(t, lane, b0, b1, n, buckets, /*locateLongest=*/true);  // folds take the longest event's colour
+    const double bucketNs = static_cast<double>(b1 - b0) / n;
+    const float h = kLaneHeight - 1;
+    for (uint32_t b = 0; b < n; ++b) {
+        const LodBucket& k = buckets[b];
+        if (k.count == 0) continue;
+        // Quantize the busy fraction so neighbouring pixels merge into one box.
+        const double busy = std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
+        const uint32_t c = withAlpha(color, 0.35 + 0.65 * busy);
+        const float x = ctx.x + static_cast<float>(px0 + b);
+        if (x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
+        pushBox(out, x, y, 1, h, c);
+    }
+}
+
+std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y) const {
+    const float ly = y - ctx.y - kPad;
+    if (ly < 0) return std::nullopt;
+    const auto lane = static_cast<uint32_t>(ly / kLaneHeight);
+    if (!m_overlay && lane >= laneCount()) return std::nullopt;
+    const int64_t t = ctx.timeAt(x);
+    const auto tol = static_cast<int64_t>(std::ceil(3 * ctx.nsPerPixel));
+    const Track* best = nullptr;
+    size_t bestIndex = 0, near = 0;
+    int64_t bestDist = INT64_MAX;
+    for (const Track* tr : m_tracks) {
+        const uint32_t first = m_overlay ? 0 : lane;
+        const uint32_t last = m_overlay ? std::min(tr->laneCount(), kMaxLanes) : std::min(lane + 1, tr->laneCount());
+        for (uint32_t l = first; l < last; ++l) {
+            const IndexRange r = tr->overlapping(l, t - tol, t + tol + 1);
+            if (r.empty()) continue;
+            near += r.size();
+            // The last event starting at or before t, and its successor, are the candidates.
+            auto sb = tr->start.begin() + static_cast<ptrdiff_t>(r.begin);
+            auto se = tr->start.begin() + static_cast<ptrdiff_t>(r.end);
+            const size_t k = static_cast<size_t>(std::upper_bound(sb, se, t) - tr->start.begin());
+            for (size_t c : {k == r.begin ? r.begin : k - 1, std::min(k, r.end - 1)}) {
+                const int64_t d = t < tr->start[c] ? tr->start[c] - t : std::max<int64_t>(0, t - tr->endAt(c));
+                if (d < bestDist) {
+                    bestDist = d;
+                    best = tr;
+                    bestIndex = c;
+                }
+            }
+        }
+    }
+    if (!best) return std::nullopt;
+    HitInfo hit;
+    hit.track = best;
+    hit.index = bestIndex;
+    hit.start = best->start[bestIndex];
+    hit.end = best->endAt(bestIndex);
+    describeEvent(m_report, *best, bestIndex, hit);
+    const uint32_t bestLane = m_overlay ? 0 : lane;
+    hit.y0 = ctx.y + kPad + static_cast<float>(bestLane) * kLaneHeight;
+    hit.y1 = hit.y0 + kLaneHeight - 1;
+    if (near > 2) hit.fields.emplace_back("Events near the mouse", formatCount(near));
+    return hit;
+}
+
+}  // namespace sl::viewer

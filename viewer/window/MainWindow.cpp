@@ -1,0 +1,242 @@
+#include "viewer/window/MainWindow.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "viewer/ReportSummary.h"
+#include "viewer/capture/CaptureTab.h"
+#include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/ReportOpener.h"
+#include "viewer/window/ReportTab.h"
+
+namespace sl::viewer {
+
+QList<QPair<QString, QString>> timelineShortcuts() {
+    return {
+        {"Ctrl+Wheel", "Zoom in or out around the mouse"},
+        {"Alt+Wheel, Shift+Wheel", "Pan horizontally"},
+        {"Wheel", "Scroll the rows"},
+        {"Middle drag, Shift+Left drag", "Pan (and scroll rows)"},
+        {"Left drag", "Select a time range"},
+        {"Shift+Z", "Zoom to the selection"},
+        {"Backspace", "Back to the previous view"},
+        {"Home, F", "Show everything"},
+        {"Ctrl+M", "Drop a marker at the mouse"},
+        {"W / S", "Zoom in / out"},
+        {"A / D", "Pan left / right"},
+        {"Escape", "Clear the selection"},
+        {"Double click on an event", "Zoom to the event"},
+        {"Click on a group header", "Collapse or expand it"},
+        {"Right click on a row", "Pin it to the top, collapse, expand"},
+        {"Ctrl+O", "Open a report"},
+        {"Ctrl+W", "Close the report"},
+    };
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle("Sightline");
+    setAcceptDrops(true);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setDocumentMode(true);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) { delete m_tabs->widget(i); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { updateSummary(); });
+    setCentralWidget(m_tabs);
+    setupDocks();
+    setupMenus();
+    QSettings s;
+    if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
+    restoreState(s.value("window/state").toByteArray());
+    statusBar()->showMessage("Open a report with File > Open, or drop one here");
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setupDocks() {
+    m_summary = new QTextBrowser;
+    auto* summaryDock = new QDockWidget("Summary", this);
+    summaryDock->setObjectName("summaryDock");
+    summaryDock->setWidget(m_summary);
+    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
+    m_details = new QTextBrowser;
+    m_details->setPlaceholderText("Click an event to see its details");
+    auto* detailsDock = new QDockWidget("Event details", this);
+    detailsDock->setObjectName("detailsDock");
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+}
+
+void MainWindow::setupMenus() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction("New &Capture...", QKeySequence::New, this, &MainWindow::showCaptureTab);
+    m_recentMenu = file->addMenu("Open &Recent");
+    refreshRecentMenu();
+    file->addAction("&Close Report", QKeySequence::Close, this, [this] {
+        if (QWidget* w = m_tabs->currentWidget()) delete w;
+    });
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu("&View");
+    auto onTimeline = [this](auto fn) {
+        return [this, fn] {
+            if (ReportTab* t = currentTab(); t && t->timeline()) fn(t->timeline()->view());
+        };
+    };
+    view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this, onTimeline([](ViewState& v) { v.showAll(); }));
+    view->addAction("Zoom to &Selection", QKeySequence(Qt::SHIFT | Qt::Key_Z), this,
+                    onTimeline([](ViewState& v) { v.zoomToSelection(); }));
+    view->addAction("&Back", QKeySequence(Qt::Key_Backspace), this, onTimeline([](ViewState& v) { v.back(); }));
+    // The timeline handles these keys itself when it has focus; the menu entries document them.
+    for (QAction* a : view->actions()) a->setShortcutContext(Qt::WidgetShortcut);
+    view->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
+    help->addAction("&About Sightline", this, &MainWindow::showAbout);
+}
+
+void MainWindow::openDialog() {
+    QSettings s;
+    const QString p = QFileDialog::getOpenFileName(this, "Open report", s.value("lastDir").toString(), reportFileFilter());
+    if (p.isEmpty()) return;
+    s.setValue("lastDir", QFileInfo(p).absolutePath());
+    openReport(p);
+}
+
+ReportTab* MainWindow::openReport(const QString& path) {
+    auto* tab = new ReportTab(path);
+    const int i = m_tabs->addTab(tab, QFileInfo(path).fileName());
+    m_tabs->setTabToolTip(i, path);
+    m_tabs->setCurrentIndex(i);
+    statusBar()->showMessage("Opening " + path);
+    connect(tab, &ReportTab::loaded, this, [this, tab] {
+        addRecent(QFileInfo(tab->path()).absoluteFilePath());
+        statusBar()->showMessage("Opened " + tab->path(), 5000);
+        updateSummary();
+    });
+    connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
+        statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
+        updateSummary();
+    });
+    connect(tab, &ReportTab::eventDetails, this, [this](const QString& text) {
+        m_details->setPlainText(text);
+    });
+    return tab;
+}
+
+CaptureTab* MainWindow::showCaptureTab() {
+    if (!m_capture) {
+        m_capture = new CaptureTab;
+        m_tabs->insertTab(0, m_capture, "Capture");
+        connect(m_capture, &CaptureTab::reportReady, this, [this](const QString& path) { openReport(path); });
+    }
+    m_tabs->setCurrentWidget(m_capture);
+    return m_capture;
+}
+
+ReportTab* MainWindow::currentTab() const { return qobject_cast<ReportTab*>(m_tabs->currentWidget()); }
+
+QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList r = recentFiles();
+    r.removeAll(path);
+    r.prepend(path);
+    while (r.size() > kMaxRecent) r.removeLast();
+    QSettings().setValue("recentFiles", r);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList r = recentFiles();
+    for (const QString& p : r) m_recentMenu->addAction(p, this, [this, p] { openReport(p); });
+    m_recentMenu->setEnabled(!r.isEmpty());
+    if (!r.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction("Clear list", this, [this] {
+            QSettings().remove("recentFiles");
+            refreshRecentMenu();
+        });
+    }
+}
+
+void MainWindow::updateSummary() {
+    ReportTab* t = currentTab();
+    if (!t) {
+        m_summary->clear();
+        return;
+    }
+    if (t->state() == ReportTab::State::Ready) m_summary->setHtml(reportSummaryHtml(*t->report(), t->path()));
+    else if (t->state() == ReportTab::State::Failed) m_summary->setPlainText(t->errorMessage());
+    else m_summary->setPlainText("Loading...");
+}
+
+void MainWindow::showShortcuts() {
+    QDialog d(this);
+    d.setWindowTitle("Keyboard Shortcuts");
+    auto* table = new QTableWidget(0, 2, &d);
+    table->setHorizontalHeaderLabels({"Keys", "Action"});
+    for (const auto& [keys, action] : timelineShortcuts()) {
+        const int r = table->rowCount();
+        table->insertRow(r);
+        table->setItem(r, 0, new QTableWidgetItem(keys));
+        table->setItem(r, 1, new QTableWidgetItem(action));
+    }
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &d);
+    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    auto* l = new QVBoxLayout(&d);
+    l->addWidget(table);
+    l->addWidget(buttons);
+    d.resize(560, 520);
+    d.exec();
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(this, "About Sightline",
+                       QString("<h3>Sightline %1</h3><p>A CUDA and CPU timeline profiler for Linux.</p>"
+                               "<p>Qt %2, OpenGL timeline.</p>")
+                           .arg(QApplication::applicationVersion(), qVersion()));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) openReport(u.toLocalFile());
+    e->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace sl::viewer

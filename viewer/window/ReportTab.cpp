@@ -1,0 +1,89 @@
+#include "viewer/window/ReportTab.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include "viewer/timeline/ProjectedNvtxRow.h"
+#include "viewer/timeline/RowTreeBuilder.h"
+#include "viewer/timeline/TimelineScene.h"
+#include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/ReportLoader.h"
+
+namespace sl::viewer {
+
+ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_path(path) {
+    m_stack = new QStackedWidget(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+
+    auto* loading = new QWidget;
+    auto* l = new QVBoxLayout(loading);
+    l->addStretch();
+    auto* label = new QLabel("Opening " + path.toHtmlEscaped() + " ...");
+    label->setAlignment(Qt::AlignCenter);
+    l->addWidget(label);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(500);
+    l->addWidget(m_progress, 0, Qt::AlignHCenter);
+    m_cancel = new QPushButton("Cancel");
+    l->addWidget(m_cancel, 0, Qt::AlignHCenter);
+    l->addStretch();
+    m_stack->addWidget(loading);
+
+    auto* errorPage = new QWidget;
+    auto* el = new QVBoxLayout(errorPage);
+    m_errorLabel = new QLabel;
+    m_errorLabel->setObjectName("errorLabel");
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setAlignment(Qt::AlignCenter);
+    el->addWidget(m_errorLabel);
+    m_stack->addWidget(errorPage);
+
+    m_loader = new ReportLoader(this);
+    connect(m_loader, &ReportLoader::progress, m_progress, &QProgressBar::setValue);
+    connect(m_loader, &ReportLoader::finished, this, &ReportTab::onLoaded);
+    connect(m_loader, &ReportLoader::failed, this, &ReportTab::onFailed);
+    connect(m_loader, &ReportLoader::projectionReady, this, [this] {
+        if (!m_timeline || !m_timeline->scene()) return;
+        if (addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0) m_timeline->rowsChanged();
+        emit projectionAdded();
+    });
+    connect(m_cancel, &QPushButton::clicked, this, &ReportTab::cancel);
+    m_loader->start(path);
+}
+
+void ReportTab::cancel() {
+    if (m_state != State::Loading) return;
+    m_cancel->setEnabled(false);
+    m_cancel->setText("Cancelling...");
+    m_loader->cancel();
+}
+
+void ReportTab::onLoaded() {
+    m_report = m_loader->report();
+    auto scene = std::make_unique<TimelineScene>(m_report, m_loader->takeRows());
+    m_timeline = new TimelineWidget;
+    m_timeline->setScene(std::move(scene));
+    connect(m_timeline, &TimelineWidget::eventClicked, this, &ReportTab::eventDetails);
+    m_stack->addWidget(m_timeline);
+    m_stack->setCurrentWidget(m_timeline);
+    m_timeline->setFocus();
+    m_state = State::Ready;
+    emit loaded();
+}
+
+void ReportTab::onFailed(const QString& message) {
+    m_state = State::Failed;
+    m_error = message;
+    m_errorLabel->setText("<h3 style='color:#b71c1c'>Cannot open this report</h3><p>" + message.toHtmlEscaped() + "</p>");
+    m_stack->setCurrentIndex(1);
+    emit failed(message);
+}
+
+}  // namespace sl::viewer

@@ -1,0 +1,54 @@
+#pragma once
+// One open report: a page with progress and Cancel while it loads, then the timeline, or a
+// clear error page when it cannot be opened. Owns its loader, scene and view state.
+#include <QString>
+#include <QWidget>
+
+#include "model/core/Report.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+
+namespace sl::viewer {
+
+class ReportLoader;
+class TimelineWidget;
+
+class ReportTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ReportTab(const QString& path, QWidget* parent = nullptr);
+
+    enum class State { Loading, Ready, Failed };
+    State state() const { return m_state; }
+    const QString& path() const { return m_path; }
+    QString errorMessage() const { return m_error; }
+    ReportPtr report() const { return m_report; }
+    TimelineWidget* timeline() const { return m_timeline; }
+    void cancel();
+
+signals:
+    void loaded();
+    void failed(const QString& message);
+    void eventDetails(const QString& text);
+    void projectionAdded();  // NVTX projected rows are in the timeline now (if any)
+
+private:
+    void onLoaded();
+    void onFailed(const QString& message);
+
+    QString m_path;
+    State m_state = State::Loading;
+    QString m_error;
+    ReportPtr m_report;
+    ReportLoader* m_loader = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    TimelineWidget* m_timeline = nullptr;
+};
+
+}  // namespace sl::viewer
