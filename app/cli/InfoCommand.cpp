@@ -48,8 +48,10 @@ void printText(const RepFile& file, const Report& r) {
                     static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
     }
     std::printf("\nThreads (%zu)\n", r.threads.size());
+    auto at = [&r](int64_t t) { return t == kUnknownTime ? std::string("?") : formatDuration(t - r.timeOrigin()); };
     for (const auto& t : r.threads)
-        std::printf("  %-8lld pid %-8lld %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid), t.name.c_str());
+        std::printf("  %-8lld pid %-8lld %-24s %s .. %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid),
+                    t.name.c_str(), at(t.start).c_str(), at(t.end).c_str());
     std::printf("\nGPUs (%zu)\n", r.gpus.size());
     for (const auto& g : r.gpus)
         std::printf("  %d: %s, %d SMs, %s, compute %d.%d, %s\n", g.deviceId, g.name.c_str(), g.smCount,

@@ -19,7 +19,7 @@ enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
 
 struct ProfileOptions {
     std::vector<std::string> command;  // argv of the program, argv[0] first
-    std::string output;                // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
+    std::string output;  // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
     bool forceOverwrite = false;
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
     int64_t osrtThresholdNs = 1000;
@@ -37,9 +37,9 @@ struct ProfileOptions {
     int cpuMetricsFrequency = 100;
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none
     bool showOutput = false;
-    bool quiet = false;         // no progress on stderr
-    std::string optionsText;   // the options as given, stored in the report
-    cuda::CudaTraceOptions cuda;        // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
+    bool quiet = false;       // no progress on stderr
+    std::string optionsText;  // the options as given, stored in the report
+    cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
     cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices, --gpu-metrics-frequency
 };
 

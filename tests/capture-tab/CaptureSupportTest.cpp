@@ -89,11 +89,11 @@ TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
     EXPECT_EQ(c.cudaReason, "No NVIDIA driver: libcuda.so.1 cannot be loaded (x)");
     EXPECT_EQ(c.gpuMetricsReason,
               "No NVML (NVIDIA driver): libnvidia-ml.so.1 cannot be loaded (y)");
-    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cupti.so is not in /d (why).", "",
+    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cuda.so is not in /d (why).", "",
                                       "");
     EXPECT_EQ(
         c.cudaReason,
-        "This sightline was built without CUDA capture: libsightline-cupti.so is not in /d (why).");
+        "This sightline was built without CUDA capture: libsightline-cuda.so is not in /d (why).");
     EXPECT_TRUE(c.gpuMetrics);
     c = CaptureCapabilities::evaluate("-t cuda,nvtx,osrt", "", "", "");
     EXPECT_FALSE(c.cuda);
@@ -118,15 +118,15 @@ TEST(CaptureCapabilities, CuptiModuleNextToTheInjectionModule) {
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
     test::writeScript(root.filePath("lib/sightline/libsightline-inject.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""),
-              "libsightline-cupti.so is not in " + root.filePath("lib/sightline") +
+              "libsightline-cuda.so is not in " + root.filePath("lib/sightline") +
                   " (the CUDA toolkit was missing when it was built).");
-    test::writeScript(root.filePath("lib/sightline/libsightline-cupti.so"), "");
+    test::writeScript(root.filePath("lib/sightline/libsightline-cuda.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
     // $SIGHTLINE_INJECT_DIR wins.
     QDir(root.path()).mkpath("other");
     test::writeScript(root.filePath("other/libsightline-inject.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, root.filePath("other")),
-              "libsightline-cupti.so is not in " + root.filePath("other") +
+              "libsightline-cuda.so is not in " + root.filePath("other") +
                   " (the CUDA toolkit was missing when it was built).");
 }
 

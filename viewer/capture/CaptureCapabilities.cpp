@@ -41,7 +41,7 @@ CaptureCapabilities CaptureCapabilities::evaluate(const QString& help, const QSt
 
 QString CaptureCapabilities::cuptiModuleProblem(const QString& binary,
                                                 const QString& injectDirEnv) {
-    const QString inject = "libsightline-inject.so", cupti = "libsightline-cupti.so";
+    const QString inject = "libsightline-inject.so", cupti = "libsightline-cuda.so";
     QStringList dirs;
     if (!injectDirEnv.isEmpty()) dirs << injectDirEnv;
     const QDir bin = QFileInfo(binary).absoluteDir();
