@@ -11,7 +11,6 @@ namespace sl::viewer {
 namespace {
 
 constexpr uint32_t kBackground = 0xFFFFFFFF;
-constexpr uint32_t kRowAlt = 0xFFF6F7F9;
 constexpr uint32_t kGroupBg = 0xFFE9ECF1;
 constexpr uint32_t kHeaderBg = 0xFFF0F2F5;
 constexpr uint32_t kSeparator = 0xFFD5D9E0;
@@ -157,13 +156,13 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
         if (pinnedPass && m_pinnedBottom > kRulerHeight)
             out.boxes.push_back({0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, kBackground});
         const size_t labelsBefore = out.labels.size();
-        size_t index = 0;
+        const size_t boxesBefore = out.boxes.size();
         for (const LayoutRow& lr : m_layout) {
             if (lr.pinned != pinnedPass) continue;
-            ++index;
             if (lr.y + lr.h <= (pinnedPass ? kRulerHeight : m_pinnedBottom) || lr.y >= m_height) continue;
-            const uint32_t bg = lr.row->isGroup() ? kGroupBg : (index % 2 ? kBackground : kRowAlt);
-            if (bg != kBackground || pinnedPass) out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, bg});
+            // Plain rows show the cleared background (no box: fill rate); groups are tinted.
+            if (lr.row->isGroup()) out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kGroupBg});
+            else if (pinnedPass) out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kBackground});
             if (!lr.row->isGroup()) {
                 for (const RulerTick& t : ticks.ticks)
                     if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
@@ -174,6 +173,17 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
             buildHeader(lr, out);
         }
         if (!pinnedPass) {
+            // Clip scrolled rows at the pinned area: the renderer draws translucent boxes after
+            // opaque ones, so nothing may rely on a later box covering it.
+            auto& b = out.boxes;
+            for (size_t i = boxesBefore; i < b.size(); ++i)
+                if (b[i].y < m_pinnedBottom) {
+                    b[i].h -= m_pinnedBottom - b[i].y;
+                    b[i].y = m_pinnedBottom;
+                }
+            b.erase(std::remove_if(b.begin() + static_cast<ptrdiff_t>(boxesBefore), b.end(),
+                                   [](const DrawBox& d) { return d.h <= 0; }),
+                    b.end());
             auto& l = out.labels;
             l.erase(std::remove_if(l.begin() + static_cast<ptrdiff_t>(labelsBefore), l.end(),
                                    [this](const DrawLabel& d) { return d.y < m_pinnedBottom; }),

@@ -52,6 +52,7 @@ void TimelineWidget::installSurfaceFormat() {
     QSurfaceFormat f = QSurfaceFormat::defaultFormat();
     f.setVersion(3, 3);
     f.setProfile(QSurfaceFormat::CoreProfile);
+    f.setSwapInterval(0);  // frames are driven by input, never by vsync
     QSurfaceFormat::setDefaultFormat(f);
 }
 

@@ -1,4 +1,4 @@
-// bench_viewer REPORT [--size WxH] [--json]
+// bench_viewer REPORT [--size WxH] [--no-projection]
 // Opens REPORT in a TimelineWidget of the given size (1600x900 by default) under X (re-runs
 // itself under xvfb-run when there is no DISPLAY) and measures:
 //   open_to_first_frame: read the file, build the row tree, show, first frame on screen;
@@ -17,6 +17,9 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <filesystem>
+#include <sstream>
+#include <time.h>
 #include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -49,6 +52,38 @@ double percentile(std::vector<double> v, double p) {
     return v[i];
 }
 
+// CPU seconds used so far by this process (all threads, llvmpipe's included).
+double processCpu() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// CPU seconds used by the X server xvfb-run started next to us (it receives every frame), or
+// 0 when there is none (a real display).
+double xServerCpu() {
+    const pid_t parent = getppid();
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream f(e.path() / "stat");
+        std::string stat;
+        if (!std::getline(f, stat)) continue;
+        const size_t open = stat.find('('), close = stat.rfind(')');
+        if (open == std::string::npos || close == std::string::npos) continue;
+        if (stat.substr(open + 1, close - open - 1) != "Xvfb") continue;
+        std::istringstream rest(stat.substr(close + 2));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid != parent) continue;
+        std::string skip;
+        for (int i = 0; i < 9; ++i) rest >> skip;  // pgrp .. cmajflt
+        unsigned long long utime = 0, stime = 0;
+        rest >> utime >> stime;
+        return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    }
+    return 0;
+}
+
 double mb(size_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); }
 
 }  // namespace
@@ -69,8 +104,10 @@ int main(int argc, char** argv) {
     const QStringList args = QApplication::arguments();
     QString path;
     QSize size(1600, 900);
+    bool projection = true;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == "--size" && i + 1 < args.size()) size = parseSize(args[++i]).value_or(size);
+        else if (args[i] == "--no-projection") projection = false;
         else path = args[i];
     }
     if (path.isEmpty()) {
@@ -107,11 +144,12 @@ int main(int argc, char** argv) {
     w.show();
     while (swaps == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     const double firstFrameMs = static_cast<double>(open.nsecsElapsed()) / 1e6;
+    const size_t rssFirstFrame = rssBytes();
     // The app projects NVTX onto the GPUs on its loader thread after the first frame; here it
     // runs in place so its rows take part in the sequence and its memory counts as the GUI's.
     QElapsedTimer projTimer;
     projTimer.start();
-    {
+    if (projection) {
         ProjectedNvtx projected(*report);
         if (addProjectedNvtxRows(w.scene()->root(), projected) > 0) w.rowsChanged();
     }
@@ -121,17 +159,25 @@ int main(int argc, char** argv) {
     const double projectionMs = static_cast<double>(projTimer.nsecsElapsed()) / 1e6;
 
     // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
-    std::vector<double> frames, builds, paints, redraws;
+    std::vector<double> frames, builds, paints, redraws, latencies, composes;
+    QElapsedTimer clock;
+    clock.start();
+    qint64 paintEnd = 0;
+    QObject::connect(&w, &TimelineWidget::frameRendered, [&] { paintEnd = clock.nsecsElapsed(); });
     auto frame = [&](auto&& change) {
         const uint64_t before = swaps;
-        QElapsedTimer t;
-        t.start();
+        const qint64 t0 = clock.nsecsElapsed();
         change();
         w.update();
         while (swaps == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-        return static_cast<double>(t.nsecsElapsed()) / 1e6;
+        const qint64 t1 = clock.nsecsElapsed();
+        // Where the time goes: until paintGL starts, paintGL, then compose + swap.
+        latencies.push_back(static_cast<double>(paintEnd - t0) / 1e6 - w.lastPaintMs());
+        composes.push_back(static_cast<double>(t1 - paintEnd) / 1e6);
+        return static_cast<double>(t1 - t0) / 1e6;
     };
     ViewState& v = w.view();
+    const double cpu0 = processCpu(), x0 = xServerCpu();
     const TimeRange all = v.bounds();
     // Anchors spread over the report so zooms land on different data.
     const double anchors[] = {0.37, 0.61, 0.13, 0.82};
@@ -162,6 +208,8 @@ int main(int argc, char** argv) {
             builds.push_back(w.lastBuildMs());
         }
     }
+    const double cpuPerFrame = (processCpu() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
+    const double xPerFrame = (xServerCpu() - x0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
     const size_t rssEnd = rssBytes();
     const size_t model = report->memoryBytes();
     const size_t gui = rssEnd > rssModel ? rssEnd - rssModel : 0;
@@ -178,10 +226,15 @@ int main(int argc, char** argv) {
                 percentile(builds, 0.5), percentile(builds, 0.95));
     std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n", percentile(paints, 0.5),
                 percentile(paints, 0.95));
+    std::printf("breakdown p50: until paintGL %.2f ms, compose+swap after paintGL %.2f ms\n",
+                percentile(latencies, 0.5), percentile(composes, 0.5));
+    std::printf("cpu_ms per frame (mean, load-independent): this process %.2f (GUI thread + llvmpipe threads), "
+                "X server %.2f\n", cpuPerFrame, xPerFrame);
     std::printf("hover_redraw_ms p50 %.2f  p95 %.2f  (%zu redraws)\n", percentile(redraws, 0.5),
                 percentile(redraws, 0.95), redraws.size());
-    std::printf("memory: model %.1f MiB (Report::memoryBytes)  rss start %.1f  after load %.1f  after sequence %.1f MiB\n",
-                mb(model), mb(rssStart), mb(rssModel), mb(rssEnd));
+    std::printf("memory: model %.1f MiB (Report::memoryBytes)  rss: start %.1f, after load %.1f, after first frame "
+                "%.1f, after sequence %.1f MiB (peak %.1f)\n",
+                mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssEnd), mb(rssBytes("VmHWM:")));
     std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n", mb(gui),
                 100.0 * static_cast<double>(gui) / static_cast<double>(std::max<size_t>(1, model)),
                 mb(w.drawListBytes()));
