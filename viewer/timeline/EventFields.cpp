@@ -94,6 +94,10 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
             break;
         case EventKind::NvtxRange:
         case EventKind::NvtxMark: {
+            if (t.key.device >= 0) {  // projected onto a GPU: only times, name and color are kept
+                add("Projected onto", "GPU " + std::to_string(t.key.device));
+                break;
+            }
             const std::string_view dom = r.domainName(t.key.pid, t.key.domain);
             add("Domain", dom.empty() ? std::string("default") : std::string(dom));
             if (const auto cat = t.intAt(cols::Nvtx::Category, i); cat != 0) add("Category", std::to_string(cat));

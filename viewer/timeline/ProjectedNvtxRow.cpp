@@ -69,7 +69,16 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std
         for (size_t c = 0; c < extra.size(); ++c) extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
         t->append(pr.projStart, pr.projEnd, nvtx.nameAt(node.ref.index), extra.data());
     }
-    for (auto& [d, t] : m_impl->tracks) t->finalize();
+    for (auto& [d, t] : m_impl->tracks) {
+        t->finalize();
+        // The row needs times, names and colors only: drop the other columns (about 22 of
+        // 46 bytes per range). Tooltips read them only where present.
+        for (size_t c = 0; c < t->cols.size(); ++c)
+            if (c != cols::Nvtx::Color) {
+                t->cols[c].clear();
+                t->cols[c].shrinkToFit();
+            }
+    }
 #endif
 }
 
