@@ -42,10 +42,12 @@ void main() { fragColor = color; }
 QString GlBoxRenderer::initialize() {
     initializeOpenGLFunctions();
     if (!m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Vertex, kBoxVertex) ||
-        !m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) || !m_boxProgram.link())
+        !m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) ||
+        !m_boxProgram.link())
         return "cannot build the timeline's box shader: " + m_boxProgram.log();
     if (!m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex) ||
-        !m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) || !m_lineProgram.link())
+        !m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) ||
+        !m_lineProgram.link())
         return "cannot build the timeline's line shader: " + m_lineProgram.log();
     if (!m_vao.create()) return "cannot create a vertex array object";
     const float quad[] = {0, 0, 1, 0, 0, 1, 1, 1};
@@ -117,7 +119,8 @@ void GlBoxRenderer::draw(const Batch& b, float width, float height) {
         auto pass = [this](int first, int count) {
             if (count <= 0) return;
             const size_t base = static_cast<size_t>(first) * sizeof(DrawBox);
-            glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox), reinterpret_cast<const void*>(base));
+            glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox),
+                                  reinterpret_cast<const void*>(base));
             glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
                                   reinterpret_cast<const void*>(base + offsetof(DrawBox, argb)));
             glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);

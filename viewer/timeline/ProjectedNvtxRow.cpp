@@ -35,17 +35,21 @@ struct ProjectedNvtx::Impl {
     std::map<int32_t, std::unique_ptr<Track>> tracks;
 };
 
-ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std::make_unique<Impl>()) {
+ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
+    : m_impl(std::make_unique<Impl>()) {
     m_impl->report = &report;
 #ifdef SIGHTLINE_HAVE_ANALYSIS
     using namespace sl::analysis;
-    if (report.tracksOfKind(EventKind::NvtxRange).empty() || report.tracksOfKind(EventKind::CudaApi).empty()) return;
+    if (report.tracksOfKind(EventKind::NvtxRange).empty() ||
+        report.tracksOfKind(EventKind::CudaApi).empty())
+        return;
     const CorrelationIndex corr(report);
     const NvtxRangeTree tree(report);
     const NvtxGpuProjection proj(report, corr, tree);
     // The device of a range: that of the first GPU operation launched inside it.
     std::map<std::pair<int64_t, int64_t>, const Track*> apiTracks;
-    for (const Track* t : report.tracksOfKind(EventKind::CudaApi)) apiTracks[{t->key.pid, t->key.tid}] = t;
+    for (const Track* t : report.tracksOfKind(EventKind::CudaApi))
+        apiTracks[{t->key.pid, t->key.tid}] = t;
     for (const ProjectedRange& pr : proj.ranges()) {
         const auto& node = tree.nodes()[pr.node];
         const Track& nvtx = report.tracks[node.ref.track];
@@ -64,9 +68,12 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std
         }
         if (device < 0) continue;
         auto& t = m_impl->tracks[device];
-        if (!t) t = std::make_unique<Track>(TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
+        if (!t)
+            t = std::make_unique<Track>(
+                TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
         std::vector<int64_t> extra(nvtx.cols.size());
-        for (size_t c = 0; c < extra.size(); ++c) extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
+        for (size_t c = 0; c < extra.size(); ++c)
+            extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
         t->append(pr.projStart, pr.projEnd, nvtx.nameAt(node.ref.index), extra.data());
     }
     for (auto& [d, t] : m_impl->tracks) {
@@ -87,7 +94,8 @@ ProjectedNvtx::~ProjectedNvtx() = default;
 std::unique_ptr<Row> ProjectedNvtx::takeRow(int32_t device) {
     auto it = m_impl->tracks.find(device);
     if (it == m_impl->tracks.end() || !it->second) return nullptr;
-    return std::make_unique<OwningTrackRow>(*m_impl->report, "NVTX (projected)", std::move(it->second));
+    return std::make_unique<OwningTrackRow>(*m_impl->report, "NVTX (projected)",
+                                            std::move(it->second));
 }
 
 }  // namespace sl::viewer

@@ -31,15 +31,22 @@ void ReportLoader::start(const QString& path) {
         auto onProgress = [this, self](double f) {
             const int pc = static_cast<int>(f * 100);
             if (pc != m_lastPercent.exchange(pc))
-                QMetaObject::invokeMethod(this, [self, pc] { if (self) emit self->progress(pc); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this,
+                    [self, pc] {
+                        if (self) emit self->progress(pc);
+                    },
+                    Qt::QueuedConnection);
             return !m_cancel.load();
         };
         auto r = openReportFile(p, onProgress);
         std::shared_ptr<Report> report;
         std::unique_ptr<Row> rows;
         QString error;
-        if (m_cancel) error = "Opening was cancelled";
-        else if (!r) error = QString::fromStdString(r.error());
+        if (m_cancel)
+            error = "Opening was cancelled";
+        else if (!r)
+            error = QString::fromStdString(r.error());
         else {
             report = std::move(r.value());
             rows = buildRowTree(*report);
@@ -49,7 +56,8 @@ void ReportLoader::start(const QString& path) {
             malloc_trim(0);
 #endif
         }
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         auto* shared = new std::pair<ReportPtr, std::unique_ptr<Row>>(report, std::move(rows));
         QMetaObject::invokeMethod(
             this,

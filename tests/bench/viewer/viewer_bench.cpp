@@ -7,6 +7,8 @@
 //   from the ViewState change until the frame is swapped (rebuild + GL + labels + compose);
 //   redraw times for hover moves (no rebuild);
 //   memory: RSS after loading the model vs after the sequence (the GUI's share).
+#include <time.h>
+#include <unistd.h>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -14,12 +16,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <string>
-#include <unistd.h>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
-#include <time.h>
+#include <string>
 #include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -48,7 +48,8 @@ size_t rssBytes(const char* field = "VmRSS:") {
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
+    const size_t i =
+        std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
     return v[i];
 }
 
@@ -84,14 +85,17 @@ double xServerCpu() {
     return 0;
 }
 
-double mb(size_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); }
+double mb(size_t b) {
+    return static_cast<double>(b) / (1024.0 * 1024.0);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     if (!std::getenv("DISPLAY") && !std::getenv("SIGHTLINE_NO_XVFB_REEXEC")) {
         setenv("SIGHTLINE_NO_XVFB_REEXEC", "1", 1);
-        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"), const_cast<char*>("-s"),
+        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"),
+                                   const_cast<char*>("-s"),
                                    const_cast<char*>("-screen 0 1920x1080x24")};
         for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
         args.push_back(nullptr);
@@ -106,9 +110,12 @@ int main(int argc, char** argv) {
     QSize size(1600, 900);
     bool projection = true;
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == "--size" && i + 1 < args.size()) size = parseSize(args[++i]).value_or(size);
-        else if (args[i] == "--no-projection") projection = false;
-        else path = args[i];
+        if (args[i] == "--size" && i + 1 < args.size())
+            size = parseSize(args[++i]).value_or(size);
+        else if (args[i] == "--no-projection")
+            projection = false;
+        else
+            path = args[i];
     }
     if (path.isEmpty()) {
         std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH]\n");
@@ -183,7 +190,8 @@ int main(int argc, char** argv) {
     const double anchors[] = {0.37, 0.61, 0.13, 0.82};
     int steps = 0;
     for (double a : anchors) {
-        const int64_t anchor = all.start + static_cast<int64_t>(a * static_cast<double>(all.span()));
+        const int64_t anchor =
+            all.start + static_cast<int64_t>(a * static_cast<double>(all.span()));
         // Down to single events: a span of 20 us shows microsecond kernels a few pixels wide.
         while (v.range().span() > 20'000) {
             frames.push_back(frame([&] { v.zoomAround(anchor, 0.8); }));
@@ -198,8 +206,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 10; ++i) {
             const float x = static_cast<float>(TimelineScene::kHeaderWidth + 100 + i * 100);
             redraws.push_back(frame([&] {
-                QMouseEvent e(QEvent::MouseMove, QPointF(x, 300), w.mapToGlobal(QPointF(x, 300)), Qt::NoButton,
-                              Qt::NoButton, Qt::NoModifier);
+                QMouseEvent e(QEvent::MouseMove, QPointF(x, 300), w.mapToGlobal(QPointF(x, 300)),
+                              Qt::NoButton, Qt::NoButton, Qt::NoModifier);
                 QApplication::sendEvent(&w, &e);
             }));
         }
@@ -208,34 +216,44 @@ int main(int argc, char** argv) {
             builds.push_back(w.lastBuildMs());
         }
     }
-    const double cpuPerFrame = (processCpu() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
-    const double xPerFrame = (xServerCpu() - x0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
+    const double cpuPerFrame =
+        (processCpu() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
+    const double xPerFrame =
+        (xServerCpu() - x0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
     const size_t rssEnd = rssBytes();
     const size_t model = report->memoryBytes();
     const size_t gui = rssEnd > rssModel ? rssEnd - rssModel : 0;
     std::printf("report: %s\n", qPrintable(path));
     std::printf("events: %llu  rows laid out: %zu  window: %dx%d\n",
-                static_cast<unsigned long long>(report->eventCount()), w.scene()->layout().size(), size.width(),
-                size.height());
-    std::printf("open_to_first_frame_ms: %.1f  (read %.1f, row tree %.1f, show+first frame %.1f)\n", firstFrameMs,
-                readMs, rowsMs, firstFrameMs - readMs - rowsMs);
-    std::printf("nvtx_projection_ms (after the first frame, off the GUI thread in the app): %.1f\n", projectionMs);
-    std::printf("frames: %zu  frame_ms p50 %.2f  p95 %.2f  max %.2f\n", frames.size(), percentile(frames, 0.5),
-                percentile(frames, 0.95), percentile(frames, 1.0));
+                static_cast<unsigned long long>(report->eventCount()), w.scene()->layout().size(),
+                size.width(), size.height());
+    std::printf("open_to_first_frame_ms: %.1f  (read %.1f, row tree %.1f, show+first frame %.1f)\n",
+                firstFrameMs, readMs, rowsMs, firstFrameMs - readMs - rowsMs);
+    std::printf("nvtx_projection_ms (after the first frame, off the GUI thread in the app): %.1f\n",
+                projectionMs);
+    std::printf("frames: %zu  frame_ms p50 %.2f  p95 %.2f  max %.2f\n", frames.size(),
+                percentile(frames, 0.5), percentile(frames, 0.95), percentile(frames, 1.0));
     std::printf("rebuild_ms (draw list + GL + labels into the frame cache) p50 %.2f  p95 %.2f\n",
                 percentile(builds, 0.5), percentile(builds, 0.95));
-    std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n", percentile(paints, 0.5),
-                percentile(paints, 0.95));
+    std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n",
+                percentile(paints, 0.5), percentile(paints, 0.95));
     std::printf("breakdown p50: until paintGL %.2f ms, compose+swap after paintGL %.2f ms\n",
                 percentile(latencies, 0.5), percentile(composes, 0.5));
-    std::printf("cpu_ms per frame (mean, load-independent): this process %.2f (GUI thread + llvmpipe threads), "
-                "X server %.2f\n", cpuPerFrame, xPerFrame);
+    std::printf(
+        "cpu_ms per frame (mean, load-independent): this process %.2f (GUI thread + llvmpipe "
+        "threads), "
+        "X server %.2f\n",
+        cpuPerFrame, xPerFrame);
     std::printf("hover_redraw_ms p50 %.2f  p95 %.2f  (%zu redraws)\n", percentile(redraws, 0.5),
                 percentile(redraws, 0.95), redraws.size());
-    std::printf("memory: model %.1f MiB (Report::memoryBytes)  rss: start %.1f, after load %.1f, after first frame "
-                "%.1f, after sequence %.1f MiB (peak %.1f)\n",
-                mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssEnd), mb(rssBytes("VmHWM:")));
-    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n", mb(gui),
+    std::printf(
+        "memory: model %.1f MiB (Report::memoryBytes)  rss: start %.1f, after load %.1f, after "
+        "first frame "
+        "%.1f, after sequence %.1f MiB (peak %.1f)\n",
+        mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssEnd),
+        mb(rssBytes("VmHWM:")));
+    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n",
+                mb(gui),
                 100.0 * static_cast<double>(gui) / static_cast<double>(std::max<size_t>(1, model)),
                 mb(w.drawListBytes()));
     return 0;
