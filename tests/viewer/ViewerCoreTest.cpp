@@ -289,12 +289,14 @@ namespace {
 struct TreeTotals {
     std::map<std::string, uint64_t> byTitle;  // summed counts of leaf rows by their title
     int streamsWithKernels = 0;
+    int projectedRows = 0;
     std::vector<std::string> gpuTitles;
 };
 
 void walk(const Row& r, TreeTotals& t) {
     for (const auto& c : r.children()) {
         if (!c->isGroup()) t.byTitle[c->title()] += c->count();
+        if (c->title().rfind("NVTX (projected)", 0) == 0) t.projectedRows += 1;
         if (c->title().rfind("Stream ", 0) == 0 && c->find("Kernels")) ++t.streamsWithKernels;
         if (c->depth() == 0 && c->title().rfind("GPU ", 0) == 0) t.gpuTitles.push_back(c->title());
         walk(*c, t);
@@ -331,11 +333,40 @@ TEST(RowTree, ImportedNsysExport) {
     const analysis::NvtxGpuProjection proj(**r, corr, tree);
     EXPECT_EQ(proj.ranges().size(), 67u);
     EXPECT_EQ(t.byTitle["NVTX (projected)"], proj.ranges().size());
+    EXPECT_EQ(t.projectedRows, 1);  // one thread launched the work
     ASSERT_EQ(t.gpuTitles.size(), 1u);
     EXPECT_NE(t.gpuTitles[0].find("1060"), std::string::npos) << t.gpuTitles[0];
     // Every event of the report is in exactly one non-summary row.
     uint64_t topLevel = 0;
     for (const auto& c : root->children()) topLevel += c->count();
     EXPECT_EQ(topLevel, (*r)->eventCount());
+}
+#endif
+
+#ifdef SIGHTLINE_VIEWER_HAVE_IMPORT
+TEST(RowTree, ProjectedNvtxOneRowPerThreadOfTheGpu) {
+    // Generated: threads 0 and 2 launch on GPU 0, 1 and 3 on GPU 1. Every default-domain range
+    // (train_step, forward, backward, layers) encloses launches; load_batch (domain "data")
+    // ends before its copy is issued, so it is not projected.
+    GeneratorOptions o;
+    o.events = 20'000;
+    std::shared_ptr<Report> r = generateReport(o);
+    ProjectedNvtx projected(*r);
+    auto root = buildRowTree(*r, &projected);
+    Row* gpu0 = root->find("GPU 0 (Synthetic GPU (H100-like))");
+    ASSERT_NE(gpu0, nullptr);
+    std::vector<std::string> titles = childTitles(*gpu0);
+    ASSERT_GE(titles.size(), 4u);
+    EXPECT_EQ(titles[2], "NVTX (projected): Thread 4243 (python3)");
+    EXPECT_EQ(titles[3], "NVTX (projected): Thread 4245 (worker-2)");
+    for (const char* t : {"4243 (python3)", "4245 (worker-2)"}) {
+        Row* row = gpu0->find(std::string("NVTX (projected): Thread ") + t);
+        Row* nvtx = root->find(std::string("Process 4242 (python3)/Thread ") + t + "/NVTX");
+        ASSERT_NE(row, nullptr);
+        ASSERT_NE(nvtx, nullptr);
+        EXPECT_EQ(row->count(), nvtx->count()) << t;
+        // Nested like the thread's ranges: train_step > forward/backward > layer.
+        EXPECT_EQ(dynamic_cast<TrackRow*>(row)->laneCount(), 3u);
+    }
 }
 #endif

@@ -1,6 +1,7 @@
 #include "viewer/timeline/ProjectedNvtxRow.h"
 
 #include <map>
+#include <tuple>
 
 #include "viewer/timeline/TrackRow.h"
 
@@ -32,7 +33,9 @@ public:
 
 struct ProjectedNvtx::Impl {
     const Report* report = nullptr;
-    std::map<int32_t, std::unique_ptr<Track>> tracks;
+    // One track per (device, pid, tid): ranges of different threads overlap in time, and
+    // packing them into one row would interleave their nesting.
+    std::map<std::tuple<int32_t, int64_t, int64_t>, std::unique_ptr<Track>> tracks;
 };
 
 ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
@@ -67,10 +70,12 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
             }
         }
         if (device < 0) continue;
-        auto& t = m_impl->tracks[device];
-        if (!t)
+        auto& t = m_impl->tracks[{device, node.pid, node.tid}];
+        if (!t) {
             t = std::make_unique<Track>(
                 TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
+            t->key.tid = node.tid;
+        }
         std::vector<int64_t> extra(nvtx.cols.size());
         for (size_t c = 0; c < extra.size(); ++c)
             extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
@@ -91,11 +96,17 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
 
 ProjectedNvtx::~ProjectedNvtx() = default;
 
-std::unique_ptr<Row> ProjectedNvtx::takeRow(int32_t device) {
-    auto it = m_impl->tracks.find(device);
-    if (it == m_impl->tracks.end() || !it->second) return nullptr;
-    return std::make_unique<OwningTrackRow>(*m_impl->report, "NVTX (projected)",
-                                            std::move(it->second));
+std::vector<std::unique_ptr<Row>> ProjectedNvtx::takeRows(int32_t device) {
+    std::vector<std::unique_ptr<Track>> mine;
+    for (auto& [key, t] : m_impl->tracks)
+        if (std::get<0>(key) == device && t) mine.push_back(std::move(t));
+    std::vector<std::unique_ptr<Row>> rows;
+    for (auto& t : mine) {
+        std::string title = "NVTX (projected)";
+        if (mine.size() > 1) title += ": " + m_impl->report->threadTitle(t->key.pid, t->key.tid);
+        rows.push_back(std::make_unique<OwningTrackRow>(*m_impl->report, title, std::move(t)));
+    }
+    return rows;
 }
 
 }  // namespace sl::viewer

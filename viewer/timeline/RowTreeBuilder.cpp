@@ -216,12 +216,12 @@ int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected) {
     int added = 0;
     for (const auto& g : root.children()) {
         if (g->device() < 0) continue;
-        auto row = projected.takeRow(g->device());
-        if (!row) continue;
         size_t at = 0;  // after "All kernels" and "All memory operations"
         while (at < g->children().size() && g->children()[at]->title().rfind("All ", 0) == 0) ++at;
-        g->insertChild(at, std::move(row), true);
-        ++added;
+        for (auto& row : projected.takeRows(g->device())) {
+            g->insertChild(at++, std::move(row), true);
+            ++added;
+        }
     }
     return added;
 }
