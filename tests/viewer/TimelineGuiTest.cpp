@@ -373,6 +373,26 @@ TEST_F(MainWindowGui, CancelStopsALoad) {
     EXPECT_EQ(tab->timeline(), nullptr);
 }
 
+TEST_F(MainWindowGui, ClosingATabWhileItProjectsDoesNotWait) {
+    GeneratorOptions o;
+    o.events = 1'000'000;
+    const std::string path = m_dir.file("one.rep");
+    ASSERT_TRUE(generateReportFile(o, path).ok());
+    MainWindow w;
+    w.show();
+    ReportTab* tab = openAndWait(w, path, ReportTab::State::Ready);
+    bool projected = false;
+    QObject::connect(tab, &ReportTab::projectionAdded, [&projected] { projected = true; });
+    // The NVTX projection of 1M events runs now on the loader's thread; close the tab.
+    QElapsedTimer t;
+    t.start();
+    delete tab;
+    EXPECT_LT(t.elapsed(), 250);
+    EXPECT_EQ(w.tabs()->count(), 0);
+    QTest::qWait(1500);  // the worker finishes and posts to a loader that is gone: ignored
+    EXPECT_FALSE(projected);
+}
+
 TEST(App, HelpScreenshotAndNoGlExitCleanly) {
     const QString ui = SIGHTLINE_UI;
     QProcess help;
