@@ -47,8 +47,8 @@ public:
     int64_t timeAtX(float x) const;
 
 signals:
-    void hovered(const QString& text);      // tooltip text, empty when nothing is under the mouse
-    void eventClicked(const QString& text); // the details of a clicked event
+    void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
+    void eventClicked(const QString& text);  // the details of a clicked event
     void frameRendered();
 
 protected:
@@ -65,7 +65,10 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
-    void rebuild() { m_needRebuild = true; update(); }
+    void rebuild() {
+        m_needRebuild = true;
+        update();
+    }
     void renderFrameToCache(float w, float h);
     void paintLabels(QPainter& p, const DrawList& list, bool cached);
     void updateHover(QPointF pos);
