@@ -112,6 +112,7 @@ void TimelineWidget::paintGL() {
         QElapsedTimer bt;
         bt.start();
         m_scene->build(m_view.range(), m_frame);
+        if (m_frameHook) m_frameHook(m_view.range(), m_frame);
         m_renderer.upload(m_frame, m_frameBatch);
         QFontMetricsF fm(font());
         m_labelCache.clear();
@@ -126,6 +127,7 @@ void TimelineWidget::paintGL() {
         m_lastBuildMs = static_cast<double>(bt.nsecsElapsed()) / 1e6;
     }
     m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()), m_overlay);
+    if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
     m_renderer.upload(m_overlay, m_overlayBatch);
     f->glEnable(GL_BLEND);
     f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
