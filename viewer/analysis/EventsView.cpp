@@ -65,6 +65,9 @@ void EventsView::buildUi() {
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Start), 150);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::End), 150);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Duration), 110);
     m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Name), 320);
     m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Row), 260);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -22,6 +22,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->horizontalHeader()->setStretchLastSection(true);
+    t->setWordWrap(false);
+    t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // No sort column until the user clicks one: rows keep the computed order.
     t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     return t;
@@ -136,6 +138,7 @@ void SelectionStatsDock::fillEvents() {
         ++row;
     }
     m_events->setSortingEnabled(true);
+    if (m_events->rowCount() < 2000) m_events->resizeColumnsToContents();  // measuring is per row
 }
 
 void SelectionStatsDock::fillBusy() {
@@ -161,6 +164,7 @@ void SelectionStatsDock::fillBusy() {
         ++row;
     }
     m_busy->setSortingEnabled(true);
+    if (m_busy->rowCount() < 2000) m_busy->resizeColumnsToContents();  // measuring is per row
 }
 
 void SelectionStatsDock::fillCopies() {
@@ -176,6 +180,7 @@ void SelectionStatsDock::fillCopies() {
         ++row;
     }
     m_copies->setSortingEnabled(true);
+    if (m_copies->rowCount() < 2000) m_copies->resizeColumnsToContents();  // measuring is per row
 }
 
 QString SelectionStatsDock::tsv() const { return QString::fromStdString(analysis::selectionStatsTsv(*m_report, m_stats)); }
