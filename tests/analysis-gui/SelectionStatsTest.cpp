@@ -11,8 +11,8 @@
 namespace sl::analysis {
 namespace {
 
-const SelectionGroup* findGroup(const Report& r, const SelectionStats& st, EventKind kind, uint32_t stream,
-                                const std::string& name) {
+const SelectionGroup* findGroup(const Report& r, const SelectionStats& st, EventKind kind,
+                                uint32_t stream, const std::string& name) {
     for (const auto& g : st.groups) {
         const Track& t = r.tracks[g.track];
         if (t.key.kind == kind && t.key.stream == stream && g.name == name) return &g;
@@ -62,7 +62,8 @@ TEST(SelectionStats, KnownNumbersForRange250To650) {
     EXPECT_EQ(step2->total, 55);
     EXPECT_EQ(findGroup(*r, st, EventKind::NvtxRange, 0, "step"), nullptr);  // [90,180] is outside
     // Memcpy rows are named like nsys's operations.
-    const SelectionGroup* h2d = findGroup(*r, st, EventKind::Memcpy, 8, "[CUDA memcpy Host-to-Device]");
+    const SelectionGroup* h2d =
+        findGroup(*r, st, EventKind::Memcpy, 8, "[CUDA memcpy Host-to-Device]");
     ASSERT_NE(h2d, nullptr);
     EXPECT_EQ(h2d->total, 100);
     EXPECT_EQ(h2d->bytes, 1000u);
@@ -157,7 +158,9 @@ TEST(SelectionStats, TsvHasThreeTables) {
     auto r = test::makeAnalysisReport();
     const SelectionStats st = computeSelectionStats(*r, {250, 650});
     const std::string tsv = selectionStatsTsv(*r, st);
-    EXPECT_EQ(tsv.rfind("Row\tName\tCount\tTotal (ns)\tAverage (ns)\tMin (ns)\tMax (ns)\tShare (%)\n", 0), 0u);
+    EXPECT_EQ(
+        tsv.rfind("Row\tName\tCount\tTotal (ns)\tAverage (ns)\tMin (ns)\tMax (ns)\tShare (%)\n", 0),
+        0u);
     EXPECT_NE(tsv.find("\tkA\t2\t200\t100.0\t50\t150\t50.00\n"), std::string::npos);
     EXPECT_NE(tsv.find("0\tall\tall\tall\t350\t87.50\n"), std::string::npos);
     EXPECT_NE(tsv.find("Host-to-Device\t1\t1000\t100\t10.000\n"), std::string::npos);
@@ -168,7 +171,8 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
     GeneratorOptions o;
     o.events = 200'000;
     auto r = generateReport(o);
-    const int64_t t0 = r->tMin() + (r->tMax() - r->tMin()) / 3, t1 = r->tMax() - (r->tMax() - r->tMin()) / 4;
+    const int64_t t0 = r->tMin() + (r->tMax() - r->tMin()) / 3,
+                  t1 = r->tMax() - (r->tMax() - r->tMin()) / 4;
     SelectionRequest one{t0, t1};
     one.threads = 1;
     SelectionRequest many{t0, t1};
@@ -187,8 +191,8 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
     std::vector<std::pair<int64_t, int64_t>> iv;
     for (const auto& t : r->tracks) {
         if (t.key.device != 0) continue;
-        if (t.key.kind != EventKind::Kernel && t.key.kind != EventKind::Memcpy && t.key.kind != EventKind::Memset &&
-            t.key.kind != EventKind::GraphTrace)
+        if (t.key.kind != EventKind::Kernel && t.key.kind != EventKind::Memcpy &&
+            t.key.kind != EventKind::Memset && t.key.kind != EventKind::GraphTrace)
             continue;
         for (size_t i = 0; i < t.size(); ++i) {
             const int64_t s = std::max(t.start[i], t0), e = std::min(t.endAt(i), t1);

@@ -23,7 +23,8 @@ class TimelineWidget;
 class TimelineAnalysis : public QObject {
     Q_OBJECT
 public:
-    TimelineAnalysis(QMainWindow* window, TimelineWidget* timeline, std::shared_ptr<const Report> report);
+    TimelineAnalysis(QMainWindow* window, TimelineWidget* timeline,
+                     std::shared_ptr<const Report> report);
 
     AnalysisDocks* docks() const { return m_docks; }
     const std::vector<EdgeArrow>& arrows() const { return m_arrows; }

@@ -17,19 +17,30 @@ void outline(DrawList& out, float x0, float y0, float x1, float y1, float width,
 }
 
 // A filled arrow head of boxes (DrawList has no triangles): a column of shrinking bars.
-EdgeArrow arrow(DrawList& out, float x, float y, EventPlace::Side side, uint32_t argb, analysis::EventRef target) {
+EdgeArrow arrow(DrawList& out, float x, float y, EventPlace::Side side, uint32_t argb,
+                analysis::EventRef target) {
     constexpr float kSize = 10;
     for (int i = 0; i < static_cast<int>(kSize); ++i) {
         const float f = static_cast<float>(i), len = kSize - f;
         switch (side) {
-            case EventPlace::Side::Left: out.boxes.push_back({x + f, y - len / 2, 1, len, argb}); break;
-            case EventPlace::Side::Right: out.boxes.push_back({x + kSize - 1 - f, y - len / 2, 1, len, argb}); break;
-            case EventPlace::Side::Above: out.boxes.push_back({x - len / 2, y + f, len, 1, argb}); break;
-            case EventPlace::Side::Below: out.boxes.push_back({x - len / 2, y + kSize - 1 - f, len, 1, argb}); break;
-            default: break;
+            case EventPlace::Side::Left:
+                out.boxes.push_back({x + f, y - len / 2, 1, len, argb});
+                break;
+            case EventPlace::Side::Right:
+                out.boxes.push_back({x + kSize - 1 - f, y - len / 2, 1, len, argb});
+                break;
+            case EventPlace::Side::Above:
+                out.boxes.push_back({x - len / 2, y + f, len, 1, argb});
+                break;
+            case EventPlace::Side::Below:
+                out.boxes.push_back({x - len / 2, y + kSize - 1 - f, len, 1, argb});
+                break;
+            default:
+                break;
         }
     }
-    if (side == EventPlace::Side::Left || side == EventPlace::Side::Right) return {x - 2, y - kSize / 2 - 2, x + kSize + 2, y + kSize / 2 + 2, target};
+    if (side == EventPlace::Side::Left || side == EventPlace::Side::Right)
+        return {x - 2, y - kSize / 2 - 2, x + kSize + 2, y + kSize / 2 + 2, target};
     return {x - kSize / 2 - 2, y - 2, x + kSize / 2 + 2, y + kSize + 2, target};
 }
 
@@ -38,7 +49,8 @@ EdgeArrow arrow(DrawList& out, float x, float y, EventPlace::Side side, uint32_t
 EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::EventRef e) {
     EventPlace p;
     const Report& report = scene.report();
-    if (!e.valid() || e.track >= report.tracks.size() || e.index >= report.tracks[e.track].size()) return p;
+    if (!e.valid() || e.track >= report.tracks.size() || e.index >= report.tracks[e.track].size())
+        return p;
     const Track& track = report.tracks[e.track];
     // The row of exactly this track wins over summary rows that overlay several tracks.
     const LayoutRow* best = nullptr;
@@ -65,15 +77,21 @@ EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::Ev
     const float left = scene.eventX(), right = scene.width();
     p.x0 = std::clamp(scene.xOf(range, s), left, right);
     p.x1 = std::clamp(scene.xOf(range, end), left, right);
-    if (end < range.start || (end == range.start && s < range.start)) p.side = EventPlace::Side::Left;
-    else if (s > range.end) p.side = EventPlace::Side::Right;
-    else if (p.y1 < TimelineScene::kRulerHeight) p.side = EventPlace::Side::Above;
-    else if (p.y0 > scene.height()) p.side = EventPlace::Side::Below;
-    else p.side = EventPlace::Side::OnScreen;
+    if (end < range.start || (end == range.start && s < range.start))
+        p.side = EventPlace::Side::Left;
+    else if (s > range.end)
+        p.side = EventPlace::Side::Right;
+    else if (p.y1 < TimelineScene::kRulerHeight)
+        p.side = EventPlace::Side::Above;
+    else if (p.y0 > scene.height())
+        p.side = EventPlace::Side::Below;
+    else
+        p.side = EventPlace::Side::OnScreen;
     return p;
 }
 
-std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& range, analysis::EventRef selected,
+std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& range,
+                                       analysis::EventRef selected,
                                        const analysis::CorrelatedEvents& related, DrawList& out) {
     std::vector<EdgeArrow> arrows;
     if (!selected.valid()) return arrows;
@@ -82,12 +100,23 @@ std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& ra
     auto mark = [&](analysis::EventRef e, uint32_t color, float width) -> EventPlace {
         const EventPlace p = placeEvent(scene, range, e);
         switch (p.side) {
-            case EventPlace::Side::OnScreen: outline(out, p.x0, p.y0, p.x1, p.y1, width, color); break;
-            case EventPlace::Side::Left: arrows.push_back(arrow(out, left + 2, (p.y0 + p.y1) / 2, p.side, color, e)); break;
-            case EventPlace::Side::Right: arrows.push_back(arrow(out, right - 12, (p.y0 + p.y1) / 2, p.side, color, e)); break;
-            case EventPlace::Side::Above: arrows.push_back(arrow(out, (p.x0 + p.x1) / 2, top + 2, p.side, color, e)); break;
-            case EventPlace::Side::Below: arrows.push_back(arrow(out, (p.x0 + p.x1) / 2, bottom - 12, p.side, color, e)); break;
-            case EventPlace::Side::Hidden: break;
+            case EventPlace::Side::OnScreen:
+                outline(out, p.x0, p.y0, p.x1, p.y1, width, color);
+                break;
+            case EventPlace::Side::Left:
+                arrows.push_back(arrow(out, left + 2, (p.y0 + p.y1) / 2, p.side, color, e));
+                break;
+            case EventPlace::Side::Right:
+                arrows.push_back(arrow(out, right - 12, (p.y0 + p.y1) / 2, p.side, color, e));
+                break;
+            case EventPlace::Side::Above:
+                arrows.push_back(arrow(out, (p.x0 + p.x1) / 2, top + 2, p.side, color, e));
+                break;
+            case EventPlace::Side::Below:
+                arrows.push_back(arrow(out, (p.x0 + p.x1) / 2, bottom - 12, p.side, color, e));
+                break;
+            case EventPlace::Side::Hidden:
+                break;
         }
         return p;
     };
@@ -103,8 +132,8 @@ std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& ra
     return arrows;
 }
 
-void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask, bool hide,
-                    DrawList& out) {
+void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask,
+                    bool hide, DrawList& out) {
     const uint32_t cover = hide ? 0xFFFFFFFF : 0xB4FFFFFF;
     const size_t firstCover = out.boxes.size();
     const double nsPerPixel = scene.nsPerPixel(range);
@@ -118,7 +147,8 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
             if (t->name.empty()) continue;
             const uint32_t lanes = std::min(t->laneCount(), TrackRow::kMaxLanes);
             for (uint32_t l = 0; l < lanes; ++l) {
-                const float y = lr.y + TrackRow::kPad + (overlay ? 0.0f : static_cast<float>(l) * TrackRow::kLaneHeight);
+                const float y = lr.y + TrackRow::kPad +
+                                (overlay ? 0.0f : static_cast<float>(l) * TrackRow::kLaneHeight);
                 layoutLane(*t, l, range.start, range.end, nsPerPixel, TrackRow::kMinPixels, items);
                 for (const LaneItem& it : items) {
                     if (it.count != 1) continue;
@@ -126,7 +156,8 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
                     if (name < mask.size() && mask[name]) continue;
                     const float x0 = std::clamp(scene.xOf(range, it.start), left, right);
                     const float x1 = std::clamp(scene.xOf(range, it.end), left, right);
-                    out.boxes.push_back({x0, y, std::max(1.0f, x1 - x0), TrackRow::kLaneHeight - 1, cover});
+                    out.boxes.push_back(
+                        {x0, y, std::max(1.0f, x1 - x0), TrackRow::kLaneHeight - 1, cover});
                 }
             }
         }
@@ -136,7 +167,8 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
                                         [&](const DrawLabel& l) {
                                             for (size_t k = firstCover; k < out.boxes.size(); ++k) {
                                                 const DrawBox& b = out.boxes[k];
-                                                if (b.y == l.y && l.x >= b.x && l.x < b.x + b.w) return true;
+                                                if (b.y == l.y && l.x >= b.x && l.x < b.x + b.w)
+                                                    return true;
                                             }
                                             return false;
                                         }),

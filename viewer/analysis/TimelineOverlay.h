@@ -32,14 +32,15 @@ constexpr uint32_t kRelatedColor = 0xFFD500F9;   // magenta
 EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::EventRef event);
 
 // Appends outlines, links and arrows; returns the arrows' click rectangles.
-std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& range, analysis::EventRef selected,
+std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& range,
+                                       analysis::EventRef selected,
                                        const analysis::CorrelatedEvents& related, DrawList& out);
 
 // Covers events whose name id is 0 in `mask` with the row color at `alpha` (dim) or opaque
 // (hide). Only single events are covered: a fold of several sub-pixel events stays as is.
 // Kinds without a name column are left alone.
-void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask, bool hide,
-                    DrawList& out);
+void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask,
+                    bool hide, DrawList& out);
 
 // The scroll that brings a layout row to the middle of the scene's height.
 float scrollToShow(TimelineScene& scene, const LayoutRow& row);

@@ -87,7 +87,8 @@ TEST(TimelineIntegration, DoubleClickInEventsViewZoomsTheTimeline) {
     ev->showTrack(0);
     // Row 500 by start: start 5000, duration (500 * 7919) % 1000 + 1 = 501 -> padded by 500.
     const QModelIndex idx = ev->model()->index(500, 3);
-    ASSERT_EQ(ev->model()->data(ev->model()->index(500, 0), EventsModel::ValueRole).toLongLong(), 5000);
+    ASSERT_EQ(ev->model()->data(ev->model()->index(500, 0), EventsModel::ValueRole).toLongLong(),
+              5000);
     ev->table()->selectRow(500);
     const size_t historyBefore = h.timeline->view().historySize();
     // The view's own double-click handling is tested on a bare EventsView; here the wiring.
@@ -102,11 +103,14 @@ TEST(TimelineIntegration, ClickOnKernelSelectsItAndHighlightsItsLaunch) {
     Harness h(report);
     h.timeline->view().setRange(0, 1000, false);
     h.render();
-    const EventRef kB = find(*report, EventKind::Kernel, 500), api = find(*report, EventKind::CudaApi, 400);
+    const EventRef kB = find(*report, EventKind::Kernel, 500),
+                   api = find(*report, EventKind::CudaApi, 400);
     TimelineScene& scene = *h.timeline->scene();
     const EventPlace p = placeEvent(scene, h.timeline->view().range(), kB);
     ASSERT_EQ(p.side, EventPlace::Side::OnScreen);
-    QTest::mouseClick(h.timeline, Qt::LeftButton, {}, QPoint(static_cast<int>((p.x0 + p.x1) / 2), static_cast<int>((p.y0 + p.y1) / 2)));
+    QTest::mouseClick(
+        h.timeline, Qt::LeftButton, {},
+        QPoint(static_cast<int>((p.x0 + p.x1) / 2), static_cast<int>((p.y0 + p.y1) / 2)));
     EXPECT_EQ(h.docks()->context()->selectedEvent(), kB);
     EXPECT_EQ(analysis::detailValue(h.docks()->details()->fields(), "Grid"), "8 x 2 x 1");
     // The overlay: an orange outline on the kernel, magenta on its API call, and one line.
@@ -128,15 +132,18 @@ TEST(TimelineIntegration, ClickOnKernelSelectsItAndHighlightsItsLaunch) {
     EXPECT_EQ(orange, 4u);
     EXPECT_EQ(magenta, 4u);
     // A click on empty space clears the event selection.
-    QTest::mouseClick(h.timeline, Qt::LeftButton, {}, QPoint(static_cast<int>(scene.eventX()) + 5, h.timeline->height() - 5));
+    QTest::mouseClick(h.timeline, Qt::LeftButton, {},
+                      QPoint(static_cast<int>(scene.eventX()) + 5, h.timeline->height() - 5));
     EXPECT_FALSE(h.docks()->context()->selectedEvent().valid());
 }
 
 TEST(TimelineIntegration, EdgeArrowJumpsToOffscreenKernel) {
     auto report = test::makeAnalysisReport();
     Harness h(report);
-    h.timeline->view().setRange(50, 160, false);  // c1 [100,120] visible, its kernel [200,300] is not
-    const EventRef c1 = find(*report, EventKind::CudaApi, 100), kA = find(*report, EventKind::Kernel, 200);
+    h.timeline->view().setRange(50, 160,
+                                false);  // c1 [100,120] visible, its kernel [200,300] is not
+    const EventRef c1 = find(*report, EventKind::CudaApi, 100),
+                   kA = find(*report, EventKind::Kernel, 200);
     h.docks()->selectEvent(c1.track, c1.index);
     h.render();
     ASSERT_EQ(h.analysis->arrows().size(), 1u);
@@ -144,7 +151,8 @@ TEST(TimelineIntegration, EdgeArrowJumpsToOffscreenKernel) {
     EXPECT_EQ(arrow.target, kA);
     EXPECT_GT(arrow.x0, h.timeline->width() - 20.0f);  // on the right edge
     QTest::mouseClick(h.timeline, Qt::LeftButton, {},
-                      QPoint(static_cast<int>((arrow.x0 + arrow.x1) / 2), static_cast<int>((arrow.y0 + arrow.y1) / 2)));
+                      QPoint(static_cast<int>((arrow.x0 + arrow.x1) / 2),
+                             static_cast<int>((arrow.y0 + arrow.y1) / 2)));
     const TimeRange r = h.timeline->view().range();
     EXPECT_LE(r.start, 200);
     EXPECT_GE(r.end, 300);
@@ -175,7 +183,8 @@ TEST(TimelineIntegration, FindDimsNonMatchingEvents) {
 
 #ifdef SIGHTLINE_HAVE_IMPORT
 TEST(TimelineIntegration, NsysExportApiCallHighlightsItsKernel) {
-    auto imported = importFile(std::string(SIGHTLINE_TEST_DATA) + "/analysis-gui/extrap_con_kernel.sqlite");
+    auto imported =
+        importFile(std::string(SIGHTLINE_TEST_DATA) + "/analysis-gui/extrap_con_kernel.sqlite");
     ASSERT_TRUE(imported.ok()) << imported.error();
     std::shared_ptr<const Report> report = *imported;
     AnalysisContext context(report);
@@ -184,8 +193,10 @@ TEST(TimelineIntegration, NsysExportApiCallHighlightsItsKernel) {
     for (uint32_t t = 0; t < report->tracks.size(); ++t) {
         const Track& tr = report->tracks[t];
         for (uint32_t i = 0; i < tr.size(); ++i) {
-            if (tr.key.kind == EventKind::CudaApi && tr.intAt(cols::CudaApi::Correlation, i) == 122) api = {t, i};
-            if (tr.key.kind == EventKind::Kernel && tr.intAt(cols::Kernel::Correlation, i) == 122) kernel = {t, i};
+            if (tr.key.kind == EventKind::CudaApi && tr.intAt(cols::CudaApi::Correlation, i) == 122)
+                api = {t, i};
+            if (tr.key.kind == EventKind::Kernel && tr.intAt(cols::Kernel::Correlation, i) == 122)
+                kernel = {t, i};
         }
     }
     ASSERT_TRUE(api.valid());
@@ -204,14 +215,16 @@ TEST(TimelineIntegration, NsysExportApiCallHighlightsItsKernel) {
     ASSERT_EQ(up.apiCalls.size(), 1u);
     EXPECT_EQ(up.apiCalls[0], api);
     const auto f = analysis::eventDetails(*report, kernel, &context.correlation());
-    EXPECT_EQ(analysis::detailValue(f, "Name"), "test0(double *, unsigned long long, unsigned long long)");
+    EXPECT_EQ(analysis::detailValue(f, "Name"),
+              "test0(double *, unsigned long long, unsigned long long)");
     EXPECT_EQ(analysis::detailValue(f, "Short name"), "test0");
     EXPECT_EQ(analysis::detailValue(f, "Grid"), "1 x 1 x 1");
     EXPECT_EQ(analysis::detailValue(f, "Block"), "1024 x 1 x 1");
     EXPECT_EQ(analysis::detailValue(f, "Registers per thread"), "17");
     EXPECT_EQ(analysis::detailValue(f, "Stream"), "14");
     EXPECT_EQ(analysis::detailValue(f, "Correlation ID"), "122");
-    EXPECT_EQ(analysis::detailValue(f, "Launched by").rfind("cudaLaunchKernel on ", 0), 0u) << analysis::detailValue(f, "Launched by");
+    EXPECT_EQ(analysis::detailValue(f, "Launched by").rfind("cudaLaunchKernel on ", 0), 0u)
+        << analysis::detailValue(f, "Launched by");
 }
 #endif
 

@@ -33,7 +33,8 @@ double bestMs(int repeats, Fn&& fn) {
 void benchQuery(const char* label, std::shared_ptr<const Report> r, uint32_t track, int repeats) {
     std::printf("%s: %zu events\n", label, r->tracks[track].size());
     std::unique_ptr<EventQuery> q;
-    const double open = bestMs(repeats, [&] { q = std::make_unique<EventQuery>(r, std::vector<uint32_t>{track}); });
+    const double open =
+        bestMs(repeats, [&] { q = std::make_unique<EventQuery>(r, std::vector<uint32_t>{track}); });
     const double byDur = bestMs(repeats, [&] { q->sort(EventColumn::Duration, true); });
     const double byName = bestMs(repeats, [&] { q->sort(EventColumn::Name, false); });
     const double byEnd = bestMs(repeats, [&] { q->sort(EventColumn::End, false); });
@@ -42,9 +43,12 @@ void benchQuery(const char* label, std::shared_ptr<const Report> r, uint32_t tra
     EventFilter re{"^" + needle.substr(0, 3) + ".*$"};
     re.regex = true;
     const double filterRe = bestMs(repeats, [&] { (void)q->setFilter(re); });
-    std::printf("  open (sort by start) %8.1f ms\n  sort duration desc   %8.1f ms\n  sort name            %8.1f ms\n"
-                "  sort end             %8.1f ms\n  filter '%s'  %8.1f ms (%zu rows)\n  filter regex         %8.1f ms (%zu rows)\n",
-                open, byDur, byName, byEnd, needle.c_str(), filter, q->rowCount(), filterRe, q->rowCount());
+    std::printf(
+        "  open (sort by start) %8.1f ms\n  sort duration desc   %8.1f ms\n  sort name            "
+        "%8.1f ms\n"
+        "  sort end             %8.1f ms\n  filter '%s'  %8.1f ms (%zu rows)\n  filter regex       "
+        "  %8.1f ms (%zu rows)\n",
+        open, byDur, byName, byEnd, needle.c_str(), filter, q->rowCount(), filterRe, q->rowCount());
 }
 
 }  // namespace
@@ -56,14 +60,17 @@ int main(int argc, char** argv) {
     o.events = events;
     auto t0 = Clock::now();
     std::shared_ptr<const Report> r = generateReport(o);
-    std::printf("generated %llu events in %.1f s\n", static_cast<unsigned long long>(r->eventCount()),
+    std::printf("generated %llu events in %.1f s\n",
+                static_cast<unsigned long long>(r->eventCount()),
                 std::chrono::duration<double>(Clock::now() - t0).count());
 
     const int64_t a = r->tMin(), b = r->tMax(), span = b - a;
     struct Case {
         const char* name;
         int64_t t0, t1;
-    } cases[] = {{"full", a, b + 1}, {"half", a + span / 4, a + span / 4 + span / 2}, {"1%", a + span / 2, a + span / 2 + span / 100}};
+    } cases[] = {{"full", a, b + 1},
+                 {"half", a + span / 4, a + span / 4 + span / 2},
+                 {"1%", a + span / 2, a + span / 2 + span / 100}};
     for (const auto& c : cases) {
         SelectionStats st;
         const double ms = bestMs(repeats, [&] { st = computeSelectionStats(*r, {c.t0, c.t1}); });
@@ -82,7 +89,9 @@ int main(int argc, char** argv) {
                 std::chrono::duration<double>(Clock::now() - t0).count());
     benchQuery("events view, single kernel track", big, 0, repeats);
     SelectionStats st;
-    const double ms = bestMs(repeats, [&] { st = computeSelectionStats(*big, {big->tMin(), big->tMax() + 1}); });
+    const double ms = bestMs(repeats, [&] {
+        st = computeSelectionStats(*big, {big->tMin(), big->tMax() + 1});
+    });
     std::printf("selection stats over the single track, full %8.1f ms (%llu events)\n", ms,
                 static_cast<unsigned long long>(st.eventCount()));
     return 0;
