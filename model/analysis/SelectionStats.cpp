@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -83,6 +84,53 @@ struct SweepLane {
     size_t pos, stop;
     uint32_t stream;  // index into the selection's stream list
 };
+
+// The union of one multi-lane track inside [t0, t1), as sorted disjoint intervals.
+struct TrackUnion {
+    std::vector<int64_t> start, end;
+};
+
+// O(n) without sorting, from the first-fit lane packing (Track.h): an event of lane k >= 1
+// was put there because lane k - 1 was busy at its start, so following those covering events
+// down to lane 0 gives a connected chain. Hence every event belongs to the connected component
+// of the last lane-0 event starting at or before it (or, when none in the range does, to the
+// component containing t0). Step 1 extends each lane-0 event's end by the events of upper
+// lanes that fall into its component; step 2 merges the extended intervals. In fact lane 0
+// itself is busy at every upper event's start, so an upper event starting after its
+// component's end means the lanes were not packed that way: nullopt, and the caller merges
+// the lanes one by one instead.
+std::optional<TrackUnion> trackUnion(const Track& t, int64_t t0, int64_t t1) {
+    const IndexRange base = t.overlapping(0, t0, t1);
+    // comp 0 is the virtual component at t0; comp j + 1 is lane-0 event base.begin + j.
+    std::vector<int64_t> cs(base.size() + 1), ce(base.size() + 1);
+    cs[0] = ce[0] = t0;
+    for (size_t j = 0; j < base.size(); ++j) {
+        const size_t i = base.begin + j;
+        cs[j + 1] = std::max(t.start[i], t0);
+        ce[j + 1] = std::min(t.end[i], t1);
+    }
+    for (uint32_t l = 1; l < t.laneCount(); ++l) {
+        const IndexRange r = t.overlapping(l, t0, t1);
+        size_t comp = 0;
+        for (size_t i = r.begin; i < r.end; ++i) {
+            const int64_t s = std::max(t.start[i], t0);
+            while (comp + 1 < cs.size() && cs[comp + 1] <= s) ++comp;
+            if (s > ce[comp]) return std::nullopt;
+            ce[comp] = std::max(ce[comp], std::min(t.end[i], t1));
+        }
+    }
+    TrackUnion u;
+    for (size_t c = 0; c < cs.size(); ++c) {
+        if (ce[c] <= cs[c]) continue;
+        if (!u.start.empty() && cs[c] <= u.end.back()) {
+            u.end.back() = std::max(u.end.back(), ce[c]);
+        } else {
+            u.start.push_back(cs[c]);
+            u.end.push_back(ce[c]);
+        }
+    }
+    return u;
+}
 
 // Running union of intervals that arrive in start order.
 struct UnionAcc {
@@ -290,12 +338,25 @@ SelectionStats computeSelectionStats(const Report& report, const SelectionReques
         }
         const SliceTask& st = sliceTasks[task];
         std::vector<SweepLane> lanes;
-        for (const auto& [t, si] : *st.tracks)
+        std::vector<TrackUnion> unions;
+        unions.reserve(st.tracks->size());
+        for (const auto& [t, si] : *st.tracks) {
+            if (t->laneCount() == 1) {
+                const IndexRange r = t->overlapping(0, st.t0, st.t1);
+                if (!r.empty()) lanes.push_back({t->start.data(), t->end.data(), r.begin, r.end, si});
+                continue;
+            }
+            if (auto u = trackUnion(*t, st.t0, st.t1)) {
+                unions.push_back(std::move(*u));
+                const TrackUnion& v = unions.back();
+                if (!v.start.empty()) lanes.push_back({v.start.data(), v.end.data(), 0, v.start.size(), si});
+                continue;
+            }
             for (uint32_t l = 0; l < t->laneCount(); ++l) {
                 const IndexRange r = t->overlapping(l, st.t0, st.t1);
-                if (!r.empty())
-                    lanes.push_back({t->start.data(), t->end.data(), r.begin, r.end, si});
+                if (!r.empty()) lanes.push_back({t->start.data(), t->end.data(), r.begin, r.end, si});
             }
+        }
         sliceStreams[task].resize(streamKeys.size());
         sweepDevice(std::move(lanes), st.t0, st.t1, sliceStreams[task], sliceBusy[task]);
     });

@@ -216,3 +216,65 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
 
 }  // namespace
 }  // namespace sl::analysis
+
+namespace sl::analysis {
+namespace {
+
+int64_t bruteUnion(const Track& t, int64_t t0, int64_t t1) {
+    std::vector<std::pair<int64_t, int64_t>> iv;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const int64_t s = std::max(t.start[i], t0), e = std::min(t.endAt(i), t1);
+        if (e > s) iv.emplace_back(s, e);
+    }
+    std::sort(iv.begin(), iv.end());
+    int64_t busy = 0, cs = 0, ce = INT64_MIN;
+    for (auto [s, e] : iv) {
+        if (s > ce) {
+            if (ce != INT64_MIN) busy += ce - cs;
+            cs = s;
+            ce = e;
+        } else {
+            ce = std::max(ce, e);
+        }
+    }
+    return ce == INT64_MIN ? busy : busy + ce - cs;
+}
+
+TEST(SelectionStats, MultiLaneTrackBusyMatchesBruteForce) {
+    // Overlapping kernels on one stream: start 10 * i, up to 1000 ns long -> about 100 lanes.
+    auto r = test::makeBigKernelTrack(20'000, 7);
+    ASSERT_GT(r->tracks[0].laneCount(), 50u);
+    const int64_t end = r->tracks[0].tMax;
+    for (auto [t0, t1] : {std::pair<int64_t, int64_t>{0, end + 1}, {12'345, 67'891}, {100'005, 100'007}, {5, 199'000}}) {
+        SelectionRequest req{t0, t1};
+        req.threads = 2;
+        const SelectionStats st = computeSelectionStats(*r, req);
+        ASSERT_EQ(st.streams.size(), 1u);
+        EXPECT_EQ(st.streams[0].busy, bruteUnion(r->tracks[0], t0, t1)) << t0 << ".." << t1;
+        EXPECT_EQ(st.devices[0].busy, st.streams[0].busy);
+    }
+}
+
+TEST(SelectionStats, NestedLanesWithGaps) {
+    // Lane 0: [0,10] [20,30]; lane 1: [5,15] (starts inside [0,10], extends past it);
+    // lane 2: [8,12]. Union: [0,15] + [20,30] = 25; inside [9,25): [9,15] + [20,25] = 11.
+    ReportBuilder b;
+    auto k = [&](int64_t s, int64_t e) {
+        KernelExec x;
+        x.start = s;
+        x.end = e;
+        b.add(x);
+    };
+    k(0, 10);
+    k(5, 15);
+    k(8, 12);
+    k(20, 30);
+    auto r = b.finish();
+    ASSERT_EQ(r->tracks[0].laneCount(), 3u);
+    EXPECT_EQ(computeSelectionStats(*r, {0, 30}).streams[0].busy, 25);
+    EXPECT_EQ(computeSelectionStats(*r, {9, 25}).streams[0].busy, 11);
+    EXPECT_EQ(computeSelectionStats(*r, {16, 19}).streams[0].busy, 0);
+}
+
+}  // namespace
+}  // namespace sl::analysis
