@@ -31,6 +31,7 @@ void TimelineAnalysis::wire() {
             });
     connect(ctx, &AnalysisContext::eventSelected, this, [this](quint32 track, quint32 index) {
         // Selected elsewhere (events view, find): make sure the row is on screen.
+        if (!m_timeline->scene()) return;
         const EventPlace p =
             placeEvent(*m_timeline->scene(), m_timeline->view().range(), {track, index});
         if (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)

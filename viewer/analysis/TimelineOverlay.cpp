@@ -44,28 +44,42 @@ EdgeArrow arrow(DrawList& out, float x, float y, EventPlace::Side side, uint32_t
     return {x - kSize / 2 - 2, y - 2, x + kSize / 2 + 2, y + kSize + 2, target};
 }
 
-}  // namespace
+// The layout row drawing each track: the row of exactly that track wins over summary rows
+// that overlay several tracks. Built once per overlay, so placing many events stays cheap.
+class RowFinder {
+public:
+    explicit RowFinder(TimelineScene& scene) {
+        const Report& report = scene.report();
+        m_rows.assign(report.tracks.size(), nullptr);
+        std::vector<uint8_t> exact(report.tracks.size(), 0);
+        for (const LayoutRow& lr : scene.layout()) {
+            const auto* tr = dynamic_cast<const TrackRow*>(lr.row);
+            if (!tr) continue;
+            const bool isExact = tr->tracks().size() == 1;
+            for (const Track* t : tr->tracks()) {
+                const auto i = static_cast<size_t>(t - report.tracks.data());
+                if (i >= m_rows.size() || (m_rows[i] && (exact[i] || !isExact))) continue;
+                m_rows[i] = &lr;
+                exact[i] = isExact;
+            }
+        }
+    }
+    const LayoutRow* rowOf(uint32_t track) const {
+        return track < m_rows.size() ? m_rows[track] : nullptr;
+    }
 
-EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::EventRef e) {
+private:
+    std::vector<const LayoutRow*> m_rows;
+};
+
+EventPlace place(TimelineScene& scene, const RowFinder& rows, const TimeRange& range,
+                 analysis::EventRef e) {
     EventPlace p;
     const Report& report = scene.report();
     if (!e.valid() || e.track >= report.tracks.size() || e.index >= report.tracks[e.track].size())
         return p;
     const Track& track = report.tracks[e.track];
-    // The row of exactly this track wins over summary rows that overlay several tracks.
-    const LayoutRow* best = nullptr;
-    bool bestExact = false;
-    for (const LayoutRow& lr : scene.layout()) {
-        const auto* tr = dynamic_cast<const TrackRow*>(lr.row);
-        if (!tr) continue;
-        const auto& ts = tr->tracks();
-        if (std::find(ts.begin(), ts.end(), &track) == ts.end()) continue;
-        const bool exact = ts.size() == 1;
-        if (!best || (exact && !bestExact)) {
-            best = &lr;
-            bestExact = exact;
-        }
-    }
+    const LayoutRow* best = rows.rowOf(e.track);
     if (!best) return p;
     const auto* tr = static_cast<const TrackRow*>(best->row);
     uint32_t lane = tr->laneCount() == 1 ? 0 : track.laneOf(e.index);
@@ -90,15 +104,28 @@ EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::Ev
     return p;
 }
 
+}  // namespace
+
+EventPlace placeEvent(TimelineScene& scene, const TimeRange& range, analysis::EventRef e) {
+    return place(scene, RowFinder(scene), range, e);
+}
+
 std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& range,
                                        analysis::EventRef selected,
                                        const analysis::CorrelatedEvents& related, DrawList& out) {
+    // An NVTX range over a whole run can relate to 100k events: outlines are cheap, but
+    // arrows and lines beyond these counts only clutter the view.
+    constexpr size_t kMaxArrows = 64, kMaxLinks = 4096;
     std::vector<EdgeArrow> arrows;
     if (!selected.valid()) return arrows;
+    const RowFinder rows(scene);
     const float left = scene.eventX(), right = scene.width();
     const float top = TimelineScene::kRulerHeight, bottom = scene.height();
     auto mark = [&](analysis::EventRef e, uint32_t color, float width) -> EventPlace {
-        const EventPlace p = placeEvent(scene, range, e);
+        const EventPlace p = place(scene, rows, range, e);
+        if (p.side != EventPlace::Side::OnScreen && p.side != EventPlace::Side::Hidden &&
+            arrows.size() >= kMaxArrows)
+            return p;
         switch (p.side) {
             case EventPlace::Side::OnScreen:
                 outline(out, p.x0, p.y0, p.x1, p.y1, width, color);
@@ -124,7 +151,8 @@ std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& ra
     // Each related event once, even when it appears in several links.
     for (const analysis::EventRef& e : related.all()) mark(e, kRelatedColor, 1);
     for (const auto& [api, op] : related.links) {
-        const EventPlace a = placeEvent(scene, range, api), g = placeEvent(scene, range, op);
+        if (out.lines.size() >= kMaxLinks) break;
+        const EventPlace a = place(scene, rows, range, api), g = place(scene, rows, range, op);
         if (a.side != EventPlace::Side::OnScreen || g.side != EventPlace::Side::OnScreen) continue;
         const bool down = g.y0 >= a.y1;
         out.lines.push_back({a.x0, down ? a.y1 : a.y0, g.x0, down ? g.y0 : g.y1, kRelatedColor});
