@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "viewer/analysis/EventsModel.h"
 #include "viewer/analysis/TimeText.h"
@@ -206,7 +207,16 @@ void EventsView::activated(const QModelIndex& index) {
 }
 
 void EventsView::selectEvent(quint32 track, quint32 index) {
-    const auto row = m_model->rowOf({track, index});
+    auto row = m_model->rowOf({track, index});
+    if (!row && m_model->query()) {
+        // Not in the current source: follow the selection to the event's row, as nsys's
+        // events view follows the selected timeline row (the name filter stays).
+        const auto& tracks = m_model->query()->tracks();
+        if (std::find(tracks.begin(), tracks.end(), track) == tracks.end()) {
+            showTrack(track);
+            row = m_model->rowOf({track, index});
+        }
+    }
     if (!row) return;
     m_selecting = true;
     const QModelIndex idx = m_model->index(*row, 0);

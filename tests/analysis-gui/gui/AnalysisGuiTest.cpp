@@ -198,6 +198,14 @@ TEST_F(AnalysisGui, SelectionElsewhereSelectsRowAndShowsDetails) {
     ASSERT_EQ(selected.count(), 1);
     EXPECT_EQ(docks.context()->selectedEvent(), find(*report, EventKind::Kernel, 200));
     EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Correlation ID"), "1");
+    // An API call is not among the kernels: the view follows it to its thread's API row.
+    const EventRef api = find(*report, EventKind::CudaApi, 400);
+    docks.selectEvent(api.track, api.index);
+    EXPECT_EQ(docks.events()->model()->query()->tracks(), (std::vector<uint32_t>{api.track}));
+    ASSERT_TRUE(docks.events()->table()->currentIndex().isValid());
+    EXPECT_EQ(docks.events()->model()->eventAt(docks.events()->table()->currentIndex().row()), api);
+    EXPECT_EQ(docks.events()->model()->rowCount(), 6);  // c6 [50], c1 [100] ... c5 [430]
+    EXPECT_EQ(docks.events()->table()->currentIndex().row(), 4);
 }
 
 TEST_F(AnalysisGui, CorrelationHighlightsApiCallAndKernel) {
