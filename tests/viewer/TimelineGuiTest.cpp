@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ViewerFixture.h"
+#include "model/gen/SyntheticGenerator.h"
 #include "model/rep/RepWriter.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -305,10 +306,50 @@ TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
     ReportTab* m = openAndWait(w, m_dir.file("missing.rep"), ReportTab::State::Failed);
     EXPECT_TRUE(m->errorMessage().contains("no such file")) << m->errorMessage().toStdString();
     ReportTab* t = openAndWait(w, text, ReportTab::State::Failed);
-    EXPECT_TRUE(t->errorMessage().contains("not a Sightline report") || t->errorMessage().contains("not a report") ||
-                t->errorMessage().contains("unknown") || t->errorMessage().contains("not a supported"))
+    // With the importer: "... is not a supported trace: expected ..."; without: "not a Sightline report".
+    EXPECT_TRUE(t->errorMessage().contains("notes.txt")) << t->errorMessage().toStdString();
+    EXPECT_TRUE(t->errorMessage().contains("not a supported trace") || t->errorMessage().contains("not a Sightline report"))
         << t->errorMessage().toStdString();
     EXPECT_EQ(w.tabs()->count(), 3);
+}
+
+TEST_F(MainWindowGui, ImportsNsysExportAndAddsProjectedNvtxLater) {
+    MainWindow w;
+    w.show();
+    ReportTab* tab = openAndWait(w, std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite",
+                                 ReportTab::State::Ready);
+    ASSERT_NE(tab->timeline(), nullptr);
+    Row& root = tab->timeline()->scene()->root();
+    Row* gpu = nullptr;
+    for (const auto& c : root.children())
+        if (c->device() == 0) gpu = c.get();
+    ASSERT_NE(gpu, nullptr);
+    EXPECT_TRUE(waitUntil([&] { return gpu->find("NVTX (projected)") != nullptr; }, 20000));
+    Row* projected = gpu->find("NVTX (projected)");
+    ASSERT_NE(projected, nullptr);
+    EXPECT_EQ(projected->count(), 67u);
+    // Placed right after the two summary rows, and laid out.
+    ASSERT_GE(gpu->children().size(), 3u);
+    EXPECT_EQ(gpu->children()[2]->title(), "NVTX (projected)");
+    waitForFrame(*tab->timeline());
+    bool laidOut = false;
+    for (const LayoutRow& lr : tab->timeline()->scene()->layout()) laidOut |= lr.row == projected;
+    EXPECT_TRUE(laidOut);
+}
+
+TEST_F(MainWindowGui, CancelStopsALoad) {
+    GeneratorOptions o;
+    o.events = 3'000'000;
+    const std::string path = m_dir.file("big.rep");
+    ASSERT_TRUE(generateReportFile(o, path).ok());
+    MainWindow w;
+    w.show();
+    ReportTab* tab = w.openReport(QString::fromStdString(path));
+    tab->cancel();
+    EXPECT_TRUE(waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 30000));
+    EXPECT_EQ(tab->state(), ReportTab::State::Failed);
+    EXPECT_TRUE(tab->errorMessage().contains("cancel")) << tab->errorMessage().toStdString();
+    EXPECT_EQ(tab->timeline(), nullptr);
 }
 
 TEST(App, HelpScreenshotAndNoGlExitCleanly) {

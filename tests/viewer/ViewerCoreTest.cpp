@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "viewer/timeline/Palette.h"
+#include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimeRuler.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -270,3 +272,62 @@ TEST(CommandLine, SizeAndRange) {
     EXPECT_FALSE(parseTimeRange("2s:1s").has_value());
     EXPECT_FALSE(parseTimeRange("1s").has_value());
 }
+
+#ifdef SIGHTLINE_VIEWER_HAVE_IMPORT
+#include "model/analysis/NvtxGpuProjection.h"
+#include "model/import/OpenAny.h"
+
+namespace {
+
+struct TreeTotals {
+    std::map<std::string, uint64_t> byTitle;  // summed counts of leaf rows by their title
+    int streamsWithKernels = 0;
+    std::vector<std::string> gpuTitles;
+};
+
+void walk(const Row& r, TreeTotals& t) {
+    for (const auto& c : r.children()) {
+        if (!c->isGroup()) t.byTitle[c->title()] += c->count();
+        if (c->title().rfind("Stream ", 0) == 0 && c->find("Kernels")) ++t.streamsWithKernels;
+        if (c->depth() == 0 && c->title().rfind("GPU ", 0) == 0) t.gpuTitles.push_back(c->title());
+        walk(*c, t);
+    }
+}
+
+}  // namespace
+
+TEST(RowTree, ImportedNsysExport) {
+    // extrap_concurrent_s1.sqlite (nsys 2022.1.1, GTX 1060): 12 kernels on 10 streams, 30 memcpy,
+    // 17 memset, 184 CUDA runtime rows, 76 nested NVTX push/pop ranges.
+    auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite", {});
+    ASSERT_TRUE(r.ok()) << r.error();
+    ProjectedNvtx projected(**r);
+    auto root = buildRowTree(**r, &projected);
+    TreeTotals t;
+    walk(*root, t);
+    EXPECT_EQ(t.byTitle["Kernels"], 12u);
+    EXPECT_EQ(t.byTitle["All kernels"], 12u);
+    EXPECT_EQ(t.streamsWithKernels, 10);
+    EXPECT_EQ(t.byTitle["Memcpy"], 30u);
+    EXPECT_EQ(t.byTitle["Memset"], 17u);
+    EXPECT_EQ(t.byTitle["All memory operations"], 47u);
+    EXPECT_EQ(t.byTitle["CUDA API"], (*r)->eventCount(EventKind::CudaApi));
+    EXPECT_EQ(t.byTitle["NVTX (de.tu-darmstadt.parallel.extra_prof)"], 76u);  // a named domain
+    EXPECT_EQ(t.byTitle["NVTX"], 0u);
+    EXPECT_EQ(t.byTitle["Sync"], 16u);
+    EXPECT_EQ(t.byTitle["CUDA memory usage (pid 5360)"], 60u);
+    // NVTX projected onto the (only) GPU: every range the projection keeps (those that
+    // launched GPU work), none lost to the device assignment.
+    const analysis::CorrelationIndex corr(**r);
+    const analysis::NvtxRangeTree tree(**r);
+    const analysis::NvtxGpuProjection proj(**r, corr, tree);
+    EXPECT_EQ(proj.ranges().size(), 67u);
+    EXPECT_EQ(t.byTitle["NVTX (projected)"], proj.ranges().size());
+    ASSERT_EQ(t.gpuTitles.size(), 1u);
+    EXPECT_NE(t.gpuTitles[0].find("1060"), std::string::npos) << t.gpuTitles[0];
+    // Every event of the report is in exactly one non-summary row.
+    uint64_t topLevel = 0;
+    for (const auto& c : root->children()) topLevel += c->count();
+    EXPECT_EQ(topLevel, (*r)->eventCount());
+}
+#endif

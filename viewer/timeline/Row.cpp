@@ -1,5 +1,7 @@
 #include "viewer/timeline/Row.h"
 
+#include <algorithm>
+
 namespace sl::viewer {
 
 void Row::build(const RowContext&, DrawList&) const {}
@@ -12,6 +14,16 @@ Row* Row::addChild(std::unique_ptr<Row> child, bool summary) {
     m_children.push_back(std::move(child));
     addCount(n);
     return m_children.back().get();
+}
+
+Row* Row::insertChild(size_t index, std::unique_ptr<Row> child, bool summary) {
+    child->m_parent = this;
+    const uint64_t n = summary ? 0 : child->m_count;
+    index = std::min(index, m_children.size());
+    Row* raw = child.get();
+    m_children.insert(m_children.begin() + static_cast<ptrdiff_t>(index), std::move(child));
+    addCount(n);
+    return raw;
 }
 
 void Row::addCount(uint64_t n) {

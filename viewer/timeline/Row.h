@@ -63,6 +63,10 @@ public:
     const std::vector<std::unique_ptr<Row>>& children() const { return m_children; }
     // A summary child (its events also appear in other rows) does not add to this row's count.
     Row* addChild(std::unique_ptr<Row> child, bool summary = false);
+    Row* insertChild(size_t index, std::unique_ptr<Row> child, bool summary = false);
+    // The CUDA device a GPU group stands for, -1 for other rows.
+    int32_t device() const { return m_device; }
+    void setDevice(int32_t d) { m_device = d; }
     bool expanded() const { return m_expanded; }
     void setExpanded(bool e) { m_expanded = e; }
     bool pinned() const { return m_pinned; }
@@ -81,6 +85,7 @@ private:
     std::vector<std::unique_ptr<Row>> m_children;
     bool m_expanded = true;
     bool m_pinned = false;
+    int32_t m_device = -1;
 };
 
 }  // namespace sl::viewer

@@ -57,7 +57,7 @@ std::unique_ptr<Row> group(std::string title) { return std::make_unique<Row>(std
 
 class Builder {
 public:
-    explicit Builder(const Report& r) : m_r(r), m_root(group("")) {}
+    Builder(const Report& r, ProjectedNvtx* projected) : m_r(r), m_projected(projected), m_root(group("")) {}
     std::unique_ptr<Row> run();
 
 private:
@@ -67,6 +67,7 @@ private:
     Row* stream(const TrackKey& k);
 
     const Report& m_r;
+    ProjectedNvtx* m_projected;
     std::unique_ptr<Row> m_root;
     Row* m_metrics = nullptr;
     std::map<int64_t, Row*> m_processes;
@@ -94,7 +95,9 @@ Row* Builder::gpu(int32_t device) {
     if (auto it = m_gpus.find(device); it != m_gpus.end()) return it->second;
     std::string title = "GPU " + std::to_string(device);
     if (const Gpu* g = m_r.findGpu(device); g && !g->name.empty()) title += " (" + g->name + ")";
-    return m_gpus[device] = m_root->addChild(group(title));
+    m_gpus[device] = m_root->addChild(group(title));
+    m_gpus[device]->setDevice(device);
+    return m_gpus[device];
 }
 
 Row* Builder::stream(const TrackKey& k) {
@@ -136,13 +139,12 @@ std::unique_ptr<Row> Builder::run() {
     for (const Gpu& g : m_r.gpus) gpu(g.deviceId);
     for (auto& [d, ts] : kernels) gpu(d);
     for (auto& [d, ts] : memops) gpu(d);
-    ProjectedNvtx projected(m_r);
+    for (auto& [d, ts] : memory) gpu(d);
     for (auto& [device, row] : m_gpus) {
         if (auto it = kernels.find(device); it != kernels.end())
             row->addChild(std::make_unique<TrackRow>(m_r, "All kernels", it->second, true), true);
         if (auto it = memops.find(device); it != memops.end())
             row->addChild(std::make_unique<TrackRow>(m_r, "All memory operations", it->second, true), true);
-        if (auto p = projected.takeRow(device)) row->addChild(std::move(p), true);
         if (auto it = memory.find(device); it != memory.end())
             for (const Track* t : it->second)
                 row->addChild(std::make_unique<MemoryUsageRow>(*t, "CUDA memory usage (pid " + std::to_string(t->key.pid) + ")"));
@@ -166,11 +168,28 @@ std::unique_ptr<Row> Builder::run() {
             parent->addChild(std::make_unique<MetricRow>(m_r, *t, title));
         }
     }
+    if (m_projected) addProjectedNvtxRows(*m_root, *m_projected);
     return std::move(m_root);
 }
 
 }  // namespace
 
-std::unique_ptr<Row> buildRowTree(const Report& report) { return Builder(report).run(); }
+std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected) {
+    return Builder(report, projected).run();
+}
+
+int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected) {
+    int added = 0;
+    for (const auto& g : root.children()) {
+        if (g->device() < 0) continue;
+        auto row = projected.takeRow(g->device());
+        if (!row) continue;
+        size_t at = 0;  // after "All kernels" and "All memory operations"
+        while (at < g->children().size() && g->children()[at]->title().rfind("All ", 0) == 0) ++at;
+        g->insertChild(at, std::move(row), true);
+        ++added;
+    }
+    return added;
+}
 
 }  // namespace sl::viewer

@@ -12,6 +12,13 @@
 
 namespace sl::viewer {
 
-std::unique_ptr<Row> buildRowTree(const Report& report);
+class ProjectedNvtx;
+
+// Without `projected`, GPUs get no "NVTX (projected)" row: the GUI computes the projection
+// after the first frame (it costs O(n log n) over every API call and GPU operation) and adds
+// the rows with addProjectedNvtxRows().
+std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected = nullptr);
+// Inserts each GPU's projected NVTX row after its summary rows. Returns how many were added.
+int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected);
 
 }  // namespace sl::viewer

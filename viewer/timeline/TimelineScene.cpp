@@ -148,7 +148,7 @@ void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
 void TimelineScene::build(const TimeRange& range, DrawList& out) {
     out.clear();
     layout();
-    out.boxes.push_back({0, 0, m_width, m_height, kBackground});
+    // The widget clears to kBackground: no full-screen box (fill rate is what llvmpipe lacks).
     const RulerTicks ticks = rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
     // Step 1: scrolled rows that intersect the visible band; their labels never cover the
     // pinned area or the ruler.
@@ -163,7 +163,7 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
             ++index;
             if (lr.y + lr.h <= (pinnedPass ? kRulerHeight : m_pinnedBottom) || lr.y >= m_height) continue;
             const uint32_t bg = lr.row->isGroup() ? kGroupBg : (index % 2 ? kBackground : kRowAlt);
-            out.boxes.push_back({0, lr.y, m_width, lr.h, bg});
+            if (bg != kBackground || pinnedPass) out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, bg});
             if (!lr.row->isGroup()) {
                 for (const RulerTick& t : ticks.ticks)
                     if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});

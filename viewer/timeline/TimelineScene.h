@@ -47,6 +47,7 @@ public:
     void setExpanded(Row* row, bool expanded);
     void setPinned(Row* row, bool pinned);
     void setScroll(float y);
+    void invalidateLayout() { m_layoutDirty = true; }
     float scroll() const { return m_scroll; }
     float maxScroll() const;
     const std::vector<LayoutRow>& layout();

@@ -7,7 +7,10 @@
 #include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
+#include <QOpenGLPaintDevice>
 #include <QPainter>
 #include <QSurfaceFormat>
 #include <QToolTip>
@@ -38,6 +41,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QOpenGLWidget(parent) {
 TimelineWidget::~TimelineWidget() {
     if (m_glReady && context()) {
         makeCurrent();
+        m_cache.reset();
         m_renderer.destroy(m_frameBatch);
         m_renderer.destroy(m_overlayBatch);
         doneCurrent();
@@ -78,6 +82,11 @@ void TimelineWidget::setScene(std::unique_ptr<TimelineScene> scene) {
     rebuild();
 }
 
+void TimelineWidget::rowsChanged() {
+    if (m_scene) m_scene->invalidateLayout();
+    rebuild();
+}
+
 int64_t TimelineWidget::timeAtX(float x) const {
     if (!m_scene) return 0;
     return m_scene->timeAt(m_view.range(), x);
@@ -98,7 +107,7 @@ void TimelineWidget::resizeGL(int, int) { m_needRebuild = true; }
 void TimelineWidget::paintGL() {
     QElapsedTimer timer;
     timer.start();
-    auto* f = context()->functions();
+    auto* f = context()->extraFunctions();
     f->glClearColor(1, 1, 1, 1);
     f->glClear(GL_COLOR_BUFFER_BIT);
     if (!m_glReady || !m_scene) {
@@ -107,40 +116,70 @@ void TimelineWidget::paintGL() {
         return;
     }
     const float w = static_cast<float>(width()), h = static_cast<float>(height());
+    const QSize pixels = size() * devicePixelRatio();
     m_scene->setSize(w, h);
-    if (m_needRebuild) {
-        QElapsedTimer bt;
-        bt.start();
-        m_scene->build(m_view.range(), m_frame);
-        if (m_frameHook) m_frameHook(m_view.range(), m_frame);
-        m_renderer.upload(m_frame, m_frameBatch);
-        QFontMetricsF fm(font());
-        m_labelCache.clear();
-        for (const DrawLabel& l : m_frame.labels) {
-            const QString text = QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
-            const QString shown = fm.elidedText(text, Qt::ElideRight, l.w);
-            if (shown.isEmpty() || shown == QStringLiteral("\u2026")) continue;
-            m_labelCache.push_back({QRectF(l.x, l.y, l.w, l.h), argbColor(l.argb), shown});
-        }
-        m_needRebuild = false;
-        ++m_rebuilds;
-        m_lastBuildMs = static_cast<double>(bt.nsecsElapsed()) / 1e6;
+    if (!m_cache || m_cache->size() != pixels) {
+        m_cache = std::make_unique<QOpenGLFramebufferObject>(pixels);
+        m_needRebuild = true;
     }
+    if (m_needRebuild) renderFrameToCache(w, h);
+    // Every paint: the cached frame (a blit), then the overlay on top. Hover, selection and
+    // markers never redraw the events.
+    f->glBindFramebuffer(GL_READ_FRAMEBUFFER, m_cache->handle());
+    f->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    f->glBlitFramebuffer(0, 0, pixels.width(), pixels.height(), 0, 0, pixels.width(), pixels.height(),
+                         GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
     m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()), m_overlay);
     if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
     m_renderer.upload(m_overlay, m_overlayBatch);
     f->glEnable(GL_BLEND);
     f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    m_renderer.draw(m_frameBatch, w, h);
     m_renderer.draw(m_overlayBatch, w, h);
-    {
+    if (!m_overlay.labels.empty()) {
         QPainter p(this);
-        paintLabels(p, m_frame, true);
         paintLabels(p, m_overlay, false);
     }
     ++m_frames;
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     emit frameRendered();
+}
+
+void TimelineWidget::renderFrameToCache(float w, float h) {
+    QElapsedTimer bt;
+    bt.start();
+    m_scene->build(m_view.range(), m_frame);
+    if (m_frameHook) m_frameHook(m_view.range(), m_frame);
+    m_renderer.upload(m_frame, m_frameBatch);
+    QFontMetricsF fm(font());
+    m_labelCache.clear();
+    for (const DrawLabel& l : m_frame.labels) {
+        const QString text = QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
+        const QString shown = fm.elidedText(text, Qt::ElideRight, l.w);
+        if (shown.isEmpty() || shown == QStringLiteral("\u2026")) continue;
+        m_labelCache.push_back({QRectF(l.x, l.y, l.w, l.h), argbColor(l.argb), shown});
+    }
+    auto* f = context()->functions();
+    m_cache->bind();
+    f->glViewport(0, 0, m_cache->width(), m_cache->height());
+    f->glClearColor(1, 1, 1, 1);
+    f->glClear(GL_COLOR_BUFFER_BIT);
+    f->glEnable(GL_BLEND);
+    f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    m_renderer.draw(m_frameBatch, w, h);
+    {
+        QOpenGLPaintDevice device(m_cache->size());
+        device.setDevicePixelRatio(devicePixelRatio());
+        QPainter p(&device);
+        p.setFont(font());
+        paintLabels(p, m_frame, true);
+    }
+    m_cache->bindDefault();
+    f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    f->glViewport(0, 0, m_cache->width(), m_cache->height());
+    m_needRebuild = false;
+    ++m_rebuilds;
+    m_lastBuildMs = static_cast<double>(bt.nsecsElapsed()) / 1e6;
 }
 
 void TimelineWidget::paintLabels(QPainter& p, const DrawList& list, bool cached) {

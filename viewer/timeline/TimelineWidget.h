@@ -4,6 +4,7 @@
 // range, layout or data change, and otherwise just redraws (hover, selection, markers).
 // Boxes go through GlBoxRenderer (instanced); labels are painted with QPainter. GUI thread.
 #include <QElapsedTimer>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLWidget>
 #include <functional>
 #include <memory>
@@ -28,6 +29,8 @@ public:
     static QString checkOpenGL();
 
     void setScene(std::unique_ptr<TimelineScene> scene);
+    // The scene's rows were added or removed: lay out and rebuild.
+    void rowsChanged();
     TimelineScene* scene() const { return m_scene.get(); }
     ViewState& view() { return m_view; }
     QString glError() const { return m_glError; }
@@ -35,7 +38,7 @@ public:
     // Frames rendered and rebuilds done so far, and the cost of the last ones (ms).
     uint64_t frameCount() const { return m_frames; }
     uint64_t rebuildCount() const { return m_rebuilds; }
-    double lastBuildMs() const { return m_lastBuildMs; }
+    double lastBuildMs() const { return m_lastBuildMs; }  // draw list + GL + labels into the cache
     double lastPaintMs() const { return m_lastPaintMs; }
     size_t drawListBytes() const { return m_frame.memoryBytes() + m_overlay.memoryBytes(); }
     const DrawList& frame() const { return m_frame; }
@@ -79,6 +82,7 @@ protected:
 
 private:
     void rebuild() { m_needRebuild = true; update(); }
+    void renderFrameToCache(float w, float h);
     void paintLabels(QPainter& p, const DrawList& list, bool cached);
     void updateHover(QPointF pos);
     QString hitText(const HitInfo& hit) const;
@@ -87,6 +91,8 @@ private:
     ViewState m_view;
     std::unique_ptr<TimelineScene> m_scene;
     GlBoxRenderer m_renderer;
+    // The frame's events, headers and labels, rendered once per rebuild; paints blit it.
+    std::unique_ptr<QOpenGLFramebufferObject> m_cache;
     GlBoxRenderer::Batch m_frameBatch, m_overlayBatch;
     DrawList m_frame, m_overlay;
     struct CachedLabel {

@@ -77,14 +77,17 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
             pushBox(out, x0, y, w, h, withAlpha(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
             continue;
         }
-        buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y, out);
+        size_t longest = it.first;
+        t.lod.longest(t, it.first, it.first + it.count, &longest);
+        buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y,
+                  ctx.palette->eventColor(t, longest), out);
         // Overlaid tracks would print their counts on top of each other.
         if (w >= 60 && m_tracks.size() == 1) out.labels.push_back({x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) + " events"});
     }
 }
 
 void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e, float y,
-                         DrawList& out) const {
+                         uint32_t color, DrawList& out) const {
     // One bucket per pixel column of the fold, aligned to the frame's pixel grid.
     const double px0 = std::floor(static_cast<double>(s - ctx.t0) / ctx.nsPerPixel);
     const double px1 = std::ceil(static_cast<double>(e - ctx.t0) / ctx.nsPerPixel);
@@ -100,7 +103,7 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
         if (k.count == 0) continue;
         // Quantize the busy fraction so neighbouring pixels merge into one box.
         const double busy = std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
-        const uint32_t c = withAlpha(ctx.palette->eventColor(t, k.longestIndex), 0.35 + 0.65 * busy);
+        const uint32_t c = withAlpha(color, 0.35 + 0.65 * busy);
         const float x = ctx.x + static_cast<float>(px0 + b);
         if (x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
         pushBox(out, x, y, 1, h, c);

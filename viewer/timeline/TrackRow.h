@@ -3,7 +3,7 @@
 // from several tracks overlaid in one lane ("All kernels" of a GPU). Rendering cost depends on
 // the pixel width, not the event count: layoutLane() folds sub-pixel events into "N events"
 // items, and a fold wider than a few pixels is drawn per pixel from queryBuckets(): the color
-// of the longest event in the pixel, the opacity of the busy fraction.
+// of the fold's longest event, the opacity of each pixel's busy fraction.
 #include <vector>
 
 #include "model/core/Report.h"
@@ -31,7 +31,7 @@ public:
 private:
     void buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y, DrawList& out) const;
     void buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e, float y,
-                   DrawList& out) const;
+                   uint32_t color, DrawList& out) const;
 
     const Report& m_report;
     std::vector<const Track*> m_tracks;

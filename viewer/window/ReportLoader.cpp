@@ -2,7 +2,11 @@
 
 #include <QPointer>
 #include <chrono>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
+#include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/window/ReportOpener.h"
 
@@ -39,10 +43,14 @@ void ReportLoader::start(const QString& path) {
         else {
             report = std::move(r.value());
             rows = buildRowTree(*report);
+#if defined(__GLIBC__)
+            // Reading and the NVTX projection free large temporaries: give them back to the
+            // system instead of keeping them in the worker's malloc arena.
+            malloc_trim(0);
+#endif
         }
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         auto* shared = new std::pair<ReportPtr, std::unique_ptr<Row>>(report, std::move(rows));
-        m_done = true;
         QMetaObject::invokeMethod(
             this,
             [self, shared, error, secs] {
@@ -58,6 +66,21 @@ void ReportLoader::start(const QString& path) {
                 emit self->finished();
             },
             Qt::QueuedConnection);
+        if (report && !m_cancel) {
+            auto projected = std::make_shared<ProjectedNvtx>(*report);
+#if defined(__GLIBC__)
+            malloc_trim(0);
+#endif
+            QMetaObject::invokeMethod(
+                this,
+                [self, projected] {
+                    if (!self) return;
+                    self->m_projection = projected;
+                    emit self->projectionReady();
+                },
+                Qt::QueuedConnection);
+        }
+        m_done = true;
     });
 }
 

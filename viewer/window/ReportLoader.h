@@ -1,6 +1,8 @@
 #pragma once
 // Loads a report off the GUI thread: reads (or imports) the file and builds the timeline's
-// row tree on a worker thread, reports progress, and can be cancelled. Results arrive on the
+// row tree on a worker thread, reports progress, and can be cancelled. After finished(), the
+// same worker projects NVTX ranges onto the GPUs (seconds at 10M events, so it does not
+// delay the first frame) and signals projectionReady(). Results arrive on the
 // GUI thread through the signals. Destroying the loader cancels and joins the worker.
 #include <QObject>
 #include <QString>
@@ -12,6 +14,8 @@
 #include "viewer/timeline/Row.h"
 
 namespace sl::viewer {
+
+class ProjectedNvtx;
 
 class ReportLoader : public QObject {
     Q_OBJECT
@@ -25,11 +29,14 @@ public:
     // After finished(): the loaded report and its row tree (moved out).
     ReportPtr report() const { return m_report; }
     std::unique_ptr<Row> takeRows() { return std::move(m_rows); }
+    // After projectionReady(): NVTX projected onto the GPUs, computed after the first frame.
+    std::shared_ptr<ProjectedNvtx> projection() const { return m_projection; }
     double loadSeconds() const { return m_seconds; }
 
 signals:
     void progress(int percent);
     void finished();
+    void projectionReady();
     void failed(const QString& message);
 
 private:
@@ -39,6 +46,7 @@ private:
     std::atomic<int> m_lastPercent{-1};
     ReportPtr m_report;
     std::unique_ptr<Row> m_rows;
+    std::shared_ptr<ProjectedNvtx> m_projection;
     double m_seconds = 0;
 };
 

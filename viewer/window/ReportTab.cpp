@@ -8,6 +8,8 @@
 #include <QVBoxLayout>
 
 #include "viewer/analysis/TimelineAnalysis.h"
+#include "viewer/timeline/ProjectedNvtxRow.h"
+#include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/ReportLoader.h"
@@ -49,6 +51,11 @@ ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_
     connect(m_loader, &ReportLoader::progress, m_progress, &QProgressBar::setValue);
     connect(m_loader, &ReportLoader::finished, this, &ReportTab::onLoaded);
     connect(m_loader, &ReportLoader::failed, this, &ReportTab::onFailed);
+    connect(m_loader, &ReportLoader::projectionReady, this, [this] {
+        if (!m_timeline || !m_timeline->scene()) return;
+        if (addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0) m_timeline->rowsChanged();
+        emit projectionAdded();
+    });
     connect(m_cancel, &QPushButton::clicked, this, &ReportTab::cancel);
     m_loader->start(path);
 }

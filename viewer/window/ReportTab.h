@@ -36,6 +36,7 @@ signals:
     void loaded();
     void failed(const QString& message);
     void eventDetails(const QString& text);
+    void projectionAdded();  // NVTX projected rows are in the timeline now (if any)
 
 private:
     void onLoaded();

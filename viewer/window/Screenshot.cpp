@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 
+#include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
@@ -16,7 +17,8 @@ QString writeScreenshot(const ScreenshotOptions& o) {
     auto r = openReportFile(o.report.toStdString(), {});
     if (!r) return QString::fromStdString(r.error());
     std::shared_ptr<Report> report = std::move(r.value());
-    auto rows = buildRowTree(*report);
+    ProjectedNvtx projected(*report);
+    auto rows = buildRowTree(*report, &projected);
     TimelineWidget w;
     w.setWindowTitle("Sightline screenshot");
     w.setScene(std::make_unique<TimelineScene>(report, std::move(rows)));

@@ -1,0 +1,189 @@
+// bench_viewer REPORT [--size WxH] [--json]
+// Opens REPORT in a TimelineWidget of the given size (1600x900 by default) under X (re-runs
+// itself under xvfb-run when there is no DISPLAY) and measures:
+//   open_to_first_frame: read the file, build the row tree, show, first frame on screen;
+//   frame times of a scripted sequence from the full view down to single events and back
+//   (Ctrl+wheel-like zooms of 0.8 around moving anchors, pans of 10% between them), each
+//   from the ViewState change until the frame is swapped (rebuild + GL + labels + compose);
+//   redraw times for hover moves (no rebuild);
+//   memory: RSS after loading the model vs after the sequence (the GUI's share).
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "viewer/timeline/ProjectedNvtxRow.h"
+#include "viewer/timeline/RowTreeBuilder.h"
+#include "viewer/timeline/TimelineScene.h"
+#include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/CommandLine.h"
+#include "viewer/window/ReportOpener.h"
+
+using namespace sl;
+using namespace sl::viewer;
+
+namespace {
+
+size_t rssBytes(const char* field = "VmRSS:") {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field))) * 1024;
+    return 0;
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
+    return v[i];
+}
+
+double mb(size_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (!std::getenv("DISPLAY") && !std::getenv("SIGHTLINE_NO_XVFB_REEXEC")) {
+        setenv("SIGHTLINE_NO_XVFB_REEXEC", "1", 1);
+        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"), const_cast<char*>("-s"),
+                                   const_cast<char*>("-screen 0 1920x1080x24")};
+        for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
+        args.push_back(nullptr);
+        execvp("xvfb-run", args.data());
+        std::fprintf(stderr, "bench_viewer: no DISPLAY and no xvfb-run\n");
+        return 1;
+    }
+    TimelineWidget::installSurfaceFormat();
+    QApplication app(argc, argv);
+    const QStringList args = QApplication::arguments();
+    QString path;
+    QSize size(1600, 900);
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == "--size" && i + 1 < args.size()) size = parseSize(args[++i]).value_or(size);
+        else path = args[i];
+    }
+    if (path.isEmpty()) {
+        std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH]\n");
+        return 2;
+    }
+    if (QString gl = TimelineWidget::checkOpenGL(); !gl.isEmpty()) {
+        std::fprintf(stderr, "bench_viewer: %s\n", qPrintable(gl));
+        return 1;
+    }
+    const size_t rssStart = rssBytes();
+
+    // Step 1: open to first frame.
+    QElapsedTimer open;
+    open.start();
+    auto r = openReportFile(path.toStdString(), {});
+    if (!r) {
+        std::fprintf(stderr, "bench_viewer: %s\n", r.error().c_str());
+        return 1;
+    }
+    std::shared_ptr<Report> report = std::move(r.value());
+    const double readMs = static_cast<double>(open.nsecsElapsed()) / 1e6;
+    auto rows = buildRowTree(*report);
+    const double rowsMs = static_cast<double>(open.nsecsElapsed()) / 1e6 - readMs;
+#if defined(__GLIBC__)
+    malloc_trim(0);  // as the app's loader does: the reader's temporaries are not the model
+#endif
+    const size_t rssModel = rssBytes();
+    TimelineWidget w;
+    uint64_t swaps = 0;
+    QObject::connect(&w, &QOpenGLWidget::frameSwapped, [&swaps] { ++swaps; });
+    w.setScene(std::make_unique<TimelineScene>(report, std::move(rows)));
+    w.resize(size);
+    w.show();
+    while (swaps == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    const double firstFrameMs = static_cast<double>(open.nsecsElapsed()) / 1e6;
+    // The app projects NVTX onto the GPUs on its loader thread after the first frame; here it
+    // runs in place so its rows take part in the sequence and its memory counts as the GUI's.
+    QElapsedTimer projTimer;
+    projTimer.start();
+    {
+        ProjectedNvtx projected(*report);
+        if (addProjectedNvtxRows(w.scene()->root(), projected) > 0) w.rowsChanged();
+    }
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    const double projectionMs = static_cast<double>(projTimer.nsecsElapsed()) / 1e6;
+
+    // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
+    std::vector<double> frames, builds, paints, redraws;
+    auto frame = [&](auto&& change) {
+        const uint64_t before = swaps;
+        QElapsedTimer t;
+        t.start();
+        change();
+        w.update();
+        while (swaps == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        return static_cast<double>(t.nsecsElapsed()) / 1e6;
+    };
+    ViewState& v = w.view();
+    const TimeRange all = v.bounds();
+    // Anchors spread over the report so zooms land on different data.
+    const double anchors[] = {0.37, 0.61, 0.13, 0.82};
+    int steps = 0;
+    for (double a : anchors) {
+        const int64_t anchor = all.start + static_cast<int64_t>(a * static_cast<double>(all.span()));
+        // Down to single events: a span of 20 us shows microsecond kernels a few pixels wide.
+        while (v.range().span() > 20'000) {
+            frames.push_back(frame([&] { v.zoomAround(anchor, 0.8); }));
+            builds.push_back(w.lastBuildMs());
+            paints.push_back(w.lastPaintMs());
+            if (++steps % 5 == 0)
+                for (int p : {1, -1, 1}) {
+                    frames.push_back(frame([&] { v.pan(p * v.range().span() / 10); }));
+                    builds.push_back(w.lastBuildMs());
+                }
+        }
+        for (int i = 0; i < 10; ++i) {
+            const float x = static_cast<float>(TimelineScene::kHeaderWidth + 100 + i * 100);
+            redraws.push_back(frame([&] {
+                QMouseEvent e(QEvent::MouseMove, QPointF(x, 300), w.mapToGlobal(QPointF(x, 300)), Qt::NoButton,
+                              Qt::NoButton, Qt::NoModifier);
+                QApplication::sendEvent(&w, &e);
+            }));
+        }
+        while (v.range().span() < all.span()) {
+            frames.push_back(frame([&] { v.zoomAround(anchor, 1.25); }));
+            builds.push_back(w.lastBuildMs());
+        }
+    }
+    const size_t rssEnd = rssBytes();
+    const size_t model = report->memoryBytes();
+    const size_t gui = rssEnd > rssModel ? rssEnd - rssModel : 0;
+    std::printf("report: %s\n", qPrintable(path));
+    std::printf("events: %llu  rows laid out: %zu  window: %dx%d\n",
+                static_cast<unsigned long long>(report->eventCount()), w.scene()->layout().size(), size.width(),
+                size.height());
+    std::printf("open_to_first_frame_ms: %.1f  (read %.1f, row tree %.1f, show+first frame %.1f)\n", firstFrameMs,
+                readMs, rowsMs, firstFrameMs - readMs - rowsMs);
+    std::printf("nvtx_projection_ms (after the first frame, off the GUI thread in the app): %.1f\n", projectionMs);
+    std::printf("frames: %zu  frame_ms p50 %.2f  p95 %.2f  max %.2f\n", frames.size(), percentile(frames, 0.5),
+                percentile(frames, 0.95), percentile(frames, 1.0));
+    std::printf("rebuild_ms (draw list + GL + labels into the frame cache) p50 %.2f  p95 %.2f\n",
+                percentile(builds, 0.5), percentile(builds, 0.95));
+    std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n", percentile(paints, 0.5),
+                percentile(paints, 0.95));
+    std::printf("hover_redraw_ms p50 %.2f  p95 %.2f  (%zu redraws)\n", percentile(redraws, 0.5),
+                percentile(redraws, 0.95), redraws.size());
+    std::printf("memory: model %.1f MiB (Report::memoryBytes)  rss start %.1f  after load %.1f  after sequence %.1f MiB\n",
+                mb(model), mb(rssStart), mb(rssModel), mb(rssEnd));
+    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n", mb(gui),
+                100.0 * static_cast<double>(gui) / static_cast<double>(std::max<size_t>(1, model)),
+                mb(w.drawListBytes()));
+    return 0;
+}
