@@ -14,7 +14,9 @@
 namespace sl::analysis {
 namespace {
 
-uint64_t orderedBits(int64_t v) { return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63); }
+uint64_t orderedBits(int64_t v) {
+    return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63);
+}
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -26,13 +28,20 @@ std::string lower(std::string_view s) {
 
 std::string_view eventColumnTitle(EventColumn c) {
     switch (c) {
-        case EventColumn::Start: return "Start";
-        case EventColumn::Duration: return "Duration";
-        case EventColumn::End: return "End";
-        case EventColumn::Name: return "Name";
-        case EventColumn::Row: return "Row";
-        case EventColumn::Correlation: return "Correlation ID";
-        case EventColumn::Bytes: return "Bytes";
+        case EventColumn::Start:
+            return "Start";
+        case EventColumn::Duration:
+            return "Duration";
+        case EventColumn::End:
+            return "End";
+        case EventColumn::Name:
+            return "Name";
+        case EventColumn::Row:
+            return "Row";
+        case EventColumn::Correlation:
+            return "Correlation ID";
+        case EventColumn::Bytes:
+            return "Bytes";
     }
     return "";
 }
@@ -55,7 +64,7 @@ void radixSortByKey(std::vector<uint32_t>& ids, const std::vector<uint64_t>& key
         lo = std::min(lo, k[j]);
         hi = std::max(hi, k[j]);
     }
-    if (lo == hi) return;
+    if (lo == hi || std::is_sorted(k.begin(), k.end())) return;  // one-lane tracks come sorted by start
     for (auto& v : k) v -= lo;
     const int bits = 64 - std::countl_zero(hi - lo);
     constexpr int kDigit = 11;
@@ -65,7 +74,8 @@ void radixSortByKey(std::vector<uint32_t>& ids, const std::vector<uint64_t>& key
     for (int shift = 0; shift < bits; shift += kDigit) {
         std::vector<size_t> count(kBuckets, 0);
         for (size_t j = 0; j < n; ++j) ++count[(k[j] >> shift) & (kBuckets - 1)];
-        if (std::find(count.begin(), count.end(), n) != count.end()) continue;  // one digit value: no-op pass
+        if (std::find(count.begin(), count.end(), n) != count.end())
+            continue;  // one digit value: no-op pass
         size_t sum = 0;
         for (auto& c : count) {
             const size_t x = c;
@@ -89,7 +99,8 @@ std::vector<uint32_t> EventQuery::tracksOfKind(const Report& report, EventKind k
     return out;
 }
 
-EventQuery::EventQuery(std::shared_ptr<const Report> report, std::vector<uint32_t> tracks, unsigned threads)
+EventQuery::EventQuery(std::shared_ptr<const Report> report, std::vector<uint32_t> tracks,
+                       unsigned threads)
     : m_report(std::move(report)), m_threads(threads) {
     m_trackPos.assign(m_report->tracks.size(), -1);
     uint64_t total = 0;
@@ -113,7 +124,9 @@ uint32_t EventQuery::globalId(EventRef e) const {
 }
 
 EventRef EventQuery::refOf(uint32_t gid) const {
-    const size_t k = static_cast<size_t>(std::upper_bound(m_offsets.begin(), m_offsets.end(), gid) - m_offsets.begin()) - 1;
+    const size_t k = static_cast<size_t>(std::upper_bound(m_offsets.begin(), m_offsets.end(), gid) -
+                                         m_offsets.begin()) -
+                     1;
     return {m_tracks[k], gid - m_offsets[k]};
 }
 
@@ -134,7 +147,8 @@ std::optional<size_t> EventQuery::rowOf(EventRef e) const {
 
 uint32_t EventQuery::nameToken(const Track& t, size_t i) const {
     if (t.schema().hasName) return t.name[i];
-    return static_cast<uint32_t>(m_report->strings.size()) + static_cast<uint32_t>(t.key.kind) * 256 + groupKeyOf(t, i);
+    return static_cast<uint32_t>(m_report->strings.size()) +
+           static_cast<uint32_t>(t.key.kind) * 256 + groupKeyOf(t, i);
 }
 
 void EventQuery::ensureNameRanks() {
@@ -154,7 +168,8 @@ void EventQuery::ensureNameRanks() {
         const Track& t = r.tracks[ti];
         if (t.schema().hasName) continue;
         for (uint32_t key = 0; key < 256; ++key) {
-            const uint32_t tok = static_cast<uint32_t>(r.strings.size()) + static_cast<uint32_t>(t.key.kind) * 256 + key;
+            const uint32_t tok = static_cast<uint32_t>(r.strings.size()) +
+                                 static_cast<uint32_t>(t.key.kind) * 256 + key;
             if (!used[tok]) continue;
             used[tok] = 0;  // once per token
             names.emplace_back(selectionGroupName(r, t, key), tok);
@@ -189,7 +204,8 @@ std::vector<uint64_t> EventQuery::keysByGlobalId(EventColumn column) const {
                 break;
             case EventColumn::Correlation:
             case EventColumn::Bytes: {
-                const int col = column == EventColumn::Correlation ? correlationColumn(t.key.kind) : bytesColumn(t.key.kind);
+                const int col = column == EventColumn::Correlation ? correlationColumn(t.key.kind)
+                                                                   : bytesColumn(t.key.kind);
                 if (col < 0) {
                     std::fill(out, out + n, 0);
                 } else {
@@ -295,11 +311,16 @@ int64_t EventQuery::value(EventRef e, EventColumn column) const {
     const Track& t = m_report->tracks[e.track];
     const size_t i = e.index;
     switch (column) {
-        case EventColumn::Start: return t.start[i];
-        case EventColumn::End: return t.endAt(i);
-        case EventColumn::Duration: return t.durationAt(i);
-        case EventColumn::Name: return nameToken(t, i);
-        case EventColumn::Row: return m_trackPos[e.track];
+        case EventColumn::Start:
+            return t.start[i];
+        case EventColumn::End:
+            return t.endAt(i);
+        case EventColumn::Duration:
+            return t.durationAt(i);
+        case EventColumn::Name:
+            return nameToken(t, i);
+        case EventColumn::Row:
+            return m_trackPos[e.track];
         case EventColumn::Correlation: {
             const int c = correlationColumn(t.key.kind);
             return c < 0 ? 0 : t.intAt(c, i);
@@ -315,9 +336,12 @@ int64_t EventQuery::value(EventRef e, EventColumn column) const {
 std::string EventQuery::text(EventRef e, EventColumn column) const {
     const Track& t = m_report->tracks[e.track];
     switch (column) {
-        case EventColumn::Name: return eventDisplayName(*m_report, t, e.index);
-        case EventColumn::Row: return m_report->trackTitle(t);
-        default: return std::to_string(value(e, column));
+        case EventColumn::Name:
+            return eventDisplayName(*m_report, t, e.index);
+        case EventColumn::Row:
+            return m_report->trackTitle(t);
+        default:
+            return std::to_string(value(e, column));
     }
 }
 

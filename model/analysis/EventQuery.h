@@ -22,10 +22,10 @@ constexpr int kEventColumnCount = 7;
 std::string_view eventColumnTitle(EventColumn c);  // "Start (ns)", "Name", ...
 
 struct EventFilter {
-    std::string text;          // empty: every name
-    bool regex = false;        // ECMAScript regular expression instead of a substring
+    std::string text;    // empty: every name
+    bool regex = false;  // ECMAScript regular expression instead of a substring
     bool caseSensitive = false;
-    int64_t minDuration = 0;   // inclusive, ns
+    int64_t minDuration = 0;  // inclusive, ns
     int64_t maxDuration = INT64_MAX;
     bool active() const { return !text.empty() || minDuration > 0 || maxDuration != INT64_MAX; }
 };
@@ -34,7 +34,8 @@ class EventQuery {
 public:
     // `tracks`: indices into report->tracks (duplicates and out-of-range indices are dropped;
     // metric tracks are allowed and show their samples). Starts sorted by start time.
-    EventQuery(std::shared_ptr<const Report> report, std::vector<uint32_t> tracks, unsigned threads = 0);
+    EventQuery(std::shared_ptr<const Report> report, std::vector<uint32_t> tracks,
+               unsigned threads = 0);
 
     // Every track of a kind, in report order ("all kernels", "all CUDA API calls").
     static std::vector<uint32_t> tracksOfKind(const Report& report, EventKind kind);
@@ -57,7 +58,8 @@ public:
     const EventFilter& filter() const { return m_filter; }
 
     // Cell values of an event, as the view shows them.
-    int64_t value(EventRef e, EventColumn column) const;  // numeric columns (Name/Row: rank / position)
+    int64_t value(EventRef e,
+                  EventColumn column) const;  // numeric columns (Name/Row: rank / position)
     std::string text(EventRef e, EventColumn column) const;
 
 private:
@@ -69,11 +71,11 @@ private:
 
     std::shared_ptr<const Report> m_report;
     std::vector<uint32_t> m_tracks;
-    std::vector<uint32_t> m_offsets;   // m_offsets[k]: global id of tracks[k]'s first event
-    std::vector<int32_t> m_trackPos;   // report track index -> position in m_tracks, or -1
-    std::vector<uint32_t> m_byStart;   // all global ids by start (the tie-break order)
-    std::vector<uint32_t> m_sorted;    // all global ids in the current order
-    std::vector<uint32_t> m_rows;      // m_sorted filtered (only used while a filter is active)
+    std::vector<uint32_t> m_offsets;  // m_offsets[k]: global id of tracks[k]'s first event
+    std::vector<int32_t> m_trackPos;  // report track index -> position in m_tracks, or -1
+    std::vector<uint32_t> m_byStart;  // all global ids by start (the tie-break order)
+    std::vector<uint32_t> m_sorted;   // all global ids in the current order
+    std::vector<uint32_t> m_rows;     // m_sorted filtered (only used while a filter is active)
     bool m_filterActive = false;
     EventFilter m_filter;
     EventColumn m_sortColumn = EventColumn::Start;

@@ -7,34 +7,51 @@ namespace sl::analysis {
 
 inline int correlationColumn(EventKind kind) {
     switch (kind) {
-        case EventKind::CudaApi: return cols::CudaApi::Correlation;
-        case EventKind::Kernel: return cols::Kernel::Correlation;
-        case EventKind::Memcpy: return cols::Memcpy::Correlation;
-        case EventKind::Memset: return cols::Memset::Correlation;
-        case EventKind::Sync: return cols::Sync::Correlation;
-        case EventKind::CudaMemory: return cols::CudaMemory::Correlation;
-        case EventKind::GraphTrace: return cols::GraphTrace::Correlation;
-        default: return -1;
+        case EventKind::CudaApi:
+            return cols::CudaApi::Correlation;
+        case EventKind::Kernel:
+            return cols::Kernel::Correlation;
+        case EventKind::Memcpy:
+            return cols::Memcpy::Correlation;
+        case EventKind::Memset:
+            return cols::Memset::Correlation;
+        case EventKind::Sync:
+            return cols::Sync::Correlation;
+        case EventKind::CudaMemory:
+            return cols::CudaMemory::Correlation;
+        case EventKind::GraphTrace:
+            return cols::GraphTrace::Correlation;
+        default:
+            return -1;
     }
 }
 
 inline int bytesColumn(EventKind kind) {
     switch (kind) {
-        case EventKind::Memcpy: return cols::Memcpy::Bytes;
-        case EventKind::Memset: return cols::Memset::Bytes;
-        case EventKind::CudaMemory: return cols::CudaMemory::Bytes;
-        default: return -1;
+        case EventKind::Memcpy:
+            return cols::Memcpy::Bytes;
+        case EventKind::Memset:
+            return cols::Memset::Bytes;
+        case EventKind::CudaMemory:
+            return cols::CudaMemory::Bytes;
+        default:
+            return -1;
     }
 }
 
 // The column whose value groups a nameless kind's events (copy kind, sync type...), or -1.
 inline int groupColumn(EventKind kind) {
     switch (kind) {
-        case EventKind::Memcpy: return cols::Memcpy::CopyKind;
-        case EventKind::Sync: return cols::Sync::SyncType;
-        case EventKind::CudaMemory: return cols::CudaMemory::Op;
-        case EventKind::CuptiOverhead: return cols::CuptiOverhead::OverheadKind;
-        default: return -1;
+        case EventKind::Memcpy:
+            return cols::Memcpy::CopyKind;
+        case EventKind::Sync:
+            return cols::Sync::SyncType;
+        case EventKind::CudaMemory:
+            return cols::CudaMemory::Op;
+        case EventKind::CuptiOverhead:
+            return cols::CuptiOverhead::OverheadKind;
+        default:
+            return -1;
     }
 }
 

@@ -18,7 +18,8 @@ struct EventField {
 };
 
 // Empty for an invalid reference. Times are shown relative to the report's time origin.
-std::vector<EventField> eventDetails(const Report& report, EventRef event, const CorrelationIndex* correlation = nullptr);
+std::vector<EventField> eventDetails(const Report& report, EventRef event,
+                                     const CorrelationIndex* correlation = nullptr);
 // The value of one field ("" if absent), for tests and tooltips.
 std::string detailValue(const std::vector<EventField>& fields, std::string_view field);
 

@@ -11,15 +11,15 @@
 namespace sl::analysis {
 
 struct CorrelatedEvents {
-    std::vector<EventRef> apiCalls;  // launching calls (not the selection itself)
-    std::vector<EventRef> gpuOps;    // GPU operations (not the selection itself)
+    std::vector<EventRef> apiCalls;                    // launching calls (not the selection itself)
+    std::vector<EventRef> gpuOps;                      // GPU operations (not the selection itself)
     std::vector<std::pair<EventRef, EventRef>> links;  // (API call, GPU operation)
-    bool truncated = false;          // more than `limit` events: the rest is left out
+    bool truncated = false;  // more than `limit` events: the rest is left out
     bool empty() const { return apiCalls.empty() && gpuOps.empty(); }
     std::vector<EventRef> all() const;  // apiCalls then gpuOps
 };
 
-CorrelatedEvents correlatedEvents(const Report& report, const CorrelationIndex& index, EventRef selected,
-                                  size_t limit = 100000);
+CorrelatedEvents correlatedEvents(const Report& report, const CorrelationIndex& index,
+                                  EventRef selected, size_t limit = 100000);
 
 }  // namespace sl::analysis

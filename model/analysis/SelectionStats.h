@@ -23,10 +23,10 @@
 namespace sl::analysis {
 
 struct SelectionRequest {
-    int64_t t0 = 0, t1 = 0;               // [t0, t1) on the report clock, ns
-    std::vector<uint32_t> tracks;         // indices into Report::tracks; empty = every track
+    int64_t t0 = 0, t1 = 0;                     // [t0, t1) on the report clock, ns
+    std::vector<uint32_t> tracks;               // indices into Report::tracks; empty = every track
     const std::atomic<bool>* cancel = nullptr;  // set to true to stop early (result.cancelled)
-    unsigned threads = 0;                 // 0 = hardware concurrency
+    unsigned threads = 0;                       // 0 = hardware concurrency
 };
 
 // One (track, name) group. `key` is the name's string id for kinds with a name column, else a
@@ -38,18 +38,20 @@ struct SelectionGroup {
     int64_t count = 0;
     int64_t total = 0;  // clipped, ns
     int64_t min = 0, max = 0;
-    uint64_t bytes = 0;         // memcpy/memset only: full sizes of the events
-    int64_t fullDuration = 0;   // unclipped sum (for bandwidth)
-    double share = 0;           // total / range length (1.0 = 100%)
-    double average() const { return count ? static_cast<double>(total) / static_cast<double>(count) : 0.0; }
+    uint64_t bytes = 0;        // memcpy/memset only: full sizes of the events
+    int64_t fullDuration = 0;  // unclipped sum (for bandwidth)
+    double share = 0;          // total / range length (1.0 = 100%)
+    double average() const {
+        return count ? static_cast<double>(total) / static_cast<double>(count) : 0.0;
+    }
 };
 
 struct StreamBusy {
     int64_t pid = 0;
     int32_t device = 0;
     uint32_t context = 0, stream = 0;
-    int64_t busy = 0;     // ns
-    double share = 0;     // busy / range length
+    int64_t busy = 0;  // ns
+    double share = 0;  // busy / range length
 };
 
 struct DeviceBusy {
@@ -64,9 +66,10 @@ struct CopyStats {
     bool memset = false;
     int64_t count = 0;
     uint64_t bytes = 0;
-    int64_t duration = 0;             // sum of full durations, ns
+    int64_t duration = 0;  // sum of full durations, ns
     double bytesPerSecond() const {
-        return duration > 0 ? static_cast<double>(bytes) * 1e9 / static_cast<double>(duration) : 0.0;
+        return duration > 0 ? static_cast<double>(bytes) * 1e9 / static_cast<double>(duration)
+                            : 0.0;
     }
 };
 

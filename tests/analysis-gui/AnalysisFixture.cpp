@@ -21,26 +21,46 @@ std::shared_ptr<Report> makeAnalysisReport() {
 
     auto api = [&](int64_t s, int64_t e, uint32_t name, uint32_t corr) {
         CudaApiCall c;
-        c.pid = 1; c.tid = 2; c.start = s; c.end = e; c.name = name; c.correlation = corr; c.cbid = 211;
+        c.pid = 1;
+        c.tid = 2;
+        c.start = s;
+        c.end = e;
+        c.name = name;
+        c.correlation = corr;
+        c.cbid = 211;
         b.add(c);
     };
-    auto kernel = [&](int32_t dev, uint32_t stream, int64_t s, int64_t e, uint32_t name, uint32_t corr, uint32_t gx,
-                      uint32_t gy, uint32_t bx, uint32_t regs) {
+    auto kernel = [&](int32_t dev, uint32_t stream, int64_t s, int64_t e, uint32_t name,
+                      uint32_t corr, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t regs) {
         KernelExec k;
         k.place = {1, dev, 1, stream};
-        k.start = s; k.end = e; k.name = name; k.correlation = corr;
-        k.launch.mangledName = b.intern(std::string("_Z2") + std::string(b.report().str(name)) + "v");
+        k.start = s;
+        k.end = e;
+        k.name = name;
+        k.correlation = corr;
+        k.launch.mangledName =
+            b.intern(std::string("_Z2") + std::string(b.report().str(name)) + "v");
         k.launch.shortName = name;
-        k.launch.grid[0] = gx; k.launch.grid[1] = gy; k.launch.grid[2] = 1;
-        k.launch.block[0] = bx; k.launch.block[1] = 1; k.launch.block[2] = 1;
+        k.launch.grid[0] = gx;
+        k.launch.grid[1] = gy;
+        k.launch.grid[2] = 1;
+        k.launch.block[0] = bx;
+        k.launch.block[1] = 1;
+        k.launch.block[2] = 1;
         k.launch.registersPerThread = regs;
         k.launch.staticSharedBytes = 1024;
         b.add(k);
     };
-    auto memcpy = [&](uint32_t stream, int64_t s, int64_t e, CopyKind kind, uint64_t bytes, uint32_t corr) {
+    auto memcpy = [&](uint32_t stream, int64_t s, int64_t e, CopyKind kind, uint64_t bytes,
+                      uint32_t corr) {
         MemcpyOp m;
         m.place = {1, 0, 1, stream};
-        m.start = s; m.end = e; m.copyKind = kind; m.bytes = bytes; m.correlation = corr; m.flags = 1;
+        m.start = s;
+        m.end = e;
+        m.copyKind = kind;
+        m.bytes = bytes;
+        m.correlation = corr;
+        m.flags = 1;
         m.srcKind = kind == CopyKind::HtoD ? MemoryKind::Pinned : MemoryKind::Device;
         m.dstKind = kind == CopyKind::HtoD ? MemoryKind::Device : MemoryKind::Pinned;
         b.add(m);
@@ -60,7 +80,11 @@ std::shared_ptr<Report> makeAnalysisReport() {
 
     auto range = [&](int64_t s, int64_t e, const char* name) {
         NvtxRangeEvent r;
-        r.pid = 1; r.tid = 2; r.start = s; r.end = e; r.message = b.intern(name);
+        r.pid = 1;
+        r.tid = 2;
+        r.start = s;
+        r.end = e;
+        r.message = b.intern(name);
         b.add(r);
     };
     range(90, 180, "step");

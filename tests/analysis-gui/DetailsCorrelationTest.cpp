@@ -93,7 +93,8 @@ TEST(SelectionCorrelation, NvtxRangeHighlightsCallsAndGpuWork) {
     const CorrelatedEvents c2 = correlatedEvents(*r, idx, find(*r, EventKind::NvtxRange, 390));
     EXPECT_EQ(c2.apiCalls.size(), 2u);
     EXPECT_EQ(c2.gpuOps.size(), 2u);
-    const CorrelatedEvents limited = correlatedEvents(*r, idx, find(*r, EventKind::NvtxRange, 90), 1);
+    const CorrelatedEvents limited =
+        correlatedEvents(*r, idx, find(*r, EventKind::NvtxRange, 90), 1);
     EXPECT_TRUE(limited.truncated);
     EXPECT_EQ(limited.apiCalls.size(), 1u);
 }

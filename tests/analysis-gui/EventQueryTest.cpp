@@ -86,7 +86,8 @@ TEST(EventQuery, FiltersByNameAndDuration) {
     EventFilter dur;
     dur.minDuration = 150;
     ASSERT_TRUE(q.setFilter(dur).ok());
-    EXPECT_EQ(column(q, EventColumn::Duration), (std::vector<int64_t>{1000, 150, 200}));  // start order
+    EXPECT_EQ(column(q, EventColumn::Duration),
+              (std::vector<int64_t>{1000, 150, 200}));  // start order
     dur.maxDuration = 200;
     ASSERT_TRUE(q.setFilter(dur).ok());
     q.sort(EventColumn::Duration, false);  // the filter survives a sort
@@ -98,7 +99,8 @@ TEST(EventQuery, FiltersByNameAndDuration) {
 TEST(EventQuery, NamelessKindsGetOperationNames) {
     auto r = test::makeAnalysisReport();
     EventQuery q(r, EventQuery::tracksOfKind(*r, EventKind::Memcpy));
-    EXPECT_EQ(names(q), (std::vector<std::string>{"[CUDA memcpy Host-to-Device]", "[CUDA memcpy Device-to-Host]"}));
+    EXPECT_EQ(names(q), (std::vector<std::string>{"[CUDA memcpy Host-to-Device]",
+                                                  "[CUDA memcpy Device-to-Host]"}));
     q.sort(EventColumn::Bytes, true);
     EXPECT_EQ(column(q, EventColumn::Bytes), (std::vector<int64_t>{2000, 1000}));
     ASSERT_TRUE(q.setFilter({"device-to-host"}).ok());
@@ -122,7 +124,11 @@ TEST(EventQuery, RowOfFollowsSortAndFilter) {
 TEST(EventQuery, ApiCallNamesDropVersionSuffix) {
     ReportBuilder b;
     CudaApiCall c;
-    c.pid = 1; c.tid = 1; c.start = 1; c.end = 2; c.name = b.intern("cudaLaunchKernel_v7000");
+    c.pid = 1;
+    c.tid = 1;
+    c.start = 1;
+    c.end = 2;
+    c.name = b.intern("cudaLaunchKernel_v7000");
     b.add(c);
     std::shared_ptr<const Report> r = b.finish();
     EventQuery q(r, EventQuery::tracksOfKind(*r, EventKind::CudaApi));
@@ -135,8 +141,10 @@ TEST(EventQuery, RadixSortMatchesStableSort) {
         std::vector<uint64_t> keys(50'000);
         for (auto& k : keys) k = range == UINT64_MAX ? rng() : rng() % range;
         std::vector<uint32_t> ids(keys.size()), expect(keys.size());
-        for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = expect[i] = static_cast<uint32_t>(ids.size() - 1 - i);
-        std::stable_sort(expect.begin(), expect.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+        for (uint32_t i = 0; i < ids.size(); ++i)
+            ids[i] = expect[i] = static_cast<uint32_t>(ids.size() - 1 - i);
+        std::stable_sort(expect.begin(), expect.end(),
+                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
         radixSortByKey(ids, keys);
         EXPECT_EQ(ids, expect) << "range " << range;
     }

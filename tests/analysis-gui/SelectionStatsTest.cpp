@@ -11,8 +11,8 @@
 namespace sl::analysis {
 namespace {
 
-const SelectionGroup* findGroup(const Report& r, const SelectionStats& st, EventKind kind, uint32_t stream,
-                                const std::string& name) {
+const SelectionGroup* findGroup(const Report& r, const SelectionStats& st, EventKind kind,
+                                uint32_t stream, const std::string& name) {
     for (const auto& g : st.groups) {
         const Track& t = r.tracks[g.track];
         if (t.key.kind == kind && t.key.stream == stream && g.name == name) return &g;
@@ -62,7 +62,8 @@ TEST(SelectionStats, KnownNumbersForRange250To650) {
     EXPECT_EQ(step2->total, 55);
     EXPECT_EQ(findGroup(*r, st, EventKind::NvtxRange, 0, "step"), nullptr);  // [90,180] is outside
     // Memcpy rows are named like nsys's operations.
-    const SelectionGroup* h2d = findGroup(*r, st, EventKind::Memcpy, 8, "[CUDA memcpy Host-to-Device]");
+    const SelectionGroup* h2d =
+        findGroup(*r, st, EventKind::Memcpy, 8, "[CUDA memcpy Host-to-Device]");
     ASSERT_NE(h2d, nullptr);
     EXPECT_EQ(h2d->total, 100);
     EXPECT_EQ(h2d->bytes, 1000u);
@@ -157,7 +158,9 @@ TEST(SelectionStats, TsvHasThreeTables) {
     auto r = test::makeAnalysisReport();
     const SelectionStats st = computeSelectionStats(*r, {250, 650});
     const std::string tsv = selectionStatsTsv(*r, st);
-    EXPECT_EQ(tsv.rfind("Row\tName\tCount\tTotal (ns)\tAverage (ns)\tMin (ns)\tMax (ns)\tShare (%)\n", 0), 0u);
+    EXPECT_EQ(
+        tsv.rfind("Row\tName\tCount\tTotal (ns)\tAverage (ns)\tMin (ns)\tMax (ns)\tShare (%)\n", 0),
+        0u);
     EXPECT_NE(tsv.find("\tkA\t2\t200\t100.0\t50\t150\t50.00\n"), std::string::npos);
     EXPECT_NE(tsv.find("0\tall\tall\tall\t350\t87.50\n"), std::string::npos);
     EXPECT_NE(tsv.find("Host-to-Device\t1\t1000\t100\t10.000\n"), std::string::npos);
@@ -168,7 +171,8 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
     GeneratorOptions o;
     o.events = 200'000;
     auto r = generateReport(o);
-    const int64_t t0 = r->tMin() + (r->tMax() - r->tMin()) / 3, t1 = r->tMax() - (r->tMax() - r->tMin()) / 4;
+    const int64_t t0 = r->tMin() + (r->tMax() - r->tMin()) / 3,
+                  t1 = r->tMax() - (r->tMax() - r->tMin()) / 4;
     SelectionRequest one{t0, t1};
     one.threads = 1;
     SelectionRequest many{t0, t1};
@@ -187,8 +191,8 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
     std::vector<std::pair<int64_t, int64_t>> iv;
     for (const auto& t : r->tracks) {
         if (t.key.device != 0) continue;
-        if (t.key.kind != EventKind::Kernel && t.key.kind != EventKind::Memcpy && t.key.kind != EventKind::Memset &&
-            t.key.kind != EventKind::GraphTrace)
+        if (t.key.kind != EventKind::Kernel && t.key.kind != EventKind::Memcpy &&
+            t.key.kind != EventKind::Memset && t.key.kind != EventKind::GraphTrace)
             continue;
         for (size_t i = 0; i < t.size(); ++i) {
             const int64_t s = std::max(t.start[i], t0), e = std::min(t.endAt(i), t1);
@@ -208,6 +212,68 @@ TEST(SelectionStats, ParallelMatchesSerialOnGeneratedReport) {
     }
     if (ce != INT64_MIN) busy += ce - cs;
     EXPECT_EQ(a.devices[0].busy, busy);
+}
+
+}  // namespace
+}  // namespace sl::analysis
+
+namespace sl::analysis {
+namespace {
+
+int64_t bruteUnion(const Track& t, int64_t t0, int64_t t1) {
+    std::vector<std::pair<int64_t, int64_t>> iv;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const int64_t s = std::max(t.start[i], t0), e = std::min(t.endAt(i), t1);
+        if (e > s) iv.emplace_back(s, e);
+    }
+    std::sort(iv.begin(), iv.end());
+    int64_t busy = 0, cs = 0, ce = INT64_MIN;
+    for (auto [s, e] : iv) {
+        if (s > ce) {
+            if (ce != INT64_MIN) busy += ce - cs;
+            cs = s;
+            ce = e;
+        } else {
+            ce = std::max(ce, e);
+        }
+    }
+    return ce == INT64_MIN ? busy : busy + ce - cs;
+}
+
+TEST(SelectionStats, MultiLaneTrackBusyMatchesBruteForce) {
+    // Overlapping kernels on one stream: start 10 * i, up to 1000 ns long -> about 100 lanes.
+    auto r = test::makeBigKernelTrack(20'000, 7);
+    ASSERT_GT(r->tracks[0].laneCount(), 50u);
+    const int64_t end = r->tracks[0].tMax;
+    for (auto [t0, t1] : {std::pair<int64_t, int64_t>{0, end + 1}, {12'345, 67'891}, {100'005, 100'007}, {5, 199'000}}) {
+        SelectionRequest req{t0, t1};
+        req.threads = 2;
+        const SelectionStats st = computeSelectionStats(*r, req);
+        ASSERT_EQ(st.streams.size(), 1u);
+        EXPECT_EQ(st.streams[0].busy, bruteUnion(r->tracks[0], t0, t1)) << t0 << ".." << t1;
+        EXPECT_EQ(st.devices[0].busy, st.streams[0].busy);
+    }
+}
+
+TEST(SelectionStats, NestedLanesWithGaps) {
+    // Lane 0: [0,10] [20,30]; lane 1: [5,15] (starts inside [0,10], extends past it);
+    // lane 2: [8,12]. Union: [0,15] + [20,30] = 25; inside [9,25): [9,15] + [20,25] = 11.
+    ReportBuilder b;
+    auto k = [&](int64_t s, int64_t e) {
+        KernelExec x;
+        x.start = s;
+        x.end = e;
+        b.add(x);
+    };
+    k(0, 10);
+    k(5, 15);
+    k(8, 12);
+    k(20, 30);
+    auto r = b.finish();
+    ASSERT_EQ(r->tracks[0].laneCount(), 3u);
+    EXPECT_EQ(computeSelectionStats(*r, {0, 30}).streams[0].busy, 25);
+    EXPECT_EQ(computeSelectionStats(*r, {9, 25}).streams[0].busy, 11);
+    EXPECT_EQ(computeSelectionStats(*r, {16, 19}).streams[0].busy, 0);
 }
 
 }  // namespace

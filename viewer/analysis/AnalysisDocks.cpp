@@ -13,7 +13,8 @@
 namespace sl::viewer {
 namespace {
 
-QDockWidget* wrap(QMainWindow* window, QWidget* content, const QString& title, const QString& name) {
+QDockWidget* wrap(QMainWindow* window, QWidget* content, const QString& title,
+                  const QString& name) {
     auto* dock = new QDockWidget(title, window);
     dock->setObjectName(name);
     dock->setWidget(content);
@@ -62,6 +63,8 @@ void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uin
     m_stats->setSelection(t0, t1);
 }
 
-void AnalysisDocks::selectEvent(quint32 track, quint32 index) { m_context->selectEvent(track, index); }
+void AnalysisDocks::selectEvent(quint32 track, quint32 index) {
+    m_context->selectEvent(track, index);
+}
 
 }  // namespace sl::viewer

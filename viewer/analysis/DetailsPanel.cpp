@@ -11,7 +11,8 @@
 
 namespace sl::viewer {
 
-DetailsPanel::DetailsPanel(AnalysisContext* context, QWidget* parent) : QWidget(parent), m_context(context) {
+DetailsPanel::DetailsPanel(AnalysisContext* context, QWidget* parent)
+    : QWidget(parent), m_context(context) {
     setObjectName(QStringLiteral("DetailsPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -33,7 +34,8 @@ DetailsPanel::DetailsPanel(AnalysisContext* context, QWidget* parent) : QWidget(
 }
 
 void DetailsPanel::showEventDetails(quint32 track, quint32 index) {
-    m_fields = analysis::eventDetails(m_context->report(), {track, index}, &m_context->correlation());
+    m_fields =
+        analysis::eventDetails(m_context->report(), {track, index}, &m_context->correlation());
     m_tree->clear();
     for (const auto& f : m_fields) {
         auto* item = new QTreeWidgetItem(m_tree);
@@ -50,10 +52,14 @@ void DetailsPanel::clear() {
 
 QString DetailsPanel::text() const {
     QString out;
-    for (const auto& f : m_fields) out += QString::fromStdString(f.field) + QLatin1Char('\t') + QString::fromStdString(f.value) + QLatin1Char('\n');
+    for (const auto& f : m_fields)
+        out += QString::fromStdString(f.field) + QLatin1Char('\t') +
+               QString::fromStdString(f.value) + QLatin1Char('\n');
     return out;
 }
 
-void DetailsPanel::copy() const { QApplication::clipboard()->setText(text()); }
+void DetailsPanel::copy() const {
+    QApplication::clipboard()->setText(text());
+}
 
 }  // namespace sl::viewer

@@ -40,20 +40,28 @@ int EventsModel::rowCount(const QModelIndex& parent) const {
     return static_cast<int>(std::min<size_t>(m_query->rowCount(), INT32_MAX));
 }
 
-int EventsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : analysis::kEventColumnCount; }
+int EventsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : analysis::kEventColumnCount;
+}
 
 QString EventsModel::cellText(analysis::EventRef e, EventColumn c) const {
     const Track& t = m_report->tracks[e.track];
     switch (c) {
         case EventColumn::Start:
-        case EventColumn::End: return timestampText(m_query->value(e, c) - m_report->timeOrigin());
-        case EventColumn::Duration: return t.schema().hasEnd ? durationText(m_query->value(e, c)) : QString();
+        case EventColumn::End:
+            return timestampText(m_query->value(e, c) - m_report->timeOrigin());
+        case EventColumn::Duration:
+            return t.schema().hasEnd ? durationText(m_query->value(e, c)) : QString();
         case EventColumn::Name:
-        case EventColumn::Row: return QString::fromStdString(m_query->text(e, c));
+        case EventColumn::Row:
+            return QString::fromStdString(m_query->text(e, c));
         case EventColumn::Correlation:
-            return analysis::correlationColumn(t.key.kind) < 0 ? QString() : QString::number(m_query->value(e, c));
+            return analysis::correlationColumn(t.key.kind) < 0
+                       ? QString()
+                       : QString::number(m_query->value(e, c));
         case EventColumn::Bytes:
-            return analysis::bytesColumn(t.key.kind) < 0 ? QString() : QString::number(m_query->value(e, c));
+            return analysis::bytesColumn(t.key.kind) < 0 ? QString()
+                                                         : QString::number(m_query->value(e, c));
     }
     return {};
 }
@@ -63,30 +71,38 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
     const analysis::EventRef e = m_query->eventAt(static_cast<size_t>(index.row()));
     const EventColumn c = columnOf(index.column());
     switch (role) {
-        case Qt::DisplayRole: return cellText(e, c);
+        case Qt::DisplayRole:
+            return cellText(e, c);
         case Qt::ToolTipRole:
             return c == EventColumn::Name || c == EventColumn::Row ? cellText(e, c) : QVariant();
         case Qt::TextAlignmentRole:
-            return c == EventColumn::Name || c == EventColumn::Row ? QVariant()
-                                                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        case ValueRole: return QVariant::fromValue<qlonglong>(m_query->value(e, c));
-        case TrackRole: return QVariant::fromValue<quint32>(e.track);
-        case IndexRole: return QVariant::fromValue<quint32>(e.index);
-        default: return {};
+            return c == EventColumn::Name || c == EventColumn::Row
+                       ? QVariant()
+                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        case ValueRole:
+            return QVariant::fromValue<qlonglong>(m_query->value(e, c));
+        case TrackRole:
+            return QVariant::fromValue<quint32>(e.track);
+        case IndexRole:
+            return QVariant::fromValue<quint32>(e.index);
+        default:
+            return {};
     }
 }
 
 QVariant EventsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
-    return QString::fromUtf8(analysis::eventColumnTitle(columnOf(section)).data(),
-                             static_cast<qsizetype>(analysis::eventColumnTitle(columnOf(section)).size()));
+    return QString::fromUtf8(
+        analysis::eventColumnTitle(columnOf(section)).data(),
+        static_cast<qsizetype>(analysis::eventColumnTitle(columnOf(section)).size()));
 }
 
 void EventsModel::sort(int column, Qt::SortOrder order) {
     if (!m_query || column < 0 || column >= analysis::kEventColumnCount) return;
     const bool descending = order == Qt::DescendingOrder;
-    if (m_query->sortColumn() == columnOf(column) && m_query->sortDescending() == descending) return;
+    if (m_query->sortColumn() == columnOf(column) && m_query->sortDescending() == descending)
+        return;
     beginResetModel();
     m_query->sort(columnOf(column), descending);
     endResetModel();

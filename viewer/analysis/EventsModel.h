@@ -29,12 +29,15 @@ public:
     Status setFilter(const analysis::EventFilter& filter);
     analysis::EventRef eventAt(int row) const;
     std::optional<int> rowOf(analysis::EventRef event) const;
-    static analysis::EventColumn columnOf(int section) { return static_cast<analysis::EventColumn>(section); }
+    static analysis::EventColumn columnOf(int section) {
+        return static_cast<analysis::EventColumn>(section);
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:

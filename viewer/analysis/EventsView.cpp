@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "viewer/analysis/EventsModel.h"
 #include "viewer/analysis/TimeText.h"
@@ -19,8 +20,8 @@ namespace sl::viewer {
 namespace {
 
 // Combo entries: a kind (all tracks of it) is stored as -kind, a track as its index.
-constexpr EventKind kKindSources[] = {EventKind::Kernel, EventKind::CudaApi, EventKind::NvtxRange, EventKind::Memcpy,
-                                      EventKind::OsRuntime};
+constexpr EventKind kKindSources[] = {EventKind::Kernel, EventKind::CudaApi, EventKind::NvtxRange,
+                                      EventKind::Memcpy, EventKind::OsRuntime};
 
 }  // namespace
 
@@ -65,6 +66,9 @@ void EventsView::buildUi() {
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Start), 150);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::End), 150);
+    m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Duration), 110);
     m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Name), 320);
     m_table->setColumnWidth(static_cast<int>(analysis::EventColumn::Row), 260);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -84,14 +88,16 @@ void EventsView::buildUi() {
     for (QLineEdit* e : {m_filter, m_minDuration, m_maxDuration})
         connect(e, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_regex, &QCheckBox::toggled, this, &EventsView::applyFilter);
-    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this, &EventsView::sourceChanged);
+    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            &EventsView::sourceChanged);
     connect(m_table, &QTableView::doubleClicked, this, &EventsView::activated);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventsView::updateStatus);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (m_selecting || !current.isValid()) return;
-        const analysis::EventRef e = m_model->eventAt(current.row());
-        if (e.valid()) emit eventSelected(e.track, e.index);
-    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (m_selecting || !current.isValid()) return;
+                const analysis::EventRef e = m_model->eventAt(current.row());
+                if (e.valid()) emit eventSelected(e.track, e.index);
+            });
 }
 
 void EventsView::fillSources() {
@@ -100,14 +106,19 @@ void EventsView::fillSources() {
     for (EventKind k : kKindSources) {
         const uint64_t n = m_report->eventCount(k);
         if (n == 0) continue;
-        m_source->addItem(tr("All %1 (%L2)").arg(QString::fromUtf8(schemaOf(k).label.data(), static_cast<qsizetype>(schemaOf(k).label.size())))
-                              .arg(static_cast<qulonglong>(n)),
-                          -static_cast<int>(k));
+        m_source->addItem(
+            tr("All %1 (%L2)")
+                .arg(QString::fromUtf8(schemaOf(k).label.data(),
+                                       static_cast<qsizetype>(schemaOf(k).label.size())))
+                .arg(static_cast<qulonglong>(n)),
+            -static_cast<int>(k));
     }
     for (uint32_t i = 0; i < m_report->tracks.size(); ++i) {
         const Track& t = m_report->tracks[i];
         if (t.empty()) continue;
-        m_source->addItem(QStringLiteral("%1 (%L2)").arg(QString::fromStdString(m_report->trackTitle(t))).arg(static_cast<qulonglong>(t.size())),
+        m_source->addItem(QStringLiteral("%1 (%L2)")
+                              .arg(QString::fromStdString(m_report->trackTitle(t)))
+                              .arg(static_cast<qulonglong>(t.size())),
                           static_cast<int>(i));
     }
     if (m_source->count() > 0) {
@@ -121,7 +132,8 @@ void EventsView::sourceChanged(int comboIndex) {
     const int v = m_source->itemData(comboIndex).toInt();
     QApplication::setOverrideCursor(Qt::WaitCursor);
     if (v < 0)
-        m_model->setTracks(analysis::EventQuery::tracksOfKind(*m_report, static_cast<EventKind>(-v)));
+        m_model->setTracks(
+            analysis::EventQuery::tracksOfKind(*m_report, static_cast<EventKind>(-v)));
     else
         m_model->setTracks({static_cast<uint32_t>(v)});
     m_table->horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);
@@ -146,17 +158,21 @@ void EventsView::applyFilter() {
     f.regex = m_regex->isChecked();
     m_filterError.clear();
     if (!m_minDuration->text().trimmed().isEmpty()) {
-        if (auto v = parseDurationText(m_minDuration->text())) f.minDuration = *v;
-        else m_filterError = tr("'%1' is not a duration").arg(m_minDuration->text());
+        if (auto v = parseDurationText(m_minDuration->text()))
+            f.minDuration = *v;
+        else
+            m_filterError = tr("'%1' is not a duration").arg(m_minDuration->text());
     }
     if (!m_maxDuration->text().trimmed().isEmpty()) {
-        if (auto v = parseDurationText(m_maxDuration->text())) f.maxDuration = *v;
-        else m_filterError = tr("'%1' is not a duration").arg(m_maxDuration->text());
+        if (auto v = parseDurationText(m_maxDuration->text()))
+            f.maxDuration = *v;
+        else
+            m_filterError = tr("'%1' is not a duration").arg(m_maxDuration->text());
     }
     if (m_model->query() && m_filterError.isEmpty()) {
         const auto& cur = m_model->query()->filter();
-        const bool same = cur.text == f.text && cur.regex == f.regex && cur.minDuration == f.minDuration &&
-                          cur.maxDuration == f.maxDuration;
+        const bool same = cur.text == f.text && cur.regex == f.regex &&
+                          cur.minDuration == f.minDuration && cur.maxDuration == f.maxDuration;
         if (!same) {
             const Status s = m_model->setFilter(f);
             if (!s.ok()) m_filterError = QString::fromStdString(s.error());
@@ -167,7 +183,9 @@ void EventsView::applyFilter() {
 
 void EventsView::updateStatus() {
     const analysis::EventQuery* q = m_model->query();
-    QString text = q ? tr("%L1 of %L2 events").arg(static_cast<qulonglong>(q->rowCount())).arg(static_cast<qulonglong>(q->totalCount()))
+    QString text = q ? tr("%L1 of %L2 events")
+                           .arg(static_cast<qulonglong>(q->rowCount()))
+                           .arg(static_cast<qulonglong>(q->totalCount()))
                      : QString();
     if (!m_filterError.isEmpty()) text += QStringLiteral("  -  ") + m_filterError;
     m_status->setText(text);
@@ -189,11 +207,21 @@ void EventsView::activated(const QModelIndex& index) {
 }
 
 void EventsView::selectEvent(quint32 track, quint32 index) {
-    const auto row = m_model->rowOf({track, index});
+    auto row = m_model->rowOf({track, index});
+    if (!row && m_model->query()) {
+        // Not in the current source: follow the selection to the event's row, as nsys's
+        // events view follows the selected timeline row (the name filter stays).
+        const auto& tracks = m_model->query()->tracks();
+        if (std::find(tracks.begin(), tracks.end(), track) == tracks.end()) {
+            showTrack(track);
+            row = m_model->rowOf({track, index});
+        }
+    }
     if (!row) return;
     m_selecting = true;
     const QModelIndex idx = m_model->index(*row, 0);
-    m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->setCurrentIndex(
+        idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
     m_selecting = false;
 }

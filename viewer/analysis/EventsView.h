@@ -39,7 +39,8 @@ public:
 public slots:
     void showTrack(quint32 track);
     void showKind(sl::EventKind kind);
-    // Selects and scrolls to the event's row when the current source shows it.
+    // Selects and scrolls to the event's row; when the current source does not hold the event,
+    // switches to the event's track first (a name filter that hides it leaves nothing selected).
     void selectEvent(quint32 track, quint32 index);
     // Applies the filter fields now (they also apply by themselves shortly after typing).
     void applyFilter();

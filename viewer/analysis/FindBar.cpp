@@ -10,7 +10,8 @@
 
 namespace sl::viewer {
 
-FindBar::FindBar(std::shared_ptr<const Report> report, QWidget* parent) : QWidget(parent), m_report(std::move(report)) {
+FindBar::FindBar(std::shared_ptr<const Report> report, QWidget* parent)
+    : QWidget(parent), m_report(std::move(report)) {
     setObjectName(QStringLiteral("FindBar"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -35,8 +36,10 @@ FindBar::FindBar(std::shared_ptr<const Report> report, QWidget* parent) : QWidge
     connect(next, &QPushButton::clicked, this, &FindBar::findNext);
     connect(prev, &QPushButton::clicked, this, &FindBar::findPrevious);
     connect(m_edit, &QLineEdit::returnPressed, this, [this] {
-        if (QApplication::keyboardModifiers() & Qt::ShiftModifier) findPrevious();
-        else findNext();
+        if (QApplication::keyboardModifiers() & Qt::ShiftModifier)
+            findPrevious();
+        else
+            findNext();
     });
     connect(m_edit, &QLineEdit::textChanged, this, [this] {
         m_cursor = -1;
@@ -49,9 +52,13 @@ FindBar::FindBar(std::shared_ptr<const Report> report, QWidget* parent) : QWidge
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, &FindBar::updateMask);
 }
 
-FindBar::FilterMode FindBar::filterMode() const { return static_cast<FilterMode>(m_mode->currentData().toInt()); }
+FindBar::FilterMode FindBar::filterMode() const {
+    return static_cast<FilterMode>(m_mode->currentData().toInt());
+}
 
-size_t FindBar::matchCount() const { return m_all ? m_all->rowCount() : 0; }
+size_t FindBar::matchCount() const {
+    return m_all ? m_all->rowCount() : 0;
+}
 
 bool FindBar::matches(uint32_t name) const {
     if (!m_mask || filterMode() == FilterMode::Off) return true;
@@ -105,15 +112,21 @@ void FindBar::step(int delta) {
         m_status->setText(tr("No match"));
         return;
     }
-    if (m_cursor < 0) m_cursor = delta > 0 ? 0 : n - 1;
-    else m_cursor = ((m_cursor + delta) % n + n) % n;
+    if (m_cursor < 0)
+        m_cursor = delta > 0 ? 0 : n - 1;
+    else
+        m_cursor = ((m_cursor + delta) % n + n) % n;
     m_status->setText(tr("%L1 of %L2").arg(m_cursor + 1).arg(n));
     const analysis::EventRef e = m_all->eventAt(static_cast<size_t>(m_cursor));
     emit eventFound(e.track, e.index);
 }
 
-void FindBar::findNext() { step(1); }
-void FindBar::findPrevious() { step(-1); }
+void FindBar::findNext() {
+    step(1);
+}
+void FindBar::findPrevious() {
+    step(-1);
+}
 
 void FindBar::focusFind() {
     m_edit->setFocus();

@@ -22,6 +22,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->horizontalHeader()->setStretchLastSection(true);
+    t->setWordWrap(false);
+    t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // No sort column until the user clicks one: rows keep the computed order.
     t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     return t;
@@ -44,7 +46,9 @@ QTableWidgetItem* cell(const QString& text, const QVariant& key = {}) {
     return item;
 }
 
-QString percent(double share) { return QStringLiteral("%1 %").arg(share * 100.0, 0, 'f', 2); }
+QString percent(double share) {
+    return QStringLiteral("%1 %").arg(share * 100.0, 0, 'f', 2);
+}
 
 }  // namespace
 
@@ -54,7 +58,9 @@ SelectionStatsDock::SelectionStatsDock(std::shared_ptr<const Report> report, QWi
     buildUi();
 }
 
-SelectionStatsDock::~SelectionStatsDock() { m_job.cancelAndJoin(); }
+SelectionStatsDock::~SelectionStatsDock() {
+    m_job.cancelAndJoin();
+}
 
 void SelectionStatsDock::buildUi() {
     auto* body = new QWidget(this);
@@ -69,9 +75,14 @@ void SelectionStatsDock::buildUi() {
     top->addWidget(copy);
     layout->addLayout(top);
     m_tabs = new QTabWidget(body);
-    m_events = makeTable({tr("Row"), tr("Name"), tr("Count"), tr("Total"), tr("Average"), tr("Min"), tr("Max"), tr("Share")}, m_tabs);
-    m_busy = makeTable({tr("Device"), tr("Process"), tr("Context"), tr("Stream"), tr("Busy"), tr("Busy %")}, m_tabs);
-    m_copies = makeTable({tr("Kind"), tr("Count"), tr("Bytes"), tr("Duration"), tr("Bandwidth")}, m_tabs);
+    m_events = makeTable({tr("Row"), tr("Name"), tr("Count"), tr("Total"), tr("Average"), tr("Min"),
+                          tr("Max"), tr("Share")},
+                         m_tabs);
+    m_busy = makeTable(
+        {tr("Device"), tr("Process"), tr("Context"), tr("Stream"), tr("Busy"), tr("Busy %")},
+        m_tabs);
+    m_copies =
+        makeTable({tr("Kind"), tr("Count"), tr("Bytes"), tr("Duration"), tr("Bandwidth")}, m_tabs);
     m_tabs->addTab(m_events, tr("Events"));
     m_tabs->addTab(m_busy, tr("GPU busy"));
     m_tabs->addTab(m_copies, tr("Memory copies"));
@@ -85,15 +96,19 @@ void SelectionStatsDock::setSelection(qint64 t0, qint64 t1, const std::vector<ui
         return;
     }
     const quint64 generation = ++m_generation;
-    m_header->setText(tr("Computing %1 .. %2 ...").arg(timestampText(t0 - m_report->timeOrigin()), timestampText(t1 - m_report->timeOrigin())));
+    m_header->setText(tr("Computing %1 .. %2 ...")
+                          .arg(timestampText(t0 - m_report->timeOrigin()),
+                               timestampText(t1 - m_report->timeOrigin())));
     analysis::SelectionRequest req{t0, t1, tracks};
-    m_job.start([this, req, generation, report = m_report](const std::atomic<bool>& cancel) mutable {
-        req.cancel = &cancel;
-        analysis::SelectionStats st = analysis::computeSelectionStats(*report, req);
-        if (st.cancelled) return;
-        QMetaObject::invokeMethod(this, [this, st = std::move(st), generation] { showStats(st, generation); },
-                                  Qt::QueuedConnection);
-    });
+    m_job.start(
+        [this, req, generation, report = m_report](const std::atomic<bool>& cancel) mutable {
+            req.cancel = &cancel;
+            analysis::SelectionStats st = analysis::computeSelectionStats(*report, req);
+            if (st.cancelled) return;
+            QMetaObject::invokeMethod(
+                this, [this, st = std::move(st), generation] { showStats(st, generation); },
+                Qt::QueuedConnection);
+        });
 }
 
 void SelectionStatsDock::clearSelection() {
@@ -111,7 +126,8 @@ void SelectionStatsDock::showStats(const analysis::SelectionStats& stats, quint6
     m_stats = stats;
     const int64_t origin = m_report->timeOrigin();
     m_header->setText(tr("%1 .. %2 (%3): %L4 events")
-                          .arg(timestampText(stats.t0 - origin), timestampText(stats.t1 - origin), durationText(stats.span()))
+                          .arg(timestampText(stats.t0 - origin), timestampText(stats.t1 - origin),
+                               durationText(stats.span()))
                           .arg(static_cast<qulonglong>(stats.eventCount())));
     fillEvents();
     fillBusy();
@@ -124,18 +140,23 @@ void SelectionStatsDock::fillEvents() {
     m_events->setRowCount(static_cast<int>(m_stats.groups.size()));
     int row = 0;
     for (const auto& g : m_stats.groups) {
-        const QString title = QString::fromStdString(m_report->trackTitle(m_report->tracks[g.track]));
+        const QString title =
+            QString::fromStdString(m_report->trackTitle(m_report->tracks[g.track]));
         m_events->setItem(row, 0, cell(title));
         m_events->setItem(row, 1, cell(QString::fromStdString(g.name)));
-        m_events->setItem(row, 2, cell(QString::number(g.count), QVariant::fromValue<qlonglong>(g.count)));
-        m_events->setItem(row, 3, cell(durationText(g.total), QVariant::fromValue<qlonglong>(g.total)));
-        m_events->setItem(row, 4, cell(durationText(static_cast<int64_t>(g.average())), g.average()));
+        m_events->setItem(row, 2,
+                          cell(QString::number(g.count), QVariant::fromValue<qlonglong>(g.count)));
+        m_events->setItem(row, 3,
+                          cell(durationText(g.total), QVariant::fromValue<qlonglong>(g.total)));
+        m_events->setItem(row, 4,
+                          cell(durationText(static_cast<int64_t>(g.average())), g.average()));
         m_events->setItem(row, 5, cell(durationText(g.min), QVariant::fromValue<qlonglong>(g.min)));
         m_events->setItem(row, 6, cell(durationText(g.max), QVariant::fromValue<qlonglong>(g.max)));
         m_events->setItem(row, 7, cell(percent(g.share), g.share * 100.0));
         ++row;
     }
     m_events->setSortingEnabled(true);
+    if (m_events->rowCount() < 2000) m_events->resizeColumnsToContents();  // measuring is per row
 }
 
 void SelectionStatsDock::fillBusy() {
@@ -153,7 +174,8 @@ void SelectionStatsDock::fillBusy() {
     }
     for (const auto& s : m_stats.streams) {
         m_busy->setItem(row, 0, cell(QString::number(s.device), s.device));
-        m_busy->setItem(row, 1, cell(QString::number(s.pid), QVariant::fromValue<qlonglong>(s.pid)));
+        m_busy->setItem(row, 1,
+                        cell(QString::number(s.pid), QVariant::fromValue<qlonglong>(s.pid)));
         m_busy->setItem(row, 2, cell(QString::number(s.context), s.context));
         m_busy->setItem(row, 3, cell(QString::number(s.stream), s.stream));
         m_busy->setItem(row, 4, cell(durationText(s.busy), QVariant::fromValue<qlonglong>(s.busy)));
@@ -161,6 +183,7 @@ void SelectionStatsDock::fillBusy() {
         ++row;
     }
     m_busy->setSortingEnabled(true);
+    if (m_busy->rowCount() < 2000) m_busy->resizeColumnsToContents();  // measuring is per row
 }
 
 void SelectionStatsDock::fillCopies() {
@@ -169,17 +192,28 @@ void SelectionStatsDock::fillCopies() {
     int row = 0;
     for (const auto& c : m_stats.copies) {
         m_copies->setItem(row, 0, cell(QString::fromStdString(c.label)));
-        m_copies->setItem(row, 1, cell(QString::number(c.count), QVariant::fromValue<qlonglong>(c.count)));
-        m_copies->setItem(row, 2, cell(QLocale().formattedDataSize(static_cast<qint64>(c.bytes)), QVariant::fromValue<qulonglong>(c.bytes)));
-        m_copies->setItem(row, 3, cell(durationText(c.duration), QVariant::fromValue<qlonglong>(c.duration)));
-        m_copies->setItem(row, 4, cell(QStringLiteral("%1 GB/s").arg(c.bytesPerSecond() / 1e9, 0, 'f', 3), c.bytesPerSecond()));
+        m_copies->setItem(row, 1,
+                          cell(QString::number(c.count), QVariant::fromValue<qlonglong>(c.count)));
+        m_copies->setItem(row, 2,
+                          cell(QLocale().formattedDataSize(static_cast<qint64>(c.bytes)),
+                               QVariant::fromValue<qulonglong>(c.bytes)));
+        m_copies->setItem(
+            row, 3, cell(durationText(c.duration), QVariant::fromValue<qlonglong>(c.duration)));
+        m_copies->setItem(row, 4,
+                          cell(QStringLiteral("%1 GB/s").arg(c.bytesPerSecond() / 1e9, 0, 'f', 3),
+                               c.bytesPerSecond()));
         ++row;
     }
     m_copies->setSortingEnabled(true);
+    if (m_copies->rowCount() < 2000) m_copies->resizeColumnsToContents();  // measuring is per row
 }
 
-QString SelectionStatsDock::tsv() const { return QString::fromStdString(analysis::selectionStatsTsv(*m_report, m_stats)); }
+QString SelectionStatsDock::tsv() const {
+    return QString::fromStdString(analysis::selectionStatsTsv(*m_report, m_stats));
+}
 
-void SelectionStatsDock::copyTsv() const { QApplication::clipboard()->setText(tsv()); }
+void SelectionStatsDock::copyTsv() const {
+    QApplication::clipboard()->setText(tsv());
+}
 
 }  // namespace sl::viewer

@@ -36,15 +36,19 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const {
     const auto col = static_cast<size_t>(index.column()), row = static_cast<size_t>(index.row());
     const analysis::TableColumn& c = m_table.columns[col];
     switch (role) {
-        case Qt::DisplayRole: return QString::fromStdString(analysis::formatCell(m_table, col, row, "ns", true));
+        case Qt::DisplayRole:
+            return QString::fromStdString(analysis::formatCell(m_table, col, row, "ns", true));
         case SortRole:
             if (c.isNull(row)) return {};
-            if (c.type == analysis::CellType::Int) return QVariant::fromValue<qlonglong>(c.ints[row]);
+            if (c.type == analysis::CellType::Int)
+                return QVariant::fromValue<qlonglong>(c.ints[row]);
             if (c.type == analysis::CellType::Real) return c.reals[row];
             return QString::fromStdString(c.texts[row]);
         case Qt::TextAlignmentRole:
-            return c.type == analysis::CellType::Text ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        default: return {};
+            return c.type == analysis::CellType::Text ? QVariant()
+                                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
     }
 }
 
@@ -62,12 +66,14 @@ StatsDock::StatsDock(std::shared_ptr<const Report> report, QWidget* parent)
     m_reportBox = new QComboBox(body);
     m_reportBox->setObjectName(QStringLiteral("statsReport"));
     for (const analysis::ReportInfo* info : analysis::defaultReports())
-        m_reportBox->addItem(QString::fromUtf8(info->title.data(), static_cast<qsizetype>(info->title.size())),
-                             QString::fromUtf8(info->name.data(), static_cast<qsizetype>(info->name.size())));
+        m_reportBox->addItem(
+            QString::fromUtf8(info->title.data(), static_cast<qsizetype>(info->title.size())),
+            QString::fromUtf8(info->name.data(), static_cast<qsizetype>(info->name.size())));
     for (const analysis::ReportInfo& info : analysis::allReports())
         if (!info.isDefault)
-            m_reportBox->addItem(QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size())),
-                                 QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())));
+            m_reportBox->addItem(
+                QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size())),
+                QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())));
     m_scope = new QComboBox(body);
     m_scope->addItem(tr("Whole report"));
     m_scope->addItem(tr("Selection"));
@@ -92,20 +98,25 @@ StatsDock::StatsDock(std::shared_ptr<const Report> report, QWidget* parent)
     m_status = new QLabel(body);
     layout->addWidget(m_status);
     setWidget(body);
-    connect(m_reportBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsDock::refresh);
+    connect(m_reportBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            &StatsDock::refresh);
     connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsDock::refresh);
     connect(copy, &QPushButton::clicked, this, &StatsDock::copyTsv);
     refresh();
 }
 
-StatsDock::~StatsDock() { m_job.cancelAndJoin(); }
+StatsDock::~StatsDock() {
+    m_job.cancelAndJoin();
+}
 
 void StatsDock::setReport(const QString& name) {
     const int i = m_reportBox->findData(name);
     if (i >= 0) m_reportBox->setCurrentIndex(i);
 }
 
-void StatsDock::setSelectionScope(bool selection) { m_scope->setCurrentIndex(selection ? 1 : 0); }
+void StatsDock::setSelectionScope(bool selection) {
+    m_scope->setCurrentIndex(selection ? 1 : 0);
+}
 
 void StatsDock::setSelection(qint64 t0, qint64 t1) {
     m_selT0 = t0;
@@ -139,8 +150,10 @@ void StatsDock::refresh() {
                     m_status->setText(QString::fromStdString(err));
                     m_model->setTable({});
                 } else {
-                    m_status->setText(t.skipped.empty() ? tr("%L1 rows").arg(static_cast<qulonglong>(t.rowCount()))
-                                                        : QString::fromStdString(t.skipped));
+                    m_status->setText(
+                        t.skipped.empty()
+                            ? tr("%L1 rows").arg(static_cast<qulonglong>(t.rowCount()))
+                            : QString::fromStdString(t.skipped));
                     m_model->setTable(std::move(t));
                 }
                 emit tableReady();
@@ -157,6 +170,8 @@ QString StatsDock::tsv() const {
     return QString::fromStdString(out.str());
 }
 
-void StatsDock::copyTsv() const { QApplication::clipboard()->setText(tsv()); }
+void StatsDock::copyTsv() const {
+    QApplication::clipboard()->setText(tsv());
+}
 
 }  // namespace sl::viewer

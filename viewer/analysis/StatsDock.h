@@ -28,7 +28,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     analysis::Table m_table;
@@ -47,7 +48,7 @@ public:
 
 public slots:
     void setReport(const QString& name);      // "cuda_gpu_kern_sum"
-    void setSelectionScope(bool selection);  // false: the whole report
+    void setSelectionScope(bool selection);   // false: the whole report
     void setSelection(qint64 t0, qint64 t1);  // the range used in selection scope
     void refresh();
     void copyTsv() const;

@@ -12,7 +12,9 @@ QString durationText(int64_t ns) {
     return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 6);
 }
 
-QString timestampText(int64_t ns) { return durationText(ns); }
+QString timestampText(int64_t ns) {
+    return durationText(ns);
+}
 
 std::optional<int64_t> parseDurationText(const QString& text) {
     const QString t = text.trimmed().remove(QLatin1Char(' '));

@@ -7,7 +7,7 @@
 
 namespace sl::viewer {
 
-QString durationText(int64_t ns);          // "850 ns", "12.345 us", "1.234567 ms", "2.345678 s"
+QString durationText(int64_t ns);             // "850 ns", "12.345 us", "1.234567 ms", "2.345678 s"
 QString timestampText(int64_t nsFromOrigin);  // "1.234567 ms" (durationText with a sign)
 // "1.5ms", "200us", "3 s", "42" (ns); nullopt when unreadable.
 std::optional<int64_t> parseDurationText(const QString& text);

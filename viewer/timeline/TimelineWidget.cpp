@@ -142,6 +142,7 @@ void TimelineWidget::paintGL() {
     f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
     m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()),
                           m_overlay);
+    if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
     m_renderer.upload(m_overlay, m_overlayBatch);
     f->glEnable(GL_BLEND);
     f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -159,6 +160,7 @@ void TimelineWidget::renderFrameToCache(float w, float h) {
     QElapsedTimer bt;
     bt.start();
     m_scene->build(m_view.range(), m_frame);
+    if (m_frameHook) m_frameHook(m_view.range(), m_frame);
     m_renderer.upload(m_frame, m_frameBatch);
     QFontMetricsF fm(font());
     m_labelCache.clear();

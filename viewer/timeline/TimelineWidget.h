@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLWidget>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -45,6 +46,21 @@ public:
     QImage renderImage();
     // The time under widget x (for tests and the status bar).
     int64_t timeAtX(float x) const;
+
+    // Hooks for the analysis panels (viewer/analysis): the frame hook runs after each rebuild
+    // of the frame (it may add or recolor boxes: find dims events there), the overlay hook
+    // after each overlay build (correlation highlights, lines, edge arrows). refreshFrame()
+    // rebuilds when a hook's input changes.
+    using DrawHook = std::function<void(const TimeRange&, DrawList&)>;
+    void setFrameHook(DrawHook hook) {
+        m_frameHook = std::move(hook);
+        rebuild();
+    }
+    void setOverlayHook(DrawHook hook) {
+        m_overlayHook = std::move(hook);
+        update();
+    }
+    void refreshFrame() { rebuild(); }
 
 signals:
     void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
@@ -97,6 +113,7 @@ private:
     QPointF m_dragStart;
     int64_t m_dragTime = 0;
     TimeRange m_dragRange;
+    DrawHook m_frameHook, m_overlayHook;
     uint64_t m_frames = 0, m_rebuilds = 0;
     double m_lastBuildMs = 0, m_lastPaintMs = 0;
 };

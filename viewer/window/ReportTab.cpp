@@ -1,11 +1,13 @@
 #include "viewer/window/ReportTab.h"
 
 #include <QLabel>
+#include <QMainWindow>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -72,8 +74,14 @@ void ReportTab::onLoaded() {
     m_timeline = new TimelineWidget;
     m_timeline->setScene(std::move(scene));
     connect(m_timeline, &TimelineWidget::eventClicked, this, &ReportTab::eventDetails);
-    m_stack->addWidget(m_timeline);
-    m_stack->setCurrentWidget(m_timeline);
+    // The analysis docks live in a window of their own inside the tab, around the timeline, so
+    // every report keeps its own events view, statistics and details.
+    auto* inner = new QMainWindow;
+    inner->setWindowFlags(Qt::Widget);
+    inner->setCentralWidget(m_timeline);
+    m_analysis = new TimelineAnalysis(inner, m_timeline, m_report);
+    m_stack->addWidget(inner);
+    m_stack->setCurrentWidget(inner);
     m_timeline->setFocus();
     m_state = State::Ready;
     emit loaded();

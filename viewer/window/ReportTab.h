@@ -14,6 +14,7 @@ class QStackedWidget;
 namespace sl::viewer {
 
 class ReportLoader;
+class TimelineAnalysis;
 class TimelineWidget;
 
 class ReportTab : public QWidget {
@@ -27,6 +28,8 @@ public:
     QString errorMessage() const { return m_error; }
     ReportPtr report() const { return m_report; }
     TimelineWidget* timeline() const { return m_timeline; }
+    // The analysis docks around the timeline (selection stats, events, details, find, stats).
+    TimelineAnalysis* analysis() const { return m_analysis; }
     void cancel();
 
 signals:
@@ -49,6 +52,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_errorLabel = nullptr;
     TimelineWidget* m_timeline = nullptr;
+    TimelineAnalysis* m_analysis = nullptr;
 };
 
 }  // namespace sl::viewer

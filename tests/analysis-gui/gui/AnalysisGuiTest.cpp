@@ -48,7 +48,8 @@ QStringList rows(const QTableWidget* t) {
     QStringList out;
     for (int r = 0; r < t->rowCount(); ++r) {
         QStringList cells;
-        for (int c = 0; c < t->columnCount(); ++c) cells << (t->item(r, c) ? t->item(r, c)->text() : QString());
+        for (int c = 0; c < t->columnCount(); ++c)
+            cells << (t->item(r, c) ? t->item(r, c)->text() : QString());
         out << cells.join(QLatin1Char('|'));
     }
     return out;
@@ -67,7 +68,8 @@ TEST_F(AnalysisGui, SelectionStatsDockShowsKnownNumbers) {
     // 8 groups: kA s7, memcpy DtoH s7, kB s8, memcpy HtoD s8, kA s9, 2 API names, NVTX step2.
     ASSERT_EQ(dock.eventsTable()->rowCount(), 8);
     const QStringList ev = rows(dock.eventsTable());
-    EXPECT_TRUE(ev.contains(QStringLiteral("CUDA kernels - GPU 0 context 1 stream 7|kA|2|200 ns|100 ns|50 ns|150 ns|50.00 %")))
+    EXPECT_TRUE(ev.contains(QStringLiteral(
+        "CUDA kernels - GPU 0 context 1 stream 7|kA|2|200 ns|100 ns|50 ns|150 ns|50.00 %")))
         << ev.join(QLatin1Char('\n')).toStdString();
     const QStringList busy = rows(dock.busyTable());
     ASSERT_EQ(busy.size(), 5);  // 2 devices + 3 streams
@@ -116,9 +118,11 @@ TEST_F(AnalysisGui, EventsViewSortsAndFilters) {
     ASSERT_EQ(view.model()->rowCount(), 4);
     // Clicking the Duration header twice: ascending, then descending.
     view.table()->sortByColumn(1, Qt::AscendingOrder);
-    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(), 100);
+    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(),
+              100);
     view.table()->sortByColumn(1, Qt::DescendingOrder);
-    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(), 1000);
+    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(),
+              1000);
     view.filterEdit()->setText(QStringLiteral("^k[B]"));
     view.regexBox()->setChecked(true);
     view.applyFilter();
@@ -183,21 +187,32 @@ TEST_F(AnalysisGui, SelectionElsewhereSelectsRowAndShowsDetails) {
     const QModelIndex current = docks.events()->table()->currentIndex();
     ASSERT_TRUE(current.isValid());
     EXPECT_EQ(current.row(), 3);  // by start: 0, 200, 300, 500
-    EXPECT_EQ(docks.details()->tree()->topLevelItemCount(), static_cast<int>(docks.details()->fields().size()));
+    EXPECT_EQ(docks.details()->tree()->topLevelItemCount(),
+              static_cast<int>(docks.details()->fields().size()));
     EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Grid"), "8 x 2 x 1");
-    EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Launched by"), "cudaLaunchKernel on Thread 2 (main) at 400 ns");
+    EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Launched by"),
+              "cudaLaunchKernel on Thread 2 (main) at 400 ns");
     // Selecting a row in the table selects the event everywhere.
     QSignalSpy selected(docks.context(), &AnalysisContext::eventSelected);
     docks.events()->table()->selectRow(1);
     ASSERT_EQ(selected.count(), 1);
     EXPECT_EQ(docks.context()->selectedEvent(), find(*report, EventKind::Kernel, 200));
     EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Correlation ID"), "1");
+    // An API call is not among the kernels: the view follows it to its thread's API row.
+    const EventRef api = find(*report, EventKind::CudaApi, 400);
+    docks.selectEvent(api.track, api.index);
+    EXPECT_EQ(docks.events()->model()->query()->tracks(), (std::vector<uint32_t>{api.track}));
+    ASSERT_TRUE(docks.events()->table()->currentIndex().isValid());
+    EXPECT_EQ(docks.events()->model()->eventAt(docks.events()->table()->currentIndex().row()), api);
+    EXPECT_EQ(docks.events()->model()->rowCount(), 6);  // c6 [50], c1 [100] ... c5 [430]
+    EXPECT_EQ(docks.events()->table()->currentIndex().row(), 4);
 }
 
 TEST_F(AnalysisGui, CorrelationHighlightsApiCallAndKernel) {
     AnalysisContext context(report);
     QSignalSpy highlights(&context, &AnalysisContext::highlightsChanged);
-    const EventRef api = find(*report, EventKind::CudaApi, 400), kB = find(*report, EventKind::Kernel, 500);
+    const EventRef api = find(*report, EventKind::CudaApi, 400),
+                   kB = find(*report, EventKind::Kernel, 500);
     context.selectEvent(api.track, api.index);
     ASSERT_EQ(highlights.count(), 1);
     auto related = highlights[0][0].value<analysis::CorrelatedEvents>();
@@ -255,7 +270,10 @@ TEST_F(AnalysisGui, StatsDockRunsTheCliReports) {
     ASSERT_GE(nameCol, 0);
     ASSERT_GE(countCol, 0);
     EXPECT_EQ(dock.model()->data(dock.model()->index(0, nameCol)).toString(), QStringLiteral("kA"));
-    EXPECT_EQ(dock.model()->data(dock.model()->index(0, countCol), StatsTableModel::SortRole).toLongLong(), 3);
+    EXPECT_EQ(dock.model()
+                  ->data(dock.model()->index(0, countCol), StatsTableModel::SortRole)
+                  .toLongLong(),
+              3);
     EXPECT_TRUE(dock.tsv().startsWith(QStringLiteral("Time (%)\t")));
     // Selection scope: only kernels inside [490, 710] -> kB alone.
     ready.clear();
@@ -277,8 +295,11 @@ TEST_F(AnalysisGui, LargeTrackOpensAndScrollsToTheEnd) {
     view.table()->sortByColumn(1, Qt::DescendingOrder);
     view.table()->scrollToBottom();
     QApplication::processEvents();
-    EXPECT_EQ(view.model()->data(view.model()->index(999'999, 1), EventsModel::ValueRole).toLongLong(), 1);
-    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(), 1000);
+    EXPECT_EQ(
+        view.model()->data(view.model()->index(999'999, 1), EventsModel::ValueRole).toLongLong(),
+        1);
+    EXPECT_EQ(view.model()->data(view.model()->index(0, 1), EventsModel::ValueRole).toLongLong(),
+              1000);
 }
 
 }  // namespace

@@ -1,0 +1,128 @@
+#include "viewer/analysis/TimelineAnalysis.h"
+
+#include <QMainWindow>
+#include <QMouseEvent>
+
+#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/AnalysisDocks.h"
+#include "viewer/analysis/FindBar.h"
+#include "viewer/timeline/TimelineWidget.h"
+
+namespace sl::viewer {
+
+TimelineAnalysis::TimelineAnalysis(QMainWindow* window, TimelineWidget* timeline,
+                                   std::shared_ptr<const Report> report)
+    : QObject(window), m_timeline(timeline), m_report(std::move(report)) {
+    m_docks = new AnalysisDocks(window, m_report);
+    wire();
+}
+
+void TimelineAnalysis::wire() {
+    ViewState& view = m_timeline->view();
+    connect(&view, &ViewState::selectionChanged, this, &TimelineAnalysis::timeSelectionChanged);
+    connect(m_docks, &AnalysisDocks::rangeRequested, this,
+            [this](qint64 t0, qint64 t1) { m_timeline->view().setRange(t0, t1, true); });
+    AnalysisContext* ctx = m_docks->context();
+    connect(ctx, &AnalysisContext::highlightsChanged, this,
+            [this, ctx](const analysis::CorrelatedEvents& related) {
+                m_selected = ctx->selectedEvent();
+                m_related = related;
+                m_timeline->update();
+            });
+    connect(ctx, &AnalysisContext::eventSelected, this, [this](quint32 track, quint32 index) {
+        // Selected elsewhere (events view, find): make sure the row is on screen.
+        if (!m_timeline->scene()) return;
+        const EventPlace p =
+            placeEvent(*m_timeline->scene(), m_timeline->view().range(), {track, index});
+        if (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)
+            jumpTo({track, index});
+    });
+    FindBar* find = m_docks->findBar();
+    connect(find, &FindBar::nameFilterChanged, m_timeline, &TimelineWidget::refreshFrame);
+    m_timeline->setFrameHook([this, find](const TimeRange& range, DrawList& out) {
+        if (!m_timeline->scene() || find->filterMode() == FindBar::FilterMode::Off ||
+            !find->matchMask())
+            return;
+        dimNonMatching(*m_timeline->scene(), range, *find->matchMask(),
+                       find->filterMode() == FindBar::FilterMode::Hide, out);
+    });
+    m_timeline->setOverlayHook([this](const TimeRange& range, DrawList& out) {
+        m_arrows.clear();
+        if (m_timeline->scene())
+            m_arrows = drawCorrelation(*m_timeline->scene(), range, m_selected, m_related, out);
+    });
+    m_timeline->installEventFilter(this);
+}
+
+void TimelineAnalysis::timeSelectionChanged() {
+    const ViewState& view = m_timeline->view();
+    if (view.hasSelection())
+        m_docks->setTimeSelection(view.selection().start, view.selection().end);
+    else
+        m_docks->setTimeSelection(0, 0);
+}
+
+bool TimelineAnalysis::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_timeline) {
+        if (event->type() == QEvent::MouseButtonPress) {
+            auto* me = static_cast<QMouseEvent*>(event);
+            m_pressPos = me->position();
+            // Edge arrows take the click before the timeline starts a selection drag.
+            m_pressTaken = false;
+            for (const EdgeArrow& a : m_arrows)
+                if (me->button() == Qt::LeftButton &&
+                    a.contains(static_cast<float>(m_pressPos.x()),
+                               static_cast<float>(m_pressPos.y()))) {
+                    m_pressTaken = true;
+                    jumpTo(a.target);
+                    return true;
+                }
+        } else if (event->type() == QEvent::MouseButtonRelease) {
+            auto* me = static_cast<QMouseEvent*>(event);
+            if (m_pressTaken) {  // the release of an arrow click is not a click on an event
+                m_pressTaken = false;
+                return true;
+            }
+            const QPointF d = me->position() - m_pressPos;
+            if (me->button() == Qt::LeftButton && !(me->modifiers() & Qt::ShiftModifier) &&
+                std::abs(d.x()) < 3 && std::abs(d.y()) < 3)
+                clicked(me->position());
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void TimelineAnalysis::clicked(QPointF pos) {
+    TimelineScene* scene = m_timeline->scene();
+    if (!scene || pos.x() < scene->eventX()) return;
+    const auto hit = scene->hitTest(m_timeline->view().range(), static_cast<float>(pos.x()),
+                                    static_cast<float>(pos.y()));
+    if (!hit || !hit->track || hit->count != 1) {
+        m_docks->context()->clearSelectedEvent();
+        return;
+    }
+    const auto track = static_cast<quint32>(hit->track - m_report->tracks.data());
+    m_docks->selectEvent(track, static_cast<quint32>(hit->index));
+}
+
+void TimelineAnalysis::jumpTo(analysis::EventRef e) {
+    TimelineScene* scene = m_timeline->scene();
+    if (!scene || !e.valid() || e.track >= m_report->tracks.size()) return;
+    const Track& t = m_report->tracks[e.track];
+    const int64_t s = t.start[e.index], end = t.endAt(e.index);
+    const TimeRange r = m_timeline->view().range();
+    if (end - s > r.span() * 9 / 10 || s < r.start || end > r.end) {
+        const int64_t span = std::max<int64_t>(r.span(), (end - s) * 5 / 4 + 1);
+        const int64_t mid = s + (end - s) / 2;
+        m_timeline->view().setRange(mid - span / 2, mid - span / 2 + span, true);
+    }
+    const EventPlace p = placeEvent(*scene, m_timeline->view().range(), e);
+    if (p.row && (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)) {
+        scene->setScroll(scrollToShow(*scene, *p.row));
+        m_timeline->refreshFrame();
+    }
+    m_docks->selectEvent(e.track, e.index);
+    m_timeline->update();
+}
+
+}  // namespace sl::viewer

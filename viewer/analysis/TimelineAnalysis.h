@@ -1,0 +1,53 @@
+#pragma once
+// Connects the analysis panels (AnalysisDocks) to a timeline: the time selection feeds the
+// selection statistics and Stats docks; a click on an event selects it everywhere (details,
+// events view, correlation highlights); the events view's double-click and Find move the
+// timeline's range through its ViewState (with history); highlights, correlation lines, edge
+// arrows (click: jump to the event) and the find filter's dimming are drawn through the
+// timeline's draw-list hooks. GUI thread; lives as long as the window holding the timeline.
+#include <QObject>
+#include <QPointF>
+#include <memory>
+#include <vector>
+
+#include "model/analysis/SelectionCorrelation.h"
+#include "viewer/analysis/TimelineOverlay.h"
+
+class QMainWindow;
+
+namespace sl::viewer {
+
+class AnalysisDocks;
+class TimelineWidget;
+
+class TimelineAnalysis : public QObject {
+    Q_OBJECT
+public:
+    TimelineAnalysis(QMainWindow* window, TimelineWidget* timeline,
+                     std::shared_ptr<const Report> report);
+
+    AnalysisDocks* docks() const { return m_docks; }
+    const std::vector<EdgeArrow>& arrows() const { return m_arrows; }
+    // Shows an event: centers the view on it (keeping the zoom unless it is wider) and scrolls
+    // its row into view.
+    void jumpTo(analysis::EventRef event);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void wire();
+    void timeSelectionChanged();
+    void clicked(QPointF pos);
+
+    TimelineWidget* m_timeline;
+    std::shared_ptr<const Report> m_report;
+    AnalysisDocks* m_docks = nullptr;
+    analysis::EventRef m_selected;
+    analysis::CorrelatedEvents m_related;
+    std::vector<EdgeArrow> m_arrows;
+    QPointF m_pressPos;
+    bool m_pressTaken = false;  // the press hit an edge arrow
+};
+
+}  // namespace sl::viewer
