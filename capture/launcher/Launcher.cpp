@@ -26,6 +26,9 @@
 #include "capture/launcher/ProcTree.h"
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SchedTracer.h"
+#if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaCaptureSession.h"
+#endif
 
 namespace sl::capture {
 namespace {
@@ -254,7 +257,7 @@ Result<ProfileResult> Launcher::run() {
             "cannot find libsightline-inject.so (looked next to the sightline executable; set "
             "SIGHTLINE_INJECT_DIR)");
     std::string injectLib = moduleDir + "/libsightline-inject.so";
-    std::string cuptiLib = moduleDir + "/libsightline-cupti.so";
+    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
 
     // Step 2: the session directory.
@@ -313,6 +316,10 @@ Result<ProfileResult> Launcher::run() {
         setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
         setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
     }
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
+    for (const auto& kv : cudaSession.environment()) setup.env.push_back(kv);
+#endif
     for (const auto& kv : m_o.env) setup.env.push_back(kv);
     setup.command = &m_o.command;
     setup.goFd = go[0];
@@ -371,6 +378,9 @@ Result<ProfileResult> Launcher::run() {
         (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
     if (m_o.cpuMetrics) sampler.start();
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cudaSession.start(say);
+#endif
     OutputReader output_reader;
     if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
 
@@ -383,6 +393,9 @@ Result<ProfileResult> Launcher::run() {
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
     sched.stop();
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cudaSession.stop();
+#endif
     output_reader.stop();
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGTERM, &oldTerm, nullptr);
@@ -399,6 +412,9 @@ Result<ProfileResult> Launcher::run() {
     in.rootPid = child;
     in.exits = std::move(exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    in.cuda = &cudaSession;
+#endif
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;

@@ -51,12 +51,17 @@ Status parseCaptureRange(const std::string& text, ProfileOptions& o) {
         o.captureRange = CaptureRange::None;
     else if (text == "nvtx")
         o.captureRange = CaptureRange::Nvtx;
-    else if (text == "cudaProfilerApi")
+    else if (text == "cudaProfilerApi") {
+#if SIGHTLINE_HAVE_CUDA_REPORT
+        o.captureRange = CaptureRange::CudaProfilerApi;
+        o.cuda.profilerRange = true;
+#else
         return makeError(
-            "--capture-range=cudaProfilerApi needs CUDA capture, which this build does not have "
-            "yet");
-    else
-        return makeError("--capture-range: expected none or nvtx, got '" + text + "'");
+            "--capture-range=cudaProfilerApi needs CUDA capture, which this build does not have");
+#endif
+    } else
+        return makeError("--capture-range: expected none, nvtx or cudaProfilerApi, got '" + text +
+                         "'");
     return {};
 }
 
@@ -76,6 +81,9 @@ Status parseNvtxCapture(const std::string& text, ProfileOptions& o) {
 }
 
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    if (Status s = cuda::parseRangeEnd(text, o.cuda); !s) return s;  // same values for cudaProfilerApi
+#endif
     if (text == "stop")
         o.rangeEnd = CaptureRangeEnd::Stop;
     else if (text == "stop-shutdown")

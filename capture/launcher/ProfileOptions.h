@@ -9,10 +9,15 @@
 
 #include "model/core/Result.h"
 
+#if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaOptions.h"
+#include "capture/cupti/NvmlSampler.h"
+#endif
+
 namespace sl::capture {
 
 enum class KillMode { Sigterm, Sigkill, None };
-enum class CaptureRange { None, Nvtx };
+enum class CaptureRange { None, Nvtx, CudaProfilerApi };
 enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
 
 struct ProfileOptions {
@@ -37,6 +42,10 @@ struct ProfileOptions {
     bool showOutput = false;
     bool quiet = false;       // no progress on stderr
     std::string optionsText;  // the options as given, stored in the report
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
+    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices/-frequency (NVML, launcher side)
+#endif
 };
 
 // "cuda,nvtx,osrt", "none": sets the trace flags.

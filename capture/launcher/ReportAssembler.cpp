@@ -12,6 +12,10 @@
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
+#if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaCaptureSession.h"
+#include "capture/cupti/CudaStreamMerge.h"
+#endif
 #include "model/rep/RepWriter.h"
 #include "model/util/Format.h"
 
@@ -87,6 +91,13 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
             b.addDiagnostic("sched.records_lost", static_cast<int64_t>(in.sched->lostRecords()),
                             "context-switch records the kernel dropped (ring buffer full)");
     }
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    // CUDA stream files of the module's fallback format (none when it writes through the raw
+    // streams), then NVML metrics and the CUDA diagnostics.
+    if (auto c = cuda::mergeCudaStreams(in.sessionDir, b); !c)
+        b.addDiagnostic("cuda.stream_unreadable", 1, c.error());
+    if (in.cuda) in.cuda->addToReport(b, window.start, window.end == INT64_MAX ? INT64_MAX : window.end + 1);
+#endif
     merger.finish(in.sessionEnd);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (in.cudaRequestedButUnavailable)

@@ -12,6 +12,10 @@
 #include "model/core/Entities.h"
 #include "model/core/Result.h"
 
+namespace sl::cuda {
+class CudaCaptureSession;
+}
+
 namespace sl::capture {
 
 class ProcSampler;
@@ -26,6 +30,7 @@ struct AssemblyInput {
         exits;  // pid -> (time, wait status) reaped by the launcher
     const ProcSampler* sampler = nullptr;
     const SchedTracer* sched = nullptr;
+    cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics (may be null)
     std::string schedProblem;
     bool cudaRequestedButUnavailable = false;
     std::vector<ProgramOutput> output;
