@@ -17,7 +17,8 @@ struct RawOptions {
                         nvtxCapture, rangeEnd = "stop", forkBeforeExec = "false",
                         samplingFrequency = "1000", cpuMetrics = "on", cpuMetricsFrequency = "100",
                         cpuctxsw = "process-tree", showOutput = "false", quiet, cudaGraph = "graph",
-                cudaMemory = "false", cudaFlush = "0", gpuDevices = "none", gpuFrequency = "10";
+                        cudaMemory = "false", cudaFlush = "0", gpuDevices = "none",
+                        gpuFrequency = "10";
     std::vector<std::string> env, program;
 };
 
@@ -155,8 +156,8 @@ int runProfile(int argc, char** argv) {
              &raw.cudaGraph, "graph");
     p.option(0, "cuda-memory-usage", "true|false", "trace CUDA memory allocations and frees",
              &raw.cudaMemory, "false");
-    p.option(0, "cuda-flush-interval", "MS", "flush CUDA activity buffers this often (0: when full)",
-             &raw.cudaFlush, "0");
+    p.option(0, "cuda-flush-interval", "MS",
+             "flush CUDA activity buffers this often (0: when full)", &raw.cudaFlush, "0");
     p.option(0, "gpu-metrics-devices", "none|all|LIST", "sample GPU metrics (NVML) of these GPUs",
              &raw.gpuDevices, "none");
     p.option(0, "gpu-metrics-frequency", "HZ", "GPU metrics sampling frequency", &raw.gpuFrequency,

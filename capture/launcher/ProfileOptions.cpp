@@ -82,7 +82,8 @@ Status parseNvtxCapture(const std::string& text, ProfileOptions& o) {
 
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
 #if SIGHTLINE_HAVE_CUDA_REPORT
-    if (Status s = cuda::parseRangeEnd(text, o.cuda); !s) return s;  // same values for cudaProfilerApi
+    if (Status s = cuda::parseRangeEnd(text, o.cuda); !s)
+        return s;  // same values for cudaProfilerApi
 #endif
     if (text == "stop")
         o.rangeEnd = CaptureRangeEnd::Stop;

@@ -96,7 +96,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     // streams), then NVML metrics and the CUDA diagnostics.
     if (auto c = cuda::mergeCudaStreams(in.sessionDir, b); !c)
         b.addDiagnostic("cuda.stream_unreadable", 1, c.error());
-    if (in.cuda) in.cuda->addToReport(b, window.start, window.end == INT64_MAX ? INT64_MAX : window.end + 1);
+    if (in.cuda)
+        in.cuda->addToReport(b, window.start, window.end == INT64_MAX ? INT64_MAX : window.end + 1);
 #endif
     merger.finish(in.sessionEnd);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
