@@ -16,33 +16,11 @@ struct RawOptions {
                         delay = "0", duration = "0", kill = "sigterm", captureRange = "none",
                         nvtxCapture, rangeEnd = "stop", forkBeforeExec = "false",
                         samplingFrequency = "1000", cpuMetrics = "on", cpuMetricsFrequency = "100",
-                        cpuctxsw = "process-tree", showOutput = "false", quiet, cudaFlush = "0",
-                        cudaMemory = "false", cudaGraph = "graph", gpuMetricsDevices = "none",
-                        gpuMetricsFrequency = "10";
+                        cpuctxsw = "process-tree", showOutput = "false", quiet, cudaGraph = "graph",
+                        cudaMemory = "false", cudaFlush = "0", gpuDevices = "none",
+                        gpuFrequency = "10";
     std::vector<std::string> env, program;
 };
-
-// The CUDA options (capture/cupti/CudaOptions.h, NvmlSampler.h parse and word the errors).
-Status cudaOptions(const RawOptions& raw, capture::ProfileOptions& o) {
-    auto flush = cuda::parseFlushInterval(raw.cudaFlush);
-    if (!flush) return makeError(flush.error());
-    o.cuda.flushIntervalMs = *flush;
-    auto memory = cuda::parseMemoryUsage(raw.cudaMemory);
-    if (!memory) return makeError(memory.error());
-    o.cuda.memoryUsage = *memory;
-    auto graph = cuda::parseGraphTrace(raw.cudaGraph);
-    if (!graph) return makeError(graph.error());
-    o.cuda.graphTrace = *graph;
-    auto devices = cuda::parseGpuMetricsDevices(raw.gpuMetricsDevices);
-    if (!devices) return makeError(devices.error());
-    auto frequency = cuda::parseGpuMetricsFrequency(raw.gpuMetricsFrequency);
-    if (!frequency) return makeError(frequency.error());
-    o.gpuMetrics = *devices;
-    o.gpuMetrics.frequencyHz = *frequency;
-    if (o.captureRange == capture::CaptureRange::CudaProfilerApi && !o.traceCuda)
-        return makeError("--capture-range=cudaProfilerApi needs CUDA tracing (-t ...,cuda)");
-    return {};
-}
 
 Status toOptions(const RawOptions& raw, capture::ProfileOptions& o, const std::string& given) {
     using namespace capture;
@@ -98,9 +76,30 @@ Status toOptions(const RawOptions& raw, capture::ProfileOptions& o, const std::s
         return makeError("--cpuctxsw: expected process-tree or none");
     if (!parseBool(raw.showOutput, &o.showOutput))
         return makeError("--show-output: expected true or false");
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    {
+        auto graph = cuda::parseGraphTrace(raw.cudaGraph);
+        if (!graph) return makeError(graph.error());
+        o.cuda.graphTrace = *graph;
+        auto memory = cuda::parseMemoryUsage(raw.cudaMemory);
+        if (!memory) return makeError(memory.error());
+        o.cuda.memoryUsage = *memory;
+        auto flush = cuda::parseFlushInterval(raw.cudaFlush);
+        if (!flush) return makeError(flush.error());
+        o.cuda.flushIntervalMs = *flush;
+        auto devices = cuda::parseGpuMetricsDevices(raw.gpuDevices);
+        if (!devices) return makeError(devices.error());
+        o.gpuMetrics = *devices;
+        auto hz = cuda::parseGpuMetricsFrequency(raw.gpuFrequency);
+        if (!hz) return makeError(hz.error());
+        o.gpuMetrics.frequencyHz = *hz;
+        if (o.captureRange == CaptureRange::CudaProfilerApi && !o.traceCuda)
+            return makeError("--capture-range=cudaProfilerApi needs CUDA tracing (-t ...,cuda)");
+    }
+#endif
     if (!raw.quiet.empty() && !parseBool(raw.quiet, &o.quiet))
         return makeError("--quiet: expected true or false");
-    return cudaOptions(raw, o);
+    return {};
 }
 
 int runProfile(int argc, char** argv) {
@@ -127,9 +126,8 @@ int runProfile(int argc, char** argv) {
              "signal the program at the end of --duration: sigterm, sigkill or none", &raw.kill,
              "sigterm");
     p.option('c', "capture-range", "MODE",
-             "none, nvtx (only inside the NVTX range given by -p) or cudaProfilerApi (CUDA "
-             "activity only between cudaProfilerStart and cudaProfilerStop)",
-             &raw.captureRange, "none");
+             "none, nvtx (inside the NVTX range given by -p) or cudaProfilerApi", &raw.captureRange,
+             "none");
     p.option('p', "nvtx-capture", "RANGE[@DOMAIN]",
              "the NVTX range for --capture-range=nvtx (@* any domain)", &raw.nvtxCapture);
     p.option(0, "capture-range-end", "MODE",
@@ -153,19 +151,19 @@ int runProfile(int argc, char** argv) {
     p.option(0, "show-output", "true|false",
              "capture the program's stdout/stderr into the report (still shown)", &raw.showOutput,
              "false");
-    p.option('q', "quiet", "true|false", "no progress messages", &raw.quiet, "false");
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    p.option(0, "cuda-graph-trace", "graph|node", "CUDA graphs as one range or node by node",
+             &raw.cudaGraph, "graph");
+    p.option(0, "cuda-memory-usage", "true|false", "trace CUDA memory allocations and frees",
+             &raw.cudaMemory, "false");
     p.option(0, "cuda-flush-interval", "MS",
-             "save buffered CUDA records every MS milliseconds (0: when buffers fill, at "
-             "cudaProfilerStop and at exit)",
-             &raw.cudaFlush, "0");
-    p.option(0, "cuda-memory-usage", "true|false",
-             "record CUDA memory allocations and frees (memory usage row)", &raw.cudaMemory, "false");
-    p.option(0, "cuda-graph-trace", "graph|node",
-             "one event per CUDA graph launch, or one per graph node", &raw.cudaGraph, "graph");
-    p.option(0, "gpu-metrics-devices", "none|all|IDS", "sample GPU metrics (NVML) of these GPUs",
-             &raw.gpuMetricsDevices, "none");
-    p.option(0, "gpu-metrics-frequency", "HZ", "GPU metrics sampling rate (1-10000)",
-             &raw.gpuMetricsFrequency, "10");
+             "flush CUDA activity buffers this often (0: when full)", &raw.cudaFlush, "0");
+    p.option(0, "gpu-metrics-devices", "none|all|LIST", "sample GPU metrics (NVML) of these GPUs",
+             &raw.gpuDevices, "none");
+    p.option(0, "gpu-metrics-frequency", "HZ", "GPU metrics sampling frequency", &raw.gpuFrequency,
+             "10");
+#endif
+    p.option('q', "quiet", "true|false", "no progress messages", &raw.quiet, "false");
     p.positionals("the program and its arguments", &raw.program, true);
     switch (p.parse(argc, argv)) {
         case ArgParser::Outcome::Help:

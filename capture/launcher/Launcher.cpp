@@ -1,7 +1,5 @@
 #include "capture/launcher/Launcher.h"
 
-#include "capture/cupti/CudaCaptureSession.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,6 +26,9 @@
 #include "capture/launcher/ProcTree.h"
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SchedTracer.h"
+#if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaCaptureSession.h"
+#endif
 
 namespace sl::capture {
 namespace {
@@ -256,13 +257,8 @@ Result<ProfileResult> Launcher::run() {
             "cannot find libsightline-inject.so (looked next to the sightline executable; set "
             "SIGHTLINE_INJECT_DIR)");
     std::string injectLib = moduleDir + "/libsightline-inject.so";
-    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";
+    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
-    if (m_o.captureRange == CaptureRange::CudaProfilerApi && !cudaAvailable)
-        return makeError("--capture-range=cudaProfilerApi needs CUDA tracing, which " +
-                         std::string(m_o.traceCuda ? "this build does not have (no libsightline-cuda.so)"
-                                                   : "-t does not include"));
-    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
 
     // Step 2: the session directory.
     const char* tmp = std::getenv("TMPDIR");
@@ -316,11 +312,14 @@ Result<ProfileResult> Launcher::run() {
                  {env::kLauncherPid, std::to_string(getpid())}};
     if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", injectLib);
     if (cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", cuptiLib);
-    for (const auto& [k, v] : cudaSession.environment()) setup.env.emplace_back(k, v);
     if (shutdownAtRangeEnd) {
         setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
         setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
     }
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
+    for (const auto& kv : cudaSession.environment()) setup.env.push_back(kv);
+#endif
     for (const auto& kv : m_o.env) setup.env.push_back(kv);
     setup.command = &m_o.command;
     setup.goFd = go[0];
@@ -379,7 +378,9 @@ Result<ProfileResult> Launcher::run() {
         (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
     if (m_o.cpuMetrics) sampler.start();
+#if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.start(say);
+#endif
     OutputReader output_reader;
     if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
 
@@ -391,8 +392,10 @@ Result<ProfileResult> Launcher::run() {
     const int64_t captureEnd = tw.captureEnd;
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
-    cudaSession.stop();
     sched.stop();
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    cudaSession.stop();
+#endif
     output_reader.stop();
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGTERM, &oldTerm, nullptr);
@@ -409,10 +412,12 @@ Result<ProfileResult> Launcher::run() {
     in.rootPid = child;
     in.exits = std::move(exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    in.cuda = &cudaSession;
+#endif
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
-    in.cuda = &cudaSession;
     in.output = output_reader.take();
     in.outputPath = output;
     in.defaultName = defaultName;

@@ -52,8 +52,13 @@ Status parseCaptureRange(const std::string& text, ProfileOptions& o) {
     else if (text == "nvtx")
         o.captureRange = CaptureRange::Nvtx;
     else if (text == "cudaProfilerApi") {
+#if SIGHTLINE_HAVE_CUDA_REPORT
         o.captureRange = CaptureRange::CudaProfilerApi;
         o.cuda.profilerRange = true;
+#else
+        return makeError(
+            "--capture-range=cudaProfilerApi needs CUDA capture, which this build does not have");
+#endif
     } else
         return makeError("--capture-range: expected none, nvtx or cudaProfilerApi, got '" + text +
                          "'");
@@ -76,6 +81,10 @@ Status parseNvtxCapture(const std::string& text, ProfileOptions& o) {
 }
 
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    if (Status s = cuda::parseRangeEnd(text, o.cuda); !s)
+        return s;  // same values for cudaProfilerApi
+#endif
     if (text == "stop")
         o.rangeEnd = CaptureRangeEnd::Stop;
     else if (text == "stop-shutdown")
@@ -94,8 +103,7 @@ Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
         return makeError(
             "--capture-range-end: expected stop, stop-shutdown, repeat or repeat:N, got '" + text +
             "'");
-    // The CUDA injection applies the same rule to cudaProfilerStart/Stop ranges.
-    return cuda::parseRangeEnd(text, o.cuda);
+    return {};
 }
 
 Status parseEnvVar(const std::string& text, ProfileOptions& o) {

@@ -7,9 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "model/core/Result.h"
+
+#if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/NvmlSampler.h"
-#include "model/core/Result.h"
+#endif
 
 namespace sl::capture {
 
@@ -39,8 +42,10 @@ struct ProfileOptions {
     bool showOutput = false;
     bool quiet = false;       // no progress on stderr
     std::string optionsText;  // the options as given, stored in the report
+#if SIGHTLINE_HAVE_CUDA_REPORT
     cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
-    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices, --gpu-metrics-frequency
+    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices/-frequency (NVML, launcher side)
+#endif
 };
 
 // "cuda,nvtx,osrt", "none": sets the trace flags.

@@ -9,10 +9,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "capture/cupti/CudaCaptureSession.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
+#if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaCaptureSession.h"
+#include "capture/cupti/CudaStreamMerge.h"
+#endif
 #include "model/rep/RepWriter.h"
 #include "model/util/Format.h"
 
@@ -88,8 +91,15 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
             b.addDiagnostic("sched.records_lost", static_cast<int64_t>(in.sched->lostRecords()),
                             "context-switch records the kernel dropped (ring buffer full)");
     }
+#if SIGHTLINE_HAVE_CUDA_REPORT
+    // CUDA stream files of the module's fallback format (none when it writes through the raw
+    // streams), then NVML metrics and the CUDA diagnostics.
+    if (auto c = cuda::mergeCudaStreams(in.sessionDir, b); !c)
+        b.addDiagnostic("cuda.stream_unreadable", 1, c.error());
+    if (in.cuda)
+        in.cuda->addToReport(b, window.start, window.end == INT64_MAX ? INT64_MAX : window.end + 1);
+#endif
     merger.finish(in.sessionEnd);
-    if (in.cuda) in.cuda->addToReport(b, window.start, window.end);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (in.cudaRequestedButUnavailable)
         b.addDiagnostic("cuda.unavailable", 1,
@@ -161,10 +171,7 @@ Result<std::vector<std::string>> assembleReports(
         uint64_t events = 0;
         auto report = buildOne(in, streams, windows[i], &bar, &events);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
-        // cudaProfilerApi repeat ranges stay in one report (the CUDA module marks them).
-        const bool numbered = windows.size() > 1 ||
-                              (o.rangeEnd == CaptureRangeEnd::Repeat && o.captureRange == CaptureRange::Nvtx);
-        if (numbered)
+        if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
             path = numberedName(path, static_cast<int>(i) + 1);
         WriteOptions wo;
         // An explicit name was checked before the capture (-f decides). A default name must stay
@@ -175,7 +182,7 @@ Result<std::vector<std::string>> assembleReports(
             std::error_code ec;
             if (!fs::exists(path, ec)) break;
             path = nextDefaultReportName();
-            if (numbered)
+            if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
                 path = numberedName(path, static_cast<int>(i) + 1);
             st = writeReport(*report, path, wo);
         }

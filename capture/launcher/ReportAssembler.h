@@ -30,9 +30,9 @@ struct AssemblyInput {
         exits;  // pid -> (time, wait status) reaped by the launcher
     const ProcSampler* sampler = nullptr;
     const SchedTracer* sched = nullptr;
+    cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics (may be null)
     std::string schedProblem;
     bool cudaRequestedButUnavailable = false;
-    cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics
     std::vector<ProgramOutput> output;
     std::string outputPath;  // expanded; empty with defaultName
     bool defaultName = true;

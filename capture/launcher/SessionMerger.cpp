@@ -4,8 +4,8 @@
 #include <dirent.h>
 
 #include <algorithm>
-#include <thread>
 #include <cstring>
+#include <thread>
 
 namespace sl::capture {
 
@@ -301,18 +301,21 @@ void SessionMerger::pairNvtx(const StreamCtx& s, const std::vector<const RawBloc
             if (h.type == RecordType::NvtxPush) {
                 NvtxFields f;
                 if (!decodeNvtx(rec, &f)) return;
-                stackOf(tid, h.aux).push_back({f.time, w.message(s, h, f), f.category, f.color,
-                                               static_cast<uint8_t>(h.flags & kNvtxPayloadMask),
-                                               f.payload});
+                stackOf(tid, h.aux)
+                    .push_back({f.time, w.message(s, h, f), f.category, f.color,
+                                static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload});
             } else if (h.type == RecordType::NvtxPop) {
                 const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
                 auto& st = stackOf(tid, h.aux);
-                if (st.empty()) ++w.orphanPops;
-                else close(tid, h.aux, st, r->time);
+                if (st.empty())
+                    ++w.orphanPops;
+                else
+                    close(tid, h.aux, st, r->time);
             } else if (h.type == RecordType::NvtxMark) {
                 NvtxFields f;
                 if (!decodeNvtx(rec, &f) || !m_window.contains(f.time)) return;
-                Track* tr = workerTrack(w, TrackKey::forThread(EventKind::NvtxMark, s.pid, tid, h.aux));
+                Track* tr =
+                    workerTrack(w, TrackKey::forThread(EventKind::NvtxMark, s.pid, tid, h.aux));
                 if (!tr) return;
                 tr->start.push_back(f.time);
                 tr->name.push_back(w.message(s, h, f));
@@ -416,7 +419,8 @@ void SessionMerger::addRange(const NvtxRangeEvent& e) {
 }
 
 // The message id of a start record (rare: read in the sequential pass).
-uint32_t SessionMerger::sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
+uint32_t SessionMerger::sequentialMessage(StreamCtx& s, const RecordHeader& h,
+                                          const NvtxFields& f) {
     if (h.flags & kNvtxRegistered) return f.message < s.ids.size() ? s.ids[f.message] : 0;
     auto [it, inserted] = s.inlineIds.try_emplace(f.text, 0);
     if (inserted) it->second = m_b.intern(f.text);

@@ -78,8 +78,8 @@ private:
     Track* workerTrack(NvtxWorker& w, const TrackKey& key);
     void pairNvtx(const StreamCtx& s, const std::vector<const RawBlock*>& blocks, NvtxWorker& w,
                   int64_t end);
-    void pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order, int64_t end,
-                          uint64_t bytes);
+    void pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order,
+                          int64_t end, uint64_t bytes);
     ProcInfo& proc(int64_t pid);
     Track& ownTrack(const TrackKey& key);
     void addRange(const NvtxRangeEvent& e);

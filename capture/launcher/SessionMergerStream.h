@@ -17,7 +17,7 @@ struct SessionMerger::StreamCtx {
     std::map<std::pair<int64_t, uint32_t>, std::vector<OpenPush>> stacks;  // (tid, domain)
     std::unordered_map<std::string_view, uint32_t> inlineIds;  // NVTX texts seen in this stream
     std::map<std::pair<int64_t, uint32_t>, size_t>
-        rangeCounts;            // pushes and starts per (thread, domain)
+        rangeCounts;  // pushes and starts per (thread, domain)
     std::map<std::pair<int64_t, uint32_t>, size_t> markCounts;  // marks per (thread, domain)
     std::string_view lastText;  // the last inline text and its id: most pushes repeat the name
     uint32_t lastTextId = 0;

@@ -137,10 +137,8 @@ TEST(ProfileOptions, TraceSelectionAndThreshold) {
     auto c = load(dir.file("c.rep"));
     ASSERT_TRUE(c);
     EXPECT_TRUE(c->metricSeries.empty());
-    // CUDA is reported unavailable when the build has no CUDA capture module
-    // (libsightline-cuda.so next to libsightline-inject.so).
-    bool cudaModule = std::filesystem::exists(std::filesystem::path(SIGHTLINE_CLI).parent_path() /
-                                              "../../lib/sightline/libsightline-cuda.so");
+    // CUDA is traced when this build has the CUDA module, else reported as unavailable.
+    bool cudaModule = fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-cuda.so");
     EXPECT_EQ(diagnostic(*c, "cuda.unavailable"), cudaModule ? 0 : 1);
     EXPECT_TRUE(events(*c, EventKind::OsRuntime).empty());
     EXPECT_EQ(events(*c, EventKind::NvtxRange).size(), 4u);  // parent + 3 exec'd children
