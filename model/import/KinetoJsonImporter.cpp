@@ -150,8 +150,7 @@ error_code parseId(od::value v, ChromeId& out) {
         return rawString(v, out.text);
     }
     if (t == od::json_type::number) {
-        std::string_view raw;
-        raw = v.raw_json_token();
+        const std::string_view raw = v.raw_json_token();
         auto n = decimalToNs(trimRaw(raw), 1);
         if (!n) return simdjson::NUMBER_ERROR;
         out.number = *n;
@@ -174,8 +173,7 @@ error_code parseTime(od::value v, std::optional<int64_t>& out, bool& bad) {
         bad = true;
         return simdjson::SUCCESS;
     }
-    std::string_view raw;
-    raw = v.raw_json_token();
+    const std::string_view raw = v.raw_json_token();
     out = decimalToNs(trimRaw(raw), 1000);
     if (!out) bad = true;
     return simdjson::SUCCESS;
@@ -206,8 +204,7 @@ error_code parseArgs(od::object args, ChromeEvent& e) {
         switch (t) {
             case od::json_type::number:
                 if (e.numericCount < ChromeEvent::kMaxNumericArgs) {
-                    std::string_view raw;
-                    raw = v.raw_json_token();
+                    const std::string_view raw = v.raw_json_token();
                     e.numeric[e.numericCount++] = ChromeArg{key, raw};
                 }
                 break;
@@ -449,8 +446,7 @@ private:
                 sawEvents = true;
                 if (m_cancelled) return simdjson::SUCCESS;
             } else if (key == "baseTimeNanoseconds") {
-                std::string_view raw;
-                raw = v.raw_json_token();
+                const std::string_view raw = v.raw_json_token();
                 h.baseTimeNs = decimalToNs(trimRaw(raw), 1);
                 h.kinetoMarkers = true;
             } else if (key == "displayTimeUnit") {

@@ -471,4 +471,50 @@ Status NsysSqliteImporter::readGpuMetrics() {
                       });
 }
 
+Status NsysSqliteImporter::readSched() {
+    // SCHED_EVENTS holds context switches: a sched-in and the next sched-out of a thread bound
+    // one period of running on a CPU.
+    const std::string table = "SCHED_EVENTS";
+    if (!m_db.hasTable(table)) return Status::success();
+    NsysColumns c(m_db, table);
+    if (!c.has("start") || !c.has("isSchedIn") || !c.has("globalTid")) return Status::success();
+    int64_t unpaired = 0;
+    int64_t pendingTid = INT64_MIN, pendingStart = 0, pendingCpu = -1;
+    bool pending = false;
+    auto st = forEachRow(
+        table, {{"start"}, {"cpu"}, {"isSchedIn"}, {"globalTid"}},
+        [&](const sqlite::Stmt& row) {
+            const int64_t g = row.i64(3), t = row.i64(0);
+            if (pending && g != pendingTid) {
+                ++unpaired;  // the previous thread was still running when the capture ended
+                pending = false;
+            }
+            if (row.i64(2) != 0) {
+                if (pending) ++unpaired;
+                pending = true;
+                pendingTid = g;
+                pendingStart = t;
+                pendingCpu = row.i64(1);
+                return;
+            }
+            if (!pending) {
+                ++unpaired;  // running since before the capture started
+                return;
+            }
+            ThreadRunning r{pidOf(g), tidOf(g), pendingStart, std::max(pendingStart, t),
+                            static_cast<int16_t>(pendingCpu)};
+            m_b.add(r);
+            noteThread(g);
+            noteEnd(r.end);
+            pending = false;
+        },
+        "1 ORDER BY globalTid, start");
+    if (pending) ++unpaired;
+    if (unpaired)
+        m_b.addDiagnostic("nsys.sched_unpaired", unpaired,
+                          "context switches without their matching switch (at the capture's edges) "
+                          "were not turned into running periods");
+    return st;
+}
+
 }  // namespace sl::import

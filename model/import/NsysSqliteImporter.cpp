@@ -380,7 +380,7 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
                     &NsysSqliteImporter::readMemset, &NsysSqliteImporter::readSync,
                     &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
                     &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
-                    &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics}) {
+                    &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();

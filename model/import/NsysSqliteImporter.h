@@ -52,6 +52,7 @@ private:
     Status readOsrt();
     Status readMemoryUsage();
     Status readGpuMetrics();
+    Status readSched();
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.
     template <class Fn>

@@ -129,7 +129,15 @@ TEST(NsysImport, PipitSaxpyCountsNamesBytesAndStreams) {
 
     expectKernelCorrelations(path, *r, 5, 0);
     // Tables nsys wrote that Sightline does not map are counted, not silently dropped.
-    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.SCHED_EVENTS"), 3238);
+    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.COMPOSITE_EVENTS"), 5451);
+    // SCHED_EVENTS: 1,619 sched-in and 1,619 sched-out rows on 8 threads pair into running periods.
+    EXPECT_EQ(r->eventCount(EventKind::ThreadState), 1619u);
+    EXPECT_EQ(r->tracksOfKind(EventKind::ThreadState).size(), 8u);
+    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.SCHED_EVENTS"), 0);
+    EXPECT_EQ(r->diagnosticCount("nsys.sched_unpaired"), 0);
+    EXPECT_EQ(r->threads.size(), 8u);
+    for (const Track* ts : r->tracksOfKind(EventKind::ThreadState))
+        for (size_t i = 0; i < ts->size(); ++i) EXPECT_GE(ts->intAt(cols::ThreadState::Cpu, i), 0);
 }
 
 TEST(NsysImport, ExtrapConcurrentStreamsNvtxAndNonCudaGpus) {
