@@ -8,8 +8,9 @@
 #include "app/cli/Command.h"
 #include "model/analysis/ReportDiff.h"
 #include "model/analysis/TableFormatter.h"
-#include "model/rep/RepReader.h"
+#include "app/cli/ReportInput.h"
 #include "model/util/Format.h"
+#include "model/util/JsonWriter.h"
 
 namespace sl::cli {
 namespace {
@@ -20,13 +21,17 @@ void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, 
     const Table summary = diffSummaryTable(d), items = diffItemsTable(d);
     switch (fo.format) {
         case TableFormat::Json:
-            out << "{\"baseline\": ";
-            out << "\"" << a << "\", \"comparison\": \"" << b << "\",\n\"summary\": ";
+        {
+            std::string qa, qb;
+            JsonWriter::escape(qa, a);
+            JsonWriter::escape(qb, b);
+            out << "{\"baseline\": " << qa << ", \"comparison\": " << qb << ",\n\"summary\": ";
             writeTable(out, summary, fo);
             out << ",\n\"items\": ";
             writeTable(out, items, fo);
             out << "}\n";
             return;
+        }
         case TableFormat::Csv:
         case TableFormat::Tsv:
             writeTable(out, summary, fo);
@@ -59,7 +64,7 @@ int runDiff(int argc, char** argv) {
     p.option(0, "match", "demangled|base", "match kernels by full demangled name or base name", &match, "demangled");
     p.option(0, "timeunit", "UNIT", "ns, us, ms or s", &timeUnit, "ns");
     p.option('o', "output", "FILE", "write to FILE instead of stdout", &output);
-    p.positionals("A.rep B.rep: the baseline and the comparison", &inputs);
+    p.positionals("A.rep B.rep: the baseline and the comparison (.rep, or anything the importers read)", &inputs);
     switch (p.parse(argc, argv)) {
         case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
         case ArgParser::Outcome::Error: return usageError("diff", p.error());
@@ -75,9 +80,9 @@ int runDiff(int argc, char** argv) {
     o.categories = *cats;
     if (match == "base") o.match = DiffMatch::Base;
     else if (match != "demangled") return usageError("diff", "--match must be demangled or base");
-    auto a = readReport(inputs[0]);
+    auto a = openReportInput(inputs[0]);
     if (!a) return fail(a.error());
-    auto b = readReport(inputs[1]);
+    auto b = openReportInput(inputs[1]);
     if (!b) return fail(b.error());
     const DiffResult d = diffReports(**a, **b, o);
     FormatOptions fo{*fmt, timeUnit};

@@ -6,11 +6,12 @@
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Command.h"
+#include "model/analysis/StatsCommon.h"
 #include "model/analysis/TimeRange.h"
 #include "model/export/ChromeTraceExporter.h"
 #include "model/export/CsvExporter.h"
 #include "model/export/SqliteExporter.h"
-#include "model/rep/RepReader.h"
+#include "app/cli/ReportInput.h"
 #include "model/util/Format.h"
 
 namespace sl::cli {
@@ -39,7 +40,7 @@ int runExport(int argc, char** argv) {
     p.option(0, "times", "START/END", "only events inside this window (from the session start; 10ms/2s)", &times);
     p.option(0, "tables", "REGEX", "only tables whose name matches (sqlite, csv)", &tables);
     p.flag('f', "force-overwrite", "replace an existing output", &force);
-    p.positionals("REPORT: a .rep file", &inputs);
+    p.positionals("REPORT: a .rep file (or an nsys SQLite export / Chrome trace when importers are built)", &inputs);
     switch (p.parse(argc, argv)) {
         case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
         case ArgParser::Outcome::Error: return usageError("export", p.error());
@@ -48,6 +49,7 @@ int runExport(int argc, char** argv) {
     if (type != "sqlite" && type != "json" && type != "csv") return usageError("export", "--type must be sqlite, json or csv");
     if (inputs.size() != 1) return usageError("export", "expected one REPORT");
     if (!tables.empty() && type == "json") return usageError("export", "--tables applies to sqlite and csv");
+    if (output == "-" && type != "json") return usageError("export", "only --type json can be written to stdout ('-o -')");
     exporter::ExportOptions o;
     o.overwrite = force;
     o.tablesRegex = tables;
@@ -57,10 +59,10 @@ int runExport(int argc, char** argv) {
         if (!w) return usageError("export", "--times: " + w.error());
         window = *w;
     }
-    auto loaded = readReport(inputs[0]);
+    auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
-    const int64_t origin = report.timeOrigin();
+    const int64_t origin = analysis::reportTimeOrigin(report);
     if (window.first != INT64_MIN) o.start = origin + window.first;
     if (window.second != INT64_MAX) o.end = origin + window.second;
     if (output.empty()) output = defaultOutput(inputs[0], type);

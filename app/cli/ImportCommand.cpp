@@ -17,7 +17,8 @@ namespace {
 std::string defaultOutput(const std::string& input) {
     std::filesystem::path p(input);
     std::string name = p.filename().string();
-    for (const char* ext : {".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
+    for (const char* ext :
+         {".pt.trace.json.gz", ".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
         const std::string e(ext);
         if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
             name.resize(name.size() - e.size());
@@ -31,19 +32,26 @@ int runImport(int argc, char** argv) {
     std::string output;
     bool force = false, quiet = false;
     std::vector<std::string> inputs;
-    ArgParser p("sightline import [options] INPUT",
-                "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite export\n"
-                "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's (.json,\n"
-                ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
-                "report's diagnostics (sightline info).");
+    ArgParser p(
+        "sightline import [options] INPUT",
+        "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite "
+        "export\n"
+        "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's "
+        "(.json,\n"
+        ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
+        "report's diagnostics (sightline info).");
     p.option('o', "output", "FILE", "output report", &output, "INPUT with the extension .rep");
     p.flag('f', "force-overwrite", "replace an existing output file", &force);
     p.flag('q', "quiet", "print nothing on success", &quiet);
     p.positionals("INPUT: an nsys .sqlite export or a Chrome/Kineto .json[.gz] trace", &inputs);
     switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("import", p.error());
-        case ArgParser::Outcome::Ok: break;
+        case ArgParser::Outcome::Help:
+            std::printf("%s", p.help().c_str());
+            return 0;
+        case ArgParser::Outcome::Error:
+            return usageError("import", p.error());
+        case ArgParser::Outcome::Ok:
+            break;
     }
     if (inputs.size() != 1) return usageError("import", "expected one INPUT");
     if (output.empty()) output = defaultOutput(inputs[0]);
@@ -59,17 +67,20 @@ int runImport(int argc, char** argv) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!quiet) {
         const Report& r = **report;
-        std::fprintf(stderr, "Imported %s events (%s) in %.2f s: %s%s\n", formatCount(r.eventCount()).c_str(),
-                     r.session.source.c_str(), s, output.c_str(),
+        std::fprintf(stderr, "Imported %s events (%s) in %.2f s: %s%s\n",
+                     formatCount(r.eventCount()).c_str(), r.session.source.c_str(), s,
+                     output.c_str(),
                      r.diagnostics.empty() ? ""
                                            : (", " + std::to_string(r.diagnostics.size()) +
-                                              " diagnostics (see sightline info)").c_str());
+                                              " diagnostics (see sightline info)")
+                                                 .c_str());
     }
     return 0;
 }
 
-const Registrar kImport({"import", "convert an nsys SQLite export or a Chrome/Kineto trace to a report", runImport,
-                         false, 30});
+const Registrar kImport({"import",
+                         "convert an nsys SQLite export or a Chrome/Kineto trace to a report",
+                         runImport, false, 30});
 
 }  // namespace
 }  // namespace sl::cli

@@ -27,7 +27,14 @@ void printText(const RepFile& file, const Report& r) {
     std::printf("Report       %s (format %d, %s)\n", file.path().c_str(), file.formatVersion(), formatBytes(size).c_str());
     std::printf("Command      %s\n", cmd.empty() ? "(none)" : cmd.c_str());
     std::printf("Directory    %s\n", s.workingDirectory.c_str());
-    std::printf("Host         %s (%s; %s)\n", s.hostName.c_str(), s.os.c_str(), s.cpuModel.c_str());
+    {
+        // Imports often carry no host details: print only what is known.
+        std::string host = s.hostName.empty() ? "unknown" : s.hostName, details;
+        for (const std::string* part : {&s.os, &s.cpuModel})
+            if (!part->empty()) details += (details.empty() ? "" : "; ") + *part;
+        if (!details.empty()) host += " (" + details + ")";
+        std::printf("Host         %s\n", host.c_str());
+    }
     std::printf("Started      %s\n", formatUtc(s.startUtcNs).c_str());
     std::printf("Duration     %s\n", formatDuration(s.durationNs).c_str());
     std::printf("Source       %s, written by sightline %s\n", s.source.c_str(), s.toolVersion.c_str());
@@ -47,6 +54,26 @@ void printText(const RepFile& file, const Report& r) {
     for (const auto& g : r.gpus)
         std::printf("  %d: %s, %d SMs, %s, compute %d.%d, %s\n", g.deviceId, g.name.c_str(), g.smCount,
                     formatBytes(static_cast<uint64_t>(g.memoryBytes)).c_str(), g.computeMajor, g.computeMinor, g.pciBusId.c_str());
+
+    if (!r.nvtxDomains.empty() || !r.nvtxCategories.empty()) {
+        std::printf("\nNVTX domains (%zu) and categories (%zu)\n", r.nvtxDomains.size(), r.nvtxCategories.size());
+        for (const auto& d : r.nvtxDomains)
+            std::printf("  domain %-4u pid %-8lld %s\n", d.domainId, static_cast<long long>(d.pid), d.name.c_str());
+        for (const auto& c : r.nvtxCategories)
+            std::printf("  category %-4u of %-12s pid %-8lld %s\n", c.category,
+                        std::string(r.domainName(c.pid, c.domainId)).c_str(), static_cast<long long>(c.pid), c.name.c_str());
+    }
+    if (!r.metricSeries.empty()) {
+        std::printf("\nMetric series (%zu)\n", r.metricSeries.size());
+        for (const auto& m : r.metricSeries)
+            std::printf("  %-4u %-36s %-6s source %s\n", m.seriesId, m.name.c_str(), m.unit.c_str(), m.source.c_str());
+    }
+    if (!r.programOutput.empty()) {
+        size_t bytes[3] = {0, 0, 0};
+        for (const auto& o : r.programOutput) bytes[o.stream == 2 ? 2 : 1] += o.text.size();
+        std::printf("\nProgram output  %s on stdout, %s on stderr (%zu chunks)\n", formatBytes(bytes[1]).c_str(),
+                    formatBytes(bytes[2]).c_str(), r.programOutput.size());
+    }
 
     std::map<EventKind, KindTotals> kinds;
     uint64_t total = 0;
@@ -145,6 +172,23 @@ void printJson(const RepFile& file, const Report& r) {
         j.field("series", t.key.series).field("events", t.eventCount).field("lanes", t.laneCount);
         j.field("t_min_ns", t.tMin).field("t_max_ns", t.tMax).endObject();
     }
+    j.endArray();
+    j.key("nvtx_domains").beginArray();
+    for (const auto& d : r.nvtxDomains)
+        j.beginObject().field("pid", d.pid).field("domain_id", d.domainId).field("name", d.name).endObject();
+    j.endArray();
+    j.key("nvtx_categories").beginArray();
+    for (const auto& c : r.nvtxCategories)
+        j.beginObject().field("pid", c.pid).field("domain_id", c.domainId).field("category", c.category).field("name", c.name).endObject();
+    j.endArray();
+    j.key("metric_series").beginArray();
+    for (const auto& m : r.metricSeries)
+        j.beginObject().field("series_id", m.seriesId).field("name", m.name).field("unit", m.unit).field("source", m.source)
+            .field("device_id", m.deviceId).field("pid", m.pid).endObject();
+    j.endArray();
+    j.key("program_output").beginArray();
+    for (const auto& o : r.programOutput)
+        j.beginObject().field("pid", o.pid).field("stream", o.stream).field("time_ns", o.time).field("text", o.text).endObject();
     j.endArray();
     j.key("diagnostics").beginArray();
     for (const auto& d : r.diagnostics)

@@ -3,13 +3,15 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Command.h"
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/TableFormatter.h"
 #include "model/analysis/TimeRange.h"
-#include "model/rep/RepReader.h"
+#include "model/util/JsonWriter.h"
+#include "app/cli/ReportInput.h"
 
 namespace sl::cli {
 namespace {
@@ -21,9 +23,8 @@ void printReportList() {
     for (const auto& r : allReports()) {
         std::string name(r.name);
         if (!r.args.empty()) {
-            std::string args(r.args);
-            for (char& c : args)
-                if (c == ',') c = '|';
+            std::string args;
+            for (char c : r.args) args += c == ',' ? std::string("|:") : std::string(1, c);
             name += "[:" + args + "]";
         }
         std::printf("  %c %-36s %s%s\n", r.isDefault ? '*' : ' ', name.c_str(), std::string(r.description).c_str(),
@@ -55,7 +56,7 @@ Status applyFilters(const Report& r, const std::string& time, const std::string&
     if (!time.empty()) {
         auto w = parseTimeRange(time);
         if (!w) return makeError("--filter-time: " + w.error());
-        const int64_t origin = r.timeOrigin();
+        const int64_t origin = reportTimeOrigin(r);
         if (w->first != INT64_MIN) o.start = origin + w->first;
         if (w->second != INT64_MAX) o.end = origin + w->second;
     }
@@ -98,7 +99,7 @@ int runStats(int argc, char** argv) {
     p.option(0, "filter-nvtx", "RANGE[@DOMAIN][/N]", "only events inside the N-th (0-based) instance of an NVTX range",
              &filterNvtx);
     p.flag(0, "help-reports", "list the reports and exit", &helpReports);
-    p.positionals("REPORT: a .rep file", &inputs);
+    p.positionals("REPORT: a .rep file (or an nsys SQLite export / Chrome trace when importers are built)", &inputs);
     switch (p.parse(argc, argv)) {
         case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
         case ArgParser::Outcome::Error: return usageError("stats", p.error());
@@ -116,7 +117,7 @@ int runStats(int argc, char** argv) {
     for (const auto& s : specs)
         if (!findReport(s.substr(0, s.find(':')))) return usageError("stats", "unknown report '" + s + "' (see --help-reports)");
 
-    auto loaded = readReport(inputs[0]);
+    auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;
@@ -124,18 +125,43 @@ int runStats(int argc, char** argv) {
     opts.cache = std::make_shared<AnalysisCache>(report);
     FormatOptions fo{*fmt, timeUnit};
     const bool human = *fmt == TableFormat::Column || *fmt == TableFormat::Table;
+    const bool toStdout = output.empty() || output == "-";
+    // Several reports as JSON on stdout: one object keyed by report name, so the output stays
+    // one JSON document ({"skipped": reason} for a report whose data is absent).
+    const bool jsonObject = *fmt == TableFormat::Json && toStdout && specs.size() > 1;
+    if (jsonObject) std::printf("{");
     bool first = true;
     for (const auto& spec : specs) {
         auto table = runReport(report, spec, opts);
         if (!table) return usageError("stats", table.error());
         const Table& t = *table;
+        if (jsonObject) {
+            std::string key;
+            JsonWriter::escape(key, t.name);
+            std::printf("%s\n%s: ", first ? "" : ",", key.c_str());
+            first = false;
+            if (!t.skipped.empty()) {
+                std::string reason;
+                JsonWriter::escape(reason, t.skipped);
+                std::printf("{\"skipped\": %s}", reason.c_str());
+                continue;
+            }
+            std::fflush(stdout);
+            std::ostringstream one;
+            writeTable(one, t, fo);
+            std::string text = one.str();
+            while (!text.empty() && text.back() == '\n') text.pop_back();
+            std::cout << text;
+            std::cout.flush();
+            continue;
+        }
         if (!t.skipped.empty()) {
             std::string msg = "SKIPPED: " + inputs[0] + " " + t.skipped;
-            if (human && (output.empty() || output == "-")) std::printf("\n** %s (%s):\n\n%s\n", t.title.c_str(), t.name.c_str(), msg.c_str());
+            if (human && toStdout) std::printf("\n** %s (%s):\n\n%s\n", t.title.c_str(), t.name.c_str(), msg.c_str());
             else std::fprintf(stderr, "%s (%s)\n", msg.c_str(), t.name.c_str());
             continue;
         }
-        if (!output.empty() && output != "-") {
+        if (!toStdout) {
             const std::string path = output + "_" + t.name + "." + std::string(formatExtension(*fmt));
             std::ofstream out(path, std::ios::binary);
             if (!out) return fail("cannot write " + path);
@@ -152,6 +178,7 @@ int runStats(int argc, char** argv) {
         std::cout.flush();
         first = false;
     }
+    if (jsonObject) std::printf("\n}\n");
     return 0;
 }
 

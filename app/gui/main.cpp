@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
     }
     sl::viewer::MainWindow w;
     for (const QString& r : reports) w.openReport(r);
+    if (reports.isEmpty()) w.showCaptureTab();  // nothing to open: start from a capture
     w.show();
     return QApplication::exec();
 }

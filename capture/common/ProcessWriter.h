@@ -62,6 +62,8 @@ public:
     // than once (later calls return the first result). `module` names the stream file.
     static bool start(const char* module);
     static bool active();
+    // Whether `fd` is this module's stream file (interposers refuse to close it).
+    static bool ownsFd(int fd);
     // This process's pid as the writer knows it (updated after fork).
     static int64_t pid();
 

@@ -95,6 +95,7 @@ struct StringRecord {
 constexpr uint8_t kNvtxPayloadMask = 0x0F;  // sl::PayloadType
 constexpr uint8_t kNvtxRegistered = 0x10;   // message is a registered string id (NvtxRecord::message)
 constexpr uint8_t kNvtxInline = 0x20;       // message text follows the record (NvtxRecord::message = length)
+constexpr uint8_t kNvtxCompact = 0x40;      // NvtxCompactRecord: no category, color or payload (all 0)
 
 // Push, start and mark. `aux` is the domain id (0: default domain). For Start, `rangeId` is the
 // process-unique id returned to the program; its end may come from any thread.
@@ -109,6 +110,16 @@ struct NvtxRecord {
     // NvtxStart only: uint64_t rangeId; then the inline text, padded to 8.
 };
 static_assert(sizeof(NvtxRecord) == 40);
+
+// Push or mark without attributes (the common nvtxRangePushA/nvtxMarkA case), flag
+// kNvtxCompact: 16 bytes less to write per call. The inline text follows as in NvtxRecord.
+struct NvtxCompactRecord {
+    RecordHeader h;
+    int64_t time;
+    uint32_t message;
+    uint32_t reserved;
+};
+static_assert(sizeof(NvtxCompactRecord) == 24);
 
 // Pop and end. Pop ends the innermost open push range of (thread, domain).
 struct NvtxEndRecord {
@@ -137,7 +148,7 @@ enum class MetaKind : uint32_t {
     ChildReaped = 4,   // {childPid, time, exitCode, signal}                {}
     ThreadStart = 5,   // {tid, time}                                       {name}
     ThreadEnd = 6,     // {tid, time}                                       {}
-    ThreadName = 7,    // {tid, time}                                       {name}
+    ThreadName = 7,    // {tid, time, source (0: the OS name, 1: nvtxNameOsThread)} {name}
     DomainCreate = 8,  // {domainId, time}                                  {name}
     DomainDestroy = 9, // {domainId, time}                                  {}
     Category = 10,     // {domainId, category}                              {name}

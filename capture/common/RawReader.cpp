@@ -106,12 +106,41 @@ std::string_view stringText(const uint8_t* record) {
     return {reinterpret_cast<const char*>(s + 1), std::min(s->length, max)};
 }
 
+bool decodeNvtx(const uint8_t* record, NvtxFields* out) {
+    const auto* h = reinterpret_cast<const RecordHeader*>(record);
+    uint32_t size = static_cast<uint32_t>(h->size8) * 8;
+    uint32_t head;
+    *out = NvtxFields{};
+    if (h->flags & kNvtxCompact) {
+        if (size < sizeof(NvtxCompactRecord)) return false;
+        const auto* c = reinterpret_cast<const NvtxCompactRecord*>(record);
+        out->time = c->time;
+        out->message = c->message;
+        head = sizeof(NvtxCompactRecord);
+    } else {
+        if (size < sizeof(NvtxRecord)) return false;
+        const auto* n = reinterpret_cast<const NvtxRecord*>(record);
+        out->time = n->time;
+        out->category = n->category;
+        out->color = n->color;
+        out->payload = n->payload;
+        out->message = n->message;
+        head = sizeof(NvtxRecord);
+    }
+    if (h->type == RecordType::NvtxStart) {
+        if (head + 8 > size) return false;
+        std::memcpy(&out->rangeId, record + head, 8);
+        head += 8;
+    }
+    if (h->flags & kNvtxInline) out->text = {reinterpret_cast<const char*>(record + head), std::min(out->message, size - head)};
+    return true;
+}
+
 std::string_view nvtxInlineText(const uint8_t* record) {
-    const auto* n = reinterpret_cast<const NvtxRecord*>(record);
-    uint32_t head = sizeof(NvtxRecord) + (n->h.type == RecordType::NvtxStart ? 8u : 0u);
-    uint32_t size = static_cast<uint32_t>(n->h.size8) * 8;
-    if (!(n->h.flags & kNvtxInline) || head > size) return {};
-    return {reinterpret_cast<const char*>(record + head), std::min(n->message, size - head)};
+    const auto* h = reinterpret_cast<const RecordHeader*>(record);
+    NvtxFields f;
+    if (!decodeNvtx(record, &f) || !(h->flags & kNvtxInline)) return {};
+    return f.text;
 }
 
 }  // namespace sl::capture

@@ -76,6 +76,14 @@ bool forEachRecord(const RawBlock& b, F&& f) {
 }
 
 bool decodeMeta(const uint8_t* record, MetaView* out);
+// The fields of an NVTX push, start or mark (NvtxRecord or NvtxCompactRecord).
+struct NvtxFields {
+    int64_t time = 0;
+    uint32_t category = 0, color = 0, message = 0;
+    uint64_t payload = 0, rangeId = 0;
+    std::string_view text;  // with kNvtxInline
+};
+bool decodeNvtx(const uint8_t* record, NvtxFields* out);
 std::string_view stringText(const uint8_t* record);           // of a StringRecord
 std::string_view nvtxInlineText(const uint8_t* record);       // of an NvtxRecord with kNvtxInline
 

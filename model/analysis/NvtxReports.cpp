@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_set>
 
 #include "model/analysis/StatsReports.h"
 
@@ -58,7 +57,7 @@ Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
     t.idCol("RangeId");
     t.idCol("ParentId");
     t.textCol("RangeStack");
-    const int64_t origin = r.timeOrigin();
+    const int64_t origin = reportTimeOrigin(r);
     for (uint32_t n : order) {
         const auto& node = nodes[n];
         const int64_t dur = node.end - node.start;
@@ -93,7 +92,7 @@ Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o) {
     t.idCol("RangeId");
     t.idCol("ParentId");
     t.textCol("RangeStack");
-    const int64_t origin = r.timeOrigin();
+    const int64_t origin = reportTimeOrigin(r);
     for (const ProjectedRange& p : cache.projection().ranges()) {
         const auto& node = tree.nodes()[p.node];
         if (!o.inWindow(node.start, node.end)) continue;
@@ -186,13 +185,18 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
     const CorrelationIndex& ci = cache.correlation();
     const NvtxRangeTree& tree = cache.nvtxTree();
     const KernelNaming naming = kernelNaming(o);
+    // Groups are keyed by integers (interned range name, pid, tid, style, kernel name id):
+    // a kernel inside d nested ranges is counted d times, so the hot path must not build strings.
+    using Key = std::tuple<uint32_t, int64_t, int64_t, uint8_t, uint32_t>;
     struct Acc {
-        std::unordered_set<uint32_t> ranges;
-        std::unordered_set<uint64_t> kernels;
+        uint32_t lastNode = UINT32_MAX;
+        int64_t ranges = 0;
+        std::vector<uint64_t> kernels;  // (track, index), deduplicated at the end
         std::vector<int64_t> durations;
     };
-    // Key: (range name, pid, tid, style, kernel name), ordered as nsys orders the rows.
-    std::map<std::tuple<std::string, int64_t, int64_t, std::string_view, std::string_view>, Acc> groups;
+    std::map<Key, Acc> groups;
+    std::vector<std::string> rangeNames;
+    std::map<std::string, uint32_t> rangeIds;
     struct Call {
         int64_t start, end;
         uint32_t correlation;
@@ -210,18 +214,26 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
             }
         }
         const Track& rt = trackOf(r, node.ref);
-        std::string rangeName;
+        uint32_t rangeId = UINT32_MAX;
+        const uint8_t style = nvtxStyle(rt, node.ref.index) == "StartEnd" ? 1 : 0;
         auto it = std::lower_bound(calls.begin(), calls.end(), node.start, [](const Call& c, int64_t s) { return c.start < s; });
         for (; it != calls.end() && it->start <= node.end; ++it) {
             if (it->end > node.end) continue;
             for (const EventRef& op : ci.gpuOps(node.pid, it->correlation)) {
                 const Track& k = trackOf(r, op);
                 if (k.key.kind != EventKind::Kernel || !o.inWindow(k.start[op.index], k.end[op.index])) continue;
-                if (rangeName.empty()) rangeName = nvtxRangeName(r, rt, node.ref.index, true);
-                Acc& a = groups[{rangeName, node.pid, node.tid, nvtxStyle(rt, node.ref.index),
-                                 r.str(kernelNameId(r, k, op.index, naming))}];
-                a.ranges.insert(n);
-                a.kernels.insert((static_cast<uint64_t>(op.track) << 32) | op.index);
+                if (rangeId == UINT32_MAX) {
+                    auto [pos, inserted] = rangeIds.try_emplace(nvtxRangeName(r, rt, node.ref.index, true),
+                                                                static_cast<uint32_t>(rangeNames.size()));
+                    if (inserted) rangeNames.push_back(pos->first);
+                    rangeId = pos->second;
+                }
+                Acc& a = groups[{rangeId, node.pid, node.tid, style, kernelNameId(r, k, op.index, naming)}];
+                if (a.lastNode != n) {
+                    a.lastNode = n;
+                    ++a.ranges;
+                }
+                a.kernels.push_back((static_cast<uint64_t>(op.track) << 32) | op.index);
                 a.durations.push_back(k.end[op.index] - k.start[op.index]);
             }
         }
@@ -240,40 +252,43 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
     t.realCol("StdDev", Measure::Duration, 1);
     t.textCol("Kernel Name");
     struct Row {
-        const decltype(groups)::key_type* key;
-        const Acc* acc;
+        const Key* key;
+        int64_t ranges, kernels;
         DurationStats s;
     };
     std::vector<Row> rows;
     for (auto& [key, acc] : groups) {
-        std::vector<int64_t> v = acc.durations;
-        rows.push_back({&key, &acc, summarize(v)});
+        std::sort(acc.kernels.begin(), acc.kernels.end());
+        const auto distinct = std::unique(acc.kernels.begin(), acc.kernels.end()) - acc.kernels.begin();
+        rows.push_back({&key, acc.ranges, static_cast<int64_t>(distinct), summarize(acc.durations)});
     }
-    // ORDER BY range name, pid, tid, total time descending.
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    // ORDER BY range name, pid, tid, total time descending (then kernel name for stable output).
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
         const auto& [an, ap, at, as, ak] = *a.key;
         const auto& [bn, bp, bt, bs, bk] = *b.key;
-        if (an != bn) return an < bn;
+        if (an != bn) return rangeNames[an] < rangeNames[bn];
         if (ap != bp) return ap < bp;
         if (at != bt) return at < bt;
-        return a.s.total > b.s.total;
+        if (a.s.total != b.s.total) return a.s.total > b.s.total;
+        if (as != bs) return as < bs;
+        return r.str(ak) < r.str(bk);
     });
     for (const Row& row : rows) {
         const auto& [name, pid, tid, style, kernel] = *row.key;
         t.row()
-            .t(name)
-            .t(std::string(style))
+            .t(rangeNames[name])
+            .t(style ? "StartEnd" : "PushPop")
             .i(pid)
             .i(tid)
-            .i(static_cast<int64_t>(row.acc->ranges.size()))
-            .i(static_cast<int64_t>(row.acc->kernels.size()))
+            .i(row.ranges)
+            .i(row.kernels)
             .i(row.s.total)
             .r(row.s.avg)
             .r(row.s.median)
             .i(row.s.min)
             .i(row.s.max)
             .r(row.s.stddev)
-            .t(std::string(kernel));
+            .t(std::string(r.str(kernel)));
     }
     return t;
 }

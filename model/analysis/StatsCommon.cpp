@@ -27,9 +27,8 @@ bool StatsOptions::hasArg(std::string_view a) const {
 }
 
 AnalysisCache& StatsOptions::cacheFor(const Report& r) const {
-    auto& c = const_cast<std::shared_ptr<AnalysisCache>&>(cache);
-    if (!c) c = std::make_shared<AnalysisCache>(r);
-    return *c;
+    if (!cache || &cache->report() != &r) cache = std::make_shared<AnalysisCache>(r);
+    return *cache;
 }
 
 DurationStats summarize(std::vector<int64_t>& v) {
@@ -122,6 +121,11 @@ uint32_t kernelNameId(const Report& r, const Track& k, size_t i, KernelNaming na
     const KernelLaunchInfo& li = r.kernelLaunches[launch];
     const uint32_t id = naming == KernelNaming::Base ? li.shortName : li.mangledName;
     return id != 0 ? id : k.name[i];  // nsys falls back to the demangled name
+}
+
+int64_t reportTimeOrigin(const Report& r) {
+    if (r.session.startMonotonicNs == 0 && r.session.source.rfind("nsys", 0) == 0) return 0;
+    return r.timeOrigin();
 }
 
 std::string_view apiDisplayName(std::string_view name) {

@@ -20,6 +20,7 @@ namespace sl::analysis {
 class AnalysisCache {
 public:
     explicit AnalysisCache(const Report& report) : m_report(report) {}
+    const Report& report() const { return m_report; }
     const CorrelationIndex& correlation();
     const NvtxRangeTree& nvtxTree();
     const NvtxGpuProjection& projection();
@@ -37,8 +38,9 @@ struct StatsOptions {
     int64_t end = INT64_MAX;
     // Report arguments given after the name: "cuda_gpu_kern_sum:base" -> {"base"}.
     std::vector<std::string> args;
-    // Optional shared indexes; reports build their own when null.
-    std::shared_ptr<AnalysisCache> cache;
+    // Optional indexes shared by the reports of one run; built on first use when null (or when
+    // they belong to another report).
+    mutable std::shared_ptr<AnalysisCache> cache;
 
     bool hasArg(std::string_view a) const;
     bool bounded() const { return start != INT64_MIN || end != INT64_MAX; }
@@ -74,6 +76,11 @@ void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& g
 enum class KernelNaming : uint8_t { Demangled, Base, Mangled };
 KernelNaming kernelNaming(const StatsOptions& o);
 uint32_t kernelNameId(const Report& r, const Track& kernels, size_t i, KernelNaming naming);
+
+// The time shown as 0 in trace reports, filters and exports: Report::timeOrigin(), except for
+// nsys imports, whose event times already count from the session start (startMonotonicNs 0,
+// which timeOrigin() reads as "unknown" and replaces with the first event).
+int64_t reportTimeOrigin(const Report& r);
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (nsys drops the ABI version suffix).
 std::string_view apiDisplayName(std::string_view name);

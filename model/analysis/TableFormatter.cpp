@@ -45,20 +45,27 @@ int unitDecimals(int64_t nsPerUnit) {
 
 bool isNumeric(const TableColumn& c) { return c.type != CellType::Text; }
 
-std::string csvQuote(const std::string& s, char sep) {
-    if (s.find_first_of(std::string("\"\n\r") + sep) == std::string::npos) return s;
-    std::string out = "\"";
+// Appends a CSV field, quoted when it holds the separator, a quote or a line break.
+void appendCsv(std::string& out, std::string_view s, char sep) {
+    const char specials[] = {'"', '\n', '\r', sep, 0};
+    if (s.find_first_of(specials) == std::string_view::npos) {
+        out += s;
+        return;
+    }
+    out += '"';
     for (char ch : s) {
         if (ch == '"') out += '"';
         out += ch;
     }
-    return out + "\"";
+    out += '"';
 }
 
-std::string tsvClean(std::string s) {
-    for (char& ch : s)
-        if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
-    return s;
+// Appends a TSV field: tabs and line breaks become spaces.
+void appendTsv(std::string& out, std::string_view s) {
+    const size_t at = out.size();
+    out += s;
+    for (size_t i = at; i < out.size(); ++i)
+        if (out[i] == '\t' || out[i] == '\n' || out[i] == '\r') out[i] = ' ';
 }
 
 void writeAligned(std::ostream& out, const Table& t, const FormatOptions& o, bool borders) {
@@ -98,15 +105,25 @@ void writeAligned(std::ostream& out, const Table& t, const FormatOptions& o, boo
 
 void writeSeparated(std::ostream& out, const Table& t, const FormatOptions& o, char sep) {
     const size_t nc = t.columns.size(), nr = t.rowCount();
-    auto cell = [&](const std::string& s) { return sep == ',' ? csvQuote(s, sep) : tsvClean(s); };
-    for (size_t c = 0; c < nc; ++c) out << (c ? std::string(1, sep) : "") << cell(t.header(c, o.timeUnit));
-    out << '\n';
     std::string line;
+    auto field = [&](std::string_view s) {
+        if (sep == ',') appendCsv(line, s, sep);
+        else appendTsv(line, s);
+    };
+    for (size_t c = 0; c < nc; ++c) {
+        if (c) line += sep;
+        field(t.header(c, o.timeUnit));
+    }
+    line += '\n';
+    out << line;
     for (size_t r = 0; r < nr; ++r) {
         line.clear();
         for (size_t c = 0; c < nc; ++c) {
             if (c) line += sep;
-            line += cell(formatCell(t, c, r, o.timeUnit, false));
+            const TableColumn& col = t.columns[c];
+            if (col.isNull(r)) continue;
+            if (col.type == CellType::Text) field(col.texts[r]);  // no copy of long names
+            else line += formatCell(t, c, r, o.timeUnit, false);
         }
         line += '\n';
         out << line;

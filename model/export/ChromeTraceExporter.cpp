@@ -1,3 +1,4 @@
+#include "model/analysis/StatsCommon.h"
 #include "model/export/ChromeTraceExporter.h"
 
 #include <charconv>
@@ -113,7 +114,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
     const std::string tmp = toStdout ? "" : path + ".tmp-export";
     std::FILE* f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
     if (!f) return makeError("cannot create " + tmp);
-    const int64_t origin = r.timeOrigin();
+    const int64_t origin = analysis::reportTimeOrigin(r);
     ExportStats stats;
     uint64_t flows = 0;
     {

@@ -15,6 +15,8 @@ struct ExportOptions {
     // ECMAScript regular expression; only tables whose name it matches (search) are written.
     std::string tablesRegex;
     bool overwrite = false;
+    // SQLite: with at least this many kernels the kernel table is written by a second thread.
+    uint64_t parallelKernelRows = 200'000;
     std::function<void(double)> progress;  // fraction done, may be empty
 
     bool inWindow(int64_t s, int64_t e) const { return s >= start && e <= end; }

@@ -1,5 +1,9 @@
 #include "model/export/NsysTables.h"
 
+#include "model/analysis/StatsCommon.h"
+#include "model/export/NsysEnums.h"
+#include "model/export/TableScope.h"
+
 #include <bit>
 #include <ctime>
 #include <unordered_map>
@@ -33,99 +37,9 @@ private:
     std::vector<std::string> m_values;
 };
 
-// Begins a table on the sink, counts its rows and records them in the stats.
-class TableScope {
-public:
-    TableScope(RowSink& sink, ExportStats& stats, std::string_view name, std::span<const ColumnDef> cols)
-        : m_sink(sink), m_stats(stats), m_name(name), m_open(sink.beginTable(name, cols)) {}
-    bool open() const { return m_open; }
-    void row(std::span<const Cell> cells) {
-        m_sink.row(cells);
-        ++m_rows;
-    }
-    Status finish() {
-        if (!m_open) return {};
-        m_open = false;
-        m_stats.rows += m_rows;
-        m_stats.tables.emplace_back(std::string(m_name), m_rows);
-        return m_sink.endTable();
-    }
-
-private:
-    RowSink& m_sink;
-    ExportStats& m_stats;
-    std::string_view m_name;
-    bool m_open;
-    uint64_t m_rows = 0;
-};
-
 Cell I(int64_t v) { return Cell::of(v); }
 Cell T(std::string_view v) { return Cell::text(v); }
 Cell N() { return Cell::null(); }
-
-struct EnumRow {
-    int64_t id;
-    const char* name;
-    const char* label;
-};
-
-constexpr ColumnDef kEnumCols[] = {{"id", "INTEGER NOT NULL PRIMARY KEY"}, {"name", "TEXT"}, {"label", "TEXT"}};
-
-constexpr EnumRow kMemcpyOper[] = {
-    {0, "CUDA_MEMCPY_OPER_UNKNOWN", "Unknown"},       {1, "CUDA_MEMCPY_OPER_HTOD", "Host-to-Device"},
-    {2, "CUDA_MEMCPY_OPER_DTOH", "Device-to-Host"},   {3, "CUDA_MEMCPY_OPER_HTOA", "Host-to-Array"},
-    {4, "CUDA_MEMCPY_OPER_ATOH", "Array-to-Host"},    {5, "CUDA_MEMCPY_OPER_ATOA", "Array-to-Array"},
-    {6, "CUDA_MEMCPY_OPER_ATOD", "Array-to-Device"},  {7, "CUDA_MEMCPY_OPER_DTOA", "Device-to-Array"},
-    {8, "CUDA_MEMCPY_OPER_DTOD", "Device-to-Device"}, {9, "CUDA_MEMCPY_OPER_HTOH", "Host-to-Host"},
-    {10, "CUDA_MEMCPY_OPER_PTOP", "Peer-to-Peer"},    {11, "CUDA_MEMCPY_OPER_UVM_HTOD", "Unified Host-to-Device"},
-    {12, "CUDA_MEMCPY_OPER_UVM_DTOH", "Unified Device-to-Host"},
-    {13, "CUDA_MEMCPY_OPER_UVM_DTOD", "Unified Device-to-Device"},
-};
-constexpr EnumRow kMemKind[] = {
-    {0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"},
-    {1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"},
-    {2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"},
-    {3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", "Array"},
-    {4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed"},
-    {5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "Device Static"},
-    {6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", "Managed Static"},
-    {7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", "Unknown"},
-};
-constexpr EnumRow kSyncType[] = {
-    {0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown"},
-    {1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync"},
-    {2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait event"},
-    {3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync"},
-    {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"},
-};
-constexpr EnumRow kLaunchType[] = {
-    {0, "CUDA_KERNEL_LAUNCH_TYPE_REGULAR", "Regular"},
-    {1, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE", "Cooperative single device"},
-    {2, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE", "Cooperative multi device"},
-    {3, "CUDA_KERNEL_LAUNCH_TYPE_CBP_SINGLE_DEVICE", "CBP single device"},
-};
-constexpr EnumRow kEventClass[] = {
-    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA Runtime"},
-    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA Driver"},
-};
-constexpr EnumRow kEventType[] = {
-    {34, "NVTX_MARK", "NVTX Mark"},
-    {59, "NVTX_PUSHPOP_RANGE", "NVTX PushPop Range"},
-    {60, "NVTX_STARTEND_RANGE", "NVTX StartEnd Range"},
-    {75, "NVTX_DOMAIN_CREATE", "NVTX Domain Create"},
-};
-constexpr EnumRow kMemOperType[] = {{0, "MEMORY_OPERATION_TYPE_ALLOCATION", "Allocation"},
-                                    {1, "MEMORY_OPERATION_TYPE_DEALLOCATION", "Deallocation"}};
-
-Status emitEnum(RowSink& sink, ExportStats& stats, std::string_view name, std::span<const EnumRow> rows) {
-    TableScope t(sink, stats, name, kEnumCols);
-    if (t.open())
-        for (const auto& e : rows) {
-            Cell c[] = {I(e.id), T(e.name), T(e.label)};
-            t.row(c);
-        }
-    return t.finish();
-}
 
 std::string utcText(int64_t ns) {
     std::time_t secs = static_cast<std::time_t>(ns / 1'000'000'000);
@@ -139,7 +53,7 @@ std::string utcText(int64_t ns) {
 class Emitter {
 public:
     Emitter(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats)
-        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(r.timeOrigin()) {}
+        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(analysis::reportTimeOrigin(r)) {}
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
@@ -323,6 +237,8 @@ private:
         TableScope t(m_sink, m_stats, "NVTX_EVENTS", d);
         if (!t.open()) return {};
         Cell c[19];
+        // Names are in both `text` and `textId` (StringIds), so scripts reading either (or
+        // coalesce(text, StringIds.value) as nsys's own reports do) find them.
         // Domain creations first, as nsys writes them (scripts join on them for domain names).
         for (const auto& dom : m_r.nvtxDomains) {
             if (dom.domainId == 0) continue;
@@ -331,6 +247,7 @@ private:
             c[2] = I(kNvtxDomainCreate);
             c[6] = T(dom.name);
             c[7] = I(globalTid(dom.pid, dom.pid));
+            c[9] = I(m_extra.id(dom.name));
             c[10] = I(dom.domainId);
             t.row(c);
         }
@@ -362,6 +279,7 @@ private:
                 if (uint32_t color = tr->col<uint32_t>(cols::Nvtx::Color)[i]) c[5] = I(color);
                 c[6] = T(m_r.str(tr->name[i]));
                 c[7] = I(globalTid(tr->key.pid, tr->key.tid));
+                c[9] = I(tr->name[i]);
                 if (endTid[i] != 0 && endTid[i] != tr->key.tid) c[8] = I(globalTid(tr->key.pid, endTid[i]));
                 c[10] = I(tr->key.domain);
                 payload(*tr, cols::Nvtx::PayloadType, cols::Nvtx::Payload, i);
@@ -378,6 +296,7 @@ private:
                 if (uint32_t color = tr->col<uint32_t>(1)[i]) c[5] = I(color);
                 c[6] = T(m_r.str(tr->name[i]));
                 c[7] = I(globalTid(tr->key.pid, tr->key.tid));
+                c[9] = I(tr->name[i]);
                 c[10] = I(tr->key.domain);
                 payload(*tr, 2, 3, i);
                 t.row(c);
@@ -536,16 +455,7 @@ private:
         return t.finish();
     }
 
-    Status enums() {
-        const std::pair<std::string_view, std::span<const EnumRow>> all[] = {
-            {"ENUM_CUDA_MEMCPY_OPER", kMemcpyOper}, {"ENUM_CUDA_MEM_KIND", kMemKind},
-            {"ENUM_CUPTI_SYNC_TYPE", kSyncType},     {"ENUM_CUDA_KERNEL_LAUNCH_TYPE", kLaunchType},
-            {"ENUM_NSYS_EVENT_CLASS", kEventClass},  {"ENUM_NSYS_EVENT_TYPE", kEventType},
-            {"ENUM_CUDA_DEV_MEM_EVENT_OPER", kMemOperType}};
-        for (const auto& [name, rows] : all)
-            if (Status s = emitEnum(m_sink, m_stats, name, rows); !s) return s;
-        return {};
-    }
+    Status enums() { return emitNsysEnumTables(m_sink, m_stats); }
 
     Status metaData() {
         static constexpr ColumnDef d[] = {{"name", "TEXT NOT NULL"}, {"value", "TEXT"}};

@@ -1,7 +1,10 @@
 #include "model/export/SqliteExporter.h"
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <regex>
+#include <thread>
 
 #include "model/export/NsysTables.h"
 #include "model/rep/Sqlite.h"
@@ -11,12 +14,14 @@ namespace {
 
 class SqliteSink : public RowSink {
 public:
-    SqliteSink(sqlite::Db& db, const std::string& regex) : m_db(db) {
+    using Accept = std::function<bool(std::string_view)>;
+    SqliteSink(sqlite::Db& db, const std::string& regex, Accept accept) : m_db(db), m_accept(std::move(accept)) {
         if (!regex.empty()) m_filter.emplace(regex, std::regex::ECMAScript);
     }
 
     bool beginTable(std::string_view name, std::span<const ColumnDef> columns) override {
         if (m_filter && !std::regex_search(std::string(name), *m_filter)) return false;
+        if (m_accept && !m_accept(name)) return false;
         m_table = std::string(name);
         std::string create = "CREATE TABLE " + m_table + " (", insert = "INSERT INTO " + m_table + " VALUES (";
         for (size_t i = 0; i < columns.size(); ++i) {
@@ -84,11 +89,51 @@ public:
 
 private:
     sqlite::Db& m_db;
+    Accept m_accept;
     std::optional<std::regex> m_filter;
     std::string m_table, m_error;
     sqlite3_stmt* m_stmt = nullptr;
     std::vector<Cell> m_last;  // the cells bound now
 };
+
+constexpr std::string_view kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+
+// Writes the tables `accept` takes into a new database `file` in one transaction.
+Status writeTables(const Report& report, const ExportOptions& options, const std::string& file,
+                   const SqliteSink::Accept& accept, ExportStats& stats) {
+    sqlite::Db db;
+    if (Status s = db.create(file); !s) return makeError("cannot create " + file + ": " + s.error());
+    for (const char* pragma : {"PRAGMA page_size=65536", "PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF",
+                               "PRAGMA locking_mode=EXCLUSIVE", "PRAGMA cache_size=-65536", "BEGIN"})
+        if (Status s = db.exec(pragma); !s) return makeError(file + ": " + s.error());
+    SqliteSink sink(db, options.tablesRegex, accept);
+    Status s = emitNsysTables(report, options, sink, stats);
+    if (s && !sink.error().empty()) s = makeError(sink.error());
+    if (s) s = db.exec("COMMIT");
+    return s;
+}
+
+// Copies a table written into `side` into `main` with SQLite's transfer optimization (records
+// are copied, not decoded and re-encoded: INSERT INTO ... SELECT * into an empty twin table).
+Status appendTable(const std::string& main, const std::string& side, std::string_view table) {
+    sqlite::Db db;
+    if (Status s = db.create(main); !s) return s;
+    for (const char* pragma : {"PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF", "PRAGMA cache_size=-65536"})
+        if (Status s = db.exec(pragma); !s) return s;
+    if (Status s = db.exec("ATTACH DATABASE '" + side + "' AS side"); !s) return s;
+    std::string ddl;
+    {
+        sqlite::Stmt q(db, "SELECT sql FROM side.sqlite_master WHERE type = 'table' AND name = ?");
+        q.bind(1, table);
+        if (q.step()) ddl = std::string(q.text(0));
+    }
+    if (ddl.empty()) return makeError("internal: table " + std::string(table) + " missing from " + side);
+    const std::string t(table);
+    for (const std::string& sql : {std::string("BEGIN"), ddl, "INSERT INTO main." + t + " SELECT * FROM side." + t,
+                                   std::string("COMMIT"), std::string("DETACH DATABASE side")})
+        if (Status s = db.exec(sql); !s) return makeError(t + ": " + s.error());
+    return {};
+}
 
 }  // namespace
 
@@ -97,32 +142,45 @@ Result<ExportStats> exportSqlite(const Report& report, const std::string& path, 
     std::error_code ec;
     if (fs::exists(path, ec) && !options.overwrite)
         return makeError(path + " already exists (use --force-overwrite to replace it)");
+    std::optional<std::regex> filter;
     if (!options.tablesRegex.empty()) {
         try {
-            std::regex test(options.tablesRegex, std::regex::ECMAScript);
+            filter.emplace(options.tablesRegex, std::regex::ECMAScript);
         } catch (const std::regex_error& e) {
             return makeError("--tables: '" + options.tablesRegex + "' is not a valid regular expression: " + e.what());
         }
     }
-    const std::string tmp = path + ".tmp-export";
+    const std::string tmp = path + ".tmp-export", side = path + ".tmp-kernels";
     fs::remove(tmp, ec);
-    ExportStats stats;
-    {
-        sqlite::Db db;
-        if (Status s = db.create(tmp); !s) return makeError("cannot create " + tmp + ": " + s.error());
-        for (const char* pragma : {"PRAGMA page_size=65536", "PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF",
-                                   "PRAGMA locking_mode=EXCLUSIVE", "PRAGMA cache_size=-65536", "BEGIN"})
-            if (Status s = db.exec(pragma); !s) return makeError(tmp + ": " + s.error());
-        SqliteSink sink(db, options.tablesRegex);
-        Status s = emitNsysTables(report, options, sink, stats);
-        if (s && !sink.error().empty()) s = makeError(sink.error());
-        if (s) s = db.exec("COMMIT");
-        if (!s) {
-            db.close();
-            fs::remove(tmp, ec);
-            return makeError(path + ": " + s.error());
-        }
-        db.close();
+    fs::remove(side, ec);
+    // Big reports: the kernel table is written by a second thread into its own file, then
+    // copied over (SQLite has one writer per database).
+    const bool split = report.eventCount(EventKind::Kernel) >= options.parallelKernelRows &&
+                       (!filter || std::regex_search(std::string(kKernelTable), *filter));
+    ExportStats stats, kernelStats;
+    Status kernelStatus;
+    std::thread worker;
+    if (split) {
+        worker = std::thread([&] {
+            ExportOptions o = options;
+            o.progress = nullptr;
+            kernelStatus = writeTables(report, o, side, [](std::string_view n) { return n == kKernelTable; }, kernelStats);
+        });
+    }
+    Status s = writeTables(report, options, tmp,
+                           split ? SqliteSink::Accept([](std::string_view n) { return n != kKernelTable; }) : nullptr,
+                           stats);
+    if (worker.joinable()) worker.join();
+    if (s && split) s = kernelStatus;
+    if (s && split && !kernelStats.tables.empty()) {
+        s = appendTable(tmp, side, kKernelTable);
+        stats.rows += kernelStats.rows;
+        stats.tables.insert(stats.tables.end(), kernelStats.tables.begin(), kernelStats.tables.end());
+    }
+    fs::remove(side, ec);
+    if (!s) {
+        fs::remove(tmp, ec);
+        return makeError(path + ": " + s.error());
     }
     fs::rename(tmp, path, ec);
     if (ec) return makeError("cannot rename " + tmp + " to " + path + ": " + ec.message());

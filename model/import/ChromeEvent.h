@@ -39,7 +39,16 @@ struct ChromeEvent {
     // The integer value of a numeric arg, if present and whole.
     std::optional<int64_t> intArg(std::string_view key) const;
     std::optional<double> doubleArg(std::string_view key) const;
-    void clear() { *this = ChromeEvent{}; }
+    // Resets what the parser sets (the numeric args array is only read up to numericCount).
+    void clear() {
+        ph = cat = name = id = argName = argLabels = {};
+        pid = tid = ChromeId{};
+        ts.reset();
+        dur.reset();
+        badTime = hasGrid = hasBlock = false;
+        numericCount = 0;
+        for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
+    }
 };
 
 }  // namespace sl::import

@@ -14,7 +14,9 @@
 namespace sl::import {
 namespace {
 
-std::string quoted(const std::string& p) { return "'" + p + "'"; }
+std::string quoted(const std::string& p) {
+    return "'" + p + "'";
+}
 
 // Big buffers are 2 MiB aligned (huge-page friendly where THP is on for all memory).
 char* allocateBuffer(size_t bytes) {
@@ -65,7 +67,8 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
         std::memcpy(&isize, src + n - 4, 4);
         if (isize > n) guess = isize;
     }
-    if (!grow(out, guess + padding + 65536)) return makeError("cannot inflate " + quoted(path) + ": out of memory");
+    if (!grow(out, guess + padding + 65536))
+        return makeError("cannot inflate " + quoted(path) + ": out of memory");
     z_stream z{};
     if (inflateInit2(&z, 15 + 16) != Z_OK) return makeError("zlib: cannot initialize inflate");
     size_t memberStart = 0;
@@ -96,7 +99,8 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
         }
         const bool inputExhausted = z.avail_in == 0;
         if (rc == Z_OK && !(inputExhausted && z.avail_out != 0)) {
-            if (progress && (++chunks % 16) == 0 && !progress(static_cast<double>(consumed) / static_cast<double>(n))) {
+            if (progress && (++chunks % 16) == 0 &&
+                !progress(static_cast<double>(consumed) / static_cast<double>(n))) {
                 inflateEnd(&z);
                 return makeError("cancelled");
             }
@@ -104,13 +108,15 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
         }
         if (rc == Z_OK || (rc == Z_BUF_ERROR && inputExhausted)) {
             inflateEnd(&z);
-            return makeError(quoted(path) + " is a truncated gzip file: the compressed stream ends at byte " +
+            return makeError(quoted(path) +
+                             " is a truncated gzip file: the compressed stream ends at byte " +
                              std::to_string(n) + " before its end marker");
         }
         const std::string msg = z.msg ? z.msg : "error " + std::to_string(rc);
         inflateEnd(&z);
-        return makeError(quoted(path) + " is a corrupt gzip file: " + msg + " near compressed byte " +
-                         std::to_string(consumed) + (memberStart ? " (in a later gzip member)" : ""));
+        return makeError(quoted(path) + " is a corrupt gzip file: " + msg +
+                         " near compressed byte " + std::to_string(consumed) +
+                         (memberStart ? " (in a later gzip member)" : ""));
     }
     inflateEnd(&z);
     std::memset(out.buffer.get() + out.size, 0, padding);
@@ -148,12 +154,14 @@ std::optional<LoadedFile> tryMap(const std::string& path, size_t padding) {
 
 }  // namespace
 
-Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding, const std::function<bool(double)>& progress) {
+Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding,
+                                 const std::function<bool(double)>& progress) {
     if (auto mapped = tryMap(path, padding)) return std::move(*mapped);
     auto raw = readAll(path, padding);
     if (!raw) return raw;
     const char* p = raw->buffer.get();
-    const bool gz = raw->size >= 2 && static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
+    const bool gz = raw->size >= 2 && static_cast<unsigned char>(p[0]) == 0x1f &&
+                    static_cast<unsigned char>(p[1]) == 0x8b;
     if (!gz) return raw;
     LoadedFile out;
     out.wasGzip = true;

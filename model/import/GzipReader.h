@@ -21,9 +21,9 @@ struct FreeDeleter {
 
 struct LoadedFile {
     std::unique_ptr<char, FreeDeleter> buffer;  // owned data, or null when mapped
-    std::shared_ptr<const char> mapping;         // a read-only mmap of the file
-    size_t size = 0;      // bytes of data
-    size_t capacity = 0;  // bytes readable from data() (>= size + padding)
+    std::shared_ptr<const char> mapping;        // a read-only mmap of the file
+    size_t size = 0;                            // bytes of data
+    size_t capacity = 0;                        // bytes readable from data() (>= size + padding)
     bool wasGzip = false;
     size_t compressedBytes = 0;
     const char* data() const { return mapping ? mapping.get() : buffer.get(); }

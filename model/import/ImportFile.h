@@ -26,6 +26,7 @@ ImportFormat detectImportFormat(const std::string& path);
 // Imports an nsys export or a Chrome/Kineto trace. A .rep file is refused (it needs no import);
 // an unsupported, truncated or malformed file gives a one-line error naming the file and the
 // byte offset, table or column at fault.
-Result<std::shared_ptr<Report>> importFile(const std::string& path, const ImportOptions& options = {});
+Result<std::shared_ptr<Report>> importFile(const std::string& path,
+                                           const ImportOptions& options = {});
 
 }  // namespace sl

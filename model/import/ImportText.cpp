@@ -11,10 +11,17 @@ size_t utf8SequenceLength(std::string_view s, size_t i) {
     if (c < 0x80) return 1;
     size_t n = 0;
     uint32_t min = 0;
-    if ((c & 0xE0) == 0xC0) { n = 2; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; min = 0x10000; }
-    else return 0;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2;
+        min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3;
+        min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4;
+        min = 0x10000;
+    } else
+        return 0;
     if (i + n > s.size()) return 0;
     uint32_t cp = c & (0x7F >> n);
     for (size_t k = 1; k < n; ++k) {
@@ -30,7 +37,10 @@ size_t utf8SequenceLength(std::string_view s, size_t i) {
 
 bool isValidUtf8(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
-        if (static_cast<unsigned char>(s[i]) < 0x80) { ++i; continue; }
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
         const size_t n = utf8SequenceLength(s, i);
         if (n == 0) return false;
         i += n;
@@ -61,12 +71,14 @@ std::optional<int64_t> decimalToNs(std::string_view t, int64_t unit) {
     if (!t.empty() && t.size() <= 21 && t[0] >= '0' && t[0] <= '9') {
         int64_t whole = 0;
         size_t i = 0;
-        while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i < 17) whole = whole * 10 + (t[i++] - '0');
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i < 17)
+            whole = whole * 10 + (t[i++] - '0');
         if (i == t.size()) return whole * unit;
         if (t[i] == '.' && unit == 1000 && t.size() - i - 1 <= 3 && t.size() - i - 1 >= 1) {
             int64_t frac = 0;
             size_t k = i + 1, digits = 0;
-            for (; k < t.size() && t[k] >= '0' && t[k] <= '9'; ++k, ++digits) frac = frac * 10 + (t[k] - '0');
+            for (; k < t.size() && t[k] >= '0' && t[k] <= '9'; ++k, ++digits)
+                frac = frac * 10 + (t[k] - '0');
             if (k == t.size()) {
                 for (; digits < 3; ++digits) frac *= 10;
                 return whole * 1000 + frac;

@@ -18,14 +18,17 @@ public:
             if (stack.empty()) break;
             skipSpace();
             const char open = stack.back();
-            if (m_i >= m_t.size()) return fail("the input ends inside an " + std::string(open == '{' ? "object" : "array"));
+            if (m_i >= m_t.size())
+                return fail("the input ends inside an " +
+                            std::string(open == '{' ? "object" : "array"));
             const char c = m_t[m_i];
             if (c == (open == '{' ? '}' : ']')) {
                 ++m_i;
                 stack.pop_back();
                 continue;
             }
-            if (c != ',') return fail(std::string("expected ',' or '") + (open == '{' ? '}' : ']') + "'");
+            if (c != ',')
+                return fail(std::string("expected ',' or '") + (open == '{' ? '}' : ']') + "'");
             ++m_i;
             skipSpace();
             if (open == '{' && !member()) return m_error;
@@ -39,7 +42,9 @@ public:
 
 private:
     void skipSpace() {
-        while (m_i < m_t.size() && (m_t[m_i] == ' ' || m_t[m_i] == '\n' || m_t[m_i] == '\r' || m_t[m_i] == '\t')) ++m_i;
+        while (m_i < m_t.size() &&
+               (m_t[m_i] == ' ' || m_t[m_i] == '\n' || m_t[m_i] == '\r' || m_t[m_i] == '\t'))
+            ++m_i;
     }
     std::optional<JsonSyntaxError> fail(std::string what) {
         m_error = JsonSyntaxError{m_i, std::move(what)};
@@ -136,6 +141,8 @@ private:
 
 }  // namespace
 
-std::optional<JsonSyntaxError> findJsonSyntaxError(std::string_view text) { return Checker(text).run(); }
+std::optional<JsonSyntaxError> findJsonSyntaxError(std::string_view text) {
+    return Checker(text).run();
+}
 
 }  // namespace sl::import

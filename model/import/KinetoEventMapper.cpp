@@ -10,7 +10,9 @@ namespace sl::import {
 namespace {
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -18,16 +20,19 @@ bool ieq(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     if (a == b) return true;
     for (size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+        if (std::tolower(static_cast<unsigned char>(a[i])) !=
+            std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
     return true;
 }
 
 // "Memcpy HtoD (Pageable -> Device)": the copy direction and the two memory kinds.
 CopyKind copyKindOf(std::string_view name) {
     static const std::pair<const char*, CopyKind> kKinds[] = {
-        {"HtoD", CopyKind::HtoD}, {"DtoH", CopyKind::DtoH}, {"DtoD", CopyKind::DtoD}, {"HtoH", CopyKind::HtoH},
-        {"PtoP", CopyKind::PtoP}, {"HtoA", CopyKind::HtoA}, {"AtoH", CopyKind::AtoH}, {"AtoA", CopyKind::AtoA},
-        {"AtoD", CopyKind::AtoD}, {"DtoA", CopyKind::DtoA}};
+        {"HtoD", CopyKind::HtoD}, {"DtoH", CopyKind::DtoH}, {"DtoD", CopyKind::DtoD},
+        {"HtoH", CopyKind::HtoH}, {"PtoP", CopyKind::PtoP}, {"HtoA", CopyKind::HtoA},
+        {"AtoH", CopyKind::AtoH}, {"AtoA", CopyKind::AtoA}, {"AtoD", CopyKind::AtoD},
+        {"DtoA", CopyKind::DtoA}};
     for (const auto& [text, kind] : kKinds)
         if (name.find(text) != std::string_view::npos) return kind;
     return CopyKind::Unknown;
@@ -61,7 +66,8 @@ SyncType syncTypeOf(std::string_view name) {
     if (name.find("Wait") != std::string_view::npos) return SyncType::StreamWaitEvent;
     if (name.find("Event") != std::string_view::npos) return SyncType::EventSynchronize;
     if (name.find("Stream") != std::string_view::npos) return SyncType::StreamSynchronize;
-    if (name.find("Context") != std::string_view::npos || name.find("Device") != std::string_view::npos)
+    if (name.find("Context") != std::string_view::npos ||
+        name.find("Device") != std::string_view::npos)
         return SyncType::ContextSynchronize;
     return SyncType::Unknown;
 }
@@ -87,16 +93,16 @@ std::optional<double> ChromeEvent::doubleArg(std::string_view key) const {
 
 KinetoEventMapper::KinetoEventMapper() = default;
 
-int64_t KinetoEventMapper::resolveId(const ChromeId& id, bool isThread) {
+int64_t KinetoEventMapper::resolveId(const ChromeId& id) {
     if (!id.isString) return id.number;
-    if (auto n = decimalToNs(id.text, 1); n && !id.text.empty() && id.text.find_first_of(".eE") == std::string_view::npos)
+    if (auto n = decimalToNs(id.text, 1);
+        n && !id.text.empty() && id.text.find_first_of(".eE") == std::string_view::npos)
         return *n;  // "25738": the 2021 format writes tids as strings
     auto it = m_stringIds.find(id.text);
     if (it != m_stringIds.end()) return it->second;
     const int64_t synthetic = kStringIdBase + static_cast<int64_t>(m_stringIds.size());
     m_stringIds.emplace(std::string(id.text), synthetic);
     m_syntheticNames[synthetic] = std::string(id.text);
-    (void)isThread;
     return synthetic;
 }
 
@@ -114,25 +120,49 @@ void KinetoEventMapper::noteTime(int64_t s, int64_t e) {
 }
 
 void KinetoEventMapper::add(const ChromeEvent& e) {
+    ++m_seen;
     if (e.badTime) {
         diag("chrome.bad_timestamp", "events whose ts or dur is not a number were not imported");
         return;
     }
     const char ph = e.ph.empty() ? '\0' : e.ph[0];
-    if (ph == 'M') { addMetadata(e); return; }
+    if (ph == 'M') {
+        addMetadata(e);
+        return;
+    }
     if (!e.ts) {
         diag("chrome.missing_timestamp", "events without a ts were not imported");
         return;
     }
     const std::string_view cat = e.cat;
     if (ph == 'X') {
-        if (ieq(cat, "kernel")) { m_kinetoCategories = true; addGpu(e, GpuKind::Kernel); return; }
-        if (ieq(cat, "gpu_memcpy") || ieq(cat, "memcpy")) { m_kinetoCategories = true; addGpu(e, GpuKind::Memcpy); return; }
-        if (ieq(cat, "gpu_memset") || ieq(cat, "memset")) { m_kinetoCategories = true; addGpu(e, GpuKind::Memset); return; }
-        if (ieq(cat, "cuda_sync")) { m_kinetoCategories = true; addGpu(e, GpuKind::Sync); return; }
-        if (ieq(cat, "gpu_user_annotation")) { m_kinetoCategories = true; addGpu(e, GpuKind::Annotation); return; }
+        if (ieq(cat, "kernel")) {
+            m_kinetoCategories = true;
+            addGpu(e, GpuKind::Kernel);
+            return;
+        }
+        if (ieq(cat, "gpu_memcpy") || ieq(cat, "memcpy")) {
+            m_kinetoCategories = true;
+            addGpu(e, GpuKind::Memcpy);
+            return;
+        }
+        if (ieq(cat, "gpu_memset") || ieq(cat, "memset")) {
+            m_kinetoCategories = true;
+            addGpu(e, GpuKind::Memset);
+            return;
+        }
+        if (ieq(cat, "cuda_sync")) {
+            m_kinetoCategories = true;
+            addGpu(e, GpuKind::Sync);
+            return;
+        }
+        if (ieq(cat, "gpu_user_annotation")) {
+            m_kinetoCategories = true;
+            addGpu(e, GpuKind::Annotation);
+            return;
+        }
     }
-    const int64_t pid = resolveId(e.pid, false), tid = resolveId(e.tid, true);
+    const int64_t pid = resolveId(e.pid), tid = resolveId(e.tid);
     switch (ph) {
         case 'X': {
             if (ieq(cat, "cuda_runtime") || cat == "Runtime") {
@@ -145,41 +175,53 @@ void KinetoEventMapper::add(const ChromeEvent& e) {
                 addApiCall(e, pid, tid, ApiKind::Driver);
                 return;
             }
-            if (cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "python_function")
+            if (cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" ||
+                cat == "python_function")
                 m_kinetoCategories = true;
             int64_t dur = e.dur.value_or(0);
             if (dur < 0) {
-                diag("chrome.negative_duration", "X events with a negative dur were imported with duration 0");
+                diag("chrome.negative_duration",
+                     "X events with a negative dur were imported with duration 0");
                 dur = 0;
             }
             addCpuRange(e, pid, tid, *e.ts, *e.ts + dur);
             return;
         }
         case 'B':
-        case 'E': beginEnd(e, pid, tid); return;
+        case 'E':
+            beginEnd(e, pid, tid);
+            return;
         case 'i':
         case 'I':
         case 'R':
-            if (e.name == "[memory]") addMemoryInstant(e, pid);
-            else addInstant(e, pid, tid);
+            if (e.name == "[memory]")
+                addMemoryInstant(e, pid);
+            else
+                addInstant(e, pid, tid);
             return;
-        case 'C': addCounter(e, pid); return;
+        case 'C':
+            addCounter(e, pid);
+            return;
         case 's':
         case 'f':
         case 't':
             // Kineto's launch flows (ac2g, or "async"/"launch" in 2021) link an API call to its
             // GPU work: the correlation ids carry the same link, so nothing is lost.
             if (cat == "ac2g" || (cat == "async" && e.name == "launch")) return;
-            diag("chrome.flows_not_imported", "flow events (ph s/t/f) other than Kineto launch flows are not imported");
+            diag("chrome.flows_not_imported",
+                 "flow events (ph s/t/f) other than Kineto launch flows are not imported");
             return;
         default:
-            diag(std::string("chrome.unsupported_phase.") + (ph ? std::string(1, ph) : std::string("none")),
-                 "events of a phase Sightline does not map (async b/e/n, objects, samples) were not imported");
+            diag(std::string("chrome.unsupported_phase.") +
+                     (ph ? std::string(1, ph) : std::string("none")),
+                 "events of a phase Sightline does not map (async b/e/n, objects, samples) were "
+                 "not imported");
             return;
     }
 }
 
-void KinetoEventMapper::addCpuRange(const ChromeEvent& e, int64_t pid, int64_t tid, int64_t start, int64_t end) {
+void KinetoEventMapper::addCpuRange(const ChromeEvent& e, int64_t pid, int64_t tid, int64_t start,
+                                    int64_t end) {
     NvtxRangeEvent r;
     r.pid = pid;
     r.tid = tid;
@@ -233,7 +275,9 @@ void KinetoEventMapper::addGpu(const ChromeEvent& e, GpuKind kind) {
     g.device = static_cast<int32_t>(device ? *device : (e.pid.isString ? -1 : e.pid.number));
     g.context = static_cast<uint32_t>(e.intArg("context").value_or(0));
     auto stream = e.intArg("stream");
-    if (!stream) stream = e.tid.isString ? trailingInteger(e.tid.text) : std::optional<int64_t>(e.tid.number);
+    if (!stream)
+        stream =
+            e.tid.isString ? trailingInteger(e.tid.text) : std::optional<int64_t>(e.tid.number);
     g.stream = static_cast<uint32_t>(stream.value_or(0));
     g.correlation = e.intArg("correlation").value_or(-1);
     g.rawPid = e.pid.isString ? -1 : e.pid.number;
@@ -246,23 +290,30 @@ void KinetoEventMapper::addGpu(const ChromeEvent& e, GpuKind kind) {
                 for (int i = 0; i < 3; ++i) l.grid[i] = static_cast<uint32_t>(e.grid[i]);
             if (e.hasBlock)
                 for (int i = 0; i < 3; ++i) l.block[i] = static_cast<uint32_t>(e.block[i]);
-            l.registersPerThread = static_cast<uint32_t>(e.intArg("registers per thread").value_or(0));
+            l.registersPerThread =
+                static_cast<uint32_t>(e.intArg("registers per thread").value_or(0));
             l.staticSharedBytes = static_cast<uint32_t>(e.intArg("shared memory").value_or(0));
             g.launch = m_b.launchId(l);
             break;
         }
         case GpuKind::Memcpy: {
             const auto [src, dst] = parenKinds(e.name);
-            g.launch = static_cast<uint32_t>(copyKindOf(e.name)) | (static_cast<uint32_t>(src) << 8) |
-                       (static_cast<uint32_t>(dst) << 16);
+            g.launch = static_cast<uint32_t>(copyKindOf(e.name)) |
+                       (static_cast<uint32_t>(src) << 8) | (static_cast<uint32_t>(dst) << 16);
             break;
         }
-        case GpuKind::Memset: g.launch = static_cast<uint32_t>(parenKinds(e.name).first); break;
-        case GpuKind::Sync: g.launch = static_cast<uint32_t>(syncTypeOf(e.name)); break;
-        case GpuKind::Annotation: break;
+        case GpuKind::Memset:
+            g.launch = static_cast<uint32_t>(parenKinds(e.name).first);
+            break;
+        case GpuKind::Sync:
+            g.launch = static_cast<uint32_t>(syncTypeOf(e.name));
+            break;
+        case GpuKind::Annotation:
+            break;
     }
     if (g.device < 0) {
-        diag("kineto.gpu_event_without_device", "GPU events with neither args.device nor a numeric pid were not imported");
+        diag("kineto.gpu_event_without_device",
+             "GPU events with neither args.device nor a numeric pid were not imported");
         return;
     }
     m_gpu.push_back(g);
@@ -272,23 +323,26 @@ void KinetoEventMapper::addGpu(const ChromeEvent& e, GpuKind kind) {
 void KinetoEventMapper::beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid) {
     auto& stack = m_openB[{pid, tid}];
     if (e.ph[0] == 'B') {
-        stack.push_back(Open{*e.ts, m_b.intern(e.name), e.cat});
+        stack.push_back(Open{*e.ts, m_b.intern(e.name), m_b.intern(e.cat)});
         return;
     }
     if (stack.empty()) {
-        diag("chrome.unmatched_end", "E events with no open B event on their thread were not imported");
+        diag("chrome.unmatched_end",
+             "E events with no open B event on their thread were not imported");
         return;
     }
     const Open o = stack.back();
     stack.pop_back();
     ChromeEvent named = e;
     named.name = m_b.report().str(o.name);
-    named.cat = o.cat;  // E events usually carry no category: the range is the B's
+    named.cat =
+        m_b.report().str(o.cat);  // E events usually carry no category: the range is the B's
     addCpuRange(named, pid, tid, o.start, std::max(o.start, *e.ts));
 }
 
-uint32_t KinetoEventMapper::seriesFor(int64_t pid, const std::string& name, const std::string& unit, int32_t device) {
-    auto key = std::make_tuple(pid, name, unit);
+uint32_t KinetoEventMapper::seriesFor(int64_t pid, const std::string& name, const std::string& unit,
+                                      int32_t device) {
+    auto key = std::make_tuple(pid, name, unit, device);
     auto it = m_series.find(key);
     if (it != m_series.end()) return it->second;
     auto& all = m_b.report().metricSeries;
@@ -334,9 +388,10 @@ void KinetoEventMapper::addMemoryInstant(const ChromeEvent& e, int64_t pid) {
     } else {
         total = (m_memoryTotals[{pid, gpu ? devId : -1}] += e.doubleArg("Bytes").value_or(0));
     }
-    const std::string name = gpu ? "PyTorch memory allocated (GPU " + std::to_string(devId) + ")"
-                                 : std::string("PyTorch memory allocated (CPU)");
-    m_b.add(MetricSample{seriesFor(pid, name, "bytes", gpu ? static_cast<int32_t>(devId) : -1), *e.ts, total});
+    // Track titles add "(GPU n)" for series with a device.
+    const std::string name = gpu ? "PyTorch memory allocated" : "PyTorch memory allocated (CPU)";
+    m_b.add(MetricSample{seriesFor(pid, name, "bytes", gpu ? static_cast<int32_t>(devId) : -1),
+                         *e.ts, total});
     m_cpuPids.insert(pid);
     noteTime(*e.ts, *e.ts);
 }
@@ -356,200 +411,12 @@ void KinetoEventMapper::addInstant(const ChromeEvent& e, int64_t pid, int64_t ti
 }
 
 void KinetoEventMapper::addMetadata(const ChromeEvent& e) {
-    const int64_t pid = resolveId(e.pid, false);
-    if (e.name == "process_name") m_processNames[pid] = std::string(e.argName);
-    else if (e.name == "process_labels") m_processLabels[pid] = std::string(e.argLabels);
-    else if (e.name == "thread_name") m_threadNames[{pid, resolveId(e.tid, true)}] = std::string(e.argName);
+    const int64_t pid = resolveId(e.pid);
+    if (e.name == "process_name")
+        m_processNames[pid] = std::string(e.argName);
+    else if (e.name == "thread_name")
+        m_threadNames[{pid, resolveId(e.tid)}] = std::string(e.argName);
     // process_sort_index / thread_sort_index and the like only order rows in chrome://tracing.
-}
-
-void KinetoEventMapper::flushGpu() {
-    // Step 1: the traced process of each GPU event is the process of the API call with the same
-    // correlation id; events without one go to the process that made most CUDA calls on that
-    // device's correlated work, else to the process with most CUDA calls overall.
-    std::map<int32_t, std::map<int64_t, uint64_t>> votes;
-    for (const auto& g : m_gpu) {
-        if (g.correlation < 0) continue;
-        auto it = m_corrPid.find(g.correlation);
-        if (it != m_corrPid.end()) ++votes[g.device][it->second];
-    }
-    int64_t busiest = -1;
-    uint64_t most = 0;
-    for (const auto& [pid, n] : m_apiCallsPerPid)
-        if (n > most) { most = n; busiest = pid; }
-    std::map<int32_t, int64_t> devicePid;
-    for (const auto& [device, counts] : votes) {
-        auto best = std::max_element(counts.begin(), counts.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
-        devicePid[device] = best->first;
-    }
-    int64_t uncorrelated = 0;
-    std::set<std::tuple<int64_t, int32_t, uint32_t, uint32_t>> streams;
-    // Step 2: emit the events.
-    for (const auto& g : m_gpu) {
-        int64_t pid = -1;
-        if (g.correlation >= 0) {
-            if (auto it = m_corrPid.find(g.correlation); it != m_corrPid.end()) pid = it->second;
-        }
-        if (pid < 0) {
-            if (g.kind != GpuKind::Annotation) ++uncorrelated;
-            if (auto it = devicePid.find(g.device); it != devicePid.end()) pid = it->second;
-            else if (busiest >= 0) pid = busiest;
-            else pid = std::max<int64_t>(0, g.rawPid);
-        }
-        const GpuPlace place{pid, g.device, g.context, g.stream};
-        const uint32_t corr = g.correlation >= 0 ? static_cast<uint32_t>(g.correlation) : 0;
-        switch (g.kind) {
-            case GpuKind::Kernel: {
-                int64_t x[] = {corr, g.launch};
-                m_b.addRaw(TrackKey::forStream(EventKind::Kernel, pid, g.device, g.context, g.stream), g.start, g.end,
-                           g.name, x);
-                break;
-            }
-            case GpuKind::Memcpy: {
-                MemcpyOp m;
-                m.place = place;
-                m.start = g.start;
-                m.end = g.end;
-                m.correlation = corr;
-                m.bytes = g.bytes;
-                m.copyKind = static_cast<CopyKind>(g.launch & 0xFF);
-                m.srcKind = static_cast<MemoryKind>((g.launch >> 8) & 0xFF);
-                m.dstKind = static_cast<MemoryKind>((g.launch >> 16) & 0xFF);
-                m_b.add(m);
-                break;
-            }
-            case GpuKind::Memset: {
-                MemsetOp m;
-                m.place = place;
-                m.start = g.start;
-                m.end = g.end;
-                m.correlation = corr;
-                m.bytes = g.bytes;
-                m.memKind = static_cast<MemoryKind>(g.launch);
-                m_b.add(m);
-                break;
-            }
-            case GpuKind::Sync: {
-                SyncOp s;
-                s.place = place;
-                s.start = g.start;
-                s.end = g.end;
-                s.correlation = corr;
-                s.type = static_cast<SyncType>(g.launch);
-                m_b.add(s);
-                break;
-            }
-            case GpuKind::Annotation: {
-                // gpu_user_annotation: the span of GPU work a user annotation caused on one
-                // stream. Shown as NVTX ranges on a row of their own per (device, stream) in the
-                // traced process, named after the stream, in an NVTX domain of the category.
-                const int64_t tid = kGpuAnnotationTidBase + (int64_t{g.device} << 24) + g.stream;
-                NvtxRangeEvent r;
-                r.pid = pid;
-                r.tid = tid;
-                r.domain = domainFor("gpu_user_annotation");
-                r.start = g.start;
-                r.end = g.end;
-                r.message = g.name;
-                m_b.add(r);
-                m_threads.emplace(pid, tid);
-                m_threadNames[{pid, tid}] = "GPU " + std::to_string(g.device) + " stream " + std::to_string(g.stream) +
-                                            " (gpu_user_annotation)";
-                m_usedDomains.emplace(pid, r.domain);
-                m_cpuPids.insert(pid);
-                continue;
-            }
-        }
-        streams.emplace(pid, g.device, g.context, g.stream);
-        m_cpuPids.insert(pid);
-    }
-    if (uncorrelated)
-        diag("kineto.gpu_events_without_api_call", "GPU events whose correlation id matches no CUDA runtime/driver "
-             "call; placed in the process that launched most work on their device", uncorrelated);
-    Report& r = m_b.report();
-    std::set<std::tuple<int64_t, int32_t, uint32_t>> contexts;
-    for (const auto& [pid, device, context, stream] : streams) {
-        CudaStream s;
-        s.pid = pid;
-        s.deviceId = device;
-        s.contextId = context;
-        s.streamId = stream;
-        r.streams.push_back(s);
-        contexts.emplace(pid, device, context);
-    }
-    for (const auto& [pid, device, context] : contexts) {
-        r.contexts.push_back(CudaContext{pid, device, context, {}});
-        if (!r.findGpu(device)) {
-            Gpu g;
-            g.deviceId = device;
-            g.name = "GPU " + std::to_string(device);
-            r.gpus.push_back(g);
-        }
-    }
-    std::sort(r.gpus.begin(), r.gpus.end(), [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
-    m_gpu.clear();
-    m_gpu.shrink_to_fit();
-}
-
-void KinetoEventMapper::finishEntities(const TraceHeader& header) {
-    Report& r = m_b.report();
-    for (int64_t pid : m_cpuPids) {
-        Process& p = m_b.ensureProcess(pid);
-        if (auto it = m_processNames.find(pid); it != m_processNames.end()) p.name = it->second;
-        else if (auto jt = m_syntheticNames.find(pid); jt != m_syntheticNames.end()) p.name = jt->second;
-        if (auto it = m_processLabels.find(pid); it != m_processLabels.end()) p.commandLine = it->second;
-    }
-    for (const auto& key : m_threads) {
-        Thread& t = m_b.ensureThread(key.first, key.second);
-        if (auto it = m_threadNames.find(key); it != m_threadNames.end()) t.name = it->second;
-        else if (auto jt = m_syntheticNames.find(key.second); jt != m_syntheticNames.end()) t.name = jt->second;
-    }
-    std::map<uint32_t, std::string> domainNames;
-    for (const auto& [name, id] : m_domains) domainNames[id] = name;
-    for (const auto& [pid, domain] : m_usedDomains) r.nvtxDomains.push_back(NvtxDomain{pid, domain, domainNames[domain]});
-    for (const auto& [name, id] : m_domains)
-        if (name == "cpu_op" || name == "Operator" || name == "user_annotation" || name == "python_function") m_kinetoCategories = true;
-    Session& s = r.session;
-    s.source = (m_kinetoCategories || header.kinetoMarkers) ? "kineto-json" : "chrome-json";
-    s.toolVersion = SIGHTLINE_VERSION;
-    if (!header.traceName.empty()) s.argv = {header.traceName};
-    std::string opts = s.source == "kineto-json" ? "imported from a PyTorch profiler (Kineto) trace"
-                                                 : "imported from a Chrome trace";
-    if (header.schemaVersion) opts += ", schemaVersion " + std::to_string(*header.schemaVersion);
-    if (header.rank) opts += ", rank " + std::to_string(*header.rank);
-    if (!header.displayTimeUnit.empty()) opts += ", displayTimeUnit " + header.displayTimeUnit;
-    s.captureOptions = opts;
-    if (m_notObjects) diag("chrome.not_an_object", "entries of traceEvents that are not objects were skipped", m_notObjects);
-    for (const auto& [key, stack] : m_openB)
-        if (!stack.empty())
-            diag("chrome.unterminated_begin", "B events never closed by an E event were not imported",
-                 static_cast<int64_t>(stack.size()));
-}
-
-std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header, const std::function<void(double)>& progress) {
-    flushGpu();
-    finishEntities(header);
-    Report& r = m_b.report();
-    // Kineto writes ts relative to baseTimeNanoseconds (since 2023), which may come after the
-    // events in the file: shift every time now.
-    const int64_t base = header.baseTimeNs.value_or(0);
-    if (base != 0) {
-        for (auto& t : r.tracks) {
-            for (auto& v : t.start) v += base;
-            for (auto& v : t.end) v += base;
-        }
-    }
-    Session& s = r.session;
-    if (m_minTs <= m_maxTs) {
-        s.startMonotonicNs = m_minTs + base;
-        s.durationNs = m_maxTs - m_minTs;
-        // Kineto's clock is the Unix epoch in microseconds; a generic trace may use any origin.
-        constexpr int64_t kYear2000Ns = 946684800LL * 1000000000LL;
-        if (s.startMonotonicNs > kYear2000Ns) s.startUtcNs = s.startMonotonicNs;
-    }
-    if (m_b.eventCount() == 0) diag("chrome.no_events", "the trace holds no event Sightline can import");
-    return m_b.finish(progress);
 }
 
 }  // namespace sl::import

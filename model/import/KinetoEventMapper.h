@@ -25,16 +25,18 @@ struct TraceHeader {
     std::optional<int64_t> rank;
     std::optional<int64_t> schemaVersion;
     bool kinetoMarkers = false;  // deviceProperties, schemaVersion, baseTimeNanoseconds ...
+    std::vector<Gpu> gpus;       // deviceProperties
 };
 
 class KinetoEventMapper {
 public:
     KinetoEventMapper();
     ReportBuilder& builder() { return m_b; }
-    void addGpuProperties(const Gpu& gpu) { m_b.report().gpus.push_back(gpu); }
     void add(const ChromeEvent& e);
     void countNotAnObject() { ++m_notObjects; }
-    std::shared_ptr<Report> finish(const TraceHeader& header, const std::function<void(double)>& progress);
+    uint64_t eventsSeen() const { return m_seen; }
+    std::shared_ptr<Report> finish(const TraceHeader& header,
+                                   const std::function<void(double)>& progress);
 
     // Synthetic thread ids for GPU-side annotation rows (far above any real tid).
     static constexpr int64_t kGpuAnnotationTidBase = int64_t{1} << 40;
@@ -51,15 +53,16 @@ private:
         int64_t correlation;  // -1: none
         int64_t rawPid;
         uint64_t bytes;
-        uint32_t launch;  // Kernel: launch id; Memcpy: packed copy kinds; Memset: mem kind; Sync: type
+        uint32_t
+            launch;  // Kernel: launch id; Memcpy: packed copy kinds; Memset: mem kind; Sync: type
     };
     struct Open {
         int64_t start;
         uint32_t name;
-        std::string_view cat;  // views the parser's buffer, alive for the whole import
+        uint32_t cat;  // interned: the parser's buffers are reused between chunks
     };
 
-    int64_t resolveId(const ChromeId& id, bool isThread);
+    int64_t resolveId(const ChromeId& id);
     uint32_t domainFor(std::string_view category);
     void addCpuRange(const ChromeEvent& e, int64_t pid, int64_t tid, int64_t start, int64_t end);
     void addApiCall(const ChromeEvent& e, int64_t pid, int64_t tid, ApiKind api);
@@ -69,7 +72,8 @@ private:
     void addMemoryInstant(const ChromeEvent& e, int64_t pid);
     void addMetadata(const ChromeEvent& e);
     void beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid);
-    uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit, int32_t device);
+    uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit,
+                       int32_t device);
     void flushGpu();
     void finishEntities(const TraceHeader& header);
     void noteTime(int64_t s, int64_t e);
@@ -82,18 +86,19 @@ private:
     std::unordered_map<int64_t, int64_t> m_corrPid;  // correlation id -> pid of its API call
     std::map<int64_t, uint64_t> m_apiCallsPerPid;
     std::map<std::string, uint32_t, std::less<>> m_domains;  // category -> NVTX domain id
-    std::set<std::pair<int64_t, uint32_t>> m_usedDomains;     // (pid, domain)
+    std::set<std::pair<int64_t, uint32_t>> m_usedDomains;    // (pid, domain)
     std::set<std::pair<int64_t, int64_t>> m_threads;
     std::set<int64_t> m_cpuPids;
     std::map<std::pair<int64_t, int64_t>, std::vector<Open>> m_openB;
     std::map<std::string, int64_t, std::less<>> m_stringIds;  // string pid/tid -> synthetic id
     std::map<int64_t, std::string> m_syntheticNames;
-    std::map<int64_t, std::string> m_processNames, m_processLabels;
+    std::map<int64_t, std::string> m_processNames;
     std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
-    std::map<std::tuple<int64_t, std::string, std::string>, uint32_t> m_series;
+    std::map<std::tuple<int64_t, std::string, std::string, int32_t>, uint32_t> m_series;
     std::map<std::pair<int64_t, int64_t>, double> m_memoryTotals;  // (pid, device) running total
     int64_t m_minTs = INT64_MAX, m_maxTs = INT64_MIN;
     int64_t m_notObjects = 0;
+    uint64_t m_seen = 0;  // event objects handed to add()
     bool m_kinetoCategories = false;
 };
 

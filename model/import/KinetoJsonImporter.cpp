@@ -2,12 +2,15 @@
 
 #include <simdjson.h>
 
+#include <cctype>
+#include <cstring>
 #include <deque>
 
 #include "model/import/GzipReader.h"
 #include "model/import/ImportText.h"
 #include "model/import/JsonSyntaxCheck.h"
 #include "model/import/KinetoEventMapper.h"
+#include "model/import/TraceEventChunks.h"
 
 namespace sl::import {
 namespace {
@@ -15,13 +18,15 @@ namespace {
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
 
-#define SL_TRY(expr)                                    \
-    do {                                                \
+#define SL_TRY(expr)                                        \
+    do {                                                    \
         if (auto sl_err_ = (expr); sl_err_) return sl_err_; \
     } while (0)
 
 std::string_view trimRaw(std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -65,10 +70,14 @@ uint32_t hex4(const char* p) {
     for (int i = 0; i < 4; ++i) {
         const char c = p[i];
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-        else return 0xFFFD;
+        if (c >= '0' && c <= '9')
+            v |= static_cast<uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= static_cast<uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= static_cast<uint32_t>(c - 'A' + 10);
+        else
+            return 0xFFFD;
     }
     return v;
 }
@@ -94,11 +103,21 @@ error_code rawString(od::value v, std::string_view& out) {
         }
         ++q;
         switch (*q) {
-            case 'n': s += '\n'; break;
-            case 't': s += '\t'; break;
-            case 'r': s += '\r'; break;
-            case 'b': s += '\b'; break;
-            case 'f': s += '\f'; break;
+            case 'n':
+                s += '\n';
+                break;
+            case 't':
+                s += '\t';
+                break;
+            case 'r':
+                s += '\r';
+                break;
+            case 'b':
+                s += '\b';
+                break;
+            case 'f':
+                s += '\f';
+                break;
             case 'u': {
                 uint32_t cp = hex4(q + 1);
                 q += 4;
@@ -113,7 +132,9 @@ error_code rawString(od::value v, std::string_view& out) {
                 appendUtf8(s, cp);
                 break;
             }
-            default: s += *q; break;  // \" \\ \/
+            default:
+                s += *q;
+                break;  // \" \\ \/
         }
     }
     t_escaped->push_back(std::move(s));
@@ -191,14 +212,19 @@ error_code parseArgs(od::object args, ChromeEvent& e) {
                 }
                 break;
             case od::json_type::string:
-                if (key == "name") SL_TRY(rawString(v, e.argName));
-                else if (key == "labels") SL_TRY(rawString(v, e.argLabels));
+                if (key == "name")
+                    SL_TRY(rawString(v, e.argName));
+                else if (key == "labels")
+                    SL_TRY(rawString(v, e.argLabels));
                 break;
             case od::json_type::array:
-                if (key == "grid") SL_TRY(parseTriple(v, e.grid, e.hasGrid));
-                else if (key == "block") SL_TRY(parseTriple(v, e.block, e.hasBlock));
+                if (key == "grid")
+                    SL_TRY(parseTriple(v, e.grid, e.hasGrid));
+                else if (key == "block")
+                    SL_TRY(parseTriple(v, e.block, e.hasBlock));
                 break;
-            default: break;  // skipped by the iterator
+            default:
+                break;  // skipped by the iterator
         }
     }
     return simdjson::SUCCESS;
@@ -212,9 +238,12 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
         SL_TRY(keyOf(field, key));
         od::value v = field.value();
         if (key.size() == 2) {
-            if (key == "ph") SL_TRY(rawString(v, e.ph));
-            else if (key == "ts") SL_TRY(parseTime(v, e.ts, e.badTime));
-            else if (key == "id") e.id = v.raw_json_token();
+            if (key == "ph")
+                SL_TRY(rawString(v, e.ph));
+            else if (key == "ts")
+                SL_TRY(parseTime(v, e.ts, e.badTime));
+            else if (key == "id")
+                e.id = v.raw_json_token();
         } else if (key == "cat") {
             od::json_type t;
             SL_TRY(v.type().get(t));
@@ -242,7 +271,7 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
     return simdjson::SUCCESS;
 }
 
-error_code parseDeviceProperties(od::value v, KinetoEventMapper& mapper) {
+error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
     od::array a;
     SL_TRY(v.get_array().get(a));
     for (auto item : a) {
@@ -256,23 +285,29 @@ error_code parseDeviceProperties(od::value v, KinetoEventMapper& mapper) {
             SL_TRY(keyOf(field, key));
             od::value fv = field.value();
             int64_t n = 0;
-            if (key == "id" && !fv.get_int64().get(n)) g.deviceId = static_cast<int32_t>(n);
+            if (key == "id" && !fv.get_int64().get(n))
+                g.deviceId = static_cast<int32_t>(n);
             else if (key == "name") {
                 std::string_view s;
                 if (!fv.get_string().get(s)) g.name = std::string(s);
-            } else if (key == "totalGlobalMem" && !fv.get_int64().get(n)) g.memoryBytes = n;
-            else if (key == "computeMajor" && !fv.get_int64().get(n)) g.computeMajor = static_cast<int32_t>(n);
-            else if (key == "computeMinor" && !fv.get_int64().get(n)) g.computeMinor = static_cast<int32_t>(n);
-            else if (key == "numSms" && !fv.get_int64().get(n)) g.smCount = static_cast<int32_t>(n);
+            } else if (key == "totalGlobalMem" && !fv.get_int64().get(n))
+                g.memoryBytes = n;
+            else if (key == "computeMajor" && !fv.get_int64().get(n))
+                g.computeMajor = static_cast<int32_t>(n);
+            else if (key == "computeMinor" && !fv.get_int64().get(n))
+                g.computeMinor = static_cast<int32_t>(n);
+            else if (key == "numSms" && !fv.get_int64().get(n))
+                g.smCount = static_cast<int32_t>(n);
         }
-        mapper.addGpuProperties(g);
+        gpus.push_back(g);
     }
     return simdjson::SUCCESS;
 }
 
 class Parser {
 public:
-    Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options, KinetoEventMapper& mapper)
+    Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options,
+           KinetoEventMapper& mapper)
         : m_path(path), m_file(file), m_data(file.view()), m_options(options), m_mapper(mapper) {}
 
     Status run(TraceHeader& header) {
@@ -293,15 +328,90 @@ public:
             bool sawEvents = false;
             if (auto err = readTop(top, header, sawEvents)) return fail(err, &doc);
             if (!sawEvents)
-                return Error{"'" + m_path + "' is JSON but not a Chrome trace: it has no traceEvents array"};
+                return Error{"'" + m_path +
+                             "' is JSON but not a Chrome trace: it has no traceEvents array"};
         } else {
-            return Error{"'" + m_path + "' is JSON but not a Chrome trace: the top level is neither an object nor an array"};
+            return Error{"'" + m_path +
+                         "' is JSON but not a Chrome trace: the top level is neither an object nor "
+                         "an array"};
         }
         if (m_cancelled) return Error{"cancelled"};
         const char* rest = nullptr;
-        if (doc.current_location().get(rest) == simdjson::SUCCESS && rest && rest < m_data.data() + m_data.size())
+        if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+            rest < m_data.data() + m_data.size())
             return fail(simdjson::TRAILING_CONTENT, &doc);
         return Status::success();
+    }
+
+    enum class Chunked { NotUsed, Done, Failed };
+
+    // Parses a big trace chunk by chunk (see TraceEventChunks.h). NotUsed or Failed: the caller
+    // parses the whole document with run() on a fresh mapper (Failed may have fed some events).
+    Chunked runChunked(const ChunkPolicy& policy, TraceHeader& header, Status& status) {
+        t_escaped = &m_escaped;
+        if (m_data.size() < policy.minBytes || m_data.front() != '{') return Chunked::NotUsed;
+        auto plan = planTraceEventChunks(m_data, policy.chunkBytes);
+        if (!plan) return Chunked::NotUsed;
+        // Step 1: the header is the document with an empty traceEvents; it must parse.
+        size_t close = 0;
+        bool found = false;
+        for (size_t candidate : plan->closeCandidates) {
+            std::string text;
+            text.reserve(plan->arrayOpen + 2 + (m_data.size() - candidate));
+            text.append(m_data.substr(0, plan->arrayOpen))
+                .append("[]")
+                .append(m_data.substr(candidate + 1));
+            simdjson::padded_string padded(text);
+            od::parser parser;
+            od::document doc;
+            od::object top;
+            TraceHeader h;
+            bool saw = false;
+            const char* rest = nullptr;
+            if (parser.iterate(padded).get(doc) || doc.get_object().get(top) ||
+                readTop(top, h, saw) || !saw)
+                continue;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < padded.data() + padded.size())
+                continue;
+            header = std::move(h);
+            close = candidate;
+            found = true;
+            break;
+        }
+        if (!found) return Chunked::NotUsed;
+        // Step 2: each chunk as an array of its own, in one reused buffer and parser.
+        const auto chunks = chunksBefore(m_data, *plan, close);
+        size_t biggest = 0;
+        for (const auto& [b, e] : chunks) biggest = std::max(biggest, e - b);
+        const size_t capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
+        std::unique_ptr<char[]> buffer(new char[capacity]);
+        m_doc = nullptr;
+        for (const auto& [b, e] : chunks) {
+            const size_t n = e - b;
+            buffer[0] = '[';
+            std::memcpy(buffer.get() + 1, m_data.data() + b, n);
+            buffer[n + 1] = ']';
+            std::memset(buffer.get() + n + 2, 0, simdjson::SIMDJSON_PADDING);
+            od::document doc;
+            od::array events;
+            const char* rest = nullptr;
+            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity))
+                    .get(doc) ||
+                doc.get_array().get(events) || readEvents(events))
+                return Chunked::Failed;
+            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                rest < buffer.get() + n + 2)
+                return Chunked::Failed;
+            if (m_options.progress &&
+                !m_options.progress(0.1 + 0.7 * static_cast<double>(e) /
+                                              static_cast<double>(m_data.size()))) {
+                status = Error{"cancelled"};
+                return Chunked::Done;
+            }
+        }
+        status = Status::success();
+        return Chunked::Done;
     }
 
 private:
@@ -320,8 +430,9 @@ private:
         if (auto syntax = findJsonSyntaxError(m_data))
             return Error{"'" + m_path + "' is not valid JSON: " + syntax->what + " at byte " +
                          std::to_string(syntax->offset)};
-        return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) + " at byte " +
-                     std::to_string(offset) + (offset >= m_data.size() ? " (end of input)" : "")};
+        return Error{"'" + m_path + "' is not valid JSON: " + simdjson::error_message(err) +
+                     " at byte " + std::to_string(offset) +
+                     (offset >= m_data.size() ? " (end of input)" : "")};
     }
 
     error_code readTop(od::object top, TraceHeader& h, bool& sawEvents) {
@@ -353,7 +464,7 @@ private:
                 if (!v.get_int64().get(n)) h.schemaVersion = n;
                 h.kinetoMarkers = true;
             } else if (key == "deviceProperties") {
-                SL_TRY(parseDeviceProperties(v, m_mapper));
+                SL_TRY(parseDeviceProperties(v, h.gpus));
                 h.kinetoMarkers = true;
             } else if (key == "distributedInfo") {
                 od::object o;
@@ -387,7 +498,9 @@ private:
             if ((++n & 0xFFFF) == 0 && m_options.progress) {
                 const char* p = nullptr;
                 double f = 0.5;
-                if (m_doc && !m_doc->current_location().get(p)) f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
+                if (!m_doc) continue;  // chunked: progress per chunk
+                if (!m_doc->current_location().get(p))
+                    f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
                 if (!m_options.progress(0.1 + 0.7 * f)) {
                     m_cancelled = true;
                     return simdjson::SUCCESS;
@@ -410,7 +523,9 @@ private:
 
 }  // namespace
 
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options) {
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
+                                                  const ChunkPolicy& chunking) {
     std::function<bool(double)> readProgress;
     if (options.progress) readProgress = [&options](double f) { return options.progress(0.1 * f); };
     auto file = loadMaybeGzip(path, simdjson::SIMDJSON_PADDING, readProgress);
@@ -418,22 +533,59 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const
     // A gzip file must hold JSON to be a Chrome trace.
     size_t first = 0;
     const std::string_view data = file->view();
-    while (first < data.size() && (data[first] == ' ' || data[first] == '\n' || data[first] == '\r' || data[first] == '\t'))
+    while (first < data.size() && (data[first] == ' ' || data[first] == '\n' ||
+                                   data[first] == '\r' || data[first] == '\t'))
         ++first;
     if (first == data.size())
-        return makeError("'" + path + "' is empty" + std::string(file->wasGzip ? " once decompressed" : "") +
+        return makeError("'" + path + "' is empty" +
+                         std::string(file->wasGzip ? " once decompressed" : "") +
                          ": not a Chrome trace");
     if (data[first] != '{' && data[first] != '[')
         return makeError("'" + path + "' is not a supported trace: " +
                          (file->wasGzip ? "the gzip file does not hold JSON" : "it is not JSON"));
+    // The JSON Array Format lets a trace end without its ']' (a program that crashed while
+    // tracing): close it in a copy.
+    if (data[first] == '[') {
+        size_t last = data.size();
+        while (last > first && std::isspace(static_cast<unsigned char>(data[last - 1]))) --last;
+        if (last > first + 1 && (data[last - 1] == ',' || data[last - 1] == '}')) {
+            LoadedFile closed;
+            closed.capacity = last + 1 + simdjson::SIMDJSON_PADDING;
+            closed.buffer.reset(static_cast<char*>(std::malloc(closed.capacity)));
+            if (!closed.buffer) return makeError("cannot import '" + path + "': out of memory");
+            std::memcpy(closed.buffer.get(), data.data(), last);
+            if (data[last - 1] == ',') --last;
+            closed.buffer.get()[last] = ']';
+            closed.size = last + 1;
+            std::memset(closed.buffer.get() + closed.size, 0, closed.capacity - closed.size);
+            closed.wasGzip = file->wasGzip;
+            *file = std::move(closed);
+        }
+    }
+    auto finish = [&](KinetoEventMapper& mapper,
+                      const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
+        if (mapper.eventsSeen() == 0)
+            return makeError("'" + path +
+                             "' holds no trace events (its traceEvents has no event objects)");
+        return mapper.finish(header, [&options](double f) {
+            if (options.progress) options.progress(0.8 + 0.2 * f);
+        });
+    };
+    {
+        KinetoEventMapper mapper;
+        TraceHeader header;
+        Parser parser(path, *file, options, mapper);
+        Status status;
+        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) {
+            if (!status) return Error{status.error()};
+            return finish(mapper, header);
+        }
+    }
     KinetoEventMapper mapper;
     TraceHeader header;
     Parser parser(path, *file, options, mapper);
     if (auto st = parser.run(header); !st) return Error{st.error()};
-    auto report = mapper.finish(header, [&options](double f) {
-        if (options.progress) options.progress(0.8 + 0.2 * f);
-    });
-    return report;
+    return finish(mapper, header);
 }
 
 }  // namespace sl::import

@@ -12,6 +12,14 @@
 
 namespace sl::import {
 
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path, const ImportOptions& options);
+// Traces of at least minBytes are parsed in chunks of about chunkBytes (TraceEventChunks.h).
+struct ChunkPolicy {
+    size_t minBytes = size_t{64} << 20;
+    size_t chunkBytes = size_t{8} << 20;
+};
+
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
+                                                  const ChunkPolicy& chunking = {});
 
 }  // namespace sl::import

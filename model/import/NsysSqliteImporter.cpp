@@ -11,19 +11,34 @@ namespace {
 // Tables that only describe other tables or hold nothing a timeline shows: not counted as
 // unmapped. Anything else with rows that no reader touched becomes a diagnostic.
 bool isDescriptiveTable(const std::string& t) {
-    static const char* const kPrefixes[] = {"ENUM_", "TARGET_INFO_", "META_DATA_", "EXPORT_META_DATA", "StringIds",
-                                            "ThreadNames", "PROCESSES", "ProcessStreams", "ANALYSIS_DETAILS",
-                                            "ANALYSIS_FILE", "UnwindMethodType", "sqlite_"};
+    static const char* const kPrefixes[] = {"ENUM_",
+                                            "TARGET_INFO_",
+                                            "META_DATA_",
+                                            "EXPORT_META_DATA",
+                                            "StringIds",
+                                            "ThreadNames",
+                                            "PROCESSES",
+                                            "ProcessStreams",
+                                            "ANALYSIS_DETAILS",
+                                            "ANALYSIS_FILE",
+                                            "UnwindMethodType",
+                                            "sqlite_"};
     for (const char* p : kPrefixes)
         if (t.rfind(p, 0) == 0) return true;
     return false;
 }
 
 // The event tables Sightline reads; their rows drive the progress fraction.
-const char* const kEventTables[] = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUPTI_ACTIVITY_KIND_RUNTIME",
-    "NVTX_EVENTS", "OSRT_API", "CUDA_GPU_MEMORY_USAGE_EVENTS", "GPU_METRICS"};
+const char* const kEventTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+                                    "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                    "CUPTI_ACTIVITY_KIND_MEMSET",
+                                    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                    "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+                                    "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                    "NVTX_EVENTS",
+                                    "OSRT_API",
+                                    "CUDA_GPU_MEMORY_USAGE_EVENTS",
+                                    "GPU_METRICS"};
 
 }  // namespace
 
@@ -31,7 +46,9 @@ bool looksLikeNsysExport(const sqlite::Db& db) {
     if (db.hasTable("StringIds") || db.hasTable("NVTX_EVENTS") || db.hasTable("OSRT_API") ||
         db.hasTable("TARGET_INFO_SESSION_START_TIME"))
         return true;
-    sqlite::Stmt st(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name LIKE 'CUPTI_ACTIVITY_KIND_%' LIMIT 1");
+    sqlite::Stmt st(db,
+                    "SELECT 1 FROM sqlite_master WHERE type='table' AND name LIKE "
+                    "'CUPTI_ACTIVITY_KIND_%' LIMIT 1");
     return st.valid() && st.step();
 }
 
@@ -45,7 +62,8 @@ Status NsysSqliteImporter::open() {
         return Error{"'" + m_path + "' is not a readable SQLite database: " + m_db.lastError()};
     if (!looksLikeNsysExport(m_db))
         return Error{"'" + m_path +
-                     "' is an SQLite database but not an Nsight Systems export (no StringIds, NVTX_EVENTS, OSRT_API "
+                     "' is an SQLite database but not an Nsight Systems export (no StringIds, "
+                     "NVTX_EVENTS, OSRT_API "
                      "or CUPTI_ACTIVITY_KIND_* table)"};
     return Status::success();
 }
@@ -53,7 +71,8 @@ Status NsysSqliteImporter::open() {
 bool NsysSqliteImporter::tick() {
     // Every 16384 rows, and at the first so even a small export can be cancelled.
     if ((++m_rowsDone & 0x3FFF) != 1 || !m_options.progress) return true;
-    const double f = std::min(0.9, 0.9 * static_cast<double>(m_rowsDone) / static_cast<double>(m_rowsTotal));
+    const double f =
+        std::min(0.9, 0.9 * static_cast<double>(m_rowsDone) / static_cast<double>(m_rowsTotal));
     if (!m_options.progress(f)) m_cancelled = true;
     return !m_cancelled;
 }
@@ -68,7 +87,8 @@ void NsysSqliteImporter::loadStrings() {
     m_readTables.insert("StringIds");
     sqlite::Stmt st(m_db, "SELECT id, value FROM StringIds WHERE id >= 0 AND id < 100000000");
     if (!st.valid()) {
-        m_b.addDiagnostic("nsys.strings_unreadable", 1, "the StringIds table could not be read: names are missing");
+        m_b.addDiagnostic("nsys.strings_unreadable", 1,
+                          "the StringIds table could not be read: names are missing");
         return;
     }
     while (st.step()) {
@@ -81,7 +101,8 @@ void NsysSqliteImporter::loadStrings() {
 
 uint32_t NsysSqliteImporter::stringId(int64_t nsysId) {
     if (nsysId < 0 || static_cast<size_t>(nsysId) >= m_strings.size()) {
-        m_b.addDiagnostic("nsys.unknown_string_ids", 1, "rows name a string id missing from StringIds; shown unnamed");
+        m_b.addDiagnostic("nsys.unknown_string_ids", 1,
+                          "rows name a string id missing from StringIds; shown unnamed");
         return m_b.intern("");
     }
     auto& slot = m_strings[static_cast<size_t>(nsysId)];
@@ -91,9 +112,12 @@ uint32_t NsysSqliteImporter::stringId(int64_t nsysId) {
 
 uint32_t NsysSqliteImporter::nameAt(const sqlite::Stmt& st, int i) {
     switch (sqlite3_column_type(st.handle(), i)) {
-        case SQLITE_INTEGER: return stringId(st.i64(i));
-        case SQLITE_TEXT: return internText(st.text(i));
-        default: return UINT32_MAX;
+        case SQLITE_INTEGER:
+            return stringId(st.i64(i));
+        case SQLITE_TEXT:
+            return internText(st.text(i));
+        default:
+            return UINT32_MAX;
     }
 }
 
@@ -101,14 +125,18 @@ uint32_t NsysSqliteImporter::apiName(int64_t nsysId) {
     auto it = m_apiNames.find(nsysId);
     if (it != m_apiNames.end()) return it->second;
     std::string_view s;
-    if (nsysId >= 0 && static_cast<size_t>(nsysId) < m_rawStrings.size()) s = m_rawStrings[static_cast<size_t>(nsysId)];
+    if (nsysId >= 0 && static_cast<size_t>(nsysId) < m_rawStrings.size())
+        s = m_rawStrings[static_cast<size_t>(nsysId)];
     // nsys names API entry points with their ABI version ("cudaLaunchKernel_v7000"); the
     // timeline and summaries use the plain name, as nsys stats does.
     const auto v = s.rfind("_v");
     if (v != std::string_view::npos && v + 2 < s.size() &&
-        std::all_of(s.begin() + static_cast<long>(v) + 2, s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        std::all_of(s.begin() + static_cast<long>(v) + 2, s.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
         s = s.substr(0, v);
-    const uint32_t id = (nsysId >= 0 && static_cast<size_t>(nsysId) < m_rawStrings.size()) ? internText(s) : stringId(nsysId);
+    const uint32_t id = (nsysId >= 0 && static_cast<size_t>(nsysId) < m_rawStrings.size())
+                            ? internText(s)
+                            : stringId(nsysId);
     m_apiNames.emplace(nsysId, id);
     return id;
 }
@@ -119,7 +147,8 @@ void NsysSqliteImporter::noteThread(int64_t globalTid) {
     m_pids.insert(pid);
 }
 
-void NsysSqliteImporter::noteStream(int64_t pid, int32_t device, uint32_t context, uint32_t stream) {
+void NsysSqliteImporter::noteStream(int64_t pid, int32_t device, uint32_t context,
+                                    uint32_t stream) {
     m_pids.insert(pid);
     m_streams.emplace(pid, device, context, stream);
 }
@@ -134,17 +163,21 @@ void NsysSqliteImporter::readSession() {
         sqlite::Stmt st(m_db, buildSelect(c, {{"utcEpochNs"}}));
         if (st.valid() && st.step() && !st.isNull(0)) s.startUtcNs = st.i64(0);
     } else {
-        m_b.addDiagnostic("nsys.no_session_start_time", 1,
-                          "the export has no TARGET_INFO_SESSION_START_TIME table: wall-clock times are unknown");
+        m_b.addDiagnostic(
+            "nsys.no_session_start_time", 1,
+            "the export has no TARGET_INFO_SESSION_START_TIME table: wall-clock times are unknown");
     }
     std::string product, schema;
     if (m_db.hasTable("EXPORT_META_DATA")) {
         sqlite::Stmt st(m_db, "SELECT name, value FROM EXPORT_META_DATA");
         while (st.valid() && st.step()) {
             const auto name = st.text(0);
-            if (name == "EXPORT_PRODUCT_VERSION") product = sanitizeUtf8(st.text(1));
-            else if (name == "EXPORT_SCHEMA_VERSION") schema = sanitizeUtf8(st.text(1));
-            else if (name == "EXPORT_HOST" && s.hostName.empty()) s.hostName = sanitizeUtf8(st.text(1));
+            if (name == "EXPORT_PRODUCT_VERSION")
+                product = sanitizeUtf8(st.text(1));
+            else if (name == "EXPORT_SCHEMA_VERSION")
+                schema = sanitizeUtf8(st.text(1));
+            else if (name == "EXPORT_HOST" && s.hostName.empty())
+                s.hostName = sanitizeUtf8(st.text(1));
         }
     }
     if (m_db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
@@ -152,14 +185,20 @@ void NsysSqliteImporter::readSession() {
         sqlite::Stmt st(m_db, buildSelect(c, {{"name"}, {"value"}}));
         while (st.valid() && st.step()) {
             const auto name = st.text(0);
-            if (name == "Hostname") s.hostName = sanitizeUtf8(st.text(1));
-            else if (name == "OsDescription") s.os = sanitizeUtf8(st.text(1));
-            else if (name == "CpuDescription") s.cpuModel = sanitizeUtf8(st.text(1));
+            if (name == "Hostname")
+                s.hostName = sanitizeUtf8(st.text(1));
+            else if (name == "OsDescription")
+                s.os = sanitizeUtf8(st.text(1));
+            else if (name == "CpuDescription")
+                s.cpuModel = sanitizeUtf8(st.text(1));
         }
     }
     s.captureOptions = "imported from an Nsight Systems SQLite export";
-    if (!product.empty()) s.captureOptions += " (nsys " + product + ", schema " + (schema.empty() ? "?" : schema) + ")";
-    else s.captureOptions += " (no EXPORT_META_DATA: an older nsys)";
+    if (!product.empty())
+        s.captureOptions +=
+            " (nsys " + product + ", schema " + (schema.empty() ? "?" : schema) + ")";
+    else
+        s.captureOptions += " (no EXPORT_META_DATA: an older nsys)";
 }
 
 void NsysSqliteImporter::readGpus() {
@@ -171,11 +210,20 @@ void NsysSqliteImporter::readGpus() {
     if (m_db.hasTable("TARGET_INFO_CUDA_DEVICE")) {
         NsysColumns c(m_db, "TARGET_INFO_CUDA_DEVICE");
         sqlite::Stmt st(m_db, buildSelect(c, {{"gpuId"}, {"cudaId", "id"}}));
-        while (st.valid() && st.step()) cudaIdOf.emplace(st.i64(0), static_cast<int32_t>(st.i64(1)));
+        while (st.valid() && st.step())
+            cudaIdOf.emplace(st.i64(0), static_cast<int32_t>(st.i64(1)));
     }
     NsysColumns c(m_db, "TARGET_INFO_GPU");
-    sqlite::Stmt st(m_db, buildSelect(c, {{"id"}, {"name"}, {"uuid"}, {"busLocation"}, {"smCount"}, {"totalMemory"},
-                                          {"computeMajor"}, {"computeMinor"}, {"clockRate"}, {"memoryBandwidth"},
+    sqlite::Stmt st(m_db, buildSelect(c, {{"id"},
+                                          {"name"},
+                                          {"uuid"},
+                                          {"busLocation"},
+                                          {"smCount"},
+                                          {"totalMemory"},
+                                          {"computeMajor"},
+                                          {"computeMinor"},
+                                          {"clockRate"},
+                                          {"memoryBandwidth"},
                                           {"cuDevice"}}));
     int64_t skipped = 0;
     std::set<int32_t> used;
@@ -184,14 +232,23 @@ void NsysSqliteImporter::readGpus() {
         const int64_t id = st.i64(0);
         if (!cudaIdOf.empty()) {
             auto it = cudaIdOf.find(id);
-            if (it == cudaIdOf.end()) { ++skipped; continue; }
+            if (it == cudaIdOf.end()) {
+                ++skipped;
+                continue;
+            }
             g.deviceId = it->second;
         } else {
-            if (st.i64(6) <= 0) { ++skipped; continue; }
+            if (st.i64(6) <= 0) {
+                ++skipped;
+                continue;
+            }
             g.deviceId = static_cast<int32_t>(st.isNull(10) ? id : st.i64(10));
             if (used.count(g.deviceId)) g.deviceId = static_cast<int32_t>(id);
         }
-        if (!used.insert(g.deviceId).second) { ++skipped; continue; }
+        if (!used.insert(g.deviceId).second) {
+            ++skipped;
+            continue;
+        }
         g.name = sanitizeUtf8(st.text(1));
         g.uuid = sanitizeUtf8(st.text(2));
         g.pciBusId = sanitizeUtf8(st.text(3));
@@ -205,7 +262,8 @@ void NsysSqliteImporter::readGpus() {
     }
     if (skipped)
         m_b.addDiagnostic("nsys.non_cuda_gpus", skipped,
-                          "GPUs listed by the export that are not CUDA devices (no compute capability) were left out");
+                          "GPUs listed by the export that are not CUDA devices (no compute "
+                          "capability) were left out");
 }
 
 void NsysSqliteImporter::readProcessesAndThreads() {
@@ -225,7 +283,8 @@ void NsysSqliteImporter::readProcessesAndThreads() {
         while (st.valid() && st.step()) {
             const int64_t g = st.i64(0), id = st.i64(1);
             std::pair<int64_t, int64_t> key{pidOf(g), tidOf(g)};
-            if (!m_threads.count(key) || id < 0 || static_cast<size_t>(id) >= m_rawStrings.size()) continue;
+            if (!m_threads.count(key) || id < 0 || static_cast<size_t>(id) >= m_rawStrings.size())
+                continue;
             threadNames[key] = sanitizeUtf8(m_rawStrings[static_cast<size_t>(id)]);
         }
     }
@@ -236,26 +295,32 @@ void NsysSqliteImporter::readProcessesAndThreads() {
     for (const auto& key : m_threads) {
         Thread& t = m_b.ensureThread(key.first, key.second);
         // A name given with nvtxNameOsThread wins over the OS thread name, as in nsys.
-        if (auto it = m_nvtxThreadNames.find(key); it != m_nvtxThreadNames.end()) t.name = it->second;
-        else if (auto jt = threadNames.find(key); jt != threadNames.end()) t.name = jt->second;
+        if (auto it = m_nvtxThreadNames.find(key); it != m_nvtxThreadNames.end())
+            t.name = it->second;
+        else if (auto jt = threadNames.find(key); jt != threadNames.end())
+            t.name = jt->second;
     }
 }
 
 void NsysSqliteImporter::readStreams() {
-    std::map<std::tuple<int64_t, uint32_t, uint32_t>, std::pair<int32_t, uint32_t>> props;  // pid,ctx,stream
+    std::map<std::tuple<int64_t, uint32_t, uint32_t>, std::pair<int32_t, uint32_t>>
+        props;  // pid,ctx,stream
     if (m_db.hasTable("TARGET_INFO_CUDA_STREAM")) {
         NsysColumns c(m_db, "TARGET_INFO_CUDA_STREAM");
-        sqlite::Stmt st(m_db, buildSelect(c, {{"processId"}, {"contextId"}, {"streamId"}, {"priority"}, {"flag"}}));
+        sqlite::Stmt st(
+            m_db,
+            buildSelect(c, {{"processId"}, {"contextId"}, {"streamId"}, {"priority"}, {"flag"}}));
         while (st.valid() && st.step())
-            props[{st.i64(0), static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2))}] = {
-                static_cast<int32_t>(st.i64(3)), static_cast<uint32_t>(st.i64(4))};
+            props[{st.i64(0), static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2))}] =
+                {static_cast<int32_t>(st.i64(3)), static_cast<uint32_t>(st.i64(4))};
     }
     std::set<std::tuple<int64_t, uint32_t, uint32_t>> nullStreams;
     if (m_db.hasTable("TARGET_INFO_CUDA_NULL_STREAM")) {
         NsysColumns c(m_db, "TARGET_INFO_CUDA_NULL_STREAM");
         sqlite::Stmt st(m_db, buildSelect(c, {{"processId"}, {"contextId"}, {"streamId"}}));
         while (st.valid() && st.step())
-            nullStreams.emplace(st.i64(0), static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)));
+            nullStreams.emplace(st.i64(0), static_cast<uint32_t>(st.i64(1)),
+                                static_cast<uint32_t>(st.i64(2)));
     }
     Report& r = m_b.report();
     std::set<std::tuple<int64_t, int32_t, uint32_t>> contexts;
@@ -273,7 +338,8 @@ void NsysSqliteImporter::readStreams() {
         r.streams.push_back(s);
         contexts.emplace(pid, device, context);
     }
-    for (const auto& [pid, device, context] : contexts) r.contexts.push_back(CudaContext{pid, device, context, {}});
+    for (const auto& [pid, device, context] : contexts)
+        r.contexts.push_back(CudaContext{pid, device, context, {}});
     // GPUs that events use but TARGET_INFO_GPU does not describe still get a row.
     for (const auto& [pid, device, context] : contexts) {
         if (device < 0 || r.findGpu(device)) continue;
@@ -282,7 +348,8 @@ void NsysSqliteImporter::readStreams() {
         g.name = "GPU " + std::to_string(device);
         r.gpus.push_back(g);
     }
-    std::sort(r.gpus.begin(), r.gpus.end(), [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
+    std::sort(r.gpus.begin(), r.gpus.end(),
+              [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
 }
 
 void NsysSqliteImporter::countUnmappedTables() {
@@ -303,15 +370,17 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
     for (const char* t : kEventTables) {
         if (!m_db.hasTable(t)) continue;
         sqlite::Stmt st(m_db, std::string("SELECT max(rowid) FROM \"") + t + "\"");
-        if (st.valid() && st.step()) m_rowsTotal += static_cast<uint64_t>(std::max<int64_t>(0, st.i64(0)));
+        if (st.valid() && st.step())
+            m_rowsTotal += static_cast<uint64_t>(std::max<int64_t>(0, st.i64(0)));
     }
     loadStrings();
     readSession();
     readGpus();
-    for (auto fn : {&NsysSqliteImporter::readKernels, &NsysSqliteImporter::readMemcpy, &NsysSqliteImporter::readMemset,
-                    &NsysSqliteImporter::readSync, &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
-                    &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt, &NsysSqliteImporter::readMemoryUsage,
-                    &NsysSqliteImporter::readGpuMetrics}) {
+    for (auto fn : {&NsysSqliteImporter::readKernels, &NsysSqliteImporter::readMemcpy,
+                    &NsysSqliteImporter::readMemset, &NsysSqliteImporter::readSync,
+                    &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
+                    &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
+                    &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();

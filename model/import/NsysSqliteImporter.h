@@ -30,7 +30,8 @@ public:
     static int64_t tidOf(int64_t global) { return global % 0x1000000; }
 
 private:
-    using StreamKey = std::tuple<int64_t, int32_t, uint32_t, uint32_t>;  // pid, device, context, stream
+    using StreamKey =
+        std::tuple<int64_t, int32_t, uint32_t, uint32_t>;  // pid, device, context, stream
 
     Status open();
     void loadStrings();
@@ -54,16 +55,18 @@ private:
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.
     template <class Fn>
-    Status forEachRow(const std::string& table, const std::vector<ColumnAlternatives>& wanted, Fn&& fn,
-                      const std::string& where = {});
+    Status forEachRow(const std::string& table, const std::vector<ColumnAlternatives>& wanted,
+                      Fn&& fn, const std::string& where = {});
     bool tick();
-    uint32_t stringId(int64_t nsysId);              // interned name of an nsys string id
+    uint32_t stringId(int64_t nsysId);               // interned name of an nsys string id
     uint32_t nameAt(const sqlite::Stmt& st, int i);  // a column holding a string id or text
-    uint32_t apiName(int64_t nsysId);               // "cudaMalloc_v3020" -> "cudaMalloc"
+    uint32_t apiName(int64_t nsysId);                // "cudaMalloc_v3020" -> "cudaMalloc"
     uint32_t internText(std::string_view s);
     void noteThread(int64_t globalTid);
     void noteStream(int64_t pid, int32_t device, uint32_t context, uint32_t stream);
-    void noteEnd(int64_t t) { if (t > m_maxEnd) m_maxEnd = t; }
+    void noteEnd(int64_t t) {
+        if (t > m_maxEnd) m_maxEnd = t;
+    }
 
     std::string m_path;
     ImportOptions m_options;
@@ -84,20 +87,24 @@ private:
 };
 
 template <class Fn>
-Status NsysSqliteImporter::forEachRow(const std::string& table, const std::vector<ColumnAlternatives>& wanted, Fn&& fn,
+Status NsysSqliteImporter::forEachRow(const std::string& table,
+                                      const std::vector<ColumnAlternatives>& wanted, Fn&& fn,
                                       const std::string& where) {
     if (!m_db.hasTable(table)) return Status::success();
     m_readTables.insert(table);
     NsysColumns columns(m_db, table);
-    if (!columns.has("start") && !columns.has("timestamp") && !columns.has("eventType") && !columns.has("id"))
+    if (!columns.has("start") && !columns.has("timestamp") && !columns.has("eventType") &&
+        !columns.has("id"))
         return Error{"'" + m_path + "': table " + table + " has none of the expected columns"};
     sqlite::Stmt st(m_db, buildSelect(columns, wanted, where));
-    if (!st.valid()) return Error{"'" + m_path + "': cannot read table " + table + ": " + st.prepareError()};
+    if (!st.valid())
+        return Error{"'" + m_path + "': cannot read table " + table + ": " + st.prepareError()};
     while (st.step()) {
         fn(st);
         if (!tick()) return Error{"cancelled"};
     }
-    if (!st.ok()) return Error{"'" + m_path + "': reading table " + table + " failed: " + st.error()};
+    if (!st.ok())
+        return Error{"'" + m_path + "': reading table " + table + " failed: " + st.error()};
     return Status::success();
 }
 

@@ -5,7 +5,8 @@
 
 namespace sl {
 
-Result<std::shared_ptr<Report>> openAnyReport(const std::string& path, const std::function<bool(double)>& progress) {
+Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
+                                              const std::function<bool(double)>& progress) {
     if (detectImportFormat(path) == ImportFormat::Rep) {
         ReadOptions o;
         o.progress = progress;

@@ -11,6 +11,7 @@
 namespace sl {
 
 // `progress` gets the fraction done; returning false cancels ("cancelled").
-Result<std::shared_ptr<Report>> openAnyReport(const std::string& path, const std::function<bool(double)>& progress);
+Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
+                                              const std::function<bool(double)>& progress);
 
 }  // namespace sl

@@ -11,5 +11,7 @@ namespace sl::test {
 std::vector<std::string> goldenFixtureNames();
 // Built once per process and cached; nullptr for an unknown name.
 std::shared_ptr<const Report> goldenFixture(const std::string& name);
+// tests/data/analysis/external/<file> (third-party fixtures, see NOTICE.md there).
+std::string externalFixturePath(const std::string& file);
 
 }  // namespace sl::test

@@ -39,6 +39,7 @@ std::string readFile(const fs::path& p) {
 struct Case {
     std::string fixture, report;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.fixture << "/" << c.report; }
 
 std::vector<Case> allCases() {
     std::vector<Case> out;

@@ -59,3 +59,16 @@ run(0 ${SIGHTLINE} diff -r kernels --match base -f csv ${WORK}/a.rep ${WORK}/b.r
 expect("${OUT}" "Category,Count A,Count B,Total A \\(ns\\)")
 run(2 ${SIGHTLINE} diff -r kernel ${WORK}/a.rep ${WORK}/b.rep)
 run(2 ${SIGHTLINE} diff ${WORK}/a.rep)
+# Inputs from other tools, imported on the fly when the importers are built.
+if(HAVE_IMPORT)
+  run(0 ${SIGHTLINE} stats -r cuda_gpu_kern_sum,nvtx_sum -f csv ${FIXTURES}/pipit_saxpy_mpi_cuda.sqlite)
+  expect("${OUT}" "100.0,88573480,5,17714696.0,17713960.0,17700808,17733416,12992.1,\"saxpy\\(double \\*, double \\*, double \\*, double, int\\)\"")
+  expect("${OUT}" "PushPop,MPI:MPI_Send")
+  run(0 ${SIGHTLINE} export --type sqlite -o ${WORK}/pipit.sqlite ${FIXTURES}/pipit_saxpy_mpi_cuda.sqlite)
+  run(0 ${SIGHTLINE} diff -r kernels ${FIXTURES}/hta_compare_base.json.gz ${FIXTURES}/hta_compare_test.json.gz)
+  expect("${OUT}" "Kernels +6 +5")
+endif()
+# Several reports as JSON on stdout form one document keyed by report name.
+run(0 ${SIGHTLINE} stats -f json -r cuda_api_sum,osrt_sum ${WORK}/a.rep)
+expect("${OUT}" "^{\n\"cuda_api_sum\": \\[")
+expect("${OUT}" "\"osrt_sum\": {\"skipped\": \"does not contain OS Runtime trace data.\"}\n}\n$")

@@ -92,11 +92,20 @@ TEST(SqliteExport, EnumsThreadsNvtxAndMetadata) {
                         "JOIN ENUM_CUDA_MEMCPY_OPER e ON e.id = m.copyKind GROUP BY 1 ORDER BY 1"),
               (Rows{{"Device-to-Host", "1", "500000"}, {"Host-to-Device", "2", "2000000"}}));
     EXPECT_EQ(query(db, "SELECT label FROM ENUM_CUDA_MEM_KIND WHERE id = 1"), (Rows{{"Pinned"}}));
+    // Event types resolved by name, as scripts written for nsys exports do.
+    EXPECT_EQ(query(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = "
+                        "(SELECT id FROM ENUM_NSYS_EVENT_TYPE WHERE name = 'NvtxPushPopRange')"),
+              (Rows{{"2"}}));
+    EXPECT_EQ(query(db, "SELECT text FROM NVTX_EVENTS WHERE eventType = "
+                        "(SELECT id FROM ENUM_NSYS_EVENT_TYPE WHERE name = 'NvtxDomainCreate')"),
+              (Rows{{"disk"}}));
     EXPECT_EQ(query(db, "SELECT s.value, t.globalTid & 0xFFFFFF FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId"),
               (Rows{{"main", "8"}}));
     EXPECT_EQ(query(db, "SELECT pid, name, globalPid >> 24 & 0xFFFFFF FROM PROCESSES"), (Rows{{"7", "app", "7"}}));
     EXPECT_EQ(query(db, "SELECT eventType, text, count(*), sum(end - start) FROM NVTX_EVENTS GROUP BY 1, 2 ORDER BY 1"),
               (Rows{{"59", "step", "2", "4000"}, {"60", "io", "1", "500"}, {"75", "disk", "1", "NULL"}}));
+    EXPECT_EQ(query(db, "SELECT s.value, count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId GROUP BY 1 ORDER BY 1"),
+              (Rows{{"disk", "1"}, {"io", "1"}, {"step", "2"}}));
     EXPECT_EQ(query(db, "SELECT s.value, count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId GROUP BY 1"),
               (Rows{{"read", "2"}, {"write", "1"}}));
     EXPECT_EQ(query(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes = 64"), (Rows{{"1"}}));
@@ -127,6 +136,32 @@ TEST(SqliteExport, TablesRegexTimesAndOverwrite) {
     auto bad = exportSqlite(*r, dir.file("a.sqlite"), o);
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().find("regular expression"), std::string::npos);
+}
+
+TEST(SqliteExport, KernelTableWrittenInParallelGivesTheSameDatabase) {
+    TempDir dir;
+    GeneratorOptions g;
+    g.events = 20'000;
+    auto r = generateReport(g);
+    ExportOptions serial, parallel;
+    serial.parallelKernelRows = UINT64_MAX;
+    parallel.parallelKernelRows = 0;
+    auto a = exportSqlite(*r, dir.file("serial.sqlite"), serial);
+    auto b = exportSqlite(*r, dir.file("parallel.sqlite"), parallel);
+    ASSERT_TRUE(a.ok()) << a.error();
+    ASSERT_TRUE(b.ok()) << b.error();
+    EXPECT_EQ(a->rows, b->rows);
+    EXPECT_EQ(a->tables.size(), b->tables.size());
+    EXPECT_FALSE(std::filesystem::exists(dir.file("parallel.sqlite.tmp-kernels")));
+    for (const char* sql : {"SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid",
+                            "SELECT name, sql FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'",
+                            "SELECT count(*) FROM sqlite_master", "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"})
+        EXPECT_EQ(query(dir.file("serial.sqlite"), sql), query(dir.file("parallel.sqlite"), sql)) << sql;
+    // With a table filter that leaves the kernels out, no side file is used at all.
+    parallel.tablesRegex = "^StringIds$";
+    auto c = exportSqlite(*r, dir.file("strings.sqlite"), parallel);
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_EQ(c->tables.size(), 1u);
 }
 
 TEST(SqliteExport, GlobalIdsAsNsysEncodesThem) {

@@ -71,8 +71,10 @@ TEST(ChromeJson, GenericEventsMapToThreadRowsAndMetricRows) {
     EXPECT_EQ(r->findThread(10, 11)->name, "main");
     // Counters: one series per arg ("heap used", "heap free"), or the name alone for "value".
     std::map<std::string, size_t> series;
-    for (const Track* t : r->tracksOfKind(EventKind::Metric)) series[r->findSeries(t->key.series)->name] = t->size();
-    EXPECT_EQ(series, (std::map<std::string, size_t>{{"heap used", 2}, {"heap free", 2}, {"fps", 1}}));
+    for (const Track* t : r->tracksOfKind(EventKind::Metric))
+        series[r->findSeries(t->key.series)->name] = t->size();
+    EXPECT_EQ(series,
+              (std::map<std::string, size_t>{{"heap used", 2}, {"heap free", 2}, {"fps", 1}}));
     const Track* free = nullptr;
     for (const Track* t : r->tracksOfKind(EventKind::Metric))
         if (r->findSeries(t->key.series)->name == "heap free") free = t;
@@ -108,7 +110,8 @@ TEST(ChromeJson, BaseTimeNanosecondsAndFractionalMicrosecondsAreExact) {
     EXPECT_EQ(k->start[0], 1700000000001003999LL);
     EXPECT_EQ(k->end[0], 1700000000001005000LL);
     EXPECT_EQ(k->key.pid, 5);  // the process of the launching call, not the GPU row's pid 0
-    const KernelLaunchInfo& l = r->kernelLaunches[static_cast<size_t>(k->intAt(cols::Kernel::Launch, 0))];
+    const KernelLaunchInfo& l =
+        r->kernelLaunches[static_cast<size_t>(k->intAt(cols::Kernel::Launch, 0))];
     EXPECT_EQ(l.grid[0], 4u);
     EXPECT_EQ(l.grid[1], 2u);
     EXPECT_EQ(l.block[0], 128u);
@@ -125,9 +128,8 @@ TEST(ChromeJson, AbsoluteEpochMicrosecondsWithFractionsAreExact) {
     TempDir dir;
     const std::string path = dir.write("abs.json", R"([
         {"ph": "X", "cat": "python_function", "name": "f", "pid": 1, "tid": 1, "ts": 1700000000000000.123, "dur": 0.001},
-        {"ph": "X", "cat": "python_function", "name": "g", "pid": 1, "tid": 1, "ts": 1.7000000000000005e15, "dur": 1e0}
-    )");  // the JSON Array Format may omit the closing bracket: here it is present below
-    std::ofstream(path, std::ios::app) << "]";
+        {"ph": "X", "cat": "python_function", "name": "g", "pid": 1, "tid": 1, "ts": 1.7000000000000005e15, "dur": 1e0},
+    )");  // the JSON Array Format may omit its closing bracket (a crashed program's trace)
     auto r = importOk(path);
     const Track* t = r->tracksOfKind(EventKind::NvtxRange)[0];
     EXPECT_EQ(t->start[0], 1700000000000000123LL);
@@ -159,19 +161,21 @@ TEST(ChromeJson, ManyProcessesThreadsDevicesAndStreams) {
             for (int dev = 0; dev < 2; ++dev)
                 for (int stream = 7; stream < 9; ++stream, ++corr) {
                     const std::string c = std::to_string(corr), ts = std::to_string(corr * 10);
-                    json += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":)" + std::to_string(pid) +
-                            R"(,"tid":)" + std::to_string(pid * 10 + tid) + R"(,"ts":)" + ts +
-                            R"(,"dur":2,"args":{"correlation":)" + c + "}},";
-                    json += R"({"ph":"X","cat":"kernel","name":"k","pid":)" + std::to_string(dev) + R"(,"tid":)" +
-                            std::to_string(stream) + R"(,"ts":)" + ts + R"(,"dur":3,"args":{"device":)" +
-                            std::to_string(dev) + R"(,"stream":)" + std::to_string(stream) + R"(,"correlation":)" + c +
+                    json += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":)" +
+                            std::to_string(pid) + R"(,"tid":)" + std::to_string(pid * 10 + tid) +
+                            R"(,"ts":)" + ts + R"(,"dur":2,"args":{"correlation":)" + c + "}},";
+                    json += R"({"ph":"X","cat":"kernel","name":"k","pid":)" + std::to_string(dev) +
+                            R"(,"tid":)" + std::to_string(stream) + R"(,"ts":)" + ts +
+                            R"(,"dur":3,"args":{"device":)" + std::to_string(dev) +
+                            R"(,"stream":)" + std::to_string(stream) + R"(,"correlation":)" + c +
                             "}},";
                 }
     json.back() = ']';
     json += "}";
     auto r = importOk(dir.write("many.json", json));
     EXPECT_EQ(r->eventCount(EventKind::Kernel), 16u);
-    EXPECT_EQ(r->tracksOfKind(EventKind::Kernel).size(), 8u);  // 2 processes x 2 devices x 2 streams
+    EXPECT_EQ(r->tracksOfKind(EventKind::Kernel).size(),
+              8u);  // 2 processes x 2 devices x 2 streams
     EXPECT_EQ(r->tracksOfKind(EventKind::CudaApi).size(), 4u);
     EXPECT_EQ(resolvedCount(*r, EventKind::Kernel), 16);
     EXPECT_EQ(r->streams.size(), 8u);

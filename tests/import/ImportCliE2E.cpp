@@ -31,7 +31,9 @@ CliRun run(const std::string& args) {
     return r;
 }
 
-std::string q(const std::string& s) { return "'" + s + "'"; }
+std::string q(const std::string& s) {
+    return "'" + s + "'";
+}
 
 TEST(ImportCli, ImportsNsysExportAndKinetoTrace) {
     TempDir dir;
@@ -46,7 +48,8 @@ TEST(ImportCli, ImportsNsysExportAndKinetoTrace) {
     EXPECT_EQ((*r)->eventCount(EventKind::NvtxRange), 22u);
 
     const std::string out2 = dir.file("resnet.rep");
-    CliRun b = run("import " + q(fixture("kineto_resnet50_legacy_2021.json.gz")) + " -o " + q(out2));
+    CliRun b =
+        run("import " + q(fixture("kineto_resnet50_legacy_2021.json.gz")) + " -o " + q(out2));
     ASSERT_EQ(b.exitCode, 0) << b.output;
     auto k = readReport(out2);
     ASSERT_TRUE(k.ok()) << k.error();
@@ -60,7 +63,7 @@ TEST(ImportCli, ImportsNsysExportAndKinetoTrace) {
 
 TEST(ImportCli, DefaultOutputNameAndNoOverwrite) {
     TempDir dir;
-    const std::string input = dir.file("step.json.gz");
+    const std::string input = dir.file("step.pt.trace.json.gz");
     std::filesystem::copy_file(fixture("hta_compare_base.json.gz"), input);
     CliRun a = run("import -q " + q(input));
     ASSERT_EQ(a.exitCode, 0) << a.output;
@@ -74,7 +77,8 @@ TEST(ImportCli, DefaultOutputNameAndNoOverwrite) {
 }
 
 // Each bad input: a one-line error, a non-zero exit, and nothing left in the output directory.
-void expectCleanFailure(const TempDir& inputs, const std::string& input, const std::string& expected) {
+void expectCleanFailure(const TempDir& inputs, const std::string& input,
+                        const std::string& expected) {
     TempDir outDir;
     CliRun r = run("import " + q(input) + " -o " + q(outDir.file("out.rep")));
     EXPECT_NE(r.exitCode, 0) << input;
@@ -91,13 +95,15 @@ TEST(ImportCli, BadInputFailsCleanly) {
     expectCleanFailure(dir, dir.write("notes.txt", "hello, world\n"), "not a supported trace");
     std::ifstream in(fixture("kineto_resnet50_legacy_2021.json.gz"), std::ios::binary);
     const std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    expectCleanFailure(dir, dir.write("cut.json.gz", gz.substr(0, gz.size() - 1000)), "truncated gzip");
+    expectCleanFailure(dir, dir.write("cut.json.gz", gz.substr(0, gz.size() - 1000)),
+                       "truncated gzip");
     expectCleanFailure(dir, dir.write("bad.json", "{\"traceEvents\": [{\"ph\": }]}"), "at byte");
     const std::string db = dir.file("other.sqlite");
     ASSERT_EQ(run("import " + q(fixture("hta_compare_base.json.gz")) + " -o " + q(db)).exitCode, 0);
     // A Sightline report is SQLite but not an nsys export: refused with its own message.
     expectCleanFailure(dir, db, "already a Sightline report");
-    std::ofstream(dir.file("plain.sqlite"), std::ios::binary) << std::string("SQLite format 3\0", 16) << std::string(1000, '\0');
+    std::ofstream(dir.file("plain.sqlite"), std::ios::binary)
+        << std::string("SQLite format 3\0", 16) << std::string(1000, '\0');
     CliRun r = run("import " + q(dir.file("plain.sqlite")) + " -o " + q(dir.file("never.rep")));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_FALSE(std::filesystem::exists(dir.file("never.rep")));

@@ -34,14 +34,23 @@ TEST(ImportErrors, MissingFileAndDirectory) {
 
 TEST(ImportErrors, UnsupportedEmptyAndRepFiles) {
     TempDir dir;
-    EXPECT_NE(errorOf(dir.write("x.bin", std::string("\x7f" "ELF\x02\x01", 6))).find("not a supported trace"),
+    EXPECT_NE(errorOf(dir.write("x.bin", std::string("\x7f"
+                                                     "ELF\x02\x01",
+                                                     6)))
+                  .find("not a supported trace"),
               std::string::npos);
     EXPECT_NE(errorOf(dir.write("empty.json", "")).find("empty"), std::string::npos);
     Report rep;
     rep.session.source = "generated";
     ASSERT_TRUE(writeReport(rep, dir.file("r.rep")).ok());
     EXPECT_NE(errorOf(dir.file("r.rep")).find("already a Sightline report"), std::string::npos);
-    EXPECT_NE(errorOf(dir.write("obj.json", R"({"hello": 1})")).find("no traceEvents"), std::string::npos);
+    EXPECT_NE(errorOf(dir.write("obj.json", R"({"hello": 1})")).find("no traceEvents"),
+              std::string::npos);
+    EXPECT_NE(
+        errorOf(dir.write("none.json", R"({"traceEvents": []})")).find("holds no trace events"),
+        std::string::npos);
+    EXPECT_NE(errorOf(dir.write("nums.json", "[1, 2,")).find("holds no trace events"),
+              std::string::npos);
 }
 
 TEST(ImportErrors, TruncatedGzip) {
@@ -57,11 +66,13 @@ TEST(ImportErrors, MalformedJsonNamesTheByteOffset) {
     TempDir dir;
     //                                   0         1         2         3
     //                                   0123456789012345678901234567890123456
-    const std::string path = dir.write("bad.json", R"({"traceEvents": [{"ph": "X", "ts": 1,, "dur": 2}]})");
+    const std::string path =
+        dir.write("bad.json", R"({"traceEvents": [{"ph": "X", "ts": 1,, "dur": 2}]})");
     const std::string e = errorOf(path);
     EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
     EXPECT_NE(e.find("at byte 37"), std::string::npos) << e;
-    const std::string e2 = errorOf(dir.write("cut.json", R"({"traceEvents": [{"ph": "X", "ts": 1}, {"ph": )"));
+    const std::string e2 =
+        errorOf(dir.write("cut.json", R"({"traceEvents": [{"ph": "X", "ts": 1}, {"ph": )"));
     EXPECT_NE(e2.find("not valid JSON"), std::string::npos) << e2;
     EXPECT_NE(e2.find("at byte"), std::string::npos) << e2;
     const std::string e3 = errorOf(dir.write("trail.json", R"({"traceEvents": []} x)"));
@@ -74,10 +85,18 @@ TEST(ImportErrors, SqliteThatIsNotAnNsysExport) {
     {
         sqlite::Db db;
         ASSERT_TRUE(db.create(path).ok());
-        ASSERT_TRUE(db.exec("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada');").ok());
+        ASSERT_TRUE(
+            db.exec("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada');").ok());
     }
     EXPECT_EQ(detectImportFormat(path), ImportFormat::OtherSqlite);
     EXPECT_NE(errorOf(path).find("not an Nsight Systems export"), std::string::npos);
+}
+
+TEST(ImportErrors, TruncatedSqliteIsNamedAsDamaged) {
+    TempDir dir;
+    const std::string full = readBytes(fixture("pipit_saxpy_mpi_cuda.sqlite"));
+    const std::string e = errorOf(dir.write("cut.sqlite", full.substr(0, 200000)));
+    EXPECT_NE(e.find("damaged or truncated SQLite database"), std::string::npos) << e;
 }
 
 TEST(ImportErrors, DetectsFormatsByContentNotExtension) {
@@ -118,7 +137,8 @@ TEST(ImportRoundTrip, ImportedReportsSurviveWriteAndRead) {
         auto back = readReport(out);
         ASSERT_TRUE(back.ok()) << back.error();
         EXPECT_EQ((*back)->eventCount(), r->eventCount());
-        for (EventKind k : kAllEventKinds) EXPECT_EQ((*back)->eventCount(k), r->eventCount(k)) << name;
+        for (EventKind k : kAllEventKinds)
+            EXPECT_EQ((*back)->eventCount(k), r->eventCount(k)) << name;
         EXPECT_EQ((*back)->diagnostics.size(), r->diagnostics.size());
         EXPECT_EQ((*back)->nvtxDomains.size(), r->nvtxDomains.size());
         EXPECT_EQ((*back)->session.source, r->session.source);

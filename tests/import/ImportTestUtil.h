@@ -14,7 +14,9 @@
 
 namespace sl::test {
 
-inline std::string fixture(const std::string& name) { return std::string(SIGHTLINE_IMPORT_DATA) + "/" + name; }
+inline std::string fixture(const std::string& name) {
+    return std::string(SIGHTLINE_IMPORT_DATA) + "/" + name;
+}
 
 // A fresh directory under the system temp dir, removed at destruction.
 class TempDir {
@@ -23,8 +25,8 @@ public:
         static int counter = 0;
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         m_path = std::filesystem::temp_directory_path() /
-                 ("sl_import_" + std::string(info ? info->name() : "x") + "_" + std::to_string(::getpid()) + "_" +
-                  std::to_string(++counter));
+                 ("sl_import_" + std::string(info ? info->name() : "x") + "_" +
+                  std::to_string(::getpid()) + "_" + std::to_string(++counter));
         std::filesystem::remove_all(m_path);
         std::filesystem::create_directories(m_path);
     }
@@ -71,7 +73,8 @@ inline int resolvedCount(const Report& r, EventKind kind, int correlationColumn 
     const auto api = apiCorrelations(r);
     int n = 0;
     for (const Track* t : r.tracksOfKind(kind))
-        for (size_t i = 0; i < t->size(); ++i) n += api.count(t->intAt(correlationColumn, i)) ? 1 : 0;
+        for (size_t i = 0; i < t->size(); ++i)
+            n += api.count(t->intAt(correlationColumn, i)) ? 1 : 0;
     return n;
 }
 

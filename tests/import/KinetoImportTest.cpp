@@ -35,7 +35,8 @@ TEST(KinetoImport, CurrentFormatWithGpuUserAnnotations) {
     EXPECT_EQ(m->intAt(cols::Memcpy::SrcKind, 0), int64_t(MemoryKind::Pageable));
     EXPECT_EQ(m->intAt(cols::Memcpy::DstKind, 0), int64_t(MemoryKind::Device));
     uint64_t bytes = 0;
-    for (size_t i = 0; i < m->size(); ++i) bytes += static_cast<uint64_t>(m->intAt(cols::Memcpy::Bytes, i));
+    for (size_t i = 0; i < m->size(); ++i)
+        bytes += static_cast<uint64_t>(m->intAt(cols::Memcpy::Bytes, i));
     EXPECT_EQ(bytes, 60u);
     // gpu_user_annotation ranges sit on their own row of the traced process.
     bool found = false;
@@ -68,7 +69,8 @@ TEST(KinetoImport, Legacy2021Format) {
     ASSERT_NE(r->findThread(25738, 25738), nullptr);
     uint64_t memsetBytes = 0;
     for (const Track* t : r->tracksOfKind(EventKind::Memset))
-        for (size_t i = 0; i < t->size(); ++i) memsetBytes += static_cast<uint64_t>(t->intAt(cols::Memset::Bytes, i));
+        for (size_t i = 0; i < t->size(); ++i)
+            memsetBytes += static_cast<uint64_t>(t->intAt(cols::Memset::Bytes, i));
     EXPECT_EQ(memsetBytes, 366475920u);
     // The earliest Operator of thread 25738 starts at 1623142623460072 us.
     const Track* ops = nullptr;
@@ -80,7 +82,16 @@ TEST(KinetoImport, Legacy2021Format) {
     uint64_t samples = 0;
     for (const Track* t : r->tracksOfKind(EventKind::Metric)) samples += t->size();
     EXPECT_EQ(samples, 12838u);
-    EXPECT_EQ(r->metricSeries.size(), 2u);
+    ASSERT_EQ(r->metricSeries.size(), 2u);
+    std::set<std::pair<std::string, int32_t>> series;
+    for (const auto& s : r->metricSeries) {
+        series.emplace(s.name, s.deviceId);
+        EXPECT_EQ(s.unit, "bytes");
+        EXPECT_EQ(s.pid, 25738);
+    }
+    EXPECT_EQ(series,
+              (std::set<std::pair<std::string, int32_t>>{{"PyTorch memory allocated (CPU)", -1},
+                                                         {"PyTorch memory allocated", 0}}));
     EXPECT_TRUE(r->diagnostics.empty());
 }
 

@@ -14,13 +14,16 @@ std::set<int64_t> sourceApiCorrelations(const std::string& path) {
     sqlite::Db db;
     EXPECT_TRUE(db.openReadOnly(path).ok());
     std::set<int64_t> out;
-    sqlite::Stmt st(db, "SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass != 67");
+    sqlite::Stmt st(db,
+                    "SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass != 67");
     while (st.step()) out.insert(st.i64(0));
     return out;
 }
 
-// Kernels of the source whose correlation id has an API call in the source, and those in the report.
-void expectKernelCorrelations(const std::string& path, const Report& r, int expectedResolved, int expectedUnresolved) {
+// Kernels of the source whose correlation id has an API call in the source, and those in the
+// report.
+void expectKernelCorrelations(const std::string& path, const Report& r, int expectedResolved,
+                              int expectedUnresolved) {
     const auto source = sourceApiCorrelations(path);
     const auto imported = apiCorrelations(r);
     int resolved = 0, unresolved = 0;
@@ -28,7 +31,8 @@ void expectKernelCorrelations(const std::string& path, const Report& r, int expe
         for (size_t i = 0; i < t->size(); ++i) {
             const int64_t c = t->intAt(cols::Kernel::Correlation, i);
             if (source.count(c)) {
-                EXPECT_TRUE(imported.count(c)) << "kernel correlation " << c << " exists in the source but not the report";
+                EXPECT_TRUE(imported.count(c))
+                    << "kernel correlation " << c << " exists in the source but not the report";
                 ++resolved;
             } else {
                 EXPECT_FALSE(imported.count(c)) << "correlation " << c << " was invented";
@@ -61,14 +65,16 @@ TEST(NsysImport, PipitSaxpyCountsNamesBytesAndStreams) {
     EXPECT_NE(r->session.captureOptions.find("2022.2.1.31"), std::string::npos);
 
     EXPECT_EQ(r->eventCount(EventKind::Kernel), 5u);
-    EXPECT_EQ(nameCounts(*r, EventKind::Kernel),
-              (std::map<std::string, int>{{"saxpy(double *, double *, double *, double, int)", 5}}));
+    EXPECT_EQ(
+        nameCounts(*r, EventKind::Kernel),
+        (std::map<std::string, int>{{"saxpy(double *, double *, double *, double, int)", 5}}));
     auto kernels = r->tracksOfKind(EventKind::Kernel);
     ASSERT_EQ(kernels.size(), 1u);  // one stream
     EXPECT_EQ(kernels[0]->key.stream, 7u);
     EXPECT_EQ(kernels[0]->key.device, 0);
     EXPECT_EQ(kernels[0]->key.pid, 1230493);
-    const KernelLaunchInfo& launch = r->kernelLaunches[static_cast<size_t>(kernels[0]->intAt(cols::Kernel::Launch, 0))];
+    const KernelLaunchInfo& launch =
+        r->kernelLaunches[static_cast<size_t>(kernels[0]->intAt(cols::Kernel::Launch, 0))];
     EXPECT_EQ(r->str(launch.shortName), "saxpy");
     EXPECT_EQ(launch.grid[0], 2u);
     EXPECT_EQ(launch.block[0], 512u);
@@ -89,13 +95,17 @@ TEST(NsysImport, PipitSaxpyCountsNamesBytesAndStreams) {
     EXPECT_EQ(api.count("cudaLaunchKernel_v7000"), 0u);
     int driver = 0;
     for (const Track* t : r->tracksOfKind(EventKind::CudaApi))
-        for (size_t i = 0; i < t->size(); ++i) driver += t->intAt(cols::CudaApi::Api, i) == int64_t(ApiKind::Driver);
+        for (size_t i = 0; i < t->size(); ++i)
+            driver += t->intAt(cols::CudaApi::Api, i) == int64_t(ApiKind::Driver);
     EXPECT_EQ(driver, 1);  // one eventClass 1 row
 
     // NVTX: 22 ranges, names from `text` and through `textId`, a domain "MPI".
     EXPECT_EQ(r->eventCount(EventKind::NvtxRange), 22u);
     EXPECT_EQ(nameCounts(*r, EventKind::NvtxRange),
-              (std::map<std::string, int>{{"MPI_Send", 10}, {"saxpy", 5}, {"MPI_Recv", 5}, {"MPI_Init", 1},
+              (std::map<std::string, int>{{"MPI_Send", 10},
+                                          {"saxpy", 5},
+                                          {"MPI_Recv", 5},
+                                          {"MPI_Init", 1},
                                           {"MPI_Finalize", 1}}));
     EXPECT_EQ(domainEvents(*r, EventKind::NvtxRange, "MPI"), 17u);
     EXPECT_EQ(domainEvents(*r, EventKind::NvtxRange, "default"), 5u);
@@ -149,7 +159,8 @@ TEST(NsysImport, ExtrapConcurrentStreamsNvtxAndNonCudaGpus) {
     expectKernelCorrelations(path, *r, 12, 0);
     EXPECT_EQ(resolvedCount(*r, EventKind::Memcpy), 30);
     // Every string of the report is valid UTF-8 (the export holds Latin-1 bytes).
-    for (size_t i = 0; i < r->strings.size(); ++i) EXPECT_TRUE(import::isValidUtf8(r->strings.get(static_cast<uint32_t>(i))));
+    for (size_t i = 0; i < r->strings.size(); ++i)
+        EXPECT_TRUE(import::isValidUtf8(r->strings.get(static_cast<uint32_t>(i))));
     for (const auto& g : r->gpus) EXPECT_TRUE(import::isValidUtf8(g.name));
     EXPECT_TRUE(import::isValidUtf8(r->session.hostName));
 }
@@ -195,7 +206,8 @@ TEST(NsysImport, ToleratesMissingColumnsNullsAndOldSchemas) {
             INSERT INTO OSRT_API VALUES (20, 40, 16777216 * 77 + 78, 3, -1), (50, 60, 16777216 * 77 + 78, 4, 0);
             CREATE TABLE SOMETHING_NEW (start INTEGER, x INTEGER);
             INSERT INTO SOMETHING_NEW VALUES (1, 2), (3, 4), (5, 6);
-        )").ok());
+        )")
+                        .ok());
     }
     auto r = importOk(path);
     EXPECT_EQ(r->eventCount(EventKind::Kernel), 2u);
@@ -262,7 +274,8 @@ TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
                 correlationId INTEGER);
             INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (30, 16777216 * 10, 1, 1, 4096, 1000, 2, 0, 7),
                                                             (40, 16777216 * 10, 1, 1, 4096, 1000, 2, 1, 8);
-        )").ok());
+        )")
+                        .ok());
     }
     auto r = importOk(path);
     ASSERT_EQ(r->gpus.size(), 2u);
@@ -274,7 +287,8 @@ TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
     const Track* k = r->tracksOfKind(EventKind::Kernel)[0];
     EXPECT_EQ(k->key.device, 1);
     EXPECT_EQ(k->key.stream, 13u);
-    EXPECT_EQ(r->kernelLaunches[static_cast<size_t>(k->intAt(cols::Kernel::Launch, 0))].graphId, 3u);
+    EXPECT_EQ(r->kernelLaunches[static_cast<size_t>(k->intAt(cols::Kernel::Launch, 0))].graphId,
+              3u);
     ASSERT_EQ(r->metricSeries.size(), 2u);
     std::map<std::string, size_t> samples;
     for (const Track* t : r->tracksOfKind(EventKind::Metric)) {
@@ -283,7 +297,8 @@ TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
         EXPECT_EQ(s->deviceId, 5);  // typeId & 0xFF
         EXPECT_EQ(s->unit, "%");
     }
-    EXPECT_EQ(samples, (std::map<std::string, size_t>{{"SMs Active [Throughput %]", 2}, {"DRAM Bandwidth [Throughput %]", 1}}));
+    EXPECT_EQ(samples, (std::map<std::string, size_t>{{"SMs Active [Throughput %]", 2},
+                                                      {"DRAM Bandwidth [Throughput %]", 1}}));
     const Track* mem = r->tracksOfKind(EventKind::CudaMemory)[0];
     ASSERT_EQ(mem->size(), 2u);
     EXPECT_EQ(mem->intAt(cols::CudaMemory::Op, 0), int64_t(MemoryOp::Alloc));

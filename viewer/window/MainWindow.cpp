@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "viewer/ReportSummary.h"
+#include "viewer/capture/CaptureTab.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
@@ -86,6 +87,7 @@ void MainWindow::setupDocks() {
 void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction("New &Capture...", QKeySequence::New, this, &MainWindow::showCaptureTab);
     m_recentMenu = file->addMenu("Open &Recent");
     refreshRecentMenu();
     file->addAction("&Close Report", QKeySequence::Close, this, [this] {
@@ -146,9 +148,17 @@ ReportTab* MainWindow::openReport(const QString& path) {
     return tab;
 }
 
-ReportTab* MainWindow::currentTab() const {
-    return qobject_cast<ReportTab*>(m_tabs->currentWidget());
+CaptureTab* MainWindow::showCaptureTab() {
+    if (!m_capture) {
+        m_capture = new CaptureTab;
+        m_tabs->insertTab(0, m_capture, "Capture");
+        connect(m_capture, &CaptureTab::reportReady, this, [this](const QString& path) { openReport(path); });
+    }
+    m_tabs->setCurrentWidget(m_capture);
+    return m_capture;
 }
+
+ReportTab* MainWindow::currentTab() const { return qobject_cast<ReportTab*>(m_tabs->currentWidget()); }
 
 QStringList MainWindow::recentFiles() const {
     return QSettings().value("recentFiles").toStringList();

@@ -4,6 +4,7 @@
 // about box. Window geometry, dock layout, recent files and the last folder are remembered
 // with QSettings. GUI thread.
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 class QTabWidget;
@@ -12,6 +13,7 @@ class QMenu;
 
 namespace sl::viewer {
 
+class CaptureTab;
 class ReportTab;
 
 class MainWindow : public QMainWindow {
@@ -21,6 +23,8 @@ public:
     ~MainWindow() override;
 
     ReportTab* openReport(const QString& path);
+    // The Capture tab (File > New Capture), created on first use; its reports open in new tabs.
+    CaptureTab* showCaptureTab();
     ReportTab* currentTab() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
@@ -45,6 +49,7 @@ private:
     QTextBrowser* m_summary = nullptr;
     QTextBrowser* m_details = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QPointer<CaptureTab> m_capture;
 };
 
 // The shortcuts the timeline understands, as (keys, action) pairs, for the dialog and docs.

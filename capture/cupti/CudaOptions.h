@@ -1,0 +1,52 @@
+#pragma once
+// CUDA trace options: what `sightline profile` passes to the CUPTI injection library through
+// the environment (the traced program and its children inherit it), and their parsing. Pure:
+// used by the launcher (to set), by the injection library (to read) and by tests.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/core/Result.h"
+
+namespace sl::cuda {
+
+namespace env {
+constexpr const char* kFlushMs = "SIGHTLINE_CUDA_FLUSH_MS";  // --cuda-flush-interval
+constexpr const char* kMemory = "SIGHTLINE_CUDA_MEMORY";     // --cuda-memory-usage: "1"
+constexpr const char* kGraph = "SIGHTLINE_CUDA_GRAPH";       // --cuda-graph-trace: graph|node
+constexpr const char* kProfilerRange = "SIGHTLINE_CUDA_PROFILER_RANGE";  // -c cudaProfilerApi: "1"
+constexpr const char* kRangeEnd = "SIGHTLINE_CUDA_RANGE_END";            // --capture-range-end
+constexpr const char* kBufferMb = "SIGHTLINE_CUDA_BUFFER_MB";            // CUPTI buffer pool limit
+}  // namespace env
+
+enum class GraphTrace { Graph, Node };
+// What happens at cudaProfilerStop: stop for good, stop and end the program, or start again
+// at the next cudaProfilerStart (repeat[:N], N ranges at most; 0 = no limit).
+enum class RangeEnd { Stop, StopShutdown, Repeat };
+
+struct CudaTraceOptions {
+    uint32_t flushIntervalMs = 0;  // 0: only when buffers fill, at cudaProfilerStop and at exit
+    bool memoryUsage = false;
+    GraphTrace graphTrace = GraphTrace::Graph;
+    bool profilerRange = false;
+    RangeEnd rangeEnd = RangeEnd::Stop;
+    int repeatCount = 0;
+    uint32_t bufferPoolMb = 256;
+
+    // The variables to put in the traced program's environment.
+    std::vector<std::pair<std::string, std::string>> toEnvironment() const;
+    // From the environment (getenv-like lookup); a bad value is an error naming the variable.
+    static Result<CudaTraceOptions> fromEnvironment(
+        const std::function<const char*(const char*)>& get);
+};
+
+// Command-line values, with errors worded for the option.
+Result<uint32_t> parseFlushInterval(std::string_view text);        // --cuda-flush-interval=MS
+Result<bool> parseMemoryUsage(std::string_view text);              // --cuda-memory-usage=true|false
+Result<GraphTrace> parseGraphTrace(std::string_view text);         // --cuda-graph-trace=graph|node
+Status parseRangeEnd(std::string_view text, CudaTraceOptions& o);  // stop|stop-shutdown|repeat[:N]
+
+}  // namespace sl::cuda

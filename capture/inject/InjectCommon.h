@@ -1,0 +1,70 @@
+#pragma once
+// Shared state of the injection module (libsightline-inject.so): configuration read from the
+// environment at load, the real libc functions behind our interposers, and small helpers.
+// Everything is per process; the module is loaded with LD_PRELOAD and, for NVTX, found again
+// through NVTX_INJECTION64_PATH (the same file, so one writer and one stream per process).
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "capture/common/Clock.h"
+#include "capture/common/ProcessWriter.h"
+
+// glibc declares most interposed functions with nonnull/nothrow attributes; they do not matter for
+// the function pointer types we keep.
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+#define SL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace sl::inject {
+
+using capture::ProcessWriter;
+
+struct Config {
+    bool nvtx = false;
+    bool osrt = false;
+    bool traceForkBeforeExec = false;
+    int64_t osrtThresholdNs = 1000;
+};
+extern Config g_config;
+// OS runtime recording is on (set after the constructor, off during shutdown).
+extern std::atomic<bool> g_osrtOn;
+// Exit code given to exit(), -1 when the process returns from main (the parent knows it).
+extern std::atomic<int> g_exitCode;
+
+// A libc function behind an interposer, resolved on first use with dlsym(RTLD_NEXT).
+template <class F>
+struct RealFn {
+    std::atomic<F> fn;
+    const char* name;
+    F get() {
+        F f = fn.load(std::memory_order_relaxed);
+        if (__builtin_expect(f == nullptr, 0)) {
+            f = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+            fn.store(f, std::memory_order_relaxed);
+        }
+        return f;
+    }
+};
+#define SL_REAL(fn) static ::sl::inject::RealFn<decltype(&::fn)> real_##fn{{nullptr}, #fn}
+
+// The calling thread's kernel tid (cached; refreshed after fork).
+int64_t currentTid();
+
+// Records one OS runtime call on the calling thread.
+void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1, int64_t result, int err);
+
+// Emits ProcessStart and the calling thread's ThreadStart for this process image.
+void announceProcess();
+// Called by the fork interposer in the child: new stream (with --trace-fork-before-exec) or none.
+void afterForkChild();
+// Exec support: stops recording and puts our environment variables back into `envp` (a new
+// array, or envp itself when nothing is missing).
+char** prepareExec(char* const envp[]);
+char** withOurEnvironment(char* const envp[]);
+void execFailed();
+
+}  // namespace sl::inject

@@ -1,0 +1,181 @@
+// Load and unload of the injection module: configuration, the process's first records, the
+// final flush at exit, and fatal-signal handlers that flush before the default action.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capture/common/SessionEnv.h"
+#include "capture/inject/InjectCommon.h"
+
+namespace sl::inject {
+
+Config g_config;
+std::atomic<bool> g_osrtOn{false};
+std::atomic<int> g_exitCode{-1};
+
+namespace {
+
+thread_local int64_t t_tid SL_CAPTURE_TLS = 0;
+thread_local uint32_t t_tidGen SL_CAPTURE_TLS = 0;
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+struct sigaction g_oldActions[65];
+
+// Our saved environment, restored into exec'd programs whose environment lost it.
+std::vector<std::string>* g_savedEnv = nullptr;
+
+std::string readFile(const char* path) {
+    std::string out;
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0 && out.size() < 65536) out.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+    return out;
+}
+
+void fatalHandler(int sig, siginfo_t* info, void* uctx) {
+    const struct sigaction& old = g_oldActions[sig];
+    bool chained = (old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != nullptr
+                                                : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+    if (chained) {  // the program handles this signal itself: let it
+        if (old.sa_flags & SA_SIGINFO) old.sa_sigaction(sig, info, uctx);
+        else old.sa_handler(sig);
+        return;
+    }
+    if (old.sa_handler == SIG_IGN) return;
+    g_osrtOn.store(false);
+    ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
+}
+
+void installSignalHandlers() {
+    for (int sig : kFatalSignals) {
+        struct sigaction sa {};
+        sa.sa_sigaction = fatalHandler;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, &g_oldActions[sig]);
+    }
+}
+
+void readConfig() {
+    const char* trace = std::getenv(capture::env::kTrace);
+    std::string t = trace ? trace : "nvtx,osrt";
+    g_config.nvtx = t.find("nvtx") != std::string::npos;
+    g_config.osrt = t.find("osrt") != std::string::npos;
+    if (const char* th = std::getenv(capture::env::kOsrtThresholdNs)) g_config.osrtThresholdNs = std::atoll(th);
+    if (const char* f = std::getenv(capture::env::kTraceForkBeforeExec)) g_config.traceForkBeforeExec = f[0] == '1';
+    g_savedEnv = new std::vector<std::string>();
+    for (const char* name : capture::env::kAll)
+        if (const char* v = std::getenv(name)) g_savedEnv->push_back(std::string(name) + "=" + v);
+}
+
+__attribute__((constructor(101))) void onLoad() {
+    ProcessWriter::ToolScope scope;
+    readConfig();
+    if (!ProcessWriter::start("inject")) return;
+    announceProcess();
+    installSignalHandlers();
+    g_osrtOn.store(g_config.osrt);
+}
+
+__attribute__((destructor(101))) void onUnload() {
+    g_osrtOn.store(false);
+    ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
+}
+
+}  // namespace
+
+int64_t currentTid() {
+    uint32_t gen = ProcessWriter::generation();
+    if (__builtin_expect(t_tidGen != gen, 0)) {
+        t_tid = syscall(SYS_gettid);
+        t_tidGen = gen;
+    }
+    return t_tid;
+}
+
+void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1, int64_t result, int err) {
+    ProcessWriter::ToolScope scope;
+    uint32_t id = name.get(text);
+    int64_t cols[2] = {result, err};
+    ProcessWriter::emitEvent(EventKind::OsRuntime, currentTid(), t0, t1, id, cols, 2);
+}
+
+void announceProcess() {
+    ProcessWriter::ToolScope scope;
+    int64_t now = capture::nowNs();
+    char comm[17] = {};
+    prctl(PR_GET_NAME, comm, 0, 0, 0);
+    std::string cmdline = readFile("/proc/self/cmdline");
+    while (!cmdline.empty() && cmdline.back() == 0) cmdline.pop_back();
+    for (char& c : cmdline)
+        if (c == 0) c = ' ';
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    std::string_view exePath(exe, n > 0 ? static_cast<size_t>(n) : 0);
+    int64_t ints[4] = {ProcessWriter::pid(), static_cast<int64_t>(getppid()), now, capture::utcNowNs()};
+    std::string_view strs[3] = {comm, cmdline, exePath};
+    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 4, strs, 3);
+    int64_t t[2] = {currentTid(), now};
+    std::string_view name[1] = {comm};
+    ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, name, 1);
+}
+
+void afterForkChild() {
+    ProcessWriter::onForkChild(g_config.traceForkBeforeExec);
+    if (ProcessWriter::active()) announceProcess();
+    else g_osrtOn.store(false);
+}
+
+char** prepareExec(char* const envp[]) {
+    g_osrtOn.store(false);
+    ProcessWriter::shutdown(capture::ExitHow::Exec, 0, 0);
+    return withOurEnvironment(envp);
+}
+
+char** withOurEnvironment(char* const envp[]) {
+    if (!g_savedEnv || g_savedEnv->empty()) return const_cast<char**>(envp);
+    std::vector<const char*> missing;
+    for (const auto& kv : *g_savedEnv) {
+        size_t eq = kv.find('=');
+        bool found = false;
+        for (char* const* e = envp; e && *e; ++e)
+            if (std::strncmp(*e, kv.c_str(), eq + 1) == 0) found = true;
+        if (!found) missing.push_back(kv.c_str());
+    }
+    if (missing.empty()) return const_cast<char**>(envp);
+    size_t n = 0;
+    for (char* const* e = envp; e && *e; ++e) ++n;
+    // Leaked on purpose: exec replaces the image (and a failed exec is rare).
+    auto** out = static_cast<char**>(std::calloc(n + missing.size() + 1, sizeof(char*)));
+    if (!out) return const_cast<char**>(envp);
+    for (size_t i = 0; i < n; ++i) out[i] = envp[i];
+    for (size_t i = 0; i < missing.size(); ++i) out[n + i] = const_cast<char*>(missing[i]);
+    return out;
+}
+
+void execFailed() {
+    ProcessWriter::resumeAfterExec();
+    if (ProcessWriter::active()) {
+        announceProcess();
+        g_osrtOn.store(g_config.osrt);
+    }
+}
+
+}  // namespace sl::inject

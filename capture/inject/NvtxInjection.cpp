@@ -1,0 +1,577 @@
+// NVTX3 injection: InitializeInjectionNvtx2 fills the NVTX callback tables (CORE, CORE2, CUDA,
+// CUDART) with our handlers. Push/pop, start/end and marks write compact records (RawFormat.h)
+// into the thread's buffer; the merge pairs them. A thread-local bit stack per domain remembers
+// which pushes were stored, so the pop of a stored push is always stored (critical reserve) and
+// the pop of a dropped push is skipped: every range is either whole in the report or counted.
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCuda.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <cwchar>
+#include <string>
+
+#include <signal.h>
+
+#include "capture/common/SessionEnv.h"
+#include "capture/inject/InjectCommon.h"
+
+namespace sl::inject {
+namespace {
+
+using capture::DropKind;
+using capture::kNvtxInline;
+using capture::kNvtxRegistered;
+using capture::MetaKind;
+using capture::NvtxEndRecord;
+using capture::NvtxRecord;
+using capture::RecordType;
+
+// Our nvtxDomainHandle_t and nvtxStringHandle_t point at these. Their stream-local ids are
+// re-defined when the fork generation changes (a child traced before exec).
+struct Domain {
+    uint32_t id;
+    std::atomic<uint32_t> definedGen{0};
+    std::string name;
+};
+struct RegisteredString {
+    capture::CachedString id;
+    std::string text;
+};
+
+std::atomic<uint32_t> g_nextDomain{1};
+std::atomic<uint64_t> g_nextRangeId{1};
+constexpr uint64_t kDroppedRange = 1ull << 63;
+
+void defineDomain(Domain* d) {
+    uint32_t gen = ProcessWriter::generation();
+    if (d->definedGen.load(std::memory_order_relaxed) == gen) return;
+    int64_t ints[2] = {d->id, capture::nowNs()};
+    std::string_view s[1] = {d->name};
+    if (ProcessWriter::emitMeta(MetaKind::DomainCreate, ints, 2, s, 1)) d->definedGen.store(gen);
+}
+
+inline uint32_t domainId(nvtxDomainHandle_t h) {
+    if (!h) return 0;
+    auto* d = reinterpret_cast<Domain*>(h);
+    if (__builtin_expect(d->definedGen.load(std::memory_order_relaxed) != ProcessWriter::generation(), 0))
+        defineDomain(d);
+    return d->id;
+}
+
+// Which pushes of this thread were stored, per domain (4 domains tracked per thread; more
+// share the last slot).
+struct PushStack {
+    uint32_t domain;
+    int32_t depth;
+    uint64_t bits[4];  // 256 levels; deeper pushes count as stored
+};
+struct NvtxThread {
+    PushStack stacks[4];
+    uint32_t gen;
+};
+thread_local NvtxThread t_nvtx SL_CAPTURE_TLS;
+
+inline PushStack& stackFor(uint32_t domain) {
+    NvtxThread& t = t_nvtx;
+    if (__builtin_expect(t.gen != ProcessWriter::generation(), 0)) {
+        std::memset(&t, 0, sizeof t);
+        t.gen = ProcessWriter::generation();
+    }
+    if (__builtin_expect(t.stacks[0].domain == domain || (domain == 0), 1)) return t.stacks[0];
+    for (int i = 1; i < 4; ++i)
+        if (t.stacks[i].domain == domain) return t.stacks[i];
+    for (int i = 1; i < 4; ++i)
+        if (t.stacks[i].depth == 0) {
+            t.stacks[i].domain = domain;
+            return t.stacks[i];
+        }
+    return t.stacks[3];
+}
+
+inline void setBit(PushStack& s, bool stored) {
+    if (s.depth < 256) {
+        uint64_t m = 1ull << (s.depth & 63);
+        if (stored) s.bits[s.depth >> 6] |= m;
+        else s.bits[s.depth >> 6] &= ~m;
+    }
+    ++s.depth;
+}
+
+// A message as NVTX gives it: ASCII, wide, or a registered handle.
+struct Message {
+    const char* text = nullptr;
+    uint32_t length = 0;
+    uint32_t registered = 0;
+    const std::string* registeredText = nullptr;
+    char wideBuf[512];
+};
+
+void fromWide(Message& m, const wchar_t* w) {
+    size_t n = 0;
+    if (w) {
+        std::mbstate_t st{};
+        for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
+            size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
+            if (k == static_cast<size_t>(-1)) m.wideBuf[n++] = '?';
+            else n += k;
+        }
+    }
+    m.text = m.wideBuf;
+    m.length = static_cast<uint32_t>(n);
+}
+
+inline void fromAscii(Message& m, const char* s) {
+    m.text = s ? s : "";
+    m.length = static_cast<uint32_t>(std::strlen(m.text));
+    if (m.length > 4096) m.length = 4096;
+}
+
+struct Attrs {
+    uint32_t category = 0, color = 0;
+    uint8_t payloadType = 0;
+    uint64_t payload = 0;
+};
+
+void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
+    if (!a) {
+        fromAscii(m, "");
+        return;
+    }
+    out.category = a->category;
+    out.color = a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
+    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 && a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
+        out.payloadType = static_cast<uint8_t>(a->payloadType);
+        switch (a->payloadType) {
+        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64: out.payload = a->payload.ullValue; break;
+        case NVTX_PAYLOAD_TYPE_INT64: out.payload = static_cast<uint64_t>(a->payload.llValue); break;
+        case NVTX_PAYLOAD_TYPE_DOUBLE: std::memcpy(&out.payload, &a->payload.dValue, 8); break;
+        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32: out.payload = a->payload.uiValue; break;
+        case NVTX_PAYLOAD_TYPE_INT32: out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue)); break;
+        case NVTX_PAYLOAD_TYPE_FLOAT: {
+            uint32_t bits;
+            std::memcpy(&bits, &a->payload.fValue, 4);
+            out.payload = bits;
+            break;
+        }
+        default: break;
+        }
+    }
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII: fromAscii(m, a->message.ascii); break;
+    case NVTX_MESSAGE_TYPE_UNICODE: fromWide(m, a->message.unicode); break;
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        if (a->message.registered) {
+            auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
+            m.registered = rs->id.get(rs->text);
+            m.registeredText = &rs->text;
+        }
+        break;
+    default: fromAscii(m, ""); break;
+    }
+}
+
+// Writes a push, start or mark record. Returns false when it was dropped (and counted).
+inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a, const Message& m,
+                       uint64_t rangeId) {
+    const bool compact = (a.category | a.color | a.payloadType) == 0;
+    const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
+    uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
+    uint32_t textBytes = m.registered ? 0u : capture::paddedTo8(m.length);
+    uint32_t bytes = head + extra + textBytes;
+    uint8_t* p = ProcessWriter::reserve(bytes);
+    if (__builtin_expect(p == nullptr, 0)) {
+        ProcessWriter::countDrop(type == RecordType::NvtxMark ? DropKind::NvtxMark : DropKind::NvtxRange);
+        return false;
+    }
+    auto* h = reinterpret_cast<capture::RecordHeader*>(p);
+    h->type = type;
+    h->flags = static_cast<uint8_t>(a.payloadType | (m.registered ? kNvtxRegistered : kNvtxInline) |
+                                    (compact ? capture::kNvtxCompact : 0));
+    h->size8 = static_cast<uint16_t>(bytes / 8);
+    h->aux = domain;
+    if (compact) {
+        auto* r = reinterpret_cast<capture::NvtxCompactRecord*>(p);
+        r->time = time;
+        r->message = m.registered ? m.registered : m.length;
+        r->reserved = 0;
+    } else {
+        auto* r = reinterpret_cast<NvtxRecord*>(p);
+        r->time = time;
+        r->category = a.category;
+        r->color = a.color;
+        r->payload = a.payload;
+        r->message = m.registered ? m.registered : m.length;
+        r->reserved = 0;
+    }
+    uint8_t* q = p + head;
+    if (extra) {
+        std::memcpy(q, &rangeId, 8);
+        q += 8;
+    }
+    if (textBytes) {
+        // Zero the last word first so the padding is deterministic, then copy the text.
+        std::memset(q + textBytes - 8, 0, 8);
+        std::memcpy(q, m.text, m.length);
+    }
+    ProcessWriter::commit(bytes);
+    return true;
+}
+
+// --capture-range-end=stop-shutdown: the launcher (SIGHTLINE_LAUNCHER_PID) gets SIGUSR1 when the
+// first range named SIGHTLINE_CAPTURE_RANGE (in SIGHTLINE_CAPTURE_DOMAIN; empty: the default
+// domain, "*": any) ends, so it can end the program. Off: one predictable branch per call.
+struct RangeWatch {
+    bool on = false;
+    std::string name, domain;
+    pid_t launcher = 0;
+    std::atomic<bool> fired{false};
+    std::atomic<uint64_t> startId{0};
+};
+RangeWatch g_watch;
+constexpr int kMaxDomains = 1024;
+std::atomic<Domain*> g_domains[kMaxDomains];
+struct WatchedPush {
+    uint32_t domain;
+    int level;  // depth once the watched push is open; 0: none
+};
+thread_local WatchedPush t_watched SL_CAPTURE_TLS = {0, 0};
+
+bool watchMatches(uint32_t domain, const Message& m) {
+    std::string_view text = m.registeredText ? std::string_view(*m.registeredText) : std::string_view(m.text ? m.text : "", m.length);
+    if (text != g_watch.name) return false;
+    if (g_watch.domain == "*") return true;
+    if (g_watch.domain.empty()) return domain == 0;
+    Domain* d = domain < kMaxDomains ? g_domains[domain].load() : nullptr;
+    return d && d->name == g_watch.domain;
+}
+
+void watchFired() {
+    if (g_watch.fired.exchange(true) || g_watch.launcher <= 0) return;
+    ProcessWriter::ToolScope scope;
+    kill(g_watch.launcher, SIGUSR1);
+}
+
+inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
+    PushStack& s = stackFor(domain);
+    int level = s.depth;
+    if (__builtin_expect(g_watch.on, 0) && t_watched.level == 0 && watchMatches(domain, m))
+        t_watched = {domain, level + 1};
+    setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
+    return level;
+}
+
+inline int pop(uint32_t domain) {
+    int64_t time = capture::nowNs();
+    PushStack& s = stackFor(domain);
+    bool stored = true;
+    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
+        t_watched.level == s.depth) {
+        t_watched.level = 0;
+        watchFired();
+    }
+    if (s.depth > 0) {
+        --s.depth;
+        if (s.depth < 256) stored = (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
+    }
+    if (!stored) return s.depth;  // its push was dropped (and counted)
+    uint8_t* p = ProcessWriter::reserveCritical(16);
+    if (!p) {
+        ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
+        return s.depth;
+    }
+    auto* r = reinterpret_cast<NvtxEndRecord*>(p);
+    r->h = {RecordType::NvtxPop, 0, 2, domain};
+    r->time = time;
+    ProcessWriter::commit(16);
+    return s.depth;
+}
+
+inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
+    uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
+    if (__builtin_expect(g_watch.on, 0) && watchMatches(domain, m)) {
+        uint64_t none = 0;
+        g_watch.startId.compare_exchange_strong(none, id);
+    }
+    if (!writeBegin(RecordType::NvtxStart, domain, time, a, m, id)) return id | kDroppedRange;
+    return id;
+}
+
+inline void end(nvtxRangeId_t id) {
+    int64_t time = capture::nowNs();
+    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load()) watchFired();
+    if (id & kDroppedRange) return;
+    uint8_t* p = ProcessWriter::reserveCritical(24);
+    if (!p) {
+        ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
+        return;
+    }
+    auto* r = reinterpret_cast<NvtxEndRecord*>(p);
+    r->h = {RecordType::NvtxEnd, 0, 3, 0};
+    r->time = time;
+    r->rangeId = id;
+    ProcessWriter::commit(24);
+}
+
+inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
+    writeBegin(RecordType::NvtxMark, domain, time, a, m, 0);
+}
+
+void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
+    int64_t ints[2] = {domain, category};
+    ProcessWriter::emitMeta(MetaKind::Category, ints, 2, &name, 1);
+}
+
+void nameThread(uint32_t tid, std::string_view name) {
+    int64_t ints[3] = {tid, capture::nowNs(), 1};
+    ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
+}
+
+void nameResource(capture::ResourceKind kind, uint64_t handle, std::string_view name) {
+    int64_t ints[3] = {static_cast<int64_t>(kind), static_cast<int64_t>(handle), capture::nowNs()};
+    ProcessWriter::emitMeta(MetaKind::ResourceName, ints, 3, &name, 1);
+}
+
+std::string wideToString(const wchar_t* w) {
+    Message m;
+    fromWide(m, w);
+    return std::string(m.text, m.length);
+}
+
+// ---- CORE callbacks ----
+void NVTX_API markEx(const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    mark(0, at, m, t);
+}
+void NVTX_API markA(const char* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromAscii(m, s);
+    mark(0, Attrs{}, m, t);
+}
+void NVTX_API markW(const wchar_t* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromWide(m, s);
+    mark(0, Attrs{}, m, t);
+}
+nvtxRangeId_t NVTX_API rangeStartEx(const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    return start(0, at, m, t);
+}
+nvtxRangeId_t NVTX_API rangeStartA(const char* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromAscii(m, s);
+    return start(0, Attrs{}, m, t);
+}
+nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromWide(m, s);
+    return start(0, Attrs{}, m, t);
+}
+void NVTX_API rangeEnd(nvtxRangeId_t id) { end(id); }
+int NVTX_API rangePushEx(const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    return push(0, at, m, t);
+}
+int NVTX_API rangePushA(const char* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromAscii(m, s);
+    return push(0, Attrs{}, m, t);
+}
+int NVTX_API rangePushW(const wchar_t* s) {
+    int64_t t = capture::nowNs();
+    Message m;
+    fromWide(m, s);
+    return push(0, Attrs{}, m, t);
+}
+int NVTX_API rangePop() { return pop(0); }
+void NVTX_API nameCategoryA(uint32_t c, const char* n) { nameCategory(0, c, n ? n : ""); }
+void NVTX_API nameCategoryW(uint32_t c, const wchar_t* n) { nameCategory(0, c, wideToString(n)); }
+void NVTX_API nameOsThreadA(uint32_t tid, const char* n) { nameThread(tid, n ? n : ""); }
+void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* n) { nameThread(tid, wideToString(n)); }
+
+// ---- CORE2 (domains) ----
+void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    mark(domainId(d), at, m, t);
+}
+nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    return start(domainId(d), at, m, t);
+}
+void NVTX_API domainRangeEnd(nvtxDomainHandle_t, nvtxRangeId_t id) { end(id); }
+int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
+    int64_t t = capture::nowNs();
+    Attrs at;
+    Message m;
+    decodeAttrs(a, at, m);
+    return push(domainId(d), at, m, t);
+}
+int NVTX_API domainRangePop(nvtxDomainHandle_t d) { return pop(domainId(d)); }
+nvtxResourceHandle_t NVTX_API domainResourceCreate(nvtxDomainHandle_t, nvtxResourceAttributes_t*) {
+    static int dummy;
+    return reinterpret_cast<nvtxResourceHandle_t>(&dummy);  // generic resources are not traced
+}
+void NVTX_API domainResourceDestroy(nvtxResourceHandle_t) {}
+void NVTX_API domainNameCategoryA(nvtxDomainHandle_t d, uint32_t c, const char* n) {
+    nameCategory(domainId(d), c, n ? n : "");
+}
+void NVTX_API domainNameCategoryW(nvtxDomainHandle_t d, uint32_t c, const wchar_t* n) {
+    nameCategory(domainId(d), c, wideToString(n));
+}
+nvtxStringHandle_t NVTX_API domainRegisterStringA(nvtxDomainHandle_t, const char* s) {
+    auto* r = new RegisteredString();
+    r->text = s ? s : "";
+    r->id.get(r->text);
+    return reinterpret_cast<nvtxStringHandle_t>(r);
+}
+nvtxStringHandle_t NVTX_API domainRegisterStringW(nvtxDomainHandle_t d, const wchar_t* s) {
+    return domainRegisterStringA(d, wideToString(s).c_str());
+}
+nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
+    auto* d = new Domain();
+    d->id = g_nextDomain.fetch_add(1);
+    d->name = name ? name : "";
+    if (d->id < kMaxDomains) g_domains[d->id].store(d);
+    defineDomain(d);
+    return reinterpret_cast<nvtxDomainHandle_t>(d);
+}
+nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name) { return domainCreateA(wideToString(name).c_str()); }
+void NVTX_API domainDestroy(nvtxDomainHandle_t h) {
+    if (!h) return;
+    // The Domain object stays alive: ranges may still refer to it in flight.
+    int64_t ints[2] = {domainId(h), capture::nowNs()};
+    ProcessWriter::emitMeta(MetaKind::DomainDestroy, ints, 2);
+}
+void NVTX_API initialize(const void*) {}
+
+// ---- CUDA / CUDART resource naming ----
+void NVTX_API nameCuDeviceA(nvtx_CUdevice dev, const char* n) { nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), n ? n : ""); }
+void NVTX_API nameCuDeviceW(nvtx_CUdevice dev, const wchar_t* n) { nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), wideToString(n)); }
+void NVTX_API nameCuContextA(nvtx_CUcontext c, const char* n) { nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), n ? n : ""); }
+void NVTX_API nameCuContextW(nvtx_CUcontext c, const wchar_t* n) { nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), wideToString(n)); }
+void NVTX_API nameCuStreamA(nvtx_CUstream s, const char* n) { nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), n ? n : ""); }
+void NVTX_API nameCuStreamW(nvtx_CUstream s, const wchar_t* n) { nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), wideToString(n)); }
+void NVTX_API nameCuEventA(nvtx_CUevent e, const char* n) { nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), n ? n : ""); }
+void NVTX_API nameCuEventW(nvtx_CUevent e, const wchar_t* n) { nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), wideToString(n)); }
+void NVTX_API nameCudaDeviceA(int dev, const char* n) { nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), n ? n : ""); }
+void NVTX_API nameCudaDeviceW(int dev, const wchar_t* n) { nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), wideToString(n)); }
+void NVTX_API nameCudaStreamA(nvtx_cudaStream_t s, const char* n) { nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), n ? n : ""); }
+void NVTX_API nameCudaStreamW(nvtx_cudaStream_t s, const wchar_t* n) { nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), wideToString(n)); }
+void NVTX_API nameCudaEventA(nvtx_cudaEvent_t e, const char* n) { nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), n ? n : ""); }
+void NVTX_API nameCudaEventW(nvtx_cudaEvent_t e, const wchar_t* n) { nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), wideToString(n)); }
+
+template <class F>
+void install(NvtxFunctionTable table, unsigned int size, unsigned int cbid, F fn) {
+    if (cbid < size && table[cbid]) *table[cbid] = reinterpret_cast<NvtxFunctionPointer>(fn);
+}
+
+bool installModule(const NvtxExportTableCallbacks* cb, NvtxCallbackModule module) {
+    NvtxFunctionTable t = nullptr;
+    unsigned int n = 0;
+    if (!cb->GetModuleFunctionTable(module, &t, &n) || !t) return false;
+    switch (module) {
+    case NVTX_CB_MODULE_CORE:
+        install(t, n, NVTX_CBID_CORE_MarkEx, markEx);
+        install(t, n, NVTX_CBID_CORE_MarkA, markA);
+        install(t, n, NVTX_CBID_CORE_MarkW, markW);
+        install(t, n, NVTX_CBID_CORE_RangeStartEx, rangeStartEx);
+        install(t, n, NVTX_CBID_CORE_RangeStartA, rangeStartA);
+        install(t, n, NVTX_CBID_CORE_RangeStartW, rangeStartW);
+        install(t, n, NVTX_CBID_CORE_RangeEnd, rangeEnd);
+        install(t, n, NVTX_CBID_CORE_RangePushEx, rangePushEx);
+        install(t, n, NVTX_CBID_CORE_RangePushA, rangePushA);
+        install(t, n, NVTX_CBID_CORE_RangePushW, rangePushW);
+        install(t, n, NVTX_CBID_CORE_RangePop, rangePop);
+        install(t, n, NVTX_CBID_CORE_NameCategoryA, nameCategoryA);
+        install(t, n, NVTX_CBID_CORE_NameCategoryW, nameCategoryW);
+        install(t, n, NVTX_CBID_CORE_NameOsThreadA, nameOsThreadA);
+        install(t, n, NVTX_CBID_CORE_NameOsThreadW, nameOsThreadW);
+        break;
+    case NVTX_CB_MODULE_CORE2:
+        install(t, n, NVTX_CBID_CORE2_DomainMarkEx, domainMarkEx);
+        install(t, n, NVTX_CBID_CORE2_DomainRangeStartEx, domainRangeStartEx);
+        install(t, n, NVTX_CBID_CORE2_DomainRangeEnd, domainRangeEnd);
+        install(t, n, NVTX_CBID_CORE2_DomainRangePushEx, domainRangePushEx);
+        install(t, n, NVTX_CBID_CORE2_DomainRangePop, domainRangePop);
+        install(t, n, NVTX_CBID_CORE2_DomainResourceCreate, domainResourceCreate);
+        install(t, n, NVTX_CBID_CORE2_DomainResourceDestroy, domainResourceDestroy);
+        install(t, n, NVTX_CBID_CORE2_DomainNameCategoryA, domainNameCategoryA);
+        install(t, n, NVTX_CBID_CORE2_DomainNameCategoryW, domainNameCategoryW);
+        install(t, n, NVTX_CBID_CORE2_DomainRegisterStringA, domainRegisterStringA);
+        install(t, n, NVTX_CBID_CORE2_DomainRegisterStringW, domainRegisterStringW);
+        install(t, n, NVTX_CBID_CORE2_DomainCreateA, domainCreateA);
+        install(t, n, NVTX_CBID_CORE2_DomainCreateW, domainCreateW);
+        install(t, n, NVTX_CBID_CORE2_DomainDestroy, domainDestroy);
+        install(t, n, NVTX_CBID_CORE2_Initialize, initialize);
+        break;
+    case NVTX_CB_MODULE_CUDA:
+        install(t, n, NVTX_CBID_CUDA_NameCuDeviceA, nameCuDeviceA);
+        install(t, n, NVTX_CBID_CUDA_NameCuDeviceW, nameCuDeviceW);
+        install(t, n, NVTX_CBID_CUDA_NameCuContextA, nameCuContextA);
+        install(t, n, NVTX_CBID_CUDA_NameCuContextW, nameCuContextW);
+        install(t, n, NVTX_CBID_CUDA_NameCuStreamA, nameCuStreamA);
+        install(t, n, NVTX_CBID_CUDA_NameCuStreamW, nameCuStreamW);
+        install(t, n, NVTX_CBID_CUDA_NameCuEventA, nameCuEventA);
+        install(t, n, NVTX_CBID_CUDA_NameCuEventW, nameCuEventW);
+        break;
+    case NVTX_CB_MODULE_CUDART:
+        install(t, n, NVTX_CBID_CUDART_NameCudaDeviceA, nameCudaDeviceA);
+        install(t, n, NVTX_CBID_CUDART_NameCudaDeviceW, nameCudaDeviceW);
+        install(t, n, NVTX_CBID_CUDART_NameCudaStreamA, nameCudaStreamA);
+        install(t, n, NVTX_CBID_CUDART_NameCudaStreamW, nameCudaStreamW);
+        install(t, n, NVTX_CBID_CUDART_NameCudaEventA, nameCudaEventA);
+        install(t, n, NVTX_CBID_CUDART_NameCudaEventW, nameCudaEventW);
+        break;
+    default: break;
+    }
+    return true;
+}
+
+}  // namespace
+}  // namespace sl::inject
+
+// The NVTX3 entry point (nvtxInitDecls: "InitializeInjectionNvtx2"). Returns 0 (NVTX stays a
+// no-op) when not in a capture session or when NVTX tracing is off.
+SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
+    using namespace sl::inject;
+    if (!getExportTable || !g_config.nvtx || !ProcessWriter::active()) return 0;
+    auto* cb = static_cast<const NvtxExportTableCallbacks*>(getExportTable(NVTX_ETID_CALLBACKS));
+    if (!cb || cb->struct_size < sizeof(NvtxExportTableCallbacks)) return 0;
+    if (const char* range = std::getenv(sl::capture::env::kCaptureRange); range && *range) {
+        const char* domain = std::getenv(sl::capture::env::kCaptureDomain);
+        const char* launcher = std::getenv(sl::capture::env::kLauncherPid);
+        g_watch.name = range;
+        g_watch.domain = domain ? domain : "";
+        g_watch.launcher = launcher ? static_cast<pid_t>(std::atoi(launcher)) : 0;
+        g_watch.on = g_watch.launcher > 0;
+    }
+    installModule(cb, NVTX_CB_MODULE_CORE);
+    installModule(cb, NVTX_CB_MODULE_CORE2);
+    installModule(cb, NVTX_CB_MODULE_CUDA);
+    installModule(cb, NVTX_CB_MODULE_CUDART);
+    if (auto* vi = static_cast<const NvtxExportTableVersionInfo*>(getExportTable(NVTX_ETID_VERSIONINFO)))
+        if (vi->struct_size >= sizeof(NvtxExportTableVersionInfo) && vi->SetInjectionNvtxVersion)
+            vi->SetInjectionNvtxVersion(NVTX_VERSION);
+    return 1;
+}

@@ -1,0 +1,343 @@
+// Interposers that follow the process tree and the threads: fork/vfork/posix_spawn (children),
+// exec* (flush before the image is replaced, keep our environment), wait* (how children
+// ended), _exit/exit, pthread_create (thread lifetimes) and thread names.
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+
+#include "capture/inject/InjectCommon.h"
+
+extern char** environ;
+
+namespace sl::inject {
+namespace {
+
+using capture::ChildVia;
+using capture::MetaKind;
+
+void childCreated(pid_t child, ChildVia via) {
+    if (child <= 0 || !ProcessWriter::active()) return;
+    ProcessWriter::ToolScope scope;
+    int64_t ints[3] = {child, capture::nowNs(), static_cast<int64_t>(via)};
+    ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 3);
+}
+
+void childReaped(pid_t child, int status) {
+    if (child <= 0 || !ProcessWriter::active()) return;
+    if (!WIFEXITED(status) && !WIFSIGNALED(status)) return;
+    ProcessWriter::ToolScope scope;
+    int64_t ints[4] = {child, capture::nowNs(), WIFEXITED(status) ? WEXITSTATUS(status) : 0,
+                       WIFSIGNALED(status) ? WTERMSIG(status) : 0};
+    ProcessWriter::emitMeta(MetaKind::ChildReaped, ints, 4);
+}
+
+pid_t forkImpl(ChildVia via) {
+    SL_REAL(fork);
+    pid_t r = real_fork.get()();
+    if (r == 0) afterForkChild();
+    else if (r > 0) childCreated(r, via);
+    return r;
+}
+
+// pthread_t -> tid of the threads we started, for pthread_setname_np on another thread.
+constexpr int kTidSlots = 4096;
+std::atomic<uint64_t> g_tidKeys[kTidSlots];
+std::atomic<int64_t> g_tidValues[kTidSlots];
+
+void rememberTid(pthread_t th, int64_t tid) {
+    uint64_t key = static_cast<uint64_t>(th);
+    for (int i = 0; i < kTidSlots; ++i) {
+        int slot = static_cast<int>((key / 64 + static_cast<uint64_t>(i)) % kTidSlots);
+        uint64_t cur = g_tidKeys[slot].load();
+        if (cur == key || (cur == 0 && g_tidKeys[slot].compare_exchange_strong(cur, key)) || cur == key) {
+            g_tidValues[slot].store(tid);
+            return;
+        }
+    }
+}
+
+int64_t lookupTid(pthread_t th) {
+    if (pthread_equal(th, pthread_self())) return currentTid();
+    uint64_t key = static_cast<uint64_t>(th);
+    for (int i = 0; i < kTidSlots; ++i) {
+        int slot = static_cast<int>((key / 64 + static_cast<uint64_t>(i)) % kTidSlots);
+        uint64_t cur = g_tidKeys[slot].load();
+        if (cur == key) return g_tidValues[slot].load();
+        if (cur == 0) return 0;
+    }
+    return 0;
+}
+
+// Thread bookkeeping: the start routine runs inside a trampoline that records the thread's
+// start and, through the writer's thread-exit hook, its end.
+struct Trampoline {
+    void* (*fn)(void*);
+    void* arg;
+};
+
+pthread_key_t g_endKey;
+pthread_once_t g_endKeyOnce = PTHREAD_ONCE_INIT;
+
+void threadEnded(void*) {
+    if (!ProcessWriter::active()) return;
+    ProcessWriter::ToolScope scope;
+    char comm[17] = {};
+    prctl(PR_GET_NAME, comm, 0, 0, 0);
+    int64_t ints[2] = {currentTid(), capture::nowNs()};
+    std::string_view name[1] = {comm};
+    ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 2, name, 1);  // catches renames by prctl
+    ProcessWriter::emitMeta(MetaKind::ThreadEnd, ints, 2);
+    ProcessWriter::threadExit();
+}
+
+void makeEndKey() { pthread_key_create(&g_endKey, threadEnded); }
+
+void* trampolineMain(void* p) {
+    Trampoline t = *static_cast<Trampoline*>(p);
+    std::free(p);
+    rememberTid(pthread_self(), currentTid());
+    if (ProcessWriter::active()) {
+        ProcessWriter::ToolScope scope;
+        char comm[17] = {};
+        prctl(PR_GET_NAME, comm, 0, 0, 0);
+        int64_t ints[2] = {currentTid(), capture::nowNs()};
+        std::string_view name[1] = {comm};
+        ProcessWriter::emitMeta(MetaKind::ThreadStart, ints, 2, name, 1);
+        pthread_once(&g_endKeyOnce, makeEndKey);
+        pthread_setspecific(g_endKey, reinterpret_cast<void*>(1));
+    }
+    return t.fn(t.arg);
+}
+
+void recordThreadName(int64_t tid, const char* name) {
+    if (tid <= 0 || !name || !ProcessWriter::active()) return;
+    ProcessWriter::ToolScope scope;
+    int64_t ints[2] = {tid, capture::nowNs()};
+    std::string_view s[1] = {name};
+    ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 2, s, 1);
+}
+
+}  // namespace
+}  // namespace sl::inject
+
+using namespace sl::inject;
+
+SL_EXPORT pid_t fork(void) { return forkImpl(sl::capture::ChildVia::Fork); }
+
+// vfork's contract (the child only execs or _exits) is also met by fork; a real vfork cannot
+// be wrapped because the child would return through our frame on the parent's stack.
+SL_EXPORT pid_t vfork(void) { return forkImpl(sl::capture::ChildVia::Vfork); }
+
+SL_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* fa,
+                          const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
+    SL_REAL(posix_spawn);
+    pid_t local = 0;
+    char** env = const_cast<char**>(envp);
+    if (ProcessWriter::active()) {
+        ProcessWriter::ToolScope scope;
+        env = withOurEnvironment(envp);  // the caller is not replaced: only fix the child's environment
+    }
+    int r = real_posix_spawn.get()(pid ? pid : &local, path, fa, attr, argv, env);
+    if (r == 0) childCreated(pid ? *pid : local, sl::capture::ChildVia::PosixSpawn);
+    return r;
+}
+
+SL_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* fa,
+                           const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
+    SL_REAL(posix_spawnp);
+    pid_t local = 0;
+    char** env = const_cast<char**>(envp);
+    if (ProcessWriter::active()) {
+        ProcessWriter::ToolScope scope;
+        env = withOurEnvironment(envp);
+    }
+    int r = real_posix_spawnp.get()(pid ? pid : &local, file, fa, attr, argv, env);
+    if (r == 0) childCreated(pid ? *pid : local, sl::capture::ChildVia::PosixSpawn);
+    return r;
+}
+
+SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
+    SL_REAL(execve);
+    char** env = prepareExec(envp);
+    int r = real_execve.get()(path, argv, env);
+    int e = errno;
+    execFailed();
+    errno = e;
+    return r;
+}
+
+SL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
+    SL_REAL(execvpe);
+    char** env = prepareExec(envp);
+    int r = real_execvpe.get()(file, argv, env);
+    int e = errno;
+    execFailed();
+    errno = e;
+    return r;
+}
+
+SL_EXPORT int execv(const char* path, char* const argv[]) { return execve(path, argv, environ); }
+SL_EXPORT int execvp(const char* file, char* const argv[]) { return execvpe(file, argv, environ); }
+
+namespace {
+// Collects the variadic arguments of execl* into an argv array on the stack.
+#define SL_COLLECT_ARGS(first, last_out_env)                                   \
+    va_list ap;                                                                \
+    va_start(ap, first);                                                       \
+    const char* argvBuf[1024];                                                 \
+    int argc = 0;                                                              \
+    argvBuf[argc++] = first;                                                   \
+    while (argc < 1023 && (argvBuf[argc] = va_arg(ap, const char*)) != nullptr) ++argc; \
+    argvBuf[argc] = nullptr;                                                   \
+    last_out_env;                                                              \
+    va_end(ap)
+}  // namespace
+
+SL_EXPORT int execl(const char* path, const char* arg, ...) {
+    SL_COLLECT_ARGS(arg, (void)0);
+    return execve(path, const_cast<char* const*>(argvBuf), environ);
+}
+SL_EXPORT int execlp(const char* file, const char* arg, ...) {
+    SL_COLLECT_ARGS(arg, (void)0);
+    return execvpe(file, const_cast<char* const*>(argvBuf), environ);
+}
+SL_EXPORT int execle(const char* path, const char* arg, ...) {
+    char* const* envp = nullptr;
+    SL_COLLECT_ARGS(arg, envp = va_arg(ap, char* const*));
+    return execve(path, const_cast<char* const*>(argvBuf), envp);
+}
+
+SL_EXPORT void _exit(int code) {
+    SL_REAL(_exit);
+    g_osrtOn.store(false);
+    ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
+    real__exit.get()(code);
+    __builtin_unreachable();
+}
+
+SL_EXPORT void _Exit(int code) { _exit(code); }
+
+SL_EXPORT void exit(int code) {
+    SL_REAL(exit);
+    g_exitCode.store(code & 0xff);
+    real_exit.get()(code);
+    __builtin_unreachable();
+}
+
+// main's return value is the exit code; wrapping main through __libc_start_main records it for
+// programs that return from main (exit() is interposed for the others).
+namespace {
+using MainFn = int (*)(int, char**, char**);
+MainFn g_realMain = nullptr;
+int wrappedMain(int argc, char** argv, char** envp) {
+    int code = g_realMain(argc, argv, envp);
+    g_exitCode.store(code & 0xff);
+    return code;
+}
+}  // namespace
+
+SL_EXPORT int __libc_start_main(MainFn main, int argc, char** argv, void (*init)(), void (*fini)(), void (*rtldFini)(),
+                                void* stackEnd) {
+    using StartFn = int (*)(MainFn, int, char**, void (*)(), void (*)(), void (*)(), void*);
+    auto real = reinterpret_cast<StartFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+    g_realMain = main;
+    return real(wrappedMain, argc, argv, init, fini, rtldFini, stackEnd);
+}
+
+SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
+    SL_REAL(waitpid);
+    static sl::capture::CachedString name;
+    int local = 0;
+    int* st = status ? status : &local;
+    if (ProcessWriter::inTool()) return real_waitpid.get()(pid, status, options);
+    int64_t t0 = sl::capture::nowNs();
+    pid_t r = real_waitpid.get()(pid, st, options);
+    int64_t t1 = sl::capture::nowNs();
+    int e = errno;
+    if (r > 0) childReaped(r, *st);
+    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+        recordOsrt(name, "waitpid", t0, t1, r, r < 0 ? e : 0);
+    errno = e;
+    return r;
+}
+
+SL_EXPORT pid_t wait(int* status) { return waitpid(-1, status, 0); }
+
+SL_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* ru) {
+    SL_REAL(wait4);
+    static sl::capture::CachedString name;
+    int local = 0;
+    int* st = status ? status : &local;
+    if (ProcessWriter::inTool()) return real_wait4.get()(pid, status, options, ru);
+    int64_t t0 = sl::capture::nowNs();
+    pid_t r = real_wait4.get()(pid, st, options, ru);
+    int64_t t1 = sl::capture::nowNs();
+    int e = errno;
+    if (r > 0) childReaped(r, *st);
+    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+        recordOsrt(name, "wait4", t0, t1, r, r < 0 ? e : 0);
+    errno = e;
+    return r;
+}
+
+SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
+    SL_REAL(waitid);
+    static sl::capture::CachedString name;
+    if (ProcessWriter::inTool()) return real_waitid.get()(idtype, id, info, options);
+    int64_t t0 = sl::capture::nowNs();
+    int r = real_waitid.get()(idtype, id, info, options);
+    int64_t t1 = sl::capture::nowNs();
+    int e = errno;
+    if (r == 0 && info && info->si_pid > 0 && !(options & WNOWAIT)) {
+        int status = info->si_code == CLD_EXITED ? (info->si_status & 0xff) << 8 : (info->si_status & 0x7f);
+        childReaped(info->si_pid, status);
+    }
+    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+        recordOsrt(name, "waitid", t0, t1, r, r < 0 ? e : 0);
+    errno = e;
+    return r;
+}
+
+SL_EXPORT int pthread_create(pthread_t* th, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
+    SL_REAL(pthread_create);
+    if (ProcessWriter::inTool() || !ProcessWriter::active()) return real_pthread_create.get()(th, attr, fn, arg);
+    auto* t = static_cast<Trampoline*>(std::malloc(sizeof(Trampoline)));
+    if (!t) return real_pthread_create.get()(th, attr, fn, arg);
+    t->fn = fn;
+    t->arg = arg;
+    int r = real_pthread_create.get()(th, attr, trampolineMain, t);
+    if (r != 0) std::free(t);
+    return r;
+}
+
+SL_EXPORT int pthread_setname_np(pthread_t th, const char* name) {
+    SL_REAL(pthread_setname_np);
+    int r = real_pthread_setname_np.get()(th, name);
+    if (r == 0 && !ProcessWriter::inTool()) recordThreadName(lookupTid(th), name);
+    return r;
+}
+
+SL_EXPORT int prctl(int option, ...) {
+    SL_REAL(prctl);
+    va_list ap;
+    va_start(ap, option);
+    unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
+    unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
+    va_end(ap);
+    int r = real_prctl.get()(option, a2, a3, a4, a5);
+    if (r == 0 && option == PR_SET_NAME && !ProcessWriter::inTool())
+        recordThreadName(currentTid(), reinterpret_cast<const char*>(a2));
+    return r;
+}
+
+namespace sl::inject {
+// Called from the trampoline's thread: remember its pthread_t for setname on other threads.
+__attribute__((constructor(102))) static void noteMainThread() { rememberTid(pthread_self(), currentTid()); }
+}  // namespace sl::inject

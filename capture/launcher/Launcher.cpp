@@ -1,0 +1,365 @@
+#include "capture/cupti/CudaCaptureSession.h"
+#include "capture/launcher/Launcher.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "capture/common/Clock.h"
+#include "capture/common/SessionEnv.h"
+#include "capture/launcher/ProcSampler.h"
+#include "capture/launcher/ProcTree.h"
+#include "capture/launcher/ReportAssembler.h"
+#include "capture/launcher/SchedTracer.h"
+
+namespace sl::capture {
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile sig_atomic_t g_stopSignal = 0;
+volatile sig_atomic_t g_rangeEnded = 0;
+void onStopSignal(int sig) { g_stopSignal = sig; }
+void onRangeEnded(int) { g_rangeEnded = 1; }
+
+bool isFile(const std::string& p) {
+    struct stat st{};
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string selfExeDir() {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return ".";
+    buf[n] = 0;
+    return fs::path(buf).parent_path().string();
+}
+
+void killTree(int sig) {
+    for (int64_t pid : descendantsOf(getpid())) kill(static_cast<pid_t>(pid), sig);
+}
+
+// Reads the program's stdout/stderr pipes (--show-output): echoes and keeps them.
+class OutputReader {
+public:
+    void start(int outFd, int errFd) {
+        m_fds[0] = outFd;
+        m_fds[1] = errFd;
+        m_thread = std::thread([this] { run(); });
+    }
+    void stop() {
+        m_stop.store(true);
+        if (m_thread.joinable()) m_thread.join();
+    }
+    std::vector<ProgramOutput> take() { return std::move(m_out); }
+
+private:
+    void run() {
+        pollfd p[2] = {{m_fds[0], POLLIN, 0}, {m_fds[1], POLLIN, 0}};
+        int open = 2;
+        char buf[65536];
+        while (open > 0) {
+            int r = poll(p, 2, 50);
+            if (r == 0 && m_stop.load()) break;
+            if (r < 0 && errno != EINTR) break;
+            for (int i = 0; i < 2; ++i) {
+                if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP))) continue;
+                ssize_t n = read(p[i].fd, buf, sizeof buf);
+                if (n <= 0) {
+                    close(p[i].fd);
+                    p[i].fd = -1;
+                    --open;
+                    continue;
+                }
+                [[maybe_unused]] ssize_t w = write(i == 0 ? 1 : 2, buf, static_cast<size_t>(n));
+                ProgramOutput o;
+                o.stream = i + 1;
+                o.time = nowNs();
+                o.text.assign(buf, static_cast<size_t>(n));
+                m_out.push_back(std::move(o));
+            }
+        }
+        for (auto& x : p)
+            if (x.fd >= 0) close(x.fd);
+    }
+    int m_fds[2] = {-1, -1};
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    std::vector<ProgramOutput> m_out;
+};
+
+std::string joinArgs(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+    return s;
+}
+
+}  // namespace
+
+Launcher::Launcher(ProfileOptions options) : m_o(std::move(options)) {}
+
+std::string Launcher::findModuleDir() {
+    const std::string lib = "/libsightline-inject.so";
+    if (const char* d = std::getenv("SIGHTLINE_INJECT_DIR"); d && isFile(std::string(d) + lib)) return d;
+    std::string exe = selfExeDir();
+    for (const std::string& c : {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
+                                 exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
+        if (isFile(c + lib)) return fs::weakly_canonical(c).string();
+    }
+    return {};
+}
+
+Result<ProfileResult> Launcher::run() {
+    auto say = [this](const std::string& s) {
+        if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+    };
+    if (m_o.command.empty()) return makeError("no program to profile");
+
+    // Step 1: the output name (checked now unless it depends on the pid) and the modules.
+    std::string output;
+    bool defaultName = m_o.output.empty();
+    if (!defaultName && !patternUsesPid(m_o.output)) {
+        auto name = expandOutputPattern(m_o.output, 0);
+        if (!name) return makeError(name.error());
+        output = *name;
+        std::error_code ec;
+        if (!m_o.forceOverwrite && fs::exists(output, ec))
+            return makeError(output + " already exists (use -f/--force-overwrite to replace it)");
+    }
+    std::string moduleDir = findModuleDir();
+    if (moduleDir.empty())
+        return makeError("cannot find libsightline-inject.so (looked next to the sightline executable; set "
+                         "SIGHTLINE_INJECT_DIR)");
+    std::string injectLib = moduleDir + "/libsightline-inject.so";
+    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";
+    bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
+    if (m_o.captureRange == CaptureRange::CudaProfilerApi && !cudaAvailable)
+        return makeError("--capture-range=cudaProfilerApi needs CUDA tracing, which " +
+                         std::string(m_o.traceCuda ? "this build does not have (no libsightline-cuda.so)" : "-t does not include"));
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
+
+    // Step 2: the session directory.
+    const char* tmp = std::getenv("TMPDIR");
+    std::string sessionTemplate = std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
+    std::vector<char> dirBuf(sessionTemplate.begin(), sessionTemplate.end());
+    dirBuf.push_back(0);
+    if (!mkdtemp(dirBuf.data())) return makeError("cannot create a session directory in " + sessionTemplate + ": " + std::strerror(errno));
+    std::string sessionDir = dirBuf.data();
+
+    // Step 3: start the program, stopped on a pipe until the context-switch events are open.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct sigaction sa{};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction oldInt{}, oldTerm{}, oldHup{};
+    sigaction(SIGINT, &sa, &oldInt);
+    sigaction(SIGTERM, &sa, &oldTerm);
+    sigaction(SIGHUP, &sa, &oldHup);
+    g_stopSignal = 0;
+    g_rangeEnded = 0;
+    struct sigaction usr{}, oldUsr{};
+    usr.sa_handler = onRangeEnded;
+    sigemptyset(&usr.sa_mask);
+    sigaction(SIGUSR1, &usr, &oldUsr);
+    const bool shutdownAtRangeEnd =
+        m_o.captureRange == CaptureRange::Nvtx && m_o.rangeEnd == CaptureRangeEnd::StopShutdown;
+
+    int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
+    if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
+    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0)) return makeError("pipe failed");
+    std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") + (cudaAvailable ? "cuda," : "");
+    std::string preload = injectLib;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+
+    int64_t startMono = nowNs();
+    int64_t startUtc = utcNowNs();
+    pid_t child = fork();
+    if (child < 0) return makeError(std::string("fork failed: ") + std::strerror(errno));
+    if (child == 0) {
+        char c;
+        close(go[1]);
+        while (read(go[0], &c, 1) < 0 && errno == EINTR) {
+        }
+        sigaction(SIGINT, &oldInt, nullptr);
+        sigaction(SIGTERM, &oldTerm, nullptr);
+        sigaction(SIGHUP, &oldHup, nullptr);
+        if (m_o.showOutput) {
+            dup2(outPipe[1], 1);
+            dup2(errPipe[1], 2);
+        }
+        setenv("LD_PRELOAD", preload.c_str(), 1);
+        if (m_o.traceNvtx) setenv("NVTX_INJECTION64_PATH", injectLib.c_str(), 1);
+        if (cudaAvailable) setenv("CUDA_INJECTION64_PATH", cuptiLib.c_str(), 1);
+        for (const auto& [k, v] : cudaSession.environment()) setenv(k.c_str(), v.c_str(), 1);
+        setenv(env::kSessionDir, sessionDir.c_str(), 1);
+        setenv(env::kTrace, trace.c_str(), 1);
+        setenv(env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs).c_str(), 1);
+        setenv(env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0", 1);
+        setenv(env::kLauncherPid, std::to_string(getppid()).c_str(), 1);
+        sigaction(SIGUSR1, &oldUsr, nullptr);
+        if (shutdownAtRangeEnd) {
+            setenv(env::kCaptureRange, m_o.nvtxRange.c_str(), 1);
+            setenv(env::kCaptureDomain, m_o.nvtxDomain.c_str(), 1);
+        }
+        for (const auto& [k, v] : m_o.env) setenv(k.c_str(), v.c_str(), 1);
+        std::vector<char*> argv;
+        for (const auto& a : m_o.command) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execvp(argv[0], argv.data());
+        int e = errno;
+        [[maybe_unused]] ssize_t w = write(err[1], &e, sizeof e);
+        _exit(127);
+    }
+    close(go[0]);
+    close(err[1]);
+    if (m_o.showOutput) {
+        close(outPipe[1]);
+        close(errPipe[1]);
+    }
+
+    SchedTracer sched;
+    std::string schedProblem = m_o.contextSwitches ? sched.start(child) : std::string();
+    [[maybe_unused]] ssize_t w = write(go[1], "g", 1);
+    close(go[1]);
+    int execErr = 0;
+    if (read(err[0], &execErr, sizeof execErr) == static_cast<ssize_t>(sizeof execErr)) {
+        close(err[0]);
+        int st;
+        waitpid(child, &st, 0);
+        sched.stop();
+        fs::remove_all(sessionDir);
+        return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
+    }
+    close(err[0]);
+    if (!schedProblem.empty()) say(schedProblem);
+
+    // Step 4: the output name can be made now that the root pid is known.
+    if (!defaultName && output.empty()) {
+        auto name = expandOutputPattern(m_o.output, child);
+        if (!name) {
+            kill(child, SIGKILL);
+            return makeError(name.error());
+        }
+        output = *name;
+        std::error_code ec;
+        if (!m_o.forceOverwrite && fs::exists(output, ec)) {
+            kill(child, SIGKILL);
+            return makeError(output + " already exists (use -f/--force-overwrite to replace it)");
+        }
+    }
+
+    say("capture running: pid " + std::to_string(child) + " (" + joinArgs(m_o.command) + ")" +
+        (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
+    ProcSampler sampler(child, m_o.cpuMetricsFrequency);
+    if (m_o.cpuMetrics) sampler.start();
+    cudaSession.start(say);
+    OutputReader output_reader;
+    if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
+
+    // Step 5: wait for the whole tree (ECHILD), handling the duration and Ctrl+C.
+    std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
+    int rootStatus = 0;
+    bool rootDone = false, stopped = false, detached = false;
+    int64_t captureEnd = INT64_MAX;
+    int64_t killDeadline = INT64_MAX;
+    const int64_t durationEnd = m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
+    while (true) {
+        int64_t now = nowNs();
+        if (g_stopSignal && !stopped) {
+            stopped = true;
+            captureEnd = now;
+            say(std::string("received ") + (g_stopSignal == SIGINT ? "SIGINT" : "a stop signal") +
+                ": stopping the capture and ending the program");
+            killTree(SIGINT);  // the terminal may not have sent it (kill -INT to us only)
+            killDeadline = now + 5'000'000'000;
+        }
+        if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
+            stopped = true;
+            say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (stop-shutdown)");
+            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            killDeadline = now + 5'000'000'000;
+        }
+        if (!stopped && now >= durationEnd) {
+            stopped = true;
+            captureEnd = now;
+            if (m_o.kill == KillMode::None) {
+                say("duration reached: the program keeps running (--kill=none)");
+                detached = true;
+                break;
+            }
+            say("duration reached: sending " + std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
+            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            killDeadline = now + 5'000'000'000;
+        }
+        if (now >= killDeadline) {
+            killTree(SIGKILL);
+            killDeadline = INT64_MAX;
+        }
+        int st = 0;
+        pid_t r = waitpid(-1, &st, WNOHANG | __WALL);
+        if (r > 0) {
+            exits[r] = {nowNs(), st};
+            if (r == child) {
+                rootStatus = st;
+                rootDone = true;
+            }
+            continue;
+        }
+        if (r < 0 && errno == ECHILD) break;
+        usleep(5000);
+    }
+    int64_t sessionEnd = std::min(nowNs(), captureEnd);
+    sampler.stop();
+    cudaSession.stop();
+    sched.stop();
+    output_reader.stop();
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+    sigaction(SIGHUP, &oldHup, nullptr);
+    sigaction(SIGUSR1, &oldUsr, nullptr);
+
+    // Step 6: merge into the report(s).
+    AssemblyInput in;
+    in.options = &m_o;
+    in.sessionDir = sessionDir;
+    in.startMono = startMono;
+    in.startUtc = startUtc;
+    in.sessionEnd = sessionEnd;
+    in.rootPid = child;
+    in.exits = std::move(exits);
+    in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
+    in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
+    in.schedProblem = schedProblem;
+    in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
+    in.cuda = &cudaSession;
+    in.output = output_reader.take();
+    in.outputPath = output;
+    in.defaultName = defaultName;
+    in.detached = detached;
+    auto written = assembleReports(in, say);
+    fs::remove_all(sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
+    if (!written) return makeError(written.error());
+
+    ProfileResult result;
+    result.reports = std::move(*written);
+    if (rootDone) result.exitCode = WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
+    return result;
+}
+
+}  // namespace sl::capture

@@ -1,0 +1,47 @@
+#pragma once
+// Samples per-core CPU utilization (user and system, from /proc/stat) and the resident memory
+// of the traced process tree (the root and its descendants, from /proc/<pid>/statm and the
+// ppid field of /proc/<pid>/stat) at a fixed frequency on its own thread. The samples become
+// metric series of source "proc" in the report.
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "model/core/ReportBuilder.h"
+
+namespace sl::capture {
+
+class ProcSampler {
+public:
+    ProcSampler(int64_t rootPid, int frequencyHz);
+    ~ProcSampler();
+    void start();
+    void stop();
+    // Adds the series and samples to the report (series ids from `firstSeriesId`).
+    void addTo(ReportBuilder& b, uint32_t firstSeriesId, int64_t windowStart, int64_t windowEnd) const;
+    size_t sampleCount() const { return m_times.size(); }
+
+private:
+    struct CpuTimes {
+        uint64_t user = 0, system = 0, total = 0;
+    };
+    void run();
+    bool readCpuTimes(std::vector<CpuTimes>& out) const;
+    void refreshTree();
+    int64_t treeRssBytes();
+
+    int64_t m_root;
+    int m_hz;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    std::vector<int64_t> m_tree;
+    std::vector<CpuTimes> m_prev;
+    // Samples: m_times[i] with m_user[i][cpu], m_system[i][cpu], m_rss[i].
+    std::vector<int64_t> m_times;
+    std::vector<std::vector<float>> m_user, m_system;
+    std::vector<int64_t> m_rss;
+};
+
+}  // namespace sl::capture

@@ -1,0 +1,66 @@
+#pragma once
+// The options of `sightline profile`, named and defaulted as in `nsys profile`, and the parsing
+// of their values. The CLI (app/cli/ProfileCommand.cpp) maps command-line text onto this struct;
+// the launcher only sees validated values.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capture/cupti/CudaOptions.h"
+#include "capture/cupti/NvmlSampler.h"
+#include "model/core/Result.h"
+
+namespace sl::capture {
+
+enum class KillMode { Sigterm, Sigkill, None };
+enum class CaptureRange { None, Nvtx, CudaProfilerApi };
+enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
+
+struct ProfileOptions {
+    std::vector<std::string> command;  // argv of the program, argv[0] first
+    std::string output;                // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
+    bool forceOverwrite = false;
+    bool traceCuda = true, traceNvtx = true, traceOsrt = true;
+    int64_t osrtThresholdNs = 1000;
+    int64_t delayNs = 0;
+    int64_t durationNs = 0;  // 0: until the process tree ends
+    KillMode kill = KillMode::Sigterm;
+    CaptureRange captureRange = CaptureRange::None;
+    std::string nvtxRange, nvtxDomain;  // -p RANGE[@DOMAIN]
+    CaptureRangeEnd rangeEnd = CaptureRangeEnd::Stop;
+    int repeatCount = 0;  // repeat:N; 0 = every range
+    std::vector<std::pair<std::string, std::string>> env;
+    bool traceForkBeforeExec = false;
+    int samplingFrequency = 1000;
+    bool cpuMetrics = true;
+    int cpuMetricsFrequency = 100;
+    bool contextSwitches = true;  // --cpuctxsw=process-tree|none
+    bool showOutput = false;
+    bool quiet = false;         // no progress on stderr
+    std::string optionsText;   // the options as given, stored in the report
+    cuda::CudaTraceOptions cuda;        // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
+    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices, --gpu-metrics-frequency
+};
+
+// "cuda,nvtx,osrt", "none": sets the trace flags.
+Status parseTraceList(const std::string& text, ProfileOptions& o);
+// Seconds, decimal allowed ("2", "0.5"); negative or garbage fails.
+Result<int64_t> parseSeconds(const std::string& text, const char* option);
+Result<KillMode> parseKillMode(const std::string& text);
+Status parseCaptureRange(const std::string& text, ProfileOptions& o);
+Status parseNvtxCapture(const std::string& text, ProfileOptions& o);
+Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o);
+Status parseEnvVar(const std::string& text, ProfileOptions& o);
+
+// Expands %p (root pid), %h (host name), %q{NAME} (environment variable), %% and adds ".rep" when
+// the name has no extension. Unknown % sequences fail.
+Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid);
+// Whether the pattern depends on the pid (then the file name is known only after the start).
+bool patternUsesPid(const std::string& pattern);
+// report1.rep, report2.rep, ...: the first that does not exist in the current directory.
+std::string nextDefaultReportName(const std::string& dir = ".");
+// With `index` > 0 (capture-range repeat): "out.rep" -> "out.1.rep".
+std::string numberedName(const std::string& path, int index);
+
+}  // namespace sl::capture

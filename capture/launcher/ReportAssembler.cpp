@@ -1,0 +1,175 @@
+#include "capture/launcher/ReportAssembler.h"
+
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "capture/cupti/CudaCaptureSession.h"
+#include "capture/launcher/ProcSampler.h"
+#include "capture/launcher/SchedTracer.h"
+#include "capture/launcher/SessionMerger.h"
+#include "model/rep/RepWriter.h"
+#include "model/util/Format.h"
+
+namespace sl::capture {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string cpuModel() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return {};
+}
+
+class ProgressBar {
+public:
+    explicit ProgressBar(bool quiet) : m_show(!quiet && isatty(2)) {}
+    void set(double f) {
+        int pct = static_cast<int>(f * 100);
+        if (!m_show || pct == m_last) return;
+        m_last = pct;
+        int filled = pct / 5;
+        std::fprintf(stderr, "\rsightline: merging [%s%s] %3d%%", std::string(static_cast<size_t>(filled), '#').c_str(),
+                     std::string(static_cast<size_t>(20 - filled), '-').c_str(), pct);
+        if (pct >= 100) std::fprintf(stderr, "\n");
+    }
+
+private:
+    bool m_show;
+    int m_last = -1;
+};
+
+// Windows of the NVTX capture range: the [start, end] of every matching range, in time order.
+std::vector<MergeWindow> nvtxWindows(const Report& r, const ProfileOptions& o) {
+    std::vector<MergeWindow> out;
+    for (const Track& t : r.tracks) {
+        if (t.key.kind != EventKind::NvtxRange) continue;
+        std::string_view domain = r.domainName(t.key.pid, t.key.domain);
+        bool domainOk = o.nvtxDomain.empty() ? t.key.domain == 0 : (o.nvtxDomain == "*" || domain == o.nvtxDomain);
+        if (!domainOk) continue;
+        for (size_t i = 0; i < t.size(); ++i)
+            if (r.str(t.nameAt(i)) == o.nvtxRange) out.push_back({t.start[i], t.endAt(i)});
+    }
+    std::sort(out.begin(), out.end(), [](const MergeWindow& a, const MergeWindow& b) { return a.start < b.start; });
+    return out;
+}
+
+std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::string>& streams, MergeWindow window,
+                                 ProgressBar* bar, uint64_t* events) {
+    const ProfileOptions& o = *in.options;
+    ReportBuilder b;
+    SessionMerger merger(b, window);
+    for (size_t i = 0; i < streams.size(); ++i) {
+        Status s = merger.addStream(streams[i]);
+        if (!s) b.addDiagnostic("capture.stream_unreadable", 1, s.error());
+        if (bar) bar->set(0.6 * static_cast<double>(i + 1) / static_cast<double>(streams.size()));
+    }
+    for (const auto& [pid, ex] : in.exits) {
+        int st = ex.second;
+        merger.processExited(pid, ex.first, WIFEXITED(st) ? WEXITSTATUS(st) : 0, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    }
+    // Launcher-side events first: finish() makes thread rows for every thread-owned track.
+    if (in.sampler) in.sampler->addTo(b, 1, window.start, window.end);
+    if (in.sched) {
+        in.sched->addTo(b, window.start, window.end);
+        if (in.sched->lostRecords())
+            b.addDiagnostic("sched.records_lost", static_cast<int64_t>(in.sched->lostRecords()),
+                            "context-switch records the kernel dropped (ring buffer full)");
+    }
+    merger.finish(in.sessionEnd);
+    if (in.cuda) in.cuda->addToReport(b, window.start, window.end);
+    if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
+    if (in.cudaRequestedButUnavailable)
+        b.addDiagnostic("cuda.unavailable", 1, "CUDA tracing was requested but this build has no CUDA capture module");
+    if (in.detached)
+        b.addDiagnostic("capture.program_still_running", 1,
+                        "the duration ended with --kill=none: the program kept running and later events are not in the report");
+
+    Report& r = b.report();
+    Session& s = r.session;
+    s.argv = o.command;
+    s.workingDirectory = fs::current_path().string();
+    for (const auto& kv : o.env) s.environment.push_back(kv);
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    s.hostName = host;
+    utsname u{};
+    if (uname(&u) == 0) s.os = std::string(u.sysname) + " " + u.release;
+    s.cpuModel = cpuModel();
+    s.toolVersion = SIGHTLINE_VERSION;
+    s.captureOptions = o.optionsText;
+    s.source = "capture";
+    s.startUtcNs = in.startUtc;
+    s.startMonotonicNs = in.startMono;
+    s.durationNs = in.sessionEnd - in.startMono;
+    for (auto& out : in.output) {
+        if (!window.contains(out.time)) continue;
+        ProgramOutput p = out;
+        p.pid = in.rootPid;
+        r.programOutput.push_back(std::move(p));
+    }
+    auto report = b.finish([bar](double f) {
+        if (bar) bar->set(0.6 + 0.3 * f);
+    });
+    *events = report->eventCount();
+    return report;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::function<void(const std::string&)>& say) {
+    const ProfileOptions& o = *in.options;
+    std::vector<std::string> streams = SessionMerger::listStreams(in.sessionDir);
+    MergeWindow base{in.startMono + o.delayNs, o.durationNs > 0 ? in.sessionEnd : INT64_MAX};
+    std::vector<MergeWindow> windows{base};
+    if (o.captureRange == CaptureRange::Nvtx) {
+        uint64_t ignored = 0;
+        auto full = buildOne(in, streams, base, nullptr, &ignored);
+        windows = nvtxWindows(*full, o);
+        if (windows.empty())
+            return makeError("the NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
+                             "' never occurred: no report written");
+        if (o.rangeEnd != CaptureRangeEnd::Repeat) windows.resize(1);
+        else if (o.repeatCount > 0 && windows.size() > static_cast<size_t>(o.repeatCount))
+            windows.resize(static_cast<size_t>(o.repeatCount));
+        for (auto& w : windows) {
+            w.start = std::max(w.start, base.start);
+            w.end = std::min(w.end, base.end);
+        }
+    }
+    std::vector<std::string> written;
+    for (size_t i = 0; i < windows.size(); ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        ProgressBar bar(o.quiet);
+        uint64_t events = 0;
+        auto report = buildOne(in, streams, windows[i], &bar, &events);
+        std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
+        bool numbered = windows.size() > 1 || (o.rangeEnd == CaptureRangeEnd::Repeat && o.captureRange == CaptureRange::Nvtx);
+        if (numbered) path = numberedName(path, static_cast<int>(i) + 1);
+        WriteOptions wo;
+        wo.overwrite = true;  // existence was checked before the capture (or the name is fresh)
+        Status st = writeReport(*report, path, wo);
+        bar.set(1.0);
+        if (!st) return makeError("writing " + path + ": " + st.error());
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::error_code ec;
+        auto size = fs::file_size(path, ec);
+        say("merged " + formatCount(events) + " events from " + std::to_string(report->processes.size()) +
+            " processes in " + std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path + " (" +
+            formatBytes(size) + ")");
+        for (const auto& d : report->diagnostics)
+            if (d.name != "cuda.unavailable") say("warning: " + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
+        written.push_back(path);
+    }
+    return written;
+}
+
+}  // namespace sl::capture

@@ -1,0 +1,57 @@
+#pragma once
+// Thread scheduling of the traced tree from context-switch records (perf_event_open, a software
+// dummy event with context_switch=1 on every CPU, inherited by all threads and children of the
+// root, timestamps on CLOCK_MONOTONIC). A reader thread drains the ring buffers; the result is
+// one ThreadState (Running) event per period a traced thread ran on a CPU. When the kernel
+// refuses (perf_event_paranoid, seccomp, containers), start() returns the reason and the
+// capture goes on without it.
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "model/core/ReportBuilder.h"
+
+namespace sl::capture {
+
+class SchedTracer {
+public:
+    ~SchedTracer();
+    // Opens the events for `pid` (before it runs anything of interest). Empty string: success.
+    std::string start(int64_t pid);
+    void stop();
+    void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
+    uint64_t switchCount() const { return m_switches; }
+    uint64_t lostRecords() const { return m_lost; }
+
+private:
+    struct Ring {
+        int fd = -1;
+        void* base = nullptr;
+        size_t size = 0;  // data area bytes
+        int cpu = 0;
+    };
+    struct Running {
+        int64_t pid, tid, start, end;
+        int16_t cpu;
+    };
+    void run();
+    void drain(Ring& r);
+
+    std::vector<Ring> m_rings;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    struct SwitchRecord {
+        int64_t time;
+        uint32_t pid, tid;
+        int16_t cpu;
+        bool out;
+    };
+    std::vector<SwitchRecord> m_records;
+    std::vector<Running> m_periods;
+    uint64_t m_switches = 0, m_lost = 0;
+};
+
+}  // namespace sl::capture

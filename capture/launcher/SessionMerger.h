@@ -1,0 +1,115 @@
+#pragma once
+// Turns the raw stream files of a capture session (capture/common/RawFormat.h) into report
+// content through a ReportBuilder: events on their tracks, processes, threads, NVTX domains and
+// categories, GPUs/contexts/streams (CUPTI module), and diagnostics for everything that was
+// lost (dropped records, lost blocks, damaged streams, processes killed before flushing).
+// Single-threaded; one merger per report. Facts only the launcher knows (how the root and
+// orphaned processes ended) are added with processExited() before finish().
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/common/RawReader.h"
+#include "model/core/ReportBuilder.h"
+
+namespace sl::capture {
+
+struct MergeWindow {
+    int64_t start = INT64_MIN;  // events starting outside [start, end] are left out
+    int64_t end = INT64_MAX;
+    bool contains(int64_t t) const { return t >= start && t <= end; }
+};
+
+struct MergeStats {
+    uint64_t streams = 0;
+    uint64_t bytes = 0;
+    uint64_t records = 0;
+    uint64_t events = 0;
+};
+
+class SessionMerger {
+public:
+    explicit SessionMerger(ReportBuilder& builder, MergeWindow window = {});
+
+    // The stream files of a session directory, sorted by name (*.slraw).
+    static std::vector<std::string> listStreams(const std::string& dir);
+    // Reads one stream into the builder. A damaged tail is a diagnostic, not an error.
+    Status addStream(const std::string& path);
+    void processExited(int64_t pid, int64_t time, int exitCode, int signal);
+    // Pairs start/end ranges, closes ranges left open, fills processes, threads and diagnostics.
+    void finish(int64_t sessionEnd);
+    const MergeStats& stats() const { return m_stats; }
+
+private:
+    struct OpenPush {
+        int64_t start;
+        uint32_t message, category, color;
+        uint8_t payloadType;
+        uint64_t payload;
+    };
+    struct StartRec {
+        int64_t pid, tid;
+        uint32_t domain;
+        OpenPush attrs;
+    };
+    struct EndRec {
+        int64_t time, tid;
+    };
+    struct ProcInfo {
+        Process p;
+        bool announced = false;  // a stream of its own said ProcessStart
+        bool endedCleanly = false;
+        bool reaped = false;
+        int64_t lastStreamEnd = kUnknownTime;
+        int64_t lastEventTime = kUnknownTime;
+        int streams = 0, incompleteStreams = 0;
+    };
+    struct StreamCtx;
+
+    void firstPass(StreamCtx& s, const RawBlock& b);
+    void secondPass(StreamCtx& s, const RawBlock& b);
+    void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
+    void onEvent(StreamCtx& s, const uint8_t* rec);
+    void closePush(StreamCtx& s, int64_t tid, uint32_t domain, int64_t end);
+    uint32_t nvtxMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
+    ProcInfo& proc(int64_t pid);
+    Track& ownTrack(const TrackKey& key);
+    void addRange(const NvtxRangeEvent& e);
+    void addMark(const NvtxMarkEvent& e);
+    Thread& thread(int64_t pid, int64_t tid);
+    void noteTime(int64_t pid, int64_t t);
+    void dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count);
+
+    ReportBuilder& m_b;
+    std::vector<Track> m_own;  // NVTX tracks, handed to the report in finish()
+    std::unordered_map<TrackKey, size_t, TrackKeyHash> m_ownIndex;
+    TrackKey m_lastOwnKey;
+    size_t m_lastOwn = SIZE_MAX;
+    MergeWindow m_window;
+    MergeStats m_stats;
+    std::map<int64_t, ProcInfo> m_procs;
+    std::map<std::pair<int64_t, int64_t>, Thread> m_threads;
+    std::map<std::pair<int64_t, int64_t>, std::pair<bool, int64_t>> m_nameSource;  // (nvtx?, time)
+    std::map<std::pair<int64_t, uint32_t>, std::string> m_domains;
+    std::map<std::tuple<int64_t, uint32_t, uint32_t>, std::string> m_categories;
+    std::unordered_map<uint64_t, StartRec> m_starts;  // key: pid << 40 ^ range id
+    std::unordered_map<uint64_t, EndRec> m_ends;
+    std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> m_dropsByThread;
+    std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
+    int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
+    int64_t m_unresolvedNames = 0;
+    struct ResourceNameRec {
+        int64_t pid, kind, handle, time;
+        std::string name;
+    };
+    std::vector<ResourceNameRec> m_resourceNames;
+    // (pid, ResourceKind, handle) -> (device, context, stream) from the CUDA module
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>> m_resourceHandles;
+    std::vector<std::string> m_damage;
+    std::vector<std::pair<int64_t, std::string>> m_incomplete;
+};
+
+}  // namespace sl::capture

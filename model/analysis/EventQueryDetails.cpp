@@ -1,0 +1,222 @@
+#include "model/analysis/EventQueryDetails.h"
+
+#include <bit>
+#include <cstdio>
+
+#include "model/analysis/EventQuery.h"
+#include "model/analysis/EventQueryColumns.h"
+#include "model/analysis/StatsCommon.h"
+#include "model/util/Format.h"
+
+namespace sl::analysis {
+namespace {
+
+using Fields = std::vector<EventField>;
+
+std::string hex(uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string dims(const uint32_t v[3]) {
+    return std::to_string(v[0]) + " x " + std::to_string(v[1]) + " x " + std::to_string(v[2]);
+}
+
+std::string timeText(const Report& r, int64_t t) {
+    return formatDuration(t - r.timeOrigin()) + " (" + std::to_string(t) + " ns)";
+}
+
+std::string bytesText(uint64_t b) { return formatBytes(b) + " (" + std::to_string(b) + " B)"; }
+
+std::string payloadText(PayloadType type, uint64_t bits) {
+    switch (type) {
+        case PayloadType::None: return "";
+        case PayloadType::U64: return std::to_string(bits);
+        case PayloadType::I64: return std::to_string(static_cast<int64_t>(bits));
+        case PayloadType::U32: return std::to_string(static_cast<uint32_t>(bits));
+        case PayloadType::I32: return std::to_string(static_cast<int32_t>(bits));
+        case PayloadType::F64: return std::to_string(std::bit_cast<double>(bits));
+        case PayloadType::F32: return std::to_string(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+    }
+    return std::to_string(bits);
+}
+
+std::string apiCallText(const Report& r, EventRef api) {
+    const Track& t = r.tracks[api.track];
+    return std::string(apiDisplayName(r.str(t.nameAt(api.index)))) + " on " + r.threadTitle(t.key.pid, t.key.tid) +
+           " at " + formatDuration(t.start[api.index] - r.timeOrigin());
+}
+
+void kernelFields(const Report& r, const Track& t, size_t i, Fields& f) {
+    const uint32_t li = t.col<uint32_t>(cols::Kernel::Launch)[i];
+    if (li >= r.kernelLaunches.size()) {
+        f.push_back({"Launch configuration", "missing (index " + std::to_string(li) + ")"});
+        return;
+    }
+    const KernelLaunchInfo& k = r.kernelLaunches[li];
+    f.push_back({"Grid", dims(k.grid)});
+    f.push_back({"Block", dims(k.block)});
+    f.push_back({"Registers per thread", std::to_string(k.registersPerThread)});
+    f.push_back({"Static shared memory", bytesText(k.staticSharedBytes)});
+    f.push_back({"Dynamic shared memory", bytesText(k.dynamicSharedBytes)});
+    f.push_back({"Local memory per thread", bytesText(k.localBytesPerThread)});
+    f.push_back({"Launch type", std::to_string(static_cast<int>(k.launchType))});
+    f.push_back({"Mangled name", std::string(r.str(k.mangledName))});
+    f.push_back({"Short name", std::string(r.str(k.shortName))});
+    if (k.graphId) {
+        f.push_back({"Graph ID", std::to_string(k.graphId)});
+        f.push_back({"Graph node ID", std::to_string(k.graphNodeId)});
+    }
+}
+
+void memcpyFields(const Track& t, size_t i, Fields& f) {
+    const auto bytes = static_cast<uint64_t>(t.intAt(cols::Memcpy::Bytes, i));
+    f.push_back({"Size", bytesText(bytes)});
+    f.push_back({"Copy kind", std::string(memcpyKindLabel(static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i))))});
+    f.push_back({"Source memory", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::SrcKind, i))))});
+    f.push_back({"Destination memory", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::DstKind, i))))});
+    f.push_back({"Source device", std::to_string(t.intAt(cols::Memcpy::SrcDevice, i))});
+    f.push_back({"Destination device", std::to_string(t.intAt(cols::Memcpy::DstDevice, i))});
+    f.push_back({"Asynchronous", (t.intAt(cols::Memcpy::Flags, i) & 1) ? "yes" : "no"});
+    const int64_t d = t.durationAt(i);
+    if (d > 0) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3f GB/s", static_cast<double>(bytes) / static_cast<double>(d));
+        f.push_back({"Throughput", buf});
+    }
+}
+
+void nvtxFields(const Report& r, const Track& t, size_t i, bool range, Fields& f) {
+    f.push_back({"Domain", std::string(r.domainName(t.key.pid, t.key.domain))});
+    const auto cat = static_cast<uint32_t>(t.intAt(cols::Nvtx::Category, i));
+    std::string catName = std::to_string(cat);
+    for (const auto& c : r.nvtxCategories)
+        if (c.pid == t.key.pid && c.domainId == t.key.domain && c.category == cat) catName = c.name + " (" + catName + ")";
+    f.push_back({"Category", catName});
+    const auto color = static_cast<uint32_t>(t.intAt(cols::Nvtx::Color, i));
+    f.push_back({"Color", color ? hex(color) : "none"});
+    const auto pt = static_cast<PayloadType>(t.intAt(cols::Nvtx::PayloadType, i));
+    f.push_back({"Payload", pt == PayloadType::None ? "none" : payloadText(pt, static_cast<uint64_t>(t.intAt(cols::Nvtx::Payload, i))) + " (" + std::string(payloadTypeName(pt)) + ")"});
+    if (range) {
+        f.push_back({"Range type", std::string(nvtxStyle(t, i))});
+        const int64_t endTid = t.intAt(cols::Nvtx::EndTid, i);
+        if (endTid) f.push_back({"Ended by", r.threadTitle(t.key.pid, endTid)});
+    }
+}
+
+void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
+    switch (t.key.kind) {
+        case EventKind::OsRuntime:
+            f.push_back({"Result", std::to_string(t.intAt(cols::OsRuntime::Result, i))});
+            f.push_back({"errno", std::to_string(t.intAt(cols::OsRuntime::Errno, i))});
+            break;
+        case EventKind::CudaApi:
+            f.push_back({"Callback ID", std::to_string(t.intAt(cols::CudaApi::Cbid, i))});
+            f.push_back({"API", t.intAt(cols::CudaApi::Api, i) == 1 ? "Driver" : "Runtime"});
+            f.push_back({"Result", std::to_string(t.intAt(cols::CudaApi::Result, i))});
+            break;
+        case EventKind::Kernel: kernelFields(r, t, i, f); break;
+        case EventKind::Memcpy: memcpyFields(t, i, f); break;
+        case EventKind::Memset:
+            f.push_back({"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::Memset::Bytes, i)))});
+            f.push_back({"Value", std::to_string(t.intAt(cols::Memset::Value, i))});
+            f.push_back({"Memory", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memset::MemKind, i))))});
+            break;
+        case EventKind::Sync:
+            f.push_back({"Sync type", std::string(syncTypeName(static_cast<SyncType>(t.intAt(cols::Sync::SyncType, i))))});
+            f.push_back({"CUDA event", std::to_string(t.intAt(cols::Sync::Event, i))});
+            break;
+        case EventKind::NvtxRange: nvtxFields(r, t, i, true, f); break;
+        case EventKind::NvtxMark: nvtxFields(r, t, i, false, f); break;
+        case EventKind::Metric: {
+            const MetricSeries* s = r.findSeries(t.key.series);
+            f.push_back({"Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)) + (s ? " " + s->unit : "")});
+            break;
+        }
+        case EventKind::CudaMemory:
+            f.push_back({"Operation", t.intAt(cols::CudaMemory::Op, i) == 1 ? "Free" : "Alloc"});
+            f.push_back({"Address", hex(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Address, i)))});
+            f.push_back({"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Bytes, i)))});
+            f.push_back({"Memory", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::CudaMemory::MemKind, i))))});
+            break;
+        case EventKind::ThreadState: f.push_back({"CPU", std::to_string(t.intAt(cols::ThreadState::Cpu, i))}); break;
+        case EventKind::GraphTrace: f.push_back({"Graph ID", std::to_string(t.intAt(cols::GraphTrace::GraphId, i))}); break;
+        case EventKind::CuptiOverhead:
+            f.push_back({"Overhead kind", std::to_string(t.intAt(cols::CuptiOverhead::OverheadKind, i))});
+            break;
+    }
+}
+
+void ownerFields(const Report& r, const Track& t, Fields& f) {
+    const TrackKey& k = t.key;
+    switch (t.schema().owner) {
+        case OwnerKind::Thread:
+            f.push_back({"Process", std::to_string(k.pid) + (r.findProcess(k.pid) ? " (" + r.findProcess(k.pid)->name + ")" : "")});
+            f.push_back({"Thread", r.threadTitle(k.pid, k.tid)});
+            break;
+        case OwnerKind::Stream:
+            f.push_back({"Process", std::to_string(k.pid)});
+            f.push_back({"Device", std::to_string(k.device) + (r.findGpu(k.device) ? " (" + r.findGpu(k.device)->name + ")" : "")});
+            f.push_back({"Context", std::to_string(k.context)});
+            f.push_back({"Stream", std::to_string(k.stream)});
+            break;
+        case OwnerKind::Series: f.push_back({"Series", r.trackTitle(t)}); break;
+        case OwnerKind::ProcessDevice:
+            f.push_back({"Process", std::to_string(k.pid)});
+            f.push_back({"Device", std::to_string(k.device)});
+            break;
+    }
+}
+
+void correlationFields(const Report& r, const Track& t, EventRef e, const CorrelationIndex* index, Fields& f) {
+    const int cc = correlationColumn(t.key.kind);
+    if (cc < 0) return;
+    const auto corr = static_cast<uint32_t>(t.intAt(cc, e.index));
+    f.push_back({"Correlation ID", std::to_string(corr)});
+    if (!index || corr == 0) return;
+    if (t.key.kind == EventKind::CudaApi) {
+        const auto ops = index->gpuOps(t.key.pid, corr);
+        f.push_back({"Launched GPU operations", std::to_string(ops.size())});
+        for (size_t k = 0; k < ops.size() && k < 8; ++k) {
+            const Track& gt = r.tracks[ops[k].track];
+            f.push_back({"Launched", eventDisplayName(r, gt, ops[k].index) + " on " + r.trackTitle(gt)});
+        }
+    } else if (CorrelationIndex::isGpuOpKind(t.key.kind)) {
+        const EventRef api = index->launcherOf(e);
+        f.push_back({"Launched by", api.valid() ? apiCallText(r, api) : "unknown (no API call with this id)"});
+        if (api.valid()) {
+            const Track& at = r.tracks[api.track];
+            f.push_back({"Launching thread", r.threadTitle(at.key.pid, at.key.tid)});
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<EventField> eventDetails(const Report& r, EventRef e, const CorrelationIndex* index) {
+    Fields f;
+    if (!e.valid() || e.track >= r.tracks.size() || e.index >= r.tracks[e.track].size()) return f;
+    const Track& t = r.tracks[e.track];
+    const size_t i = e.index;
+    f.push_back({"Name", eventDisplayName(r, t, i)});
+    f.push_back({"Kind", std::string(t.schema().label)});
+    f.push_back({"Row", r.trackTitle(t)});
+    f.push_back({"Start", timeText(r, t.start[i])});
+    if (t.schema().hasEnd) {
+        f.push_back({"End", timeText(r, t.endAt(i))});
+        f.push_back({"Duration", formatDuration(t.durationAt(i)) + " (" + std::to_string(t.durationAt(i)) + " ns)"});
+    }
+    ownerFields(r, t, f);
+    kindFields(r, t, i, f);
+    correlationFields(r, t, e, index, f);
+    return f;
+}
+
+std::string detailValue(const std::vector<EventField>& fields, std::string_view field) {
+    for (const auto& x : fields)
+        if (x.field == field) return x.value;
+    return {};
+}
+
+}  // namespace sl::analysis

@@ -1,0 +1,136 @@
+// Stats, export and diff on real traces from other tools, imported with model/import: the
+// summaries agree with SQL over the original nsys exports, our SQLite export of an imported
+// report answers the same SQL as the original, and the HTA before/after pair diffs as expected.
+#ifdef SIGHTLINE_HAVE_IMPORT
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+#include "model/analysis/ReportDiff.h"
+#include "model/analysis/StatsReports.h"
+#include "model/export/SqliteExporter.h"
+#include "model/import/ImportFile.h"
+#include "model/rep/Sqlite.h"
+#include "tests/analysis/GoldenFixtures.h"
+
+namespace sl::analysis {
+namespace {
+
+using Rows = std::vector<std::vector<std::string>>;
+
+Rows query(const std::string& db, const std::string& sql) {
+    sqlite::Db d;
+    EXPECT_TRUE(d.openReadOnly(db).ok()) << db;
+    sqlite::Stmt s(d, sql);
+    EXPECT_TRUE(s.valid()) << s.prepareError();
+    Rows rows;
+    while (s.valid() && s.step()) {
+        std::vector<std::string> row;
+        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+const char* kNsysFixtures[] = {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite", "extrap_con_kernel.sqlite"};
+
+TEST(ImportedNsys, KernelSummaryEqualsSqlOverTheOriginalExport) {
+    for (const char* file : kNsysFixtures) {
+        const std::string path = test::externalFixturePath(file);
+        auto r = importFile(path);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto t = runReport(**r, "cuda_gpu_kern_sum", {});
+        ASSERT_TRUE(t.ok());
+        const Rows sql = query(path,
+                               "SELECT sum(k.end - k.start), count(*), min(k.end - k.start), max(k.end - k.start), s.value "
+                               "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+                               "GROUP BY k.demangledName ORDER BY 1 DESC, 2, 5");
+        ASSERT_EQ(sql.size(), t->rowCount()) << file;
+        const auto& c = t->columns;
+        for (size_t i = 0; i < sql.size(); ++i) {
+            EXPECT_EQ(sql[i][0], std::to_string(c[1].ints[i])) << file;
+            EXPECT_EQ(sql[i][1], std::to_string(c[2].ints[i])) << file;
+            EXPECT_EQ(sql[i][2], std::to_string(c[5].ints[i])) << file;
+            EXPECT_EQ(sql[i][3], std::to_string(c[6].ints[i])) << file;
+            EXPECT_EQ(sql[i][4], c[8].texts[i]) << file;
+        }
+    }
+}
+
+TEST(ImportedNsys, MemcpySummaryEqualsSqlOverTheOriginalExport) {
+    for (const char* file : kNsysFixtures) {
+        const std::string path = test::externalFixturePath(file);
+        auto r = importFile(path);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto t = runReport(**r, "cuda_gpu_mem_time_sum", {});
+        ASSERT_TRUE(t.ok());
+        std::map<std::string, std::pair<std::string, std::string>> ours;
+        for (size_t i = 0; i < t->rowCount(); ++i)
+            ours[t->columns[8].texts[i]] = {std::to_string(t->columns[1].ints[i]), std::to_string(t->columns[2].ints[i])};
+        for (const auto& row : query(path, "SELECT copyKind, sum(end - start), count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1")) {
+            const std::string name = memcpyOperationName(static_cast<CopyKind>(std::stoi(row[0])));
+            ASSERT_TRUE(ours.count(name)) << file << ": " << name;
+            EXPECT_EQ(ours[name], std::make_pair(row[1], row[2])) << file << ": " << name;
+        }
+        const Rows memset = query(path, "SELECT sum(end - start), count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET");
+        if (!memset.empty() && memset[0][1] != "0") {
+            ASSERT_TRUE(ours.count("[CUDA memset]")) << file;
+            EXPECT_EQ(ours["[CUDA memset]"], std::make_pair(memset[0][0], memset[0][1])) << file;
+        }
+    }
+}
+
+TEST(ImportedNsys, OurExportAnswersTheSameSqlAsTheOriginal) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sl-imported-XXXXXX").string();
+    const std::string dir = ::mkdtemp(tmpl.data());
+    const std::string original = test::externalFixturePath("pipit_saxpy_mpi_cuda.sqlite");
+    auto r = importFile(original);
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_TRUE(exporter::exportSqlite(**r, dir + "/re.sqlite").ok());
+    for (const char* sql : {
+             "SELECT s.value, count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+             "JOIN StringIds s ON s.id = k.demangledName GROUP BY 1 ORDER BY 3 DESC",
+             "SELECT copyKind, count(*), sum(bytes), sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1",
+             "SELECT count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+             "ON r.correlationId = k.correlationId AND k.globalPid == (r.globalTid & 0xFFFFFFFFFF000000) "
+             "WHERE r.eventClass IN (0, 1)",
+             "SELECT DISTINCT (globalTid >> 24) & 0xFFFFFF FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+             // Times stay ns from the session start, as in the original.
+             "SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start",
+             "SELECT start, end, bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY start",
+         })
+        EXPECT_EQ(query(dir + "/re.sqlite", sql), query(original, sql)) << sql;
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ImportedKineto, HtaBeforeAfterPairDiffs) {
+    auto a = importFile(test::externalFixturePath("hta_compare_base.json.gz"));
+    auto b = importFile(test::externalFixturePath("hta_compare_test.json.gz"));
+    ASSERT_TRUE(a.ok()) << a.error();
+    ASSERT_TRUE(b.ok()) << b.error();
+    DiffOptions o;
+    o.categories = {DiffCategory::Kernels};
+    const DiffResult d = diffReports(**a, **b, o);
+    int64_t countA = 0, countB = 0, totalA = 0, totalB = 0;
+    for (const auto& i : d.items) {
+        countA += i.baseline.count;
+        countB += i.comparison.count;
+        totalA += i.baseline.total;
+        totalB += i.comparison.total;
+    }
+    EXPECT_EQ(countA, 6);  // the fixture's README: kernels 6 vs 5
+    EXPECT_EQ(countB, 5);
+    EXPECT_EQ(d.baseline.kernels, 6);
+    EXPECT_EQ(d.comparison.kernels, 5);
+    int64_t delta = 0;
+    for (const auto& i : d.items) delta += i.delta();
+    EXPECT_EQ(delta, totalB - totalA);
+}
+
+}  // namespace
+}  // namespace sl::analysis
+
+#endif  // SIGHTLINE_HAVE_IMPORT

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# CUDA tracing overhead on a GPU machine, in one command (from the build directory):
+#   tests/bench/cuda/run_gpu_bench.sh [BUILD_DIR=build] [SOURCE_DIR=.]
+# 1. empty-kernel launch cost: 100,000 launches plain and under `sightline profile -t cuda`
+#    (target: <= 1.5 us added per launch);
+# 2. PyTorch training loop wall time plain and traced (target: <= 3 % overhead);
+# 3. ~1M GPU ops/s for 5 s under tracing: every launched kernel captured, no drops.
+# Prints one line per figure; exits 77 without a GPU.
+set -u
+BUILD=${1:-build}
+SRC=${2:-.}
+SL="$BUILD/app/cli/sightline"
+CLIENTS="$BUILD/tests/gpu/clients"
+CHECK="$BUILD/tests/gpu/gpu_capture_check"
+WORK=$(mktemp -d /tmp/sl-gpu-bench-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  echo "SKIP: no NVIDIA GPU (nvidia-smi lists none): the CUDA benchmarks need one"
+  exit 77
+fi
+nvidia-smi -L | head -1
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+
+# 1. Launch overhead (median of 5 runs each).
+plain=$(for i in 1 2 3 4 5; do "$CLIENTS/empty_kernels" 100000 | field ns_per_launch; done | median)
+traced=$(for i in 1 2 3 4 5; do
+  "$SL" profile -t cuda -o "$WORK/launch$i.rep" --force-overwrite=true "$CLIENTS/empty_kernels" 100000 2>/dev/null \
+    | field ns_per_launch; done | median)
+echo "launch: plain ${plain} ns, traced ${traced} ns, added $(awk "BEGIN {printf \"%.0f\", $traced - $plain}") ns per launch (target <= 1500)"
+"$BUILD/app/cli/sightline" info "$WORK/launch1.rep" 2>/dev/null | grep -iE "kernel|diagnostic|dropped" | head -5
+
+# 2. PyTorch overhead.
+if python3 "$SRC/tests/gpu/torch_train.py" 1 >/dev/null 2>&1; then
+  tp=$(for i in 1 2 3; do python3 "$SRC/tests/gpu/torch_train.py" 300 | field seconds; done | median)
+  tt=$(for i in 1 2 3; do "$SL" profile -t cuda,nvtx -o "$WORK/torch$i.rep" --force-overwrite=true \
+        python3 "$SRC/tests/gpu/torch_train.py" 300 2>/dev/null | field seconds; done | median)
+  echo "pytorch: plain ${tp} s, traced ${tt} s, overhead $(awk "BEGIN {printf \"%.1f\", ($tt / $tp - 1) * 100}") % (target <= 3)"
+else
+  echo "pytorch: SKIP (PyTorch with CUDA not installed)"
+fi
+
+# 3. Sustained rate without loss.
+"$SL" profile -t cuda -o "$WORK/ops.rep" "$CLIENTS/many_ops" 5 "$WORK/ops.expect" | tee "$WORK/ops.log"
+"$CHECK" "$WORK/ops.rep" "$WORK/ops.expect" --no-nvtx --graph-mode node | grep -E "^(PASS|FAIL) kernels" \
+  && "$BUILD/app/cli/sightline" info "$WORK/ops.rep" | grep -iE "dropped|lost" || true

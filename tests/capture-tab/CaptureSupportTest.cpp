@@ -1,0 +1,164 @@
+// SightlineLocator, CaptureProgress, CaptureCapabilities and CapturePresets.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QSettings>
+#include <QTemporaryDir>
+
+#include "TestSupport.h"
+#include "viewer/capture/CaptureCapabilities.h"
+#include "viewer/capture/CapturePresets.h"
+#include "viewer/capture/CaptureProgress.h"
+#include "viewer/capture/ProcessTreeWatcher.h"
+#include "viewer/capture/SightlineLocator.h"
+
+#include <unistd.h>
+#include <QCoreApplication>
+
+using namespace sl::viewer;
+
+TEST(SightlineLocator, OverrideThenNextToTheAppThenTheBuildTree) {
+    QTemporaryDir root;
+    QDir(root.path()).mkpath("app/gui");
+    QDir(root.path()).mkpath("app/cli");
+    const QString gui = root.filePath("app/gui");
+    EXPECT_EQ(SightlineLocator::candidates(gui, ""),
+              QStringList({gui + "/sightline", root.filePath("app/cli/sightline")}));
+    EXPECT_EQ(SightlineLocator::candidates(gui, "/x/sl"),
+              QStringList({"/x/sl", gui + "/sightline", root.filePath("app/cli/sightline")}));
+    EXPECT_EQ(SightlineLocator::find(gui, ""), "");
+    const QString buildTree = test::writeScript(root.filePath("app/cli/sightline"), "#!/bin/sh\n");
+    EXPECT_EQ(SightlineLocator::find(gui, ""), buildTree);
+    const QString installed = test::writeScript(gui + "/sightline", "#!/bin/sh\n");
+    EXPECT_EQ(SightlineLocator::find(gui, ""), installed);
+    const QString over = test::writeScript(root.filePath("mine"), "#!/bin/sh\n");
+    EXPECT_EQ(SightlineLocator::find(gui, over), over);
+    // A non-executable override is skipped.
+    QFile::setPermissions(over, QFileDevice::ReadOwner);
+    EXPECT_EQ(SightlineLocator::find(gui, over), installed);
+    // Not in PATH: the absolute path is shown.
+    EXPECT_EQ(SightlineLocator::displayName(installed), installed);
+}
+
+TEST(CaptureProgress, ReadsProfilerLinesOnly) {
+    CaptureProgress p;
+    EXPECT_EQ(p.events(), -1);
+    EXPECT_FALSE(p.feedLine("the program says 99 events, 5 processes"));
+    EXPECT_EQ(p.events(), -1);
+    EXPECT_TRUE(p.feedLine("sightline: capture running: pid 4242 (./app --make 5 events)"));
+    EXPECT_EQ(p.rootPid(), 4242);
+    EXPECT_EQ(p.events(), -1);
+    EXPECT_TRUE(p.feedLine("sightline: 1,234 events, 2 processes"));
+    EXPECT_EQ(p.events(), 1234);
+    EXPECT_EQ(p.processes(), 2);
+    EXPECT_TRUE(
+        p.feedLine("sightline: merged 12,345,678 events from 3 processes in 15 ms; report written "
+                   "to /tmp/my dir/r.rep (1.50 MiB)"));
+    EXPECT_EQ(p.events(), 12345678);
+    EXPECT_EQ(p.processes(), 3);
+    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep"}));
+    EXPECT_FALSE(p.feedLine("Generated:"));
+    EXPECT_TRUE(p.feedLine("    /tmp/x/report1.rep"));
+    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep", "/tmp/x/report1.rep"}));
+    EXPECT_TRUE(p.feedLine(
+        "sightline: error: out.rep already exists (use -f/--force-overwrite to replace it)"));
+    EXPECT_EQ(p.lastError(), "out.rep already exists (use -f/--force-overwrite to replace it)");
+    EXPECT_TRUE(
+        p.feedLine("sightline profile: error: --delay: expected a number of seconds, got 'x' (see "
+                   "'sightline profile --help')"));
+    EXPECT_EQ(p.lastError(), "--delay: expected a number of seconds, got 'x'");
+}
+
+TEST(ProcessTreeWatcher, DescendantsAndProc) {
+    const QHash<qint64, qint64> parents{{1, 0}, {10, 1}, {11, 10}, {12, 11}, {13, 10}, {20, 1}};
+    EXPECT_EQ(ProcessTreeWatcher::descendants(parents, 10), QSet<qint64>({11, 12, 13}));
+    EXPECT_EQ(ProcessTreeWatcher::descendants(parents, 12), QSet<qint64>());
+    const auto real = ProcessTreeWatcher::readParents();
+    EXPECT_EQ(real.value(QCoreApplication::applicationPid()), qint64(getppid()));
+}
+
+TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
+    const QString withCuda = "  --cuda-memory-usage BOOL\n  --gpu-metrics-devices LIST\n";
+    auto c = CaptureCapabilities::evaluate(withCuda, "", "", "");
+    EXPECT_TRUE(c.cuda);
+    EXPECT_TRUE(c.gpuMetrics);
+    EXPECT_EQ(c.cudaReason, "");
+    c = CaptureCapabilities::evaluate(withCuda, "", "libcuda.so.1 cannot be loaded (x)",
+                                      "libnvidia-ml.so.1 cannot be loaded (y)");
+    EXPECT_FALSE(c.cuda);
+    EXPECT_EQ(c.cudaReason, "No NVIDIA driver: libcuda.so.1 cannot be loaded (x)");
+    EXPECT_EQ(c.gpuMetricsReason,
+              "No NVML (NVIDIA driver): libnvidia-ml.so.1 cannot be loaded (y)");
+    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cupti.so is not in /d (why).", "",
+                                      "");
+    EXPECT_EQ(
+        c.cudaReason,
+        "This sightline was built without CUDA capture: libsightline-cupti.so is not in /d (why).");
+    EXPECT_TRUE(c.gpuMetrics);
+    c = CaptureCapabilities::evaluate("-t cuda,nvtx,osrt", "", "", "");
+    EXPECT_FALSE(c.cuda);
+    EXPECT_EQ(c.cudaReason,
+              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
+              "--help').");
+    EXPECT_FALSE(c.gpuMetrics);
+    EXPECT_EQ(c.gpuMetricsReason, "This sightline has no GPU metrics option.");
+    c = CaptureCapabilities::evaluate("", "", "", "");
+    EXPECT_EQ(c.cudaReason,
+              "The sightline command-line tool did not answer, so CUDA capture cannot be checked.");
+    EXPECT_NE(CaptureCapabilities::libraryProblem("libsightline-no-such-lib.so.9"), "");
+    EXPECT_EQ(CaptureCapabilities::libraryProblem("libc.so.6"), "");
+}
+
+TEST(CaptureCapabilities, CuptiModuleNextToTheInjectionModule) {
+    QTemporaryDir root;
+    QDir(root.path()).mkpath("app/cli");
+    QDir(root.path()).mkpath("lib/sightline");
+    const QString bin = test::writeScript(root.filePath("app/cli/sightline"), "#!/bin/sh\n");
+    // No module folder at all: cannot tell, so no objection.
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
+    test::writeScript(root.filePath("lib/sightline/libsightline-inject.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""),
+              "libsightline-cupti.so is not in " + root.filePath("lib/sightline") +
+                  " (the CUDA toolkit was missing when it was built).");
+    test::writeScript(root.filePath("lib/sightline/libsightline-cupti.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
+    // $SIGHTLINE_INJECT_DIR wins.
+    QDir(root.path()).mkpath("other");
+    test::writeScript(root.filePath("other/libsightline-inject.so"), "");
+    EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, root.filePath("other")),
+              "libsightline-cupti.so is not in " + root.filePath("other") +
+                  " (the CUDA toolkit was missing when it was built).");
+}
+
+TEST(CapturePresets, SaveListLoadRemove) {
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath("presets.ini"), QSettings::IniFormat);
+    CapturePresets presets(&settings);
+    CaptureSettings a;
+    a.program = "/bin/true";
+    a.arguments = {"x y"};
+    a.workingDirectory = "/tmp";
+    a.traceOsrt = false;
+    a.durationSeconds = 2.5;
+    CaptureSettings b;
+    b.program = "";  // a preset of options only
+    b.captureRange = CaptureRangeKind::Nvtx;
+    b.nvtxRange = "epoch";
+    presets.save("zeta/with slash", a);
+    presets.save("Alpha", b);
+    presets.saveLast(a);
+    EXPECT_EQ(presets.names(), QStringList({"Alpha", "zeta/with slash"}));
+    auto la = presets.load("zeta/with slash");
+    ASSERT_TRUE(la.ok()) << la.error();
+    EXPECT_EQ(*la, a);
+    auto lb = presets.load("Alpha");
+    ASSERT_TRUE(lb.ok()) << lb.error();
+    EXPECT_EQ(*lb, b);
+    EXPECT_EQ(presets.loadLast().value(), a);
+    presets.remove("Alpha");
+    EXPECT_EQ(presets.names(), QStringList({"zeta/with slash"}));
+    EXPECT_EQ(presets.load("Alpha").error(), "no capture preset named 'Alpha'");
+    // Survives a new QSettings on the same file.
+    QSettings reopened(dir.filePath("presets.ini"), QSettings::IniFormat);
+    EXPECT_EQ(CapturePresets(&reopened).load("zeta/with slash").value(), a);
+}

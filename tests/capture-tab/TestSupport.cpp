@@ -1,0 +1,86 @@
+#include "TestSupport.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QSettings>
+#include <QTest>
+
+namespace sl::viewer::test {
+
+void isolateSettings(const QString& dir) {
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
+}
+
+QString writeScript(const QString& path, const QString& body) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    f.write(body.toUtf8());
+    f.close();
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return path;
+}
+
+QString writeFakeSightline(const QString& dir) {
+    return writeScript(dir + "/sightline", R"SH(#!/bin/sh
+# Mimics the stderr of `sightline profile` (capture/launcher): the running line, the merge bar,
+# the "merged ...; report written to" line and "sightline: error:" lines.
+[ -n "$FAKE_SIGHTLINE_LOG" ] && printf '%s\n' "$@" > "$FAKE_SIGHTLINE_LOG"
+if [ "$1" = profile ] && [ "$2" = --help ]; then
+  echo "usage: sightline profile [options] PROGRAM [ARGS...]"
+  echo "  -t, --trace LIST   what to trace: cuda, nvtx, osrt or none"
+  exit 0
+fi
+shift
+out=""
+repeat=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --output=*) out="${1#--output=}" ;;
+    --capture-range-end=repeat*) repeat=1 ;;
+    --) shift; break ;;
+    -*) ;;
+    *) break ;;
+  esac
+  shift
+done
+[ -z "$out" ] && out=report1.rep
+case "$out" in *.rep) ;; *) out="$out.rep" ;; esac
+if ! command -v "$1" >/dev/null 2>&1; then
+  echo "sightline: error: cannot run '$1': No such file or directory" >&2
+  exit 1
+fi
+finish() {
+  [ -n "$child" ] && kill "$child" 2>/dev/null
+  printf 'sightline: merging [####      ]  40%%\rsightline: merging [##########] 100%%\n' >&2
+  if [ -n "$repeat" ]; then names="${out%.rep}.1.rep ${out%.rep}.2.rep"; else names="$out"; fi
+  for name in $names; do
+    if ! ( echo "fake report of $1" > "$name" ) 2>/dev/null; then
+      echo "sightline: error: writing $name: cannot create the file" >&2
+      exit 1
+    fi
+    echo "sightline: merged 1,042 events from 1 processes in 3 ms; report written to $name (1.00 KiB)" >&2
+  done
+  exit 0
+}
+trap 'finish stopped' INT
+"$@" &
+child=$!
+echo "sightline: capture running: pid $child ($*)" >&2
+wait "$child"
+child=""
+finish ended
+)SH");
+}
+
+bool waitFor(const std::function<bool()>& done, int timeoutMs) {
+    return QTest::qWaitFor(done, timeoutMs);
+}
+
+QString readText(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+}  // namespace sl::viewer::test

@@ -1,0 +1,117 @@
+#pragma once
+// Helpers for the end-to-end capture tests: run `sightline profile` on a test client, load the
+// report, and query it (events of a kind by name, processes by exit code, ...).
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/core/Report.h"
+#include "model/rep/RepReader.h"
+
+namespace sl::test {
+
+class CaptureDir {
+public:
+    CaptureDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "sightline-capture-test-XXXXXX").string();
+        m_path = ::mkdtemp(tmpl.data());
+    }
+    ~CaptureDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    std::string file(const std::string& name) const { return m_path + "/" + name; }
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
+// Runs argv (argv[0] a path) in `cwd`; returns the raw wait status. With `sigintAfterMs` > 0 the
+// process gets SIGINT after that many milliseconds.
+inline int runProcess(const std::vector<std::string>& args, const std::string& cwd = {}, int sigintAfterMs = 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(120);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(121);
+    }
+    if (sigintAfterMs > 0) {
+        usleep(static_cast<useconds_t>(sigintAfterMs) * 1000);
+        kill(pid, SIGINT);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return st;
+}
+
+inline int exitCodeOf(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+// `sightline profile -q true -f true -o <out> <extra...> <program...>`; returns the exit code.
+inline int profile(const std::string& out, const std::vector<std::string>& extra, const std::vector<std::string>& program,
+                   const std::string& cwd = {}) {
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), program.begin(), program.end());
+    return exitCodeOf(runProcess(args, cwd));
+}
+
+inline std::string client(const std::string& name) { return std::string(SIGHTLINE_CLIENTS) + "/" + name; }
+
+inline std::shared_ptr<Report> load(const std::string& path) {
+    auto r = readReport(path);
+    if (!r) return nullptr;
+    return *r;
+}
+
+struct Ev {
+    int64_t pid, tid, start, end;
+    uint32_t domain;
+    std::string name;
+    const Track* track;
+    size_t index;
+};
+
+// Every event of `kind` (optionally only those named `name`), across tracks.
+inline std::vector<Ev> events(const Report& r, EventKind kind, const std::string& name = {}) {
+    std::vector<Ev> out;
+    for (const Track& t : r.tracks) {
+        if (t.key.kind != kind) continue;
+        for (size_t i = 0; i < t.size(); ++i) {
+            std::string n(r.str(t.nameAt(i)));
+            if (!name.empty() && n != name) continue;
+            out.push_back({t.key.pid, t.key.tid, t.start[i], t.endAt(i), t.key.domain, n, &t, i});
+        }
+    }
+    return out;
+}
+
+inline const Process* processWithExit(const Report& r, int code) {
+    for (const auto& p : r.processes)
+        if (p.exitSignal == 0 && p.end != kUnknownTime && p.exitCode == code) return &p;
+    return nullptr;
+}
+
+inline int64_t diagnostic(const Report& r, const std::string& name, int64_t pid = -1) {
+    int64_t n = 0;
+    for (const auto& d : r.diagnostics)
+        if (d.name == name && (pid < 0 || d.pid == pid)) n += d.count;
+    return n;
+}
+
+inline uint32_t domainId(const Report& r, int64_t pid, const std::string& name) {
+    for (const auto& d : r.nvtxDomains)
+        if (d.pid == pid && d.name == name) return d.domainId;
+    return UINT32_MAX;
+}
+
+}  // namespace sl::test

@@ -1,0 +1,161 @@
+// Unit tests of the raw data path: ProcessWriter -> stream file -> RawStream, and option parsing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "capture/common/Clock.h"
+#include "capture/common/ProcessWriter.h"
+#include "capture/common/RawReader.h"
+#include "capture/launcher/ProfileOptions.h"
+#include "capture/launcher/SessionMerger.h"
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+using namespace sl::capture;
+
+TEST(RawStream, WriterRoundTripThroughMerger) {
+    CaptureDir dir;
+    setenv("SIGHTLINE_SESSION_DIR", dir.path().c_str(), 1);
+    ASSERT_TRUE(ProcessWriter::start("unit"));
+    int64_t pid = ProcessWriter::pid();
+    uint32_t name = ProcessWriter::defineString("kernelA");
+    int64_t ints[8] = {0, 108, 80ll << 30, 9, 0, 1980000, 2619000, 4800ll << 30};
+    std::string_view strs[3] = {"H200", "GPU-uuid", "0000:01:00.0"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::Gpu, ints, 8, strs, 3));
+    int64_t launch[14] = {5, 128, 1, 1, 256, 1, 1, 32, 0, 1024, 0, 0, 0, 0};
+    std::string_view names[2] = {"_Z7kernelAv", "kernelA"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::KernelLaunch, launch, 14, names, 2));
+    // A context named through NVTX (nvtxNameCuContextA) and resolved through the CUDA module's handle map;
+    // a stream name without a handle stays unattached (counted).
+    int64_t ctx[2] = {0, 1};
+    std::string_view ctxName[1] = {""};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::Context, ctx, 2, ctxName, 1));
+    int64_t handle[5] = {static_cast<int64_t>(ResourceKind::CuContext), 0xABC0, 0, 1, 0};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceHandle, handle, 5));
+    int64_t named[3] = {static_cast<int64_t>(ResourceKind::CuContext), 0xABC0, 1};
+    std::string_view nm[1] = {"main context"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceName, named, 3, nm, 1));
+    int64_t named2[3] = {static_cast<int64_t>(ResourceKind::CudaStream), 0xDEF0, 1};
+    std::string_view nm2[1] = {"copy stream"};
+    ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::ResourceName, named2, 3, nm2, 1));
+    // 3 threads x 20,000 generic events (CUPTI-style kernels on stream 7) and OS runtime calls.
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([t, name] {
+            for (int i = 0; i < 20000; ++i) {
+                int64_t cols[2] = {i, 5};
+                ASSERT_TRUE(ProcessWriter::emitEvent(EventKind::Kernel, 0, 1000 + i * 10, 1005 + i * 10, name, cols, 2, 0,
+                                                     1, static_cast<uint32_t>(7 + t)));
+            }
+            ProcessWriter::threadExit();
+        });
+    for (auto& t : threads) t.join();
+    ProcessWriter::shutdown(ExitHow::Exit, 0, 0);
+
+    auto files = SessionMerger::listStreams(dir.path());
+    ASSERT_EQ(files.size(), 1u);
+    auto s = RawStream::open(files[0]);
+    ASSERT_TRUE(s) << s.error();
+    EXPECT_EQ(s->header().pid, pid);
+    EXPECT_STREQ(s->header().module, "unit");
+    EXPECT_EQ(s->damagedBytes(), 0u);
+
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(files[0]));
+    m.finish(nowNs());
+    auto r = b.finish();
+    ASSERT_EQ(r->gpus.size(), 1u);
+    EXPECT_EQ(r->gpus[0].name, "H200");
+    EXPECT_EQ(r->gpus[0].smCount, 108);
+    EXPECT_EQ(r->gpus[0].pciBusId, "0000:01:00.0");
+    ASSERT_EQ(r->kernelLaunches.size(), 1u);
+    EXPECT_EQ(r->kernelLaunches[0].grid[0], 128u);
+    EXPECT_EQ(r->str(r->kernelLaunches[0].shortName), "kernelA");
+    EXPECT_EQ(r->eventCount(EventKind::Kernel), 60000u);
+    for (uint32_t st = 7; st < 10; ++st) {
+        const Track* t = r->findTrack(TrackKey::forStream(EventKind::Kernel, pid, 0, 1, st));
+        ASSERT_TRUE(t) << st;
+        EXPECT_EQ(t->size(), 20000u);
+        EXPECT_EQ(r->str(t->nameAt(0)), "kernelA");
+        EXPECT_EQ(t->intAt(cols::Kernel::Launch, 0), 0);  // remapped to the report's launch table
+    }
+    ASSERT_EQ(r->contexts.size(), 1u);
+    EXPECT_EQ(r->contexts[0].name, "main context");
+    ASSERT_EQ(r->diagnostics.size(), 1u);
+    EXPECT_EQ(r->diagnostics[0].name, "nvtx.resource_names_unattached");
+    EXPECT_EQ(r->diagnostics[0].count, 1);
+}
+
+TEST(RawStream, TruncatedFileIsReadUpToTheDamage) {
+    CaptureDir dir;
+    std::string path = dir.file("x.slraw");
+    {
+        StreamHeader h{};
+        std::memcpy(h.magic, kStreamMagic, 8);
+        h.version = kStreamVersion;
+        h.headerBytes = sizeof h;
+        h.pid = 42;
+        BlockHeader b{kBlockMagic, 16, 42, 0};
+        NvtxEndRecord pop{{RecordType::NvtxPop, 0, 2, 0}, 5, 0};
+        FILE* f = fopen(path.c_str(), "wb");
+        fwrite(&h, sizeof h, 1, f);
+        fwrite(&b, sizeof b, 1, f);
+        fwrite(&pop, 16, 1, f);
+        BlockHeader b2{kBlockMagic, 64, 42, 1};
+        fwrite(&b2, sizeof b2, 1, f);
+        fwrite(&pop, 16, 1, f);  // 48 bytes short
+        fclose(f);
+    }
+    auto s = RawStream::open(path);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->blocks().size(), 1u);
+    EXPECT_EQ(s->damagedBytes(), 40u);
+    EXPECT_NE(s->damage().find("truncated block at byte"), std::string::npos);
+    auto bad = RawStream::open(dir.file("missing.slraw"));
+    EXPECT_FALSE(bad);
+}
+
+TEST(ProfileOptionsParse, Values) {
+    ProfileOptions o;
+    ASSERT_TRUE(parseTraceList("nvtx,osrt", o));
+    EXPECT_FALSE(o.traceCuda);
+    EXPECT_TRUE(o.traceNvtx && o.traceOsrt);
+    ASSERT_TRUE(parseTraceList("none", o));
+    EXPECT_FALSE(o.traceCuda || o.traceNvtx || o.traceOsrt);
+    EXPECT_FALSE(parseTraceList("nvtx,foo", o));
+    EXPECT_EQ(parseSeconds("0.25", "-d").value(), 250'000'000);
+    EXPECT_FALSE(parseSeconds("-1", "-d"));
+    EXPECT_FALSE(parseSeconds("1s", "-d"));
+    ASSERT_TRUE(parseNvtxCapture("train@my domain", o));
+    EXPECT_EQ(o.nvtxRange, "train");
+    EXPECT_EQ(o.nvtxDomain, "my domain");
+    ASSERT_TRUE(parseCaptureRangeEnd("repeat:4", o));
+    EXPECT_EQ(o.rangeEnd, CaptureRangeEnd::Repeat);
+    EXPECT_EQ(o.repeatCount, 4);
+    EXPECT_FALSE(parseCaptureRangeEnd("repeat:0", o));
+    ASSERT_TRUE(parseEnvVar("A=1,B=x=y", o));
+    ASSERT_EQ(o.env.size(), 2u);
+    EXPECT_EQ(o.env[1].second, "x=y");
+    EXPECT_EQ(parseKillMode("sigkill").value(), KillMode::Sigkill);
+    EXPECT_FALSE(parseKillMode("sighup"));
+}
+
+TEST(ProfileOptionsParse, OutputPatterns) {
+    setenv("SL_UNIT_X", "val", 1);
+    EXPECT_EQ(expandOutputPattern("a-%p", 77).value(), "a-77.rep");
+    EXPECT_EQ(expandOutputPattern("a-%q{SL_UNIT_X}.rep", 1).value(), "a-val.rep");
+    EXPECT_EQ(expandOutputPattern("100%%", 1).value(), "100%.rep");
+    EXPECT_FALSE(expandOutputPattern("a-%z", 1));
+    EXPECT_FALSE(expandOutputPattern("a-%q{X", 1));
+    EXPECT_TRUE(patternUsesPid("x%p"));
+    EXPECT_FALSE(patternUsesPid("x%%p"));
+    EXPECT_EQ(numberedName("out.rep", 2), "out.2.rep");
+}
+
+}  // namespace
+}  // namespace sl::test

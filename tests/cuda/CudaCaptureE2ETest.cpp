@@ -1,0 +1,135 @@
+// `sightline profile -t cuda` end to end without a GPU: the real CLI, launcher, injection
+// library and merge, with the fake libcupti (FakeCupti.cpp) under fake_cuda_app and the fake
+// libnvidia-ml for --gpu-metrics-devices. Label: capture.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "model/rep/RepReader.h"
+#include "tests/gpu/GpuCaptureCheck.h"
+
+namespace sl::cuda {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CudaCaptureE2E : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string tmpl = (fs::temp_directory_path() / "sl-cuda-e2e-XXXXXX").string();
+        m_dir = mkdtemp(tmpl.data());
+        // libnvidia-ml.so.1 for the launcher: the fake, found through LD_LIBRARY_PATH.
+        fs::create_symlink(SIGHTLINE_FAKE_NVML, m_dir + "/libnvidia-ml.so.1");
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    // Runs sightline profile OPTIONS fake_cuda_app - SCENARIO; returns the exit status.
+    int profile(const std::string& options, const std::string& scenario,
+                const std::string& report) {
+        std::string cmd = "LD_LIBRARY_PATH=" + m_dir + " " SIGHTLINE_CLI " profile -q true " +
+                          options + " -o " + report +
+                          " -e LD_LIBRARY_PATH=" SIGHTLINE_FAKE_CUPTI_DIR
+                          " " SIGHTLINE_FAKE_CUDA_APP " - " +
+                          scenario + " > " + m_dir + "/log.txt 2>&1";
+        int st = std::system(cmd.c_str());
+        return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    }
+    std::string log() const {
+        std::string s;
+        if (FILE* f = std::fopen((m_dir + "/log.txt").c_str(), "r")) {
+            char buf[4096];
+            size_t n;
+            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+            std::fclose(f);
+        }
+        return s;
+    }
+    std::string m_dir;
+};
+
+TEST_F(CudaCaptureE2E, KernelsApiCallsAndGpuInTheReport) {
+    std::string rep = m_dir + "/basic.rep";
+    ASSERT_EQ(profile("-t cuda,nvtx,osrt", "basic", rep), 0) << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const Report& report = **r;
+    EXPECT_EQ(report.eventCount(EventKind::Kernel), 3u);
+    EXPECT_EQ(report.eventCount(EventKind::CudaApi), 3u);
+    ASSERT_EQ(report.gpus.size(), 1u);
+    EXPECT_EQ(report.gpus[0].name, "Fake GPU");
+    ASSERT_EQ(report.kernelLaunches.size(), 1u);
+    EXPECT_EQ(report.str(report.kernelLaunches[0].shortName), "kernel");
+    auto api = report.tracksOfKind(EventKind::CudaApi);
+    ASSERT_EQ(api.size(), 1u);
+    EXPECT_EQ(report.str(api[0]->name[0]), "cudaLaunchKernel");
+    EXPECT_NE(report.findThread(api[0]->key.pid, api[0]->key.tid),
+              nullptr);  // on the program's main thread
+    EXPECT_EQ(report.diagnostics.size(), 0u)
+        << report.diagnostics[0].name << ": " << report.diagnostics[0].reason;
+
+    // The GPU end-to-end checks (tests/gpu) pass on this real capture too.
+    auto expect = gpucheck::Expectations::parse("kernels=3\n", "fake.expect");
+    ASSERT_TRUE(expect.ok());
+    gpucheck::CheckOptions o;
+    o.checkNvtx = false;
+    auto check = gpucheck::checkGpuCapture(report, *expect, o);
+    for (const auto& f : check.failed) ADD_FAILURE() << f;
+    EXPECT_EQ(check.passed.size(), 4u);
+}
+
+TEST_F(CudaCaptureE2E, CudaProfilerApiRange) {
+    std::string rep = m_dir + "/range.rep";
+    ASSERT_EQ(profile("-t cuda -c cudaProfilerApi --capture-range-end=stop", "range", rep), 0)
+        << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ((*r)->eventCount(EventKind::Kernel), 3u);
+}
+
+TEST_F(CudaCaptureE2E, CudaProfilerApiNeedsCudaTracing) {
+    std::string rep = m_dir + "/bad.rep";
+    EXPECT_NE(profile("-t nvtx -c cudaProfilerApi", "basic", rep), 0);
+    EXPECT_NE(log().find("--capture-range=cudaProfilerApi needs CUDA tracing (-t ...,cuda)"),
+              std::string::npos)
+        << log();
+    EXPECT_NE(profile("--cuda-graph-trace=nodes", "basic", rep), 0);
+    EXPECT_NE(log().find("--cuda-graph-trace: 'nodes' is not graph or node"), std::string::npos)
+        << log();
+    EXPECT_NE(profile("--gpu-metrics-devices=first", "basic", rep), 0);
+    EXPECT_NE(log().find("--gpu-metrics-devices: 'first'"), std::string::npos) << log();
+}
+
+TEST_F(CudaCaptureE2E, GpuMetricsFromNvmlSitWithTheCudaGpu) {
+    std::string rep = m_dir + "/metrics.rep";
+    ASSERT_EQ(
+        profile("-t cuda --gpu-metrics-devices=0 --gpu-metrics-frequency=200", "periodic", rep), 0)
+        << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    int nvml = 0;
+    for (const auto& s : (*r)->metricSeries)
+        if (s.source == "nvml") {
+            ++nvml;
+            EXPECT_EQ(s.deviceId, 0);
+        }
+    EXPECT_EQ(nvml, 9);
+    EXPECT_GT((*r)->eventCount(EventKind::Metric), 9u);
+}
+
+TEST_F(CudaCaptureE2E, MissingNvmlIsADiagnosticNotAFailure) {
+    fs::remove(m_dir + "/libnvidia-ml.so.1");
+    std::string rep = m_dir + "/nonvml.rep";
+    ASSERT_EQ(profile("-t cuda --gpu-metrics-devices=all", "basic", rep), 0) << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ((*r)->diagnosticCount("gpu_metrics.unavailable"), 1);
+    EXPECT_EQ((*r)->eventCount(EventKind::Kernel), 3u);
+}
+
+}  // namespace
+}  // namespace sl::cuda

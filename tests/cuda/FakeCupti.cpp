@@ -1,0 +1,224 @@
+// A stand-in for libcupti.so.13 (only the calls libsightline-cuda makes), so the injection
+// library's own logic - options, profiler ranges, timestamps, buffer handling, dropped-record
+// counts, the exit flush - runs for real on machines without a GPU. The "GPU work" is driven
+// by the test program through the fakeCupti* hooks; records are CUPTI structs of this toolkit.
+#include <cupti.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <vector>
+
+namespace {
+
+std::mutex g_mutex;
+CUpti_BuffersCallbackRequestFunc g_request = nullptr;
+CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
+CUpti_TimestampCallbackFunc g_timestamp = nullptr;
+CUpti_CallbackFunc g_callback = nullptr;
+std::set<int> g_enabled;
+std::vector<std::vector<uint8_t>> g_pending;  // records waiting for a flush
+uint32_t g_correlation = 0;
+uint64_t g_streamBusyUntil = 0;  // the stream runs one kernel at a time, like a real one
+size_t g_dropped = 0;
+bool g_systemTid = false;
+
+uint64_t now() {
+    return g_timestamp ? g_timestamp() : 1;
+}
+
+template <class T>
+void queue(const T& r) {
+    std::vector<uint8_t> bytes((sizeof(T) + 7) & ~size_t(7), 0);
+    std::memcpy(bytes.data(), &r, sizeof(T));
+    g_pending.push_back(std::move(bytes));
+}
+
+size_t recordSize(const CUpti_Activity* r) {
+    switch (r->kind) {
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            return sizeof(CUpti_ActivityKernel10);
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+            return sizeof(CUpti_ActivityAPI);
+        case CUPTI_ACTIVITY_KIND_CONTEXT:
+            return sizeof(CUpti_ActivityContext3);
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            return sizeof(CUpti_ActivityDevice5);
+        default:
+            return 8;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+CUptiResult cuptiGetVersion(uint32_t* v) {
+    *v = CUPTI_API_VERSION;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiGetResultString(CUptiResult, const char** s) {
+    *s = "FAKE_CUPTI_ERROR";
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType t) {
+    g_systemTid = t == CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc f) {
+    g_timestamp = f;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r,
+                                           CUpti_BuffersCallbackCompleteFunc c) {
+    g_request = r;
+    g_complete = c;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc f, void*) {
+    g_callback = f;
+    *s = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiEnableCallback(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                CUpti_CallbackId) {
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t) {
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
+    std::lock_guard lock(g_mutex);
+    g_enabled.insert(k);
+    if (k == CUPTI_ACTIVITY_KIND_DEVICE) {
+        auto d = CUpti_ActivityDevice5{};
+        d.kind = CUPTI_ACTIVITY_KIND_DEVICE;
+        d.id = 0;
+        d.name = "Fake GPU";
+        d.numMultiprocessors = 4;
+        queue(d);
+    }
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k) {
+    return cuptiActivityEnable(k);
+}
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
+    std::lock_guard lock(g_mutex);
+    g_enabled.erase(k);
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiGetDeviceId(CUcontext, uint32_t* d) {
+    *d = 0;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiGetContextId(CUcontext, uint32_t* c) {
+    *c = 1;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* n) {
+    std::lock_guard lock(g_mutex);
+    *n = g_dropped;
+    g_dropped = 0;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** rec) {
+    uint8_t* next =
+        *rec ? reinterpret_cast<uint8_t*>(*rec) + ((recordSize(*rec) + 7) & ~size_t(7)) : buffer;
+    if (next >= buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *rec = reinterpret_cast<CUpti_Activity*>(next);
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityFlushAll(uint32_t) {
+    std::vector<std::vector<uint8_t>> records;
+    {
+        std::lock_guard lock(g_mutex);
+        records.swap(g_pending);
+    }
+    if (records.empty() || !g_request) return CUPTI_SUCCESS;
+    uint8_t* buf = nullptr;
+    size_t size = 0, maxRecords = 0;
+    g_request(&buf, &size, &maxRecords);
+    size_t used = 0;
+    for (const auto& r : records) {
+        if (!buf || used + r.size() > size) {
+            std::lock_guard lock(g_mutex);
+            ++g_dropped;  // as CUPTI does when it has no buffer
+            continue;
+        }
+        std::memcpy(buf + used, r.data(), r.size());
+        used += r.size();
+    }
+    if (buf) g_complete(nullptr, 0, buf, size, used);
+    return CUPTI_SUCCESS;
+}
+
+// ---- hooks for the test program ----
+
+void fakeCuptiCreateContext() {
+    CUpti_ResourceData rd{};
+    rd.context = reinterpret_cast<CUcontext>(0x1);
+    if (g_callback)
+        g_callback(nullptr, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
+    std::lock_guard lock(g_mutex);
+    if (!g_enabled.count(CUPTI_ACTIVITY_KIND_CONTEXT)) return;
+    CUpti_ActivityContext3 c{};
+    c.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+    c.contextId = 1;
+    c.deviceId = 0;
+    c.nullStreamId = 7;
+    queue(c);
+}
+
+// cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
+void fakeCuptiLaunch(const char* name) {
+    uint64_t t0 = now();
+    std::lock_guard lock(g_mutex);
+    uint32_t corr = ++g_correlation;
+    if (g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME)) {
+        CUpti_ActivityAPI a{};
+        a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+        a.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+        a.start = t0;
+        a.end = t0 + 500;
+        a.processId = static_cast<uint32_t>(getpid());
+        a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
+        a.correlationId = corr;
+        queue(a);
+    }
+    if (g_enabled.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
+        CUpti_ActivityKernel10 k{};
+        k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+        k.name = name;
+        k.start = std::max<uint64_t>(t0 + 1000, g_streamBusyUntil);
+        k.end = k.start + 1000;
+        g_streamBusyUntil = k.end;
+        k.contextId = 1;
+        k.streamId = 7;
+        k.correlationId = corr;
+        k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
+        queue(k);
+    }
+}
+
+// cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.
+void fakeCuptiProfiler(int start) {
+    CUpti_CallbackData cb{};
+    cb.callbackSite = CUPTI_API_ENTER;
+    cb.functionName = start ? "cudaProfilerStart" : "cudaProfilerStop";
+    if (g_callback)
+        g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API,
+                   start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                         : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                   &cb);
+}
+
+void fakeCuptiDrop(size_t n) {
+    std::lock_guard lock(g_mutex);
+    g_dropped += n;
+}
+
+}  // extern "C"

@@ -1,0 +1,147 @@
+// libsightline-cuda.so running its real logic against a fake CUPTI (FakeCupti.cpp) in a child
+// process (fake_cuda_app): what reaches the raw stream for each scenario.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "tests/cuda/RawStreamUtil.h"
+
+namespace sl::cuda::test {
+namespace {
+
+int64_t monoNs() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+struct AppRun {
+    int status = -1;
+    pid_t pid = 0;
+    int64_t before = 0, after = 0;
+    RawContent raw;
+    std::map<std::string, int64_t> diags;
+    std::vector<const RawEvent*> of(EventKind k) const {
+        std::vector<const RawEvent*> v;
+        for (const auto& e : raw.events)
+            if (e.rec.kind == static_cast<uint8_t>(k)) v.push_back(&e);
+        return v;
+    }
+};
+
+AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::string>> env = {}) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sl-flow-XXXXXX").string();
+    std::string dir = mkdtemp(tmpl.data());
+    AppRun r;
+    r.before = monoNs();
+    r.pid = fork();
+    if (r.pid == 0) {
+        setenv("LD_LIBRARY_PATH", SIGHTLINE_FAKE_CUPTI_DIR, 1);
+        setenv("SIGHTLINE_SESSION_DIR", dir.c_str(), 1);
+        for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+        execl(SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_CUDA_INJECTION,
+              scenario.c_str(), nullptr);
+        _exit(127);
+    }
+    waitpid(r.pid, &r.status, 0);
+    r.after = monoNs();
+    r.raw = readModuleStreams(dir, "cupti");
+    for (const auto& m : r.raw.metas)
+        if (m.kind == capture::MetaKind::Diagnostic) r.diags[m.strs.at(0)] += m.ints.at(0);
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+TEST(InjectionFlow, KernelsAndApiCallsOnTheMonotonicClockFlushedAtExit) {
+    AppRun r = run("basic");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    ASSERT_TRUE(r.raw.error.empty()) << r.raw.error;
+    ASSERT_EQ(r.raw.files, 1);
+    auto kernels = r.of(EventKind::Kernel);
+    auto apis = r.of(EventKind::CudaApi);
+    ASSERT_EQ(kernels.size(), 3u);
+    ASSERT_EQ(apis.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+        // CUPTI took its timestamps from our callback: the same CLOCK_MONOTONIC as this test.
+        EXPECT_GE(kernels[i]->rec.start, r.before);
+        EXPECT_LE(kernels[i]->rec.end, r.after + 10'000);
+        EXPECT_EQ(kernels[i]->name, "kernel(float*, int)");
+        EXPECT_EQ(kernels[i]->rec.device, 0);  // context 1 -> device 0 from the resource callback
+        EXPECT_EQ(apis[i]->rec.tid, r.pid);  // system thread ids: the main thread's tid is the pid
+        EXPECT_EQ(apis[i]->name, "cudaLaunchKernel");
+        EXPECT_EQ(apis[i]->cols[0], kernels[i]->cols[0]);  // correlation
+        EXPECT_LT(apis[i]->rec.start, kernels[i]->rec.start);
+    }
+    int gpus = 0;
+    for (const auto& m : r.raw.metas) gpus += m.kind == capture::MetaKind::Gpu;
+    EXPECT_EQ(gpus, 1);
+    EXPECT_TRUE(r.diags.empty());
+}
+
+TEST(InjectionFlow, ProfilerApiRangeStopCapturesOnlyTheFirstRange) {
+    AppRun r = run("range",
+                   {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "stop"}});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    auto kernels = r.of(EventKind::Kernel);
+    ASSERT_EQ(kernels.size(), 3u);
+    for (const auto* k : kernels) EXPECT_EQ(k->name, "inside()");
+    EXPECT_EQ(r.of(EventKind::CudaApi).size(), 3u);
+}
+
+TEST(InjectionFlow, ProfilerApiRangeRepeatCapturesEveryRange) {
+    AppRun r = run(
+        "range", {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}, {"SIGHTLINE_CUDA_RANGE_END", "repeat"}});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    auto kernels = r.of(EventKind::Kernel);
+    ASSERT_EQ(kernels.size(), 4u);
+    EXPECT_EQ(kernels[3]->name, "second()");
+}
+
+TEST(InjectionFlow, ProfilerApiRangeNeverStartedIsReported) {
+    AppRun r = run("basic", {{"SIGHTLINE_CUDA_PROFILER_RANGE", "1"}});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 0u);
+    EXPECT_EQ(r.diags["cuda.profiler_range_never_started"], 1);
+}
+
+TEST(InjectionFlow, ExitFromAnotherThreadStillFlushes) {
+    AppRun r = run("thread-exit");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 2u);
+}
+
+TEST(InjectionFlow, DroppedRecordsAreCounted) {
+    AppRun r = run("drops");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(r.diags["cuda.records_dropped"], 17);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 1u);
+}
+
+TEST(InjectionFlow, PeriodicFlushSavesRecordsBeforeAnAbruptEnd) {
+    AppRun withFlush = run("periodic", {{"SIGHTLINE_CUDA_FLUSH_MS", "50"}});
+    ASSERT_TRUE(WIFEXITED(withFlush.status));
+    EXPECT_EQ(withFlush.of(EventKind::Kernel).size(), 2u);
+    AppRun without = run("periodic", {{"SIGHTLINE_CUDA_FLUSH_MS", "0"}});
+    ASSERT_TRUE(WIFEXITED(without.status));
+    EXPECT_EQ(without.of(EventKind::Kernel).size(),
+              0u);  // _exit skipped the exit flush: nothing saved
+}
+
+TEST(InjectionFlow, BadOptionTurnsTracingOffWithAReason) {
+    AppRun r = run("basic", {{"SIGHTLINE_CUDA_GRAPH", "sideways"}});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 0u);
+    EXPECT_EQ(r.diags["cuda.trace_unavailable"], 1);
+}
+
+}  // namespace
+}  // namespace sl::cuda::test

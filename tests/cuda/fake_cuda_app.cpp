@@ -1,0 +1,73 @@
+// A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
+// drives the fake CUPTI (FakeCupti.cpp) through a scenario.
+//   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic
+// With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
+// `sightline profile`); without that variable the program runs untraced.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+using Launch = void (*)(const char*);
+using Profiler = void (*)(int);
+using Simple = void (*)();
+using Drop = void (*)(size_t);
+
+int main(int argc, char** argv) {
+    if (argc < 3) return 2;
+    const char* path =
+        std::strcmp(argv[1], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[1];
+    if (!path) {
+        std::printf("fake_cuda_app: CUDA_INJECTION64_PATH not set: not traced\n");
+        return 0;
+    }
+    void* inj = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!inj) {
+        std::fprintf(stderr, "%s\n", dlerror());
+        return 3;
+    }
+    auto init = reinterpret_cast<int (*)()>(dlsym(inj, "InitializeInjection"));
+    void* cupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_NOLOAD);
+    if (!init || !cupti) return 4;
+    auto launch = reinterpret_cast<Launch>(dlsym(cupti, "fakeCuptiLaunch"));
+    auto profiler = reinterpret_cast<Profiler>(dlsym(cupti, "fakeCuptiProfiler"));
+    auto context = reinterpret_cast<Simple>(dlsym(cupti, "fakeCuptiCreateContext"));
+    auto drop = reinterpret_cast<Drop>(dlsym(cupti, "fakeCuptiDrop"));
+    if (!launch || !profiler || !context || !drop) return 5;  // not the fake: refuse to run
+    if (init() != 1) return 6;
+    context();
+    std::string s = argv[2];
+    if (s == "basic") {
+        for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
+    } else if (s == "range") {
+        launch("_Z7outsidev");
+        launch("_Z7outsidev");
+        profiler(1);
+        for (int i = 0; i < 3; ++i) launch("_Z6insidev");
+        profiler(0);
+        for (int i = 0; i < 4; ++i) launch("_Z7outsidev");
+        profiler(1);
+        launch("_Z6secondv");
+        profiler(0);
+    } else if (s == "thread-exit") {
+        launch("_Z6kernelPfi");
+        launch("_Z6kernelPfi");
+        std::thread([] { std::exit(0); }).join();
+    } else if (s == "drops") {
+        drop(17);
+        launch("_Z6kernelPfi");
+    } else if (s == "periodic") {
+        launch("_Z6kernelPfi");
+        launch("_Z6kernelPfi");
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        _exit(0);  // no atexit flush: only the periodic flush can have saved the records
+    } else {
+        return 7;
+    }
+    return 0;
+}

@@ -1,0 +1,248 @@
+#include "tests/gpu/GpuCaptureCheck.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace sl::gpucheck {
+
+Result<Expectations> Expectations::parse(const std::string& text, const std::string& name) {
+    Expectations e;
+    std::istringstream in(text);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+        ++n;
+        if (line.empty() || line[0] == '#') continue;
+        size_t eq = line.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return makeError(name + ":" + std::to_string(n) + ": expected key=value, got '" + line +
+                             "'");
+        e.m_kv[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return e;
+}
+
+Result<Expectations> Expectations::read(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return makeError(path + ": cannot open the expectations file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse(ss.str(), path);
+}
+
+int64_t Expectations::num(const std::string& key, int64_t fallback) const {
+    auto it = m_kv.find(key);
+    return it == m_kv.end() ? fallback : std::stoll(it->second);
+}
+
+std::vector<std::string> Expectations::list(const std::string& key) const {
+    std::vector<std::string> out;
+    auto it = m_kv.find(key);
+    if (it == m_kv.end()) return out;
+    std::stringstream ss(it->second);
+    std::string item;
+    while (std::getline(ss, item, ',')) out.push_back(item);
+    return out;
+}
+
+namespace {
+
+struct Op {
+    int64_t start, end;
+    EventKind kind;
+};
+
+class Checker {
+public:
+    Checker(const Report& r, CheckResult& out) : m_r(r), m_out(out) {}
+
+    void expect(bool ok, const std::string& what) {
+        (ok ? m_out.passed : m_out.failed).push_back(what);
+    }
+    void equal(int64_t got, int64_t want, const std::string& what) {
+        expect(got == want,
+               what + ": captured " + std::to_string(got) + ", expected " + std::to_string(want));
+    }
+
+    int64_t count(EventKind k) const { return static_cast<int64_t>(m_r.eventCount(k)); }
+
+    int64_t memcpyBytes(CopyKind kind) const {
+        int64_t sum = 0;
+        for (const Track* t : m_r.tracksOfKind(EventKind::Memcpy))
+            for (size_t i = 0; i < t->size(); ++i)
+                if (t->intAt(cols::Memcpy::CopyKind, i) == int64_t(kind))
+                    sum += t->intAt(cols::Memcpy::Bytes, i);
+        return sum;
+    }
+
+    int64_t memsetBytes() const {
+        int64_t sum = 0;
+        for (const Track* t : m_r.tracksOfKind(EventKind::Memset))
+            for (size_t i = 0; i < t->size(); ++i) sum += t->intAt(cols::Memset::Bytes, i);
+        return sum;
+    }
+
+    // Every kernel has the API call that launched it (same process and correlation id), and the
+    // call started before the kernel.
+    void kernelsHaveApiCalls() {
+        std::unordered_map<int64_t, std::unordered_map<uint32_t, int64_t>>
+            apiStart;  // pid -> corr -> start
+        for (const Track* t : m_r.tracksOfKind(EventKind::CudaApi))
+            for (size_t i = 0; i < t->size(); ++i)
+                apiStart[t->key.pid]
+                        [static_cast<uint32_t>(t->intAt(cols::CudaApi::Correlation, i))] =
+                            t->start[i];
+        int64_t kernels = 0, missing = 0, late = 0;
+        for (const Track* t : m_r.tracksOfKind(EventKind::Kernel)) {
+            for (size_t i = 0; i < t->size(); ++i) {
+                ++kernels;
+                auto& calls = apiStart[t->key.pid];
+                auto it = calls.find(static_cast<uint32_t>(t->intAt(cols::Kernel::Correlation, i)));
+                if (it == calls.end())
+                    ++missing;
+                else if (!(it->second < t->start[i]))
+                    ++late;
+            }
+        }
+        expect(kernels > 0 && missing == 0,
+               "every kernel has its API call: " + std::to_string(missing) + " of " +
+                   std::to_string(kernels) + " kernels without one");
+        expect(kernels > 0 && late == 0,
+               "API call starts before its kernel: " + std::to_string(late) + " of " +
+                   std::to_string(kernels) + " kernels start first");
+    }
+
+    std::map<TrackKey, std::vector<Op>> opsByStream() const {
+        std::map<TrackKey, std::vector<Op>> streams;
+        for (EventKind k : {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset}) {
+            for (const Track* t : m_r.tracksOfKind(k)) {
+                TrackKey s = t->key;
+                s.kind = EventKind::Kernel;  // one key per stream whatever the kind
+                for (size_t i = 0; i < t->size(); ++i)
+                    streams[s].push_back({t->start[i], t->endAt(i), k});
+            }
+        }
+        return streams;
+    }
+
+    // A stream runs its work in order: sorted by start, each operation ends before the next starts.
+    void streamsInOrder() {
+        int64_t bad = 0, streams = 0;
+        for (auto& [key, ops] : opsByStream()) {
+            ++streams;
+            std::sort(ops.begin(), ops.end(),
+                      [](const Op& a, const Op& b) { return a.start < b.start; });
+            for (size_t i = 1; i < ops.size(); ++i)
+                if (ops[i].start < ops[i - 1].end || ops[i].start < ops[i - 1].start) ++bad;
+        }
+        expect(streams > 0 && bad == 0, "timestamps monotonic per stream: " + std::to_string(bad) +
+                                            " operations overlap their predecessor on " +
+                                            std::to_string(streams) + " streams");
+    }
+
+    // Some copy on one stream runs while a kernel runs on another.
+    void copyComputeOverlap() {
+        auto streams = opsByStream();
+        bool found = false;
+        for (auto a = streams.begin(); a != streams.end() && !found; ++a)
+            for (auto b = streams.begin(); b != streams.end() && !found; ++b) {
+                if (a == b || a->first.pid != b->first.pid) continue;
+                for (const Op& c : a->second) {
+                    if (c.kind != EventKind::Memcpy) continue;
+                    for (const Op& k : b->second)
+                        if (k.kind == EventKind::Kernel && c.start < k.end && k.start < c.end) {
+                            found = true;
+                            break;
+                        }
+                    if (found) break;
+                }
+            }
+        expect(found, "a copy overlaps a kernel on another stream");
+    }
+
+    void hostThreads(int64_t want) {
+        std::set<std::pair<int64_t, int64_t>> tids;
+        for (const Track* t : m_r.tracksOfKind(EventKind::CudaApi))
+            if (!t->empty()) tids.insert({t->key.pid, t->key.tid});
+        expect(static_cast<int64_t>(tids.size()) >= want,
+               "CUDA API calls on " + std::to_string(tids.size()) +
+                   " host threads, expected at least " + std::to_string(want));
+    }
+
+    // Every GPU has an NVML "GPU utilization" series with at least two samples.
+    void gpuMetrics() {
+        int gpus = 0, withSeries = 0;
+        for (const auto& g : m_r.gpus) {
+            ++gpus;
+            for (const auto& s : m_r.metricSeries) {
+                if (s.source != "nvml" || s.deviceId != g.deviceId || s.name != "GPU utilization")
+                    continue;
+                const Track* t = m_r.findTrack(TrackKey::forMetric(s.seriesId));
+                if (t && t->size() >= 2) ++withSeries;
+            }
+        }
+        expect(gpus > 0 && withSeries == gpus, "GPU utilization sampled on " +
+                                                   std::to_string(withSeries) + " of " +
+                                                   std::to_string(gpus) + " GPUs");
+    }
+
+    void nvtxRanges(const std::vector<std::string>& names) {
+        std::set<std::string> seen;
+        for (const Track* t : m_r.tracksOfKind(EventKind::NvtxRange))
+            for (size_t i = 0; i < t->size(); ++i) seen.insert(std::string(m_r.str(t->name[i])));
+        for (const auto& n : names) expect(seen.count(n) != 0, "NVTX range '" + n + "' captured");
+    }
+
+private:
+    const Report& m_r;
+    CheckResult& m_out;
+};
+
+}  // namespace
+
+CheckResult checkGpuCapture(const Report& r, const Expectations& e, const CheckOptions& o) {
+    CheckResult out;
+    Checker c(r, out);
+    const bool range = o.profilerRangeOnly;
+    // Step 1: counts.
+    if (o.minimumKernels) {
+        int64_t want = e.num("min_kernels");
+        c.expect(c.count(EventKind::Kernel) >= want,
+                 "kernels captured: " + std::to_string(c.count(EventKind::Kernel)) +
+                     ", expected at least " + std::to_string(want));
+    } else if (range) {
+        c.equal(c.count(EventKind::Kernel), e.num("kernels_in_profiler_range"),
+                "kernels inside cudaProfilerStart/Stop");
+        c.equal(c.count(EventKind::GraphTrace), 0, "graph launches inside cudaProfilerStart/Stop");
+        c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes_in_profiler_range"),
+                "HtoD bytes in range");
+        c.equal(c.memcpyBytes(CopyKind::DtoH), 0, "DtoH bytes in range");
+    } else {
+        int64_t graphKernels = e.num("graph_launches") * e.num("kernels_per_graph");
+        int64_t want = e.num("kernels") + (o.graphMode == GraphMode::Node ? graphKernels : 0);
+        c.equal(c.count(EventKind::Kernel), want, "kernels launched == kernels captured");
+        if (o.graphMode == GraphMode::Graph)
+            c.equal(c.count(EventKind::GraphTrace), e.num("graph_launches"),
+                    "graph launches captured");
+        if (e.has("memcpy_htod_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::HtoD), e.num("memcpy_htod_bytes"), "HtoD bytes");
+        if (e.has("memcpy_dtoh_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::DtoH), e.num("memcpy_dtoh_bytes"), "DtoH bytes");
+        if (e.has("memcpy_dtod_bytes"))
+            c.equal(c.memcpyBytes(CopyKind::DtoD), e.num("memcpy_dtod_bytes"), "DtoD bytes");
+        if (e.has("memset_bytes")) c.equal(c.memsetBytes(), e.num("memset_bytes"), "memset bytes");
+        if (e.num("overlap")) c.copyComputeOverlap();
+        if (e.has("host_threads_with_cuda")) c.hostThreads(e.num("host_threads_with_cuda"));
+    }
+    // Step 2: joins and order.
+    c.kernelsHaveApiCalls();
+    c.streamsInOrder();
+    if (o.checkNvtx && !range) c.nvtxRanges(e.list("nvtx_ranges"));
+    if (o.gpuMetrics) c.gpuMetrics();
+    return out;
+}
+
+}  // namespace sl::gpucheck

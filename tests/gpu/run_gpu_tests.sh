@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# GPU end-to-end test: runs the CUDA clients (and PyTorch, when installed) under
+# `sightline profile` and checks the reports with gpu_capture_check.
+#   run_gpu_tests.sh SIGHTLINE CLIENT_DIR CHECK WORK_DIR
+# Exits 77 (ctest: skipped) with a clear message where there is no GPU.
+set -u
+SIGHTLINE=$1 CLIENTS=$2 CHECK=$3 WORK=$4
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  echo "SKIP: no NVIDIA driver on this machine (nvidia-smi not found): the GPU end-to-end test needs a GPU"
+  exit 77
+fi
+if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  echo "SKIP: nvidia-smi lists no GPU: the GPU end-to-end test needs a GPU"
+  exit 77
+fi
+if [ ! -x "$CLIENTS/cuda_workload" ]; then
+  echo "FAIL: $CLIENTS/cuda_workload was not built (is nvcc available?)"
+  exit 1
+fi
+if ! "$SIGHTLINE" profile --help >/dev/null 2>&1; then
+  echo "FAIL: '$SIGHTLINE profile' is not available in this build"
+  exit 1
+fi
+rm -rf "$WORK" && mkdir -p "$WORK"
+failed=0
+
+# run NAME CHECK_OPTIONS -- PROFILE_OPTIONS -- COMMAND...
+run() {
+  local name=$1; shift
+  local check_opts=() profile_opts=()
+  while [ "$1" != "--" ]; do check_opts+=("$1"); shift; done; shift
+  while [ "$1" != "--" ]; do profile_opts+=("$1"); shift; done; shift
+  echo "=== $name: sightline profile ${profile_opts[*]} $*"
+  if ! "$SIGHTLINE" profile "${profile_opts[@]}" -o "$WORK/$name.rep" "$@" > "$WORK/$name.log" 2>&1; then
+    echo "FAIL $name: sightline profile failed:"; tail -20 "$WORK/$name.log"; failed=1; return
+  fi
+  if ! "$CHECK" "$WORK/$name.rep" "$WORK/$name.expect" "${check_opts[@]}"; then
+    echo "FAIL $name"; failed=1
+  fi
+}
+
+run node --graph-mode node -- -t cuda,nvtx --cuda-graph-trace=node --cuda-memory-usage=true -- \
+  "$CLIENTS/cuda_workload" "$WORK/node.expect"
+run graph --graph-mode graph -- -t cuda,nvtx --cuda-graph-trace=graph -- \
+  "$CLIENTS/cuda_workload" "$WORK/graph.expect"
+run range --profiler-range --graph-mode node -- -t cuda -c cudaProfilerApi --capture-range-end=stop \
+  --cuda-graph-trace=node -- "$CLIENTS/cuda_workload" "$WORK/range.expect"
+run metrics --graph-mode graph --no-nvtx --gpu-metrics -- -t cuda --gpu-metrics-devices=all --gpu-metrics-frequency=100 -- \
+  "$CLIENTS/cuda_workload" "$WORK/metrics.expect"
+
+# PyTorch, when installed with CUDA.
+if python3 "$HERE/torch_train.py" 1 >/dev/null 2>&1; then
+  run torch --min-kernels -- -t cuda,nvtx -- python3 "$HERE/torch_train.py" 50 "$WORK/torch.expect"
+else
+  echo "SKIP torch: PyTorch with CUDA is not available (python3 -c 'import torch' failed or no device)"
+fi
+
+[ $failed = 0 ] && echo "GPU end-to-end: all checks passed"
+exit $failed

@@ -1,0 +1,57 @@
+"""GPU end-to-end client: a small PyTorch training loop with torch.cuda.nvtx ranges.
+
+    python3 torch_train.py [STEPS] [EXPECTATIONS_FILE]
+
+Prints the wall time of the loop (used for the overhead figure: run it plain and under
+`sightline profile -t cuda,nvtx`). Exits 77 when PyTorch or a CUDA device is missing.
+"""
+import sys
+import time
+
+try:
+    import torch
+except ImportError:
+    print("SKIP: PyTorch is not installed")
+    sys.exit(77)
+if not torch.cuda.is_available():
+    print("SKIP: PyTorch sees no CUDA device")
+    sys.exit(77)
+
+steps = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+dev = torch.device("cuda")
+torch.manual_seed(0)
+model = torch.nn.Sequential(
+    torch.nn.Linear(1024, 2048), torch.nn.ReLU(), torch.nn.Linear(2048, 1024), torch.nn.ReLU(),
+    torch.nn.Linear(1024, 10)).to(dev)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loss_fn = torch.nn.CrossEntropyLoss()
+x = torch.randn(256, 1024, device=dev)
+y = torch.randint(0, 10, (256,), device=dev)
+
+# Warm-up outside the timing (cuBLAS handles, kernel selection).
+for _ in range(5):
+    opt.zero_grad()
+    loss_fn(model(x), y).backward()
+    opt.step()
+torch.cuda.synchronize()
+
+t0 = time.perf_counter()
+for step in range(steps):
+    torch.cuda.nvtx.range_push("step")
+    torch.cuda.nvtx.range_push("forward")
+    loss = loss_fn(model(x), y)
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.nvtx.range_push("backward")
+    opt.zero_grad()
+    loss.backward()
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.nvtx.range_push("optimizer")
+    opt.step()
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.nvtx.range_pop()
+torch.cuda.synchronize()
+wall = time.perf_counter() - t0
+print(f"steps={steps} seconds={wall:.6f} loss={loss.item():.4f}")
+if len(sys.argv) > 2:
+    with open(sys.argv[2], "w") as f:
+        f.write(f"steps={steps}\nnvtx_ranges=step,forward,backward,optimizer\nmin_kernels={steps * 10}\n")

@@ -1,0 +1,66 @@
+#pragma once
+// Puts the analysis panels of one report into a QMainWindow and wires them together: the
+// selection statistics and Stats docks, the events view, the details panel and the find bar,
+// all around one AnalysisContext (the selected event and its correlations). The timeline talks
+// to them only through the slots and signals below, so they work (and are tested) without it.
+// GUI thread; the docks are children of the window.
+#include <QObject>
+#include <memory>
+#include <vector>
+
+#include "model/core/Report.h"
+
+class QDockWidget;
+class QMainWindow;
+
+namespace sl::viewer {
+
+class AnalysisContext;
+class DetailsPanel;
+class EventsView;
+class FindBar;
+class SelectionStatsDock;
+class StatsDock;
+
+class AnalysisDocks : public QObject {
+    Q_OBJECT
+public:
+    AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> report);
+
+    AnalysisContext* context() const { return m_context; }
+    SelectionStatsDock* selectionStats() const { return m_selection; }
+    StatsDock* stats() const { return m_stats; }
+    EventsView* events() const { return m_events; }
+    DetailsPanel* details() const { return m_details; }
+    FindBar* findBar() const { return m_find; }
+    QDockWidget* eventsDock() const { return m_eventsDock; }
+    QDockWidget* detailsDock() const { return m_detailsDock; }
+    QDockWidget* findDock() const { return m_findDock; }
+
+public slots:
+    // The timeline's time selection changed (empty range: cleared); `tracks` are the selected
+    // rows' tracks, empty for all.
+    void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
+    // An event was selected on the timeline.
+    void selectEvent(quint32 track, quint32 index);
+
+signals:
+    // The user asked to see this range (double-click in the events view, find).
+    void rangeRequested(qint64 t0, qint64 t1);
+
+private:
+    void wire();
+
+    std::shared_ptr<const Report> m_report;
+    AnalysisContext* m_context = nullptr;
+    SelectionStatsDock* m_selection = nullptr;
+    StatsDock* m_stats = nullptr;
+    EventsView* m_events = nullptr;
+    DetailsPanel* m_details = nullptr;
+    FindBar* m_find = nullptr;
+    QDockWidget* m_eventsDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QDockWidget* m_findDock = nullptr;
+};
+
+}  // namespace sl::viewer

@@ -1,0 +1,353 @@
+#include "viewer/capture/CaptureTab.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "viewer/capture/CaptureForm.h"
+#include "viewer/capture/CapturePresets.h"
+#include "viewer/capture/CaptureRunner.h"
+#include "viewer/capture/ProfileCommandBuilder.h"
+#include "viewer/capture/SightlineLocator.h"
+
+namespace sl::viewer {
+
+namespace {
+constexpr int kTickMs = 250;
+constexpr int kMaxLogLines = 20000;
+}  // namespace
+
+CaptureTab::CaptureTab(QWidget* parent)
+    : QWidget(parent),
+      m_form(new CaptureForm),
+      m_runner(new CaptureRunner(this)),
+      m_presets(new CapturePresets) {
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(buildPresetBar());
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_form);
+    leftLayout->addWidget(scroll, 1);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(buildRunPanel());
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    m_tick = new QTimer(this);
+    m_tick->setInterval(kTickMs);
+    connect(m_tick, &QTimer::timeout, this, &CaptureTab::refreshStatus);
+    connect(m_form, &CaptureForm::changed, this, &CaptureTab::refreshCommand);
+    connect(m_runner, &CaptureRunner::outputLine, this, &CaptureTab::appendLog);
+    connect(m_runner, &CaptureRunner::progressChanged, this, &CaptureTab::refreshStatus);
+    connect(m_runner, &CaptureRunner::captureFinished, this, &CaptureTab::onFinished);
+    connect(m_runner, &CaptureRunner::captureFailed, this, &CaptureTab::onFailed);
+
+    if (auto last = m_presets->loadLast()) m_form->setSettings(*last);
+    refreshPresets();
+    refreshCommand();
+    setRunning(false);
+    probeCapabilities();
+}
+
+CaptureTab::~CaptureTab() {
+    // The probe would report into half-destroyed widgets otherwise.
+    if (m_probe) {
+        m_probe->disconnect(this);
+        m_probe->kill();
+        m_probe->waitForFinished(1000);
+        delete m_probe;
+    }
+    if (m_runner->isRunning()) {
+        // Closing the tab mid-capture: stop as Ctrl+C does and let the profiler finish its report
+        // in the background, without freezing the window. At exit the application deletes it,
+        // which waits for the report (CaptureRunner's destructor).
+        m_runner->disconnect(this);
+        m_runner->setParent(QCoreApplication::instance());
+        connect(m_runner, &CaptureRunner::captureFinished, m_runner, &QObject::deleteLater);
+        connect(m_runner, &CaptureRunner::captureFailed, m_runner, &QObject::deleteLater);
+        m_runner->stop();
+    }
+    delete m_presets;
+}
+
+QWidget* CaptureTab::buildPresetBar() {
+    auto* bar = new QWidget;
+    auto* l = new QHBoxLayout(bar);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(new QLabel("Preset:"));
+    m_presetBox = new QComboBox;
+    m_presetBox->setObjectName("presetName");
+    m_presetBox->setEditable(true);
+    m_presetBox->setInsertPolicy(QComboBox::NoInsert);
+    m_presetBox->lineEdit()->setPlaceholderText("name");
+    l->addWidget(m_presetBox, 1);
+    auto* load = new QPushButton("Load");
+    load->setObjectName("loadPreset");
+    auto* save = new QPushButton("Save");
+    save->setObjectName("savePreset");
+    auto* remove = new QPushButton("Delete");
+    remove->setObjectName("deletePreset");
+    l->addWidget(load);
+    l->addWidget(save);
+    l->addWidget(remove);
+    connect(load, &QPushButton::clicked, this, [this] {
+        auto s = m_presets->load(m_presetBox->currentText());
+        if (!s) return showError(QString::fromStdString(s.error()));
+        showError({});
+        m_form->setSettings(*s);
+    });
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString name = m_presetBox->currentText().trimmed();
+        if (name.isEmpty() || name == CapturePresets::kLast)
+            return showError("Type a name for the preset, then press Save.");
+        showError({});
+        m_presets->save(name, m_form->settings());
+        refreshPresets(name);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        m_presets->remove(m_presetBox->currentText());
+        refreshPresets();
+    });
+    return bar;
+}
+
+QWidget* CaptureTab::buildRunPanel() {
+    auto* panel = new QWidget;
+    auto* l = new QVBoxLayout(panel);
+    l->addWidget(
+        new QLabel("Equivalent command line (run it on a headless server for the same capture):"));
+    auto* cmdRow = new QHBoxLayout;
+    m_command = new QPlainTextEdit;
+    m_command->setObjectName("commandLine");
+    m_command->setReadOnly(true);
+    m_command->setFont(QFont("monospace"));
+    m_command->setFixedHeight(QFontMetrics(m_command->font()).lineSpacing() * 4 + 12);
+    auto* copy = new QPushButton("Copy");
+    copy->setObjectName("copyCommand");
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(commandLine()); });
+    cmdRow->addWidget(m_command, 1);
+    cmdRow->addWidget(copy);
+    l->addLayout(cmdRow);
+    m_check = new QLabel;
+    m_check->setObjectName("check");
+    m_check->setWordWrap(true);
+    m_check->setStyleSheet("color: #a05a00;");
+    l->addWidget(m_check);
+
+    auto* runRow = new QHBoxLayout;
+    m_start = new QPushButton("Start");
+    m_start->setObjectName("start");
+    m_stop = new QPushButton("Stop");
+    m_stop->setObjectName("stop");
+    m_stop->setToolTip(
+        "Ends the capture as Ctrl+C does: the program is stopped and the report is kept.");
+    connect(m_start, &QPushButton::clicked, this, &CaptureTab::start);
+    connect(m_stop, &QPushButton::clicked, this, &CaptureTab::stop);
+    m_status = new QLabel("Ready.");
+    m_status->setObjectName("status");
+    runRow->addWidget(m_start);
+    runRow->addWidget(m_stop);
+    runRow->addWidget(m_status, 1);
+    l->addLayout(runRow);
+
+    m_error = new QLabel;
+    m_error->setObjectName("error");
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet("color: #b00020; font-weight: bold;");
+    m_error->hide();
+    l->addWidget(m_error);
+
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName("log");
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(kMaxLogLines);
+    m_log->setFont(QFont("monospace"));
+    m_log->setPlaceholderText("The program's output and the profiler's messages appear here.");
+    l->addWidget(m_log, 1);
+    return panel;
+}
+
+void CaptureTab::setProfilerPath(const QString& path) {
+    m_runner->setProfilerPath(path);
+    refreshCommand();
+    probeCapabilities();
+}
+
+void CaptureTab::probeCapabilities() {
+    if (m_probe) {
+        m_probe->disconnect(this);
+        m_probe->kill();
+        m_probe->waitForFinished(1000);
+        m_probe->deleteLater();
+    }
+    m_probe = new QProcess(this);
+    m_probe->setProcessChannelMode(QProcess::MergedChannels);
+    auto done = [this, probe = m_probe] {
+        if (probe != m_probe) return;
+        const QString help =
+            probe->state() == QProcess::NotRunning && probe->exitStatus() == QProcess::NormalExit
+                ? QString::fromLocal8Bit(probe->readAll())
+                : QString();
+        m_form->setCapabilities(CaptureCapabilities::evaluate(
+            help,
+            CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(),
+                                                    qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
+            CaptureCapabilities::libraryProblem("libcuda.so.1"),
+            CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
+        m_capsKnown = true;
+        m_probe->deleteLater();
+        m_probe = nullptr;
+        emit capabilitiesChanged();
+    };
+    connect(m_probe, &QProcess::finished, this, done);
+    connect(m_probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) done();
+    });
+    m_capsKnown = false;
+    m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
+                                                      : m_runner->profilerPath(),
+                   {"profile", "--help"});
+}
+
+QString CaptureTab::commandLine() const {
+    return m_command->toPlainText();
+}
+QString CaptureTab::checkText() const {
+    return m_check->text();
+}
+QString CaptureTab::errorText() const {
+    return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString();
+}
+QString CaptureTab::statusText() const {
+    return m_status->text();
+}
+QString CaptureTab::logText() const {
+    return m_log->toPlainText();
+}
+
+void CaptureTab::refreshCommand() {
+    const QString bin = m_runner->profilerPath().isEmpty()
+                            ? QString("sightline")
+                            : SightlineLocator::displayName(m_runner->profilerPath());
+    QString argsError;
+    const CaptureSettings s = m_form->settings(&argsError);
+    m_command->setPlainText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s)
+                                                : "(" + argsError + ")");
+    QStringList problems = ProfileCommandBuilder::validate(s);
+    if (!argsError.isEmpty()) problems << "Arguments: " + argsError + ".";
+    m_check->setText(problems.join('\n'));
+    m_check->setVisible(!problems.isEmpty());
+}
+
+void CaptureTab::refreshPresets(const QString& select) {
+    const QString current = select.isEmpty() ? m_presetBox->currentText() : select;
+    m_presetBox->clear();
+    m_presetBox->addItems(m_presets->names());
+    m_presetBox->setCurrentText(current);
+}
+
+void CaptureTab::refreshStatus() {
+    if (!m_runner->isRunning()) return;
+    const QLocale loc;
+    const CaptureProgress& p = m_runner->progress();
+    QString text = (m_runner->isStopping() ? "Stopping... " : "Capturing... ") +
+                   QString::number(m_runner->elapsedMs() / 1000.0, 'f', 1) + " s";
+    if (p.events() >= 0) text += ", " + loc.toString(p.events()) + " events";
+    // The profiler reports counts when it merges; until then the processes come from /proc.
+    const int processes = p.processes() >= 0 ? p.processes() : m_runner->processesSeen();
+    text += ", " + QString::number(processes) + (processes == 1 ? " process" : " processes");
+    m_status->setText(text);
+}
+
+void CaptureTab::setRunning(bool running) {
+    m_start->setEnabled(!running);
+    m_stop->setEnabled(running);
+    m_stop->setText("Stop");
+    m_form->setEnabled(!running);
+    m_presetBox->parentWidget()->setEnabled(!running);
+    running ? m_tick->start() : m_tick->stop();
+}
+
+void CaptureTab::showError(const QString& message) {
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+}
+
+void CaptureTab::start() {
+    if (m_runner->isRunning()) return;
+    QString argsError;
+    const CaptureSettings s = m_form->settings(&argsError);
+    QStringList problems = ProfileCommandBuilder::validate(s);
+    if (!argsError.isEmpty()) problems << "Arguments: " + argsError + ".";
+    if (!problems.isEmpty()) {
+        showError(problems.join('\n'));
+        m_status->setText("Not started.");
+        return;
+    }
+    showError({});
+    m_presets->saveLast(s);
+    m_log->clear();
+    appendLog("$ " + commandLine(), false);
+    setRunning(true);
+    refreshStatus();
+    if (!m_runner->start(s)) setRunning(false);
+}
+
+void CaptureTab::stop() {
+    m_runner->stop();
+    // The first Stop asks for the report; a second one kills the profiler without one.
+    if (m_runner->isRunning()) {
+        m_stop->setText("Kill");
+        m_stop->setToolTip("Kills the profiler now: the report is lost.");
+    }
+    refreshStatus();
+}
+
+void CaptureTab::onFinished(const QString& report) {
+    setRunning(false);
+    const CaptureProgress& p = m_runner->progress();
+    QString text = "Report written: " + report;
+    if (p.events() >= 0) text += " (" + QLocale().toString(p.events()) + " events)";
+    m_status->setText(text);
+    emit reportReady(report);
+}
+
+void CaptureTab::onFailed(const QString& message) {
+    setRunning(false);
+    m_status->setText("Capture failed.");
+    showError(message);
+}
+
+void CaptureTab::appendLog(const QString& line, bool fromStderr) {
+    // Both streams go to one pane, in arrival order; the profiler's own lines are dimmed so the
+    // program's output stands out, and its errors are red.
+    const bool profiler = fromStderr && line.startsWith("sightline");
+    if (!profiler && !line.startsWith("$ ")) {
+        m_log->appendPlainText(line);
+        return;
+    }
+    const char* color = line.contains(": error: ") ? "#b00020" : "#707070";
+    m_log->appendHtml(
+        QString("<span style=\"color:%1\">%2</span>").arg(color, line.toHtmlEscaped()));
+}
+
+}  // namespace sl::viewer

@@ -1,0 +1,80 @@
+#pragma once
+// The Capture tab of sightline-ui: the form, named presets, the equivalent `sightline profile`
+// command line (always shown, copyable), Start/Stop, live progress and the program's output.
+// When a capture ends it emits reportReady(path) for the main window to open the report; errors
+// stay in the tab with what to do. Runs the `sightline` CLI as a process (viewer/ never links
+// capture/). GUI thread; nothing here blocks.
+#include <QWidget>
+
+#include "viewer/capture/CaptureCapabilities.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProcess;
+class QPushButton;
+class QTimer;
+
+namespace sl::viewer {
+
+class CaptureForm;
+class CapturePresets;
+class CaptureRunner;
+
+class CaptureTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit CaptureTab(QWidget* parent = nullptr);
+    ~CaptureTab() override;
+
+    CaptureForm* form() const { return m_form; }
+    CaptureRunner* runner() const { return m_runner; }
+    // Runs this `sightline` instead of the one found next to the application; re-checks what
+    // it can capture.
+    void setProfilerPath(const QString& path);
+    // The command line as shown (what Copy puts on the clipboard).
+    QString commandLine() const;
+    // The error shown in the tab; empty when none.
+    QString errorText() const;
+    QString statusText() const;
+    // What would stop a start, checked while the form is edited; empty when ready.
+    QString checkText() const;
+    QString logText() const;
+    bool capabilitiesKnown() const { return m_capsKnown; }
+
+public slots:
+    void start();
+    void stop();
+
+signals:
+    void reportReady(const QString& path);
+    void capabilitiesChanged();
+
+private:
+    QWidget* buildPresetBar();
+    QWidget* buildRunPanel();
+    void probeCapabilities();
+    void refreshCommand();
+    void refreshStatus();
+    void refreshPresets(const QString& select = {});
+    void setRunning(bool running);
+    void showError(const QString& message);
+    void onFinished(const QString& report);
+    void onFailed(const QString& message);
+    void appendLog(const QString& line, bool fromStderr);
+
+    CaptureForm* m_form = nullptr;
+    CaptureRunner* m_runner = nullptr;
+    CapturePresets* m_presets = nullptr;
+    QProcess* m_probe = nullptr;
+    bool m_capsKnown = false;
+    QComboBox* m_presetBox = nullptr;
+    QPlainTextEdit* m_command = nullptr;
+    QPushButton *m_start = nullptr, *m_stop = nullptr;
+    QLabel *m_status = nullptr, *m_error = nullptr, *m_check = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QTimer* m_tick = nullptr;
+};
+
+}  // namespace sl::viewer
