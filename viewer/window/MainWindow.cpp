@@ -158,9 +158,7 @@ CaptureTab* MainWindow::showCaptureTab() {
     return m_capture;
 }
 
-ReportTab* MainWindow::currentTab() const {
-    return qobject_cast<ReportTab*>(m_tabs->currentWidget());
-}
+ReportTab* MainWindow::currentTab() const { return qobject_cast<ReportTab*>(m_tabs->currentWidget()); }
 
 QStringList MainWindow::recentFiles() const {
     return QSettings().value("recentFiles").toStringList();
