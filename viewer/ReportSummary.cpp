@@ -7,8 +7,12 @@
 namespace sl::viewer {
 
 namespace {
-QString esc(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
-QString q(const std::string& s) { return esc(s); }
+QString esc(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped();
+}
+QString q(const std::string& s) {
+    return esc(s);
+}
 }  // namespace
 
 QString reportSummaryHtml(const Report& r, const QString& path) {
@@ -17,7 +21,9 @@ QString reportSummaryHtml(const Report& r, const QString& path) {
     std::string cmd;
     for (const auto& a : s.argv) cmd += (cmd.empty() ? "" : " ") + a;
     h += "<h2>" + path.toHtmlEscaped() + "</h2><table>";
-    auto row = [&h](const QString& k, const QString& v) { h += "<tr><td><b>" + k + "</b></td><td>" + v + "</td></tr>"; };
+    auto row = [&h](const QString& k, const QString& v) {
+        h += "<tr><td><b>" + k + "</b></td><td>" + v + "</td></tr>";
+    };
     row("Command", q(cmd));
     row("Host", q(s.hostName + " (" + s.os + ", " + s.cpuModel + ")"));
     row("Started", q(formatUtc(s.startUtcNs)));
@@ -28,13 +34,15 @@ QString reportSummaryHtml(const Report& r, const QString& path) {
     for (const auto& p : r.processes)
         h += QString("<li>%1 %2 <i>%3</i></li>").arg(p.pid).arg(q(p.name), q(p.commandLine));
     h += QString("</ul><h3>GPUs (%1)</h3><ul>").arg(r.gpus.size());
-    for (const auto& g : r.gpus) h += QString("<li>%1: %2, %3 SMs</li>").arg(g.deviceId).arg(q(g.name)).arg(g.smCount);
+    for (const auto& g : r.gpus)
+        h += QString("<li>%1: %2, %3 SMs</li>").arg(g.deviceId).arg(q(g.name)).arg(g.smCount);
     std::map<EventKind, uint64_t> kinds;
     for (const auto& t : r.tracks) kinds[t.key.kind] += t.size();
     h += QString("</ul><h3>Events: %1</h3><table>").arg(q(formatCount(r.eventCount())));
     for (const auto& [k, n] : kinds) row(esc(schemaOf(k).label), q(formatCount(n)));
     h += QString("</table><h3>Diagnostics (%1)</h3><ul>").arg(r.diagnostics.size());
-    for (const auto& d : r.diagnostics) h += QString("<li>%1: %2 (%3)</li>").arg(q(d.name)).arg(d.count).arg(q(d.reason));
+    for (const auto& d : r.diagnostics)
+        h += QString("<li>%1: %2 (%3)</li>").arg(q(d.name)).arg(d.count).arg(q(d.reason));
     h += "</ul>";
     return h;
 }

@@ -27,7 +27,14 @@ void printText(const RepFile& file, const Report& r) {
     std::printf("Report       %s (format %d, %s)\n", file.path().c_str(), file.formatVersion(), formatBytes(size).c_str());
     std::printf("Command      %s\n", cmd.empty() ? "(none)" : cmd.c_str());
     std::printf("Directory    %s\n", s.workingDirectory.c_str());
-    std::printf("Host         %s (%s; %s)\n", s.hostName.c_str(), s.os.c_str(), s.cpuModel.c_str());
+    {
+        // Imports often carry no host details: print only what is known.
+        std::string host = s.hostName.empty() ? "unknown" : s.hostName, details;
+        for (const std::string* part : {&s.os, &s.cpuModel})
+            if (!part->empty()) details += (details.empty() ? "" : "; ") + *part;
+        if (!details.empty()) host += " (" + details + ")";
+        std::printf("Host         %s\n", host.c_str());
+    }
     std::printf("Started      %s\n", formatUtc(s.startUtcNs).c_str());
     std::printf("Duration     %s\n", formatDuration(s.durationNs).c_str());
     std::printf("Source       %s, written by sightline %s\n", s.source.c_str(), s.toolVersion.c_str());
@@ -41,8 +48,10 @@ void printText(const RepFile& file, const Report& r) {
                     static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
     }
     std::printf("\nThreads (%zu)\n", r.threads.size());
+    auto at = [&r](int64_t t) { return t == kUnknownTime ? std::string("?") : formatDuration(t - r.timeOrigin()); };
     for (const auto& t : r.threads)
-        std::printf("  %-8lld pid %-8lld %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid), t.name.c_str());
+        std::printf("  %-8lld pid %-8lld %-24s %s .. %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid),
+                    t.name.c_str(), at(t.start).c_str(), at(t.end).c_str());
     std::printf("\nGPUs (%zu)\n", r.gpus.size());
     for (const auto& g : r.gpus)
         std::printf("  %d: %s, %d SMs, %s, compute %d.%d, %s\n", g.deviceId, g.name.c_str(), g.smCount,

@@ -15,15 +15,20 @@
 namespace {
 
 void setupParser(QCommandLineParser& p) {
-    p.setApplicationDescription("Sightline: a CUDA and CPU timeline profiler. Opens reports (.rep) in a window.");
+    p.setApplicationDescription(
+        "Sightline: a CUDA and CPU timeline profiler. Opens reports (.rep) in a window.");
     p.addHelpOption();
     p.addVersionOption();
     p.addPositionalArgument("REPORT", "Reports to open, one tab each.", "[REPORT...]");
-    p.addOption({"screenshot", "Render the timeline of REPORT to a PNG file and exit (needs a display; "
-                               "use xvfb-run on servers).", "out.png"});
+    p.addOption({"screenshot",
+                 "Render the timeline of REPORT to a PNG file and exit (needs a display; "
+                 "use xvfb-run on servers).",
+                 "out.png"});
     p.addOption({"size", "Screenshot size in pixels (default 1600x900).", "WxH", "1600x900"});
-    p.addOption({"range", "Screenshot time range relative to the session start, e.g. 1.5s:2s or 100ms:250ms "
-                          "(units ns, us, ms, s; a bare number is seconds).", "START:END"});
+    p.addOption({"range",
+                 "Screenshot time range relative to the session start, e.g. 1.5s:2s or 100ms:250ms "
+                 "(units ns, us, ms, s; a bare number is seconds).",
+                 "START:END"});
 }
 
 int fail(const QString& msg) {
@@ -32,7 +37,8 @@ int fail(const QString& msg) {
 }
 
 bool hasDisplay() {
-    return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM");
+    return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") ||
+           std::getenv("QT_QPA_PLATFORM");
 }
 
 }  // namespace
@@ -51,7 +57,9 @@ int main(int argc, char** argv) {
         }
     }
     if (!hasDisplay())
-        return fail("no display (DISPLAY is not set). Run it in a desktop session, or under xvfb-run for --screenshot.");
+        return fail(
+            "no display (DISPLAY is not set). Run it in a desktop session, or under xvfb-run for "
+            "--screenshot.");
     sl::viewer::TimelineWidget::installSurfaceFormat();
     QApplication app(argc, argv);
     QApplication::setApplicationName("Sightline");
@@ -68,11 +76,15 @@ int main(int argc, char** argv) {
         o.report = reports.front();
         o.output = parser.value("screenshot");
         const auto size = sl::viewer::parseSize(parser.value("size"));
-        if (!size) return fail("--size: expected WxH between 64 and 16384, e.g. 1600x900, got '" + parser.value("size") + "'");
+        if (!size)
+            return fail("--size: expected WxH between 64 and 16384, e.g. 1600x900, got '" +
+                        parser.value("size") + "'");
         o.size = *size;
         if (parser.isSet("range")) {
             o.range = sl::viewer::parseTimeRange(parser.value("range"));
-            if (!o.range) return fail("--range: expected START:END with START < END, e.g. 1.5s:2s, got '" + parser.value("range") + "'");
+            if (!o.range)
+                return fail("--range: expected START:END with START < END, e.g. 1.5s:2s, got '" +
+                            parser.value("range") + "'");
         }
         if (QString err = sl::viewer::writeScreenshot(o); !err.isEmpty()) return fail(err);
         std::printf("sightline-ui: wrote %s\n", qPrintable(o.output));
@@ -82,7 +94,8 @@ int main(int argc, char** argv) {
     if (QString gl = sl::viewer::TimelineWidget::checkOpenGL(); !gl.isEmpty()) {
         const QString msg = "OpenGL is not available, so the timeline cannot be shown: " + gl;
         std::fprintf(stderr, "sightline-ui: %s\n", qPrintable(msg));
-        if (QGuiApplication::platformName() != "offscreen" && QGuiApplication::platformName() != "minimal")
+        if (QGuiApplication::platformName() != "offscreen" &&
+            QGuiApplication::platformName() != "minimal")
             QMessageBox::critical(nullptr, "Sightline", msg);
         return 1;
     }

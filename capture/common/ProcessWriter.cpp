@@ -54,17 +54,23 @@ std::atomic<bool> g_keyCreated{false};
 
 long futexWait(std::atomic<uint32_t>* word, uint32_t expected, long timeoutNs) {
     timespec ts{timeoutNs / 1000000000, timeoutNs % 1000000000};
-    return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts, nullptr, 0);
+    return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts,
+                   nullptr, 0);
 }
 void futexWake(std::atomic<uint32_t>* word) {
-    syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
+            0);
 }
 void sleepNs(long ns) {
     timespec ts{ns / 1000000000, ns % 1000000000};
     syscall(SYS_nanosleep, &ts, nullptr);
 }
-int64_t rawGetpid() { return syscall(SYS_getpid); }
-int64_t rawGettid() { return syscall(SYS_gettid); }
+int64_t rawGetpid() {
+    return syscall(SYS_getpid);
+}
+int64_t rawGettid() {
+    return syscall(SYS_gettid);
+}
 
 bool writeFully(const iovec* iov, int count) {
     iovec local[4];
@@ -99,8 +105,10 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
 bool openStream() {
     for (int n = 0; n < 1000; ++n) {
         char path[1200];
-        std::snprintf(path, sizeof path, "%s/%s-%lld-%d.slraw", g_sessionDir, g_module, static_cast<long long>(g_pid), n);
-        long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        std::snprintf(path, sizeof path, "%s/%s-%lld-%d.slraw", g_sessionDir, g_module,
+                      static_cast<long long>(g_pid), n);
+        long fd =
+            syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
             // Keep the stream far from the low descriptors programs open, dup2 onto and close in
             // bulk: a program reusing our number must never receive our blocks.
@@ -163,7 +171,10 @@ Buffer* takePooled() {
     return b;
 }
 
-void writeQueued() {
+// Writes the handed-over buffers in order. `recycle` is false on the final flush, which may run
+// in a signal handler that interrupted a thread holding the pool flag: buffers are then left
+// alone (the process is ending).
+void writeQueued(bool recycle = true) {
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
@@ -178,7 +189,7 @@ void writeQueued() {
     while (fifo) {
         Buffer* next = fifo->next;
         writeBlock(fifo->tid, fifo->seq, fifo->data(), fifo->used.load(std::memory_order_acquire));
-        freeBuffer(fifo);
+        if (recycle) freeBuffer(fifo);
         fifo = next;
     }
 }
@@ -229,7 +240,8 @@ void handOver(Buffer* b) {
     Buffer* head = g_queue.load(std::memory_order_relaxed);
     do {
         b->next = head;
-    } while (!g_queue.compare_exchange_weak(head, b, std::memory_order_release, std::memory_order_relaxed));
+    } while (!g_queue.compare_exchange_weak(head, b, std::memory_order_release,
+                                            std::memory_order_relaxed));
     if (g_queueLen.fetch_add(1, std::memory_order_release) == 0) futexWake(&g_queueLen);
     ensureWriter();
 }
@@ -299,7 +311,8 @@ ThreadState* registerThread() {
         ThreadState* head = g_registry.load(std::memory_order_relaxed);
         do {
             t->nextAll = head;
-        } while (!g_registry.compare_exchange_weak(head, t, std::memory_order_release, std::memory_order_relaxed));
+        } while (!g_registry.compare_exchange_weak(head, t, std::memory_order_release,
+                                                   std::memory_order_relaxed));
     }
     t->buffer.store(nullptr, std::memory_order_relaxed);
     t->tid = tid;
@@ -321,7 +334,8 @@ ThreadState* currentState() {
 
 namespace detail {
 uint8_t* reserveSlow(uint32_t bytes, bool critical) {
-    if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed)) return nullptr;
+    if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed))
+        return nullptr;
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
@@ -357,7 +371,8 @@ bool ProcessWriter::start(const char* module) {
             long v = std::atol(mb);
             if (v >= 1) g_budgetBytes = static_cast<int64_t>(v) << 20;
         }
-        if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0) g_keyCreated.store(true);
+        if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
+            g_keyCreated.store(true);
         g_pid = rawGetpid();
         if (openStream()) g_active.store(true, std::memory_order_release);
     }
@@ -365,10 +380,16 @@ bool ProcessWriter::start(const char* module) {
     return g_active.load();
 }
 
-bool ProcessWriter::ownsFd(int fd) { return fd >= 0 && fd == g_fd; }
+bool ProcessWriter::ownsFd(int fd) {
+    return fd >= 0 && fd == g_fd;
+}
 
-bool ProcessWriter::active() { return g_active.load(std::memory_order_relaxed); }
-int64_t ProcessWriter::pid() { return g_pid; }
+bool ProcessWriter::active() {
+    return g_active.load(std::memory_order_relaxed);
+}
+int64_t ProcessWriter::pid() {
+    return g_pid;
+}
 
 void ProcessWriter::countDrop(DropKind kind) {
     if (!g_active.load(std::memory_order_relaxed)) return;
@@ -382,7 +403,8 @@ void ProcessWriter::countDrop(DropKind kind) {
 
 uint32_t ProcessWriter::defineString(std::string_view s) {
     if (s.size() > 65536) s = s.substr(0, 65536);
-    uint32_t bytes = static_cast<uint32_t>(sizeof(StringRecord) + paddedTo8(static_cast<uint32_t>(s.size())));
+    uint32_t bytes =
+        static_cast<uint32_t>(sizeof(StringRecord) + paddedTo8(static_cast<uint32_t>(s.size())));
     uint8_t* p = reserveCritical(bytes);
     if (!p) {
         countDrop(DropKind::Meta);
@@ -394,14 +416,15 @@ uint32_t ProcessWriter::defineString(std::string_view s) {
     r->length = static_cast<uint32_t>(s.size());
     r->reserved = 0;
     std::memcpy(r + 1, s.data(), s.size());
-    std::memset(reinterpret_cast<char*>(r + 1) + s.size(), 0, bytes - sizeof(StringRecord) - s.size());
+    std::memset(reinterpret_cast<char*>(r + 1) + s.size(), 0,
+                bytes - sizeof(StringRecord) - s.size());
     commit(bytes);
     return id;
 }
 
-bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end, uint32_t name,
-                              const int64_t* columns, int columnCount, int32_t device, uint32_t context,
-                              uint32_t stream, uint32_t domain) {
+bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end,
+                              uint32_t name, const int64_t* columns, int columnCount,
+                              int32_t device, uint32_t context, uint32_t stream, uint32_t domain) {
     if (columnCount < 0) columnCount = 0;
     if (columnCount > 16) columnCount = 16;
     uint32_t bytes = static_cast<uint32_t>(sizeof(EventRecord) + 8 * columnCount);
@@ -428,10 +451,11 @@ bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_
     return true;
 }
 
-bool ProcessWriter::emitMeta(MetaKind kind, const int64_t* ints, int intCount, const std::string_view* strs,
-                             int strCount) {
+bool ProcessWriter::emitMeta(MetaKind kind, const int64_t* ints, int intCount,
+                             const std::string_view* strs, int strCount) {
     uint32_t bytes = sizeof(MetaRecord) + 8 * static_cast<uint32_t>(intCount);
-    for (int i = 0; i < strCount; ++i) bytes += 4 + static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
+    for (int i = 0; i < strCount; ++i)
+        bytes += 4 + static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
     bytes = paddedTo8(bytes);
     uint8_t* p = reserveCritical(bytes);
     if (!p) {
@@ -500,10 +524,11 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         g_writerStop.store(1, std::memory_order_release);
         g_queueLen.fetch_add(0);
         futexWake(&g_queueLen);
-        for (int i = 0; i < 2000 && !g_writerDone.load(std::memory_order_acquire); ++i) sleepNs(1000000);
+        for (int i = 0; i < 2000 && !g_writerDone.load(std::memory_order_acquire); ++i)
+            sleepNs(1000000);
     }
     // Step 2: whatever is still queued (the writer never started or did not finish in time).
-    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued();
+    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued(false);
     // Step 3: the committed part of every thread's current buffer, and unreported drops.
     uint32_t gen = g_generation.load();
     for (ThreadState* t = g_registry.load(std::memory_order_acquire); t; t = t->nextAll) {
@@ -570,7 +595,11 @@ void ProcessWriter::onForkChild(bool trace) {
     g_active.store(wasActive && trace && openStream());
 }
 
-uint64_t ProcessWriter::blocksWritten() { return g_blocks.load(); }
-uint64_t ProcessWriter::bytesWritten() { return g_bytes.load(); }
+uint64_t ProcessWriter::blocksWritten() {
+    return g_blocks.load();
+}
+uint64_t ProcessWriter::bytesWritten() {
+    return g_bytes.load();
+}
 
 }  // namespace sl::capture

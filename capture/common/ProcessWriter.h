@@ -27,11 +27,11 @@
 namespace sl::capture {
 
 struct Buffer {
-    Buffer* next;            // link in the writer's queue
+    Buffer* next;  // link in the writer's queue
     int64_t tid;
     uint64_t seq;
     std::atomic<uint32_t> used;  // committed bytes (readable by the final flush)
-    uint32_t limit;          // capacity minus the critical reserve
+    uint32_t limit;              // capacity minus the critical reserve
     uint32_t capacity;
     uint32_t pad;
     // The records follow the header.
@@ -39,7 +39,7 @@ struct Buffer {
 };
 
 struct ThreadState {
-    ThreadState* nextAll;    // registry of all thread states (never unlinked)
+    ThreadState* nextAll;  // registry of all thread states (never unlinked)
     std::atomic<Buffer*> buffer;
     int64_t tid;
     uint64_t seq;
@@ -71,7 +71,9 @@ public:
     // or nullptr (nothing stored: count it with countDrop).
     static inline uint8_t* reserve(uint32_t bytes) {
         ThreadState* t = detail::t_state;
-        if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed), 1)) {
+        if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
+                                                                  std::memory_order_relaxed),
+                             1)) {
             Buffer* b = t->buffer.load(std::memory_order_relaxed);
             if (__builtin_expect(b != nullptr, 1)) {
                 uint32_t used = b->used.load(std::memory_order_relaxed);
@@ -102,10 +104,10 @@ public:
     // Defines a new stream-local string id for `s` (no deduplication: cache the id).
     static uint32_t defineString(std::string_view s);
     static bool emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end, uint32_t name,
-                          const int64_t* columns, int columnCount, int32_t device = -1, uint32_t context = 0,
-                          uint32_t stream = 0, uint32_t domain = 0);
-    static bool emitMeta(MetaKind kind, const int64_t* ints, int intCount, const std::string_view* strs = nullptr,
-                         int strCount = 0);
+                          const int64_t* columns, int columnCount, int32_t device = -1,
+                          uint32_t context = 0, uint32_t stream = 0, uint32_t domain = 0);
+    static bool emitMeta(MetaKind kind, const int64_t* ints, int intCount,
+                         const std::string_view* strs = nullptr, int strCount = 0);
 
     // Hands the calling thread's buffer to the writer now (thread exit, before blocking forever).
     static void flushThread();
@@ -144,7 +146,8 @@ struct CachedString {
     uint32_t get(std::string_view s) {
         uint64_t v = value.load(std::memory_order_relaxed);
         uint32_t gen = ProcessWriter::generation();
-        if (__builtin_expect(v != 0 && static_cast<uint32_t>(v >> 32) == gen, 1)) return static_cast<uint32_t>(v);
+        if (__builtin_expect(v != 0 && static_cast<uint32_t>(v >> 32) == gen, 1))
+            return static_cast<uint32_t>(v);
         uint32_t id = ProcessWriter::defineString(s);
         if (id) value.store((static_cast<uint64_t>(gen) << 32) | id, std::memory_order_relaxed);
         return id;

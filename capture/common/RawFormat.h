@@ -22,13 +22,13 @@ constexpr uint32_t kStreamVersion = 1;
 constexpr uint32_t kBlockMagic = 0x4B4C4253;  // "SBLK"
 
 struct StreamHeader {
-    char magic[8];            // kStreamMagic
-    uint32_t version;         // kStreamVersion
-    uint32_t headerBytes;     // sizeof(StreamHeader)
-    int64_t pid;              // the process that wrote the stream
-    int64_t startMonotonicNs; // CLOCK_MONOTONIC when the stream was opened
-    int64_t startUtcNs;       // CLOCK_REALTIME at the same moment
-    char module[24];          // "inject", "cupti": NUL-terminated
+    char magic[8];             // kStreamMagic
+    uint32_t version;          // kStreamVersion
+    uint32_t headerBytes;      // sizeof(StreamHeader)
+    int64_t pid;               // the process that wrote the stream
+    int64_t startMonotonicNs;  // CLOCK_MONOTONIC when the stream was opened
+    int64_t startUtcNs;        // CLOCK_REALTIME at the same moment
+    char module[24];           // "inject", "cupti": NUL-terminated
 };
 static_assert(sizeof(StreamHeader) == 64);
 
@@ -54,9 +54,9 @@ enum class RecordType : uint8_t {
 // Every record starts with this. `size8` is the whole record's size in 8-byte units.
 struct RecordHeader {
     RecordType type;
-    uint8_t flags;   // per type (NVTX: payload type in bits 0-3, kNvtxRegistered, kNvtxInline)
+    uint8_t flags;  // per type (NVTX: payload type in bits 0-3, kNvtxRegistered, kNvtxInline)
     uint16_t size8;
-    uint32_t aux;    // per type (NVTX: the domain id; Meta: the MetaKind)
+    uint32_t aux;  // per type (NVTX: the domain id; Meta: the MetaKind)
 };
 static_assert(sizeof(RecordHeader) == 8);
 
@@ -79,23 +79,25 @@ struct EventRecord {
     int32_t device;  // owner GPU for stream/device kinds (-1 otherwise)
     uint32_t context;
     uint32_t stream;
-    uint32_t domain; // NVTX domain for NVTX kinds
+    uint32_t domain;  // NVTX domain for NVTX kinds
     // int64_t columns[columnCount];
 };
 static_assert(sizeof(EventRecord) == 56);
 
 // Defines a stream-local string id (ids start at 1, unique within the stream file).
 struct StringRecord {
-    RecordHeader h;  // type String; aux = the string id
-    uint32_t length; // bytes of UTF-8 text that follow (no NUL), padded to 8
+    RecordHeader h;   // type String; aux = the string id
+    uint32_t length;  // bytes of UTF-8 text that follow (no NUL), padded to 8
     uint32_t reserved;
 };
 
 // NVTX flags (RecordHeader::flags).
 constexpr uint8_t kNvtxPayloadMask = 0x0F;  // sl::PayloadType
-constexpr uint8_t kNvtxRegistered = 0x10;   // message is a registered string id (NvtxRecord::message)
-constexpr uint8_t kNvtxInline = 0x20;       // message text follows the record (NvtxRecord::message = length)
-constexpr uint8_t kNvtxCompact = 0x40;      // NvtxCompactRecord: no category, color or payload (all 0)
+constexpr uint8_t kNvtxRegistered =
+    0x10;  // message is a registered string id (NvtxRecord::message)
+constexpr uint8_t kNvtxInline =
+    0x20;  // message text follows the record (NvtxRecord::message = length)
+constexpr uint8_t kNvtxCompact = 0x40;  // NvtxCompactRecord: no category, color or payload (all 0)
 
 // Push, start and mark. `aux` is the domain id (0: default domain). For Start, `rangeId` is the
 // process-unique id returned to the program; its end may come from any thread.
@@ -103,9 +105,9 @@ struct NvtxRecord {
     RecordHeader h;
     int64_t time;
     uint32_t category;
-    uint32_t color;     // ARGB, 0 = none
-    uint64_t payload;   // bits of the payload
-    uint32_t message;   // string id (kNvtxRegistered) or inline text length (kNvtxInline)
+    uint32_t color;    // ARGB, 0 = none
+    uint64_t payload;  // bits of the payload
+    uint32_t message;  // string id (kNvtxRegistered) or inline text length (kNvtxInline)
     uint32_t reserved;
     // NvtxStart only: uint64_t rangeId; then the inline text, padded to 8.
 };
@@ -142,44 +144,53 @@ struct MetaRecord {
 
 enum class MetaKind : uint32_t {
     //                     ints                                              strings
-    ProcessStart = 1,  // {pid, parentPid, time, startUtcNs}                {name, commandLine, exePath}
-    ProcessEnd = 2,    // {time, exitCode, signal, how (ExitHow)}           {}
-    ChildCreated = 3,  // {childPid, time, via (ChildVia)}                  {}
-    ChildReaped = 4,   // {childPid, time, exitCode, signal}                {}
-    ThreadStart = 5,   // {tid, time}                                       {name}
-    ThreadEnd = 6,     // {tid, time}                                       {}
-    ThreadName = 7,    // {tid, time, source (0: the OS name, 1: nvtxNameOsThread)} {name}
-    DomainCreate = 8,  // {domainId, time}                                  {name}
-    DomainDestroy = 9, // {domainId, time}                                  {}
-    Category = 10,     // {domainId, category}                              {name}
-    ResourceName = 11, // {ResourceKind, handle or ordinal, time}           {name}
-    Gpu = 12,          // {deviceId, smCount, memoryBytes, ccMajor, ccMinor, smClockKHz,
-                       //  memoryClockKHz, bandwidthBytesPerSec}            {name, uuid, pciBusId}
-    Context = 13,      // {deviceId, contextId}                             {name}
-    Stream = 14,       // {deviceId, contextId, streamId, priority, flags, isDefault} {name}
-    KernelLaunch = 15, // {launchId, gridX, gridY, gridZ, blockX, blockY, blockZ, registers,
-                       //  staticShared, dynamicShared, localBytes, launchType, graphId,
-                       //  graphNodeId}                                     {mangledName, shortName}
-    Drops = 16,        // {tid, DropKind, count}: records that could not be stored
-    Diagnostic = 17,   // {count}                                           {name, reason}
-    ResourceHandle = 18, // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
-                       //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
+    ProcessStart =
+        1,  // {pid, parentPid, time, startUtcNs}                {name, commandLine, exePath}
+    ProcessEnd = 2,     // {time, exitCode, signal, how (ExitHow)}           {}
+    ChildCreated = 3,   // {childPid, time, via (ChildVia)}                  {}
+    ChildReaped = 4,    // {childPid, time, exitCode, signal}                {}
+    ThreadStart = 5,    // {tid, time}                                       {name}
+    ThreadEnd = 6,      // {tid, time}                                       {}
+    ThreadName = 7,     // {tid, time, source (0: the OS name, 1: nvtxNameOsThread)} {name}
+    DomainCreate = 8,   // {domainId, time}                                  {name}
+    DomainDestroy = 9,  // {domainId, time}                                  {}
+    Category = 10,      // {domainId, category}                              {name}
+    ResourceName = 11,  // {ResourceKind, handle or ordinal, time}           {name}
+    Gpu = 12,           // {deviceId, smCount, memoryBytes, ccMajor, ccMinor, smClockKHz,
+                        //  memoryClockKHz, bandwidthBytesPerSec}            {name, uuid, pciBusId}
+    Context = 13,       // {deviceId, contextId}                             {name}
+    Stream = 14,        // {deviceId, contextId, streamId, priority, flags, isDefault} {name}
+    KernelLaunch = 15,  // {launchId, gridX, gridY, gridZ, blockX, blockY, blockZ, registers,
+                        //  staticShared, dynamicShared, localBytes, launchType, graphId,
+    //  graphNodeId}                                     {mangledName, shortName}
+    Drops = 16,           // {tid, DropKind, count}: records that could not be stored
+    Diagnostic = 17,      // {count}                                           {name, reason}
+    ResourceHandle = 18,  // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
+                          //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
 };
 
 enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3 };
 enum class ChildVia : int64_t { Fork = 0, Vfork = 1, PosixSpawn = 2, Clone = 3 };
 enum class ResourceKind : int64_t {
-    CuDevice = 1, CuContext = 2, CuStream = 3, CuEvent = 4, CudaDevice = 5, CudaStream = 6, CudaEvent = 7,
+    CuDevice = 1,
+    CuContext = 2,
+    CuStream = 3,
+    CuEvent = 4,
+    CudaDevice = 5,
+    CudaStream = 6,
+    CudaEvent = 7,
 };
 enum class DropKind : int64_t {
-    NvtxRange = 1,   // a push or start whose range is therefore missing (its pop/end is skipped too)
+    NvtxRange = 1,  // a push or start whose range is therefore missing (its pop/end is skipped too)
     NvtxMark = 2,
-    NvtxRangeEnd = 3, // the end of a recorded start/end range (the range stays unterminated)
+    NvtxRangeEnd = 3,  // the end of a recorded start/end range (the range stays unterminated)
     OsRuntime = 4,
-    Event = 5,       // any generic EventRecord
+    Event = 5,  // any generic EventRecord
     Meta = 6,
 };
 
-inline constexpr uint32_t paddedTo8(uint32_t n) { return (n + 7u) & ~7u; }
+inline constexpr uint32_t paddedTo8(uint32_t n) {
+    return (n + 7u) & ~7u;
+}
 
 }  // namespace sl::capture

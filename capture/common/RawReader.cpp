@@ -10,7 +10,9 @@
 
 namespace sl::capture {
 
-RawStream::RawStream(RawStream&& o) noexcept { *this = std::move(o); }
+RawStream::RawStream(RawStream&& o) noexcept {
+    *this = std::move(o);
+}
 
 RawStream& RawStream::operator=(RawStream&& o) noexcept {
     if (this == &o) return *this;
@@ -34,14 +36,15 @@ RawStream::~RawStream() {
 Result<RawStream> RawStream::open(const std::string& path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return makeError(path + ": cannot open: " + std::strerror(errno));
-    struct stat st{};
+    struct stat st {};
     fstat(fd, &st);
     RawStream s;
     s.m_path = path;
     s.m_size = static_cast<uint64_t>(st.st_size);
     if (s.m_size < sizeof(StreamHeader)) {
         ::close(fd);
-        return makeError(path + ": truncated stream header (" + std::to_string(s.m_size) + " bytes)");
+        return makeError(path + ": truncated stream header (" + std::to_string(s.m_size) +
+                         " bytes)");
     }
     void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     ::close(fd);
@@ -51,7 +54,8 @@ Result<RawStream> RawStream::open(const std::string& path) {
     if (std::memcmp(s.m_header.magic, kStreamMagic, 8) != 0)
         return makeError(path + ": not a Sightline raw stream (bad magic at byte 0)");
     if (s.m_header.version != kStreamVersion)
-        return makeError(path + ": unsupported raw stream version " + std::to_string(s.m_header.version));
+        return makeError(path + ": unsupported raw stream version " +
+                         std::to_string(s.m_header.version));
     s.m_header.module[sizeof s.m_header.module - 1] = 0;
     uint64_t off = s.m_header.headerBytes;
     while (off < s.m_size) {
@@ -132,7 +136,9 @@ bool decodeNvtx(const uint8_t* record, NvtxFields* out) {
         std::memcpy(&out->rangeId, record + head, 8);
         head += 8;
     }
-    if (h->flags & kNvtxInline) out->text = {reinterpret_cast<const char*>(record + head), std::min(out->message, size - head)};
+    if (h->flags & kNvtxInline)
+        out->text = {reinterpret_cast<const char*>(record + head),
+                     std::min(out->message, size - head)};
     return true;
 }
 

@@ -84,7 +84,7 @@ struct NvtxFields {
     std::string_view text;  // with kNvtxInline
 };
 bool decodeNvtx(const uint8_t* record, NvtxFields* out);
-std::string_view stringText(const uint8_t* record);           // of a StringRecord
-std::string_view nvtxInlineText(const uint8_t* record);       // of an NvtxRecord with kNvtxInline
+std::string_view stringText(const uint8_t* record);      // of a StringRecord
+std::string_view nvtxInlineText(const uint8_t* record);  // of an NvtxRecord with kNvtxInline
 
 }  // namespace sl::capture

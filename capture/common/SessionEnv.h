@@ -4,20 +4,29 @@
 // interposers put them back when a program execs with a cleaned environment).
 namespace sl::capture::env {
 
-constexpr const char* kSessionDir = "SIGHTLINE_SESSION_DIR";       // where stream files go
-constexpr const char* kTrace = "SIGHTLINE_TRACE";                  // "nvtx,osrt" (what is on)
+constexpr const char* kSessionDir = "SIGHTLINE_SESSION_DIR";  // where stream files go
+constexpr const char* kTrace = "SIGHTLINE_TRACE";             // "nvtx,osrt" (what is on)
 constexpr const char* kOsrtThresholdNs = "SIGHTLINE_OSRT_THRESHOLD_NS";
 constexpr const char* kTraceForkBeforeExec = "SIGHTLINE_TRACE_FORK_BEFORE_EXEC";  // "1" or "0"
-constexpr const char* kBufferMb = "SIGHTLINE_BUFFER_MB";           // per-process in-flight limit
-constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";           // size of one thread buffer
+constexpr const char* kBufferMb = "SIGHTLINE_BUFFER_MB";  // per-process in-flight limit
+constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";  // size of one thread buffer
 constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
 // --capture-range-end=stop-shutdown: the NVTX range whose end makes the module signal the
 // launcher (SIGUSR1), and its domain ("" default, "*" any).
 constexpr const char* kCaptureRange = "SIGHTLINE_CAPTURE_RANGE";
 constexpr const char* kCaptureDomain = "SIGHTLINE_CAPTURE_DOMAIN";
 // Every variable the exec interposers restore, in this order.
-constexpr const char* kAll[] = {"LD_PRELOAD", "NVTX_INJECTION64_PATH", "CUDA_INJECTION64_PATH", kSessionDir, kTrace,
-                                kOsrtThresholdNs, kTraceForkBeforeExec, kBufferMb, kBufferKb, kLauncherPid, kCaptureRange,
+constexpr const char* kAll[] = {"LD_PRELOAD",
+                                "NVTX_INJECTION64_PATH",
+                                "CUDA_INJECTION64_PATH",
+                                kSessionDir,
+                                kTrace,
+                                kOsrtThresholdNs,
+                                kTraceForkBeforeExec,
+                                kBufferMb,
+                                kBufferKb,
+                                kLauncherPid,
+                                kCaptureRange,
                                 kCaptureDomain};
 
 }  // namespace sl::capture::env

@@ -49,13 +49,17 @@ struct RealFn {
         return f;
     }
 };
-#define SL_REAL(fn) static ::sl::inject::RealFn<decltype(&::fn)> real_##fn{{nullptr}, #fn}
+#define SL_REAL(fn)                                          \
+    static ::sl::inject::RealFn<decltype(&::fn)> real_##fn { \
+        {nullptr}, #fn                                       \
+    }
 
 // The calling thread's kernel tid (cached; refreshed after fork).
 int64_t currentTid();
 
 // Records one OS runtime call on the calling thread.
-void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1, int64_t result, int err);
+void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1,
+                int64_t result, int err);
 
 // Emits ProcessStart and the calling thread's ThreadStart for this process image.
 void announceProcess();

@@ -23,7 +23,8 @@ namespace {
 thread_local int64_t t_tid SL_CAPTURE_TLS = 0;
 thread_local uint32_t t_tidGen SL_CAPTURE_TLS = 0;
 
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                                 SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 struct sigaction g_oldActions[65];
 
 // Our saved environment, restored into exec'd programs whose environment lost it.
@@ -35,18 +36,22 @@ std::string readFile(const char* path) {
     if (fd < 0) return out;
     char buf[4096];
     ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0 && out.size() < 65536) out.append(buf, static_cast<size_t>(n));
+    while ((n = ::read(fd, buf, sizeof buf)) > 0 && out.size() < 65536)
+        out.append(buf, static_cast<size_t>(n));
     ::close(fd);
     return out;
 }
 
 void fatalHandler(int sig, siginfo_t* info, void* uctx) {
     const struct sigaction& old = g_oldActions[sig];
-    bool chained = (old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != nullptr
-                                                : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+    bool chained = (old.sa_flags & SA_SIGINFO)
+                       ? old.sa_sigaction != nullptr
+                       : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
     if (chained) {  // the program handles this signal itself: let it
-        if (old.sa_flags & SA_SIGINFO) old.sa_sigaction(sig, info, uctx);
-        else old.sa_handler(sig);
+        if (old.sa_flags & SA_SIGINFO)
+            old.sa_sigaction(sig, info, uctx);
+        else
+            old.sa_handler(sig);
         return;
     }
     if (old.sa_handler == SIG_IGN) return;
@@ -78,8 +83,10 @@ void readConfig() {
     std::string t = trace ? trace : "nvtx,osrt";
     g_config.nvtx = t.find("nvtx") != std::string::npos;
     g_config.osrt = t.find("osrt") != std::string::npos;
-    if (const char* th = std::getenv(capture::env::kOsrtThresholdNs)) g_config.osrtThresholdNs = std::atoll(th);
-    if (const char* f = std::getenv(capture::env::kTraceForkBeforeExec)) g_config.traceForkBeforeExec = f[0] == '1';
+    if (const char* th = std::getenv(capture::env::kOsrtThresholdNs))
+        g_config.osrtThresholdNs = std::atoll(th);
+    if (const char* f = std::getenv(capture::env::kTraceForkBeforeExec))
+        g_config.traceForkBeforeExec = f[0] == '1';
     g_savedEnv = new std::vector<std::string>();
     for (const char* name : capture::env::kAll)
         if (const char* v = std::getenv(name)) g_savedEnv->push_back(std::string(name) + "=" + v);
@@ -110,7 +117,8 @@ int64_t currentTid() {
     return t_tid;
 }
 
-void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1, int64_t result, int err) {
+void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64_t t1,
+                int64_t result, int err) {
     ProcessWriter::ToolScope scope;
     uint32_t id = name.get(text);
     int64_t cols[2] = {result, err};
@@ -129,18 +137,28 @@ void announceProcess() {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     std::string_view exePath(exe, n > 0 ? static_cast<size_t>(n) : 0);
-    int64_t ints[4] = {ProcessWriter::pid(), static_cast<int64_t>(getppid()), now, capture::utcNowNs()};
-    std::string_view strs[3] = {comm, cmdline, exePath};
+    // The kernel keeps 15 characters of the name: take the full one from argv[0] when it was cut.
+    std::string name = comm;
+    if (name.size() == 15) {
+        std::string first = cmdline.substr(0, cmdline.find(' '));
+        std::string base = first.substr(first.find_last_of('/') + 1);
+        if (base.size() > 15 && base.compare(0, 15, name) == 0) name = base;
+    }
+    int64_t ints[4] = {ProcessWriter::pid(), static_cast<int64_t>(getppid()), now,
+                       capture::utcNowNs()};
+    std::string_view strs[3] = {name, cmdline, exePath};
     ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 4, strs, 3);
     int64_t t[2] = {currentTid(), now};
-    std::string_view name[1] = {comm};
-    ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, name, 1);
+    std::string_view threadName[1] = {comm};
+    ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);
 }
 
 void afterForkChild() {
     ProcessWriter::onForkChild(g_config.traceForkBeforeExec);
-    if (ProcessWriter::active()) announceProcess();
-    else g_osrtOn.store(false);
+    if (ProcessWriter::active())
+        announceProcess();
+    else
+        g_osrtOn.store(false);
 }
 
 char** prepareExec(char* const envp[]) {

@@ -55,7 +55,8 @@ void defineDomain(Domain* d) {
 inline uint32_t domainId(nvtxDomainHandle_t h) {
     if (!h) return 0;
     auto* d = reinterpret_cast<Domain*>(h);
-    if (__builtin_expect(d->definedGen.load(std::memory_order_relaxed) != ProcessWriter::generation(), 0))
+    if (__builtin_expect(
+            d->definedGen.load(std::memory_order_relaxed) != ProcessWriter::generation(), 0))
         defineDomain(d);
     return d->id;
 }
@@ -93,8 +94,10 @@ inline PushStack& stackFor(uint32_t domain) {
 inline void setBit(PushStack& s, bool stored) {
     if (s.depth < 256) {
         uint64_t m = 1ull << (s.depth & 63);
-        if (stored) s.bits[s.depth >> 6] |= m;
-        else s.bits[s.depth >> 6] &= ~m;
+        if (stored)
+            s.bits[s.depth >> 6] |= m;
+        else
+            s.bits[s.depth >> 6] &= ~m;
     }
     ++s.depth;
 }
@@ -114,8 +117,10 @@ void fromWide(Message& m, const wchar_t* w) {
         std::mbstate_t st{};
         for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
             size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
-            if (k == static_cast<size_t>(-1)) m.wideBuf[n++] = '?';
-            else n += k;
+            if (k == static_cast<size_t>(-1))
+                m.wideBuf[n++] = '?';
+            else
+                n += k;
         }
     }
     m.text = m.wideBuf;
@@ -141,40 +146,58 @@ void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
     }
     out.category = a->category;
     out.color = a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
-    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 && a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
+    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 &&
+        a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
         out.payloadType = static_cast<uint8_t>(a->payloadType);
         switch (a->payloadType) {
-        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64: out.payload = a->payload.ullValue; break;
-        case NVTX_PAYLOAD_TYPE_INT64: out.payload = static_cast<uint64_t>(a->payload.llValue); break;
-        case NVTX_PAYLOAD_TYPE_DOUBLE: std::memcpy(&out.payload, &a->payload.dValue, 8); break;
-        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32: out.payload = a->payload.uiValue; break;
-        case NVTX_PAYLOAD_TYPE_INT32: out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue)); break;
-        case NVTX_PAYLOAD_TYPE_FLOAT: {
-            uint32_t bits;
-            std::memcpy(&bits, &a->payload.fValue, 4);
-            out.payload = bits;
-            break;
-        }
-        default: break;
+            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
+                out.payload = a->payload.ullValue;
+                break;
+            case NVTX_PAYLOAD_TYPE_INT64:
+                out.payload = static_cast<uint64_t>(a->payload.llValue);
+                break;
+            case NVTX_PAYLOAD_TYPE_DOUBLE:
+                std::memcpy(&out.payload, &a->payload.dValue, 8);
+                break;
+            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
+                out.payload = a->payload.uiValue;
+                break;
+            case NVTX_PAYLOAD_TYPE_INT32:
+                out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue));
+                break;
+            case NVTX_PAYLOAD_TYPE_FLOAT: {
+                uint32_t bits;
+                std::memcpy(&bits, &a->payload.fValue, 4);
+                out.payload = bits;
+                break;
+            }
+            default:
+                break;
         }
     }
     switch (a->messageType) {
-    case NVTX_MESSAGE_TYPE_ASCII: fromAscii(m, a->message.ascii); break;
-    case NVTX_MESSAGE_TYPE_UNICODE: fromWide(m, a->message.unicode); break;
-    case NVTX_MESSAGE_TYPE_REGISTERED:
-        if (a->message.registered) {
-            auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
-            m.registered = rs->id.get(rs->text);
-            m.registeredText = &rs->text;
-        }
-        break;
-    default: fromAscii(m, ""); break;
+        case NVTX_MESSAGE_TYPE_ASCII:
+            fromAscii(m, a->message.ascii);
+            break;
+        case NVTX_MESSAGE_TYPE_UNICODE:
+            fromWide(m, a->message.unicode);
+            break;
+        case NVTX_MESSAGE_TYPE_REGISTERED:
+            if (a->message.registered) {
+                auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
+                m.registered = rs->id.get(rs->text);
+                m.registeredText = &rs->text;
+            }
+            break;
+        default:
+            fromAscii(m, "");
+            break;
     }
 }
 
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
-inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a, const Message& m,
-                       uint64_t rangeId) {
+inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
+                       const Message& m, uint64_t rangeId) {
     const bool compact = (a.category | a.color | a.payloadType) == 0;
     const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
@@ -182,7 +205,8 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
     uint32_t bytes = head + extra + textBytes;
     uint8_t* p = ProcessWriter::reserve(bytes);
     if (__builtin_expect(p == nullptr, 0)) {
-        ProcessWriter::countDrop(type == RecordType::NvtxMark ? DropKind::NvtxMark : DropKind::NvtxRange);
+        ProcessWriter::countDrop(type == RecordType::NvtxMark ? DropKind::NvtxMark
+                                                              : DropKind::NvtxRange);
         return false;
     }
     auto* h = reinterpret_cast<capture::RecordHeader*>(p);
@@ -229,7 +253,9 @@ struct RangeWatch {
     std::atomic<bool> fired{false};
     std::atomic<uint64_t> startId{0};
 };
-RangeWatch g_watch;
+// Never destroyed: threads may still call NVTX while static destructors run at exit.
+RangeWatch& g_watch = *new RangeWatch();
+bool g_watchOn = false;  // the hot-path test, without an indirection
 constexpr int kMaxDomains = 1024;
 std::atomic<Domain*> g_domains[kMaxDomains];
 struct WatchedPush {
@@ -239,7 +265,8 @@ struct WatchedPush {
 thread_local WatchedPush t_watched SL_CAPTURE_TLS = {0, 0};
 
 bool watchMatches(uint32_t domain, const Message& m) {
-    std::string_view text = m.registeredText ? std::string_view(*m.registeredText) : std::string_view(m.text ? m.text : "", m.length);
+    std::string_view text = m.registeredText ? std::string_view(*m.registeredText)
+                                             : std::string_view(m.text ? m.text : "", m.length);
     if (text != g_watch.name) return false;
     if (g_watch.domain == "*") return true;
     if (g_watch.domain.empty()) return domain == 0;
@@ -256,41 +283,48 @@ void watchFired() {
 inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     PushStack& s = stackFor(domain);
     int level = s.depth;
-    if (__builtin_expect(g_watch.on, 0) && t_watched.level == 0 && watchMatches(domain, m))
+    if (__builtin_expect(g_watchOn, 0) && t_watched.level == 0 && watchMatches(domain, m))
         t_watched = {domain, level + 1};
     setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
     return level;
 }
 
-inline int pop(uint32_t domain) {
-    int64_t time = capture::nowNs();
-    PushStack& s = stackFor(domain);
+inline void writePop(uint32_t domain, int64_t time, PushStack& s) {
     bool stored = true;
-    if (__builtin_expect(g_watch.on, 0) && t_watched.level != 0 && t_watched.domain == domain &&
-        t_watched.level == s.depth) {
-        t_watched.level = 0;
-        watchFired();
-    }
     if (s.depth > 0) {
         --s.depth;
         if (s.depth < 256) stored = (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
     }
-    if (!stored) return s.depth;  // its push was dropped (and counted)
+    if (!stored) return;  // its push was dropped (and counted)
     uint8_t* p = ProcessWriter::reserveCritical(16);
     if (!p) {
         ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
-        return s.depth;
+        return;
     }
     auto* r = reinterpret_cast<NvtxEndRecord*>(p);
     r->h = {RecordType::NvtxPop, 0, 2, domain};
     r->time = time;
     ProcessWriter::commit(16);
+}
+
+inline int pop(uint32_t domain) {
+    int64_t time = capture::nowNs();
+    PushStack& s = stackFor(domain);
+    bool fire = false;
+    if (__builtin_expect(g_watchOn, 0) && t_watched.level != 0 && t_watched.domain == domain &&
+        t_watched.level == s.depth) {
+        t_watched.level = 0;
+        fire = true;
+    }
+    writePop(domain, time, s);
+    if (__builtin_expect(fire, 0))
+        watchFired();  // after the pop is stored: the program may end now
     return s.depth;
 }
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
-    if (__builtin_expect(g_watch.on, 0) && watchMatches(domain, m)) {
+    if (__builtin_expect(g_watchOn, 0) && watchMatches(domain, m)) {
         uint64_t none = 0;
         g_watch.startId.compare_exchange_strong(none, id);
     }
@@ -298,9 +332,7 @@ inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, in
     return id;
 }
 
-inline void end(nvtxRangeId_t id) {
-    int64_t time = capture::nowNs();
-    if (__builtin_expect(g_watch.on, 0) && (id & ~kDroppedRange) == g_watch.startId.load()) watchFired();
+inline void writeEnd(nvtxRangeId_t id, int64_t time) {
     if (id & kDroppedRange) return;
     uint8_t* p = ProcessWriter::reserveCritical(24);
     if (!p) {
@@ -312,6 +344,13 @@ inline void end(nvtxRangeId_t id) {
     r->time = time;
     r->rangeId = id;
     ProcessWriter::commit(24);
+}
+
+inline void end(nvtxRangeId_t id) {
+    int64_t time = capture::nowNs();
+    writeEnd(id, time);
+    if (__builtin_expect(g_watchOn, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
+        watchFired();  // after the end is stored
 }
 
 inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
@@ -378,7 +417,9 @@ nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* s) {
     fromWide(m, s);
     return start(0, Attrs{}, m, t);
 }
-void NVTX_API rangeEnd(nvtxRangeId_t id) { end(id); }
+void NVTX_API rangeEnd(nvtxRangeId_t id) {
+    end(id);
+}
 int NVTX_API rangePushEx(const nvtxEventAttributes_t* a) {
     int64_t t = capture::nowNs();
     Attrs at;
@@ -398,11 +439,21 @@ int NVTX_API rangePushW(const wchar_t* s) {
     fromWide(m, s);
     return push(0, Attrs{}, m, t);
 }
-int NVTX_API rangePop() { return pop(0); }
-void NVTX_API nameCategoryA(uint32_t c, const char* n) { nameCategory(0, c, n ? n : ""); }
-void NVTX_API nameCategoryW(uint32_t c, const wchar_t* n) { nameCategory(0, c, wideToString(n)); }
-void NVTX_API nameOsThreadA(uint32_t tid, const char* n) { nameThread(tid, n ? n : ""); }
-void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* n) { nameThread(tid, wideToString(n)); }
+int NVTX_API rangePop() {
+    return pop(0);
+}
+void NVTX_API nameCategoryA(uint32_t c, const char* n) {
+    nameCategory(0, c, n ? n : "");
+}
+void NVTX_API nameCategoryW(uint32_t c, const wchar_t* n) {
+    nameCategory(0, c, wideToString(n));
+}
+void NVTX_API nameOsThreadA(uint32_t tid, const char* n) {
+    nameThread(tid, n ? n : "");
+}
+void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* n) {
+    nameThread(tid, wideToString(n));
+}
 
 // ---- CORE2 (domains) ----
 void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
@@ -419,7 +470,9 @@ nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventA
     decodeAttrs(a, at, m);
     return start(domainId(d), at, m, t);
 }
-void NVTX_API domainRangeEnd(nvtxDomainHandle_t, nvtxRangeId_t id) { end(id); }
+void NVTX_API domainRangeEnd(nvtxDomainHandle_t, nvtxRangeId_t id) {
+    end(id);
+}
 int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
     int64_t t = capture::nowNs();
     Attrs at;
@@ -427,7 +480,9 @@ int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t
     decodeAttrs(a, at, m);
     return push(domainId(d), at, m, t);
 }
-int NVTX_API domainRangePop(nvtxDomainHandle_t d) { return pop(domainId(d)); }
+int NVTX_API domainRangePop(nvtxDomainHandle_t d) {
+    return pop(domainId(d));
+}
 nvtxResourceHandle_t NVTX_API domainResourceCreate(nvtxDomainHandle_t, nvtxResourceAttributes_t*) {
     static int dummy;
     return reinterpret_cast<nvtxResourceHandle_t>(&dummy);  // generic resources are not traced
@@ -456,7 +511,9 @@ nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
     defineDomain(d);
     return reinterpret_cast<nvtxDomainHandle_t>(d);
 }
-nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name) { return domainCreateA(wideToString(name).c_str()); }
+nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name) {
+    return domainCreateA(wideToString(name).c_str());
+}
 void NVTX_API domainDestroy(nvtxDomainHandle_t h) {
     if (!h) return;
     // The Domain object stays alive: ranges may still refer to it in flight.
@@ -466,20 +523,48 @@ void NVTX_API domainDestroy(nvtxDomainHandle_t h) {
 void NVTX_API initialize(const void*) {}
 
 // ---- CUDA / CUDART resource naming ----
-void NVTX_API nameCuDeviceA(nvtx_CUdevice dev, const char* n) { nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), n ? n : ""); }
-void NVTX_API nameCuDeviceW(nvtx_CUdevice dev, const wchar_t* n) { nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), wideToString(n)); }
-void NVTX_API nameCuContextA(nvtx_CUcontext c, const char* n) { nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), n ? n : ""); }
-void NVTX_API nameCuContextW(nvtx_CUcontext c, const wchar_t* n) { nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), wideToString(n)); }
-void NVTX_API nameCuStreamA(nvtx_CUstream s, const char* n) { nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), n ? n : ""); }
-void NVTX_API nameCuStreamW(nvtx_CUstream s, const wchar_t* n) { nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), wideToString(n)); }
-void NVTX_API nameCuEventA(nvtx_CUevent e, const char* n) { nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), n ? n : ""); }
-void NVTX_API nameCuEventW(nvtx_CUevent e, const wchar_t* n) { nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), wideToString(n)); }
-void NVTX_API nameCudaDeviceA(int dev, const char* n) { nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), n ? n : ""); }
-void NVTX_API nameCudaDeviceW(int dev, const wchar_t* n) { nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), wideToString(n)); }
-void NVTX_API nameCudaStreamA(nvtx_cudaStream_t s, const char* n) { nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), n ? n : ""); }
-void NVTX_API nameCudaStreamW(nvtx_cudaStream_t s, const wchar_t* n) { nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), wideToString(n)); }
-void NVTX_API nameCudaEventA(nvtx_cudaEvent_t e, const char* n) { nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), n ? n : ""); }
-void NVTX_API nameCudaEventW(nvtx_cudaEvent_t e, const wchar_t* n) { nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), wideToString(n)); }
+void NVTX_API nameCuDeviceA(nvtx_CUdevice dev, const char* n) {
+    nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), n ? n : "");
+}
+void NVTX_API nameCuDeviceW(nvtx_CUdevice dev, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CuDevice, static_cast<uint64_t>(dev), wideToString(n));
+}
+void NVTX_API nameCuContextA(nvtx_CUcontext c, const char* n) {
+    nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), n ? n : "");
+}
+void NVTX_API nameCuContextW(nvtx_CUcontext c, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CuContext, reinterpret_cast<uint64_t>(c), wideToString(n));
+}
+void NVTX_API nameCuStreamA(nvtx_CUstream s, const char* n) {
+    nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), n ? n : "");
+}
+void NVTX_API nameCuStreamW(nvtx_CUstream s, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CuStream, reinterpret_cast<uint64_t>(s), wideToString(n));
+}
+void NVTX_API nameCuEventA(nvtx_CUevent e, const char* n) {
+    nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), n ? n : "");
+}
+void NVTX_API nameCuEventW(nvtx_CUevent e, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CuEvent, reinterpret_cast<uint64_t>(e), wideToString(n));
+}
+void NVTX_API nameCudaDeviceA(int dev, const char* n) {
+    nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), n ? n : "");
+}
+void NVTX_API nameCudaDeviceW(int dev, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CudaDevice, static_cast<uint64_t>(dev), wideToString(n));
+}
+void NVTX_API nameCudaStreamA(nvtx_cudaStream_t s, const char* n) {
+    nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), n ? n : "");
+}
+void NVTX_API nameCudaStreamW(nvtx_cudaStream_t s, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CudaStream, reinterpret_cast<uint64_t>(s), wideToString(n));
+}
+void NVTX_API nameCudaEventA(nvtx_cudaEvent_t e, const char* n) {
+    nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), n ? n : "");
+}
+void NVTX_API nameCudaEventW(nvtx_cudaEvent_t e, const wchar_t* n) {
+    nameResource(capture::ResourceKind::CudaEvent, reinterpret_cast<uint64_t>(e), wideToString(n));
+}
 
 template <class F>
 void install(NvtxFunctionTable table, unsigned int size, unsigned int cbid, F fn) {
@@ -491,59 +576,60 @@ bool installModule(const NvtxExportTableCallbacks* cb, NvtxCallbackModule module
     unsigned int n = 0;
     if (!cb->GetModuleFunctionTable(module, &t, &n) || !t) return false;
     switch (module) {
-    case NVTX_CB_MODULE_CORE:
-        install(t, n, NVTX_CBID_CORE_MarkEx, markEx);
-        install(t, n, NVTX_CBID_CORE_MarkA, markA);
-        install(t, n, NVTX_CBID_CORE_MarkW, markW);
-        install(t, n, NVTX_CBID_CORE_RangeStartEx, rangeStartEx);
-        install(t, n, NVTX_CBID_CORE_RangeStartA, rangeStartA);
-        install(t, n, NVTX_CBID_CORE_RangeStartW, rangeStartW);
-        install(t, n, NVTX_CBID_CORE_RangeEnd, rangeEnd);
-        install(t, n, NVTX_CBID_CORE_RangePushEx, rangePushEx);
-        install(t, n, NVTX_CBID_CORE_RangePushA, rangePushA);
-        install(t, n, NVTX_CBID_CORE_RangePushW, rangePushW);
-        install(t, n, NVTX_CBID_CORE_RangePop, rangePop);
-        install(t, n, NVTX_CBID_CORE_NameCategoryA, nameCategoryA);
-        install(t, n, NVTX_CBID_CORE_NameCategoryW, nameCategoryW);
-        install(t, n, NVTX_CBID_CORE_NameOsThreadA, nameOsThreadA);
-        install(t, n, NVTX_CBID_CORE_NameOsThreadW, nameOsThreadW);
-        break;
-    case NVTX_CB_MODULE_CORE2:
-        install(t, n, NVTX_CBID_CORE2_DomainMarkEx, domainMarkEx);
-        install(t, n, NVTX_CBID_CORE2_DomainRangeStartEx, domainRangeStartEx);
-        install(t, n, NVTX_CBID_CORE2_DomainRangeEnd, domainRangeEnd);
-        install(t, n, NVTX_CBID_CORE2_DomainRangePushEx, domainRangePushEx);
-        install(t, n, NVTX_CBID_CORE2_DomainRangePop, domainRangePop);
-        install(t, n, NVTX_CBID_CORE2_DomainResourceCreate, domainResourceCreate);
-        install(t, n, NVTX_CBID_CORE2_DomainResourceDestroy, domainResourceDestroy);
-        install(t, n, NVTX_CBID_CORE2_DomainNameCategoryA, domainNameCategoryA);
-        install(t, n, NVTX_CBID_CORE2_DomainNameCategoryW, domainNameCategoryW);
-        install(t, n, NVTX_CBID_CORE2_DomainRegisterStringA, domainRegisterStringA);
-        install(t, n, NVTX_CBID_CORE2_DomainRegisterStringW, domainRegisterStringW);
-        install(t, n, NVTX_CBID_CORE2_DomainCreateA, domainCreateA);
-        install(t, n, NVTX_CBID_CORE2_DomainCreateW, domainCreateW);
-        install(t, n, NVTX_CBID_CORE2_DomainDestroy, domainDestroy);
-        install(t, n, NVTX_CBID_CORE2_Initialize, initialize);
-        break;
-    case NVTX_CB_MODULE_CUDA:
-        install(t, n, NVTX_CBID_CUDA_NameCuDeviceA, nameCuDeviceA);
-        install(t, n, NVTX_CBID_CUDA_NameCuDeviceW, nameCuDeviceW);
-        install(t, n, NVTX_CBID_CUDA_NameCuContextA, nameCuContextA);
-        install(t, n, NVTX_CBID_CUDA_NameCuContextW, nameCuContextW);
-        install(t, n, NVTX_CBID_CUDA_NameCuStreamA, nameCuStreamA);
-        install(t, n, NVTX_CBID_CUDA_NameCuStreamW, nameCuStreamW);
-        install(t, n, NVTX_CBID_CUDA_NameCuEventA, nameCuEventA);
-        install(t, n, NVTX_CBID_CUDA_NameCuEventW, nameCuEventW);
-        break;
-    case NVTX_CB_MODULE_CUDART:
-        install(t, n, NVTX_CBID_CUDART_NameCudaDeviceA, nameCudaDeviceA);
-        install(t, n, NVTX_CBID_CUDART_NameCudaDeviceW, nameCudaDeviceW);
-        install(t, n, NVTX_CBID_CUDART_NameCudaStreamA, nameCudaStreamA);
-        install(t, n, NVTX_CBID_CUDART_NameCudaStreamW, nameCudaStreamW);
-        install(t, n, NVTX_CBID_CUDART_NameCudaEventA, nameCudaEventA);
-        install(t, n, NVTX_CBID_CUDART_NameCudaEventW, nameCudaEventW);
-        break;
-    default: break;
+        case NVTX_CB_MODULE_CORE:
+            install(t, n, NVTX_CBID_CORE_MarkEx, markEx);
+            install(t, n, NVTX_CBID_CORE_MarkA, markA);
+            install(t, n, NVTX_CBID_CORE_MarkW, markW);
+            install(t, n, NVTX_CBID_CORE_RangeStartEx, rangeStartEx);
+            install(t, n, NVTX_CBID_CORE_RangeStartA, rangeStartA);
+            install(t, n, NVTX_CBID_CORE_RangeStartW, rangeStartW);
+            install(t, n, NVTX_CBID_CORE_RangeEnd, rangeEnd);
+            install(t, n, NVTX_CBID_CORE_RangePushEx, rangePushEx);
+            install(t, n, NVTX_CBID_CORE_RangePushA, rangePushA);
+            install(t, n, NVTX_CBID_CORE_RangePushW, rangePushW);
+            install(t, n, NVTX_CBID_CORE_RangePop, rangePop);
+            install(t, n, NVTX_CBID_CORE_NameCategoryA, nameCategoryA);
+            install(t, n, NVTX_CBID_CORE_NameCategoryW, nameCategoryW);
+            install(t, n, NVTX_CBID_CORE_NameOsThreadA, nameOsThreadA);
+            install(t, n, NVTX_CBID_CORE_NameOsThreadW, nameOsThreadW);
+            break;
+        case NVTX_CB_MODULE_CORE2:
+            install(t, n, NVTX_CBID_CORE2_DomainMarkEx, domainMarkEx);
+            install(t, n, NVTX_CBID_CORE2_DomainRangeStartEx, domainRangeStartEx);
+            install(t, n, NVTX_CBID_CORE2_DomainRangeEnd, domainRangeEnd);
+            install(t, n, NVTX_CBID_CORE2_DomainRangePushEx, domainRangePushEx);
+            install(t, n, NVTX_CBID_CORE2_DomainRangePop, domainRangePop);
+            install(t, n, NVTX_CBID_CORE2_DomainResourceCreate, domainResourceCreate);
+            install(t, n, NVTX_CBID_CORE2_DomainResourceDestroy, domainResourceDestroy);
+            install(t, n, NVTX_CBID_CORE2_DomainNameCategoryA, domainNameCategoryA);
+            install(t, n, NVTX_CBID_CORE2_DomainNameCategoryW, domainNameCategoryW);
+            install(t, n, NVTX_CBID_CORE2_DomainRegisterStringA, domainRegisterStringA);
+            install(t, n, NVTX_CBID_CORE2_DomainRegisterStringW, domainRegisterStringW);
+            install(t, n, NVTX_CBID_CORE2_DomainCreateA, domainCreateA);
+            install(t, n, NVTX_CBID_CORE2_DomainCreateW, domainCreateW);
+            install(t, n, NVTX_CBID_CORE2_DomainDestroy, domainDestroy);
+            install(t, n, NVTX_CBID_CORE2_Initialize, initialize);
+            break;
+        case NVTX_CB_MODULE_CUDA:
+            install(t, n, NVTX_CBID_CUDA_NameCuDeviceA, nameCuDeviceA);
+            install(t, n, NVTX_CBID_CUDA_NameCuDeviceW, nameCuDeviceW);
+            install(t, n, NVTX_CBID_CUDA_NameCuContextA, nameCuContextA);
+            install(t, n, NVTX_CBID_CUDA_NameCuContextW, nameCuContextW);
+            install(t, n, NVTX_CBID_CUDA_NameCuStreamA, nameCuStreamA);
+            install(t, n, NVTX_CBID_CUDA_NameCuStreamW, nameCuStreamW);
+            install(t, n, NVTX_CBID_CUDA_NameCuEventA, nameCuEventA);
+            install(t, n, NVTX_CBID_CUDA_NameCuEventW, nameCuEventW);
+            break;
+        case NVTX_CB_MODULE_CUDART:
+            install(t, n, NVTX_CBID_CUDART_NameCudaDeviceA, nameCudaDeviceA);
+            install(t, n, NVTX_CBID_CUDART_NameCudaDeviceW, nameCudaDeviceW);
+            install(t, n, NVTX_CBID_CUDART_NameCudaStreamA, nameCudaStreamA);
+            install(t, n, NVTX_CBID_CUDART_NameCudaStreamW, nameCudaStreamW);
+            install(t, n, NVTX_CBID_CUDART_NameCudaEventA, nameCudaEventA);
+            install(t, n, NVTX_CBID_CUDART_NameCudaEventW, nameCudaEventW);
+            break;
+        default:
+            break;
     }
     return true;
 }
@@ -565,12 +651,14 @@ SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) 
         g_watch.domain = domain ? domain : "";
         g_watch.launcher = launcher ? static_cast<pid_t>(std::atoi(launcher)) : 0;
         g_watch.on = g_watch.launcher > 0;
+        g_watchOn = g_watch.on;
     }
     installModule(cb, NVTX_CB_MODULE_CORE);
     installModule(cb, NVTX_CB_MODULE_CORE2);
     installModule(cb, NVTX_CB_MODULE_CUDA);
     installModule(cb, NVTX_CB_MODULE_CUDART);
-    if (auto* vi = static_cast<const NvtxExportTableVersionInfo*>(getExportTable(NVTX_ETID_VERSIONINFO)))
+    if (auto* vi =
+            static_cast<const NvtxExportTableVersionInfo*>(getExportTable(NVTX_ETID_VERSIONINFO)))
         if (vi->struct_size >= sizeof(NvtxExportTableVersionInfo) && vi->SetInjectionNvtxVersion)
             vi->SetInjectionNvtxVersion(NVTX_VERSION);
     return 1;

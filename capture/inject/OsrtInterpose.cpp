@@ -40,8 +40,10 @@ inline R timed(capture::CachedString& name, const char* text, F real, A... args)
             err = r ? 0 : 1;
         } else {
             result = static_cast<int64_t>(r);
-            if constexpr (S == ErrStyle::ReturnCode) err = static_cast<int>(r);
-            else err = result < 0 ? e : 0;
+            if constexpr (S == ErrStyle::ReturnCode)
+                err = static_cast<int>(r);
+            else
+                err = result < 0 ? e : 0;
         }
         recordOsrt(name, text, t0, t1, result, err);
         errno = e;
@@ -56,37 +58,41 @@ using sl::inject::ErrStyle;
 using sl::inject::timed;
 
 // One interposer: NAME, return type, error style, (params), (args).
-#define SL_OSRT(RET, NAME, STYLE, PARAMS, ARGS)                                            \
-    SL_EXPORT RET NAME PARAMS {                                                             \
-        SL_REAL(NAME);                                                                      \
-        static sl::capture::CachedString name_;                                             \
+#define SL_OSRT(RET, NAME, STYLE, PARAMS, ARGS)                                              \
+    SL_EXPORT RET NAME PARAMS {                                                              \
+        SL_REAL(NAME);                                                                       \
+        static sl::capture::CachedString name_;                                              \
         return timed<ErrStyle::STYLE, RET>(name_, #NAME, real_##NAME.get(), SL_UNPACK ARGS); \
     }
 #define SL_UNPACK(...) __VA_ARGS__
 
 // Synchronization.
-SL_OSRT(int, pthread_mutex_lock, ReturnCode, (pthread_mutex_t* m), (m))
-SL_OSRT(int, pthread_mutex_timedlock, ReturnCode, (pthread_mutex_t* m, const struct timespec* t), (m, t))
-SL_OSRT(int, pthread_rwlock_rdlock, ReturnCode, (pthread_rwlock_t* l), (l))
-SL_OSRT(int, pthread_rwlock_wrlock, ReturnCode, (pthread_rwlock_t* l), (l))
-SL_OSRT(int, pthread_rwlock_timedrdlock, ReturnCode, (pthread_rwlock_t* l, const struct timespec* t), (l, t))
-SL_OSRT(int, pthread_rwlock_timedwrlock, ReturnCode, (pthread_rwlock_t* l, const struct timespec* t), (l, t))
-SL_OSRT(int, pthread_cond_wait, ReturnCode, (pthread_cond_t* c, pthread_mutex_t* m), (c, m))
-SL_OSRT(int, pthread_cond_timedwait, ReturnCode, (pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t),
-        (c, m, t))
+SL_OSRT(int, pthread_mutex_lock, ReturnCode, (pthread_mutex_t * m), (m))
+SL_OSRT(int, pthread_mutex_timedlock, ReturnCode, (pthread_mutex_t * m, const struct timespec* t),
+        (m, t))
+SL_OSRT(int, pthread_rwlock_rdlock, ReturnCode, (pthread_rwlock_t * l), (l))
+SL_OSRT(int, pthread_rwlock_wrlock, ReturnCode, (pthread_rwlock_t * l), (l))
+SL_OSRT(int, pthread_rwlock_timedrdlock, ReturnCode,
+        (pthread_rwlock_t * l, const struct timespec* t), (l, t))
+SL_OSRT(int, pthread_rwlock_timedwrlock, ReturnCode,
+        (pthread_rwlock_t * l, const struct timespec* t), (l, t))
+SL_OSRT(int, pthread_cond_wait, ReturnCode, (pthread_cond_t * c, pthread_mutex_t* m), (c, m))
+SL_OSRT(int, pthread_cond_timedwait, ReturnCode,
+        (pthread_cond_t * c, pthread_mutex_t* m, const struct timespec* t), (c, m, t))
 SL_OSRT(int, pthread_cond_clockwait, ReturnCode,
-        (pthread_cond_t* c, pthread_mutex_t* m, clockid_t k, const struct timespec* t), (c, m, k, t))
+        (pthread_cond_t * c, pthread_mutex_t* m, clockid_t k, const struct timespec* t),
+        (c, m, k, t))
 SL_OSRT(int, pthread_join, ReturnCode, (pthread_t th, void** ret), (th, ret))
-SL_OSRT(int, sem_wait, Errno, (sem_t* s), (s))
-SL_OSRT(int, sem_timedwait, Errno, (sem_t* s, const struct timespec* t), (s, t))
-SL_OSRT(int, sem_clockwait, Errno, (sem_t* s, clockid_t k, const struct timespec* t), (s, k, t))
+SL_OSRT(int, sem_wait, Errno, (sem_t * s), (s))
+SL_OSRT(int, sem_timedwait, Errno, (sem_t * s, const struct timespec* t), (s, t))
+SL_OSRT(int, sem_clockwait, Errno, (sem_t * s, clockid_t k, const struct timespec* t), (s, k, t))
 
 // Sleeping.
 SL_OSRT(unsigned, sleep, Errno, (unsigned s), (s))
 SL_OSRT(int, usleep, Errno, (useconds_t us), (us))
 SL_OSRT(int, nanosleep, Errno, (const struct timespec* req, struct timespec* rem), (req, rem))
-SL_OSRT(int, clock_nanosleep, ReturnCode, (clockid_t c, int f, const struct timespec* req, struct timespec* rem),
-        (c, f, req, rem))
+SL_OSRT(int, clock_nanosleep, ReturnCode,
+        (clockid_t c, int f, const struct timespec* req, struct timespec* rem), (c, f, req, rem))
 
 // File and socket I/O.
 SL_OSRT(ssize_t, read, Errno, (int fd, void* b, size_t n), (fd, b, n))
@@ -99,19 +105,24 @@ SL_OSRT(ssize_t, readv, Errno, (int fd, const struct iovec* v, int n), (fd, v, n
 SL_OSRT(ssize_t, writev, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
 SL_OSRT(int, fsync, Errno, (int fd), (fd))
 SL_OSRT(int, fdatasync, Errno, (int fd), (fd))
-SL_OSRT(int, poll, Errno, (struct pollfd* f, nfds_t n, int t), (f, n, t))
-SL_OSRT(int, ppoll, Errno, (struct pollfd* f, nfds_t n, const struct timespec* t, const sigset_t* m), (f, n, t, m))
-SL_OSRT(int, select, Errno, (int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t), (n, r, w, e, t))
-SL_OSRT(int, pselect, Errno, (int n, fd_set* r, fd_set* w, fd_set* e, const struct timespec* t, const sigset_t* m),
+SL_OSRT(int, poll, Errno, (struct pollfd * f, nfds_t n, int t), (f, n, t))
+SL_OSRT(int, ppoll, Errno,
+        (struct pollfd * f, nfds_t n, const struct timespec* t, const sigset_t* m), (f, n, t, m))
+SL_OSRT(int, select, Errno, (int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t),
+        (n, r, w, e, t))
+SL_OSRT(int, pselect, Errno,
+        (int n, fd_set* r, fd_set* w, fd_set* e, const struct timespec* t, const sigset_t* m),
         (n, r, w, e, t, m))
 SL_OSRT(int, epoll_wait, Errno, (int ep, struct epoll_event* ev, int n, int t), (ep, ev, n, t))
-SL_OSRT(int, epoll_pwait, Errno, (int ep, struct epoll_event* ev, int n, int t, const sigset_t* m), (ep, ev, n, t, m))
+SL_OSRT(int, epoll_pwait, Errno, (int ep, struct epoll_event* ev, int n, int t, const sigset_t* m),
+        (ep, ev, n, t, m))
 SL_OSRT(ssize_t, recv, Errno, (int fd, void* b, size_t n, int f), (fd, b, n, f))
-SL_OSRT(ssize_t, recvfrom, Errno, (int fd, void* b, size_t n, int f, struct sockaddr* a, socklen_t* l),
-        (fd, b, n, f, a, l))
+SL_OSRT(ssize_t, recvfrom, Errno,
+        (int fd, void* b, size_t n, int f, struct sockaddr* a, socklen_t* l), (fd, b, n, f, a, l))
 SL_OSRT(ssize_t, recvmsg, Errno, (int fd, struct msghdr* m, int f), (fd, m, f))
 SL_OSRT(ssize_t, send, Errno, (int fd, const void* b, size_t n, int f), (fd, b, n, f))
-SL_OSRT(ssize_t, sendto, Errno, (int fd, const void* b, size_t n, int f, const struct sockaddr* a, socklen_t l),
+SL_OSRT(ssize_t, sendto, Errno,
+        (int fd, const void* b, size_t n, int f, const struct sockaddr* a, socklen_t l),
         (fd, b, n, f, a, l))
 SL_OSRT(ssize_t, sendmsg, Errno, (int fd, const struct msghdr* m, int f), (fd, m, f))
 SL_OSRT(int, accept, Errno, (int fd, struct sockaddr* a, socklen_t* l), (fd, a, l))

@@ -41,8 +41,10 @@ void childReaped(pid_t child, int status) {
 pid_t forkImpl(ChildVia via) {
     SL_REAL(fork);
     pid_t r = real_fork.get()();
-    if (r == 0) afterForkChild();
-    else if (r > 0) childCreated(r, via);
+    if (r == 0)
+        afterForkChild();
+    else if (r > 0)
+        childCreated(r, via);
     return r;
 }
 
@@ -56,7 +58,8 @@ void rememberTid(pthread_t th, int64_t tid) {
     for (int i = 0; i < kTidSlots; ++i) {
         int slot = static_cast<int>((key / 64 + static_cast<uint64_t>(i)) % kTidSlots);
         uint64_t cur = g_tidKeys[slot].load();
-        if (cur == key || (cur == 0 && g_tidKeys[slot].compare_exchange_strong(cur, key)) || cur == key) {
+        if (cur == key || (cur == 0 && g_tidKeys[slot].compare_exchange_strong(cur, key)) ||
+            cur == key) {
             g_tidValues[slot].store(tid);
             return;
         }
@@ -97,7 +100,9 @@ void threadEnded(void*) {
     ProcessWriter::threadExit();
 }
 
-void makeEndKey() { pthread_key_create(&g_endKey, threadEnded); }
+void makeEndKey() {
+    pthread_key_create(&g_endKey, threadEnded);
+}
 
 void* trampolineMain(void* p) {
     Trampoline t = *static_cast<Trampoline*>(p);
@@ -129,11 +134,15 @@ void recordThreadName(int64_t tid, const char* name) {
 
 using namespace sl::inject;
 
-SL_EXPORT pid_t fork(void) { return forkImpl(sl::capture::ChildVia::Fork); }
+SL_EXPORT pid_t fork(void) {
+    return forkImpl(sl::capture::ChildVia::Fork);
+}
 
 // vfork's contract (the child only execs or _exits) is also met by fork; a real vfork cannot
 // be wrapped because the child would return through our frame on the parent's stack.
-SL_EXPORT pid_t vfork(void) { return forkImpl(sl::capture::ChildVia::Vfork); }
+SL_EXPORT pid_t vfork(void) {
+    return forkImpl(sl::capture::ChildVia::Vfork);
+}
 
 SL_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* fa,
                           const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
@@ -142,7 +151,8 @@ SL_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_a
     char** env = const_cast<char**>(envp);
     if (ProcessWriter::active()) {
         ProcessWriter::ToolScope scope;
-        env = withOurEnvironment(envp);  // the caller is not replaced: only fix the child's environment
+        env = withOurEnvironment(
+            envp);  // the caller is not replaced: only fix the child's environment
     }
     int r = real_posix_spawn.get()(pid ? pid : &local, path, fa, attr, argv, env);
     if (r == 0) childCreated(pid ? *pid : local, sl::capture::ChildVia::PosixSpawn);
@@ -183,20 +193,24 @@ SL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) 
     return r;
 }
 
-SL_EXPORT int execv(const char* path, char* const argv[]) { return execve(path, argv, environ); }
-SL_EXPORT int execvp(const char* file, char* const argv[]) { return execvpe(file, argv, environ); }
+SL_EXPORT int execv(const char* path, char* const argv[]) {
+    return execve(path, argv, environ);
+}
+SL_EXPORT int execvp(const char* file, char* const argv[]) {
+    return execvpe(file, argv, environ);
+}
 
 namespace {
 // Collects the variadic arguments of execl* into an argv array on the stack.
-#define SL_COLLECT_ARGS(first, last_out_env)                                   \
-    va_list ap;                                                                \
-    va_start(ap, first);                                                       \
-    const char* argvBuf[1024];                                                 \
-    int argc = 0;                                                              \
-    argvBuf[argc++] = first;                                                   \
+#define SL_COLLECT_ARGS(first, last_out_env)                                            \
+    va_list ap;                                                                         \
+    va_start(ap, first);                                                                \
+    const char* argvBuf[1024];                                                          \
+    int argc = 0;                                                                       \
+    argvBuf[argc++] = first;                                                            \
     while (argc < 1023 && (argvBuf[argc] = va_arg(ap, const char*)) != nullptr) ++argc; \
-    argvBuf[argc] = nullptr;                                                   \
-    last_out_env;                                                              \
+    argvBuf[argc] = nullptr;                                                            \
+    last_out_env;                                                                       \
     va_end(ap)
 }  // namespace
 
@@ -222,7 +236,9 @@ SL_EXPORT void _exit(int code) {
     __builtin_unreachable();
 }
 
-SL_EXPORT void _Exit(int code) { _exit(code); }
+SL_EXPORT void _Exit(int code) {
+    _exit(code);
+}
 
 SL_EXPORT void exit(int code) {
     SL_REAL(exit);
@@ -243,8 +259,8 @@ int wrappedMain(int argc, char** argv, char** envp) {
 }
 }  // namespace
 
-SL_EXPORT int __libc_start_main(MainFn main, int argc, char** argv, void (*init)(), void (*fini)(), void (*rtldFini)(),
-                                void* stackEnd) {
+SL_EXPORT int __libc_start_main(MainFn main, int argc, char** argv, void (*init)(), void (*fini)(),
+                                void (*rtldFini)(), void* stackEnd) {
     using StartFn = int (*)(MainFn, int, char**, void (*)(), void (*)(), void (*)(), void*);
     auto real = reinterpret_cast<StartFn>(dlsym(RTLD_NEXT, "__libc_start_main"));
     g_realMain = main;
@@ -268,7 +284,9 @@ SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
     return r;
 }
 
-SL_EXPORT pid_t wait(int* status) { return waitpid(-1, status, 0); }
+SL_EXPORT pid_t wait(int* status) {
+    return waitpid(-1, status, 0);
+}
 
 SL_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* ru) {
     SL_REAL(wait4);
@@ -296,7 +314,8 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r == 0 && info && info->si_pid > 0 && !(options & WNOWAIT)) {
-        int status = info->si_code == CLD_EXITED ? (info->si_status & 0xff) << 8 : (info->si_status & 0x7f);
+        int status =
+            info->si_code == CLD_EXITED ? (info->si_status & 0xff) << 8 : (info->si_status & 0x7f);
         childReaped(info->si_pid, status);
     }
     if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
@@ -305,9 +324,11 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
     return r;
 }
 
-SL_EXPORT int pthread_create(pthread_t* th, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
+SL_EXPORT int pthread_create(pthread_t* th, const pthread_attr_t* attr, void* (*fn)(void*),
+                             void* arg) {
     SL_REAL(pthread_create);
-    if (ProcessWriter::inTool() || !ProcessWriter::active()) return real_pthread_create.get()(th, attr, fn, arg);
+    if (ProcessWriter::inTool() || !ProcessWriter::active())
+        return real_pthread_create.get()(th, attr, fn, arg);
     auto* t = static_cast<Trampoline*>(std::malloc(sizeof(Trampoline)));
     if (!t) return real_pthread_create.get()(th, attr, fn, arg);
     t->fn = fn;
@@ -339,5 +360,7 @@ SL_EXPORT int prctl(int option, ...) {
 
 namespace sl::inject {
 // Called from the trampoline's thread: remember its pthread_t for setname on other threads.
-__attribute__((constructor(102))) static void noteMainThread() { rememberTid(pthread_self(), currentTid()); }
+__attribute__((constructor(102))) static void noteMainThread() {
+    rememberTid(pthread_self(), currentTid());
+}
 }  // namespace sl::inject

@@ -1,5 +1,7 @@
 #include "capture/launcher/Launcher.h"
 
+#include "capture/cupti/CudaCaptureSession.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,11 +36,15 @@ namespace fs = std::filesystem;
 
 volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
-void onStopSignal(int sig) { g_stopSignal = sig; }
-void onRangeEnded(int) { g_rangeEnded = 1; }
+void onStopSignal(int sig) {
+    g_stopSignal = sig;
+}
+void onRangeEnded(int) {
+    g_rangeEnded = 1;
+}
 
 bool isFile(const std::string& p) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -103,6 +109,33 @@ private:
     std::vector<ProgramOutput> m_out;
 };
 
+// What the forked child needs to become the program.
+struct ChildSetup {
+    std::vector<std::pair<std::string, std::string>> env;
+    const std::vector<std::string>* command = nullptr;
+    int goFd = -1, errFd = -1, stdoutFd = -1, stderrFd = -1;
+    std::vector<std::pair<int, struct sigaction>> restore;  // the profiler's own handlers undone
+};
+
+// In the child: waits for the go byte (context-switch events are open by then), sets up and
+// execs the program; on failure reports errno through errFd.
+[[noreturn]] void execChild(const ChildSetup& c) {
+    char byte;
+    while (read(c.goFd, &byte, 1) < 0 && errno == EINTR) {
+    }
+    for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
+    if (c.stdoutFd >= 0) dup2(c.stdoutFd, 1);
+    if (c.stderrFd >= 0) dup2(c.stderrFd, 2);
+    for (const auto& [k, v] : c.env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> argv;
+    for (const auto& a : *c.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    int e = errno;
+    [[maybe_unused]] ssize_t w = write(c.errFd, &e, sizeof e);
+    _exit(127);
+}
+
 std::string joinArgs(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
@@ -115,13 +148,89 @@ Launcher::Launcher(ProfileOptions options) : m_o(std::move(options)) {}
 
 std::string Launcher::findModuleDir() {
     const std::string lib = "/libsightline-inject.so";
-    if (const char* d = std::getenv("SIGHTLINE_INJECT_DIR"); d && isFile(std::string(d) + lib)) return d;
+    if (const char* d = std::getenv("SIGHTLINE_INJECT_DIR"); d && isFile(std::string(d) + lib))
+        return d;
     std::string exe = selfExeDir();
-    for (const std::string& c : {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
-                                 exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
+    for (const std::string& c :
+         {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
+          exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
         if (isFile(c + lib)) return fs::weakly_canonical(c).string();
     }
     return {};
+}
+
+Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
+                                         const std::string& sessionDir, bool shutdownAtRangeEnd,
+                                         const std::function<void(const std::string&)>& say) {
+    TreeWait w;
+    bool stopped = false;
+    int64_t killDeadline = INT64_MAX;
+    const int64_t durationEnd =
+        m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
+    const bool liveProgress = !m_o.quiet && isatty(2);
+    int64_t nextProgress = startMono + 1'000'000'000;
+    bool progressShown = false;
+    while (true) {
+        int64_t now = nowNs();
+        if (liveProgress && now >= nextProgress) {
+            // One updating line: how long, how many processes, how much event data so far.
+            uint64_t bytes = 0;
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(sessionDir, ec)) bytes += e.file_size(ec);
+            std::fprintf(stderr,
+                         "\rsightline: capturing: %lld s, %zu processes, %.1f MiB of event data   ",
+                         static_cast<long long>((now - startMono) / 1'000'000'000),
+                         descendantsOf(getpid()).size(), static_cast<double>(bytes) / 1048576.0);
+            progressShown = true;
+            nextProgress = now + 1'000'000'000;
+        }
+        if (g_stopSignal && !stopped) {
+            stopped = true;
+            w.captureEnd = now;
+            say(std::string("received ") + (g_stopSignal == SIGINT ? "SIGINT" : "a stop signal") +
+                ": stopping the capture and ending the program");
+            killTree(SIGINT);  // the terminal may not have sent it (kill -INT to us only)
+            killDeadline = now + 5'000'000'000;
+        }
+        if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
+            stopped = true;
+            say("the NVTX capture range '" + m_o.nvtxRange +
+                "' ended: ending the program (stop-shutdown)");
+            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            killDeadline = now + 5'000'000'000;
+        }
+        if (!stopped && now >= durationEnd) {
+            stopped = true;
+            w.captureEnd = now;
+            if (m_o.kill == KillMode::None) {
+                say("duration reached: the program keeps running (--kill=none)");
+                w.detached = true;
+                break;
+            }
+            say("duration reached: sending " +
+                std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
+            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            killDeadline = now + 5'000'000'000;
+        }
+        if (now >= killDeadline) {
+            killTree(SIGKILL);
+            killDeadline = INT64_MAX;
+        }
+        int st = 0;
+        pid_t r = waitpid(-1, &st, WNOHANG | __WALL);
+        if (r > 0) {
+            w.exits[r] = {nowNs(), st};
+            if (r == child) {
+                w.rootStatus = st;
+                w.rootDone = true;
+            }
+            continue;
+        }
+        if (r < 0 && errno == ECHILD) break;
+        usleep(5000);
+    }
+    if (progressShown) std::fprintf(stderr, "\n");
+    return w;
 }
 
 Result<ProfileResult> Launcher::run() {
@@ -143,32 +252,43 @@ Result<ProfileResult> Launcher::run() {
     }
     std::string moduleDir = findModuleDir();
     if (moduleDir.empty())
-        return makeError("cannot find libsightline-inject.so (looked next to the sightline executable; set "
-                         "SIGHTLINE_INJECT_DIR)");
+        return makeError(
+            "cannot find libsightline-inject.so (looked next to the sightline executable; set "
+            "SIGHTLINE_INJECT_DIR)");
     std::string injectLib = moduleDir + "/libsightline-inject.so";
-    std::string cuptiLib = moduleDir + "/libsightline-cupti.so";
+    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";
     bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
+    if (m_o.captureRange == CaptureRange::CudaProfilerApi && !cudaAvailable)
+        return makeError("--capture-range=cudaProfilerApi needs CUDA tracing, which " +
+                         std::string(m_o.traceCuda ? "this build does not have (no libsightline-cuda.so)"
+                                                   : "-t does not include"));
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
 
     // Step 2: the session directory.
     const char* tmp = std::getenv("TMPDIR");
-    std::string sessionTemplate = std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
+    std::string sessionTemplate =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
     std::vector<char> dirBuf(sessionTemplate.begin(), sessionTemplate.end());
     dirBuf.push_back(0);
-    if (!mkdtemp(dirBuf.data())) return makeError("cannot create a session directory in " + sessionTemplate + ": " + std::strerror(errno));
+    if (!mkdtemp(dirBuf.data()))
+        return makeError("cannot create a session directory in " + sessionTemplate + ": " +
+                         std::strerror(errno));
     std::string sessionDir = dirBuf.data();
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = onStopSignal;
     sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt{}, oldTerm{}, oldHup{};
+    struct sigaction oldInt {
+    }, oldTerm{}, oldHup{};
     sigaction(SIGINT, &sa, &oldInt);
     sigaction(SIGTERM, &sa, &oldTerm);
     sigaction(SIGHUP, &sa, &oldHup);
     g_stopSignal = 0;
     g_rangeEnded = 0;
-    struct sigaction usr{}, oldUsr{};
+    struct sigaction usr {
+    }, oldUsr{};
     usr.sa_handler = onRangeEnded;
     sigemptyset(&usr.sa_mask);
     sigaction(SIGUSR1, &usr, &oldUsr);
@@ -177,48 +297,45 @@ Result<ProfileResult> Launcher::run() {
 
     int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
     if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
-    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0)) return makeError("pipe failed");
-    std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") + (cudaAvailable ? "cuda," : "");
+    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0))
+        return makeError("pipe failed");
+    std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
+                        (cudaAvailable ? "cuda," : "");
+    // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = injectLib;
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
+        preload = std::string(old) + ":" + injectLib;
+
+    // The program's environment: ours, then the user's -e variables.
+    ChildSetup setup;
+    setup.env = {{"LD_PRELOAD", preload},
+                 {env::kSessionDir, sessionDir},
+                 {env::kTrace, trace},
+                 {env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs)},
+                 {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
+                 {env::kLauncherPid, std::to_string(getpid())}};
+    if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", injectLib);
+    if (cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", cuptiLib);
+    for (const auto& [k, v] : cudaSession.environment()) setup.env.emplace_back(k, v);
+    if (shutdownAtRangeEnd) {
+        setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
+        setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
+    }
+    for (const auto& kv : m_o.env) setup.env.push_back(kv);
+    setup.command = &m_o.command;
+    setup.goFd = go[0];
+    setup.errFd = err[1];
+    setup.stdoutFd = outPipe[1];
+    setup.stderrFd = errPipe[1];
+    setup.restore = {{SIGINT, oldInt}, {SIGTERM, oldTerm}, {SIGHUP, oldHup}, {SIGUSR1, oldUsr}};
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
     pid_t child = fork();
     if (child < 0) return makeError(std::string("fork failed: ") + std::strerror(errno));
     if (child == 0) {
-        char c;
         close(go[1]);
-        while (read(go[0], &c, 1) < 0 && errno == EINTR) {
-        }
-        sigaction(SIGINT, &oldInt, nullptr);
-        sigaction(SIGTERM, &oldTerm, nullptr);
-        sigaction(SIGHUP, &oldHup, nullptr);
-        if (m_o.showOutput) {
-            dup2(outPipe[1], 1);
-            dup2(errPipe[1], 2);
-        }
-        setenv("LD_PRELOAD", preload.c_str(), 1);
-        if (m_o.traceNvtx) setenv("NVTX_INJECTION64_PATH", injectLib.c_str(), 1);
-        if (cudaAvailable) setenv("CUDA_INJECTION64_PATH", cuptiLib.c_str(), 1);
-        setenv(env::kSessionDir, sessionDir.c_str(), 1);
-        setenv(env::kTrace, trace.c_str(), 1);
-        setenv(env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs).c_str(), 1);
-        setenv(env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0", 1);
-        setenv(env::kLauncherPid, std::to_string(getppid()).c_str(), 1);
-        sigaction(SIGUSR1, &oldUsr, nullptr);
-        if (shutdownAtRangeEnd) {
-            setenv(env::kCaptureRange, m_o.nvtxRange.c_str(), 1);
-            setenv(env::kCaptureDomain, m_o.nvtxDomain.c_str(), 1);
-        }
-        for (const auto& [k, v] : m_o.env) setenv(k.c_str(), v.c_str(), 1);
-        std::vector<char*> argv;
-        for (const auto& a : m_o.command) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execvp(argv[0], argv.data());
-        int e = errno;
-        [[maybe_unused]] ssize_t w = write(err[1], &e, sizeof e);
-        _exit(127);
+        execChild(setup);
     }
     close(go[0]);
     close(err[1]);
@@ -262,63 +379,19 @@ Result<ProfileResult> Launcher::run() {
         (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
     if (m_o.cpuMetrics) sampler.start();
+    cudaSession.start(say);
     OutputReader output_reader;
     if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
 
     // Step 5: wait for the whole tree (ECHILD), handling the duration and Ctrl+C.
-    std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
-    int rootStatus = 0;
-    bool rootDone = false, stopped = false, detached = false;
-    int64_t captureEnd = INT64_MAX;
-    int64_t killDeadline = INT64_MAX;
-    const int64_t durationEnd = m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
-    while (true) {
-        int64_t now = nowNs();
-        if (g_stopSignal && !stopped) {
-            stopped = true;
-            captureEnd = now;
-            say(std::string("received ") + (g_stopSignal == SIGINT ? "SIGINT" : "a stop signal") +
-                ": stopping the capture and ending the program");
-            killTree(SIGINT);  // the terminal may not have sent it (kill -INT to us only)
-            killDeadline = now + 5'000'000'000;
-        }
-        if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
-            stopped = true;
-            say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (stop-shutdown)");
-            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
-            killDeadline = now + 5'000'000'000;
-        }
-        if (!stopped && now >= durationEnd) {
-            stopped = true;
-            captureEnd = now;
-            if (m_o.kill == KillMode::None) {
-                say("duration reached: the program keeps running (--kill=none)");
-                detached = true;
-                break;
-            }
-            say("duration reached: sending " + std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
-            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
-            killDeadline = now + 5'000'000'000;
-        }
-        if (now >= killDeadline) {
-            killTree(SIGKILL);
-            killDeadline = INT64_MAX;
-        }
-        int st = 0;
-        pid_t r = waitpid(-1, &st, WNOHANG | __WALL);
-        if (r > 0) {
-            exits[r] = {nowNs(), st};
-            if (r == child) {
-                rootStatus = st;
-                rootDone = true;
-            }
-            continue;
-        }
-        if (r < 0 && errno == ECHILD) break;
-        usleep(5000);
-    }
+    TreeWait tw = waitForTree(child, startMono, sessionDir, shutdownAtRangeEnd, say);
+    auto& exits = tw.exits;
+    const int rootStatus = tw.rootStatus;
+    const bool rootDone = tw.rootDone, detached = tw.detached;
+    const int64_t captureEnd = tw.captureEnd;
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
+    cudaSession.stop();
     sched.stop();
     output_reader.stop();
     sigaction(SIGINT, &oldInt, nullptr);
@@ -339,17 +412,21 @@ Result<ProfileResult> Launcher::run() {
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
+    in.cuda = &cudaSession;
     in.output = output_reader.take();
     in.outputPath = output;
     in.defaultName = defaultName;
     in.detached = detached;
     auto written = assembleReports(in, say);
-    fs::remove_all(sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
+    fs::remove_all(
+        sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
     if (!written) return makeError(written.error());
 
     ProfileResult result;
     result.reports = std::move(*written);
-    if (rootDone) result.exitCode = WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
+    if (rootDone)
+        result.exitCode =
+            WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
     return result;
 }
 

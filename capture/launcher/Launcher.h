@@ -4,7 +4,11 @@
 // metrics and context switches, honours --delay/--duration/--kill and Ctrl+C, then merges the
 // session's stream files into one .rep report (one per range with --capture-range-end=repeat).
 // Runs on the CLI's main thread; owns the sampler, scheduler and output-reader threads.
+#include <sys/types.h>
+
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +32,18 @@ public:
     static std::string findModuleDir();
 
 private:
+    struct TreeWait {
+        std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
+        int rootStatus = 0;
+        bool rootDone = false, detached = false;
+        int64_t captureEnd = INT64_MAX;  // when the capture stopped early (duration, Ctrl+C)
+    };
+    // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
+    // --kill, Ctrl+C and stop-shutdown; shows the live progress line on a terminal.
+    TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
+                         bool shutdownAtRangeEnd,
+                         const std::function<void(const std::string&)>& say);
+
     ProfileOptions m_o;
 };
 

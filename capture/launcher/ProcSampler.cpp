@@ -33,9 +33,12 @@ size_t readSmall(const char* path, char* buf, size_t cap) {
 
 }  // namespace
 
-ProcSampler::ProcSampler(int64_t rootPid, int frequencyHz) : m_root(rootPid), m_hz(std::clamp(frequencyHz, 1, 10000)) {}
+ProcSampler::ProcSampler(int64_t rootPid, int frequencyHz)
+    : m_root(rootPid), m_hz(std::clamp(frequencyHz, 1, 10000)) {}
 
-ProcSampler::~ProcSampler() { stop(); }
+ProcSampler::~ProcSampler() {
+    stop();
+}
 
 void ProcSampler::start() {
     m_tree = {m_root};  // the launcher's descendants once the first refresh ran
@@ -70,7 +73,9 @@ bool ProcSampler::readCpuTimes(std::vector<CpuTimes>& out) const {
     return !out.empty();
 }
 
-void ProcSampler::refreshTree() { m_tree = descendantsOf(getpid()); }
+void ProcSampler::refreshTree() {
+    m_tree = descendantsOf(getpid());
+}
 
 int64_t ProcSampler::treeRssBytes() {
     static const long page = sysconf(_SC_PAGESIZE);
@@ -99,8 +104,13 @@ void ProcSampler::run() {
         std::vector<float> user(cur.size()), sys(cur.size());
         for (size_t c = 0; c < cur.size(); ++c) {
             double dt = static_cast<double>(cur[c].total - m_prev[c].total);
-            user[c] = dt > 0 ? static_cast<float>(100.0 * static_cast<double>(cur[c].user - m_prev[c].user) / dt) : 0.f;
-            sys[c] = dt > 0 ? static_cast<float>(100.0 * static_cast<double>(cur[c].system - m_prev[c].system) / dt) : 0.f;
+            user[c] = dt > 0 ? static_cast<float>(
+                                   100.0 * static_cast<double>(cur[c].user - m_prev[c].user) / dt)
+                             : 0.f;
+            sys[c] = dt > 0
+                         ? static_cast<float>(
+                               100.0 * static_cast<double>(cur[c].system - m_prev[c].system) / dt)
+                         : 0.f;
         }
         m_prev = cur;
         m_times.push_back(now);
@@ -110,7 +120,8 @@ void ProcSampler::run() {
     }
 }
 
-void ProcSampler::addTo(ReportBuilder& b, uint32_t firstSeriesId, int64_t windowStart, int64_t windowEnd) const {
+void ProcSampler::addTo(ReportBuilder& b, uint32_t firstSeriesId, int64_t windowStart,
+                        int64_t windowEnd) const {
     if (m_times.empty()) return;
     size_t cpus = m_user.front().size();
     Report& r = b.report();

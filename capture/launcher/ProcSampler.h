@@ -20,7 +20,8 @@ public:
     void start();
     void stop();
     // Adds the series and samples to the report (series ids from `firstSeriesId`).
-    void addTo(ReportBuilder& b, uint32_t firstSeriesId, int64_t windowStart, int64_t windowEnd) const;
+    void addTo(ReportBuilder& b, uint32_t firstSeriesId, int64_t windowStart,
+               int64_t windowEnd) const;
     size_t sampleCount() const { return m_times.size(); }
 
 private:

@@ -12,13 +12,18 @@ Status parseTraceList(const std::string& text, ProfileOptions& o) {
     size_t pos = 0;
     while (pos <= text.size()) {
         size_t comma = text.find(',', pos);
-        std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (item == "cuda") o.traceCuda = true;
-        else if (item == "nvtx") o.traceNvtx = true;
-        else if (item == "osrt") o.traceOsrt = true;
+        std::string item =
+            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (item == "cuda")
+            o.traceCuda = true;
+        else if (item == "nvtx")
+            o.traceNvtx = true;
+        else if (item == "osrt")
+            o.traceOsrt = true;
         else if (item == "none") {
         } else
-            return makeError("--trace: unknown value '" + item + "' (expected cuda, nvtx, osrt or none)");
+            return makeError("--trace: unknown value '" + item +
+                             "' (expected cuda, nvtx, osrt or none)");
         if (comma == std::string::npos) break;
         pos = comma + 1;
     }
@@ -29,7 +34,8 @@ Result<int64_t> parseSeconds(const std::string& text, const char* option) {
     char* end = nullptr;
     double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != 0 || v < 0 || v > 1e7)
-        return makeError(std::string(option) + ": expected a number of seconds, got '" + text + "'");
+        return makeError(std::string(option) + ": expected a number of seconds, got '" + text +
+                         "'");
     return static_cast<int64_t>(v * 1e9);
 }
 
@@ -41,12 +47,16 @@ Result<KillMode> parseKillMode(const std::string& text) {
 }
 
 Status parseCaptureRange(const std::string& text, ProfileOptions& o) {
-    if (text == "none") o.captureRange = CaptureRange::None;
-    else if (text == "nvtx") o.captureRange = CaptureRange::Nvtx;
-    else if (text == "cudaProfilerApi")
-        return makeError("--capture-range=cudaProfilerApi needs CUDA capture, which this build does not have yet");
-    else
-        return makeError("--capture-range: expected none or nvtx, got '" + text + "'");
+    if (text == "none")
+        o.captureRange = CaptureRange::None;
+    else if (text == "nvtx")
+        o.captureRange = CaptureRange::Nvtx;
+    else if (text == "cudaProfilerApi") {
+        o.captureRange = CaptureRange::CudaProfilerApi;
+        o.cuda.profilerRange = true;
+    } else
+        return makeError("--capture-range: expected none, nvtx or cudaProfilerApi, got '" + text +
+                         "'");
     return {};
 }
 
@@ -60,25 +70,32 @@ Status parseNvtxCapture(const std::string& text, ProfileOptions& o) {
         o.nvtxRange = text.substr(0, at);
         o.nvtxDomain = text.substr(at + 1);
     }
-    if (o.nvtxRange.empty()) return makeError("--nvtx-capture: the range name is empty in '" + text + "'");
+    if (o.nvtxRange.empty())
+        return makeError("--nvtx-capture: the range name is empty in '" + text + "'");
     return {};
 }
 
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
-    if (text == "stop") o.rangeEnd = CaptureRangeEnd::Stop;
-    else if (text == "stop-shutdown") o.rangeEnd = CaptureRangeEnd::StopShutdown;
+    if (text == "stop")
+        o.rangeEnd = CaptureRangeEnd::Stop;
+    else if (text == "stop-shutdown")
+        o.rangeEnd = CaptureRangeEnd::StopShutdown;
     else if (text == "repeat") {
         o.rangeEnd = CaptureRangeEnd::Repeat;
         o.repeatCount = 0;
     } else if (text.rfind("repeat:", 0) == 0) {
         char* end = nullptr;
         long n = std::strtol(text.c_str() + 7, &end, 10);
-        if (*end != 0 || n <= 0) return makeError("--capture-range-end: bad count in '" + text + "'");
+        if (*end != 0 || n <= 0)
+            return makeError("--capture-range-end: bad count in '" + text + "'");
         o.rangeEnd = CaptureRangeEnd::Repeat;
         o.repeatCount = static_cast<int>(n);
     } else
-        return makeError("--capture-range-end: expected stop, stop-shutdown, repeat or repeat:N, got '" + text + "'");
-    return {};
+        return makeError(
+            "--capture-range-end: expected stop, stop-shutdown, repeat or repeat:N, got '" + text +
+            "'");
+    // The CUDA injection applies the same rule to cudaProfilerStart/Stop ranges.
+    return cuda::parseRangeEnd(text, o.cuda);
 }
 
 Status parseEnvVar(const std::string& text, ProfileOptions& o) {
@@ -86,9 +103,11 @@ Status parseEnvVar(const std::string& text, ProfileOptions& o) {
     size_t pos = 0;
     while (pos < text.size()) {
         size_t comma = text.find(',', pos);
-        std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        std::string item =
+            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         size_t eq = item.find('=');
-        if (eq == std::string::npos || eq == 0) return makeError("--env-var: expected NAME=VALUE, got '" + item + "'");
+        if (eq == std::string::npos || eq == 0)
+            return makeError("--env-var: expected NAME=VALUE, got '" + item + "'");
         o.env.emplace_back(item.substr(0, eq), item.substr(eq + 1));
         if (comma == std::string::npos) break;
         pos = comma + 1;
@@ -113,10 +132,13 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
             out += c;
             continue;
         }
-        if (i + 1 >= pattern.size()) return makeError("--output: '%' at the end of '" + pattern + "'");
+        if (i + 1 >= pattern.size())
+            return makeError("--output: '%' at the end of '" + pattern + "'");
         char k = pattern[++i];
-        if (k == '%') out += '%';
-        else if (k == 'p') out += std::to_string(rootPid);
+        if (k == '%')
+            out += '%';
+        else if (k == 'p')
+            out += std::to_string(rootPid);
         else if (k == 'h') {
             char host[256] = {};
             gethostname(host, sizeof host - 1);
@@ -125,13 +147,15 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
             if (i + 1 >= pattern.size() || pattern[i + 1] != '{')
                 return makeError("--output: %q needs {NAME} in '" + pattern + "'");
             size_t close = pattern.find('}', i + 2);
-            if (close == std::string::npos) return makeError("--output: unclosed %q{ in '" + pattern + "'");
+            if (close == std::string::npos)
+                return makeError("--output: unclosed %q{ in '" + pattern + "'");
             std::string name = pattern.substr(i + 2, close - i - 2);
             const char* v = std::getenv(name.c_str());
             out += v ? v : "";
             i = close;
         } else
-            return makeError(std::string("--output: unknown sequence '%") + k + "' in '" + pattern + "'");
+            return makeError(std::string("--output: unknown sequence '%") + k + "' in '" + pattern +
+                             "'");
     }
     if (out.empty()) return makeError("--output: the name is empty");
     std::filesystem::path p(out);

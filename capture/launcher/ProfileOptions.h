@@ -7,17 +7,19 @@
 #include <utility>
 #include <vector>
 
+#include "capture/cupti/CudaOptions.h"
+#include "capture/cupti/NvmlSampler.h"
 #include "model/core/Result.h"
 
 namespace sl::capture {
 
 enum class KillMode { Sigterm, Sigkill, None };
-enum class CaptureRange { None, Nvtx };
+enum class CaptureRange { None, Nvtx, CudaProfilerApi };
 enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
 
 struct ProfileOptions {
     std::vector<std::string> command;  // argv of the program, argv[0] first
-    std::string output;                // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
+    std::string output;  // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
     bool forceOverwrite = false;
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
     int64_t osrtThresholdNs = 1000;
@@ -35,8 +37,10 @@ struct ProfileOptions {
     int cpuMetricsFrequency = 100;
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none
     bool showOutput = false;
-    bool quiet = false;         // no progress on stderr
-    std::string optionsText;   // the options as given, stored in the report
+    bool quiet = false;       // no progress on stderr
+    std::string optionsText;  // the options as given, stored in the report
+    cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
+    cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices, --gpu-metrics-frequency
 };
 
 // "cuda,nvtx,osrt", "none": sets the trace flags.

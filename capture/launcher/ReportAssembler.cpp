@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "capture/cupti/CudaCaptureSession.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
@@ -36,7 +37,8 @@ public:
         if (!m_show || pct == m_last) return;
         m_last = pct;
         int filled = pct / 5;
-        std::fprintf(stderr, "\rsightline: merging [%s%s] %3d%%", std::string(static_cast<size_t>(filled), '#').c_str(),
+        std::fprintf(stderr, "\rsightline: merging [%s%s] %3d%%",
+                     std::string(static_cast<size_t>(filled), '#').c_str(),
                      std::string(static_cast<size_t>(20 - filled), '-').c_str(), pct);
         if (pct >= 100) std::fprintf(stderr, "\n");
     }
@@ -52,17 +54,19 @@ std::vector<MergeWindow> nvtxWindows(const Report& r, const ProfileOptions& o) {
     for (const Track& t : r.tracks) {
         if (t.key.kind != EventKind::NvtxRange) continue;
         std::string_view domain = r.domainName(t.key.pid, t.key.domain);
-        bool domainOk = o.nvtxDomain.empty() ? t.key.domain == 0 : (o.nvtxDomain == "*" || domain == o.nvtxDomain);
+        bool domainOk = o.nvtxDomain.empty() ? t.key.domain == 0
+                                             : (o.nvtxDomain == "*" || domain == o.nvtxDomain);
         if (!domainOk) continue;
         for (size_t i = 0; i < t.size(); ++i)
             if (r.str(t.nameAt(i)) == o.nvtxRange) out.push_back({t.start[i], t.endAt(i)});
     }
-    std::sort(out.begin(), out.end(), [](const MergeWindow& a, const MergeWindow& b) { return a.start < b.start; });
+    std::sort(out.begin(), out.end(),
+              [](const MergeWindow& a, const MergeWindow& b) { return a.start < b.start; });
     return out;
 }
 
-std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::string>& streams, MergeWindow window,
-                                 ProgressBar* bar, uint64_t* events) {
+std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::string>& streams,
+                                 MergeWindow window, ProgressBar* bar, uint64_t* events) {
     const ProfileOptions& o = *in.options;
     ReportBuilder b;
     SessionMerger merger(b, window);
@@ -73,7 +77,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     }
     for (const auto& [pid, ex] : in.exits) {
         int st = ex.second;
-        merger.processExited(pid, ex.first, WIFEXITED(st) ? WEXITSTATUS(st) : 0, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        merger.processExited(pid, ex.first, WIFEXITED(st) ? WEXITSTATUS(st) : 0,
+                             WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     }
     // Launcher-side events first: finish() makes thread rows for every thread-owned track.
     if (in.sampler) in.sampler->addTo(b, 1, window.start, window.end);
@@ -84,12 +89,15 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                             "context-switch records the kernel dropped (ring buffer full)");
     }
     merger.finish(in.sessionEnd);
+    if (in.cuda) in.cuda->addToReport(b, window.start, window.end);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (in.cudaRequestedButUnavailable)
-        b.addDiagnostic("cuda.unavailable", 1, "CUDA tracing was requested but this build has no CUDA capture module");
+        b.addDiagnostic("cuda.unavailable", 1,
+                        "CUDA tracing was requested but this build has no CUDA capture module");
     if (in.detached)
         b.addDiagnostic("capture.program_still_running", 1,
-                        "the duration ended with --kill=none: the program kept running and later events are not in the report");
+                        "the duration ended with --kill=none: the program kept running and later "
+                        "events are not in the report");
 
     Report& r = b.report();
     Session& s = r.session;
@@ -123,7 +131,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
 
 }  // namespace
 
-Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::function<void(const std::string&)>& say) {
+Result<std::vector<std::string>> assembleReports(
+    AssemblyInput& in, const std::function<void(const std::string&)>& say) {
     const ProfileOptions& o = *in.options;
     std::vector<std::string> streams = SessionMerger::listStreams(in.sessionDir);
     MergeWindow base{in.startMono + o.delayNs, o.durationNs > 0 ? in.sessionEnd : INT64_MAX};
@@ -133,9 +142,11 @@ Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::f
         auto full = buildOne(in, streams, base, nullptr, &ignored);
         windows = nvtxWindows(*full, o);
         if (windows.empty())
-            return makeError("the NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
+            return makeError("the NVTX capture range '" + o.nvtxRange +
+                             (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
                              "' never occurred: no report written");
-        if (o.rangeEnd != CaptureRangeEnd::Repeat) windows.resize(1);
+        if (o.rangeEnd != CaptureRangeEnd::Repeat)
+            windows.resize(1);
         else if (o.repeatCount > 0 && windows.size() > static_cast<size_t>(o.repeatCount))
             windows.resize(static_cast<size_t>(o.repeatCount));
         for (auto& w : windows) {
@@ -150,20 +161,36 @@ Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::f
         uint64_t events = 0;
         auto report = buildOne(in, streams, windows[i], &bar, &events);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
-        if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat) path = numberedName(path, static_cast<int>(i) + 1);
+        // cudaProfilerApi repeat ranges stay in one report (the CUDA module marks them).
+        const bool numbered = windows.size() > 1 ||
+                              (o.rangeEnd == CaptureRangeEnd::Repeat && o.captureRange == CaptureRange::Nvtx);
+        if (numbered)
+            path = numberedName(path, static_cast<int>(i) + 1);
         WriteOptions wo;
-        wo.overwrite = true;  // existence was checked before the capture (or the name is fresh)
+        // An explicit name was checked before the capture (-f decides). A default name must stay
+        // fresh even when another capture in the same directory picked it meanwhile.
+        wo.overwrite = !in.defaultName;
         Status st = writeReport(*report, path, wo);
+        for (int attempt = 0; !st && in.defaultName && attempt < 100; ++attempt) {
+            std::error_code ec;
+            if (!fs::exists(path, ec)) break;
+            path = nextDefaultReportName();
+            if (numbered)
+                path = numberedName(path, static_cast<int>(i) + 1);
+            st = writeReport(*report, path, wo);
+        }
         bar.set(1.0);
         if (!st) return makeError("writing " + path + ": " + st.error());
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::error_code ec;
         auto size = fs::file_size(path, ec);
-        say("merged " + formatCount(events) + " events from " + std::to_string(report->processes.size()) +
-            " processes in " + std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path + " (" +
-            formatBytes(size) + ")");
+        say("merged " + formatCount(events) + " events from " +
+            std::to_string(report->processes.size()) + " processes in " +
+            std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path +
+            " (" + formatBytes(size) + ")");
         for (const auto& d : report->diagnostics)
-            if (d.name != "cuda.unavailable") say("warning: " + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
+            if (d.name != "cuda.unavailable")
+                say("warning: " + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
         written.push_back(path);
     }
     return written;

@@ -12,6 +12,10 @@
 #include "model/core/Entities.h"
 #include "model/core/Result.h"
 
+namespace sl::cuda {
+class CudaCaptureSession;
+}
+
 namespace sl::capture {
 
 class ProcSampler;
@@ -22,18 +26,21 @@ struct AssemblyInput {
     std::string sessionDir;
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
-    std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status) reaped by the launcher
+    std::map<int64_t, std::pair<int64_t, int>>
+        exits;  // pid -> (time, wait status) reaped by the launcher
     const ProcSampler* sampler = nullptr;
     const SchedTracer* sched = nullptr;
     std::string schedProblem;
     bool cudaRequestedButUnavailable = false;
+    cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics
     std::vector<ProgramOutput> output;
     std::string outputPath;  // expanded; empty with defaultName
     bool defaultName = true;
-    bool detached = false;   // --kill=none: the program was still running
+    bool detached = false;  // --kill=none: the program was still running
 };
 
 // Returns the files written. `say` prints one progress line.
-Result<std::vector<std::string>> assembleReports(AssemblyInput& in, const std::function<void(const std::string&)>& say);
+Result<std::vector<std::string>> assembleReports(
+    AssemblyInput& in, const std::function<void(const std::string&)>& say);
 
 }  // namespace sl::capture

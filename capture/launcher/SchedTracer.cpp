@@ -6,9 +6,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <algorithm>
 #include <cstring>
 
 namespace sl::capture {
@@ -39,16 +39,20 @@ std::string SchedTracer::start(int64_t pid) {
         attr.use_clockid = 1;
         attr.clockid = CLOCK_MONOTONIC;
         attr.disabled = 0;
-        long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1, PERF_FLAG_FD_CLOEXEC);
+        long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
+                          PERF_FLAG_FD_CLOEXEC);
         if (fd < 0) {
             int e = errno;
             std::string why = std::strerror(e);
             if (e == EACCES || e == EPERM)
-                why += " (perf_event_open is not permitted: lower /proc/sys/kernel/perf_event_paranoid to 2 or "
-                       "less, or run with CAP_PERFMON)";
+                why +=
+                    " (perf_event_open is not permitted: lower "
+                    "/proc/sys/kernel/perf_event_paranoid to 2 or "
+                    "less, or run with CAP_PERFMON)";
             for (auto& r : m_rings) close(r.fd);
             m_rings.clear();
-            return "context switches are not traced: perf_event_open on CPU " + std::to_string(cpu) + ": " + why;
+            return "context switches are not traced: perf_event_open on CPU " +
+                   std::to_string(cpu) + ": " + why;
         }
         Ring r;
         r.fd = static_cast<int>(fd);
@@ -60,7 +64,8 @@ std::string SchedTracer::start(int64_t pid) {
             close(r.fd);
             for (auto& x : m_rings) close(x.fd);
             m_rings.clear();
-            return std::string("context switches are not traced: mmap of the perf ring failed: ") + std::strerror(e);
+            return std::string("context switches are not traced: mmap of the perf ring failed: ") +
+                   std::strerror(e);
         }
         m_rings.push_back(r);
     }
@@ -108,7 +113,8 @@ void SchedTracer::drain(Ring& r) {
     while (tail < head) {
         perf_event_header h;
         size_t off = tail % r.size;
-        for (size_t i = 0; i < sizeof h; ++i) reinterpret_cast<uint8_t*>(&h)[i] = data[(off + i) % r.size];
+        for (size_t i = 0; i < sizeof h; ++i)
+            reinterpret_cast<uint8_t*>(&h)[i] = data[(off + i) % r.size];
         if (h.size < sizeof h || h.size > sizeof tmp) break;
         for (size_t i = 0; i < h.size; ++i) tmp[i] = data[(off + i) % r.size];
         if (h.type == PERF_RECORD_LOST) {

@@ -69,16 +69,20 @@ private:
     };
     struct StreamCtx;
 
-    void firstPass(StreamCtx& s, const RawBlock& b);
+    bool firstPass(StreamCtx& s, const RawBlock& b);
     void secondPass(StreamCtx& s, const RawBlock& b);
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     void onEvent(StreamCtx& s, const uint8_t* rec);
-    void closePush(StreamCtx& s, int64_t tid, uint32_t domain, int64_t end);
-    uint32_t nvtxMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
+    uint32_t sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
+    struct NvtxWorker;
+    Track* workerTrack(NvtxWorker& w, const TrackKey& key);
+    void pairNvtx(const StreamCtx& s, const std::vector<const RawBlock*>& blocks, NvtxWorker& w,
+                  int64_t end);
+    void pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order, int64_t end,
+                          uint64_t bytes);
     ProcInfo& proc(int64_t pid);
     Track& ownTrack(const TrackKey& key);
     void addRange(const NvtxRangeEvent& e);
-    void addMark(const NvtxMarkEvent& e);
     Thread& thread(int64_t pid, int64_t tid);
     void noteTime(int64_t pid, int64_t t);
     void dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count);
@@ -107,7 +111,8 @@ private:
     };
     std::vector<ResourceNameRec> m_resourceNames;
     // (pid, ResourceKind, handle) -> (device, context, stream) from the CUDA module
-    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>> m_resourceHandles;
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>>
+        m_resourceHandles;
     std::vector<std::string> m_damage;
     std::vector<std::pair<int64_t, std::string>> m_incomplete;
 };

@@ -50,14 +50,19 @@ constexpr EnumRow kLaunchType[] = {
     {3, "CUDA_KERNEL_LAUNCH_TYPE_CBP_SINGLE_DEVICE", "CBP single device"},
 };
 constexpr EnumRow kEventClass[] = {
-    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA Runtime"},
-    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA Driver"},
+    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
+    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
 };
+// Scripts look these up by name (e.g. WHERE name = 'NvtxPushPopRange'), so the names are nsys's.
 constexpr EnumRow kEventType[] = {
-    {34, "NVTX_MARK", "NVTX Mark"},
-    {59, "NVTX_PUSHPOP_RANGE", "NVTX PushPop Range"},
-    {60, "NVTX_STARTEND_RANGE", "NVTX StartEnd Range"},
-    {75, "NVTX_DOMAIN_CREATE", "NVTX Domain Create"},
+    {33, "NvtxCategory", "NVTX Category"},
+    {34, "NvtxMark", "NVTX Mark"},
+    {39, "NvtxThread", "NVTX Thread"},
+    {59, "NvtxPushPopRange", "NVTX PushPop Range"},
+    {60, "NvtxStartEndRange", "NVTX StartEnd Range"},
+    {75, "NvtxDomainCreate", "NVTX Domain Create"},
+    {76, "NvtxDomainDestroy", "NVTX Domain Destroy"},
 };
 constexpr EnumRow kMemOperType[] = {{0, "MEMORY_OPERATION_TYPE_ALLOCATION", "Allocation"},
                                     {1, "MEMORY_OPERATION_TYPE_DEALLOCATION", "Deallocation"}};

@@ -32,15 +32,21 @@ using namespace sl::viewer;
 namespace {
 
 // CAPTURE_TAB_SIGHTLINE / CAPTURE_TAB_CLIENTS point the tests at another build (e.g. a branch's).
-QString cli() { return qEnvironmentVariable("CAPTURE_TAB_SIGHTLINE", SIGHTLINE_CLI); }
-QString client(const char* name) { return qEnvironmentVariable("CAPTURE_TAB_CLIENTS", SIGHTLINE_CLIENTS) + "/" + name; }
+QString cli() {
+    return qEnvironmentVariable("CAPTURE_TAB_SIGHTLINE", SIGHTLINE_CLI);
+}
+QString client(const char* name) {
+    return qEnvironmentVariable("CAPTURE_TAB_CLIENTS", SIGHTLINE_CLIENTS) + "/" + name;
+}
 
 // Why the real capture cannot run here, or "".
 QString unavailable() {
     QProcess p;
     p.start(cli(), {"profile", "--help"});
-    if (!p.waitForFinished(10000) || p.exitCode() != 0) return "sightline has no 'profile' command in this build";
-    if (!QFileInfo(client("nvtx_threads")).isExecutable()) return "the test clients (tests/clients) are not built";
+    if (!p.waitForFinished(10000) || p.exitCode() != 0)
+        return "sightline has no 'profile' command in this build";
+    if (!QFileInfo(client("nvtx_threads")).isExecutable())
+        return "the test clients (tests/clients) are not built";
     return {};
 }
 
@@ -55,7 +61,8 @@ std::map<std::string, size_t> countByName(const Report& r, EventKind kind) {
 }
 
 void dump(const Row& row, int depth = 0) {
-    std::printf("%*s%s [%llu]\n", depth * 2, "", row.title().c_str(), static_cast<unsigned long long>(row.count()));
+    std::printf("%*s%s [%llu]\n", depth * 2, "", row.title().c_str(),
+                static_cast<unsigned long long>(row.count()));
     for (const auto& c : row.children()) dump(*c, depth + 1);
 }
 
@@ -68,7 +75,8 @@ struct EndToEnd : ::testing::Test {
         test::isolateSettings(dir.filePath("settings"));
         tab = std::make_unique<CaptureTab>();
         tab->setProfilerPath(cli());
-        QObject::connect(tab.get(), &CaptureTab::reportReady, [this](const QString& p) { reports << p; });
+        QObject::connect(tab.get(), &CaptureTab::reportReady,
+                         [this](const QString& p) { reports << p; });
         tab->show();
         ASSERT_TRUE(test::waitFor([&] { return tab->capabilitiesKnown(); }));
     }
@@ -78,7 +86,9 @@ struct EndToEnd : ::testing::Test {
         e->clear();
         QTest::keyClicks(e, text);
     }
-    void click(const char* button) { QTest::mouseClick(tab->findChild<QPushButton*>(button), Qt::LeftButton); }
+    void click(const char* button) {
+        QTest::mouseClick(tab->findChild<QPushButton*>(button), Qt::LeftButton);
+    }
     std::shared_ptr<Report> load(const QString& path) {
         auto r = readReport(path.toStdString());
         EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error());
@@ -93,17 +103,26 @@ TEST_F(EndToEnd, NvtxClientCaptureGivesItsRanges) {
     type("workingDirectory", dir.path());
     type("output", "nvtx.rep");
     click("start");
-    ASSERT_TRUE(test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000)) << tab->logText().toStdString();
+    ASSERT_TRUE(
+        test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000))
+        << tab->logText().toStdString();
     ASSERT_EQ(tab->errorText(), "") << tab->logText().toStdString();
     ASSERT_EQ(reports, QStringList({dir.filePath("nvtx.rep")}));
-    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("nvtx.rep") + " (")) << tab->statusText().toStdString();
+    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("nvtx.rep") + " ("))
+        << tab->statusText().toStdString();
     auto r = load(reports[0]);
     ASSERT_TRUE(r);
     ASSERT_EQ(r->processes.size(), 1u);
     EXPECT_EQ(r->processes[0].name, "nvtx_threads");
     const auto ranges = countByName(*r, EventKind::NvtxRange);
-    for (int level = 0; level < 5; ++level) EXPECT_EQ(ranges.at("level" + std::to_string(level)), 80u) << level;
+    for (int level = 0; level < 5; ++level)
+        EXPECT_EQ(ranges.at("level" + std::to_string(level)), 80u) << level;
     EXPECT_EQ(ranges.at("sleep-100ms"), 1u);
+    if (const QString shot = qEnvironmentVariable("CAPTURE_TAB_SCREENSHOT"); !shot.isEmpty()) {
+        tab->resize(1400, 900);
+        QTest::qWait(100);
+        EXPECT_TRUE(tab->grab().save(shot));
+    }
 }
 
 TEST_F(EndToEnd, StopDuringALongRunningClientKeepsTheReport) {
@@ -111,11 +130,14 @@ TEST_F(EndToEnd, StopDuringALongRunningClientKeepsTheReport) {
     type("workingDirectory", dir.path());
     type("output", "sleeper.rep");
     click("start");
-    ASSERT_TRUE(test::waitFor([&] { return tab->runner()->processesSeen() == 1; }, 20000)) << tab->logText().toStdString();
+    ASSERT_TRUE(test::waitFor([&] { return tab->runner()->processesSeen() == 1; }, 20000))
+        << tab->logText().toStdString();
     QTest::qWait(500);  // ~50 ticks of 10 ms
     ASSERT_TRUE(tab->runner()->isRunning());
     click("stop");
-    ASSERT_TRUE(test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 30000)) << tab->logText().toStdString();
+    ASSERT_TRUE(
+        test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 30000))
+        << tab->logText().toStdString();
     ASSERT_EQ(tab->errorText(), "") << tab->logText().toStdString();
     ASSERT_EQ(reports, QStringList({dir.filePath("sleeper.rep")}));
     EXPECT_TRUE(tab->logText().contains("received SIGINT")) << tab->logText().toStdString();
@@ -133,7 +155,9 @@ TEST_F(EndToEnd, TheShownCommandLineRunByHandGivesAnEquivalentReport) {
     type("output", "same.rep");
     tab->findChild<QWidget*>("forceOverwrite")->setProperty("checked", true);
     click("start");
-    ASSERT_TRUE(test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000)) << tab->logText().toStdString();
+    ASSERT_TRUE(
+        test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000))
+        << tab->logText().toStdString();
     ASSERT_EQ(tab->errorText(), "") << tab->logText().toStdString();
     ASSERT_TRUE(QFile::rename(dir.filePath("same.rep"), dir.filePath("from-gui.rep")));
     // What a user pastes into a terminal.
@@ -173,7 +197,8 @@ TEST_F(EndToEnd, MainWindowOpensTheCapturedReportInANewTabWithItsNvtxRows) {
     typeIn("workingDirectory", dir.path());
     typeIn("output", "window.rep");
     QTest::mouseClick(capture->findChild<QPushButton*>("start"), Qt::LeftButton);
-    ASSERT_TRUE(test::waitFor([&] { return w.tabs()->count() == 2 || !capture->errorText().isEmpty(); }, 60000))
+    ASSERT_TRUE(test::waitFor(
+        [&] { return w.tabs()->count() == 2 || !capture->errorText().isEmpty(); }, 60000))
         << capture->logText().toStdString();
     ASSERT_EQ(capture->errorText(), "");
     EXPECT_EQ(w.tabs()->tabText(1), "window.rep");
@@ -188,7 +213,8 @@ TEST_F(EndToEnd, MainWindowOpensTheCapturedReportInANewTabWithItsNvtxRows) {
     // The client's documented structure (tests/clients/nvtx_threads.cpp), row by row.
     ASSERT_EQ(root.children().size(), 2u);  // the process and its metrics
     const Row& process = *root.children()[0];
-    EXPECT_TRUE(QString::fromStdString(process.title()).endsWith(" (nvtx_threads)")) << process.title();
+    EXPECT_TRUE(QString::fromStdString(process.title()).endsWith(" (nvtx_threads)"))
+        << process.title();
     auto thread = [&](const std::string& suffix) -> const Row* {
         for (const auto& t : process.children())
             if (t->title().size() > suffix.size() && t->title().ends_with(suffix)) return t.get();
@@ -202,20 +228,66 @@ TEST_F(EndToEnd, MainWindowOpensTheCapturedReportInANewTabWithItsNvtxRows) {
     };
     const Row* mainThread = thread(" (nvtx_threads)");
     ASSERT_NE(mainThread, nullptr);
-    EXPECT_EQ(countOf(mainThread, "NVTX"), 8);  // the cross-<i> start/end ranges begin on the main thread
+    EXPECT_EQ(countOf(mainThread, "NVTX"),
+              8);  // the cross-<i> start/end ranges begin on the main thread
     uint64_t nvtxInRows = countOf(mainThread, "NVTX");
     for (int i = 0; i < 8; ++i) {
-        const Row* t = thread(std::string(i % 2 ? " (nvtx-worker-" : " (worker-") + std::to_string(i) + ")");
+        const Row* t =
+            thread(std::string(i % 2 ? " (nvtx-worker-" : " (worker-") + std::to_string(i) + ")");
         ASSERT_NE(t, nullptr) << i;
-        EXPECT_EQ(countOf(t, "NVTX"), i == 0 ? 51 : 50) << i;  // 10 x 5 nested levels; worker 0 also sleep-100ms
+        EXPECT_EQ(countOf(t, "NVTX"), i == 0 ? 51 : 50)
+            << i;  // 10 x 5 nested levels; worker 0 also sleep-100ms
         EXPECT_EQ(countOf(t, "NVTX marks"), 3) << i;
         EXPECT_EQ(countOf(t, "NVTX (alpha)"), 6) << i;
         EXPECT_EQ(countOf(t, "NVTX (beta)"), 2) << i;
-        for (const char* c : {"NVTX", "NVTX marks", "NVTX (alpha)", "NVTX (beta)"}) nvtxInRows += uint64_t(countOf(t, c));
+        for (const char* c : {"NVTX", "NVTX marks", "NVTX (alpha)", "NVTX (beta)"})
+            nvtxInRows += uint64_t(countOf(t, c));
     }
     EXPECT_EQ(nvtxInRows, 497u);
     uint64_t inReport = 0;
     for (EventKind k : {EventKind::NvtxRange, EventKind::NvtxMark})
         for (const auto& [name, n] : countByName(*report->report(), k)) inReport += n;
     EXPECT_EQ(inReport, 497u);
+}
+
+// The real profiler's errors reach the tab with what to do.
+TEST_F(EndToEnd, ExistingReportWithoutOverwriteShowsTheProfilersErrorAndTheFix) {
+    test::writeScript(dir.filePath("taken.rep"), "not a report");
+    type("program", client("nvtx_threads"));
+    type("workingDirectory", dir.path());
+    type("output", "taken.rep");
+    click("start");
+    ASSERT_TRUE(
+        test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000))
+        << tab->logText().toStdString();
+    EXPECT_TRUE(reports.isEmpty());
+    EXPECT_EQ(
+        tab->errorText(),
+        "The capture failed: taken.rep already exists (use -f/--force-overwrite to replace it). "
+        "Choose another output path, or tick 'Overwrite an existing report' if the file exists.");
+    EXPECT_EQ(tab->statusText(), "Capture failed.");
+    EXPECT_EQ(test::readText(dir.filePath("taken.rep")), "not a report");
+}
+
+TEST_F(EndToEnd, ProgramThatCannotRunIsReportedByTheRunner) {
+    // The form refuses a missing program before starting; the runner still explains the
+    // profiler's own message if it happens (e.g. the file disappears in between).
+    CaptureRunner runner;
+    runner.setProfilerPath(cli());
+    QString failed, finished;
+    QObject::connect(&runner, &CaptureRunner::captureFailed, [&](const QString& m) { failed = m; });
+    QObject::connect(&runner, &CaptureRunner::captureFinished,
+                     [&](const QString& p) { finished = p; });
+    CaptureSettings s;
+    s.program = dir.filePath("vanished");
+    s.workingDirectory = dir.path();
+    s.output = "never.rep";
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(test::waitFor([&] { return !failed.isEmpty() || !finished.isEmpty(); }, 30000));
+    EXPECT_EQ(finished, "");
+    EXPECT_EQ(
+        failed,
+        "The capture failed: cannot run '" + dir.filePath("vanished") +
+            "': No such file or directory. Check the program path and the working directory.");
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath("never.rep")));
 }

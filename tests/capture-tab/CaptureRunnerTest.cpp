@@ -5,8 +5,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "TestSupport.h"
 #include "viewer/capture/CaptureRunner.h"
@@ -24,9 +26,12 @@ struct RunnerFixture : ::testing::Test {
     void SetUp() override {
         runner.setProfilerPath(test::writeFakeSightline(dir.path()));
         qputenv("FAKE_SIGHTLINE_LOG", dir.filePath("argv.txt").toLocal8Bit());
-        QObject::connect(&runner, &CaptureRunner::outputLine, [this](const QString& l, bool e) { (e ? err : out) << l; });
-        QObject::connect(&runner, &CaptureRunner::captureFinished, [this](const QString& p) { finished = p; });
-        QObject::connect(&runner, &CaptureRunner::captureFailed, [this](const QString& m) { failed = m; });
+        QObject::connect(&runner, &CaptureRunner::outputLine,
+                         [this](const QString& l, bool e) { (e ? err : out) << l; });
+        QObject::connect(&runner, &CaptureRunner::captureFinished,
+                         [this](const QString& p) { finished = p; });
+        QObject::connect(&runner, &CaptureRunner::captureFailed,
+                         [this](const QString& m) { failed = m; });
     }
     void TearDown() override { qunsetenv("FAKE_SIGHTLINE_LOG"); }
     bool waitDone(int ms = 15000) {
@@ -49,11 +54,13 @@ TEST_F(RunnerFixture, RunsTheProfilerWithTheBuiltArgvAndFindsTheReport) {
     EXPECT_EQ(finished, dir.filePath("run1.rep"));
     EXPECT_EQ(test::readText(finished), "fake report of ended\n");
     EXPECT_TRUE(out.contains("hello from the program"));
-    EXPECT_TRUE(err.contains("sightline: merging [##########] 100%")) << err.join('|').toStdString();
+    EXPECT_TRUE(err.contains("sightline: merging [##########] 100%"))
+        << err.join('|').toStdString();
     EXPECT_EQ(runner.progress().processes(), 1);
     EXPECT_EQ(runner.progress().events(), 1042);
     EXPECT_GT(runner.progress().rootPid(), 0);
-    EXPECT_EQ(test::readText(dir.filePath("argv.txt")), ProfileCommandBuilder::arguments(s).join('\n') + "\n");
+    EXPECT_EQ(test::readText(dir.filePath("argv.txt")),
+              ProfileCommandBuilder::arguments(s).join('\n') + "\n");
     EXPECT_FALSE(runner.isRunning());
 }
 
@@ -80,6 +87,24 @@ TEST_F(RunnerFixture, StopSendsSigintAndKeepsTheReport) {
     EXPECT_GE(runner.elapsedMs(), 100);
 }
 
+TEST_F(RunnerFixture, ProgramStdoutIsATerminalSoBufferedOutputArrivesLive) {
+    // Python buffers stdout in blocks on a pipe and by lines on a terminal: "early" arrives while
+    // the program still sleeps only when stdout is a terminal.
+    if (QStandardPaths::findExecutable("python3").isEmpty()) GTEST_SKIP() << "no python3 in PATH";
+    CaptureSettings s;
+    s.program = "python3";
+    s.arguments = {"-c", "import sys, time; print('early', sys.stdout.isatty()); time.sleep(30)"};
+    s.workingDirectory = dir.path();
+    s.output = "tty.rep";
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(test::waitFor([&] { return out.contains("early True"); }, 10000))
+        << out.join('|').toStdString();
+    EXPECT_TRUE(runner.isRunning());
+    runner.stop();
+    ASSERT_TRUE(waitDone(5000));
+    EXPECT_EQ(finished, dir.filePath("tty.rep"));
+}
+
 TEST_F(RunnerFixture, ProfilerErrorsBecomeAFailureWithAHint) {
     CaptureSettings s;
     s.program = "no-such-program-for-sightline";
@@ -88,7 +113,8 @@ TEST_F(RunnerFixture, ProfilerErrorsBecomeAFailureWithAHint) {
     ASSERT_TRUE(waitDone());
     EXPECT_EQ(finished, "");
     EXPECT_EQ(failed,
-              "The capture failed: cannot run 'no-such-program-for-sightline': No such file or directory. Check the program path and the working directory.");
+              "The capture failed: cannot run 'no-such-program-for-sightline': No such file or "
+              "directory. Check the program path and the working directory.");
 }
 
 TEST_F(RunnerFixture, UnwritableOutput) {
@@ -100,8 +126,10 @@ TEST_F(RunnerFixture, UnwritableOutput) {
     s.output = "ro/x.rep";
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(waitDone());
-    EXPECT_EQ(failed, "The capture failed: writing ro/x.rep: cannot create the file. Choose another output path, or tick 'Overwrite an "
-                      "existing report' if the file exists.");
+    EXPECT_EQ(failed,
+              "The capture failed: writing ro/x.rep: cannot create the file. Choose another output "
+              "path, or tick 'Overwrite an "
+              "existing report' if the file exists.");
 }
 
 TEST_F(RunnerFixture, RepeatedRangesGiveOneFinishedSignalPerReport) {
@@ -125,8 +153,11 @@ TEST_F(RunnerFixture, MissingProfilerBinary) {
     CaptureSettings s;
     s.program = "/bin/true";
     EXPECT_FALSE(runner.start(s));
-    EXPECT_TRUE(failed.startsWith("The sightline command-line tool was not found (looked in ")) << failed.toStdString();
-    EXPECT_TRUE(failed.endsWith("Install it next to sightline-ui, or set SIGHTLINE_CLI to its path.")) << failed.toStdString();
+    EXPECT_TRUE(failed.startsWith("The sightline command-line tool was not found (looked in "))
+        << failed.toStdString();
+    EXPECT_TRUE(
+        failed.endsWith("Install it next to sightline-ui, or set SIGHTLINE_CLI to its path."))
+        << failed.toStdString();
 }
 
 TEST(CaptureRunnerPaths, ExpectedReportPath) {
@@ -139,7 +170,33 @@ TEST(CaptureRunnerPaths, ExpectedReportPath) {
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/abs/b.rep");
     qputenv("SL_CAPTURE_TAB_TEST", "v1");
     s.output = "%h_%q{SL_CAPTURE_TAB_TEST}_100%%";
-    EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/work/runs/" + QSysInfo::machineHostName() + "_v1_100%.rep");
+    EXPECT_EQ(CaptureRunner::expectedReportPath(s),
+              "/work/runs/" + QSysInfo::machineHostName() + "_v1_100%.rep");
     s.output = "r-%p";
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "");
+}
+
+TEST_F(RunnerFixture, SilentProfilerReportFoundByNameButAnOldFileIsNeverTaken) {
+    // A profiler that prints no paths: the runner falls back on the expected name, and only a
+    // file written during the run counts.
+    CaptureSettings s;
+    s.program = "/bin/true";
+    s.workingDirectory = dir.path();
+    s.output = "quiet.rep";
+    test::writeScript(dir.filePath("quiet.rep"), "old");
+    runner.setProfilerPath(test::writeScript(dir.filePath("silent-noop"), "#!/bin/sh\nexit 0\n"));
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(waitDone());
+    EXPECT_EQ(finished, "");
+    EXPECT_EQ(failed,
+              "The capture ended (exit code 0) without writing a report. See the log below for the "
+              "profiler's messages.");
+    finished = failed = "";
+    QTest::qWait(20);  // a new modification time
+    runner.setProfilerPath(
+        test::writeScript(dir.filePath("silent-writer"), "#!/bin/sh\necho new > quiet.rep\n"));
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(waitDone());
+    EXPECT_EQ(failed, "");
+    EXPECT_EQ(finished, dir.filePath("quiet.rep"));
 }

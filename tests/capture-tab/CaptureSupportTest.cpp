@@ -12,8 +12,8 @@
 #include "viewer/capture/ProcessTreeWatcher.h"
 #include "viewer/capture/SightlineLocator.h"
 
-#include <QCoreApplication>
 #include <unistd.h>
+#include <QCoreApplication>
 
 using namespace sl::viewer;
 
@@ -22,8 +22,10 @@ TEST(SightlineLocator, OverrideThenNextToTheAppThenTheBuildTree) {
     QDir(root.path()).mkpath("app/gui");
     QDir(root.path()).mkpath("app/cli");
     const QString gui = root.filePath("app/gui");
-    EXPECT_EQ(SightlineLocator::candidates(gui, ""), QStringList({gui + "/sightline", root.filePath("app/cli/sightline")}));
-    EXPECT_EQ(SightlineLocator::candidates(gui, "/x/sl"), QStringList({"/x/sl", gui + "/sightline", root.filePath("app/cli/sightline")}));
+    EXPECT_EQ(SightlineLocator::candidates(gui, ""),
+              QStringList({gui + "/sightline", root.filePath("app/cli/sightline")}));
+    EXPECT_EQ(SightlineLocator::candidates(gui, "/x/sl"),
+              QStringList({"/x/sl", gui + "/sightline", root.filePath("app/cli/sightline")}));
     EXPECT_EQ(SightlineLocator::find(gui, ""), "");
     const QString buildTree = test::writeScript(root.filePath("app/cli/sightline"), "#!/bin/sh\n");
     EXPECT_EQ(SightlineLocator::find(gui, ""), buildTree);
@@ -49,16 +51,21 @@ TEST(CaptureProgress, ReadsProfilerLinesOnly) {
     EXPECT_TRUE(p.feedLine("sightline: 1,234 events, 2 processes"));
     EXPECT_EQ(p.events(), 1234);
     EXPECT_EQ(p.processes(), 2);
-    EXPECT_TRUE(p.feedLine("sightline: merged 12,345,678 events from 3 processes in 15 ms; report written to /tmp/my dir/r.rep (1.50 MiB)"));
+    EXPECT_TRUE(
+        p.feedLine("sightline: merged 12,345,678 events from 3 processes in 15 ms; report written "
+                   "to /tmp/my dir/r.rep (1.50 MiB)"));
     EXPECT_EQ(p.events(), 12345678);
     EXPECT_EQ(p.processes(), 3);
     EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep"}));
     EXPECT_FALSE(p.feedLine("Generated:"));
     EXPECT_TRUE(p.feedLine("    /tmp/x/report1.rep"));
     EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep", "/tmp/x/report1.rep"}));
-    EXPECT_TRUE(p.feedLine("sightline: error: out.rep already exists (use -f/--force-overwrite to replace it)"));
+    EXPECT_TRUE(p.feedLine(
+        "sightline: error: out.rep already exists (use -f/--force-overwrite to replace it)"));
     EXPECT_EQ(p.lastError(), "out.rep already exists (use -f/--force-overwrite to replace it)");
-    EXPECT_TRUE(p.feedLine("sightline profile: error: --delay: expected a number of seconds, got 'x' (see 'sightline profile --help')"));
+    EXPECT_TRUE(
+        p.feedLine("sightline profile: error: --delay: expected a number of seconds, got 'x' (see "
+                   "'sightline profile --help')"));
     EXPECT_EQ(p.lastError(), "--delay: expected a number of seconds, got 'x'");
 }
 
@@ -76,20 +83,28 @@ TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
     EXPECT_TRUE(c.cuda);
     EXPECT_TRUE(c.gpuMetrics);
     EXPECT_EQ(c.cudaReason, "");
-    c = CaptureCapabilities::evaluate(withCuda, "", "libcuda.so.1 cannot be loaded (x)", "libnvidia-ml.so.1 cannot be loaded (y)");
+    c = CaptureCapabilities::evaluate(withCuda, "", "libcuda.so.1 cannot be loaded (x)",
+                                      "libnvidia-ml.so.1 cannot be loaded (y)");
     EXPECT_FALSE(c.cuda);
     EXPECT_EQ(c.cudaReason, "No NVIDIA driver: libcuda.so.1 cannot be loaded (x)");
-    EXPECT_EQ(c.gpuMetricsReason, "No NVML (NVIDIA driver): libnvidia-ml.so.1 cannot be loaded (y)");
-    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cupti.so is not in /d (why).", "", "");
-    EXPECT_EQ(c.cudaReason, "This sightline was built without CUDA capture: libsightline-cupti.so is not in /d (why).");
+    EXPECT_EQ(c.gpuMetricsReason,
+              "No NVML (NVIDIA driver): libnvidia-ml.so.1 cannot be loaded (y)");
+    c = CaptureCapabilities::evaluate(withCuda, "libsightline-cuda.so is not in /d (why).", "",
+                                      "");
+    EXPECT_EQ(
+        c.cudaReason,
+        "This sightline was built without CUDA capture: libsightline-cuda.so is not in /d (why).");
     EXPECT_TRUE(c.gpuMetrics);
     c = CaptureCapabilities::evaluate("-t cuda,nvtx,osrt", "", "", "");
     EXPECT_FALSE(c.cuda);
-    EXPECT_EQ(c.cudaReason, "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').");
+    EXPECT_EQ(c.cudaReason,
+              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
+              "--help').");
     EXPECT_FALSE(c.gpuMetrics);
     EXPECT_EQ(c.gpuMetricsReason, "This sightline has no GPU metrics option.");
     c = CaptureCapabilities::evaluate("", "", "", "");
-    EXPECT_EQ(c.cudaReason, "The sightline command-line tool did not answer, so CUDA capture cannot be checked.");
+    EXPECT_EQ(c.cudaReason,
+              "The sightline command-line tool did not answer, so CUDA capture cannot be checked.");
     EXPECT_NE(CaptureCapabilities::libraryProblem("libsightline-no-such-lib.so.9"), "");
     EXPECT_EQ(CaptureCapabilities::libraryProblem("libc.so.6"), "");
 }
@@ -103,14 +118,16 @@ TEST(CaptureCapabilities, CuptiModuleNextToTheInjectionModule) {
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
     test::writeScript(root.filePath("lib/sightline/libsightline-inject.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""),
-              "libsightline-cupti.so is not in " + root.filePath("lib/sightline") + " (the CUDA toolkit was missing when it was built).");
-    test::writeScript(root.filePath("lib/sightline/libsightline-cupti.so"), "");
+              "libsightline-cuda.so is not in " + root.filePath("lib/sightline") +
+                  " (the CUDA toolkit was missing when it was built).");
+    test::writeScript(root.filePath("lib/sightline/libsightline-cuda.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, ""), "");
     // $SIGHTLINE_INJECT_DIR wins.
     QDir(root.path()).mkpath("other");
     test::writeScript(root.filePath("other/libsightline-inject.so"), "");
     EXPECT_EQ(CaptureCapabilities::cuptiModuleProblem(bin, root.filePath("other")),
-              "libsightline-cupti.so is not in " + root.filePath("other") + " (the CUDA toolkit was missing when it was built).");
+              "libsightline-cuda.so is not in " + root.filePath("other") +
+                  " (the CUDA toolkit was missing when it was built).");
 }
 
 TEST(CapturePresets, SaveListLoadRemove) {

@@ -5,10 +5,12 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,7 +31,8 @@ struct TabFixture : ::testing::Test {
         test::isolateSettings(dir.filePath("settings"));
         tab = std::make_unique<CaptureTab>();
         tab->setProfilerPath(test::writeFakeSightline(dir.path()));
-        QObject::connect(tab.get(), &CaptureTab::reportReady, [this](const QString& p) { report = p; });
+        QObject::connect(tab.get(), &CaptureTab::reportReady,
+                         [this](const QString& p) { report = p; });
         tab->show();
         ASSERT_TRUE(test::waitFor([&] { return tab->capabilitiesKnown(); }));
     }
@@ -44,7 +47,9 @@ struct TabFixture : ::testing::Test {
         e->clear();
         QTest::keyClicks(e, text);
     }
-    void click(const char* button) { QTest::mouseClick(child<QPushButton>(button), Qt::LeftButton); }
+    void click(const char* button) {
+        QTest::mouseClick(child<QPushButton>(button), Qt::LeftButton);
+    }
 };
 
 }  // namespace
@@ -56,7 +61,9 @@ TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
     EXPECT_FALSE(child<QCheckBox>("cudaMemoryUsage")->isEnabled());
     auto* reason = child<QLabel>("cudaReason");
     EXPECT_TRUE(reason->isVisible());
-    EXPECT_EQ(reason->text(), "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').");
+    EXPECT_EQ(reason->text(),
+              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
+              "--help').");
     EXPECT_EQ(cuda->toolTip(), reason->text());
     EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
     EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());
@@ -77,11 +84,44 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     type("output", "out/%p");
     QTest::mouseClick(child<QCheckBox>("traceOsrt"), Qt::LeftButton);
     const QString bin = tab->runner()->profilerPath();
-    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx --output=out/%p /bin/echo one 'two words'");
+    EXPECT_EQ(tab->commandLine(),
+              bin + " profile --trace=nvtx --output=out/%p /bin/echo one 'two words'");
     click("copyCommand");
     EXPECT_EQ(QGuiApplication::clipboard()->text(), tab->commandLine());
     type("arguments", "unclosed 'quote");
     EXPECT_EQ(tab->commandLine(), "(unclosed ' in the arguments)");
+    EXPECT_TRUE(tab->checkText().endsWith("\nArguments: unclosed ' in the arguments."))
+        << tab->checkText().toStdString();
+    type("arguments", "");
+    // The environment table: Add, then edit the cells as a user would.
+    click("addEnv");
+    auto* env = child<QTableWidget>("environment");
+    ASSERT_EQ(env->rowCount(), 1);
+    env->item(0, 0)->setText("OMP_NUM_THREADS");
+    env->item(0, 1)->setText("4 threads");
+    EXPECT_EQ(tab->commandLine(), bin +
+                                      " profile --trace=nvtx '--env-var=OMP_NUM_THREADS=4 threads' "
+                                      "--output=out/%p /bin/echo");
+    env->setCurrentCell(0, 0);
+    click("removeEnv");
+    EXPECT_EQ(env->rowCount(), 0);
+    EXPECT_EQ(tab->commandLine(), bin + " profile --trace=nvtx --output=out/%p /bin/echo");
+}
+
+TEST_F(TabFixture, ClosingTheTabMidCaptureDoesNotWaitAndKeepsTheReport) {
+    type("program", "sleep");
+    type("arguments", "60");
+    type("workingDirectory", dir.path());
+    type("output", "closed.rep");
+    click("start");
+    ASSERT_TRUE(test::waitFor([&] { return tab->runner()->processesSeen() == 1; }));
+    QElapsedTimer t;
+    t.start();
+    tab.reset();
+    EXPECT_LT(t.elapsed(), 500);
+    ASSERT_TRUE(test::waitFor(
+        [&] { return test::readText(dir.filePath("closed.rep")) == "fake report of stopped\n"; },
+        5000));
 }
 
 TEST_F(TabFixture, StartRunsAndReportsTheNewReport) {
@@ -95,7 +135,8 @@ TEST_F(TabFixture, StartRunsAndReportsTheNewReport) {
     EXPECT_TRUE(child<QPushButton>("stop")->isEnabled());
     ASSERT_TRUE(test::waitFor([&] { return ready.count() == 1; }));
     EXPECT_EQ(report, dir.filePath("tab1.rep"));
-    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("tab1.rep") + " (")) << tab->statusText().toStdString();
+    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("tab1.rep") + " ("))
+        << tab->statusText().toStdString();
     EXPECT_TRUE(tab->logText().contains("hello tab"));
     EXPECT_TRUE(tab->logText().startsWith("$ cd " + dir.path()));
     EXPECT_EQ(tab->errorText(), "");
@@ -114,7 +155,10 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
     EXPECT_FALSE(tab->statusText().contains("events"));
     EXPECT_TRUE(tab->statusText().endsWith(" 1 process")) << tab->statusText().toStdString();
     click("stop");
+    EXPECT_EQ(child<QPushButton>("stop")->text(), "Kill");  // until the report is written
     ASSERT_TRUE(test::waitFor([&] { return !report.isEmpty(); }, 5000));
+    EXPECT_EQ(child<QPushButton>("stop")->text(), "Stop");
+    EXPECT_FALSE(child<QPushButton>("stop")->isEnabled());
     EXPECT_EQ(report, dir.filePath("long.rep"));
     EXPECT_EQ(test::readText(report), "fake report of stopped\n");
     EXPECT_EQ(tab->statusText(), "Report written: " + report + " (1,042 events)");
@@ -123,11 +167,13 @@ TEST_F(TabFixture, StopDuringALongRunKeepsTheReport) {
 TEST_F(TabFixture, MissingProgramShowsTheErrorAndStartsNothing) {
     type("program", dir.filePath("does-not-exist"));
     // Checked while typing, before any Start.
-    EXPECT_EQ(tab->checkText(), "Program not found: '" + dir.filePath("does-not-exist") +
-                                    "'. Check the path, or choose the program with the '...' button.");
+    EXPECT_EQ(tab->checkText(),
+              "Program not found: '" + dir.filePath("does-not-exist") +
+                  "'. Check the path, or choose the program with the '...' button.");
     click("start");
-    EXPECT_EQ(tab->errorText(), "Program not found: '" + dir.filePath("does-not-exist") +
-                                    "'. Check the path, or choose the program with the '...' button.");
+    EXPECT_EQ(tab->errorText(),
+              "Program not found: '" + dir.filePath("does-not-exist") +
+                  "'. Check the path, or choose the program with the '...' button.");
     EXPECT_TRUE(child<QLabel>("error")->isVisible());
     EXPECT_FALSE(tab->runner()->isRunning());
     EXPECT_EQ(tab->statusText(), "Not started.");
@@ -153,6 +199,13 @@ TEST_F(TabFixture, PresetsSaveAndRestoreTheForm) {
     click("loadPreset");
     EXPECT_EQ(tab->commandLine(), saved);
     EXPECT_EQ(child<QComboBox>("presetName")->count(), 1);
+    child<QComboBox>("presetName")->setCurrentText("other");
+    click("savePreset");
+    EXPECT_EQ(child<QComboBox>("presetName")->count(), 2);
+    child<QComboBox>("presetName")->setCurrentText("other");
+    click("deletePreset");
+    EXPECT_EQ(child<QComboBox>("presetName")->count(), 1);
+    EXPECT_EQ(child<QComboBox>("presetName")->itemText(0), "my preset");
     // A new tab (a new session) lists the preset from QSettings.
     CaptureTab again;
     EXPECT_EQ(again.findChild<QComboBox*>("presetName")->itemText(0), "my preset");

@@ -42,19 +42,37 @@ CaptureSettings everything() {
 TEST(ProfileCommandBuilder, DefaultsGiveOnlyTraceAndProgram) {
     CaptureSettings s;
     s.program = "./app";
-    EXPECT_EQ(ProfileCommandBuilder::arguments(s), QStringList({"profile", "--trace=cuda,nvtx,osrt", "./app"}));
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=cuda,nvtx,osrt", "./app"}));
     s.traceCuda = s.traceNvtx = s.traceOsrt = false;
-    EXPECT_EQ(ProfileCommandBuilder::arguments(s), QStringList({"profile", "--trace=none", "./app"}));
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=none", "./app"}));
 }
 
 TEST(ProfileCommandBuilder, EveryOption) {
     EXPECT_EQ(ProfileCommandBuilder::arguments(everything()),
-              QStringList({"profile", "--trace=nvtx,osrt", "--osrt-threshold=5000", "--cuda-memory-usage=true",
-                           "--gpu-metrics-devices=0,1", "--gpu-metrics-frequency=100", "--cpu-metrics=off",
-                           "--sampling-frequency=500", "--delay=1.5", "--duration=10", "--capture-range=nvtx",
-                           "--nvtx-capture=step 3@trainer", "--capture-range-end=repeat:2", "--env-var=OMP_NUM_THREADS=4",
-                           "--env-var=MODE=fast mode", "--output=out/%h-%p", "--force-overwrite=true", "/opt/app/bin/train",
-                           "--epochs", "3", "a b", "it's"}));
+              QStringList({"profile",
+                           "--trace=nvtx,osrt",
+                           "--osrt-threshold=5000",
+                           "--cuda-memory-usage=true",
+                           "--gpu-metrics-devices=0,1",
+                           "--gpu-metrics-frequency=100",
+                           "--cpu-metrics=off",
+                           "--sampling-frequency=500",
+                           "--delay=1.5",
+                           "--duration=10",
+                           "--capture-range=nvtx",
+                           "--nvtx-capture=step 3@trainer",
+                           "--capture-range-end=repeat:2",
+                           "--env-var=OMP_NUM_THREADS=4",
+                           "--env-var=MODE=fast mode",
+                           "--output=out/%h-%p",
+                           "--force-overwrite=true",
+                           "/opt/app/bin/train",
+                           "--epochs",
+                           "3",
+                           "a b",
+                           "it's"}));
 }
 
 TEST(ProfileCommandBuilder, CudaProfilerApiRangeAndProgramStartingWithDash) {
@@ -75,9 +93,12 @@ TEST(ProfileCommandBuilder, DisplayQuotesOnlyWhatNeedsIt) {
     s.workingDirectory = "/home/me/my runs";
     EXPECT_EQ(ProfileCommandBuilder::displayCommand("sightline", s),
               "cd '/home/me/my runs' && sightline profile --trace=nvtx,osrt --osrt-threshold=5000 "
-              "--cuda-memory-usage=true --gpu-metrics-devices=0,1 --gpu-metrics-frequency=100 --cpu-metrics=off "
-              "--sampling-frequency=500 --delay=1.5 --duration=10 --capture-range=nvtx '--nvtx-capture=step 3@trainer' "
-              "--capture-range-end=repeat:2 --env-var=OMP_NUM_THREADS=4 '--env-var=MODE=fast mode' --output=out/%h-%p "
+              "--cuda-memory-usage=true --gpu-metrics-devices=0,1 --gpu-metrics-frequency=100 "
+              "--cpu-metrics=off "
+              "--sampling-frequency=500 --delay=1.5 --duration=10 --capture-range=nvtx "
+              "'--nvtx-capture=step 3@trainer' "
+              "--capture-range-end=repeat:2 --env-var=OMP_NUM_THREADS=4 '--env-var=MODE=fast mode' "
+              "--output=out/%h-%p "
               "--force-overwrite=true /opt/app/bin/train --epochs 3 'a b' 'it'\\''s'");
     EXPECT_EQ(ProfileCommandBuilder::shellQuote(""), "''");
     EXPECT_EQ(ProfileCommandBuilder::shellQuote("$HOME"), "'$HOME'");
@@ -89,7 +110,8 @@ TEST(ProfileCommandBuilder, ParseIsTheInverse) {
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ(*back, s);
     // The display string, split as a shell would, parses back too (the cd aside).
-    auto words = ProfileCommandBuilder::shellSplit(ProfileCommandBuilder::displayCommand("sightline", s));
+    auto words =
+        ProfileCommandBuilder::shellSplit(ProfileCommandBuilder::displayCommand("sightline", s));
     ASSERT_TRUE(words.ok());
     auto again = ProfileCommandBuilder::parse(words->mid(1));
     ASSERT_TRUE(again.ok()) << again.error();
@@ -97,8 +119,9 @@ TEST(ProfileCommandBuilder, ParseIsTheInverse) {
 }
 
 TEST(ProfileCommandBuilder, ParseAcceptsShortAndSeparatedForms) {
-    auto r = ProfileCommandBuilder::parse({"profile", "-t", "nvtx", "-o", "x.rep", "-f", "-y2", "--duration", "3",
-                                           "-e", "A=1,B=2", "-c", "nvtx", "-p", "r", "./prog", "-o", "kept"});
+    auto r = ProfileCommandBuilder::parse({"profile", "-t", "nvtx", "-o", "x.rep", "-f", "-y2",
+                                           "--duration", "3", "-e", "A=1,B=2", "-c", "nvtx", "-p",
+                                           "r", "./prog", "-o", "kept"});
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_FALSE(r->traceCuda);
     EXPECT_TRUE(r->traceNvtx);
@@ -118,9 +141,12 @@ TEST(ProfileCommandBuilder, ParseAcceptsShortAndSeparatedForms) {
 TEST(ProfileCommandBuilder, ParseErrorsNameTheOption) {
     EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--trace=gpu", "x"}).error(),
               "--trace: unknown value 'gpu' (expected cuda, nvtx, osrt or none)");
-    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--delay=-1", "x"}).error(), "--delay: expected a number of seconds, got '-1'");
-    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--bogus=1", "x"}).error(), "unknown option --bogus");
-    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--trace=nvtx"}).error(), "no program to profile in the command line");
+    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--delay=-1", "x"}).error(),
+              "--delay: expected a number of seconds, got '-1'");
+    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--bogus=1", "x"}).error(),
+              "unknown option --bogus");
+    EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "--trace=nvtx"}).error(),
+              "no program to profile in the command line");
     EXPECT_EQ(ProfileCommandBuilder::parse({"profile", "-o"}).error(), "--output needs a value");
 }
 
@@ -135,36 +161,46 @@ TEST(ProfileCommandBuilder, ShellSplit) {
 TEST(ProfileCommandBuilder, ValidateExplainsWhatToDo) {
     QTemporaryDir dir;
     CaptureSettings s;
-    EXPECT_EQ(ProfileCommandBuilder::validate(s), QStringList({"No program: choose the program to profile with the '...' button."}));
+    EXPECT_EQ(ProfileCommandBuilder::validate(s),
+              QStringList({"No program: choose the program to profile with the '...' button."}));
     s.program = dir.filePath("missing");
     EXPECT_EQ(ProfileCommandBuilder::validate(s),
-              QStringList({"Program not found: '" + s.program + "'. Check the path, or choose the program with the '...' button."}));
+              QStringList({"Program not found: '" + s.program +
+                           "'. Check the path, or choose the program with the '...' button."}));
     s.program = "no-such-program-sightline-test";
     EXPECT_EQ(ProfileCommandBuilder::validate(s).value(0),
-              "Program not found: 'no-such-program-sightline-test' is not in PATH. Check the path, or choose the program with the '...' button.");
+              "Program not found: 'no-such-program-sightline-test' is not in PATH. Check the path, "
+              "or choose the program with the '...' button.");
     const QString notExec = test::writeScript(dir.filePath("data.txt"), "x");
     QFile::setPermissions(notExec, QFileDevice::ReadOwner);
     s.program = notExec;
-    EXPECT_EQ(ProfileCommandBuilder::validate(s).value(0),
-              "'" + notExec + "' is not an executable file: make it executable (chmod +x) or pick another program.");
+    EXPECT_EQ(
+        ProfileCommandBuilder::validate(s).value(0),
+        "'" + notExec +
+            "' is not an executable file: make it executable (chmod +x) or pick another program.");
     // Relative programs resolve against the working directory.
     test::writeScript(dir.filePath("tool"), "#!/bin/sh\n");
     s.program = "./tool";
     s.workingDirectory = dir.path();
-    EXPECT_TRUE(ProfileCommandBuilder::validate(s).isEmpty()) << ProfileCommandBuilder::validate(s).join('\n').toStdString();
+    EXPECT_TRUE(ProfileCommandBuilder::validate(s).isEmpty())
+        << ProfileCommandBuilder::validate(s).join('\n').toStdString();
     s.output = "nowhere/r.rep";
     EXPECT_EQ(ProfileCommandBuilder::validate(s),
-              QStringList({"The output folder '" + dir.filePath("nowhere") + "' does not exist: create it or choose another output path."}));
+              QStringList({"The output folder '" + dir.filePath("nowhere") +
+                           "' does not exist: create it or choose another output path."}));
     s.output = "r-%p";
     s.environment = {{"1BAD", "x"}, {"OK", "a,b"}};
     s.captureRange = CaptureRangeKind::Nvtx;
     EXPECT_EQ(ProfileCommandBuilder::validate(s),
-              QStringList({"Environment variable name '1BAD' is not valid: use letters, digits and '_'.",
-                           "The value of OK contains a comma, which --env-var cannot pass: set it in the environment of sightline instead.",
-                           "The NVTX capture range needs the name of the range that starts the capture."}));
+              QStringList(
+                  {"Environment variable name '1BAD' is not valid: use letters, digits and '_'.",
+                   "The value of OK contains a comma, which --env-var cannot pass: set it in the "
+                   "environment of sightline instead.",
+                   "The NVTX capture range needs the name of the range that starts the capture."}));
     s = CaptureSettings();
     s.program = "sh";
     s.workingDirectory = dir.filePath("gone");
     EXPECT_EQ(ProfileCommandBuilder::validate(s),
-              QStringList({"The working directory '" + s.workingDirectory + "' does not exist: pick an existing folder or leave it empty."}));
+              QStringList({"The working directory '" + s.workingDirectory +
+                           "' does not exist: pick an existing folder or leave it empty."}));
 }

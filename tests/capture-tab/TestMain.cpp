@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) listOnly |= std::strcmp(argv[i], "--gtest_list_tests") == 0;
     ::testing::InitGoogleTest(&argc, argv);
     if (listOnly) return RUN_ALL_TESTS();
-    if (!std::getenv("DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    if (!std::getenv("DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("SightlineTests");
     QApplication::setApplicationName("capture_tab_tests");

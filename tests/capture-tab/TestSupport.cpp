@@ -73,7 +73,9 @@ finish ended
 )SH");
 }
 
-bool waitFor(const std::function<bool()>& done, int timeoutMs) { return QTest::qWaitFor(done, timeoutMs); }
+bool waitFor(const std::function<bool()>& done, int timeoutMs) {
+    return QTest::qWaitFor(done, timeoutMs);
+}
 
 QString readText(const QString& path) {
     QFile f(path);

@@ -2,8 +2,18 @@
 // Shared helpers of the Capture tab tests: a temporary folder, isolated QSettings, a fake
 // `sightline` script and waiting on the event loop.
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <functional>
+#include <ostream>
+
+// Readable QString values in GoogleTest failure messages.
+inline void PrintTo(const QString& s, std::ostream* os) {
+    *os << '"' << s.toStdString() << '"';
+}
+inline void PrintTo(const QStringList& l, std::ostream* os) {
+    *os << '[' << l.join("|").toStdString() << ']';
+}
 
 namespace sl::viewer::test {
 

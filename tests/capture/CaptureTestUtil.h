@@ -19,7 +19,8 @@ namespace sl::test {
 class CaptureDir {
 public:
     CaptureDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "sightline-capture-test-XXXXXX").string();
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "sightline-capture-test-XXXXXX").string();
         m_path = ::mkdtemp(tmpl.data());
     }
     ~CaptureDir() {
@@ -35,7 +36,8 @@ private:
 
 // Runs argv (argv[0] a path) in `cwd`; returns the raw wait status. With `sigintAfterMs` > 0 the
 // process gets SIGINT after that many milliseconds.
-inline int runProcess(const std::vector<std::string>& args, const std::string& cwd = {}, int sigintAfterMs = 0) {
+inline int runProcess(const std::vector<std::string>& args, const std::string& cwd = {},
+                      int sigintAfterMs = 0) {
     pid_t pid = fork();
     if (pid == 0) {
         if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(120);
@@ -54,18 +56,23 @@ inline int runProcess(const std::vector<std::string>& args, const std::string& c
     return st;
 }
 
-inline int exitCodeOf(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+inline int exitCodeOf(int status) {
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 // `sightline profile -q true -f true -o <out> <extra...> <program...>`; returns the exit code.
-inline int profile(const std::string& out, const std::vector<std::string>& extra, const std::vector<std::string>& program,
-                   const std::string& cwd = {}) {
-    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", out};
+inline int profile(const std::string& out, const std::vector<std::string>& extra,
+                   const std::vector<std::string>& program, const std::string& cwd = {}) {
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true",
+                                     "-f",          "true",    "-o", out};
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), program.begin(), program.end());
     return exitCodeOf(runProcess(args, cwd));
 }
 
-inline std::string client(const std::string& name) { return std::string(SIGHTLINE_CLIENTS) + "/" + name; }
+inline std::string client(const std::string& name) {
+    return std::string(SIGHTLINE_CLIENTS) + "/" + name;
+}
 
 inline std::shared_ptr<Report> load(const std::string& path) {
     auto r = readReport(path);

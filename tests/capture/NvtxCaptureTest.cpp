@@ -55,11 +55,14 @@ TEST_F(NvtxCapture, NestedPushPopCountsAndDepth) {
     ASSERT_TRUE(s_report);
     const Report& r = *s_report;
     for (int level = 0; level < 5; ++level)
-        EXPECT_EQ(events(r, EventKind::NvtxRange, "level" + std::to_string(level)).size(), 80u) << level;
-    // Each worker's default-domain track: 50 nested ranges in exactly 5 lanes (depth 0-4), level<k> on lane k.
+        EXPECT_EQ(events(r, EventKind::NvtxRange, "level" + std::to_string(level)).size(), 80u)
+            << level;
+    // Each worker's default-domain track: 50 nested ranges in exactly 5 lanes (depth 0-4), level<k>
+    // on lane k.
     int workerTracks = 0;
     for (const Track& t : r.tracks) {
-        if (t.key.kind != EventKind::NvtxRange || t.key.domain != 0 || t.key.tid == t.key.pid) continue;
+        if (t.key.kind != EventKind::NvtxRange || t.key.domain != 0 || t.key.tid == t.key.pid)
+            continue;
         ++workerTracks;
         EXPECT_EQ(t.laneCount(), 5u);
         for (size_t i = 0; i < t.size(); ++i) {
@@ -81,7 +84,8 @@ TEST_F(NvtxCapture, StartEndAcrossThreads) {
         auto ev = events(r, EventKind::NvtxRange, "cross-" + std::to_string(i));
         ASSERT_EQ(ev.size(), 1u) << i;
         EXPECT_EQ(ev[0].tid, pid);  // started on the main thread
-        EXPECT_EQ(ev[0].track->intAt(cols::Nvtx::RangeType, ev[0].index), static_cast<int64_t>(RangeType::StartEnd));
+        EXPECT_EQ(ev[0].track->intAt(cols::Nvtx::RangeType, ev[0].index),
+                  static_cast<int64_t>(RangeType::StartEnd));
         int64_t endTid = ev[0].track->intAt(cols::Nvtx::EndTid, ev[0].index);
         EXPECT_NE(endTid, 0);
         EXPECT_NE(endTid, pid);
@@ -126,7 +130,8 @@ TEST_F(NvtxCapture, DomainsPayloadsColors) {
     std::set<int64_t> values;
     for (const auto& e : u64) {
         EXPECT_EQ(e.domain, alpha);
-        EXPECT_EQ(e.track->intAt(cols::Nvtx::PayloadType, e.index), static_cast<int64_t>(PayloadType::U64));
+        EXPECT_EQ(e.track->intAt(cols::Nvtx::PayloadType, e.index),
+                  static_cast<int64_t>(PayloadType::U64));
         EXPECT_EQ(static_cast<uint32_t>(e.track->intAt(cols::Nvtx::Color, e.index)), 0xFF00FF00u);
         EXPECT_EQ(e.track->intAt(cols::Nvtx::Category, e.index), 2);
         values.insert(e.track->intAt(cols::Nvtx::Payload, e.index));
@@ -137,7 +142,8 @@ TEST_F(NvtxCapture, DomainsPayloadsColors) {
         ASSERT_EQ(ev.size(), 8u) << name;
         std::set<int64_t> got;
         for (const auto& e : ev) {
-            EXPECT_EQ(e.track->intAt(cols::Nvtx::PayloadType, e.index), static_cast<int64_t>(type)) << name;
+            EXPECT_EQ(e.track->intAt(cols::Nvtx::PayloadType, e.index), static_cast<int64_t>(type))
+                << name;
             got.insert(e.track->intAt(cols::Nvtx::Payload, e.index));
         }
         EXPECT_EQ(got, expected) << name;
@@ -178,7 +184,8 @@ TEST_F(NvtxCapture, TotalsAndKnownSleep) {
     // The usleep inside it is an OS runtime call of about the same length on the same thread.
     bool found = false;
     for (const auto& e : events(r, EventKind::OsRuntime))
-        if (e.tid == sleep[0].tid && e.start >= sleep[0].start && e.end <= sleep[0].end && e.end - e.start >= 99'000'000)
+        if (e.tid == sleep[0].tid && e.start >= sleep[0].start && e.end <= sleep[0].end &&
+            e.end - e.start >= 99'000'000)
             found = true;
     EXPECT_TRUE(found);
     EXPECT_EQ(diagnostic(r, "nvtx.ranges_dropped"), 0);

@@ -30,32 +30,37 @@ TEST(ProfileOptions, HelpListsEveryOption) {
     int code = -1;
     std::string help = runCapturingStdout({SIGHTLINE_CLI, "profile", "--help"}, &code);
     EXPECT_EQ(code, 0);
-    for (const char* opt : {"--output", "--force-overwrite", "--trace", "--osrt-threshold", "--delay", "--duration",
-                            "--kill", "--capture-range", "--nvtx-capture", "--capture-range-end", "--env-var",
-                            "--trace-fork-before-exec", "--sampling-frequency", "--cpu-metrics",
-                            "--cpu-metrics-frequency", "--cpuctxsw", "--show-output"})
+    for (const char* opt :
+         {"--output", "--force-overwrite", "--trace", "--osrt-threshold", "--delay", "--duration",
+          "--kill", "--capture-range", "--nvtx-capture", "--capture-range-end", "--env-var",
+          "--trace-fork-before-exec", "--sampling-frequency", "--cpu-metrics",
+          "--cpu-metrics-frequency", "--cpuctxsw", "--show-output"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
 
 TEST(ProfileOptions, BadValuesAreUsageErrors) {
     int code = -1;
-    std::string out = runCapturingStdout({SIGHTLINE_CLI, "profile", "-t", "cuda,gpu", "/bin/true"}, &code);
+    std::string out =
+        runCapturingStdout({SIGHTLINE_CLI, "profile", "-t", "cuda,gpu", "/bin/true"}, &code);
     EXPECT_EQ(code, 2);
     EXPECT_NE(out.find("unknown value 'gpu'"), std::string::npos) << out;
     runCapturingStdout({SIGHTLINE_CLI, "profile", "-d", "soon", "/bin/true"}, &code);
     EXPECT_EQ(code, 2);
-    runCapturingStdout({SIGHTLINE_CLI, "profile", "--capture-range-end", "repeat:x", "/bin/true"}, &code);
+    runCapturingStdout({SIGHTLINE_CLI, "profile", "--capture-range-end", "repeat:x", "/bin/true"},
+                       &code);
     EXPECT_EQ(code, 2);
     runCapturingStdout({SIGHTLINE_CLI, "profile", "-c", "nvtx", "/bin/true"}, &code);  // -p missing
     EXPECT_EQ(code, 2);
-    out = runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "/nonexistent/program"}, &code);
+    out =
+        runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "/nonexistent/program"}, &code);
     EXPECT_EQ(code, 1);
     EXPECT_NE(out.find("cannot run '/nonexistent/program'"), std::string::npos) << out;
 }
 
 TEST(ProfileOptions, DefaultNamesNeverOverwrite) {
     CaptureDir dir;
-    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "--cpuctxsw", "none", "/bin/true"};
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q",       "true",
+                                     "--cpuctxsw",  "none",    "/bin/true"};
     EXPECT_EQ(exitCodeOf(runProcess(args, dir.path())), 0);
     EXPECT_EQ(exitCodeOf(runProcess(args, dir.path())), 0);
     EXPECT_TRUE(fs::exists(dir.file("report1.rep")));
@@ -66,7 +71,8 @@ TEST(ProfileOptions, DefaultNamesNeverOverwrite) {
 TEST(ProfileOptions, ExistingOutputNeedsForce) {
     CaptureDir dir;
     std::ofstream(dir.file("x.rep")) << "not a report";
-    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("x.rep"), "/bin/true"};
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile",         "-q",       "true",
+                                     "-o",          dir.file("x.rep"), "/bin/true"};
     EXPECT_EQ(exitCodeOf(runProcess(args)), 1);
     std::ifstream in(dir.file("x.rep"));
     std::string content((std::istreambuf_iterator<char>(in)), {});
@@ -82,7 +88,8 @@ TEST(ProfileOptions, OutputPatternExpansion) {
     int found = 0;
     for (const auto& e : fs::directory_iterator(dir.path())) {
         std::string n = e.path().filename().string();
-        if (n.rfind("r-tagged-", 0) == 0 && n.size() > 14 && n.substr(n.size() - 9) == "-100%.rep") {
+        if (n.rfind("r-tagged-", 0) == 0 && n.size() > 14 &&
+            n.substr(n.size() - 9) == "-100%.rep") {
             auto r = load(e.path().string());
             ASSERT_TRUE(r);
             std::string pid = std::to_string(r->processes.at(0).pid);
@@ -95,7 +102,9 @@ TEST(ProfileOptions, OutputPatternExpansion) {
 
 TEST(ProfileOptions, ShowOutputStoresProgramOutput) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("o.rep"), {"--show-output", "true"}, {"/bin/sh", "-c", "echo hello; echo oops >&2"}), 0);
+    EXPECT_EQ(profile(dir.file("o.rep"), {"--show-output", "true"},
+                      {"/bin/sh", "-c", "echo hello; echo oops >&2"}),
+              0);
     auto r = load(dir.file("o.rep"));
     ASSERT_TRUE(r);
     std::string out, err;
@@ -107,28 +116,48 @@ TEST(ProfileOptions, ShowOutputStoresProgramOutput) {
 TEST(ProfileOptions, TraceSelectionAndThreshold) {
     CaptureDir dir;
     // osrt only: no NVTX ranges, but the 10 ms sleeps are there.
-    EXPECT_EQ(profile(dir.file("a.rep"), {"-t", "osrt", "-d", "0.5"}, {client("sleeper")}), 128 + 15);
+    EXPECT_EQ(profile(dir.file("a.rep"), {"-t", "osrt", "-d", "0.5"}, {client("sleeper")}),
+              128 + 15);
     auto a = load(dir.file("a.rep"));
     ASSERT_TRUE(a);
     EXPECT_TRUE(events(*a, EventKind::NvtxRange).empty());
     EXPECT_FALSE(events(*a, EventKind::OsRuntime, "usleep").empty());
     // A threshold above 10 ms removes them.
-    EXPECT_EQ(profile(dir.file("b.rep"), {"--osrt-threshold", "50000000", "-d", "0.5"}, {client("sleeper")}), 128 + 15);
+    EXPECT_EQ(profile(dir.file("b.rep"), {"--osrt-threshold", "50000000", "-d", "0.5"},
+                      {client("sleeper")}),
+              128 + 15);
     auto b = load(dir.file("b.rep"));
     ASSERT_TRUE(b);
     EXPECT_TRUE(events(*b, EventKind::OsRuntime, "usleep").empty());
     EXPECT_FALSE(events(*b, EventKind::NvtxRange, "tick").empty());
     // CUDA is accepted and reported as unavailable; metrics off means no series.
-    EXPECT_EQ(profile(dir.file("c.rep"), {"-t", "cuda,nvtx", "--cpu-metrics", "off"}, {client("proc_tree")}), 0);
+    EXPECT_EQ(profile(dir.file("c.rep"), {"-t", "cuda,nvtx", "--cpu-metrics", "off"},
+                      {client("proc_tree")}),
+              0);
     auto c = load(dir.file("c.rep"));
     ASSERT_TRUE(c);
     EXPECT_TRUE(c->metricSeries.empty());
-    EXPECT_EQ(diagnostic(*c, "cuda.unavailable"), 1);
+    // CUDA is reported unavailable when the build has no CUDA capture module
+    // (libsightline-cuda.so next to libsightline-inject.so).
+    bool cudaModule = std::filesystem::exists(std::filesystem::path(SIGHTLINE_CLI).parent_path() /
+                                              "../../lib/sightline/libsightline-cuda.so");
+    EXPECT_EQ(diagnostic(*c, "cuda.unavailable"), cudaModule ? 0 : 1);
+    EXPECT_TRUE(events(*c, EventKind::OsRuntime).empty());
+    EXPECT_EQ(events(*c, EventKind::NvtxRange).size(), 4u);  // parent + 3 exec'd children
+    // none: no NVTX, no OS runtime, but still the whole process tree.
+    EXPECT_EQ(profile(dir.file("d.rep"), {"-t", "none"}, {client("proc_tree")}), 0);
+    auto d = load(dir.file("d.rep"));
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(events(*d, EventKind::NvtxRange).empty());
+    EXPECT_TRUE(events(*d, EventKind::OsRuntime).empty());
+    EXPECT_EQ(d->processes.size(), 5u);
+    EXPECT_EQ(diagnostic(*d, "cuda.unavailable"), 0);
 }
 
 TEST(ProfileOptions, NvtxCaptureRangeRepeat) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("cr.rep"), {"-c", "nvtx", "-p", "tick", "--capture-range-end", "repeat:3", "-d", "1"},
+    EXPECT_EQ(profile(dir.file("cr.rep"),
+                      {"-c", "nvtx", "-p", "tick", "--capture-range-end", "repeat:3", "-d", "1"},
                       {client("sleeper")}),
               128 + 15);
     for (int i = 1; i <= 3; ++i) {
@@ -149,7 +178,8 @@ TEST(ProfileOptions, NvtxCaptureRangeStopShutdown) {
     CaptureDir dir;
     auto t0 = std::chrono::steady_clock::now();
     // sleeper runs forever: only the end of the first "tick" can end it.
-    EXPECT_EQ(profile(dir.file("ss.rep"), {"-c", "nvtx", "-p", "tick", "--capture-range-end", "stop-shutdown"},
+    EXPECT_EQ(profile(dir.file("ss.rep"),
+                      {"-c", "nvtx", "-p", "tick", "--capture-range-end", "stop-shutdown"},
                       {client("sleeper")}),
               128 + 15);
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
@@ -165,7 +195,8 @@ TEST(ProfileOptions, NvtxCaptureRangeStopShutdown) {
 
 TEST(ProfileOptions, DelaySkipsTheStart) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("y.rep"), {"-y", "0.5", "-d", "0.5"}, {client("sleeper")}), 128 + 15);
+    EXPECT_EQ(profile(dir.file("y.rep"), {"-y", "0.5", "-d", "0.5"}, {client("sleeper")}),
+              128 + 15);
     auto r = load(dir.file("y.rep"));
     ASSERT_TRUE(r);
     auto ticks = events(*r, EventKind::NvtxRange, "tick");
@@ -186,26 +217,29 @@ TEST(ProfileOptions, KillNoneLeavesTheProgramRunning) {
     EXPECT_EQ(r->processes[0].end, kUnknownTime);
 }
 
-// Overload: a 1 MiB in-flight budget cannot hold 8 x 50,000 ranges. Every range is either in
-// the report or counted in nvtx.ranges_dropped, exactly.
+// Overload: a 1 MiB in-flight budget of 64 KiB buffers holds 16 buffers; the main thread and 16
+// workers need 17 at once, so drops are certain whatever the machine's speed. Every range is
+// either in the report or counted in nvtx.ranges_dropped, exactly.
 TEST(ProfileOptions, DropsAreCountedExactly) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("f.rep"), {"-e", "SIGHTLINE_BUFFER_MB=1,SIGHTLINE_BUFFER_KB=64", "--cpuctxsw", "none"},
-                      {client("flood"), "8", "50000"}),
+    EXPECT_EQ(profile(dir.file("f.rep"),
+                      {"-e", "SIGHTLINE_BUFFER_MB=1,SIGHTLINE_BUFFER_KB=64", "--cpuctxsw", "none"},
+                      {client("flood"), "16", "20000"}),
               0);
     auto r = load(dir.file("f.rep"));
     ASSERT_TRUE(r);
     int64_t kept = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "r").size());
     int64_t dropped = diagnostic(*r, "nvtx.ranges_dropped");
     EXPECT_GT(dropped, 0);
-    EXPECT_EQ(kept + dropped, 400000);
+    EXPECT_EQ(kept + dropped, 320000);
     EXPECT_EQ(diagnostic(*r, "nvtx.unterminated_ranges"), 0);
     EXPECT_EQ(diagnostic(*r, "nvtx.unmatched_pops"), 0);
 }
 
 TEST(ProfileOptions, NoDropsWithDefaultBuffers) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("g.rep"), {"--cpuctxsw", "none"}, {client("flood"), "16", "20000"}), 0);
+    EXPECT_EQ(profile(dir.file("g.rep"), {"--cpuctxsw", "none"}, {client("flood"), "16", "20000"}),
+              0);
     auto r = load(dir.file("g.rep"));
     ASSERT_TRUE(r);
     int64_t kept = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "r").size());

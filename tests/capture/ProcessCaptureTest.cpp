@@ -44,7 +44,8 @@ TEST(ProcessCapture, ForkExecSpawnVfork) {
             ASSERT_EQ(ev.size(), 1u) << w.range;
             EXPECT_EQ(ev[0].pid, p->pid) << w.range;
             EXPECT_EQ(ev[0].tid, p->pid) << w.range;
-            EXPECT_NE(p->commandLine.find(std::string("child ") + w.range), std::string::npos) << p->commandLine;
+            EXPECT_NE(p->commandLine.find(std::string("child ") + w.range), std::string::npos)
+                << p->commandLine;
             EXPECT_EQ(p->name, "proc_tree");
         }
     }
@@ -55,7 +56,9 @@ TEST(ProcessCapture, ForkExecSpawnVfork) {
 
 TEST(ProcessCapture, TraceForkBeforeExec) {
     CaptureDir dir;
-    ASSERT_EQ(profile(dir.file("tree.rep"), {"--trace-fork-before-exec", "true"}, {client("proc_tree")}), 0);
+    ASSERT_EQ(
+        profile(dir.file("tree.rep"), {"--trace-fork-before-exec", "true"}, {client("proc_tree")}),
+        0);
     auto r = load(dir.file("tree.rep"));
     ASSERT_TRUE(r);
     auto ev = events(*r, EventKind::NvtxRange, "forked-child");
@@ -63,7 +66,8 @@ TEST(ProcessCapture, TraceForkBeforeExec) {
     const Process* p = processWithExit(*r, 5);
     ASSERT_TRUE(p);
     EXPECT_EQ(ev[0].pid, p->pid);
-    EXPECT_EQ(events(*r, EventKind::NvtxRange, "parent").size(), 1u);  // the parent's range is not duplicated
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "parent").size(),
+              1u);  // the parent's range is not duplicated
 }
 
 struct CrashCase {
@@ -91,8 +95,8 @@ TEST_P(Crash, KeepsEverythingHandedOverAndSaysHowItEnded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Crash,
-                         ::testing::Values(CrashCase{"segv", 128 + 11, 11}, CrashCase{"abort", 128 + 6, 6},
-                                           CrashCase{"exit", 3, 0}),
+                         ::testing::Values(CrashCase{"segv", 128 + 11, 11},
+                                           CrashCase{"abort", 128 + 6, 6}, CrashCase{"exit", 3, 0}),
                          [](const auto& param) { return std::string(param.param.mode); });
 
 TEST(ProcessCapture, KilledChildLossIsReported) {
@@ -109,7 +113,9 @@ TEST(ProcessCapture, KilledChildLossIsReported) {
     // The child was traced (fork-before-exec) only if asked; by default it is a known process
     // that ended by SIGKILL. With tracing, its unflushed records are reported as lost.
     CaptureDir dir2;
-    ASSERT_EQ(profile(dir2.file("kill.rep"), {"--trace-fork-before-exec", "true"}, {client("crash_client"), "kill9"}), 0);
+    ASSERT_EQ(profile(dir2.file("kill.rep"), {"--trace-fork-before-exec", "true"},
+                      {client("crash_client"), "kill9"}),
+              0);
     auto r2 = load(dir2.file("kill.rep"));
     ASSERT_TRUE(r2);
     const Process* child2 = nullptr;
@@ -117,7 +123,8 @@ TEST(ProcessCapture, KilledChildLossIsReported) {
         if (p.exitSignal == 9) child2 = &p;
     ASSERT_TRUE(child2);
     EXPECT_EQ(diagnostic(*r2, "capture.stream_incomplete", child2->pid), 1);
-    EXPECT_LT(events(*r2, EventKind::NvtxRange, "child-work").size(), 500u);  // still in its buffer when killed
+    EXPECT_LT(events(*r2, EventKind::NvtxRange, "child-work").size(),
+              500u);  // still in its buffer when killed
 }
 
 TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
@@ -128,7 +135,7 @@ TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
     ASSERT_EQ(r->processes.size(), 1u);
     EXPECT_EQ(r->processes[0].exitSignal, 15);
     size_t ticks = events(*r, EventKind::NvtxRange, "tick").size();
-    EXPECT_GE(ticks, 10u);   // 10 ms each for 1 s: ~90 on an idle machine
+    EXPECT_GE(ticks, 10u);  // 10 ms each for 1 s: ~90 on an idle machine
     EXPECT_LE(ticks, 101u);
     EXPECT_GE(r->session.durationNs, 900'000'000);
     EXPECT_LT(r->session.durationNs, 10'000'000'000);
@@ -154,7 +161,8 @@ TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
 
 TEST(ProcessCapture, DurationWithSigkillReportsLoss) {
     CaptureDir dir;
-    EXPECT_EQ(profile(dir.file("k.rep"), {"-d", "0.5", "--kill", "sigkill"}, {client("sleeper")}), 128 + 9);
+    EXPECT_EQ(profile(dir.file("k.rep"), {"-d", "0.5", "--kill", "sigkill"}, {client("sleeper")}),
+              128 + 9);
     auto r = load(dir.file("k.rep"));
     ASSERT_TRUE(r);
     ASSERT_EQ(r->processes.size(), 1u);
@@ -164,7 +172,8 @@ TEST(ProcessCapture, DurationWithSigkillReportsLoss) {
 
 TEST(ProcessCapture, CtrlCStopsAndWritesTheReport) {
     CaptureDir dir;
-    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("int.rep"), client("sleeper")};
+    std::vector<std::string> args = {SIGHTLINE_CLI,       "profile",        "-q", "true", "-o",
+                                     dir.file("int.rep"), client("sleeper")};
     int st = runProcess(args, {}, 1000);
     EXPECT_EQ(exitCodeOf(st), 128 + 2);  // the program ended by the SIGINT it was forwarded
     auto r = load(dir.file("int.rep"));
@@ -176,7 +185,9 @@ TEST(ProcessCapture, CtrlCStopsAndWritesTheReport) {
 TEST(ProcessCapture, PythonThreadsSubprocessMultiprocessing) {
     if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
     CaptureDir dir;
-    ASSERT_EQ(profile(dir.file("py.rep"), {}, {SIGHTLINE_PYTHON, std::string(SIGHTLINE_CLIENTS_SRC) + "/py_client.py"}), 0);
+    ASSERT_EQ(profile(dir.file("py.rep"), {},
+                      {SIGHTLINE_PYTHON, std::string(SIGHTLINE_CLIENTS_SRC) + "/py_client.py"}),
+              0);
     auto r = load(dir.file("py.rep"));
     ASSERT_TRUE(r);
     const Process* forked = processWithExit(*r, 3);
@@ -196,11 +207,13 @@ TEST(ProcessCapture, PythonThreadsSubprocessMultiprocessing) {
     EXPECT_EQ(sleep->commandLine, "/bin/sleep 0.1");
     EXPECT_EQ(forked->parentPid, root);
     EXPECT_EQ(spawned->parentPid, root);
-    EXPECT_NE(spawned->commandLine.find("multiprocessing"), std::string::npos);  // an exec'd interpreter
+    EXPECT_NE(spawned->commandLine.find("multiprocessing"),
+              std::string::npos);  // an exec'd interpreter
     // The two sleeper threads: a blocking call of >= 0.2 s each, on two different threads.
     std::set<int64_t> sleepers;
     for (const auto& e : events(*r, EventKind::OsRuntime))
-        if (e.pid == root && e.tid != root && e.end - e.start >= 195'000'000 && e.end - e.start < 3'000'000'000)
+        if (e.pid == root && e.tid != root && e.end - e.start >= 195'000'000 &&
+            e.end - e.start < 3'000'000'000)
             sleepers.insert(e.tid);
     EXPECT_EQ(sleepers.size(), 2u);
     // The subprocess's own run is traced: /bin/sleep's nanosleep of 0.1 s.
@@ -214,8 +227,10 @@ TEST(ProcessCapture, PythonThreadsSubprocessMultiprocessing) {
 TEST(ProcessCapture, ClosingAllDescriptorsKeepsTheStream) {
     if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
     CaptureDir dir;
-    std::string script = "import os, time\nfor fd in range(3, 4096):\n    try: os.close(fd)\n    except OSError: pass\n"
-                         "time.sleep(0.05)\n";
+    std::string script =
+        "import os, time\nfor fd in range(3, 4096):\n    try: os.close(fd)\n    except OSError: "
+        "pass\n"
+        "time.sleep(0.05)\n";
     ASSERT_EQ(profile(dir.file("c.rep"), {}, {SIGHTLINE_PYTHON, "-c", script}), 0);
     auto r = load(dir.file("c.rep"));
     ASSERT_TRUE(r);

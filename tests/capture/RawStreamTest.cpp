@@ -29,8 +29,8 @@ TEST(RawStream, WriterRoundTripThroughMerger) {
     int64_t launch[14] = {5, 128, 1, 1, 256, 1, 1, 32, 0, 1024, 0, 0, 0, 0};
     std::string_view names[2] = {"_Z7kernelAv", "kernelA"};
     ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::KernelLaunch, launch, 14, names, 2));
-    // A context named through NVTX (nvtxNameCuContextA) and resolved through the CUDA module's handle map;
-    // a stream name without a handle stays unattached (counted).
+    // A context named through NVTX (nvtxNameCuContextA) and resolved through the CUDA module's
+    // handle map; a stream name without a handle stays unattached (counted).
     int64_t ctx[2] = {0, 1};
     std::string_view ctxName[1] = {""};
     ASSERT_TRUE(ProcessWriter::emitMeta(MetaKind::Context, ctx, 2, ctxName, 1));
@@ -48,8 +48,9 @@ TEST(RawStream, WriterRoundTripThroughMerger) {
         threads.emplace_back([t, name] {
             for (int i = 0; i < 20000; ++i) {
                 int64_t cols[2] = {i, 5};
-                ASSERT_TRUE(ProcessWriter::emitEvent(EventKind::Kernel, 0, 1000 + i * 10, 1005 + i * 10, name, cols, 2, 0,
-                                                     1, static_cast<uint32_t>(7 + t)));
+                ASSERT_TRUE(ProcessWriter::emitEvent(EventKind::Kernel, 0, 1000 + i * 10,
+                                                     1005 + i * 10, name, cols, 2, 0, 1,
+                                                     static_cast<uint32_t>(7 + t)));
             }
             ProcessWriter::threadExit();
         });

@@ -2,8 +2,8 @@
 // seconds of NVTX-annotated work on 4 threads: "frame" ranges with nested "compute" and
 // "write-file" ranges, sleeps, a file written and fsynced, and a child process (itself with
 // --child) doing its own NVTX work.
-#include <nvtx3/nvToolsExt.h>
 #include <fcntl.h>
+#include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>

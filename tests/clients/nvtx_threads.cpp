@@ -4,7 +4,8 @@
 //                   on the main thread and ended by worker i; worker 0 also pushes "sleep-100ms"
 //                   around a 100 ms sleep.
 //   domain "alpha": per worker 6 ranges "payload-<type>" with category 2 ("io"), color
-//                   0xFF00FF00 and payloads u64 1000+i, i64 -1-i, f64 0.5+i, u32 7+i, i32 -7-i, f32 1.25.
+//                   0xFF00FF00 and payloads u64 1000+i, i64 -1-i, f64 0.5+i, u32 7+i, i32 -7-i,
+//                   f32 1.25.
 //   domain "beta":  per worker 2 ranges with the registered string "beta-registered".
 //   thread names:   even workers pthread_setname_np("worker-<i>"), odd ones nvtxNameOsThread
 //                   ("nvtx-worker-<i>").
@@ -50,18 +51,37 @@ nvtxEventAttributes_t attrs(const char* message) {
 
 void payloadRanges(int i) {
     for (int k = 0; k < 6; ++k) {
-        static const char* names[] = {"payload-u64", "payload-i64", "payload-f64", "payload-u32", "payload-i32", "payload-f32"};
+        static const char* names[] = {"payload-u64", "payload-i64", "payload-f64",
+                                      "payload-u32", "payload-i32", "payload-f32"};
         nvtxEventAttributes_t a = attrs(names[k]);
         a.category = 2;
         a.colorType = NVTX_COLOR_ARGB;
         a.color = 0xFF00FF00;
         switch (k) {
-        case 0: a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64; a.payload.ullValue = 1000 + i; break;
-        case 1: a.payloadType = NVTX_PAYLOAD_TYPE_INT64; a.payload.llValue = -1 - i; break;
-        case 2: a.payloadType = NVTX_PAYLOAD_TYPE_DOUBLE; a.payload.dValue = 0.5 + i; break;
-        case 3: a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT32; a.payload.uiValue = 7 + i; break;
-        case 4: a.payloadType = NVTX_PAYLOAD_TYPE_INT32; a.payload.iValue = -7 - i; break;
-        case 5: a.payloadType = NVTX_PAYLOAD_TYPE_FLOAT; a.payload.fValue = 1.25f; break;
+            case 0:
+                a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+                a.payload.ullValue = 1000 + i;
+                break;
+            case 1:
+                a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+                a.payload.llValue = -1 - i;
+                break;
+            case 2:
+                a.payloadType = NVTX_PAYLOAD_TYPE_DOUBLE;
+                a.payload.dValue = 0.5 + i;
+                break;
+            case 3:
+                a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT32;
+                a.payload.uiValue = 7 + i;
+                break;
+            case 4:
+                a.payloadType = NVTX_PAYLOAD_TYPE_INT32;
+                a.payload.iValue = -7 - i;
+                break;
+            case 5:
+                a.payloadType = NVTX_PAYLOAD_TYPE_FLOAT;
+                a.payload.fValue = 1.25f;
+                break;
         }
         nvtxDomainRangePushEx(g_alpha, &a);
         nvtxDomainRangePop(g_alpha);

@@ -22,7 +22,8 @@ static int runChild(const char* name, int code) {
 }
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::strcmp(argv[1], "child") == 0) return runChild(argv[2], std::atoi(argv[3]));
+    if (argc == 4 && std::strcmp(argv[1], "child") == 0)
+        return runChild(argv[2], std::atoi(argv[3]));
     nvtxRangePushA("parent");
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
         _exit(101);
     }
     // 3. posix_spawn.
-    char* spawnArgs[] = {self, const_cast<char*>("child"), const_cast<char*>("spawn-child"), const_cast<char*>("7"), nullptr};
+    char* spawnArgs[] = {self, const_cast<char*>("child"), const_cast<char*>("spawn-child"),
+                         const_cast<char*>("7"), nullptr};
     if (posix_spawn(&pids[2], self, nullptr, nullptr, spawnArgs, environ) != 0) return 102;
     // 4. vfork + exec.
     pids[3] = vfork();

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/rep/RepReader.h"
+#include "tests/gpu/GpuCaptureCheck.h"
 
 namespace sl::cuda {
 namespace {
@@ -70,6 +71,15 @@ TEST_F(CudaCaptureE2E, KernelsApiCallsAndGpuInTheReport) {
               nullptr);  // on the program's main thread
     EXPECT_EQ(report.diagnostics.size(), 0u)
         << report.diagnostics[0].name << ": " << report.diagnostics[0].reason;
+
+    // The GPU end-to-end checks (tests/gpu) pass on this real capture too.
+    auto expect = gpucheck::Expectations::parse("kernels=3\n", "fake.expect");
+    ASSERT_TRUE(expect.ok());
+    gpucheck::CheckOptions o;
+    o.checkNvtx = false;
+    auto check = gpucheck::checkGpuCapture(report, *expect, o);
+    for (const auto& f : check.failed) ADD_FAILURE() << f;
+    EXPECT_EQ(check.passed.size(), 4u);
 }
 
 TEST_F(CudaCaptureE2E, CudaProfilerApiRange) {

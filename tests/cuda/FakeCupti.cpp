@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -21,6 +22,7 @@ CUpti_CallbackFunc g_callback = nullptr;
 std::set<int> g_enabled;
 std::vector<std::vector<uint8_t>> g_pending;  // records waiting for a flush
 uint32_t g_correlation = 0;
+uint64_t g_streamBusyUntil = 0;  // the stream runs one kernel at a time, like a real one
 size_t g_dropped = 0;
 bool g_systemTid = false;
 
@@ -191,8 +193,9 @@ void fakeCuptiLaunch(const char* name) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
         k.name = name;
-        k.start = t0 + 1000;
-        k.end = t0 + 2000;
+        k.start = std::max<uint64_t>(t0 + 1000, g_streamBusyUntil);
+        k.end = k.start + 1000;
+        g_streamBusyUntil = k.end;
         k.contextId = 1;
         k.streamId = 7;
         k.correlationId = corr;

@@ -92,6 +92,13 @@ TEST(SqliteExport, EnumsThreadsNvtxAndMetadata) {
                         "JOIN ENUM_CUDA_MEMCPY_OPER e ON e.id = m.copyKind GROUP BY 1 ORDER BY 1"),
               (Rows{{"Device-to-Host", "1", "500000"}, {"Host-to-Device", "2", "2000000"}}));
     EXPECT_EQ(query(db, "SELECT label FROM ENUM_CUDA_MEM_KIND WHERE id = 1"), (Rows{{"Pinned"}}));
+    // Event types resolved by name, as scripts written for nsys exports do.
+    EXPECT_EQ(query(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = "
+                        "(SELECT id FROM ENUM_NSYS_EVENT_TYPE WHERE name = 'NvtxPushPopRange')"),
+              (Rows{{"2"}}));
+    EXPECT_EQ(query(db, "SELECT text FROM NVTX_EVENTS WHERE eventType = "
+                        "(SELECT id FROM ENUM_NSYS_EVENT_TYPE WHERE name = 'NvtxDomainCreate')"),
+              (Rows{{"disk"}}));
     EXPECT_EQ(query(db, "SELECT s.value, t.globalTid & 0xFFFFFF FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId"),
               (Rows{{"main", "8"}}));
     EXPECT_EQ(query(db, "SELECT pid, name, globalPid >> 24 & 0xFFFFFF FROM PROCESSES"), (Rows{{"7", "app", "7"}}));

@@ -172,6 +172,23 @@ public:
                    " host threads, expected at least " + std::to_string(want));
     }
 
+    // Every GPU has an NVML "GPU utilization" series with at least two samples.
+    void gpuMetrics() {
+        int gpus = 0, withSeries = 0;
+        for (const auto& g : m_r.gpus) {
+            ++gpus;
+            for (const auto& s : m_r.metricSeries) {
+                if (s.source != "nvml" || s.deviceId != g.deviceId || s.name != "GPU utilization")
+                    continue;
+                const Track* t = m_r.findTrack(TrackKey::forMetric(s.seriesId));
+                if (t && t->size() >= 2) ++withSeries;
+            }
+        }
+        expect(gpus > 0 && withSeries == gpus, "GPU utilization sampled on " +
+                                                   std::to_string(withSeries) + " of " +
+                                                   std::to_string(gpus) + " GPUs");
+    }
+
     void nvtxRanges(const std::vector<std::string>& names) {
         std::set<std::string> seen;
         for (const Track* t : m_r.tracksOfKind(EventKind::NvtxRange))
@@ -224,6 +241,7 @@ CheckResult checkGpuCapture(const Report& r, const Expectations& e, const CheckO
     c.kernelsHaveApiCalls();
     c.streamsInOrder();
     if (o.checkNvtx && !range) c.nvtxRanges(e.list("nvtx_ranges"));
+    if (o.gpuMetrics) c.gpuMetrics();
     return out;
 }
 

@@ -31,6 +31,7 @@ struct CheckOptions {
     bool profilerRangeOnly = false;  // captured with -c cudaProfilerApi
     bool checkNvtx = true;
     bool minimumKernels = false;  // "min_kernels": at least that many (PyTorch)
+    bool gpuMetrics = false;      // captured with --gpu-metrics-devices: NVML series with samples
 };
 
 struct CheckResult {

@@ -141,6 +141,25 @@ TEST(GpuCaptureCheck, ProfilerRangeCaptureExpectsOnlyTheRange) {
     EXPECT_TRUE(failedWith(r, "DtoH bytes in range: captured 50, expected 0"));
 }
 
+TEST(GpuCaptureCheck, GpuMetricsNeedAUtilizationSeriesPerGpu) {
+    CheckOptions o;
+    o.gpuMetrics = true;
+    auto r = checkGpuCapture(*capture(), expectations(), o);
+    EXPECT_TRUE(failedWith(r, "GPU utilization sampled on 0 of 0 GPUs"));
+
+    ReportBuilder b;
+    Gpu g;
+    g.deviceId = 0;
+    b.report().gpus.push_back(g);
+    b.report().metricSeries.push_back({1, "GPU utilization", "%", "nvml", 0, 0});
+    b.add(MetricSample{1, 10, 50});
+    b.add(MetricSample{1, 20, 60});
+    auto r2 = checkGpuCapture(*b.finish(), expectations(), o);
+    bool passed = false;
+    for (const auto& p : r2.passed) passed |= p == "GPU utilization sampled on 1 of 1 GPUs";
+    EXPECT_TRUE(passed);
+}
+
 TEST(GpuCaptureCheck, EmptyReportFails) {
     ReportBuilder b;
     auto r = checkGpuCapture(*b.finish(), expectations(), {});

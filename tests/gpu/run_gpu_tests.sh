@@ -47,7 +47,7 @@ run graph --graph-mode graph -- -t cuda,nvtx --cuda-graph-trace=graph -- \
   "$CLIENTS/cuda_workload" "$WORK/graph.expect"
 run range --profiler-range --graph-mode node -- -t cuda -c cudaProfilerApi --capture-range-end=stop \
   --cuda-graph-trace=node -- "$CLIENTS/cuda_workload" "$WORK/range.expect"
-run metrics --graph-mode graph --no-nvtx -- -t cuda --gpu-metrics-devices=all --gpu-metrics-frequency=100 -- \
+run metrics --graph-mode graph --no-nvtx --gpu-metrics -- -t cuda --gpu-metrics-devices=all --gpu-metrics-frequency=100 -- \
   "$CLIENTS/cuda_workload" "$WORK/metrics.expect"
 
 # PyTorch, when installed with CUDA.

@@ -2,6 +2,7 @@
 // Without a display the binary re-runs itself under xvfb-run.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -14,7 +15,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
@@ -42,7 +42,8 @@ void expectRange(TimelineWidget& w, double startMs, double endMs) {
 }
 
 void wheel(QWidget& w, QPoint pos, QPoint angle, Qt::KeyboardModifiers mods) {
-    QWheelEvent e(pos, w.mapToGlobal(pos), QPoint(), angle, Qt::NoButton, mods, Qt::NoScrollPhase, false);
+    QWheelEvent e(pos, w.mapToGlobal(pos), QPoint(), angle, Qt::NoButton, mods, Qt::NoScrollPhase,
+                  false);
     QApplication::sendEvent(&w, &e);
 }
 
@@ -61,8 +62,8 @@ bool waitUntil(Pred pred, int timeoutMs = 10000) {
 // A plain mouse move (no button), delivered directly: QTest::mouseMove without a pressed
 // button does not reach a widget the pointer has not entered under Xvfb.
 void hover(QWidget& w, QPoint pos) {
-    QMouseEvent e(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton, Qt::NoButton,
-                  Qt::NoModifier);
+    QMouseEvent e(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton,
+                  Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(&w, &e);
 }
 
@@ -99,8 +100,8 @@ protected:
     std::unique_ptr<TimelineWidget> m_widget;
 };
 
-constexpr int kX0 = 280;         // TimelineScene::kHeaderWidth
-constexpr double kPxPerMs = 132; // 1320 px for the fixture's 10 ms
+constexpr int kX0 = 280;          // TimelineScene::kHeaderWidth
+constexpr double kPxPerMs = 132;  // 1320 px for the fixture's 10 ms
 
 }  // namespace
 
@@ -188,13 +189,30 @@ TEST_F(TimelineGui, KeyboardZoomPanAndMarkers) {
     EXPECT_EQ(w.rebuildCount(), rebuilds + 1);
 }
 
+TEST_F(TimelineGui, HeaderClickCollapsesAndExpandsAGroup) {
+    TimelineWidget& w = *m_widget;
+    const size_t all = w.scene()->layout().size();
+    const LayoutRow& thread = rowLayout("Process 100 (app)/Thread 101 (main)");
+    const QPoint header(40, static_cast<int>(thread.y) + 5);
+    const uint64_t rebuilds = w.rebuildCount();
+    QTest::mouseClick(&w, Qt::LeftButton, {}, header);
+    EXPECT_EQ(w.scene()->layout().size(), all - 3);  // NVTX, CUDA API, OS runtime hidden
+    waitForFrame(w);
+    EXPECT_GT(w.rebuildCount(), rebuilds);
+    QTest::mouseClick(&w, Qt::LeftButton, {}, header);
+    EXPECT_EQ(w.scene()->layout().size(), all);
+    expectRange(w, 0, 10);  // clicks on headers never change the range or select
+    EXPECT_FALSE(w.view().hasSelection());
+}
+
 TEST_F(TimelineGui, HoverTooltipNamesTheEvent) {
     TimelineWidget& w = *m_widget;
     const LayoutRow& k = rowLayout("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
     QString text;
     QObject::connect(&w, &TimelineWidget::hovered, [&text](const QString& t) { text = t; });
     hover(w, {kX0 + static_cast<int>(3.5 * kPxPerMs), static_cast<int>(k.y) + 6});
-    EXPECT_TRUE(text.startsWith("kernel_b\nStart: 3.000 ms\nDuration: 1.000 ms")) << "[" << text.toStdString() << "]";
+    EXPECT_TRUE(text.startsWith("kernel_b\nStart: 3.000 ms\nDuration: 1.000 ms"))
+        << "[" << text.toStdString() << "]";
     EXPECT_TRUE(text.contains("Grid: (4, 1, 1)")) << text.toStdString();
 }
 
@@ -306,9 +324,11 @@ TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
     ReportTab* m = openAndWait(w, m_dir.file("missing.rep"), ReportTab::State::Failed);
     EXPECT_TRUE(m->errorMessage().contains("no such file")) << m->errorMessage().toStdString();
     ReportTab* t = openAndWait(w, text, ReportTab::State::Failed);
-    // With the importer: "... is not a supported trace: expected ..."; without: "not a Sightline report".
+    // With the importer: "... is not a supported trace: expected ..."; without: "not a Sightline
+    // report".
     EXPECT_TRUE(t->errorMessage().contains("notes.txt")) << t->errorMessage().toStdString();
-    EXPECT_TRUE(t->errorMessage().contains("not a supported trace") || t->errorMessage().contains("not a Sightline report"))
+    EXPECT_TRUE(t->errorMessage().contains("not a supported trace") ||
+                t->errorMessage().contains("not a Sightline report"))
         << t->errorMessage().toStdString();
     EXPECT_EQ(w.tabs()->count(), 3);
 }
@@ -316,8 +336,9 @@ TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
 TEST_F(MainWindowGui, ImportsNsysExportAndAddsProjectedNvtxLater) {
     MainWindow w;
     w.show();
-    ReportTab* tab = openAndWait(w, std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite",
-                                 ReportTab::State::Ready);
+    ReportTab* tab =
+        openAndWait(w, std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite",
+                    ReportTab::State::Ready);
     ASSERT_NE(tab->timeline(), nullptr);
     Row& root = tab->timeline()->scene()->root();
     Row* gpu = nullptr;
@@ -352,6 +373,26 @@ TEST_F(MainWindowGui, CancelStopsALoad) {
     EXPECT_EQ(tab->timeline(), nullptr);
 }
 
+TEST_F(MainWindowGui, ClosingATabWhileItProjectsDoesNotWait) {
+    GeneratorOptions o;
+    o.events = 1'000'000;
+    const std::string path = m_dir.file("one.rep");
+    ASSERT_TRUE(generateReportFile(o, path).ok());
+    MainWindow w;
+    w.show();
+    ReportTab* tab = openAndWait(w, path, ReportTab::State::Ready);
+    bool projected = false;
+    QObject::connect(tab, &ReportTab::projectionAdded, [&projected] { projected = true; });
+    // The NVTX projection of 1M events runs now on the loader's thread; close the tab.
+    QElapsedTimer t;
+    t.start();
+    delete tab;
+    EXPECT_LT(t.elapsed(), 250);
+    EXPECT_EQ(w.tabs()->count(), 0);
+    QTest::qWait(1500);  // the worker finishes and posts to a loader that is gone: ignored
+    EXPECT_FALSE(projected);
+}
+
 TEST(App, HelpScreenshotAndNoGlExitCleanly) {
     const QString ui = SIGHTLINE_UI;
     QProcess help;
@@ -376,7 +417,8 @@ TEST(App, HelpScreenshotAndNoGlExitCleanly) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("QT_QPA_PLATFORM", "offscreen");
     nogl.setProcessEnvironment(env);
-    nogl.start(ui, {"--screenshot", QString::fromStdString(dir.file("g.png")), QString::fromStdString(dir.file("f.rep"))});
+    nogl.start(ui, {"--screenshot", QString::fromStdString(dir.file("g.png")),
+                    QString::fromStdString(dir.file("f.rep"))});
     ASSERT_TRUE(nogl.waitForFinished(30000));
     EXPECT_EQ(nogl.exitStatus(), QProcess::NormalExit);
     EXPECT_EQ(nogl.exitCode(), 1);
@@ -391,16 +433,19 @@ TEST(App, HelpScreenshotAndNoGlExitCleanly) {
 
 int main(int argc, char** argv) {
     bool listing = false;
-    for (int i = 1; i < argc; ++i) listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
+    for (int i = 1; i < argc; ++i)
+        listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
     // GL needs an X display; re-run under xvfb-run when there is none (test discovery needs none).
     if (!listing && !std::getenv("DISPLAY") && !std::getenv("SIGHTLINE_NO_XVFB_REEXEC")) {
         setenv("SIGHTLINE_NO_XVFB_REEXEC", "1", 1);
-        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"), const_cast<char*>("-s"),
+        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"),
+                                   const_cast<char*>("-s"),
                                    const_cast<char*>("-screen 0 1920x1080x24")};
         for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
         args.push_back(nullptr);
         execvp("xvfb-run", args.data());
-        std::fprintf(stderr, "no DISPLAY and cannot run xvfb-run: the GUI tests need an X server\n");
+        std::fprintf(stderr,
+                     "no DISPLAY and cannot run xvfb-run: the GUI tests need an X server\n");
         return 1;
     }
     ::testing::InitGoogleTest(&argc, argv);

@@ -98,7 +98,8 @@ TEST(TimeRuler, AdaptiveStepsAndLabels) {
 TEST(RowTree, GroupsRowsAndCounts) {
     auto r = sl::test::makeViewerReport();
     auto root = buildRowTree(*r);
-    EXPECT_EQ(childTitles(*root), (std::vector<std::string>{"Process 100 (app)", "GPU 0 (Test GPU)"}));
+    EXPECT_EQ(childTitles(*root),
+              (std::vector<std::string>{"Process 100 (app)", "GPU 0 (Test GPU)"}));
     Row* thread = root->find("Process 100 (app)/Thread 101 (main)");
     ASSERT_NE(thread, nullptr);
     EXPECT_EQ(childTitles(*thread), (std::vector<std::string>{"NVTX", "CUDA API", "OS runtime"}));
@@ -107,8 +108,10 @@ TEST(RowTree, GroupsRowsAndCounts) {
     ASSERT_NE(gpu, nullptr);
     const auto gpuChildren = childTitles(*gpu);
     EXPECT_EQ(gpuChildren.front(), "All kernels");
-    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "All memory operations"), gpuChildren.end());
-    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "GPU utilization"), gpuChildren.end());
+    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "All memory operations"),
+              gpuChildren.end());
+    EXPECT_NE(std::find(gpuChildren.begin(), gpuChildren.end(), "GPU utilization"),
+              gpuChildren.end());
     Row* stream = root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)");
     ASSERT_NE(stream, nullptr);
     EXPECT_EQ(childTitles(*stream), (std::vector<std::string>{"Kernels", "Memcpy"}));
@@ -126,7 +129,8 @@ TEST(RowTree, GroupsRowsAndCounts) {
 TEST(TrackRow, FoldsSubPixelEventsAndLabelsWideOnes) {
     auto r = sl::test::makeViewerReport();
     auto root = buildRowTree(*r);
-    auto* kernels = dynamic_cast<TrackRow*>(root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels"));
+    auto* kernels = dynamic_cast<TrackRow*>(
+        root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels"));
     ASSERT_NE(kernels, nullptr);
     Palette palette(*r);
     RowContext ctx;
@@ -142,7 +146,8 @@ TEST(TrackRow, FoldsSubPixelEventsAndLabelsWideOnes) {
     EXPECT_EQ(labels, (std::vector<std::string>{"kernel_a", "kernel_b", "1,000 events"}));
     // kernel_a: x 100..200, its stable hash color.
     const uint32_t colorA = Palette::hashColor("kernel_a");
-    auto a = std::find_if(out.boxes.begin(), out.boxes.end(), [&](const DrawBox& b) { return b.argb == colorA; });
+    auto a = std::find_if(out.boxes.begin(), out.boxes.end(),
+                          [&](const DrawBox& b) { return b.argb == colorA; });
     ASSERT_NE(a, out.boxes.end());
     EXPECT_FLOAT_EQ(a->x, 100);
     EXPECT_FLOAT_EQ(a->w, 100);
@@ -248,8 +253,10 @@ TEST(TimelineScene, FrameCostIsBoundedByPixelsNotEvents) {
     for (const LayoutRow& lr : scene.layout()) {
         if (lr.y >= 900 || lr.y + lr.h <= 0) continue;
         ++rows;
-        if (auto* t = dynamic_cast<const TrackRow*>(lr.row)) lanes += t->laneCount() * t->tracks().size();
-        else if (!lr.row->isGroup()) lanes += 1;  // a graph: one column per pixel
+        if (auto* t = dynamic_cast<const TrackRow*>(lr.row))
+            lanes += t->laneCount() * t->tracks().size();
+        else if (!lr.row->isGroup())
+            lanes += 1;  // a graph: one column per pixel
     }
     EXPECT_GT(lanes, 10u);
     EXPECT_LE(out.boxes.size(), lanes * 1320 + rows * 20 + 200);
@@ -282,12 +289,14 @@ namespace {
 struct TreeTotals {
     std::map<std::string, uint64_t> byTitle;  // summed counts of leaf rows by their title
     int streamsWithKernels = 0;
+    int projectedRows = 0;
     std::vector<std::string> gpuTitles;
 };
 
 void walk(const Row& r, TreeTotals& t) {
     for (const auto& c : r.children()) {
         if (!c->isGroup()) t.byTitle[c->title()] += c->count();
+        if (c->title().rfind("NVTX (projected)", 0) == 0) t.projectedRows += 1;
         if (c->title().rfind("Stream ", 0) == 0 && c->find("Kernels")) ++t.streamsWithKernels;
         if (c->depth() == 0 && c->title().rfind("GPU ", 0) == 0) t.gpuTitles.push_back(c->title());
         walk(*c, t);
@@ -299,7 +308,8 @@ void walk(const Row& r, TreeTotals& t) {
 TEST(RowTree, ImportedNsysExport) {
     // extrap_concurrent_s1.sqlite (nsys 2022.1.1, GTX 1060): 12 kernels on 10 streams, 30 memcpy,
     // 17 memset, 184 CUDA runtime rows, 76 nested NVTX push/pop ranges.
-    auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite", {});
+    auto r =
+        openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) + "/extrap_concurrent_s1.sqlite", {});
     ASSERT_TRUE(r.ok()) << r.error();
     ProjectedNvtx projected(**r);
     auto root = buildRowTree(**r, &projected);
@@ -323,11 +333,40 @@ TEST(RowTree, ImportedNsysExport) {
     const analysis::NvtxGpuProjection proj(**r, corr, tree);
     EXPECT_EQ(proj.ranges().size(), 67u);
     EXPECT_EQ(t.byTitle["NVTX (projected)"], proj.ranges().size());
+    EXPECT_EQ(t.projectedRows, 1);  // one thread launched the work
     ASSERT_EQ(t.gpuTitles.size(), 1u);
     EXPECT_NE(t.gpuTitles[0].find("1060"), std::string::npos) << t.gpuTitles[0];
     // Every event of the report is in exactly one non-summary row.
     uint64_t topLevel = 0;
     for (const auto& c : root->children()) topLevel += c->count();
     EXPECT_EQ(topLevel, (*r)->eventCount());
+}
+#endif
+
+#ifdef SIGHTLINE_VIEWER_HAVE_IMPORT
+TEST(RowTree, ProjectedNvtxOneRowPerThreadOfTheGpu) {
+    // Generated: threads 0 and 2 launch on GPU 0, 1 and 3 on GPU 1. Every default-domain range
+    // (train_step, forward, backward, layers) encloses launches; load_batch (domain "data")
+    // ends before its copy is issued, so it is not projected.
+    GeneratorOptions o;
+    o.events = 20'000;
+    std::shared_ptr<Report> r = generateReport(o);
+    ProjectedNvtx projected(*r);
+    auto root = buildRowTree(*r, &projected);
+    Row* gpu0 = root->find("GPU 0 (Synthetic GPU (H100-like))");
+    ASSERT_NE(gpu0, nullptr);
+    std::vector<std::string> titles = childTitles(*gpu0);
+    ASSERT_GE(titles.size(), 4u);
+    EXPECT_EQ(titles[2], "NVTX (projected): Thread 4243 (python3)");
+    EXPECT_EQ(titles[3], "NVTX (projected): Thread 4245 (worker-2)");
+    for (const char* t : {"4243 (python3)", "4245 (worker-2)"}) {
+        Row* row = gpu0->find(std::string("NVTX (projected): Thread ") + t);
+        Row* nvtx = root->find(std::string("Process 4242 (python3)/Thread ") + t + "/NVTX");
+        ASSERT_NE(row, nullptr);
+        ASSERT_NE(nvtx, nullptr);
+        EXPECT_EQ(row->count(), nvtx->count()) << t;
+        // Nested like the thread's ranges: train_step > forward/backward > layer.
+        EXPECT_EQ(dynamic_cast<TrackRow*>(row)->laneCount(), 3u);
+    }
 }
 #endif

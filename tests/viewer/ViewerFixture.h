@@ -7,11 +7,11 @@
 //   GPU 0 "Test GPU" > Context 1 > Stream 7 "compute": kernel_a [1, 2 ms], kernel_b [3, 4 ms],
 //     1000 "tiny" kernels of 100 ns every 1 us in [5, 6 ms]; memcpy HtoD [6.5, 7 ms].
 //   Metric "GPU utilization" (GPU 0): 0 % at 0 ms, 50 % at 5 ms, 100 % at 9 ms.
+#include <unistd.h>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <unistd.h>
 
 #include "model/core/ReportBuilder.h"
 #include "model/rep/RepWriter.h"
@@ -62,14 +62,19 @@ inline std::shared_ptr<Report> makeViewerReport() {
 
     uint32_t corr = 1;
     KernelLaunchInfo li;
-    li.grid[0] = 4; li.grid[1] = 1; li.grid[2] = 1;
-    li.block[0] = 128; li.block[1] = 1; li.block[2] = 1;
+    li.grid[0] = 4;
+    li.grid[1] = 1;
+    li.grid[2] = 1;
+    li.block[0] = 128;
+    li.block[1] = 1;
+    li.block[2] = 1;
     li.registersPerThread = 32;
     const uint32_t launch = b.launchId(li);
     const uint32_t apiName = b.intern("cudaLaunchKernel");
     auto kernel = [&](const char* name, int64_t start, int64_t end) {
         const int64_t apiStart = start - 20'000;
-        b.add(CudaApiCall{100, 101, apiStart, apiStart + 5'000, apiName, corr, 211, ApiKind::Runtime, 0});
+        b.add(CudaApiCall{100, 101, apiStart, apiStart + 5'000, apiName, corr, 211,
+                          ApiKind::Runtime, 0});
         KernelExec k;
         k.place = {100, 0, 1, 7};
         k.start = start;
@@ -82,7 +87,8 @@ inline std::shared_ptr<Report> makeViewerReport() {
     (void)launch;
     kernel("kernel_a", kOrigin + kMs, kOrigin + 2 * kMs);
     kernel("kernel_b", kOrigin + 3 * kMs, kOrigin + 4 * kMs);
-    for (int i = 0; i < 1000; ++i) kernel("tiny", kOrigin + 5 * kMs + i * 1000, kOrigin + 5 * kMs + i * 1000 + 100);
+    for (int i = 0; i < 1000; ++i)
+        kernel("tiny", kOrigin + 5 * kMs + i * 1000, kOrigin + 5 * kMs + i * 1000 + 100);
     MemcpyOp m;
     m.place = {100, 0, 1, 7};
     m.start = kOrigin + 13 * kMs / 2;
@@ -92,8 +98,8 @@ inline std::shared_ptr<Report> makeViewerReport() {
     m.copyKind = CopyKind::HtoD;
     m.srcKind = MemoryKind::Pinned;
     m.dstKind = MemoryKind::Device;
-    b.add(CudaApiCall{100, 101, m.start - 30'000, m.start - 20'000, b.intern("cudaMemcpyAsync"), m.correlation, 41,
-                      ApiKind::Runtime, 0});
+    b.add(CudaApiCall{100, 101, m.start - 30'000, m.start - 20'000, b.intern("cudaMemcpyAsync"),
+                      m.correlation, 41, ApiKind::Runtime, 0});
     b.add(m);
     b.add(MetricSample{1, kOrigin, 0});
     b.add(MetricSample{1, kOrigin + 5 * kMs, 50});
@@ -104,14 +110,17 @@ inline std::shared_ptr<Report> makeViewerReport() {
 class ViewerTempDir {
 public:
     ViewerTempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "sightline-viewer-XXXXXX").string();
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "sightline-viewer-XXXXXX").string();
         m_path = ::mkdtemp(tmpl.data());
     }
     ~ViewerTempDir() {
         std::error_code ec;
         std::filesystem::remove_all(m_path, ec);
     }
-    std::string file(const std::string& name) const { return (std::filesystem::path(m_path) / name).string(); }
+    std::string file(const std::string& name) const {
+        return (std::filesystem::path(m_path) / name).string();
+    }
 
 private:
     std::string m_path;

@@ -16,25 +16,37 @@ bool CaptureCapabilities::helpOffersCuda(const QString& help) {
 }
 
 CaptureCapabilities CaptureCapabilities::evaluate(const QString& help, const QString& moduleProblem,
-                                                  const QString& driverProblem, const QString& nvmlProblem) {
+                                                  const QString& driverProblem,
+                                                  const QString& nvmlProblem) {
     CaptureCapabilities c;
-    if (help.isEmpty()) c.cudaReason = "The sightline command-line tool did not answer, so CUDA capture cannot be checked.";
-    else if (!helpOffersCuda(help)) c.cudaReason = "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile --help').";
-    else if (!moduleProblem.isEmpty()) c.cudaReason = "This sightline was built without CUDA capture: " + moduleProblem;
-    else if (!driverProblem.isEmpty()) c.cudaReason = "No NVIDIA driver: " + driverProblem;
+    if (help.isEmpty())
+        c.cudaReason =
+            "The sightline command-line tool did not answer, so CUDA capture cannot be checked.";
+    else if (!helpOffersCuda(help))
+        c.cudaReason =
+            "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
+            "--help').";
+    else if (!moduleProblem.isEmpty())
+        c.cudaReason = "This sightline was built without CUDA capture: " + moduleProblem;
+    else if (!driverProblem.isEmpty())
+        c.cudaReason = "No NVIDIA driver: " + driverProblem;
     c.cuda = c.cudaReason.isEmpty();
-    if (!nvmlProblem.isEmpty()) c.gpuMetricsReason = "No NVML (NVIDIA driver): " + nvmlProblem;
-    else if (!help.contains("--gpu-metrics-devices")) c.gpuMetricsReason = "This sightline has no GPU metrics option.";
+    if (!nvmlProblem.isEmpty())
+        c.gpuMetricsReason = "No NVML (NVIDIA driver): " + nvmlProblem;
+    else if (!help.contains("--gpu-metrics-devices"))
+        c.gpuMetricsReason = "This sightline has no GPU metrics option.";
     c.gpuMetrics = c.gpuMetricsReason.isEmpty();
     return c;
 }
 
-QString CaptureCapabilities::cuptiModuleProblem(const QString& binary, const QString& injectDirEnv) {
-    const QString inject = "libsightline-inject.so", cupti = "libsightline-cupti.so";
+QString CaptureCapabilities::cuptiModuleProblem(const QString& binary,
+                                                const QString& injectDirEnv) {
+    const QString inject = "libsightline-inject.so", cupti = "libsightline-cuda.so";
     QStringList dirs;
     if (!injectDirEnv.isEmpty()) dirs << injectDirEnv;
     const QDir bin = QFileInfo(binary).absoluteDir();
-    for (const char* rel : {"../lib/sightline", "../lib64/sightline", "../lib/x86_64-linux-gnu/sightline", "../../lib/sightline"})
+    for (const char* rel : {"../lib/sightline", "../lib64/sightline",
+                            "../lib/x86_64-linux-gnu/sightline", "../../lib/sightline"})
         dirs << QDir::cleanPath(bin.filePath(rel));
     for (const QString& d : dirs) {
         if (!QFileInfo(QDir(d).filePath(inject)).isFile()) continue;

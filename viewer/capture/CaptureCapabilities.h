@@ -1,6 +1,6 @@
 #pragma once
 // What this machine can capture, with the reason when it cannot: CUDA capture needs a `sightline`
-// with the CUDA options, its CUPTI module (libsightline-cupti.so next to libsightline-inject.so,
+// with the CUDA options, its CUPTI module (libsightline-cuda.so next to libsightline-inject.so,
 // which is what the launcher checks) and the NVIDIA driver (libcuda.so.1); GPU metrics need NVML
 // (libnvidia-ml.so.1). The libraries are probed with dlopen-like loading (QLibrary), never
 // linked. The CLI part comes from the text of `sightline profile --help`, read by the tab off the
@@ -11,16 +11,18 @@ namespace sl::viewer {
 
 struct CaptureCapabilities {
     bool cuda = false;
-    QString cudaReason;        // why CUDA capture is unavailable; empty when available
+    QString cudaReason;  // why CUDA capture is unavailable; empty when available
     bool gpuMetrics = false;
     QString gpuMetricsReason;  // why GPU metrics are unavailable
 
     // Pure: from the CLI's help text and whether the driver libraries load ("" = loads,
     // otherwise the loader's message).
-    static CaptureCapabilities evaluate(const QString& profileHelp, const QString& cuptiModuleProblem,
-                                        const QString& cudaDriverProblem, const QString& nvmlProblem);
+    static CaptureCapabilities evaluate(const QString& profileHelp,
+                                        const QString& cuptiModuleProblem,
+                                        const QString& cudaDriverProblem,
+                                        const QString& nvmlProblem);
     // Looks for the capture modules where the launcher does ($SIGHTLINE_INJECT_DIR, then
-    // ../lib/sightline and the like next to the binary): "" when libsightline-cupti.so is there or
+    // ../lib/sightline and the like next to the binary): "" when libsightline-cuda.so is there or
     // the module folder cannot be found (then the launcher has the last word), else why not.
     static QString cuptiModuleProblem(const QString& sightlineBinary, const QString& injectDirEnv);
     // "" when the library loads, else why not.

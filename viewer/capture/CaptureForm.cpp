@@ -58,12 +58,22 @@ CaptureForm::CaptureForm(QWidget* parent) : QWidget(parent) {
 }
 
 void CaptureForm::watch(QWidget* w) {
-    if (auto* e = qobject_cast<QLineEdit*>(w)) connect(e, &QLineEdit::textChanged, this, &CaptureForm::changed);
-    else if (auto* c = qobject_cast<QCheckBox*>(w)) connect(c, &QCheckBox::toggled, this, [this] { updateEnabled(); emit changed(); });
-    else if (auto* s = qobject_cast<QSpinBox*>(w)) connect(s, &QSpinBox::valueChanged, this, &CaptureForm::changed);
-    else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) connect(d, &QDoubleSpinBox::valueChanged, this, &CaptureForm::changed);
+    if (auto* e = qobject_cast<QLineEdit*>(w))
+        connect(e, &QLineEdit::textChanged, this, &CaptureForm::changed);
+    else if (auto* c = qobject_cast<QCheckBox*>(w))
+        connect(c, &QCheckBox::toggled, this, [this] {
+            updateEnabled();
+            emit changed();
+        });
+    else if (auto* s = qobject_cast<QSpinBox*>(w))
+        connect(s, &QSpinBox::valueChanged, this, &CaptureForm::changed);
+    else if (auto* d = qobject_cast<QDoubleSpinBox*>(w))
+        connect(d, &QDoubleSpinBox::valueChanged, this, &CaptureForm::changed);
     else if (auto* b = qobject_cast<QComboBox*>(w))
-        connect(b, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); emit changed(); });
+        connect(b, &QComboBox::currentIndexChanged, this, [this] {
+            updateEnabled();
+            emit changed();
+        });
 }
 
 QWidget* CaptureForm::buildProgramGroup() {
@@ -112,7 +122,9 @@ QWidget* CaptureForm::buildProgramGroup() {
     envLayout->addWidget(m_env);
     envLayout->addLayout(envButtons);
     form->addRow("Environment:", envRow);
-    for (QWidget* w : {static_cast<QWidget*>(m_program), static_cast<QWidget*>(m_arguments), static_cast<QWidget*>(m_workingDir)}) watch(w);
+    for (QWidget* w : {static_cast<QWidget*>(m_program), static_cast<QWidget*>(m_arguments),
+                       static_cast<QWidget*>(m_workingDir)})
+        watch(w);
     return box;
 }
 
@@ -145,8 +157,9 @@ QWidget* CaptureForm::buildTraceGroup() {
     m_samplingFrequency->setRange(100, 8000);  // what the CLI accepts
     m_samplingFrequency->setSuffix(" Hz");
     form->addRow(row({m_cpuMetrics, m_samplingFrequency}));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_cuda, m_cudaMemory, m_nvtx, m_osrt, m_osrtThreshold, m_gpuMetrics,
-                                                     m_gpuDevices, m_gpuFrequency, m_cpuMetrics, m_samplingFrequency})
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             m_cuda, m_cudaMemory, m_nvtx, m_osrt, m_osrtThreshold, m_gpuMetrics, m_gpuDevices,
+             m_gpuFrequency, m_cpuMetrics, m_samplingFrequency})
         watch(w);
     return box;
 }
@@ -180,7 +193,8 @@ QWidget* CaptureForm::buildTimingGroup() {
     m_repeatCount->setSpecialValueText("every range");
     m_repeatCount->setPrefix("times: ");
     form->addRow("At the end of the range:", row({m_rangeEnd, m_repeatCount}));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_delay, m_duration, m_range, m_nvtxRange, m_nvtxDomain, m_rangeEnd, m_repeatCount})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_delay, m_duration, m_range, m_nvtxRange,
+                                                      m_nvtxDomain, m_rangeEnd, m_repeatCount})
         watch(w);
     return box;
 }
@@ -190,11 +204,13 @@ QWidget* CaptureForm::buildOutputGroup() {
     auto* form = new QFormLayout(box);
     m_output = named(new QLineEdit, "output");
     m_output->setPlaceholderText("report1.rep, report2.rep, ... in the working directory");
-    m_output->setToolTip("Patterns: %p process id, %h host name, %q{NAME} environment variable, %% a percent sign");
+    m_output->setToolTip(
+        "Patterns: %p process id, %h host name, %q{NAME} environment variable, %% a percent sign");
     auto* browse = named(new QPushButton("..."), "browseOutput");
     connect(browse, &QPushButton::clicked, this, &CaptureForm::browseOutput);
     form->addRow("Output:", row({m_output, browse}));
-    auto* help = new QLabel("%p process id, %h host name, %q{NAME} environment variable, %% percent sign");
+    auto* help =
+        new QLabel("%p process id, %h host name, %q{NAME} environment variable, %% percent sign");
     help->setStyleSheet("color: gray;");
     form->addRow(help);
     m_overwrite = named(new QCheckBox("Overwrite an existing report"), "forceOverwrite");
@@ -251,12 +267,15 @@ CaptureSettings CaptureForm::settings(QString* argumentsError) const {
     CaptureSettings s;
     s.program = m_program->text().trimmed();
     auto args = ProfileCommandBuilder::shellSplit(m_arguments->text());
-    if (args) s.arguments = *args;
-    else if (argumentsError) *argumentsError = QString::fromStdString(args.error());
+    if (args)
+        s.arguments = *args;
+    else if (argumentsError)
+        *argumentsError = QString::fromStdString(args.error());
     s.workingDirectory = m_workingDir->text().trimmed();
     for (int r = 0; r < m_env->rowCount(); ++r) {
         const QString name = m_env->item(r, 0) ? m_env->item(r, 0)->text().trimmed() : QString();
-        if (!name.isEmpty()) s.environment.append({name, m_env->item(r, 1) ? m_env->item(r, 1)->text() : QString()});
+        if (!name.isEmpty())
+            s.environment.append({name, m_env->item(r, 1) ? m_env->item(r, 1)->text() : QString()});
     }
     s.traceCuda = m_cuda->isEnabled() && m_cuda->isChecked();
     s.traceNvtx = m_nvtx->isChecked();
@@ -264,7 +283,9 @@ CaptureSettings CaptureForm::settings(QString* argumentsError) const {
     s.osrtThresholdNs = m_osrtThreshold->value();
     s.cudaMemoryUsage = m_cudaMemory->isEnabled() && m_cudaMemory->isChecked();
     const QString devices = m_gpuDevices->text().trimmed();
-    s.gpuMetricsDevices = m_gpuMetrics->isEnabled() && m_gpuMetrics->isChecked() ? (devices.isEmpty() ? "all" : devices) : "none";
+    s.gpuMetricsDevices = m_gpuMetrics->isEnabled() && m_gpuMetrics->isChecked()
+                              ? (devices.isEmpty() ? "all" : devices)
+                              : "none";
     s.gpuMetricsFrequencyHz = m_gpuFrequency->value();
     s.cpuMetrics = m_cpuMetrics->isChecked();
     s.samplingFrequencyHz = m_samplingFrequency->value();
@@ -282,55 +303,58 @@ CaptureSettings CaptureForm::settings(QString* argumentsError) const {
 
 void CaptureForm::setSettings(const CaptureSettings& s) {
     {
-    const QSignalBlocker block(this);  // one changed() at the end, not one per widget
-    m_program->setText(s.program);
-    m_arguments->setText(ProfileCommandBuilder::shellJoin(s.arguments));
-    m_workingDir->setText(s.workingDirectory);
-    m_env->setRowCount(0);
-    for (const auto& [name, value] : s.environment) {
-        const int r = m_env->rowCount();
-        m_env->insertRow(r);
-        m_env->setItem(r, 0, new QTableWidgetItem(name));
-        m_env->setItem(r, 1, new QTableWidgetItem(value));
-    }
-    m_cuda->setChecked(s.traceCuda);
-    m_nvtx->setChecked(s.traceNvtx);
-    m_osrt->setChecked(s.traceOsrt);
-    m_osrtThreshold->setValue(int(s.osrtThresholdNs));
-    m_cudaMemory->setChecked(s.cudaMemoryUsage);
-    m_gpuMetrics->setChecked(s.gpuMetricsDevices != "none" && !s.gpuMetricsDevices.isEmpty());
-    m_gpuDevices->setText(m_gpuMetrics->isChecked() ? s.gpuMetricsDevices : QString("all"));
-    m_gpuFrequency->setValue(s.gpuMetricsFrequencyHz);
-    m_cpuMetrics->setChecked(s.cpuMetrics);
-    m_samplingFrequency->setValue(s.samplingFrequencyHz);
-    m_delay->setValue(s.delaySeconds);
-    m_duration->setValue(s.durationSeconds);
-    m_range->setCurrentIndex(int(s.captureRange));
-    m_nvtxRange->setText(s.nvtxRange);
-    m_nvtxDomain->setText(s.nvtxDomain);
-    m_rangeEnd->setCurrentIndex(int(s.rangeEnd));
-    m_repeatCount->setValue(s.repeatCount);
-    m_output->setText(s.output);
-    m_overwrite->setChecked(s.forceOverwrite);
-    if (m_capsKnown) setCapabilities(m_caps);  // re-clear what this machine cannot do
-    updateEnabled();
+        const QSignalBlocker block(this);  // one changed() at the end, not one per widget
+        m_program->setText(s.program);
+        m_arguments->setText(ProfileCommandBuilder::shellJoin(s.arguments));
+        m_workingDir->setText(s.workingDirectory);
+        m_env->setRowCount(0);
+        for (const auto& [name, value] : s.environment) {
+            const int r = m_env->rowCount();
+            m_env->insertRow(r);
+            m_env->setItem(r, 0, new QTableWidgetItem(name));
+            m_env->setItem(r, 1, new QTableWidgetItem(value));
+        }
+        m_cuda->setChecked(s.traceCuda);
+        m_nvtx->setChecked(s.traceNvtx);
+        m_osrt->setChecked(s.traceOsrt);
+        m_osrtThreshold->setValue(int(s.osrtThresholdNs));
+        m_cudaMemory->setChecked(s.cudaMemoryUsage);
+        m_gpuMetrics->setChecked(s.gpuMetricsDevices != "none" && !s.gpuMetricsDevices.isEmpty());
+        m_gpuDevices->setText(m_gpuMetrics->isChecked() ? s.gpuMetricsDevices : QString("all"));
+        m_gpuFrequency->setValue(s.gpuMetricsFrequencyHz);
+        m_cpuMetrics->setChecked(s.cpuMetrics);
+        m_samplingFrequency->setValue(s.samplingFrequencyHz);
+        m_delay->setValue(s.delaySeconds);
+        m_duration->setValue(s.durationSeconds);
+        m_range->setCurrentIndex(int(s.captureRange));
+        m_nvtxRange->setText(s.nvtxRange);
+        m_nvtxDomain->setText(s.nvtxDomain);
+        m_rangeEnd->setCurrentIndex(int(s.rangeEnd));
+        m_repeatCount->setValue(s.repeatCount);
+        m_output->setText(s.output);
+        m_overwrite->setChecked(s.forceOverwrite);
+        if (m_capsKnown) setCapabilities(m_caps);  // re-clear what this machine cannot do
+        updateEnabled();
     }
     emit changed();
 }
 
 void CaptureForm::browseProgram() {
-    const QString p = QFileDialog::getOpenFileName(this, "Program to profile", m_workingDir->text());
+    const QString p =
+        QFileDialog::getOpenFileName(this, "Program to profile", m_workingDir->text());
     if (!p.isEmpty()) m_program->setText(p);
 }
 
 void CaptureForm::browseDirectory() {
-    const QString d = QFileDialog::getExistingDirectory(this, "Working directory", m_workingDir->text());
+    const QString d =
+        QFileDialog::getExistingDirectory(this, "Working directory", m_workingDir->text());
     if (!d.isEmpty()) m_workingDir->setText(d);
 }
 
 void CaptureForm::browseOutput() {
-    const QString p = QFileDialog::getSaveFileName(this, "Report file", m_output->text(), "Sightline reports (*.rep)",
-                                                   nullptr, QFileDialog::DontConfirmOverwrite);
+    const QString p = QFileDialog::getSaveFileName(this, "Report file", m_output->text(),
+                                                   "Sightline reports (*.rep)", nullptr,
+                                                   QFileDialog::DontConfirmOverwrite);
     if (!p.isEmpty()) m_output->setText(p);
 }
 

@@ -45,7 +45,8 @@ private:
 
     CaptureCapabilities m_caps;
     bool m_capsKnown = false;
-    QLineEdit *m_program, *m_arguments, *m_workingDir, *m_output, *m_nvtxRange, *m_nvtxDomain, *m_gpuDevices;
+    QLineEdit *m_program, *m_arguments, *m_workingDir, *m_output, *m_nvtxRange, *m_nvtxDomain,
+        *m_gpuDevices;
     QTableWidget* m_env;
     QCheckBox *m_cuda, *m_nvtx, *m_osrt, *m_cudaMemory, *m_gpuMetrics, *m_cpuMetrics, *m_overwrite;
     QSpinBox *m_osrtThreshold, *m_gpuFrequency, *m_samplingFrequency, *m_repeatCount;

@@ -11,8 +11,12 @@ namespace {
 constexpr const char* kGroup = "capture/presets";
 
 // Preset names may contain '/' and other characters QSettings treats as key syntax.
-QString key(const QString& name) { return QString::fromLatin1(QUrl::toPercentEncoding(name)); }
-QString unkey(const QString& k) { return QUrl::fromPercentEncoding(k.toLatin1()); }
+QString key(const QString& name) {
+    return QString::fromLatin1(QUrl::toPercentEncoding(name));
+}
+QString unkey(const QString& k) {
+    return QUrl::fromPercentEncoding(k.toLatin1());
+}
 }  // namespace
 
 template <class F>
@@ -51,9 +55,12 @@ Result<CaptureSettings> CapturePresets::load(const QString& name) const {
         const QStringList argv = s.value("argv").toStringList();
         const QString wd = s.value("workingDirectory").toString();
         s.endGroup();
-        if (argv.isEmpty()) return makeError(("no capture preset named '" + name + "'").toStdString());
+        if (argv.isEmpty())
+            return makeError(("no capture preset named '" + name + "'").toStdString());
         auto r = ProfileCommandBuilder::parse(argv);
-        if (!r) return makeError(("capture preset '" + name + "' is damaged: ").toStdString() + r.error());
+        if (!r)
+            return makeError(("capture preset '" + name + "' is damaged: ").toStdString() +
+                             r.error());
         r->workingDirectory = wd;
         return r;
     });

@@ -7,7 +7,9 @@ namespace sl::viewer {
 namespace {
 
 // Only the profiler's own lines count (the traced program's stderr may well say "42 events").
-bool isProfilerLine(const QString& line) { return line.startsWith("sightline"); }
+bool isProfilerLine(const QString& line) {
+    return line.startsWith("sightline");
+}
 
 qint64 number(const QString& digits) {
     QString d = digits;
@@ -28,12 +30,15 @@ bool CaptureProgress::feedLine(const QString& rawLine) {
     }
     static const QRegularExpression generated("^Generated:\\s*(.*)$");
     if (auto m = generated.match(line); m.hasMatch()) {
-        if (m.captured(1).isEmpty()) m_expectPath = true;
-        else m_reports << m.captured(1);
+        if (m.captured(1).isEmpty())
+            m_expectPath = true;
+        else
+            m_reports << m.captured(1);
         return !m_expectPath;
     }
     if (!isProfilerLine(line)) return false;
-    static const QRegularExpression error("^sightline(?: [a-z]+)?: error: (.*?)(?: \\(see 'sightline [a-z]+ --help'\\))?$");
+    static const QRegularExpression error(
+        "^sightline(?: [a-z]+)?: error: (.*?)(?: \\(see 'sightline [a-z]+ --help'\\))?$");
     if (auto m = error.match(line); m.hasMatch()) {
         m_lastError = m.captured(1);
         return true;
@@ -48,7 +53,8 @@ bool CaptureProgress::feedLine(const QString& rawLine) {
         return true;
     }
     if (auto m = events.match(line); m.hasMatch()) m_events = number(m.captured(1)), changed = true;
-    if (auto m = processes.match(line); m.hasMatch()) m_processes = int(number(m.captured(1))), changed = true;
+    if (auto m = processes.match(line); m.hasMatch())
+        m_processes = int(number(m.captured(1))), changed = true;
     if (auto m = written.match(line); m.hasMatch()) m_reports << m.captured(1), changed = true;
     return changed;
 }

@@ -18,11 +18,11 @@ public:
     // Takes one complete line (without the newline). Returns whether a value changed.
     bool feedLine(const QString& line);
 
-    qint64 events() const { return m_events; }           // -1 until reported
-    int processes() const { return m_processes; }        // -1 until reported
-    qint64 rootPid() const { return m_rootPid; }         // -1 until reported
+    qint64 events() const { return m_events; }             // -1 until reported
+    int processes() const { return m_processes; }          // -1 until reported
+    qint64 rootPid() const { return m_rootPid; }           // -1 until reported
     QStringList reportPaths() const { return m_reports; }  // in the order written (repeat: several)
-    QString lastError() const { return m_lastError; }     // the last "error:" line of the profiler
+    QString lastError() const { return m_lastError; }      // the last "error:" line of the profiler
 
 private:
     qint64 m_events = -1, m_rootPid = -1;

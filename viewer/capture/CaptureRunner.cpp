@@ -1,10 +1,11 @@
 #include "viewer/capture/CaptureRunner.h"
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QCoreApplication>
 #include <QSysInfo>
 
 #include "viewer/capture/ProfileCommandBuilder.h"
@@ -18,15 +19,23 @@ constexpr int kTreePollMs = 1000;
 // Destroyed mid-capture (the application quits): how long the report may take to merge and write.
 constexpr int kExitWaitMs = 30000;
 
-QDir workingDir(const CaptureSettings& s) { return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory); }
+QDir workingDir(const CaptureSettings& s) {
+    return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory);
+}
 }  // namespace
 
-CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent), m_profiler(SightlineLocator::findForApplication()) {
-    connect(&m_process, &QProcess::readyReadStandardOutput, this, [this] { readChannel(QProcess::StandardOutput); });
-    connect(&m_process, &QProcess::readyReadStandardError, this, [this] { readChannel(QProcess::StandardError); });
+CaptureRunner::CaptureRunner(QObject* parent)
+    : QObject(parent), m_profiler(SightlineLocator::findForApplication()) {
+    connect(&m_process, &QProcess::readyReadStandardOutput, this,
+            [this] { readChannel(QProcess::StandardOutput); });
+    connect(&m_process, &QProcess::readyReadStandardError, this,
+            [this] { readChannel(QProcess::StandardError); });
     connect(&m_process, &QProcess::finished, this, &CaptureRunner::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &CaptureRunner::onError);
+    connect(&m_pty, &PseudoTerminal::dataRead, this,
+            [this](const QByteArray& d) { consume(d, false); });
     connect(&m_process, &QProcess::started, this, [this] {
+        m_pty.closeSlave();
         m_tree.reset(m_process.processId());
         m_treeTimer.start();
         emit started();
@@ -56,7 +65,9 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     const QFileInfo bin(m_profiler);
     if (m_profiler.isEmpty() || !bin.isFile() || !bin.isExecutable()) {
         emit captureFailed("The sightline command-line tool was not found (looked in " +
-                           SightlineLocator::candidates(QCoreApplication::applicationDirPath(), qEnvironmentVariable("SIGHTLINE_CLI")).join(", ") +
+                           SightlineLocator::candidates(QCoreApplication::applicationDirPath(),
+                                                        qEnvironmentVariable("SIGHTLINE_CLI"))
+                               .join(", ") +
                            "). Install it next to sightline-ui, or set SIGHTLINE_CLI to its path.");
         return false;
     }
@@ -71,7 +82,16 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     m_process.setProgram(m_profiler);
     m_process.setArguments(ProfileCommandBuilder::arguments(settings));
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
+    m_process.setStandardInputFile(
+        QProcess::nullDevice());  // a program waiting on stdin would hang the capture
+    if (m_pty.open()) {
+        const int slave = m_pty.slaveFd();
+        m_process.setChildProcessModifier([slave] { ::dup2(slave, STDOUT_FILENO); });
+    } else {
+        m_process.setChildProcessModifier({});
+    }
     m_startTime = QDateTime::currentDateTime();
+    m_before = snapshotReports();
     m_elapsed.start();
     m_process.start();
     return true;  // a failure to exec arrives through errorOccurred
@@ -80,21 +100,28 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
 void CaptureRunner::stop() {
     if (!isRunning()) return;
     ++m_stopRequests;
-    if (m_stopRequests == 1) ::kill(pid_t(m_process.processId()), SIGINT);
-    else m_process.kill();
+    if (m_stopRequests == 1)
+        ::kill(pid_t(m_process.processId()), SIGINT);
+    else
+        m_process.kill();
 }
 
 void CaptureRunner::readChannel(QProcess::ProcessChannel channel) {
     m_process.setReadChannel(channel);
-    QByteArray& partial = m_partial[channel == QProcess::StandardError ? 1 : 0];
-    partial += m_process.readAll();
+    consume(m_process.readAll(), channel == QProcess::StandardError);
+}
+
+void CaptureRunner::consume(const QByteArray& data, bool err) {
+    QByteArray& partial = m_partial[err ? 1 : 0];
+    partial += data;
     qsizetype nl;
     bool changed = false;
     while ((nl = partial.indexOf('\n')) >= 0) {
-        // \r: the profiler may redraw a progress line in place.
-        const QString line = QString::fromLocal8Bit(partial.left(nl)).section('\r', -1);
+        QByteArray raw = partial.left(nl);
         partial.remove(0, nl + 1);
-        const bool err = channel == QProcess::StandardError;
+        if (raw.endsWith('\r')) raw.chop(1);
+        // A bare \r redraws a progress line in place: keep its last state.
+        const QString line = QString::fromLocal8Bit(raw).section('\r', -1);
         if (err) {
             changed |= m_progress.feedLine(line);
             m_stderrTail << line;
@@ -116,8 +143,10 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
         }
         if (i + 1 >= p.size()) return {};
         const QChar k = p[++i];
-        if (k == '%') out += '%';
-        else if (k == 'h') out += QSysInfo::machineHostName();
+        if (k == '%')
+            out += '%';
+        else if (k == 'h')
+            out += QSysInfo::machineHostName();
         else if (k == 'q' && i + 1 < p.size() && p[i + 1] == '{') {
             const qsizetype close = p.indexOf('}', i + 2);
             if (close < 0) return {};
@@ -130,46 +159,75 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
     return workingDir(s).absoluteFilePath(out);
 }
 
-QStringList CaptureRunner::locateReports() const {
+QString CaptureRunner::outputDir() const {
     const QDir wd = workingDir(m_settings);
-    const QDateTime since = m_startTime.addSecs(-1);  // file times may be rounded to the second
+    return m_settings.output.isEmpty()
+               ? wd.absolutePath()
+               : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
+}
+
+QHash<QString, QDateTime> CaptureRunner::snapshotReports() const {
+    QHash<QString, QDateTime> files;
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files))
+        files.insert(fi.absoluteFilePath(), fi.lastModified());
+    if (const QFileInfo e(expectedReportPath(m_settings)); e.isFile())
+        files.insert(e.absoluteFilePath(), e.lastModified());
+    return files;
+}
+
+QStringList CaptureRunner::locateReports() const {
+    // The paths the profiler printed are the truth.
+    const QDir wd = workingDir(m_settings);
     QStringList found;
     for (const QString& r : m_progress.reportPaths()) {
         const QString p = wd.absoluteFilePath(r);
         if (QFileInfo(p).isFile() && !found.contains(p)) found << p;
     }
-    if (!found.isEmpty()) return found;
-    const QFileInfo expected(expectedReportPath(m_settings));
-    if (!expected.filePath().isEmpty())
-        return expected.isFile() && expected.lastModified() >= since ? QStringList{expected.absoluteFilePath()} : QStringList();
-    // Default names (reportN.rep) or %p, and the profiler said nothing: the newest report written since the start.
-    const QString outDir = m_settings.output.isEmpty() ? wd.absolutePath() : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
+    if (!found.isEmpty() || !m_progress.lastError().isEmpty()) return found;
+    // Otherwise (a profiler that prints no paths): a file that is new or changed since the start,
+    // the expected name first, else the newest in the output folder.
+    auto isNew = [&](const QFileInfo& fi) {
+        return fi.isFile() && (!m_before.contains(fi.absoluteFilePath()) ||
+                               m_before.value(fi.absoluteFilePath()) != fi.lastModified());
+    };
+    if (const QString e = expectedReportPath(m_settings); !e.isEmpty())
+        return isNew(QFileInfo(e)) ? QStringList{QFileInfo(e).absoluteFilePath()} : QStringList();
     QFileInfo best;
-    for (const QFileInfo& fi : QDir(outDir).entryInfoList({"*.rep"}, QDir::Files))
-        if (fi.lastModified() >= since && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified())) best = fi;
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files))
+        if (isNew(fi) && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified()))
+            best = fi;
     return best.filePath().isEmpty() ? QStringList() : QStringList{best.absoluteFilePath()};
 }
 
 QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status) const {
     QString why;
     if (status == QProcess::CrashExit)
-        why = m_stopRequests > 1 ? "The capture was killed before it could write the report."
-                                 : "sightline ended abnormally (signal or crash) and wrote no report.";
+        why = m_stopRequests > 1
+                  ? "The capture was killed before it could write the report."
+                  : "sightline ended abnormally (signal or crash) and wrote no report.";
     else if (!m_progress.lastError().isEmpty())
         why = "The capture failed: " + m_progress.lastError();
     else
-        why = "The capture ended (exit code " + QString::number(exitCode) + ") without writing a report.";
+        why = "The capture ended (exit code " + QString::number(exitCode) +
+              ") without writing a report.";
     if (!why.endsWith('.')) why += '.';
+    if (m_progress.lastError().isEmpty() && !m_stderrTail.isEmpty() &&
+        !m_stderrTail.last().trimmed().isEmpty())
+        why += " Its last message: " + m_stderrTail.last().trimmed();
     QString hint = " See the log below for the profiler's messages.";
     const QString e = m_progress.lastError().toLower();
-    if (e.startsWith("writing ") || e.contains("not writable") || e.contains("permission") || e.contains("already exists"))
-        hint = " Choose another output path, or tick 'Overwrite an existing report' if the file exists.";
+    if (e.startsWith("writing ") || e.contains("not writable") || e.contains("permission") ||
+        e.contains("already exists"))
+        hint =
+            " Choose another output path, or tick 'Overwrite an existing report' if the file "
+            "exists.";
     else if (e.startsWith("cannot run") || e.contains("not found") || e.contains("no such file"))
         hint = " Check the program path and the working directory.";
     return why + hint;
 }
 
 void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
+    m_pty.drainAndClose();
     readChannel(QProcess::StandardOutput);
     readChannel(QProcess::StandardError);
     for (int c = 0; c < 2; ++c) {
@@ -191,6 +249,7 @@ void CaptureRunner::onError(QProcess::ProcessError error) {
     if (error != QProcess::FailedToStart || m_reported) return;
     m_reported = true;
     m_treeTimer.stop();
+    m_pty.drainAndClose();
     emit captureFailed("Cannot run " + m_profiler + ": " + m_process.errorString() +
                        ". Check that sightline is installed and executable, or set SIGHTLINE_CLI.");
 }

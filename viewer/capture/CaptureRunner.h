@@ -1,11 +1,13 @@
 #pragma once
 // Runs one `sightline profile` process for the Capture tab: builds its argv from the settings,
 // forwards its stdout/stderr (the traced program's output and the profiler's progress) line by
-// line, tracks progress, and on exit finds the report. Stop sends SIGINT, as Ctrl+C in a terminal
-// does, so the profiler ends the program and still writes a complete report. Never blocks: all
-// work is driven by QProcess signals on the GUI thread. One capture at a time.
+// line, tracks progress, and on exit finds the report. The program's stdout is a pseudo-terminal
+// (line-buffered output, a live log) when the system has one, else a pipe. Stop sends SIGINT, as
+// Ctrl+C in a terminal does, so the profiler ends the program and still writes a complete report.
+// Never blocks: all work is driven by QProcess signals on the GUI thread. One capture at a time.
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QProcess>
 #include <QTimer>
@@ -13,6 +15,7 @@
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
 #include "viewer/capture/ProcessTreeWatcher.h"
+#include "viewer/capture/PseudoTerminal.h"
 
 namespace sl::viewer {
 
@@ -34,7 +37,8 @@ public:
     bool isStopping() const { return m_stopRequests > 0; }
     qint64 elapsedMs() const { return m_elapsed.isValid() ? m_elapsed.elapsed() : 0; }
     const CaptureProgress& progress() const { return m_progress; }
-    // Processes of the traced tree seen so far (from /proc; the profiler reports counts only at the end).
+    // Processes of the traced tree seen so far (from /proc; the profiler reports counts only at the
+    // end).
     int processesSeen() const { return m_tree.seen(); }
     // The report path the settings will produce when it is known before the start (no %p).
     static QString expectedReportPath(const CaptureSettings& settings);
@@ -49,13 +53,19 @@ signals:
 
 private:
     void readChannel(QProcess::ProcessChannel channel);
+    void consume(const QByteArray& data, bool fromStderr);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     QStringList locateReports() const;
+    QString outputDir() const;
+    // *.rep files (and the expected report) with their modification times, before the start, so
+    // that a report that was already there is never taken for the new one.
+    QHash<QString, QDateTime> snapshotReports() const;
     void pollTree();
     QString failureMessage(int exitCode, QProcess::ExitStatus status) const;
 
     QProcess m_process;
+    PseudoTerminal m_pty;
     QString m_profiler;
     CaptureSettings m_settings;
     CaptureProgress m_progress;
@@ -63,10 +73,11 @@ private:
     QTimer m_treeTimer;
     ProcessTreeWatcher m_tree;
     QDateTime m_startTime;
-    QByteArray m_partial[2];  // incomplete last line per channel
-    QStringList m_stderrTail;   // the last lines of stderr, for error messages
+    QHash<QString, QDateTime> m_before;
+    QByteArray m_partial[2];   // incomplete last line per channel
+    QStringList m_stderrTail;  // the last lines of stderr, for error messages
     int m_stopRequests = 0;
-    bool m_reported = false;    // captureFinished/Failed emitted for this run
+    bool m_reported = false;  // captureFinished/Failed emitted for this run
 };
 
 }  // namespace sl::viewer

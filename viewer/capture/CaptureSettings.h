@@ -16,22 +16,22 @@ enum class CaptureRangeEndKind { Stop, StopShutdown, Repeat };
 struct CaptureSettings {
     QString program;
     QStringList arguments;
-    QString workingDirectory;                        // empty: the GUI's current directory
-    QList<QPair<QString, QString>> environment;      // --env-var NAME=VALUE, in order
+    QString workingDirectory;                    // empty: the GUI's current directory
+    QList<QPair<QString, QString>> environment;  // --env-var NAME=VALUE, in order
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
-    qint64 osrtThresholdNs = 1000;                   // --osrt-threshold (ns)
-    bool cudaMemoryUsage = false;                    // --cuda-memory-usage
-    QString gpuMetricsDevices = "none";              // none, all or "0,2"
-    int gpuMetricsFrequencyHz = 10;                  // --gpu-metrics-frequency
-    bool cpuMetrics = true;                          // --cpu-metrics
-    int samplingFrequencyHz = 1000;                  // --sampling-frequency
-    double delaySeconds = 0;                         // -y
-    double durationSeconds = 0;                      // -d; 0: until the program ends
+    qint64 osrtThresholdNs = 1000;       // --osrt-threshold (ns)
+    bool cudaMemoryUsage = false;        // --cuda-memory-usage
+    QString gpuMetricsDevices = "none";  // none, all or "0,2"
+    int gpuMetricsFrequencyHz = 10;      // --gpu-metrics-frequency
+    bool cpuMetrics = true;              // --cpu-metrics
+    int samplingFrequencyHz = 1000;      // --sampling-frequency
+    double delaySeconds = 0;             // -y
+    double durationSeconds = 0;          // -d; 0: until the program ends
     CaptureRangeKind captureRange = CaptureRangeKind::None;
-    QString nvtxRange, nvtxDomain;                   // -p RANGE[@DOMAIN]
+    QString nvtxRange, nvtxDomain;  // -p RANGE[@DOMAIN]
     CaptureRangeEndKind rangeEnd = CaptureRangeEndKind::Stop;
-    int repeatCount = 0;                             // repeat:N; 0 = every range
-    QString output;                                  // pattern with %p %h %q{ENV} %%; empty: reportN.rep
+    int repeatCount = 0;  // repeat:N; 0 = every range
+    QString output;       // pattern with %p %h %q{ENV} %%; empty: reportN.rep
     bool forceOverwrite = false;
 
     bool operator==(const CaptureSettings&) const = default;

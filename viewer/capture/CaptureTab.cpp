@@ -4,10 +4,10 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QFontMetrics>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -31,7 +31,10 @@ constexpr int kMaxLogLines = 20000;
 }  // namespace
 
 CaptureTab::CaptureTab(QWidget* parent)
-    : QWidget(parent), m_form(new CaptureForm), m_runner(new CaptureRunner(this)), m_presets(new CapturePresets) {
+    : QWidget(parent),
+      m_form(new CaptureForm),
+      m_runner(new CaptureRunner(this)),
+      m_presets(new CapturePresets) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addWidget(buildPresetBar());
@@ -112,7 +115,8 @@ QWidget* CaptureTab::buildPresetBar() {
     });
     connect(save, &QPushButton::clicked, this, [this] {
         const QString name = m_presetBox->currentText().trimmed();
-        if (name.isEmpty() || name == CapturePresets::kLast) return showError("Type a name for the preset, then press Save.");
+        if (name.isEmpty() || name == CapturePresets::kLast)
+            return showError("Type a name for the preset, then press Save.");
         showError({});
         m_presets->save(name, m_form->settings());
         refreshPresets(name);
@@ -127,7 +131,8 @@ QWidget* CaptureTab::buildPresetBar() {
 QWidget* CaptureTab::buildRunPanel() {
     auto* panel = new QWidget;
     auto* l = new QVBoxLayout(panel);
-    l->addWidget(new QLabel("Equivalent command line (run it on a headless server for the same capture):"));
+    l->addWidget(
+        new QLabel("Equivalent command line (run it on a headless server for the same capture):"));
     auto* cmdRow = new QHBoxLayout;
     m_command = new QPlainTextEdit;
     m_command->setObjectName("commandLine");
@@ -136,7 +141,8 @@ QWidget* CaptureTab::buildRunPanel() {
     m_command->setFixedHeight(QFontMetrics(m_command->font()).lineSpacing() * 4 + 12);
     auto* copy = new QPushButton("Copy");
     copy->setObjectName("copyCommand");
-    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(commandLine()); });
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(commandLine()); });
     cmdRow->addWidget(m_command, 1);
     cmdRow->addWidget(copy);
     l->addLayout(cmdRow);
@@ -151,8 +157,8 @@ QWidget* CaptureTab::buildRunPanel() {
     m_start->setObjectName("start");
     m_stop = new QPushButton("Stop");
     m_stop->setObjectName("stop");
-    m_stop->setToolTip("Ends the capture as Ctrl+C does: the program is stopped and the report is kept. "
-                       "Press again to kill the profiler without a report.");
+    m_stop->setToolTip(
+        "Ends the capture as Ctrl+C does: the program is stopped and the report is kept.");
     connect(m_start, &QPushButton::clicked, this, &CaptureTab::start);
     connect(m_stop, &QPushButton::clicked, this, &CaptureTab::stop);
     m_status = new QLabel("Ready.");
@@ -197,12 +203,16 @@ void CaptureTab::probeCapabilities() {
     m_probe->setProcessChannelMode(QProcess::MergedChannels);
     auto done = [this, probe = m_probe] {
         if (probe != m_probe) return;
-        const QString help = probe->state() == QProcess::NotRunning && probe->exitStatus() == QProcess::NormalExit
-                                 ? QString::fromLocal8Bit(probe->readAll()) : QString();
+        const QString help =
+            probe->state() == QProcess::NotRunning && probe->exitStatus() == QProcess::NormalExit
+                ? QString::fromLocal8Bit(probe->readAll())
+                : QString();
         m_form->setCapabilities(CaptureCapabilities::evaluate(
-            help, CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(), qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
+            help,
+            CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(),
+                                                    qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
             CaptureCapabilities::libraryProblem("libcuda.so.1"),
-                                                              CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
+            CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
         m_capsKnown = true;
         m_probe->deleteLater();
         m_probe = nullptr;
@@ -213,21 +223,35 @@ void CaptureTab::probeCapabilities() {
         if (e == QProcess::FailedToStart) done();
     });
     m_capsKnown = false;
-    m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found") : m_runner->profilerPath(),
+    m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
+                                                      : m_runner->profilerPath(),
                    {"profile", "--help"});
 }
 
-QString CaptureTab::commandLine() const { return m_command->toPlainText(); }
-QString CaptureTab::checkText() const { return m_check->text(); }
-QString CaptureTab::errorText() const { return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString(); }
-QString CaptureTab::statusText() const { return m_status->text(); }
-QString CaptureTab::logText() const { return m_log->toPlainText(); }
+QString CaptureTab::commandLine() const {
+    return m_command->toPlainText();
+}
+QString CaptureTab::checkText() const {
+    return m_check->text();
+}
+QString CaptureTab::errorText() const {
+    return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString();
+}
+QString CaptureTab::statusText() const {
+    return m_status->text();
+}
+QString CaptureTab::logText() const {
+    return m_log->toPlainText();
+}
 
 void CaptureTab::refreshCommand() {
-    const QString bin = m_runner->profilerPath().isEmpty() ? QString("sightline") : SightlineLocator::displayName(m_runner->profilerPath());
+    const QString bin = m_runner->profilerPath().isEmpty()
+                            ? QString("sightline")
+                            : SightlineLocator::displayName(m_runner->profilerPath());
     QString argsError;
     const CaptureSettings s = m_form->settings(&argsError);
-    m_command->setPlainText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s) : "(" + argsError + ")");
+    m_command->setPlainText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s)
+                                                : "(" + argsError + ")");
     QStringList problems = ProfileCommandBuilder::validate(s);
     if (!argsError.isEmpty()) problems << "Arguments: " + argsError + ".";
     m_check->setText(problems.join('\n'));
@@ -257,6 +281,7 @@ void CaptureTab::refreshStatus() {
 void CaptureTab::setRunning(bool running) {
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
+    m_stop->setText("Stop");
     m_form->setEnabled(!running);
     m_presetBox->parentWidget()->setEnabled(!running);
     running ? m_tick->start() : m_tick->stop();
@@ -289,6 +314,11 @@ void CaptureTab::start() {
 
 void CaptureTab::stop() {
     m_runner->stop();
+    // The first Stop asks for the report; a second one kills the profiler without one.
+    if (m_runner->isRunning()) {
+        m_stop->setText("Kill");
+        m_stop->setToolTip("Kills the profiler now: the report is lost.");
+    }
     refreshStatus();
 }
 
@@ -308,8 +338,16 @@ void CaptureTab::onFailed(const QString& message) {
 }
 
 void CaptureTab::appendLog(const QString& line, bool fromStderr) {
-    Q_UNUSED(fromStderr);  // both streams go to one pane, in arrival order
-    m_log->appendPlainText(line);
+    // Both streams go to one pane, in arrival order; the profiler's own lines are dimmed so the
+    // program's output stands out, and its errors are red.
+    const bool profiler = fromStderr && line.startsWith("sightline");
+    if (!profiler && !line.startsWith("$ ")) {
+        m_log->appendPlainText(line);
+        return;
+    }
+    const char* color = line.contains(": error: ") ? "#b00020" : "#707070";
+    m_log->appendHtml(
+        QString("<span style=\"color:%1\">%2</span>").arg(color, line.toHtmlEscaped()));
 }
 
 }  // namespace sl::viewer

@@ -18,7 +18,8 @@ int ProcessTreeWatcher::poll() {
 
 QSet<qint64> ProcessTreeWatcher::descendants(const QHash<qint64, qint64>& parentOf, qint64 root) {
     QHash<qint64, QList<qint64>> children;
-    for (auto it = parentOf.cbegin(); it != parentOf.cend(); ++it) children[it.value()].append(it.key());
+    for (auto it = parentOf.cbegin(); it != parentOf.cend(); ++it)
+        children[it.value()].append(it.key());
     QSet<qint64> out;
     QList<qint64> todo{root};
     while (!todo.isEmpty()) {
@@ -38,7 +39,8 @@ QHash<qint64, qint64> ProcessTreeWatcher::readParents(const QString& procDir) {
         if (!ok) continue;
         QFile f(dir.filePath(name + "/stat"));
         if (!f.open(QIODevice::ReadOnly)) continue;  // the process just ended
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the
+        // last ')'.
         const QByteArray stat = f.read(512);
         const qsizetype close = stat.lastIndexOf(')');
         if (close < 0) continue;

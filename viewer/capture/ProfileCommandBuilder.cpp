@@ -9,7 +9,9 @@ namespace sl::viewer {
 
 namespace {
 
-QString seconds(double v) { return QString::number(v, 'g', 12); }
+QString seconds(double v) {
+    return QString::number(v, 'g', 12);
+}
 
 QString traceList(const CaptureSettings& s) {
     QStringList t;
@@ -21,9 +23,12 @@ QString traceList(const CaptureSettings& s) {
 
 QString rangeEndText(const CaptureSettings& s) {
     switch (s.rangeEnd) {
-    case CaptureRangeEndKind::Stop: return "stop";
-    case CaptureRangeEndKind::StopShutdown: return "stop-shutdown";
-    case CaptureRangeEndKind::Repeat: return s.repeatCount > 0 ? "repeat:" + QString::number(s.repeatCount) : "repeat";
+        case CaptureRangeEndKind::Stop:
+            return "stop";
+        case CaptureRangeEndKind::StopShutdown:
+            return "stop-shutdown";
+        case CaptureRangeEndKind::Repeat:
+            return s.repeatCount > 0 ? "repeat:" + QString::number(s.repeatCount) : "repeat";
     }
     return "stop";
 }
@@ -31,15 +36,24 @@ QString rangeEndText(const CaptureSettings& s) {
 // Long option name for each short one the CLI has.
 QString longName(QChar c) {
     switch (c.unicode()) {
-    case 'o': return "output";
-    case 'f': return "force-overwrite";
-    case 't': return "trace";
-    case 'y': return "delay";
-    case 'd': return "duration";
-    case 'c': return "capture-range";
-    case 'p': return "nvtx-capture";
-    case 'e': return "env-var";
-    default: return {};
+        case 'o':
+            return "output";
+        case 'f':
+            return "force-overwrite";
+        case 't':
+            return "trace";
+        case 'y':
+            return "delay";
+        case 'd':
+            return "duration";
+        case 'c':
+            return "capture-range";
+        case 'p':
+            return "nvtx-capture";
+        case 'e':
+            return "env-var";
+        default:
+            return {};
     }
 }
 
@@ -56,75 +70,104 @@ Result<bool> boolValue(const QString& name, const QString& v) {
 Result<double> secondsValue(const QString& name, const QString& v) {
     bool ok = false;
     double d = v.toDouble(&ok);
-    if (!ok || d < 0) return makeError(("--" + name + ": expected a number of seconds, got '" + v + "'").toStdString());
+    if (!ok || d < 0)
+        return makeError(
+            ("--" + name + ": expected a number of seconds, got '" + v + "'").toStdString());
     return d;
 }
 
 Result<qint64> intValue(const QString& name, const QString& v) {
     bool ok = false;
     qint64 n = v.toLongLong(&ok);
-    if (!ok || n < 0) return makeError(("--" + name + ": expected a whole number, got '" + v + "'").toStdString());
+    if (!ok || n < 0)
+        return makeError(
+            ("--" + name + ": expected a whole number, got '" + v + "'").toStdString());
     return n;
 }
 
 // Applies one option to `s`; an error names the option and the value.
 Status applyOption(const QString& name, const QString& v, CaptureSettings& s) {
-    auto fail = [&](const QString& what) { return Status(makeError(("--" + name + ": " + what).toStdString())); };
-    if (name == "output") s.output = v;
+    auto fail = [&](const QString& what) {
+        return Status(makeError(("--" + name + ": " + what).toStdString()));
+    };
+    if (name == "output")
+        s.output = v;
     else if (name == "force-overwrite" || name == "cpu-metrics" || name == "cuda-memory-usage") {
         auto b = boolValue(name, v);
         if (!b) return Status(makeError(b.error()));
-        (name == "force-overwrite" ? s.forceOverwrite : name == "cpu-metrics" ? s.cpuMetrics : s.cudaMemoryUsage) = *b;
+        (name == "force-overwrite" ? s.forceOverwrite
+         : name == "cpu-metrics"   ? s.cpuMetrics
+                                   : s.cudaMemoryUsage) = *b;
     } else if (name == "trace") {
         s.traceCuda = s.traceNvtx = s.traceOsrt = false;
         for (const QString& item : v.split(',')) {
-            if (item == "cuda") s.traceCuda = true;
-            else if (item == "nvtx") s.traceNvtx = true;
-            else if (item == "osrt") s.traceOsrt = true;
-            else if (item != "none") return fail("unknown value '" + item + "' (expected cuda, nvtx, osrt or none)");
+            if (item == "cuda")
+                s.traceCuda = true;
+            else if (item == "nvtx")
+                s.traceNvtx = true;
+            else if (item == "osrt")
+                s.traceOsrt = true;
+            else if (item != "none")
+                return fail("unknown value '" + item + "' (expected cuda, nvtx, osrt or none)");
         }
-    } else if (name == "osrt-threshold" || name == "sampling-frequency" || name == "gpu-metrics-frequency") {
+    } else if (name == "osrt-threshold" || name == "sampling-frequency" ||
+               name == "gpu-metrics-frequency") {
         auto n = intValue(name, v);
         if (!n) return Status(makeError(n.error()));
-        if (name == "osrt-threshold") s.osrtThresholdNs = *n;
-        else if (name == "sampling-frequency") s.samplingFrequencyHz = int(*n);
-        else s.gpuMetricsFrequencyHz = int(*n);
+        if (name == "osrt-threshold")
+            s.osrtThresholdNs = *n;
+        else if (name == "sampling-frequency")
+            s.samplingFrequencyHz = int(*n);
+        else
+            s.gpuMetricsFrequencyHz = int(*n);
     } else if (name == "delay" || name == "duration") {
         auto d = secondsValue(name, v);
         if (!d) return Status(makeError(d.error()));
         (name == "delay" ? s.delaySeconds : s.durationSeconds) = *d;
     } else if (name == "capture-range") {
-        if (v == "none") s.captureRange = CaptureRangeKind::None;
-        else if (v == "nvtx") s.captureRange = CaptureRangeKind::Nvtx;
-        else if (v == "cudaProfilerApi") s.captureRange = CaptureRangeKind::CudaProfilerApi;
-        else return fail("expected none, nvtx or cudaProfilerApi, got '" + v + "'");
+        if (v == "none")
+            s.captureRange = CaptureRangeKind::None;
+        else if (v == "nvtx")
+            s.captureRange = CaptureRangeKind::Nvtx;
+        else if (v == "cudaProfilerApi")
+            s.captureRange = CaptureRangeKind::CudaProfilerApi;
+        else
+            return fail("expected none, nvtx or cudaProfilerApi, got '" + v + "'");
     } else if (name == "nvtx-capture") {
         const qsizetype at = v.lastIndexOf('@');
         s.nvtxRange = at < 0 ? v : v.left(at);
         s.nvtxDomain = at < 0 ? QString() : v.mid(at + 1);
     } else if (name == "capture-range-end") {
         static const QRegularExpression repeatN("^repeat:([1-9][0-9]*)$");
-        if (v == "stop") s.rangeEnd = CaptureRangeEndKind::Stop;
-        else if (v == "stop-shutdown") s.rangeEnd = CaptureRangeEndKind::StopShutdown;
-        else if (v == "repeat") s.rangeEnd = CaptureRangeEndKind::Repeat, s.repeatCount = 0;
+        if (v == "stop")
+            s.rangeEnd = CaptureRangeEndKind::Stop;
+        else if (v == "stop-shutdown")
+            s.rangeEnd = CaptureRangeEndKind::StopShutdown;
+        else if (v == "repeat")
+            s.rangeEnd = CaptureRangeEndKind::Repeat, s.repeatCount = 0;
         else if (auto m = repeatN.match(v); m.hasMatch())
             s.rangeEnd = CaptureRangeEndKind::Repeat, s.repeatCount = m.captured(1).toInt();
-        else return fail("expected stop, stop-shutdown, repeat or repeat:N, got '" + v + "'");
+        else
+            return fail("expected stop, stop-shutdown, repeat or repeat:N, got '" + v + "'");
     } else if (name == "env-var") {
         for (const QString& item : v.split(',')) {
             const qsizetype eq = item.indexOf('=');
             if (eq <= 0) return fail("expected NAME=VALUE, got '" + item + "'");
             s.environment.append({item.left(eq), item.mid(eq + 1)});
         }
-    } else if (name == "gpu-metrics-devices") s.gpuMetricsDevices = v;
-    else return Status(makeError(("unknown option --" + name).toStdString()));
+    } else if (name == "gpu-metrics-devices")
+        s.gpuMetricsDevices = v;
+    else
+        return Status(makeError(("unknown option --" + name).toStdString()));
     return {};
 }
 
 // Resolves the program the way the launcher's execvp will: with a '/', relative to the working
 // directory; without, through PATH.
 QString resolveProgram(const CaptureSettings& s) {
-    if (s.program.contains('/')) return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory).absoluteFilePath(s.program);
+    if (s.program.contains('/'))
+        return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory)
+            .absoluteFilePath(s.program);
     return QStandardPaths::findExecutable(s.program);
 }
 
@@ -133,7 +176,8 @@ QString resolveProgram(const CaptureSettings& s) {
 QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
     const CaptureSettings d;  // the CLI's defaults
     QStringList a{"profile", "--trace=" + traceList(s)};
-    if (s.traceOsrt && s.osrtThresholdNs != d.osrtThresholdNs) a << "--osrt-threshold=" + QString::number(s.osrtThresholdNs);
+    if (s.traceOsrt && s.osrtThresholdNs != d.osrtThresholdNs)
+        a << "--osrt-threshold=" + QString::number(s.osrtThresholdNs);
     if (s.cudaMemoryUsage) a << "--cuda-memory-usage=true";
     if (s.gpuMetricsDevices != d.gpuMetricsDevices && !s.gpuMetricsDevices.isEmpty()) {
         a << "--gpu-metrics-devices=" + s.gpuMetricsDevices;
@@ -141,19 +185,23 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
             a << "--gpu-metrics-frequency=" + QString::number(s.gpuMetricsFrequencyHz);
     }
     if (!s.cpuMetrics) a << "--cpu-metrics=off";
-    if (s.samplingFrequencyHz != d.samplingFrequencyHz) a << "--sampling-frequency=" + QString::number(s.samplingFrequencyHz);
+    if (s.samplingFrequencyHz != d.samplingFrequencyHz)
+        a << "--sampling-frequency=" + QString::number(s.samplingFrequencyHz);
     if (s.delaySeconds > 0) a << "--delay=" + seconds(s.delaySeconds);
     if (s.durationSeconds > 0) a << "--duration=" + seconds(s.durationSeconds);
     if (s.captureRange == CaptureRangeKind::Nvtx) {
         a << "--capture-range=nvtx";
-        a << "--nvtx-capture=" + s.nvtxRange + (s.nvtxDomain.isEmpty() ? QString() : "@" + s.nvtxDomain);
-    } else if (s.captureRange == CaptureRangeKind::CudaProfilerApi) a << "--capture-range=cudaProfilerApi";
+        a << "--nvtx-capture=" + s.nvtxRange +
+                 (s.nvtxDomain.isEmpty() ? QString() : "@" + s.nvtxDomain);
+    } else if (s.captureRange == CaptureRangeKind::CudaProfilerApi)
+        a << "--capture-range=cudaProfilerApi";
     if (s.captureRange != CaptureRangeKind::None && s.rangeEnd != CaptureRangeEndKind::Stop)
         a << "--capture-range-end=" + rangeEndText(s);
     for (const auto& [name, value] : s.environment) a << "--env-var=" + name + "=" + value;
     if (!s.output.isEmpty()) a << "--output=" + s.output;
     if (s.forceOverwrite) a << "--force-overwrite=true";
-    // The CLI stops reading options at the first positional; "--" keeps a program named "-x" a program.
+    // The CLI stops reading options at the first positional; "--" keeps a program named "-x" a
+    // program.
     if (s.program.startsWith('-')) a << "--";
     a << s.program << s.arguments;
     return a;
@@ -188,9 +236,12 @@ Result<CaptureSettings> ProfileCommandBuilder::parse(const QStringList& args) {
             if (a.size() > 2) value = a.mid(2), hasValue = true;
         }
         if (!hasValue) {
-            if (isFlag(name)) value = "true";
-            else if (i + 1 < args.size()) value = args[++i];
-            else return makeError(("--" + name + " needs a value").toStdString());
+            if (isFlag(name))
+                value = "true";
+            else if (i + 1 < args.size())
+                value = args[++i];
+            else
+                return makeError(("--" + name + " needs a value").toStdString());
         }
         if (Status st = applyOption(name, value, s); !st) return makeError(st.error());
     }
@@ -203,7 +254,8 @@ Result<CaptureSettings> ProfileCommandBuilder::parse(const QStringList& args) {
 QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
     QStringList problems;
     if (!s.workingDirectory.isEmpty() && !QFileInfo(s.workingDirectory).isDir())
-        problems << "The working directory '" + s.workingDirectory + "' does not exist: pick an existing folder or leave it empty.";
+        problems << "The working directory '" + s.workingDirectory +
+                        "' does not exist: pick an existing folder or leave it empty.";
     if (s.program.trimmed().isEmpty()) {
         problems << "No program: choose the program to profile with the '...' button.";
     } else {
@@ -214,14 +266,19 @@ QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
                             (s.program.contains('/') ? QString() : " is not in PATH") +
                             ". Check the path, or choose the program with the '...' button.";
         else if (!fi.isFile() || !fi.isExecutable())
-            problems << "'" + path + "' is not an executable file: make it executable (chmod +x) or pick another program.";
+            problems << "'" + path +
+                            "' is not an executable file: make it executable (chmod +x) or pick "
+                            "another program.";
     }
     static const QRegularExpression envName("^[A-Za-z_][A-Za-z0-9_]*$");
     for (const auto& [name, value] : s.environment) {
         if (!envName.match(name).hasMatch())
-            problems << "Environment variable name '" + name + "' is not valid: use letters, digits and '_'.";
+            problems << "Environment variable name '" + name +
+                            "' is not valid: use letters, digits and '_'.";
         if (value.contains(','))
-            problems << "The value of " + name + " contains a comma, which --env-var cannot pass: set it in the environment of sightline instead.";
+            problems << "The value of " + name +
+                            " contains a comma, which --env-var cannot pass: set it in the "
+                            "environment of sightline instead.";
     }
     if (s.captureRange == CaptureRangeKind::Nvtx && s.nvtxRange.trimmed().isEmpty())
         problems << "The NVTX capture range needs the name of the range that starts the capture.";
@@ -230,10 +287,16 @@ QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
     if (!s.output.isEmpty()) {
         const QString dir = QFileInfo(s.output).path();
         if (!dir.contains('%')) {
-            const QString full = QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory).absoluteFilePath(dir);
+            const QString full =
+                QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory)
+                    .absoluteFilePath(dir);
             const QFileInfo di(full);
-            if (!di.isDir()) problems << "The output folder '" + full + "' does not exist: create it or choose another output path.";
-            else if (!di.isWritable()) problems << "The output folder '" + full + "' is not writable: choose another output path.";
+            if (!di.isDir())
+                problems << "The output folder '" + full +
+                                "' does not exist: create it or choose another output path.";
+            else if (!di.isWritable())
+                problems << "The output folder '" + full +
+                                "' is not writable: choose another output path.";
         }
     }
     return problems;
@@ -261,23 +324,34 @@ Result<QStringList> ProfileCommandBuilder::shellSplit(const QString& line) {
     for (qsizetype i = 0; i < line.size(); ++i) {
         const QChar c = line[i];
         if (mode == Single) {
-            if (c == '\'') mode = Plain;
-            else cur += c;
+            if (c == '\'')
+                mode = Plain;
+            else
+                cur += c;
         } else if (mode == Double) {
-            if (c == '"') mode = Plain;
-            else if (c == '\\' && i + 1 < line.size() && QString("\"\\$`").contains(line[i + 1])) cur += line[++i];
-            else cur += c;
+            if (c == '"')
+                mode = Plain;
+            else if (c == '\\' && i + 1 < line.size() && QString("\"\\$`").contains(line[i + 1]))
+                cur += line[++i];
+            else
+                cur += c;
         } else if (c.isSpace()) {
             if (inWord) words << cur, cur.clear(), inWord = false;
         } else {
             inWord = true;
-            if (c == '\'') mode = Single;
-            else if (c == '"') mode = Double;
-            else if (c == '\\' && i + 1 < line.size()) cur += line[++i];
-            else cur += c;
+            if (c == '\'')
+                mode = Single;
+            else if (c == '"')
+                mode = Double;
+            else if (c == '\\' && i + 1 < line.size())
+                cur += line[++i];
+            else
+                cur += c;
         }
     }
-    if (mode != Plain) return makeError(std::string("unclosed ") + (mode == Single ? "'" : "\"") + " in the arguments");
+    if (mode != Plain)
+        return makeError(std::string("unclosed ") + (mode == Single ? "'" : "\"") +
+                         " in the arguments");
     if (inWord) words << cur;
     return words;
 }

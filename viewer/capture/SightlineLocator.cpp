@@ -11,7 +11,8 @@ QStringList SightlineLocator::candidates(const QString& appDir, const QString& e
     QStringList c;
     if (!envOverride.isEmpty()) c << envOverride;
     const QDir dir(appDir);
-    c << QDir::cleanPath(dir.filePath("sightline")) << QDir::cleanPath(dir.filePath("../cli/sightline"));
+    c << QDir::cleanPath(dir.filePath("sightline"))
+      << QDir::cleanPath(dir.filePath("../cli/sightline"));
     return c;
 }
 
@@ -29,7 +30,8 @@ QString SightlineLocator::findForApplication() {
 
 QString SightlineLocator::displayName(const QString& binary) {
     const QString inPath = QStandardPaths::findExecutable("sightline");
-    if (!inPath.isEmpty() && QFileInfo(inPath).canonicalFilePath() == QFileInfo(binary).canonicalFilePath())
+    if (!inPath.isEmpty() &&
+        QFileInfo(inPath).canonicalFilePath() == QFileInfo(binary).canonicalFilePath())
         return "sightline";
     return binary;
 }

@@ -10,19 +10,28 @@ namespace sl::viewer {
 namespace {
 
 std::string dims(const uint32_t d[3]) {
-    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) +
+           ")";
 }
 
 std::string payloadText(PayloadType type, uint64_t bits) {
     char buf[64];
     switch (type) {
-        case PayloadType::U64: case PayloadType::U32: return std::to_string(bits);
-        case PayloadType::I64: case PayloadType::I32: return std::to_string(static_cast<int64_t>(bits));
-        case PayloadType::F64: std::snprintf(buf, sizeof buf, "%g", std::bit_cast<double>(bits)); return buf;
-        case PayloadType::F32:
-            std::snprintf(buf, sizeof buf, "%g", static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits))));
+        case PayloadType::U64:
+        case PayloadType::U32:
+            return std::to_string(bits);
+        case PayloadType::I64:
+        case PayloadType::I32:
+            return std::to_string(static_cast<int64_t>(bits));
+        case PayloadType::F64:
+            std::snprintf(buf, sizeof buf, "%g", std::bit_cast<double>(bits));
             return buf;
-        case PayloadType::None: break;
+        case PayloadType::F32:
+            std::snprintf(buf, sizeof buf, "%g",
+                          static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits))));
+            return buf;
+        case PayloadType::None:
+            break;
     }
     return {};
 }
@@ -32,24 +41,30 @@ std::string payloadText(PayloadType type, uint64_t bits) {
 std::string eventLabel(const Report& r, const Track& t, size_t i) {
     switch (t.key.kind) {
         case EventKind::Memcpy:
-            return std::string(copyKindName(static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i)))) + " " +
-                   formatBytes(static_cast<uint64_t>(t.intAt(cols::Memcpy::Bytes, i)));
+            return std::string(
+                       copyKindName(static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i)))) +
+                   " " + formatBytes(static_cast<uint64_t>(t.intAt(cols::Memcpy::Bytes, i)));
         case EventKind::Memset:
             return "Memset " + formatBytes(static_cast<uint64_t>(t.intAt(cols::Memset::Bytes, i)));
         case EventKind::Sync:
-            return std::string(syncTypeName(static_cast<SyncType>(t.intAt(cols::Sync::SyncType, i))));
-        case EventKind::ThreadState: return "Running";
+            return std::string(
+                syncTypeName(static_cast<SyncType>(t.intAt(cols::Sync::SyncType, i))));
+        case EventKind::ThreadState:
+            return "Running";
         case EventKind::CudaMemory:
             return std::string(t.intAt(cols::CudaMemory::Op, i) == 0 ? "Alloc " : "Free ") +
                    formatBytes(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Bytes, i)));
-        default: break;
+        default:
+            break;
     }
     return std::string(r.str(t.nameAt(i)));
 }
 
 void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
     hit.name = eventLabel(r, t, i);
-    auto add = [&hit](std::string k, std::string v) { hit.fields.emplace_back(std::move(k), std::move(v)); };
+    auto add = [&hit](std::string k, std::string v) {
+        hit.fields.emplace_back(std::move(k), std::move(v));
+    };
     add("Kind", std::string(t.schema().label));
     switch (t.key.kind) {
         case EventKind::Kernel: {
@@ -66,13 +81,17 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         }
         case EventKind::Memcpy: {
             const auto bytes = static_cast<uint64_t>(t.intAt(cols::Memcpy::Bytes, i));
-            add("Direction", std::string(copyKindName(static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i)))));
+            add("Direction", std::string(copyKindName(
+                                 static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i)))));
             add("Bytes", formatBytes(bytes));
-            add("Source", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::SrcKind, i)))));
-            add("Destination", std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::DstKind, i)))));
+            add("Source", std::string(memoryKindName(
+                              static_cast<MemoryKind>(t.intAt(cols::Memcpy::SrcKind, i)))));
+            add("Destination", std::string(memoryKindName(
+                                   static_cast<MemoryKind>(t.intAt(cols::Memcpy::DstKind, i)))));
             if (t.durationAt(i) > 0) {
                 char buf[64];
-                std::snprintf(buf, sizeof buf, "%.2f GB/s", static_cast<double>(bytes) / static_cast<double>(t.durationAt(i)));
+                std::snprintf(buf, sizeof buf, "%.2f GB/s",
+                              static_cast<double>(bytes) / static_cast<double>(t.durationAt(i)));
                 add("Throughput", buf);
             }
             add("Correlation", std::to_string(t.intAt(cols::Memcpy::Correlation, i)));
@@ -90,16 +109,23 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
             break;
         case EventKind::OsRuntime:
             add("Result", std::to_string(t.intAt(cols::OsRuntime::Result, i)));
-            if (t.intAt(cols::OsRuntime::Errno, i) != 0) add("errno", std::to_string(t.intAt(cols::OsRuntime::Errno, i)));
+            if (t.intAt(cols::OsRuntime::Errno, i) != 0)
+                add("errno", std::to_string(t.intAt(cols::OsRuntime::Errno, i)));
             break;
         case EventKind::NvtxRange:
         case EventKind::NvtxMark: {
+            if (t.key.device >= 0) {  // projected onto a GPU: only times, name and color are kept
+                add("Projected onto", "GPU " + std::to_string(t.key.device));
+                break;
+            }
             const std::string_view dom = r.domainName(t.key.pid, t.key.domain);
             add("Domain", dom.empty() ? std::string("default") : std::string(dom));
-            if (const auto cat = t.intAt(cols::Nvtx::Category, i); cat != 0) add("Category", std::to_string(cat));
+            if (const auto cat = t.intAt(cols::Nvtx::Category, i); cat != 0)
+                add("Category", std::to_string(cat));
             const auto pt = static_cast<PayloadType>(t.intAt(cols::Nvtx::PayloadType, i));
             if (pt != PayloadType::None)
-                add("Payload", payloadText(pt, static_cast<uint64_t>(t.intAt(cols::Nvtx::Payload, i))));
+                add("Payload",
+                    payloadText(pt, static_cast<uint64_t>(t.intAt(cols::Nvtx::Payload, i))));
             break;
         }
         case EventKind::Sync:
@@ -111,7 +137,8 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         case EventKind::Metric:
             add("Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)));
             break;
-        default: break;
+        default:
+            break;
     }
 }
 

@@ -42,10 +42,12 @@ void main() { fragColor = color; }
 QString GlBoxRenderer::initialize() {
     initializeOpenGLFunctions();
     if (!m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Vertex, kBoxVertex) ||
-        !m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) || !m_boxProgram.link())
+        !m_boxProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) ||
+        !m_boxProgram.link())
         return "cannot build the timeline's box shader: " + m_boxProgram.log();
     if (!m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex) ||
-        !m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) || !m_lineProgram.link())
+        !m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) ||
+        !m_lineProgram.link())
         return "cannot build the timeline's line shader: " + m_lineProgram.log();
     if (!m_vao.create()) return "cannot create a vertex array object";
     const float quad[] = {0, 0, 1, 0, 0, 1, 1, 1};
@@ -62,8 +64,16 @@ void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
     static_assert(sizeof(DrawBox) == 5 * sizeof(float), "DrawBox is uploaded as is");
     b.boxes.bind();
     b.boxes.setUsagePattern(QOpenGLBuffer::DynamicDraw);
-    b.boxes.allocate(list.boxes.data(), static_cast<int>(list.boxes.size() * sizeof(DrawBox)));
-    b.boxCount = static_cast<int>(list.boxes.size());
+    auto& sorted = m_boxScratch;
+    sorted.clear();
+    sorted.reserve(list.boxes.size());
+    for (const DrawBox& x : list.boxes)
+        if ((x.argb >> 24) == 0xFF) sorted.push_back(x);
+    b.opaqueCount = static_cast<int>(sorted.size());
+    for (const DrawBox& x : list.boxes)
+        if ((x.argb >> 24) != 0xFF) sorted.push_back(x);
+    b.boxes.allocate(sorted.data(), static_cast<int>(sorted.size() * sizeof(DrawBox)));
+    b.boxCount = static_cast<int>(sorted.size());
     b.boxes.release();
     // Lines become segments of (x, y, color) vertices.
     auto& v = m_lineScratch;
@@ -102,13 +112,24 @@ void GlBoxRenderer::draw(const Batch& b, float width, float height) {
         glVertexAttribDivisor(0, 0);
         const_cast<QOpenGLBuffer&>(b.boxes).bind();
         glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox), nullptr);
-        glVertexAttribDivisor(1, 1);
         glEnableVertexAttribArray(2);
-        glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
-                              reinterpret_cast<const void*>(offsetof(DrawBox, argb)));
+        glVertexAttribDivisor(1, 1);
         glVertexAttribDivisor(2, 1);
-        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, b.boxCount);
+        // Two passes over one buffer: the attribute offsets select the first instance.
+        auto pass = [this](int first, int count) {
+            if (count <= 0) return;
+            const size_t base = static_cast<size_t>(first) * sizeof(DrawBox);
+            glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox),
+                                  reinterpret_cast<const void*>(base));
+            glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
+                                  reinterpret_cast<const void*>(base + offsetof(DrawBox, argb)));
+            glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+        };
+        glDisable(GL_BLEND);
+        pass(0, b.opaqueCount);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        pass(b.opaqueCount, b.boxCount - b.opaqueCount);
         glVertexAttribDivisor(1, 0);
         glVertexAttribDivisor(2, 0);
         glDisableVertexAttribArray(1);

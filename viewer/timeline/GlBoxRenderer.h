@@ -19,9 +19,14 @@ public:
         QOpenGLBuffer boxes{QOpenGLBuffer::VertexBuffer};
         QOpenGLBuffer lines{QOpenGLBuffer::VertexBuffer};
         int boxCount = 0;
+        int opaqueCount = 0;  // boxes [0, opaqueCount) are opaque and drawn without blending
         int lineVertices = 0;
     };
 
+    // Boxes are drawn in two passes: the opaque ones first without blending (llvmpipe's fill
+    // rate is the frame's cost, and blending doubles it), then the translucent ones (folds by
+    // busy fraction, graphs, selection) blended on top, each pass in list order. Rows keep
+    // translucent boxes inside their own rectangle, so the reordering changes no pixel.
     // Compiles shaders; returns an error message, empty on success.
     QString initialize();
     void upload(const DrawList& list, Batch& batch);
@@ -33,6 +38,7 @@ private:
     QOpenGLVertexArrayObject m_vao;
     QOpenGLBuffer m_quad{QOpenGLBuffer::VertexBuffer};
     std::vector<float> m_lineScratch;
+    std::vector<DrawBox> m_boxScratch;
 };
 
 }  // namespace sl::viewer

@@ -33,7 +33,9 @@ void GraphRow::build(const RowContext& ctx, DrawList& out) const {
     columns(ctx, n, cols);
     const float top = ctx.y + 3, bottom = ctx.y + kHeight - 2;
     const double scale = m_scaleMax > 0 ? m_scaleMax : 1;
-    auto yOf = [&](double v) { return bottom - static_cast<float>(std::clamp(v / scale, 0.0, 1.0)) * (bottom - top); };
+    auto yOf = [&](double v) {
+        return bottom - static_cast<float>(std::clamp(v / scale, 0.0, 1.0)) * (bottom - top);
+    };
     const uint32_t area = withAlpha(m_color, 0.45);
     DrawPolyline line;
     line.argb = m_color;
@@ -49,14 +51,18 @@ void GraphRow::build(const RowContext& ctx, DrawList& out) const {
         if (y < bottom) {
             DrawBox b{x, y, 1, bottom - y, area};
             DrawBox* prev = out.boxes.empty() ? nullptr : &out.boxes.back();
-            if (prev && prev->argb == area && prev->y == b.y && prev->h == b.h && prev->x + prev->w == x) prev->w += 1;
-            else out.boxes.push_back(b);
+            if (prev && prev->argb == area && prev->y == b.y && prev->h == b.h &&
+                prev->x + prev->w == x)
+                prev->w += 1;
+            else
+                out.boxes.push_back(b);
         }
         line.xy.push_back(x + 0.5f);
         line.xy.push_back(yOf(c.line));
     }
     if (line.xy.size() >= 4) out.polylines.push_back(line);
-    out.labels.push_back({ctx.x + ctx.width - 130, ctx.y, 126, 14, 0xFF505050, "max " + formatValue(m_scaleMax, m_unit)});
+    out.labels.push_back({ctx.x + ctx.width - 130, ctx.y, 126, 14, 0xFF505050,
+                          "max " + formatValue(m_scaleMax, m_unit)});
 }
 
 std::optional<HitInfo> GraphRow::hitTest(const RowContext& ctx, float x, float) const {
@@ -72,7 +78,8 @@ std::optional<HitInfo> GraphRow::hitTest(const RowContext& ctx, float x, float) 
 }
 
 MetricRow::MetricRow(const Report& report, const Track& track, std::string title)
-    : GraphRow(std::move(title), track.size(), unitOf(report, track), Palette::kindColor(EventKind::Metric)),
+    : GraphRow(std::move(title), track.size(), unitOf(report, track),
+               Palette::kindColor(EventKind::Metric)),
       m_track(track) {
     const MetricSeries* ms = report.findSeries(track.key.series);
     if (!track.empty()) m_scaleMax = track.lod.maxValue(track, 0, track.size());
@@ -88,7 +95,9 @@ void MetricRow::columns(const RowContext& ctx, uint32_t n, std::vector<GraphColu
     for (uint32_t i = 0; i < n && i < buckets.size(); ++i) {
         const MetricBucket& b = buckets[i];
         const int64_t bEnd = ctx.t0 + static_cast<int64_t>((i + 1) * ctx.nsPerPixel);
-        if (bEnd <= m_track.start.front() || ctx.t0 + static_cast<int64_t>(i * ctx.nsPerPixel) > m_track.tMax) continue;
+        if (bEnd <= m_track.start.front() ||
+            ctx.t0 + static_cast<int64_t>(i * ctx.nsPerPixel) > m_track.tMax)
+            continue;
         out[i] = {true, b.count ? b.max : b.last, b.count ? b.mean : b.last};
     }
 }
@@ -97,7 +106,8 @@ double MetricRow::valueAt(int64_t t, bool* known) const {
     const auto it = std::upper_bound(m_track.start.begin(), m_track.start.end(), t);
     *known = it != m_track.start.begin() && t <= m_track.tMax;
     if (!*known) return 0;
-    return m_track.cols[cols::Metric::Value].doubleAt(static_cast<size_t>(it - m_track.start.begin()) - 1);
+    return m_track.cols[cols::Metric::Value].doubleAt(
+        static_cast<size_t>(it - m_track.start.begin()) - 1);
 }
 
 MemoryUsageRow::MemoryUsageRow(const Track& track, std::string title)
@@ -105,12 +115,14 @@ MemoryUsageRow::MemoryUsageRow(const Track& track, std::string title)
     // Frees may not carry a size: remember each allocation's size by address.
     std::vector<size_t> order(track.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return track.start[a] < track.start[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return track.start[a] < track.start[b]; });
     std::unordered_map<int64_t, double> live;
     double used = 0;
     for (size_t i : order) {
         const int64_t addr = track.intAt(cols::CudaMemory::Address, i);
-        const auto bytes = static_cast<double>(static_cast<uint64_t>(track.intAt(cols::CudaMemory::Bytes, i)));
+        const auto bytes =
+            static_cast<double>(static_cast<uint64_t>(track.intAt(cols::CudaMemory::Bytes, i)));
         if (track.intAt(cols::CudaMemory::Op, i) == static_cast<int64_t>(MemoryOp::Alloc)) {
             live[addr] = bytes;
             used += bytes;
@@ -124,15 +136,18 @@ MemoryUsageRow::MemoryUsageRow(const Track& track, std::string title)
     }
 }
 
-void MemoryUsageRow::columns(const RowContext& ctx, uint32_t n, std::vector<GraphColumn>& out) const {
+void MemoryUsageRow::columns(const RowContext& ctx, uint32_t n,
+                             std::vector<GraphColumn>& out) const {
     out.assign(n, {});
     if (m_times.empty()) return;
     for (uint32_t i = 0; i < n; ++i) {
         const int64_t b0 = ctx.t0 + static_cast<int64_t>(i * ctx.nsPerPixel);
         const int64_t b1 = ctx.t0 + static_cast<int64_t>((i + 1) * ctx.nsPerPixel);
-        const size_t j = static_cast<size_t>(std::lower_bound(m_times.begin(), m_times.end(), b1) - m_times.begin());
+        const size_t j = static_cast<size_t>(std::lower_bound(m_times.begin(), m_times.end(), b1) -
+                                             m_times.begin());
         if (j == 0) continue;
-        const size_t k = static_cast<size_t>(std::lower_bound(m_times.begin(), m_times.end(), b0) - m_times.begin());
+        const size_t k = static_cast<size_t>(std::lower_bound(m_times.begin(), m_times.end(), b0) -
+                                             m_times.begin());
         // The usage at the column's end, and the peak of the (few) changes inside it.
         double peak = m_usage[j - 1];
         for (size_t x = k; x < j && x < k + 64; ++x) peak = std::max(peak, m_usage[x]);

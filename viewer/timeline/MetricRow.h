@@ -14,7 +14,7 @@ namespace sl::viewer {
 struct GraphColumn {
     bool has = false;  // any value known here
     double max = 0;
-    double line = 0;   // mean of the samples, or the value carried over
+    double line = 0;  // mean of the samples, or the value carried over
 };
 
 class GraphRow : public Row {
@@ -29,7 +29,8 @@ public:
     std::optional<HitInfo> hitTest(const RowContext& ctx, float x, float y) const override;
 
 protected:
-    virtual void columns(const RowContext& ctx, uint32_t n, std::vector<GraphColumn>& out) const = 0;
+    virtual void columns(const RowContext& ctx, uint32_t n,
+                         std::vector<GraphColumn>& out) const = 0;
     virtual double valueAt(int64_t t, bool* known) const = 0;
     double m_scaleMax = 1;  // the value drawn at the top of the row
 

@@ -12,14 +12,29 @@ uint32_t hslToArgb(double h, double s, double l) {
     const double hp = h / 60.0;
     const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
     double r = 0, g = 0, b = 0;
-    if (hp < 1) { r = c; g = x; }
-    else if (hp < 2) { r = x; g = c; }
-    else if (hp < 3) { g = c; b = x; }
-    else if (hp < 4) { g = x; b = c; }
-    else if (hp < 5) { r = x; b = c; }
-    else { r = c; b = x; }
+    if (hp < 1) {
+        r = c;
+        g = x;
+    } else if (hp < 2) {
+        r = x;
+        g = c;
+    } else if (hp < 3) {
+        g = c;
+        b = x;
+    } else if (hp < 4) {
+        g = x;
+        b = c;
+    } else if (hp < 5) {
+        r = x;
+        b = c;
+    } else {
+        r = c;
+        b = x;
+    }
     const double m = l - c / 2;
-    auto ch = [m](double v) { return static_cast<uint32_t>(std::clamp((v + m) * 255.0 + 0.5, 0.0, 255.0)); };
+    auto ch = [m](double v) {
+        return static_cast<uint32_t>(std::clamp((v + m) * 255.0 + 0.5, 0.0, 255.0));
+    };
     return 0xFF000000u | (ch(r) << 16) | (ch(g) << 8) | ch(b);
 }
 
@@ -37,32 +52,54 @@ uint32_t Palette::hashColor(std::string_view name) {
 
 uint32_t Palette::copyKindColor(CopyKind kind) {
     switch (kind) {
-        case CopyKind::HtoD: case CopyKind::HtoA: case CopyKind::UvmHtoD: return 0xFF2E9E44;  // green
-        case CopyKind::DtoH: case CopyKind::AtoH: case CopyKind::UvmDtoH: return 0xFFD0413B;  // red
-        case CopyKind::DtoD: case CopyKind::AtoA: case CopyKind::AtoD: case CopyKind::DtoA:
-        case CopyKind::UvmDtoD: return 0xFFB58A1B;  // amber
-        case CopyKind::PtoP: return 0xFF8E44AD;     // purple
-        case CopyKind::HtoH: return 0xFF7F8C8D;     // grey
-        case CopyKind::Unknown: break;
+        case CopyKind::HtoD:
+        case CopyKind::HtoA:
+        case CopyKind::UvmHtoD:
+            return 0xFF2E9E44;  // green
+        case CopyKind::DtoH:
+        case CopyKind::AtoH:
+        case CopyKind::UvmDtoH:
+            return 0xFFD0413B;  // red
+        case CopyKind::DtoD:
+        case CopyKind::AtoA:
+        case CopyKind::AtoD:
+        case CopyKind::DtoA:
+        case CopyKind::UvmDtoD:
+            return 0xFFB58A1B;  // amber
+        case CopyKind::PtoP:
+            return 0xFF8E44AD;  // purple
+        case CopyKind::HtoH:
+            return 0xFF7F8C8D;  // grey
+        case CopyKind::Unknown:
+            break;
     }
     return 0xFF95A5A6;
 }
 
 uint32_t Palette::kindColor(EventKind kind) {
     switch (kind) {
-        case EventKind::Memset: return 0xFF16A0A8;
-        case EventKind::Sync: return 0xFFC0392B;
-        case EventKind::ThreadState: return 0xFF4CAF50;
-        case EventKind::CudaMemory: return 0xFFE67E22;
-        case EventKind::GraphTrace: return 0xFF5D6D7E;
-        case EventKind::CuptiOverhead: return 0xFF9E9E9E;
-        case EventKind::Metric: return 0xFF3F7FBF;
-        default: return 0xFF607D8B;
+        case EventKind::Memset:
+            return 0xFF16A0A8;
+        case EventKind::Sync:
+            return 0xFFC0392B;
+        case EventKind::ThreadState:
+            return 0xFF4CAF50;
+        case EventKind::CudaMemory:
+            return 0xFFE67E22;
+        case EventKind::GraphTrace:
+            return 0xFF5D6D7E;
+        case EventKind::CuptiOverhead:
+            return 0xFF9E9E9E;
+        case EventKind::Metric:
+            return 0xFF3F7FBF;
+        default:
+            return 0xFF607D8B;
     }
 }
 
 uint32_t Palette::nameColor(uint32_t id) {
-    if (id >= m_nameColors.size()) m_nameColors.resize(std::max<size_t>(id + 1, m_report.strings.size()), 0);
+    if (id >= m_nameColors.size())
+        m_nameColors.resize(std::max<size_t>(id + 1, m_report.strings.size()), 0);
     uint32_t& c = m_nameColors[id];
     if (c == 0) c = hashColor(m_report.str(id));
     return c;

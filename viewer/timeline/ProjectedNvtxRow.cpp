@@ -1,6 +1,7 @@
 #include "viewer/timeline/ProjectedNvtxRow.h"
 
 #include <map>
+#include <tuple>
 
 #include "viewer/timeline/TrackRow.h"
 
@@ -32,20 +33,26 @@ public:
 
 struct ProjectedNvtx::Impl {
     const Report* report = nullptr;
-    std::map<int32_t, std::unique_ptr<Track>> tracks;
+    // One track per (device, pid, tid): ranges of different threads overlap in time, and
+    // packing them into one row would interleave their nesting.
+    std::map<std::tuple<int32_t, int64_t, int64_t>, std::unique_ptr<Track>> tracks;
 };
 
-ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std::make_unique<Impl>()) {
+ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
+    : m_impl(std::make_unique<Impl>()) {
     m_impl->report = &report;
 #ifdef SIGHTLINE_HAVE_ANALYSIS
     using namespace sl::analysis;
-    if (report.tracksOfKind(EventKind::NvtxRange).empty() || report.tracksOfKind(EventKind::CudaApi).empty()) return;
+    if (report.tracksOfKind(EventKind::NvtxRange).empty() ||
+        report.tracksOfKind(EventKind::CudaApi).empty())
+        return;
     const CorrelationIndex corr(report);
     const NvtxRangeTree tree(report);
     const NvtxGpuProjection proj(report, corr, tree);
     // The device of a range: that of the first GPU operation launched inside it.
     std::map<std::pair<int64_t, int64_t>, const Track*> apiTracks;
-    for (const Track* t : report.tracksOfKind(EventKind::CudaApi)) apiTracks[{t->key.pid, t->key.tid}] = t;
+    for (const Track* t : report.tracksOfKind(EventKind::CudaApi))
+        apiTracks[{t->key.pid, t->key.tid}] = t;
     for (const ProjectedRange& pr : proj.ranges()) {
         const auto& node = tree.nodes()[pr.node];
         const Track& nvtx = report.tracks[node.ref.track];
@@ -63,22 +70,43 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report) : m_impl(std
             }
         }
         if (device < 0) continue;
-        auto& t = m_impl->tracks[device];
-        if (!t) t = std::make_unique<Track>(TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
+        auto& t = m_impl->tracks[{device, node.pid, node.tid}];
+        if (!t) {
+            t = std::make_unique<Track>(
+                TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
+            t->key.tid = node.tid;
+        }
         std::vector<int64_t> extra(nvtx.cols.size());
-        for (size_t c = 0; c < extra.size(); ++c) extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
+        for (size_t c = 0; c < extra.size(); ++c)
+            extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
         t->append(pr.projStart, pr.projEnd, nvtx.nameAt(node.ref.index), extra.data());
     }
-    for (auto& [d, t] : m_impl->tracks) t->finalize();
+    for (auto& [d, t] : m_impl->tracks) {
+        t->finalize();
+        // The row needs times, names and colors only: drop the other columns (about 22 of
+        // 46 bytes per range). Tooltips read them only where present.
+        for (size_t c = 0; c < t->cols.size(); ++c)
+            if (c != cols::Nvtx::Color) {
+                t->cols[c].clear();
+                t->cols[c].shrinkToFit();
+            }
+    }
 #endif
 }
 
 ProjectedNvtx::~ProjectedNvtx() = default;
 
-std::unique_ptr<Row> ProjectedNvtx::takeRow(int32_t device) {
-    auto it = m_impl->tracks.find(device);
-    if (it == m_impl->tracks.end() || !it->second) return nullptr;
-    return std::make_unique<OwningTrackRow>(*m_impl->report, "NVTX (projected)", std::move(it->second));
+std::vector<std::unique_ptr<Row>> ProjectedNvtx::takeRows(int32_t device) {
+    std::vector<std::unique_ptr<Track>> mine;
+    for (auto& [key, t] : m_impl->tracks)
+        if (std::get<0>(key) == device && t) mine.push_back(std::move(t));
+    std::vector<std::unique_ptr<Row>> rows;
+    for (auto& t : mine) {
+        std::string title = "NVTX (projected)";
+        if (mine.size() > 1) title += ": " + m_impl->report->threadTitle(t->key.pid, t->key.tid);
+        rows.push_back(std::make_unique<OwningTrackRow>(*m_impl->report, title, std::move(t)));
+    }
+    return rows;
 }
 
 }  // namespace sl::viewer

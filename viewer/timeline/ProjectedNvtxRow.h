@@ -4,6 +4,7 @@
 // sl::analysis::NvtxGpuProjection). The projected ranges form a small Track of their own,
 // drawn by a TrackRow, so folding and hit testing are the same as everywhere else.
 #include <memory>
+#include <vector>
 
 #include "model/core/Report.h"
 #include "viewer/timeline/Row.h"
@@ -16,8 +17,10 @@ class ProjectedNvtx {
 public:
     explicit ProjectedNvtx(const Report& report);
     ~ProjectedNvtx();
-    // The row for a device, or nullptr (moves it out: call once per device).
-    std::unique_ptr<Row> takeRow(int32_t device);
+    // The rows for a device, one per thread whose ranges launched work on it, titled
+    // "NVTX (projected)" or, with several threads, "NVTX (projected): Thread <tid> (<name>)".
+    // Moves them out: call once per device.
+    std::vector<std::unique_ptr<Row>> takeRows(int32_t device);
 
 private:
     struct Impl;

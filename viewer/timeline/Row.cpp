@@ -6,7 +6,9 @@ namespace sl::viewer {
 
 void Row::build(const RowContext&, DrawList&) const {}
 
-std::optional<HitInfo> Row::hitTest(const RowContext&, float, float) const { return std::nullopt; }
+std::optional<HitInfo> Row::hitTest(const RowContext&, float, float) const {
+    return std::nullopt;
+}
 
 Row* Row::addChild(std::unique_ptr<Row> child, bool summary) {
     child->m_parent = this;

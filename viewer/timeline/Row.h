@@ -24,11 +24,13 @@ class Palette;
 struct RowContext {
     int64_t t0 = 0, t1 = 1;  // visible range
     double nsPerPixel = 1;
-    float x = 0, width = 1;  // the pixel columns of the event area
-    float y = 0, height = 0; // the row's rectangle
+    float x = 0, width = 1;   // the pixel columns of the event area
+    float y = 0, height = 0;  // the row's rectangle
     Palette* palette = nullptr;
 
-    float xOf(int64_t t) const { return x + static_cast<float>(static_cast<double>(t - t0) / nsPerPixel); }
+    float xOf(int64_t t) const {
+        return x + static_cast<float>(static_cast<double>(t - t0) / nsPerPixel);
+    }
     int64_t timeAt(float px) const { return t0 + static_cast<int64_t>((px - x) * nsPerPixel); }
 };
 

@@ -15,32 +15,53 @@ namespace {
 // Order of a thread's rows and a stream's rows.
 int kindOrder(EventKind k) {
     switch (k) {
-        case EventKind::NvtxRange: return 0;
-        case EventKind::NvtxMark: return 1;
-        case EventKind::CudaApi: return 2;
-        case EventKind::OsRuntime: return 3;
-        case EventKind::ThreadState: return 4;
-        case EventKind::CuptiOverhead: return 5;
-        case EventKind::Kernel: return 0;
-        case EventKind::Memcpy: return 1;
-        case EventKind::Memset: return 2;
-        case EventKind::Sync: return 3;
-        case EventKind::GraphTrace: return 4;
-        default: return 9;
+        case EventKind::NvtxRange:
+            return 0;
+        case EventKind::NvtxMark:
+            return 1;
+        case EventKind::CudaApi:
+            return 2;
+        case EventKind::OsRuntime:
+            return 3;
+        case EventKind::ThreadState:
+            return 4;
+        case EventKind::CuptiOverhead:
+            return 5;
+        case EventKind::Kernel:
+            return 0;
+        case EventKind::Memcpy:
+            return 1;
+        case EventKind::Memset:
+            return 2;
+        case EventKind::Sync:
+            return 3;
+        case EventKind::GraphTrace:
+            return 4;
+        default:
+            return 9;
     }
 }
 
 std::string kindTitle(const Report& r, const Track& t) {
     switch (t.key.kind) {
-        case EventKind::OsRuntime: return "OS runtime";
-        case EventKind::CudaApi: return "CUDA API";
-        case EventKind::ThreadState: return "Thread state";
-        case EventKind::CuptiOverhead: return "CUPTI overhead";
-        case EventKind::Kernel: return "Kernels";
-        case EventKind::Memcpy: return "Memcpy";
-        case EventKind::Memset: return "Memset";
-        case EventKind::Sync: return "Sync";
-        case EventKind::GraphTrace: return "CUDA graphs";
+        case EventKind::OsRuntime:
+            return "OS runtime";
+        case EventKind::CudaApi:
+            return "CUDA API";
+        case EventKind::ThreadState:
+            return "Thread state";
+        case EventKind::CuptiOverhead:
+            return "CUPTI overhead";
+        case EventKind::Kernel:
+            return "Kernels";
+        case EventKind::Memcpy:
+            return "Memcpy";
+        case EventKind::Memset:
+            return "Memset";
+        case EventKind::Sync:
+            return "Sync";
+        case EventKind::GraphTrace:
+            return "CUDA graphs";
         case EventKind::NvtxRange:
         case EventKind::NvtxMark: {
             std::string title = t.key.kind == EventKind::NvtxRange ? "NVTX" : "NVTX marks";
@@ -49,15 +70,19 @@ std::string kindTitle(const Report& r, const Track& t) {
             if (t.key.domain != 0 && !dom.empty()) title += " (" + std::string(dom) + ")";
             return title;
         }
-        default: return std::string(t.schema().label);
+        default:
+            return std::string(t.schema().label);
     }
 }
 
-std::unique_ptr<Row> group(std::string title) { return std::make_unique<Row>(std::move(title), 0); }
+std::unique_ptr<Row> group(std::string title) {
+    return std::make_unique<Row>(std::move(title), 0);
+}
 
 class Builder {
 public:
-    Builder(const Report& r, ProjectedNvtx* projected) : m_r(r), m_projected(projected), m_root(group("")) {}
+    Builder(const Report& r, ProjectedNvtx* projected)
+        : m_r(r), m_projected(projected), m_root(group("")) {}
     std::unique_ptr<Row> run();
 
 private:
@@ -80,14 +105,16 @@ private:
 Row* Builder::process(int64_t pid) {
     if (auto it = m_processes.find(pid); it != m_processes.end()) return it->second;
     std::string title = "Process " + std::to_string(pid);
-    if (const Process* p = m_r.findProcess(pid); p && !p->name.empty()) title += " (" + p->name + ")";
+    if (const Process* p = m_r.findProcess(pid); p && !p->name.empty())
+        title += " (" + p->name + ")";
     return m_processes[pid] = m_root->addChild(group(title));
 }
 
 Row* Builder::thread(int64_t pid, int64_t tid) {
     if (auto it = m_threads.find({pid, tid}); it != m_threads.end()) return it->second;
     std::string title = "Thread " + std::to_string(tid);
-    if (const Thread* t = m_r.findThread(pid, tid); t && !t->name.empty()) title += " (" + t->name + ")";
+    if (const Thread* t = m_r.findThread(pid, tid); t && !t->name.empty())
+        title += " (" + t->name + ")";
     return m_threads[{pid, tid}] = process(pid)->addChild(group(title));
 }
 
@@ -111,7 +138,8 @@ Row* Builder::stream(const TrackKey& k) {
         ctx = gpu(k.device)->addChild(group(title));
     }
     std::string title = "Stream " + std::to_string(k.stream);
-    if (const CudaStream* s = m_r.findStream(k.pid, k.device, k.context, k.stream); s && !s->name.empty())
+    if (const CudaStream* s = m_r.findStream(k.pid, k.device, k.context, k.stream);
+        s && !s->name.empty())
         title += " (" + s->name + ")";
     return m_streams[sk] = ctx->addChild(group(title));
 }
@@ -124,7 +152,7 @@ std::unique_ptr<Row> Builder::run() {
     std::stable_sort(tracks.begin(), tracks.end(), [](const Track* a, const Track* b) {
         const TrackKey &x = a->key, &y = b->key;
         return std::tie(x.device, x.pid, x.tid, x.context, x.stream, x.domain) <
-               std::tie(y.device, y.pid, y.tid, y.context, y.stream, y.domain) ||
+                   std::tie(y.device, y.pid, y.tid, y.context, y.stream, y.domain) ||
                (std::tie(x.device, x.pid, x.tid, x.context, x.stream, x.domain) ==
                     std::tie(y.device, y.pid, y.tid, y.context, y.stream, y.domain) &&
                 kindOrder(x.kind) < kindOrder(y.kind));
@@ -133,7 +161,8 @@ std::unique_ptr<Row> Builder::run() {
     std::map<int32_t, std::vector<const Track*>> kernels, memops, memory;
     for (const Track* t : tracks) {
         if (t->key.kind == EventKind::Kernel) kernels[t->key.device].push_back(t);
-        if (t->key.kind == EventKind::Memcpy || t->key.kind == EventKind::Memset) memops[t->key.device].push_back(t);
+        if (t->key.kind == EventKind::Memcpy || t->key.kind == EventKind::Memset)
+            memops[t->key.device].push_back(t);
         if (t->key.kind == EventKind::CudaMemory) memory[t->key.device].push_back(t);
     }
     for (const Gpu& g : m_r.gpus) gpu(g.deviceId);
@@ -144,17 +173,22 @@ std::unique_ptr<Row> Builder::run() {
         if (auto it = kernels.find(device); it != kernels.end())
             row->addChild(std::make_unique<TrackRow>(m_r, "All kernels", it->second, true), true);
         if (auto it = memops.find(device); it != memops.end())
-            row->addChild(std::make_unique<TrackRow>(m_r, "All memory operations", it->second, true), true);
+            row->addChild(
+                std::make_unique<TrackRow>(m_r, "All memory operations", it->second, true), true);
         if (auto it = memory.find(device); it != memory.end())
             for (const Track* t : it->second)
-                row->addChild(std::make_unique<MemoryUsageRow>(*t, "CUDA memory usage (pid " + std::to_string(t->key.pid) + ")"));
+                row->addChild(std::make_unique<MemoryUsageRow>(
+                    *t, "CUDA memory usage (pid " + std::to_string(t->key.pid) + ")"));
     }
     for (const Track* t : tracks) {
         const KindSchema& s = t->schema();
         if (s.owner == OwnerKind::Thread) {
-            thread(t->key.pid, t->key.tid)->addChild(std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
+            thread(t->key.pid, t->key.tid)
+                ->addChild(
+                    std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
         } else if (s.owner == OwnerKind::Stream) {
-            stream(t->key)->addChild(std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
+            stream(t->key)->addChild(
+                std::make_unique<TrackRow>(m_r, kindTitle(m_r, *t), std::vector{t}, false));
         } else if (s.owner == OwnerKind::Series) {
             const MetricSeries* ms = m_r.findSeries(t->key.series);
             std::string title = ms ? ms->name : "Metric " + std::to_string(t->key.series);
@@ -182,12 +216,12 @@ int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected) {
     int added = 0;
     for (const auto& g : root.children()) {
         if (g->device() < 0) continue;
-        auto row = projected.takeRow(g->device());
-        if (!row) continue;
         size_t at = 0;  // after "All kernels" and "All memory operations"
         while (at < g->children().size() && g->children()[at]->title().rfind("All ", 0) == 0) ++at;
-        g->insertChild(at, std::move(row), true);
-        ++added;
+        for (auto& row : projected.takeRows(g->device())) {
+            g->insertChild(at++, std::move(row), true);
+            ++added;
+        }
     }
     return added;
 }

@@ -18,7 +18,8 @@ struct RulerTicks {
     std::vector<RulerTick> ticks;
 };
 
-RulerTicks rulerTicks(int64_t t0, int64_t t1, int64_t origin, double widthPx, double spacingPx = 100);
+RulerTicks rulerTicks(int64_t t0, int64_t t1, int64_t origin, double widthPx,
+                      double spacingPx = 100);
 // "12.5 ms" with as many decimals as `step` needs.
 std::string formatTickLabel(int64_t relNs, int64_t step);
 

@@ -11,7 +11,6 @@ namespace sl::viewer {
 namespace {
 
 constexpr uint32_t kBackground = 0xFFFFFFFF;
-constexpr uint32_t kRowAlt = 0xFFF6F7F9;
 constexpr uint32_t kGroupBg = 0xFFE9ECF1;
 constexpr uint32_t kHeaderBg = 0xFFF0F2F5;
 constexpr uint32_t kSeparator = 0xFFD5D9E0;
@@ -126,22 +125,27 @@ void TimelineScene::buildHeader(const LayoutRow& lr, DrawList& out) const {
     if (r.isGroup()) text = r.expanded() ? "\u25BE " : "\u25B8 ";
     text += r.title();
     const float h = std::min(lr.h, 20.0f);
-    out.labels.push_back({indent, lr.y, kHeaderWidth - indent - 70, h, r.isGroup() ? kText : 0xFF343A40, text});
-    if (r.count() > 0) out.labels.push_back({kHeaderWidth - 68, lr.y, 64, h, kDimText, formatCount(r.count())});
+    out.labels.push_back(
+        {indent, lr.y, kHeaderWidth - indent - 70, h, r.isGroup() ? kText : 0xFF343A40, text});
+    if (r.count() > 0)
+        out.labels.push_back({kHeaderWidth - 68, lr.y, 64, h, kDimText, formatCount(r.count())});
     if (r.pinned()) out.labels.push_back({kHeaderWidth - 82, lr.y, 14, h, 0xFFB03A2E, "\u25CF"});
 }
 
 void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
     out.boxes.push_back({0, 0, m_width, kRulerHeight, kHeaderBg});
-    const RulerTicks ticks = rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
+    const RulerTicks ticks =
+        rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
     for (const RulerTick& t : ticks.ticks) {
         const float x = std::round(xOf(range, t.time));
-        out.boxes.push_back({x, t.major ? kRulerHeight - 12 : kRulerHeight - 5, 1, t.major ? 12.0f : 5.0f, kDimText});
+        out.boxes.push_back({x, t.major ? kRulerHeight - 12 : kRulerHeight - 5, 1,
+                             t.major ? 12.0f : 5.0f, kDimText});
         if (t.major) out.labels.push_back({x + 3, 2, 110, 16, kText, t.label});
     }
     out.boxes.push_back({0, kRulerHeight - 1, m_width, 1, kSeparator});
     // The corner: the visible span and where 0 is.
-    out.labels.push_back({6, 0, kHeaderWidth - 10, 15, kText, "Span " + formatDuration(range.span())});
+    out.labels.push_back(
+        {6, 0, kHeaderWidth - 10, 15, kText, "Span " + formatDuration(range.span())});
     out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, "0 = session start"});
 }
 
@@ -149,31 +153,49 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
     out.clear();
     layout();
     // The widget clears to kBackground: no full-screen box (fill rate is what llvmpipe lacks).
-    const RulerTicks ticks = rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
+    const RulerTicks ticks =
+        rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
     // Step 1: scrolled rows that intersect the visible band; their labels never cover the
     // pinned area or the ruler.
     for (int pass = 0; pass < 2; ++pass) {
         const bool pinnedPass = pass == 1;
         if (pinnedPass && m_pinnedBottom > kRulerHeight)
-            out.boxes.push_back({0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, kBackground});
+            out.boxes.push_back(
+                {0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, kBackground});
         const size_t labelsBefore = out.labels.size();
-        size_t index = 0;
+        const size_t boxesBefore = out.boxes.size();
         for (const LayoutRow& lr : m_layout) {
             if (lr.pinned != pinnedPass) continue;
-            ++index;
-            if (lr.y + lr.h <= (pinnedPass ? kRulerHeight : m_pinnedBottom) || lr.y >= m_height) continue;
-            const uint32_t bg = lr.row->isGroup() ? kGroupBg : (index % 2 ? kBackground : kRowAlt);
-            if (bg != kBackground || pinnedPass) out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, bg});
+            if (lr.y + lr.h <= (pinnedPass ? kRulerHeight : m_pinnedBottom) || lr.y >= m_height)
+                continue;
+            // Plain rows show the cleared background (no box: fill rate); groups are tinted.
+            if (lr.row->isGroup())
+                out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kGroupBg});
+            else if (pinnedPass)
+                out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kBackground});
             if (!lr.row->isGroup()) {
                 for (const RulerTick& t : ticks.ticks)
-                    if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
+                    if (t.major)
+                        out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
             }
             lr.row->build(contextFor(range, lr), out);
             out.boxes.push_back({0, lr.y + lr.h - 1, m_width, 1, kSeparator});
-            out.boxes.push_back({0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? kGroupBg : kHeaderBg});
+            out.boxes.push_back(
+                {0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? kGroupBg : kHeaderBg});
             buildHeader(lr, out);
         }
         if (!pinnedPass) {
+            // Clip scrolled rows at the pinned area: the renderer draws translucent boxes after
+            // opaque ones, so nothing may rely on a later box covering it.
+            auto& b = out.boxes;
+            for (size_t i = boxesBefore; i < b.size(); ++i)
+                if (b[i].y < m_pinnedBottom) {
+                    b[i].h -= m_pinnedBottom - b[i].y;
+                    b[i].y = m_pinnedBottom;
+                }
+            b.erase(std::remove_if(b.begin() + static_cast<ptrdiff_t>(boxesBefore), b.end(),
+                                   [](const DrawBox& d) { return d.h <= 0; }),
+                    b.end());
             auto& l = out.labels;
             l.erase(std::remove_if(l.begin() + static_cast<ptrdiff_t>(labelsBefore), l.end(),
                                    [this](const DrawLabel& d) { return d.y < m_pinnedBottom; }),
@@ -186,17 +208,20 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
     buildRuler(range, out);
 }
 
-void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view, const std::optional<HitInfo>& hover,
-                                 float mouseX, DrawList& out) {
+void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view,
+                                 const std::optional<HitInfo>& hover, float mouseX, DrawList& out) {
     out.clear();
     const float left = eventX(), right = m_width;
     auto clampX = [&](float x) { return std::clamp(x, left, right); };
     if (view.hasSelection()) {
         const TimeRange s = view.selection();
         const float x0 = clampX(xOf(range, s.start)), x1 = clampX(xOf(range, s.end));
-        if (x1 > x0) out.boxes.push_back({x0, kRulerHeight, std::max(1.0f, x1 - x0), m_height - kRulerHeight, 0x3C1E88E5});
+        if (x1 > x0)
+            out.boxes.push_back(
+                {x0, kRulerHeight, std::max(1.0f, x1 - x0), m_height - kRulerHeight, 0x3C1E88E5});
         out.boxes.push_back({x0, 0, std::max(1.0f, x1 - x0), kRulerHeight, 0x801E88E5});
-        out.labels.push_back({x0 + 3, kRulerHeight - 16, std::max(120.0f, x1 - x0), 14, 0xFF0D47A1, formatDuration(s.span())});
+        out.labels.push_back({x0 + 3, kRulerHeight - 16, std::max(120.0f, x1 - x0), 14, 0xFF0D47A1,
+                              formatDuration(s.span())});
     }
     for (int64_t m : view.markers()) {
         const float x = xOf(range, m);
@@ -215,7 +240,8 @@ void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view, 
             out.boxes.push_back({x0 + w, y0, 1, h, 0xFF000000});
         }
     }
-    if (mouseX >= left && mouseX <= right) out.boxes.push_back({std::round(mouseX), kRulerHeight - 12, 1, 12, 0xFF000000});
+    if (mouseX >= left && mouseX <= right)
+        out.boxes.push_back({std::round(mouseX), kRulerHeight - 12, 1, 12, 0xFF000000});
 }
 
 std::optional<HitInfo> TimelineScene::hitTest(const TimeRange& range, float x, float y) {

@@ -39,7 +39,9 @@ public:
     float height() const { return m_height; }
     float eventX() const { return kHeaderWidth; }
     float eventWidth() const { return std::max(1.0f, m_width - kHeaderWidth); }
-    double nsPerPixel(const TimeRange& r) const { return static_cast<double>(r.span()) / eventWidth(); }
+    double nsPerPixel(const TimeRange& r) const {
+        return static_cast<double>(r.span()) / eventWidth();
+    }
     int64_t timeAt(const TimeRange& r, float x) const;
     float xOf(const TimeRange& r, int64_t t) const;
 
@@ -58,8 +60,8 @@ public:
     // or data changes only.
     void build(const TimeRange& range, DrawList& out);
     // The cheap part redrawn on hover and selection: selection, markers, hovered event.
-    void buildOverlay(const TimeRange& range, const ViewState& view, const std::optional<HitInfo>& hover,
-                      float mouseX, DrawList& out);
+    void buildOverlay(const TimeRange& range, const ViewState& view,
+                      const std::optional<HitInfo>& hover, float mouseX, DrawList& out);
     std::optional<HitInfo> hitTest(const TimeRange& range, float x, float y);
 
 private:

@@ -22,11 +22,13 @@
 namespace sl::viewer {
 
 namespace {
-constexpr double kWheelZoom = 0.8;   // per wheel notch (120 units)
-constexpr double kKeyZoom = 0.8;     // W / S
-constexpr double kPanFraction = 0.1; // of the visible span, per notch or key press
+constexpr double kWheelZoom = 0.8;    // per wheel notch (120 units)
+constexpr double kKeyZoom = 0.8;      // W / S
+constexpr double kPanFraction = 0.1;  // of the visible span, per notch or key press
 
-QColor argbColor(uint32_t c) { return QColor::fromRgba(c); }
+QColor argbColor(uint32_t c) {
+    return QColor::fromRgba(c);
+}
 }  // namespace
 
 TimelineWidget::TimelineWidget(QWidget* parent) : QOpenGLWidget(parent) {
@@ -52,18 +54,22 @@ void TimelineWidget::installSurfaceFormat() {
     QSurfaceFormat f = QSurfaceFormat::defaultFormat();
     f.setVersion(3, 3);
     f.setProfile(QSurfaceFormat::CoreProfile);
+    f.setSwapInterval(0);  // frames are driven by input, never by vsync
     QSurfaceFormat::setDefaultFormat(f);
 }
 
 QString TimelineWidget::checkOpenGL() {
-    if (QGuiApplication::platformName() == "offscreen" || QGuiApplication::platformName() == "minimal")
+    if (QGuiApplication::platformName() == "offscreen" ||
+        QGuiApplication::platformName() == "minimal")
         return "the Qt platform '" + QGuiApplication::platformName() +
                "' has no OpenGL; run with a display (for example under xvfb-run)";
     QOpenGLContext ctx;
     if (!ctx.create()) return "cannot create an OpenGL context";
     const auto v = ctx.format().version();
     if (v < qMakePair(3, 3))
-        return QString("OpenGL 3.3 is needed, this display offers %1.%2").arg(v.first).arg(v.second);
+        return QString("OpenGL 3.3 is needed, this display offers %1.%2")
+            .arg(v.first)
+            .arg(v.second);
     QOffscreenSurface surface;
     surface.setFormat(ctx.format());
     surface.create();
@@ -95,14 +101,17 @@ int64_t TimelineWidget::timeAtX(float x) const {
 void TimelineWidget::initializeGL() {
     const auto v = context()->format().version();
     if (v < qMakePair(3, 3)) {
-        m_glError = QString("OpenGL 3.3 is needed, this display offers %1.%2").arg(v.first).arg(v.second);
+        m_glError =
+            QString("OpenGL 3.3 is needed, this display offers %1.%2").arg(v.first).arg(v.second);
         return;
     }
     m_glError = m_renderer.initialize();
     m_glReady = m_glError.isEmpty();
 }
 
-void TimelineWidget::resizeGL(int, int) { m_needRebuild = true; }
+void TimelineWidget::resizeGL(int, int) {
+    m_needRebuild = true;
+}
 
 void TimelineWidget::paintGL() {
     QElapsedTimer timer;
@@ -112,7 +121,8 @@ void TimelineWidget::paintGL() {
     f->glClear(GL_COLOR_BUFFER_BIT);
     if (!m_glReady || !m_scene) {
         QPainter p(this);
-        p.drawText(rect(), Qt::AlignCenter, m_glReady ? "No report" : "The timeline cannot draw: " + m_glError);
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_glReady ? "No report" : "The timeline cannot draw: " + m_glError);
         return;
     }
     const float w = static_cast<float>(width()), h = static_cast<float>(height());
@@ -127,10 +137,11 @@ void TimelineWidget::paintGL() {
     // markers never redraw the events.
     f->glBindFramebuffer(GL_READ_FRAMEBUFFER, m_cache->handle());
     f->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
-    f->glBlitFramebuffer(0, 0, pixels.width(), pixels.height(), 0, 0, pixels.width(), pixels.height(),
-                         GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    f->glBlitFramebuffer(0, 0, pixels.width(), pixels.height(), 0, 0, pixels.width(),
+                         pixels.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
     f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
-    m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()), m_overlay);
+    m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()),
+                          m_overlay);
     if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
     m_renderer.upload(m_overlay, m_overlayBatch);
     f->glEnable(GL_BLEND);
@@ -154,7 +165,8 @@ void TimelineWidget::renderFrameToCache(float w, float h) {
     QFontMetricsF fm(font());
     m_labelCache.clear();
     for (const DrawLabel& l : m_frame.labels) {
-        const QString text = QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
+        const QString text =
+            QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
         const QString shown = fm.elidedText(text, Qt::ElideRight, l.w);
         if (shown.isEmpty() || shown == QStringLiteral("\u2026")) continue;
         m_labelCache.push_back({QRectF(l.x, l.y, l.w, l.h), argbColor(l.argb), shown});
@@ -198,7 +210,9 @@ void TimelineWidget::paintLabels(QPainter& p, const DrawList& list, bool cached)
     }
 }
 
-QImage TimelineWidget::renderImage() { return grabFramebuffer(); }
+QImage TimelineWidget::renderImage() {
+    return grabFramebuffer();
+}
 
 QString TimelineWidget::hitText(const HitInfo& hit) const {
     QString s = QString::fromStdString(hit.name);
@@ -207,17 +221,21 @@ QString TimelineWidget::hitText(const HitInfo& hit) const {
         s += "\nStart: " + QString::fromStdString(formatDuration(hit.start - origin));
         s += "\nDuration: " + QString::fromStdString(formatDuration(hit.end - hit.start));
     }
-    for (const auto& [k, v] : hit.fields) s += "\n" + QString::fromStdString(k) + ": " + QString::fromStdString(v);
+    for (const auto& [k, v] : hit.fields)
+        s += "\n" + QString::fromStdString(k) + ": " + QString::fromStdString(v);
     return s;
 }
 
 void TimelineWidget::updateHover(QPointF pos) {
     m_mouse = pos;
     if (!m_scene) return;
-    m_hover = m_scene->hitTest(m_view.range(), static_cast<float>(pos.x()), static_cast<float>(pos.y()));
+    m_hover =
+        m_scene->hitTest(m_view.range(), static_cast<float>(pos.x()), static_cast<float>(pos.y()));
     const QString text = m_hover ? hitText(*m_hover) : QString();
-    if (text.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(mapToGlobal(pos.toPoint()) + QPoint(14, 14), text, this);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(mapToGlobal(pos.toPoint()) + QPoint(14, 14), text, this);
     emit hovered(text);
     update();  // a redraw, not a rebuild
 }
@@ -255,7 +273,8 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
     m_dragStart = pos;
     if (e->button() == Qt::LeftButton && !inEvents) {
         headerClick(pos);
-    } else if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
+    } else if (e->button() == Qt::MiddleButton ||
+               (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
         m_drag = Drag::Pan;
         m_dragRange = m_view.range();
         setCursor(Qt::ClosedHandCursor);
@@ -279,7 +298,8 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
             rebuild();
         }
     } else if (m_drag == Drag::Select && std::fabs(pos.x() - m_dragStart.x()) >= 3) {
-        const float x = std::clamp(static_cast<float>(pos.x()), m_scene->eventX(), static_cast<float>(width()));
+        const float x =
+            std::clamp(static_cast<float>(pos.x()), m_scene->eventX(), static_cast<float>(width()));
         m_view.setSelection(m_dragTime, m_scene->timeAt(m_view.range(), x));
     }
     updateHover(pos);
@@ -309,25 +329,42 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
     if (!m_scene) return QOpenGLWidget::keyPressEvent(e);
     const TimeRange r = m_view.range();
     const bool mouseIn = m_mouse.x() >= m_scene->eventX() && rect().contains(m_mouse.toPoint());
-    const int64_t anchor = mouseIn ? m_scene->timeAt(r, static_cast<float>(m_mouse.x())) : r.start + r.span() / 2;
+    const int64_t anchor =
+        mouseIn ? m_scene->timeAt(r, static_cast<float>(m_mouse.x())) : r.start + r.span() / 2;
     const auto pan = static_cast<int64_t>(kPanFraction * static_cast<double>(r.span()));
     const auto mods = e->modifiers() & ~Qt::KeypadModifier;
     switch (e->key()) {
         case Qt::Key_Z:
             if (mods == Qt::ShiftModifier) m_view.zoomToSelection();
             break;
-        case Qt::Key_Backspace: m_view.back(); break;
+        case Qt::Key_Backspace:
+            m_view.back();
+            break;
         case Qt::Key_Home:
-        case Qt::Key_F: m_view.showAll(); break;
+        case Qt::Key_F:
+            m_view.showAll();
+            break;
         case Qt::Key_M:
             if (mods == Qt::ControlModifier) m_view.addMarker(anchor);
             break;
-        case Qt::Key_W: m_view.zoomAround(anchor, kKeyZoom); break;
-        case Qt::Key_S: m_view.zoomAround(anchor, 1 / kKeyZoom); break;
-        case Qt::Key_A: m_view.pan(-pan); break;
-        case Qt::Key_D: m_view.pan(pan); break;
-        case Qt::Key_Escape: m_view.clearSelection(); break;
-        default: QOpenGLWidget::keyPressEvent(e); return;
+        case Qt::Key_W:
+            m_view.zoomAround(anchor, kKeyZoom);
+            break;
+        case Qt::Key_S:
+            m_view.zoomAround(anchor, 1 / kKeyZoom);
+            break;
+        case Qt::Key_A:
+            m_view.pan(-pan);
+            break;
+        case Qt::Key_D:
+            m_view.pan(pan);
+            break;
+        case Qt::Key_Escape:
+            m_view.clearSelection();
+            break;
+        default:
+            QOpenGLWidget::keyPressEvent(e);
+            return;
     }
     e->accept();
 }
@@ -354,7 +391,8 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e) {
                 rebuild();
             });
     }
-    if (m_view.hasSelection()) menu.addAction("Zoom to selection\tShift+Z", this, [this] { m_view.zoomToSelection(); });
+    if (m_view.hasSelection())
+        menu.addAction("Zoom to selection\tShift+Z", this, [this] { m_view.zoomToSelection(); });
     menu.addAction("Show everything\tHome", this, [this] { m_view.showAll(); });
     menu.addAction("Clear markers", this, [this] { m_view.clearMarkers(); });
     menu.exec(e->globalPos());

@@ -63,8 +63,8 @@ public:
     void refreshFrame() { rebuild(); }
 
 signals:
-    void hovered(const QString& text);      // tooltip text, empty when nothing is under the mouse
-    void eventClicked(const QString& text); // the details of a clicked event
+    void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
+    void eventClicked(const QString& text);  // the details of a clicked event
     void frameRendered();
 
 protected:
@@ -81,7 +81,10 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
-    void rebuild() { m_needRebuild = true; update(); }
+    void rebuild() {
+        m_needRebuild = true;
+        update();
+    }
     void renderFrameToCache(float w, float h);
     void paintLabels(QPainter& p, const DrawList& list, bool cached);
     void updateHover(QPointF pos);

@@ -33,8 +33,12 @@ void pushBox(DrawList& out, float x, float y, float w, float h, uint32_t argb) {
 
 }  // namespace
 
-TrackRow::TrackRow(const Report& report, std::string title, std::vector<const Track*> tracks, bool overlay)
-    : Row(std::move(title), total(tracks)), m_report(report), m_tracks(std::move(tracks)), m_overlay(overlay) {}
+TrackRow::TrackRow(const Report& report, std::string title, std::vector<const Track*> tracks,
+                   bool overlay)
+    : Row(std::move(title), total(tracks)),
+      m_report(report),
+      m_tracks(std::move(tracks)),
+      m_overlay(overlay) {}
 
 uint32_t TrackRow::laneCount() const {
     if (m_overlay) return 1;
@@ -43,7 +47,9 @@ uint32_t TrackRow::laneCount() const {
     return std::min(n, kMaxLanes);
 }
 
-float TrackRow::height() const { return static_cast<float>(laneCount()) * kLaneHeight + 2 * kPad; }
+float TrackRow::height() const {
+    return static_cast<float>(laneCount()) * kLaneHeight + 2 * kPad;
+}
 
 void TrackRow::build(const RowContext& ctx, DrawList& out) const {
     for (const Track* t : m_tracks) {
@@ -55,7 +61,8 @@ void TrackRow::build(const RowContext& ctx, DrawList& out) const {
     }
 }
 
-void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y, DrawList& out) const {
+void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y,
+                         DrawList& out) const {
     thread_local std::vector<LaneItem> items;
     layoutLane(t, lane, ctx.t0, ctx.t1, ctx.nsPerPixel, kMinPixels, items);
     const float h = kLaneHeight - 1;
@@ -67,14 +74,19 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         if (it.count == 1) {
             const uint32_t c = ctx.palette->eventColor(t, it.first);
             pushBox(out, x0, y, w, h, c);
-            if (w >= kLabelMinWidth && m_tracks.size() == 1) out.labels.push_back({x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
+            if (w >= kLabelMinWidth && m_tracks.size() == 1)
+                out.labels.push_back(
+                    {x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
             continue;
         }
         if (w < 3) {
             size_t longest = it.first;
             t.lod.longest(t, it.first, it.first + it.count, &longest);
-            const double busy = static_cast<double>(it.busyNs) / static_cast<double>(std::max<int64_t>(1, it.end - it.start));
-            pushBox(out, x0, y, w, h, withAlpha(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
+            const double busy = static_cast<double>(it.busyNs) /
+                                static_cast<double>(std::max<int64_t>(1, it.end - it.start));
+            pushBox(
+                out, x0, y, w, h,
+                withAlpha(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
             continue;
         }
         size_t longest = it.first;
@@ -82,12 +94,14 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y,
                   ctx.palette->eventColor(t, longest), out);
         // Overlaid tracks would print their counts on top of each other.
-        if (w >= 60 && m_tracks.size() == 1) out.labels.push_back({x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) + " events"});
+        if (w >= 60 && m_tracks.size() == 1)
+            out.labels.push_back(
+                {x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) + " events"});
     }
 }
 
-void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e, float y,
-                         uint32_t color, DrawList& out) const {
+void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,
+                         float y, uint32_t color, DrawList& out) const {
     // One bucket per pixel column of the fold, aligned to the frame's pixel grid.
     const double px0 = std::floor(static_cast<double>(s - ctx.t0) / ctx.nsPerPixel);
     const double px1 = std::ceil(static_cast<double>(e - ctx.t0) / ctx.nsPerPixel);
@@ -102,7 +116,8 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
         const LodBucket& k = buckets[b];
         if (k.count == 0) continue;
         // Quantize the busy fraction so neighbouring pixels merge into one box.
-        const double busy = std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
+        const double busy =
+            std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
         const uint32_t c = withAlpha(color, 0.35 + 0.65 * busy);
         const float x = ctx.x + static_cast<float>(px0 + b);
         if (x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
@@ -122,7 +137,8 @@ std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y
     int64_t bestDist = INT64_MAX;
     for (const Track* tr : m_tracks) {
         const uint32_t first = m_overlay ? 0 : lane;
-        const uint32_t last = m_overlay ? std::min(tr->laneCount(), kMaxLanes) : std::min(lane + 1, tr->laneCount());
+        const uint32_t last =
+            m_overlay ? std::min(tr->laneCount(), kMaxLanes) : std::min(lane + 1, tr->laneCount());
         for (uint32_t l = first; l < last; ++l) {
             const IndexRange r = tr->overlapping(l, t - tol, t + tol + 1);
             if (r.empty()) continue;
@@ -132,7 +148,8 @@ std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y
             auto se = tr->start.begin() + static_cast<ptrdiff_t>(r.end);
             const size_t k = static_cast<size_t>(std::upper_bound(sb, se, t) - tr->start.begin());
             for (size_t c : {k == r.begin ? r.begin : k - 1, std::min(k, r.end - 1)}) {
-                const int64_t d = t < tr->start[c] ? tr->start[c] - t : std::max<int64_t>(0, t - tr->endAt(c));
+                const int64_t d =
+                    t < tr->start[c] ? tr->start[c] - t : std::max<int64_t>(0, t - tr->endAt(c));
                 if (d < bestDist) {
                     bestDist = d;
                     best = tr;

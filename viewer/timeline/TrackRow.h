@@ -15,11 +15,13 @@ class TrackRow : public Row {
 public:
     static constexpr float kLaneHeight = 18;
     static constexpr float kPad = 2;
-    static constexpr uint32_t kMaxLanes = 32;  // deeper nesting is not drawn (counted in the header)
+    static constexpr uint32_t kMaxLanes =
+        32;  // deeper nesting is not drawn (counted in the header)
     static constexpr double kMinPixels = 2.0;  // narrower events fold
     static constexpr float kLabelMinWidth = 28;
 
-    TrackRow(const Report& report, std::string title, std::vector<const Track*> tracks, bool overlay);
+    TrackRow(const Report& report, std::string title, std::vector<const Track*> tracks,
+             bool overlay);
 
     float height() const override;
     void build(const RowContext& ctx, DrawList& out) const override;
@@ -29,9 +31,10 @@ public:
     const std::vector<const Track*>& tracks() const { return m_tracks; }
 
 private:
-    void buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y, DrawList& out) const;
-    void buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e, float y,
-                   uint32_t color, DrawList& out) const;
+    void buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y,
+                   DrawList& out) const;
+    void buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,
+                   float y, uint32_t color, DrawList& out) const;
 
     const Report& m_report;
     std::vector<const Track*> m_tracks;

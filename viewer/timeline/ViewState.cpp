@@ -49,16 +49,21 @@ void ViewState::zoomAround(int64_t anchor, double factor) {
     const double e = a + (static_cast<double>(m_range.end) - a) * factor;
     int64_t ns = static_cast<int64_t>(std::llround(s)), ne = static_cast<int64_t>(std::llround(e));
     if (ne - ns < kMinSpan) {  // keep the anchor in place at the deepest zoom
-        const double frac = (a - static_cast<double>(m_range.start)) / static_cast<double>(m_range.span());
+        const double frac =
+            (a - static_cast<double>(m_range.start)) / static_cast<double>(m_range.span());
         ns = anchor - static_cast<int64_t>(std::llround(frac * kMinSpan));
         ne = ns + kMinSpan;
     }
     setRange(ns, ne, false);
 }
 
-void ViewState::pan(int64_t deltaNs) { setRange(m_range.start + deltaNs, m_range.end + deltaNs, false); }
+void ViewState::pan(int64_t deltaNs) {
+    setRange(m_range.start + deltaNs, m_range.end + deltaNs, false);
+}
 
-void ViewState::showAll() { setRange(m_bounds.start, m_bounds.end, true); }
+void ViewState::showAll() {
+    setRange(m_bounds.start, m_bounds.end, true);
+}
 
 bool ViewState::back() {
     if (m_history.empty()) return false;
@@ -77,7 +82,9 @@ void ViewState::setSelection(int64_t a, int64_t b) {
     emit selectionChanged();
 }
 
-void ViewState::clearSelection() { setSelection(0, 0); }
+void ViewState::clearSelection() {
+    setSelection(0, 0);
+}
 
 bool ViewState::zoomToSelection() {
     if (!hasSelection()) return false;

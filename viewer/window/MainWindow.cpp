@@ -56,7 +56,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs = new QTabWidget(this);
     m_tabs->setTabsClosable(true);
     m_tabs->setDocumentMode(true);
-    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) { delete m_tabs->widget(i); });
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this,
+            [this](int i) { delete m_tabs->widget(i); });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { updateSummary(); });
     setCentralWidget(m_tabs);
     setupDocks();
@@ -101,23 +102,27 @@ void MainWindow::setupMenus() {
             if (ReportTab* t = currentTab(); t && t->timeline()) fn(t->timeline()->view());
         };
     };
-    view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this, onTimeline([](ViewState& v) { v.showAll(); }));
+    view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this,
+                    onTimeline([](ViewState& v) { v.showAll(); }));
     view->addAction("Zoom to &Selection", QKeySequence(Qt::SHIFT | Qt::Key_Z), this,
                     onTimeline([](ViewState& v) { v.zoomToSelection(); }));
-    view->addAction("&Back", QKeySequence(Qt::Key_Backspace), this, onTimeline([](ViewState& v) { v.back(); }));
+    view->addAction("&Back", QKeySequence(Qt::Key_Backspace), this,
+                    onTimeline([](ViewState& v) { v.back(); }));
     // The timeline handles these keys itself when it has focus; the menu entries document them.
     for (QAction* a : view->actions()) a->setShortcutContext(Qt::WidgetShortcut);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
+    help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this,
+                    &MainWindow::showShortcuts);
     help->addAction("&About Sightline", this, &MainWindow::showAbout);
 }
 
 void MainWindow::openDialog() {
     QSettings s;
-    const QString p = QFileDialog::getOpenFileName(this, "Open report", s.value("lastDir").toString(), reportFileFilter());
+    const QString p = QFileDialog::getOpenFileName(
+        this, "Open report", s.value("lastDir").toString(), reportFileFilter());
     if (p.isEmpty()) return;
     s.setValue("lastDir", QFileInfo(p).absolutePath());
     openReport(p);
@@ -138,9 +143,8 @@ ReportTab* MainWindow::openReport(const QString& path) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
         updateSummary();
     });
-    connect(tab, &ReportTab::eventDetails, this, [this](const QString& text) {
-        m_details->setPlainText(text);
-    });
+    connect(tab, &ReportTab::eventDetails, this,
+            [this](const QString& text) { m_details->setPlainText(text); });
     return tab;
 }
 
@@ -154,9 +158,13 @@ CaptureTab* MainWindow::showCaptureTab() {
     return m_capture;
 }
 
-ReportTab* MainWindow::currentTab() const { return qobject_cast<ReportTab*>(m_tabs->currentWidget()); }
+ReportTab* MainWindow::currentTab() const {
+    return qobject_cast<ReportTab*>(m_tabs->currentWidget());
+}
 
-QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value("recentFiles").toStringList();
+}
 
 void MainWindow::addRecent(const QString& path) {
     QStringList r = recentFiles();
@@ -187,9 +195,12 @@ void MainWindow::updateSummary() {
         m_summary->clear();
         return;
     }
-    if (t->state() == ReportTab::State::Ready) m_summary->setHtml(reportSummaryHtml(*t->report(), t->path()));
-    else if (t->state() == ReportTab::State::Failed) m_summary->setPlainText(t->errorMessage());
-    else m_summary->setPlainText("Loading...");
+    if (t->state() == ReportTab::State::Ready)
+        m_summary->setHtml(reportSummaryHtml(*t->report(), t->path()));
+    else if (t->state() == ReportTab::State::Failed)
+        m_summary->setPlainText(t->errorMessage());
+    else
+        m_summary->setPlainText("Loading...");
 }
 
 void MainWindow::showShortcuts() {
@@ -216,10 +227,11 @@ void MainWindow::showShortcuts() {
 }
 
 void MainWindow::showAbout() {
-    QMessageBox::about(this, "About Sightline",
-                       QString("<h3>Sightline %1</h3><p>A CUDA and CPU timeline profiler for Linux.</p>"
-                               "<p>Qt %2, OpenGL timeline.</p>")
-                           .arg(QApplication::applicationVersion(), qVersion()));
+    QMessageBox::about(
+        this, "About Sightline",
+        QString("<h3>Sightline %1</h3><p>A CUDA and CPU timeline profiler for Linux.</p>"
+                "<p>Qt %2, OpenGL timeline.</p>")
+            .arg(QApplication::applicationVersion(), qVersion()));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

@@ -3,7 +3,8 @@
 // row tree on a worker thread, reports progress, and can be cancelled. After finished(), the
 // same worker projects NVTX ranges onto the GPUs (seconds at 10M events, so it does not
 // delay the first frame) and signals projectionReady(). Results arrive on the
-// GUI thread through the signals. Destroying the loader cancels and joins the worker.
+// GUI thread through the signals. Destroying the loader cancels the worker and lets it finish
+// on its own (it holds only shared state), so closing a tab never blocks the GUI.
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -24,8 +25,8 @@ public:
     ~ReportLoader() override;
 
     void start(const QString& path);
-    void cancel() { m_cancel = true; }
-    bool running() const { return m_thread.joinable() && !m_done; }
+    void cancel() { m_state->cancel = true; }
+    bool running() const { return m_thread.joinable() && !m_state->done; }
     // After finished(): the loaded report and its row tree (moved out).
     ReportPtr report() const { return m_report; }
     std::unique_ptr<Row> takeRows() { return std::move(m_rows); }
@@ -40,10 +41,14 @@ signals:
     void failed(const QString& message);
 
 private:
+    // Shared with the worker thread, which may outlive the loader (it is detached then).
+    struct State {
+        std::atomic<bool> cancel{false};
+        std::atomic<bool> done{false};
+        std::atomic<int> lastPercent{-1};
+    };
+    std::shared_ptr<State> m_state = std::make_shared<State>();
     std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    std::atomic<bool> m_done{false};
-    std::atomic<int> m_lastPercent{-1};
     ReportPtr m_report;
     std::unique_ptr<Row> m_rows;
     std::shared_ptr<ProjectedNvtx> m_projection;

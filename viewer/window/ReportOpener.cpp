@@ -19,12 +19,14 @@ const char* reportFileFilter() {
 #endif
 }
 
-Result<std::shared_ptr<Report>> openReportFile(const std::string& path, const std::function<bool(double)>& progress) {
+Result<std::shared_ptr<Report>> openReportFile(const std::string& path,
+                                               const std::function<bool(double)>& progress) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::exists(path, ec)) return makeError(path + ": no such file");
     if (fs::is_directory(path, ec)) return makeError(path + ": is a directory, not a report");
-    if (!std::ifstream(path, std::ios::binary)) return makeError(path + ": cannot be read (permission denied?)");
+    if (!std::ifstream(path, std::ios::binary))
+        return makeError(path + ": cannot be read (permission denied?)");
     if (fs::file_size(path, ec) == 0) return makeError(path + ": the file is empty, not a report");
 #ifdef SIGHTLINE_HAVE_IMPORT
     return openAnyReport(path, progress);

@@ -12,7 +12,8 @@
 namespace sl::viewer {
 
 // progress(fraction) returns false to cancel. Safe to call from any thread.
-Result<std::shared_ptr<Report>> openReportFile(const std::string& path, const std::function<bool(double)>& progress);
+Result<std::shared_ptr<Report>> openReportFile(const std::string& path,
+                                               const std::function<bool(double)>& progress);
 // The file dialog's filter.
 const char* reportFileFilter();
 

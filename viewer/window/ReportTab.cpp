@@ -53,7 +53,8 @@ ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_
     connect(m_loader, &ReportLoader::failed, this, &ReportTab::onFailed);
     connect(m_loader, &ReportLoader::projectionReady, this, [this] {
         if (!m_timeline || !m_timeline->scene()) return;
-        if (addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0) m_timeline->rowsChanged();
+        if (addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0)
+            m_timeline->rowsChanged();
         emit projectionAdded();
     });
     connect(m_cancel, &QPushButton::clicked, this, &ReportTab::cancel);
@@ -89,7 +90,8 @@ void ReportTab::onLoaded() {
 void ReportTab::onFailed(const QString& message) {
     m_state = State::Failed;
     m_error = message;
-    m_errorLabel->setText("<h3 style='color:#b71c1c'>Cannot open this report</h3><p>" + message.toHtmlEscaped() + "</p>");
+    m_errorLabel->setText("<h3 style='color:#b71c1c'>Cannot open this report</h3><p>" +
+                          message.toHtmlEscaped() + "</p>");
     m_stack->setCurrentIndex(1);
     emit failed(message);
 }

@@ -13,7 +13,8 @@
 namespace sl::viewer {
 
 QString writeScreenshot(const ScreenshotOptions& o) {
-    if (QString gl = TimelineWidget::checkOpenGL(); !gl.isEmpty()) return "OpenGL is not available: " + gl;
+    if (QString gl = TimelineWidget::checkOpenGL(); !gl.isEmpty())
+        return "OpenGL is not available: " + gl;
     auto r = openReportFile(o.report.toStdString(), {});
     if (!r) return QString::fromStdString(r.error());
     std::shared_ptr<Report> report = std::move(r.value());
@@ -31,7 +32,8 @@ QString writeScreenshot(const ScreenshotOptions& o) {
     // Wait until the window is exposed and has rendered a frame.
     QElapsedTimer t;
     t.start();
-    while (w.frameCount() == 0 && t.elapsed() < 30000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    while (w.frameCount() == 0 && t.elapsed() < 30000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     if (!w.glError().isEmpty()) return "the timeline cannot draw: " + w.glError();
     const QImage img = w.renderImage();
     if (img.isNull()) return "rendering the timeline failed";

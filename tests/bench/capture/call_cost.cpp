@@ -3,8 +3,8 @@
 //   call_cost osrt   median ns per pthread_mutex_lock+unlock and read(/dev/zero, 1 byte)
 // The median is over batches of 1,000 calls (per-call cost = batch time / 1,000), which hides
 // the rare buffer hand-over and timer noise. Output: "name=value" lines for capture_bench.
-#include <nvtx3/nvToolsExt.h>
 #include <fcntl.h>
+#include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
             return v[v.size() / 2];
         };
         double mark = medianNs([] { nvtxMarkA("bench-mark"); });
-        std::printf("nvtx_push_ns=%.1f\nnvtx_pop_ns=%.1f\nnvtx_mark_ns=%.1f\n", median(push), median(pop), mark);
+        std::printf("nvtx_push_ns=%.1f\nnvtx_pop_ns=%.1f\nnvtx_mark_ns=%.1f\n", median(push),
+                    median(pop), mark);
     } else {
         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
         double lock = medianNs([&m] {

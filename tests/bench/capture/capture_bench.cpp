@@ -28,7 +28,8 @@ namespace {
 double cpuSeconds() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 std::map<std::string, double> runAndParse(const std::string& cmd) {
@@ -47,7 +48,8 @@ std::map<std::string, double> runAndParse(const std::string& cmd) {
 
 std::string withModule(const std::string& session) {
     std::string lib = std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-inject.so";
-    return "env LD_PRELOAD=" + lib + " NVTX_INJECTION64_PATH=" + lib + " SIGHTLINE_SESSION_DIR=" + session +
+    return "env LD_PRELOAD=" + lib + " NVTX_INJECTION64_PATH=" + lib +
+           " SIGHTLINE_SESSION_DIR=" + session +
            " SIGHTLINE_TRACE=nvtx,osrt SIGHTLINE_OSRT_THRESHOLD_NS=1000 ";
 }
 
@@ -65,29 +67,35 @@ int calls() {
     auto osrtTool = runAndParse(withModule(session) + bin + " osrt");
     fs::remove_all(session);
     std::printf("NVTX push/pop/mark, median ns per call (batches of 1000):\n");
-    std::printf("  without any tool:    push %.1f, pop %.1f, mark %.1f\n", nvtxPlain["nvtx_push_ns"],
-                nvtxPlain["nvtx_pop_ns"], nvtxPlain["nvtx_mark_ns"]);
-    std::printf("  with sightline:      push %.1f, pop %.1f, mark %.1f\n", nvtxTool["nvtx_push_ns"], nvtxTool["nvtx_pop_ns"],
-                nvtxTool["nvtx_mark_ns"]);
+    std::printf("  without any tool:    push %.1f, pop %.1f, mark %.1f\n",
+                nvtxPlain["nvtx_push_ns"], nvtxPlain["nvtx_pop_ns"], nvtxPlain["nvtx_mark_ns"]);
+    std::printf("  with sightline:      push %.1f, pop %.1f, mark %.1f\n", nvtxTool["nvtx_push_ns"],
+                nvtxTool["nvtx_pop_ns"], nvtxTool["nvtx_mark_ns"]);
     std::printf("OS runtime calls under the 1000 ns threshold, median ns:\n");
-    std::printf("  pthread_mutex_lock+unlock: %.1f without, %.1f with (added %.1f)\n", osrtPlain["mutex_lock_unlock_ns"],
-                osrtTool["mutex_lock_unlock_ns"], osrtTool["mutex_lock_unlock_ns"] - osrtPlain["mutex_lock_unlock_ns"]);
-    std::printf("  read(/dev/zero, 1 byte):   %.1f without, %.1f with (added %.1f)\n", osrtPlain["read_dev_zero_ns"],
-                osrtTool["read_dev_zero_ns"], osrtTool["read_dev_zero_ns"] - osrtPlain["read_dev_zero_ns"]);
+    std::printf("  pthread_mutex_lock+unlock: %.1f without, %.1f with (added %.1f)\n",
+                osrtPlain["mutex_lock_unlock_ns"], osrtTool["mutex_lock_unlock_ns"],
+                osrtTool["mutex_lock_unlock_ns"] - osrtPlain["mutex_lock_unlock_ns"]);
+    std::printf("  read(/dev/zero, 1 byte):   %.1f without, %.1f with (added %.1f)\n",
+                osrtPlain["read_dev_zero_ns"], osrtTool["read_dev_zero_ns"],
+                osrtTool["read_dev_zero_ns"] - osrtPlain["read_dev_zero_ns"]);
     return 0;
 }
 
 int flood(int threads, long ranges) {
     std::string session = makeSession();
-    auto out = runAndParse(withModule(session) + SIGHTLINE_FLOOD + " " + std::to_string(threads) + " " +
-                           std::to_string(ranges));
+    auto out = runAndParse(withModule(session) + SIGHTLINE_FLOOD + " " + std::to_string(threads) +
+                           " " + std::to_string(ranges));
     double secs = out["seconds"];
     long total = static_cast<long>(threads) * ranges;
     uint64_t bytes = 0;
-    for (const auto& f : sl::capture::SessionMerger::listStreams(session)) bytes += fs::file_size(f);
-    std::printf("capture: %d threads x %ld ranges = %ld ranges (%ld NVTX calls) in %.3f s: %.2f M ranges/s, %.2f M calls/s; "
-                "%.1f MiB of streams\n",
-                threads, ranges, total, 2 * total, secs, total / secs / 1e6, 2 * total / secs / 1e6, bytes / 1048576.0);
+    for (const auto& f : sl::capture::SessionMerger::listStreams(session))
+        bytes += fs::file_size(f);
+    std::printf(
+        "capture: %d threads x %ld ranges = %ld ranges (%ld NVTX calls) in %.3f s: %.2f M "
+        "ranges/s, %.2f M calls/s; "
+        "%.1f MiB of streams\n",
+        threads, ranges, total, 2 * total, secs, total / secs / 1e6, 2 * total / secs / 1e6,
+        bytes / 1048576.0);
 
     double c0 = cpuSeconds();
     auto t0 = std::chrono::steady_clock::now();
@@ -107,15 +115,20 @@ int flood(int threads, long ranges) {
     auto d = [](auto a, auto z) { return std::chrono::duration<double>(z - a).count(); };
     uint64_t events = report->eventCount(sl::EventKind::NvtxRange);
     int64_t dropped = report->diagnosticCount("nvtx.ranges_dropped");
-    std::printf("merge: %llu ranges: read+pair %.3f s, sort+index %.3f s, write .rep %.3f s; total %.3f s = %.2f M events/s "
-                "(%.1f MiB report)\n",
-                static_cast<unsigned long long>(events), d(t0, t1), d(t1, t2), d(t2, t3), d(t0, t3),
-                events / d(t0, t3) / 1e6, fs::file_size(rep) / 1048576.0);
-    std::printf("merge CPU time: %.3f s (all threads) = %.2f M events per CPU second\n", cpu, events / cpu / 1e6);
+    std::printf(
+        "merge: %llu ranges: read+pair %.3f s, sort+index %.3f s, write .rep %.3f s; total %.3f s "
+        "= %.2f M events/s "
+        "(%.1f MiB report)\n",
+        static_cast<unsigned long long>(events), d(t0, t1), d(t1, t2), d(t2, t3), d(t0, t3),
+        events / d(t0, t3) / 1e6, fs::file_size(rep) / 1048576.0);
+    std::printf("merge CPU time: %.3f s (all threads) = %.2f M events per CPU second\n", cpu,
+                events / cpu / 1e6);
     std::printf("accounting: %llu in the report + %lld counted as dropped = %llu of %ld: %s\n",
                 static_cast<unsigned long long>(events), static_cast<long long>(dropped),
                 static_cast<unsigned long long>(events + static_cast<uint64_t>(dropped)), total,
-                events + static_cast<uint64_t>(dropped) == static_cast<uint64_t>(total) ? "exact" : "MISMATCH");
+                events + static_cast<uint64_t>(dropped) == static_cast<uint64_t>(total)
+                    ? "exact"
+                    : "MISMATCH");
     fs::remove_all(session);
     return events + static_cast<uint64_t>(dropped) == static_cast<uint64_t>(total) ? 0 : 1;
 }
@@ -125,7 +138,8 @@ int flood(int threads, long ranges) {
 int main(int argc, char** argv) {
     std::string what = argc > 1 ? argv[1] : "calls";
     if (what == "calls") return calls();
-    if (what == "flood") return flood(argc > 2 ? std::atoi(argv[2]) : 64, argc > 3 ? std::atol(argv[3]) : 100000);
+    if (what == "flood")
+        return flood(argc > 2 ? std::atoi(argv[2]) : 64, argc > 3 ? std::atol(argv[3]) : 100000);
     std::fprintf(stderr, "usage: capture_bench calls | flood [THREADS RANGES]\n");
     return 2;
 }

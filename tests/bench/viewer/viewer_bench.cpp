@@ -1,4 +1,4 @@
-// bench_viewer REPORT [--size WxH] [--json]
+// bench_viewer REPORT [--size WxH] [--no-projection]
 // Opens REPORT in a TimelineWidget of the given size (1600x900 by default) under X (re-runs
 // itself under xvfb-run when there is no DISPLAY) and measures:
 //   open_to_first_frame: read the file, build the row tree, show, first frame on screen;
@@ -7,6 +7,8 @@
 //   from the ViewState change until the frame is swapped (rebuild + GL + labels + compose);
 //   redraw times for hover moves (no rebuild);
 //   memory: RSS after loading the model vs after the sequence (the GUI's share).
+#include <time.h>
+#include <unistd.h>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -14,9 +16,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -45,18 +48,54 @@ size_t rssBytes(const char* field = "VmRSS:") {
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
+    const size_t i =
+        std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
     return v[i];
 }
 
-double mb(size_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); }
+// CPU seconds used so far by this process (all threads, llvmpipe's included).
+double processCpu() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// CPU seconds used by the X server xvfb-run started next to us (it receives every frame), or
+// 0 when there is none (a real display).
+double xServerCpu() {
+    const pid_t parent = getppid();
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream f(e.path() / "stat");
+        std::string stat;
+        if (!std::getline(f, stat)) continue;
+        const size_t open = stat.find('('), close = stat.rfind(')');
+        if (open == std::string::npos || close == std::string::npos) continue;
+        if (stat.substr(open + 1, close - open - 1) != "Xvfb") continue;
+        std::istringstream rest(stat.substr(close + 2));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid != parent) continue;
+        std::string skip;
+        for (int i = 0; i < 9; ++i) rest >> skip;  // pgrp .. cmajflt
+        unsigned long long utime = 0, stime = 0;
+        rest >> utime >> stime;
+        return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    }
+    return 0;
+}
+
+double mb(size_t b) {
+    return static_cast<double>(b) / (1024.0 * 1024.0);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     if (!std::getenv("DISPLAY") && !std::getenv("SIGHTLINE_NO_XVFB_REEXEC")) {
         setenv("SIGHTLINE_NO_XVFB_REEXEC", "1", 1);
-        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"), const_cast<char*>("-s"),
+        std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"),
+                                   const_cast<char*>("-s"),
                                    const_cast<char*>("-screen 0 1920x1080x24")};
         for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
         args.push_back(nullptr);
@@ -69,9 +108,14 @@ int main(int argc, char** argv) {
     const QStringList args = QApplication::arguments();
     QString path;
     QSize size(1600, 900);
+    bool projection = true;
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == "--size" && i + 1 < args.size()) size = parseSize(args[++i]).value_or(size);
-        else path = args[i];
+        if (args[i] == "--size" && i + 1 < args.size())
+            size = parseSize(args[++i]).value_or(size);
+        else if (args[i] == "--no-projection")
+            projection = false;
+        else
+            path = args[i];
     }
     if (path.isEmpty()) {
         std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH]\n");
@@ -107,11 +151,12 @@ int main(int argc, char** argv) {
     w.show();
     while (swaps == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     const double firstFrameMs = static_cast<double>(open.nsecsElapsed()) / 1e6;
+    const size_t rssFirstFrame = rssBytes();
     // The app projects NVTX onto the GPUs on its loader thread after the first frame; here it
     // runs in place so its rows take part in the sequence and its memory counts as the GUI's.
     QElapsedTimer projTimer;
     projTimer.start();
-    {
+    if (projection) {
         ProjectedNvtx projected(*report);
         if (addProjectedNvtxRows(w.scene()->root(), projected) > 0) w.rowsChanged();
     }
@@ -121,23 +166,32 @@ int main(int argc, char** argv) {
     const double projectionMs = static_cast<double>(projTimer.nsecsElapsed()) / 1e6;
 
     // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
-    std::vector<double> frames, builds, paints, redraws;
+    std::vector<double> frames, builds, paints, redraws, latencies, composes;
+    QElapsedTimer clock;
+    clock.start();
+    qint64 paintEnd = 0;
+    QObject::connect(&w, &TimelineWidget::frameRendered, [&] { paintEnd = clock.nsecsElapsed(); });
     auto frame = [&](auto&& change) {
         const uint64_t before = swaps;
-        QElapsedTimer t;
-        t.start();
+        const qint64 t0 = clock.nsecsElapsed();
         change();
         w.update();
         while (swaps == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-        return static_cast<double>(t.nsecsElapsed()) / 1e6;
+        const qint64 t1 = clock.nsecsElapsed();
+        // Where the time goes: until paintGL starts, paintGL, then compose + swap.
+        latencies.push_back(static_cast<double>(paintEnd - t0) / 1e6 - w.lastPaintMs());
+        composes.push_back(static_cast<double>(t1 - paintEnd) / 1e6);
+        return static_cast<double>(t1 - t0) / 1e6;
     };
     ViewState& v = w.view();
+    const double cpu0 = processCpu(), x0 = xServerCpu();
     const TimeRange all = v.bounds();
     // Anchors spread over the report so zooms land on different data.
     const double anchors[] = {0.37, 0.61, 0.13, 0.82};
     int steps = 0;
     for (double a : anchors) {
-        const int64_t anchor = all.start + static_cast<int64_t>(a * static_cast<double>(all.span()));
+        const int64_t anchor =
+            all.start + static_cast<int64_t>(a * static_cast<double>(all.span()));
         // Down to single events: a span of 20 us shows microsecond kernels a few pixels wide.
         while (v.range().span() > 20'000) {
             frames.push_back(frame([&] { v.zoomAround(anchor, 0.8); }));
@@ -152,8 +206,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 10; ++i) {
             const float x = static_cast<float>(TimelineScene::kHeaderWidth + 100 + i * 100);
             redraws.push_back(frame([&] {
-                QMouseEvent e(QEvent::MouseMove, QPointF(x, 300), w.mapToGlobal(QPointF(x, 300)), Qt::NoButton,
-                              Qt::NoButton, Qt::NoModifier);
+                QMouseEvent e(QEvent::MouseMove, QPointF(x, 300), w.mapToGlobal(QPointF(x, 300)),
+                              Qt::NoButton, Qt::NoButton, Qt::NoModifier);
                 QApplication::sendEvent(&w, &e);
             }));
         }
@@ -162,27 +216,44 @@ int main(int argc, char** argv) {
             builds.push_back(w.lastBuildMs());
         }
     }
+    const double cpuPerFrame =
+        (processCpu() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
+    const double xPerFrame =
+        (xServerCpu() - x0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
     const size_t rssEnd = rssBytes();
     const size_t model = report->memoryBytes();
     const size_t gui = rssEnd > rssModel ? rssEnd - rssModel : 0;
     std::printf("report: %s\n", qPrintable(path));
     std::printf("events: %llu  rows laid out: %zu  window: %dx%d\n",
-                static_cast<unsigned long long>(report->eventCount()), w.scene()->layout().size(), size.width(),
-                size.height());
-    std::printf("open_to_first_frame_ms: %.1f  (read %.1f, row tree %.1f, show+first frame %.1f)\n", firstFrameMs,
-                readMs, rowsMs, firstFrameMs - readMs - rowsMs);
-    std::printf("nvtx_projection_ms (after the first frame, off the GUI thread in the app): %.1f\n", projectionMs);
-    std::printf("frames: %zu  frame_ms p50 %.2f  p95 %.2f  max %.2f\n", frames.size(), percentile(frames, 0.5),
-                percentile(frames, 0.95), percentile(frames, 1.0));
+                static_cast<unsigned long long>(report->eventCount()), w.scene()->layout().size(),
+                size.width(), size.height());
+    std::printf("open_to_first_frame_ms: %.1f  (read %.1f, row tree %.1f, show+first frame %.1f)\n",
+                firstFrameMs, readMs, rowsMs, firstFrameMs - readMs - rowsMs);
+    std::printf("nvtx_projection_ms (after the first frame, off the GUI thread in the app): %.1f\n",
+                projectionMs);
+    std::printf("frames: %zu  frame_ms p50 %.2f  p95 %.2f  max %.2f\n", frames.size(),
+                percentile(frames, 0.5), percentile(frames, 0.95), percentile(frames, 1.0));
     std::printf("rebuild_ms (draw list + GL + labels into the frame cache) p50 %.2f  p95 %.2f\n",
                 percentile(builds, 0.5), percentile(builds, 0.95));
-    std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n", percentile(paints, 0.5),
-                percentile(paints, 0.95));
+    std::printf("paintGL_ms (zoom-in frames, rebuild included) p50 %.2f  p95 %.2f\n",
+                percentile(paints, 0.5), percentile(paints, 0.95));
+    std::printf("breakdown p50: until paintGL %.2f ms, compose+swap after paintGL %.2f ms\n",
+                percentile(latencies, 0.5), percentile(composes, 0.5));
+    std::printf(
+        "cpu_ms per frame (mean, load-independent): this process %.2f (GUI thread + llvmpipe "
+        "threads), "
+        "X server %.2f\n",
+        cpuPerFrame, xPerFrame);
     std::printf("hover_redraw_ms p50 %.2f  p95 %.2f  (%zu redraws)\n", percentile(redraws, 0.5),
                 percentile(redraws, 0.95), redraws.size());
-    std::printf("memory: model %.1f MiB (Report::memoryBytes)  rss start %.1f  after load %.1f  after sequence %.1f MiB\n",
-                mb(model), mb(rssStart), mb(rssModel), mb(rssEnd));
-    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n", mb(gui),
+    std::printf(
+        "memory: model %.1f MiB (Report::memoryBytes)  rss: start %.1f, after load %.1f, after "
+        "first frame "
+        "%.1f, after sequence %.1f MiB (peak %.1f)\n",
+        mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssEnd),
+        mb(rssBytes("VmHWM:")));
+    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n",
+                mb(gui),
                 100.0 * static_cast<double>(gui) / static_cast<double>(std::max<size_t>(1, model)),
                 mb(w.drawListBytes()));
     return 0;

@@ -1,0 +1,160 @@
+// SessionMerger: metadata records (processes, threads, names, domains, CUDA entities).
+#include "capture/launcher/SessionMerger.h"
+#include "capture/launcher/SessionMergerStream.h"
+
+namespace sl::capture {
+
+void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
+    const int64_t pid = s.pid;
+    switch (m.kind) {
+        case MetaKind::ProcessStart: {
+            ProcInfo& p = proc(pid);
+            int64_t t = m.i(2);
+            if (!p.announced || p.p.start == kUnknownTime || t >= p.p.start) {
+                // The latest image (after exec) names the process.
+                p.p.name = std::string(m.s(0));
+                p.p.commandLine = std::string(m.s(1));
+            }
+            if (!p.announced || p.p.parentPid == 0) p.p.parentPid = m.i(1);
+            if (p.p.start == kUnknownTime || t < p.p.start) p.p.start = t;
+            p.announced = true;
+            break;
+        }
+        case MetaKind::ProcessEnd: {
+            ProcInfo& p = proc(pid);
+            if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) break;
+            // Several modules (inject, cupti) each end their stream: the latest time wins, and
+            // an exit code or signal is taken from whichever stream knows it.
+            if (!p.reaped) {
+                if (p.p.end == kUnknownTime || m.i(0) > p.p.end) p.p.end = m.i(0);
+                if (m.i(2) != 0) p.p.exitSignal = static_cast<int32_t>(m.i(2));
+                if (m.i(1) >= 0) p.p.exitCode = static_cast<int32_t>(m.i(1));
+            }
+            if (p.lastStreamEnd == kUnknownTime || m.i(0) > p.lastStreamEnd)
+                p.lastStreamEnd = m.i(0);
+            break;
+        }
+        case MetaKind::ChildCreated: {
+            ProcInfo& c = proc(m.i(0));
+            if (c.p.parentPid == 0) c.p.parentPid = pid;
+            if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
+            if (!c.announced && c.p.name.empty()) {
+                const ProcInfo& parent = proc(pid);
+                c.p.name = parent.p.name;
+                c.p.commandLine = parent.p.commandLine;
+            }
+            break;
+        }
+        case MetaKind::ChildReaped:
+            processExited(m.i(0), m.i(1), static_cast<int>(m.i(2)), static_cast<int>(m.i(3)));
+            break;
+        case MetaKind::ThreadStart: {
+            Thread& t = thread(pid, m.i(0));
+            t.start = m.i(1);
+            if (!m.s(0).empty() && !m_nameSource.count({pid, m.i(0)})) {
+                t.name = std::string(m.s(0));
+                m_nameSource[{pid, m.i(0)}] = {false, m.i(1)};
+            }
+            break;
+        }
+        case MetaKind::ThreadEnd:
+            thread(pid, m.i(0)).end = m.i(1);
+            break;
+        case MetaKind::ThreadName: {
+            // nvtxNameOsThread wins over OS names (as in nsys); among names of one source the
+            // latest wins. Records come grouped by the thread that wrote them, so compare times.
+            if (m.s(0).empty()) break;
+            Thread& t = thread(pid, m.i(0));
+            auto [it, fresh] =
+                m_nameSource.try_emplace({pid, m.i(0)}, std::make_pair(false, INT64_MIN));
+            bool fromNvtx = m.i(2) == 1;
+            auto& [bestNvtx, bestTime] = it->second;
+            if (!fresh && (bestNvtx && !fromNvtx)) break;
+            if (!fresh && bestNvtx == fromNvtx && m.i(1) < bestTime) break;
+            t.name = std::string(m.s(0));
+            bestNvtx = fromNvtx;
+            bestTime = m.i(1);
+            break;
+        }
+        case MetaKind::DomainCreate:
+            m_domains[{pid, static_cast<uint32_t>(m.i(0))}] = std::string(m.s(0));
+            break;
+        case MetaKind::Category:
+            m_categories[{pid, static_cast<uint32_t>(m.i(0)), static_cast<uint32_t>(m.i(1))}] =
+                std::string(m.s(0));
+            break;
+        case MetaKind::ResourceName:
+            m_resourceNames.push_back({pid, m.i(0), m.i(1), m.i(2), std::string(m.s(0))});
+            break;
+        case MetaKind::ResourceHandle:
+            m_resourceHandles[{pid, m.i(0), m.i(1)}] = {m.i(2), m.i(3), m.i(4)};
+            break;
+        case MetaKind::Gpu: {
+            Report& r = m_b.report();
+            int32_t dev = static_cast<int32_t>(m.i(0));
+            if (r.findGpu(dev)) break;
+            Gpu g;
+            g.deviceId = dev;
+            g.smCount = static_cast<int32_t>(m.i(1));
+            g.memoryBytes = m.i(2);
+            g.computeMajor = static_cast<int32_t>(m.i(3));
+            g.computeMinor = static_cast<int32_t>(m.i(4));
+            g.smClockKHz = m.i(5);
+            g.memoryClockKHz = m.i(6);
+            g.memoryBandwidthBytesPerSec = m.i(7);
+            g.name = std::string(m.s(0));
+            g.uuid = std::string(m.s(1));
+            g.pciBusId = std::string(m.s(2));
+            r.gpus.push_back(g);
+            break;
+        }
+        case MetaKind::Context: {
+            CudaContext c;
+            c.pid = pid;
+            c.deviceId = static_cast<int32_t>(m.i(0));
+            c.contextId = static_cast<uint32_t>(m.i(1));
+            c.name = std::string(m.s(0));
+            m_b.report().contexts.push_back(c);
+            break;
+        }
+        case MetaKind::Stream: {
+            CudaStream c;
+            c.pid = pid;
+            c.deviceId = static_cast<int32_t>(m.i(0));
+            c.contextId = static_cast<uint32_t>(m.i(1));
+            c.streamId = static_cast<uint32_t>(m.i(2));
+            c.priority = static_cast<int32_t>(m.i(3));
+            c.flags = static_cast<uint32_t>(m.i(4));
+            c.isDefault = m.i(5) != 0;
+            c.name = std::string(m.s(0));
+            m_b.report().streams.push_back(c);
+            break;
+        }
+        case MetaKind::KernelLaunch: {
+            KernelLaunchInfo k;
+            for (int i = 0; i < 3; ++i) {
+                k.grid[i] = static_cast<uint32_t>(m.i(1 + i));
+                k.block[i] = static_cast<uint32_t>(m.i(4 + i));
+            }
+            k.registersPerThread = static_cast<uint32_t>(m.i(7));
+            k.staticSharedBytes = static_cast<uint32_t>(m.i(8));
+            k.dynamicSharedBytes = static_cast<uint32_t>(m.i(9));
+            k.localBytesPerThread = static_cast<uint32_t>(m.i(10));
+            k.launchType = static_cast<LaunchType>(m.i(11));
+            k.graphId = static_cast<uint32_t>(m.i(12));
+            k.graphNodeId = static_cast<uint64_t>(m.i(13));
+            k.mangledName = m_b.intern(m.s(0));
+            k.shortName = m_b.intern(m.s(1));
+            s.launches[m.i(0)] = m_b.launchId(k);
+            break;
+        }
+        case MetaKind::Diagnostic:
+            m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid);
+            break;
+        default:
+            break;  // Drops are counted in the second pass; unknown kinds are skipped
+    }
+    (void)blockTid;
+}
+
+}  // namespace sl::capture

@@ -1,0 +1,39 @@
+#pragma once
+// The merge state of one stream file (private to SessionMerger*.cpp).
+#include <map>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/launcher/SessionMerger.h"
+
+namespace sl::capture {
+
+struct SessionMerger::StreamCtx {
+    int64_t pid = 0;
+    std::vector<std::string_view> text;  // stream-local string id -> text
+    std::vector<uint32_t> ids;  // stream-local string id -> report id (UINT32_MAX: not yet)
+    std::unordered_map<int64_t, uint32_t> launches;  // stream-local launch id -> report launch id
+    std::map<std::pair<int64_t, uint32_t>, std::vector<OpenPush>> stacks;  // (tid, domain)
+    std::unordered_map<std::string_view, uint32_t> inlineIds;  // NVTX texts seen in this stream
+    std::map<std::pair<int64_t, uint32_t>, size_t>
+        rangeCounts;            // pushes and starts per (thread, domain)
+    std::map<std::pair<int64_t, uint32_t>, size_t> markCounts;  // marks per (thread, domain)
+    std::string_view lastText;  // the last inline text and its id: most pushes repeat the name
+    uint32_t lastTextId = 0;
+    // The stack of the last (thread, domain) used: consecutive records are of the same thread.
+    std::pair<int64_t, uint32_t> lastStackKey{INT64_MIN, 0};
+    std::vector<OpenPush>* lastStack = nullptr;
+    std::vector<OpenPush>& stack(int64_t tid, uint32_t domain) {
+        std::pair<int64_t, uint32_t> key{tid, domain};
+        if (lastStack && key == lastStackKey) return *lastStack;
+        lastStackKey = key;
+        lastStack = &stacks[key];
+        return *lastStack;
+    }
+    int64_t lastTime = kUnknownTime;
+    bool sawEnd = false, sawExec = false;
+    int64_t endTime = kUnknownTime;
+};
+
+}  // namespace sl::capture
