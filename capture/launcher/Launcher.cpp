@@ -1,5 +1,7 @@
 #include "capture/launcher/Launcher.h"
 
+#include "capture/launcher/LiveEventCounter.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -169,20 +171,22 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     const bool liveProgress = !m_o.quiet && isatty(2);
+    // Tools that run the profiler (the GUI's Capture tab) ask for one progress line per second.
+    const bool lineProgress = !m_o.quiet && !liveProgress && std::getenv("SIGHTLINE_PROGRESS_LINES");
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
+    LiveEventCounter counter(sessionDir);
     while (true) {
         int64_t now = nowNs();
-        if (liveProgress && now >= nextProgress) {
-            // One updating line: how long, how many processes, how much event data so far.
-            uint64_t bytes = 0;
-            std::error_code ec;
-            for (const auto& e : fs::directory_iterator(sessionDir, ec)) bytes += e.file_size(ec);
-            std::fprintf(stderr,
-                         "\rsightline: capturing: %lld s, %zu processes, %.1f MiB of event data   ",
+        if ((liveProgress || lineProgress) && now >= nextProgress) {
+            // How long, how many processes, how many events so far (whole blocks handed over).
+            const uint64_t events = counter.poll();
+            std::fprintf(stderr, "%ssightline: capturing: %lld s, %zu processes, %llu events written%s",
+                         liveProgress ? "\r" : "",
                          static_cast<long long>((now - startMono) / 1'000'000'000),
-                         descendantsOf(getpid()).size(), static_cast<double>(bytes) / 1048576.0);
-            progressShown = true;
+                         descendantsOf(getpid()).size(), static_cast<unsigned long long>(events),
+                         liveProgress ? "   " : "\n");
+            progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
         }
         if (g_stopSignal && !stopped) {

@@ -8,6 +8,7 @@
 #include "capture/common/Clock.h"
 #include "capture/common/ProcessWriter.h"
 #include "capture/common/RawReader.h"
+#include "capture/launcher/LiveEventCounter.h"
 #include "capture/launcher/ProfileOptions.h"
 #include "capture/launcher/SessionMerger.h"
 #include "tests/capture/CaptureTestUtil.h"
@@ -56,6 +57,12 @@ TEST(RawStream, WriterRoundTripThroughMerger) {
         });
     for (auto& t : threads) t.join();
     ProcessWriter::shutdown(ExitHow::Exit, 0, 0);
+
+    // The live counter behind the profiler's progress lines sees exactly the events written,
+    // and counts nothing twice on the next poll.
+    LiveEventCounter counter(dir.path());
+    EXPECT_EQ(counter.poll(), 60000u);
+    EXPECT_EQ(counter.poll(), 60000u);
 
     auto files = SessionMerger::listStreams(dir.path());
     ASSERT_EQ(files.size(), 1u);

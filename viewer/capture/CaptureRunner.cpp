@@ -1,5 +1,7 @@
 #include "viewer/capture/CaptureRunner.h"
 
+#include <QProcessEnvironment>
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -80,6 +82,10 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     m_reported = false;
     m_tree.reset(-1);
     m_process.setProgram(m_profiler);
+    // One progress line per second on stderr (elapsed, processes, events so far) for the tab.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("SIGHTLINE_PROGRESS_LINES", "1");
+    m_process.setProcessEnvironment(env);
     m_process.setArguments(ProfileCommandBuilder::arguments(settings));
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
     m_process.setStandardInputFile(
