@@ -22,4 +22,5 @@ cmake -S "$ROOT" -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSIGHTLINE_SA
   -DSIGHTLINE_BUILD_GUI=OFF
 cmake --build "$ASAN_DIR" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp:print_suppressions=0 \
   ctest --test-dir "$ASAN_DIR" --output-on-failure -j"$(nproc)" -L 'unit|e2e' --timeout 900
