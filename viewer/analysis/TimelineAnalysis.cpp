@@ -20,6 +20,7 @@ TimelineAnalysis::TimelineAnalysis(QMainWindow* window, TimelineWidget* timeline
 void TimelineAnalysis::wire() {
     ViewState& view = m_timeline->view();
     connect(&view, &ViewState::selectionChanged, this, &TimelineAnalysis::timeSelectionChanged);
+    connect(m_timeline, &TimelineWidget::rowSelectionChanged, this, &TimelineAnalysis::timeSelectionChanged);
     connect(m_docks, &AnalysisDocks::rangeRequested, this,
             [this](qint64 t0, qint64 t1) { m_timeline->view().setRange(t0, t1, true); });
     AnalysisContext* ctx = m_docks->context();
@@ -57,7 +58,7 @@ void TimelineAnalysis::wire() {
 void TimelineAnalysis::timeSelectionChanged() {
     const ViewState& view = m_timeline->view();
     if (view.hasSelection())
-        m_docks->setTimeSelection(view.selection().start, view.selection().end);
+        m_docks->setTimeSelection(view.selection().start, view.selection().end, m_timeline->selectedTracks());
     else
         m_docks->setTimeSelection(0, 0);
 }

@@ -1,5 +1,9 @@
 #include "viewer/timeline/TimelineWidget.h"
 
+#include <algorithm>
+
+#include "viewer/timeline/TrackRow.h"
+
 #include <QContextMenuEvent>
 #include <QGuiApplication>
 #include <QKeyEvent>
@@ -143,6 +147,10 @@ void TimelineWidget::paintGL() {
     m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()),
                           m_overlay);
     if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
+    // Rows picked for the selection statistics: a tint across the whole row.
+    for (const LayoutRow& lr : m_scene->layout())
+        if (std::find(m_selectedRows.begin(), m_selectedRows.end(), lr.row) != m_selectedRows.end())
+            m_overlay.boxes.push_back({0, lr.y, static_cast<float>(width()), lr.h, 0x30FFB300});
     m_renderer.upload(m_overlay, m_overlayBatch);
     f->glEnable(GL_BLEND);
     f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -259,8 +267,40 @@ void TimelineWidget::wheelEvent(QWheelEvent* e) {
     e->accept();
 }
 
-void TimelineWidget::headerClick(QPointF pos) {
+void TimelineWidget::clearSelectedRows() {
+    if (m_selectedRows.empty()) return;
+    m_selectedRows.clear();
+    emit rowSelectionChanged();
+    update();
+}
+
+std::vector<uint32_t> TimelineWidget::selectedTracks() const {
+    std::vector<uint32_t> out;
+    if (!m_scene) return out;
+    const Report& report = m_scene->report();
+    // A group stands for every track row below it; summary rows repeat other rows' tracks.
+    std::function<void(const Row*)> collect = [&](const Row* row) {
+        if (const auto* tr = dynamic_cast<const TrackRow*>(row))
+            for (const Track* t : tr->tracks())
+                out.push_back(static_cast<uint32_t>(t - report.tracks.data()));
+        for (const auto& child : row->children()) collect(child.get());
+    };
+    for (const Row* row : m_selectedRows) collect(row);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void TimelineWidget::headerClick(QPointF pos, bool toggleSelection) {
     const LayoutRow* lr = m_scene->rowAt(static_cast<float>(pos.y()));
+    if (lr && toggleSelection) {
+        auto it = std::find(m_selectedRows.begin(), m_selectedRows.end(), lr->row);
+        if (it == m_selectedRows.end()) m_selectedRows.push_back(lr->row);
+        else m_selectedRows.erase(it);
+        emit rowSelectionChanged();
+        update();
+        return;
+    }
     if (!lr || !lr->row->isGroup()) return;
     m_scene->setExpanded(lr->row, !lr->row->expanded());
     rebuild();
@@ -272,7 +312,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
     const bool inEvents = pos.x() >= m_scene->eventX();
     m_dragStart = pos;
     if (e->button() == Qt::LeftButton && !inEvents) {
-        headerClick(pos);
+        headerClick(pos, e->modifiers() & Qt::ControlModifier);
     } else if (e->button() == Qt::MiddleButton ||
                (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
         m_drag = Drag::Pan;

@@ -62,10 +62,18 @@ public:
     }
     void refreshFrame() { rebuild(); }
 
+    // Rows picked with Ctrl+click on their headers (groups stand for all their rows).
+    const std::vector<const Row*>& selectedRows() const { return m_selectedRows; }
+    void clearSelectedRows();
+    // Indices into the report's tracks of the selected rows' events (empty: no row selected).
+    std::vector<uint32_t> selectedTracks() const;
+
 signals:
     void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
     void eventClicked(const QString& text);  // the details of a clicked event
     void frameRendered();
+    // Ctrl+click on row headers selected or deselected rows (selectedRows()).
+    void rowSelectionChanged();
 
 protected:
     void initializeGL() override;
@@ -89,7 +97,7 @@ private:
     void paintLabels(QPainter& p, const DrawList& list, bool cached);
     void updateHover(QPointF pos);
     QString hitText(const HitInfo& hit) const;
-    void headerClick(QPointF pos);
+    void headerClick(QPointF pos, bool toggleSelection = false);
 
     ViewState m_view;
     std::unique_ptr<TimelineScene> m_scene;
@@ -114,6 +122,7 @@ private:
     int64_t m_dragTime = 0;
     TimeRange m_dragRange;
     DrawHook m_frameHook, m_overlayHook;
+    std::vector<const Row*> m_selectedRows;  // rows picked with Ctrl+click, for selection statistics
     uint64_t m_frames = 0, m_rebuilds = 0;
     double m_lastBuildMs = 0, m_lastPaintMs = 0;
 };

@@ -25,6 +25,7 @@
 #include "viewer/analysis/TimelineOverlay.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineWidget.h"
+#include "viewer/timeline/TrackRow.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
 #endif
@@ -79,6 +80,43 @@ TEST(TimelineIntegration, TimeSelectionFeedsSelectionStats) {
     EXPECT_EQ(h.docks()->selectionStats()->stats().devices[0].busy, 350);
     h.timeline->view().clearSelection();
     EXPECT_EQ(h.docks()->selectionStats()->stats().groups.size(), 0u);
+}
+
+TEST(TimelineIntegration, CtrlClickOnRowHeadersLimitsSelectionStatsToThoseRows) {
+    Harness h(test::makeAnalysisReport());
+    // A track row (not a group) with events in the selection, and its expected count.
+    const LayoutRow* target = nullptr;
+    uint64_t expected = 0;
+    for (const LayoutRow& lr : h.timeline->scene()->layout()) {
+        const auto* tr = dynamic_cast<const TrackRow*>(lr.row);
+        if (!tr) continue;
+        uint64_t n = 0;
+        for (const Track* t : tr->tracks())
+            for (uint32_t l = 0; l < t->laneCount(); ++l) n += t->overlapping(l, 250, 650).size();
+        if (n > 0) {
+            target = &lr;
+            expected = n;
+            break;
+        }
+    }
+    ASSERT_NE(target, nullptr);
+    ASSERT_LT(expected, 9u);  // fewer than the 9 events of all rows
+    const QPoint header(20, static_cast<int>(target->y + target->h / 2));
+    QSignalSpy rowsChanged(h.timeline, &TimelineWidget::rowSelectionChanged);
+    QTest::mouseClick(h.timeline, Qt::LeftButton, Qt::ControlModifier, header);
+    ASSERT_EQ(rowsChanged.count(), 1);
+    ASSERT_EQ(h.timeline->selectedRows().size(), 1u);
+    EXPECT_FALSE(h.timeline->selectedTracks().empty());
+    QSignalSpy ready(h.docks()->selectionStats(), &SelectionStatsDock::statsReady);
+    h.timeline->view().setSelection(250, 650);
+    ASSERT_TRUE(ready.wait(5000));
+    EXPECT_EQ(h.docks()->selectionStats()->stats().eventCount(), expected);
+    // A second Ctrl+click deselects the row: the statistics cover every row again.
+    QSignalSpy again(h.docks()->selectionStats(), &SelectionStatsDock::statsReady);
+    QTest::mouseClick(h.timeline, Qt::LeftButton, Qt::ControlModifier, header);
+    EXPECT_TRUE(h.timeline->selectedRows().empty());
+    ASSERT_TRUE(again.wait(5000));
+    EXPECT_EQ(h.docks()->selectionStats()->stats().eventCount(), 9u);
 }
 
 TEST(TimelineIntegration, DoubleClickInEventsViewZoomsTheTimeline) {
