@@ -12,8 +12,12 @@
 #include <QTest>
 
 #include "model/rep/RepWriter.h"
+#if SIGHTLINE_HAVE_IMPORT
+#include "model/import/OpenAny.h"
+#endif
 #include "tests/compare/CompareFixture.h"
 #include "viewer/analysis/StatsDock.h"
+#include "viewer/compare/CompareAlignment.h"
 #include "viewer/compare/CompareTab.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/MainWindow.h"
@@ -80,6 +84,8 @@ TEST(CompareTab, AlignAtNthNvtxInstanceFromTheControls) {
     EXPECT_EQ(h.tab.anchors().comparison, 5600);
     EXPECT_EQ(h.base().origin(), 1400);
     EXPECT_EQ(h.comp().origin(), 5600);
+    EXPECT_EQ(h.tab.baselineTimeline()->scene()->originLabel(), "0 = step #2");
+    EXPECT_EQ(h.tab.comparisonTimeline()->scene()->originLabel(), "0 = step #2");
     h.base().setRange(1400, 1600);
     EXPECT_EQ(h.comp().range(), (TimeRange{5600, 5800}));
 
@@ -91,6 +97,7 @@ TEST(CompareTab, AlignAtNthNvtxInstanceFromTheControls) {
     EXPECT_FALSE(h.tab.align("nope", 1));
     EXPECT_EQ(h.tab.alignError(), "Baseline: NVTX range 'nope' has 0 instance(s) in this report, no instance 1");
     ASSERT_TRUE(h.tab.align(QString(), 1));
+    EXPECT_EQ(h.tab.comparisonTimeline()->scene()->originLabel(), "0 = session start");
     EXPECT_EQ(h.tab.anchors().baseline, 1000);
     EXPECT_EQ(h.tab.anchors().comparison, 5000);
 }
@@ -166,6 +173,52 @@ TEST(CompareTab, MainWindowOpensACompareTabFromFiles) {
     ASSERT_TRUE(failed.wait(10000));
     EXPECT_TRUE(failed.at(0).at(0).toString().contains("missing.rep")) << failed.at(0).at(0).toString().toStdString();
 }
+
+#if SIGHTLINE_HAVE_IMPORT
+// Two real Kineto traces (HTA's trace_compare base and test): the tab's diff is exactly what
+// the CLI's diff code gives for the same files, and double-clicking the top row selects a span
+// in each timeline that holds the item's instances.
+TEST(CompareTab, RealKinetoTracesGiveTheCliDiff) {
+    const std::string dir = std::string(SIGHTLINE_TEST_DATA) + "/compare/";
+    const std::string a = dir + "hta_compare_base.json.gz", b = dir + "hta_compare_test.json.gz";
+    auto ra = openAnyReport(a, {});
+    auto rb = openAnyReport(b, {});
+    ASSERT_TRUE(ra.ok()) << ra.error();
+    ASSERT_TRUE(rb.ok()) << rb.error();
+    const analysis::DiffResult cli = analysis::diffReports(**ra, **rb);
+    ASSERT_FALSE(cli.items.empty());
+
+    MainWindow w;
+    w.show();
+    CompareTab* tab = w.openCompare(QString::fromStdString(a), QString::fromStdString(b));
+    QSignalSpy loaded(tab, &CompareTab::loaded);
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_EQ(tab->diff().items.size(), cli.items.size());
+    for (size_t i = 0; i < cli.items.size(); ++i) {
+        EXPECT_EQ(tab->diff().items[i].name, cli.items[i].name);
+        EXPECT_EQ(tab->diff().items[i].delta(), cli.items[i].delta());
+        EXPECT_EQ(tab->diff().items[i].baseline.count, cli.items[i].baseline.count);
+        EXPECT_EQ(tab->diff().items[i].comparison.count, cli.items[i].comparison.count);
+    }
+    EXPECT_EQ(static_cast<size_t>(tab->diffModel()->rowCount()), cli.items.size());
+
+    tab->showItem(0);
+    const analysis::DiffItem& top = cli.items[0];
+    const InstanceSpan sa = itemInstances(**ra, top.category, top.name);
+    const InstanceSpan sb = itemInstances(**rb, top.category, top.name);
+    EXPECT_EQ(sa.count, top.baseline.count);
+    EXPECT_EQ(sb.count, top.comparison.count);
+    ViewState& va = tab->baselineTimeline()->view();
+    ViewState& vb = tab->comparisonTimeline()->view();
+    if (sa.count > 0) EXPECT_EQ(va.selection(), (TimeRange{sa.start, sa.end}));
+    else EXPECT_FALSE(va.hasSelection());
+    if (sb.count > 0) EXPECT_EQ(vb.selection(), (TimeRange{sb.start, sb.end}));
+    else EXPECT_FALSE(vb.hasSelection());
+    // Still synchronized on the shared axis after the zoom.
+    EXPECT_EQ(va.range().start - tab->anchors().baseline, vb.range().start - tab->anchors().comparison);
+    EXPECT_EQ(va.range().end - tab->anchors().baseline, vb.range().end - tab->anchors().comparison);
+}
+#endif
 
 }  // namespace
 }  // namespace sl::viewer

@@ -180,6 +180,11 @@ bool CompareTab::align(const QString& nvtxName, int n) {
     }
     m_alignError.clear();
     m_anchors = {*a, *b};
+    const std::string label = name.empty() ? "0 = session start" : "0 = " + name + " #" + std::to_string(n);
+    for (TimelineWidget* t : {m_baselineTimeline, m_comparisonTimeline}) {
+        t->scene()->setOriginLabel(label);
+        t->refreshFrame();
+    }
     resetViews();
     return true;
 }
