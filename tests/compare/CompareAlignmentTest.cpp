@@ -85,6 +85,16 @@ TEST(CompareAlignment, ItemInstancesSpanFirstToLast) {
     EXPECT_EQ(itemInstances(*b, DiffCategory::MemOps, "[CUDA memset]").count, 0);
 }
 
+TEST(CompareAlignment, InstanceRefsPointAtTheEvents) {
+    auto b = test::makeBaselineReport();
+    const auto refs = itemInstanceRefs(*b, DiffCategory::Kernels, "kA", 100);
+    ASSERT_EQ(refs.size(), 2u);
+    EXPECT_EQ(b->tracks[refs[0].track].start[refs[0].index], 1150);
+    EXPECT_EQ(b->tracks[refs[1].track].start[refs[1].index], 1450);
+    EXPECT_EQ(b->tracks[refs[1].track].key.kind, EventKind::Kernel);
+    EXPECT_EQ(itemInstanceRefs(*b, DiffCategory::Nvtx, "step", 2).size(), 2u);  // limited
+}
+
 // Every diff item finds exactly as many instances as the diff counted, on both sides.
 TEST(CompareAlignment, InstancesMatchTheDiffCounts) {
     auto b = test::makeBaselineReport();

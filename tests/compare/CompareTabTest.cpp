@@ -18,6 +18,7 @@
 #include "tests/compare/CompareFixture.h"
 #include "viewer/analysis/StatsDock.h"
 #include "viewer/compare/CompareAlignment.h"
+#include "viewer/compare/InstanceOutlines.h"
 #include "viewer/compare/CompareTab.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/MainWindow.h"
@@ -139,6 +140,17 @@ TEST(CompareTab, DoubleClickSelectsInstancesInBothTimelines) {
     // Zoomed to the union on the shared axis, [150, 550] padded by 20 ns on each side.
     EXPECT_EQ(h.base().range(), (TimeRange{1130, 1570}));
     EXPECT_EQ(h.comp().range(), (TimeRange{5130, 5570}));
+    // The instances are outlined: two kA kernels on screen in the baseline, one in the comparison.
+    ASSERT_EQ(h.tab.baselineInstances().size(), 2u);
+    ASSERT_EQ(h.tab.comparisonInstances().size(), 1u);
+    QSignalSpy frame(h.tab.baselineTimeline(), &TimelineWidget::frameRendered);
+    h.tab.baselineTimeline()->update();
+    frame.wait(2000);
+    DrawList outlines;
+    EXPECT_EQ(outlineInstances(*h.tab.baselineTimeline()->scene(), h.base().range(), h.tab.baselineInstances(), outlines), 2u);
+    EXPECT_EQ(outlines.boxes.size(), 8u);
+    DrawList other;
+    EXPECT_EQ(outlineInstances(*h.tab.comparisonTimeline()->scene(), h.comp().range(), h.tab.comparisonInstances(), other), 1u);
 
     // kB runs only in the comparison: the baseline's selection is cleared.
     h.tab.showItem(h.rowOf("kB"));

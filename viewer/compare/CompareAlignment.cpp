@@ -90,4 +90,14 @@ InstanceSpan itemInstances(const Report& r, DiffCategory category, const std::st
     return s;
 }
 
+std::vector<analysis::EventRef> itemInstanceRefs(const Report& r, DiffCategory category, const std::string& name,
+                                                 size_t limit, analysis::DiffMatch match) {
+    std::vector<analysis::EventRef> out;
+    forEachInstance(r, category, name, match, [&](const Track& t, size_t i) {
+        if (out.size() < limit)
+            out.push_back({static_cast<uint32_t>(&t - r.tracks.data()), static_cast<uint32_t>(i)});
+    });
+    return out;
+}
+
 }  // namespace sl::viewer

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/ReportDiff.h"
 #include "model/core/Report.h"
 #include "model/core/Result.h"
@@ -29,5 +30,9 @@ struct InstanceSpan {
 };
 InstanceSpan itemInstances(const Report& r, analysis::DiffCategory category, const std::string& name,
                            analysis::DiffMatch match = analysis::DiffMatch::Demangled);
+// The same events as (track index, event index), at most `limit` of them, in track order.
+std::vector<analysis::EventRef> itemInstanceRefs(const Report& r, analysis::DiffCategory category,
+                                                 const std::string& name, size_t limit,
+                                                 analysis::DiffMatch match = analysis::DiffMatch::Demangled);
 
 }  // namespace sl::viewer

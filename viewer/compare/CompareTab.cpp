@@ -14,6 +14,7 @@
 
 #include "viewer/analysis/StatsDock.h"
 #include "viewer/compare/CompareAlignment.h"
+#include "viewer/compare/InstanceOutlines.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
@@ -122,6 +123,12 @@ void CompareTab::buildUi() {
 
     connect(&m_baselineTimeline->view(), &ViewState::rangeChanged, this, [this] { follow(true); });
     connect(&m_comparisonTimeline->view(), &ViewState::rangeChanged, this, [this] { follow(false); });
+    m_baselineTimeline->setOverlayHook([this](const TimeRange& r, DrawList& out) {
+        if (m_baselineTimeline->scene()) outlineInstances(*m_baselineTimeline->scene(), r, m_baselineInstances, out);
+    });
+    m_comparisonTimeline->setOverlayHook([this](const TimeRange& r, DrawList& out) {
+        if (m_comparisonTimeline->scene()) outlineInstances(*m_comparisonTimeline->scene(), r, m_comparisonInstances, out);
+    });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { showItem(i.row()); });
     connect(m_alignBox, &QComboBox::currentIndexChanged, this, &CompareTab::applyAlignmentFromControls);
     connect(m_instanceBox, &QSpinBox::valueChanged, this, &CompareTab::applyAlignmentFromControls);
@@ -218,6 +225,10 @@ void CompareTab::showItem(int row) {
     const analysis::DiffItem& item = m_diff.items[static_cast<size_t>(row)];
     const InstanceSpan b = itemInstances(*m_reports.baseline, item.category, item.name);
     const InstanceSpan c = itemInstances(*m_reports.comparison, item.category, item.name);
+    m_baselineInstances = itemInstanceRefs(*m_reports.baseline, item.category, item.name, kMaxOutlinedInstances);
+    m_comparisonInstances = itemInstanceRefs(*m_reports.comparison, item.category, item.name, kMaxOutlinedInstances);
+    m_baselineTimeline->update();
+    m_comparisonTimeline->update();
     // Zoom (on the shared axis) to the union of both sides' spans, padded so edges show.
     bool any = false;
     int64_t lo = 0, hi = 0;

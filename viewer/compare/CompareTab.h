@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/ReportDiff.h"
 #include "model/core/Report.h"
 #include "viewer/timeline/Row.h"
@@ -57,6 +58,9 @@ public:
     QComboBox* alignBox() const { return m_alignBox; }
     QSpinBox* instanceBox() const { return m_instanceBox; }
     QString alignError() const { return m_alignError; }
+    // The instances of the item last shown (showItem), outlined in each timeline.
+    const std::vector<analysis::EventRef>& baselineInstances() const { return m_baselineInstances; }
+    const std::vector<analysis::EventRef>& comparisonInstances() const { return m_comparisonInstances; }
     QString title() const;
 
     // Aligns at the session starts (empty name) or at the start of the nth (1-based) instance
@@ -96,6 +100,7 @@ private:
     QTableView* m_table = nullptr;
     StatsTableModel* m_model = nullptr;
     QString m_alignError;
+    std::vector<analysis::EventRef> m_baselineInstances, m_comparisonInstances;
     bool m_syncing = false;  // set while one view follows the other: no ping-pong
 };
 
