@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
     parser.process(app);
     const QStringList reports = parser.positionalArguments();
     if (parser.isSet("compare") && (reports.size() != 2 || parser.isSet("screenshot")))
-        return fail("--compare needs exactly two REPORTs, BASELINE COMPARISON (and no --screenshot)");
+        return fail(
+            "--compare needs exactly two REPORTs, BASELINE COMPARISON (and no --screenshot)");
 
     if (parser.isSet("screenshot")) {
         if (reports.size() != 1) return fail("--screenshot needs exactly one REPORT");
@@ -105,7 +106,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     sl::viewer::MainWindow w;
-    if (parser.isSet("compare")) w.openCompare(reports[0], reports[1]);
+    if (parser.isSet("compare"))
+        w.openCompare(reports[0], reports[1]);
     else
         for (const QString& r : reports) w.openReport(r);
     if (reports.isEmpty()) w.showCaptureTab();  // nothing to open: start from a capture

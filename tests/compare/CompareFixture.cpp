@@ -66,7 +66,10 @@ std::shared_ptr<Report> makeBaselineReport() {
     s.sessionStart = 1000;
     s.duration = 1000;
     // Added out of start order on purpose: "the Nth instance" is in start order.
-    s.nvtx = {{"step", {1700, 1900}}, {"step", {1100, 1300}}, {"step", {1400, 1600}}, {"warmup", {1010, 1090}}};
+    s.nvtx = {{"step", {1700, 1900}},
+              {"step", {1100, 1300}},
+              {"step", {1400, 1600}},
+              {"warmup", {1010, 1090}}};
     s.kernels = {{"kA", {1150, 1250}}, {"kA", {1450, 1550}}};
     s.launches = {{1120, 1130}, {1420, 1430}};
     return build(s);

@@ -18,8 +18,8 @@
 #include "tests/compare/CompareFixture.h"
 #include "viewer/analysis/StatsDock.h"
 #include "viewer/compare/CompareAlignment.h"
-#include "viewer/compare/InstanceOutlines.h"
 #include "viewer/compare/CompareTab.h"
+#include "viewer/compare/InstanceOutlines.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/MainWindow.h"
 
@@ -94,9 +94,11 @@ TEST(CompareTab, AlignAtNthNvtxInstanceFromTheControls) {
     h.tab.instanceBox()->setValue(3);
     EXPECT_EQ(h.tab.anchors().baseline, 1400);
     EXPECT_EQ(h.tab.anchors().comparison, 5600);
-    EXPECT_EQ(h.tab.alignError(), "Comparison: NVTX range 'step' has 2 instance(s) in this report, no instance 3");
+    EXPECT_EQ(h.tab.alignError(),
+              "Comparison: NVTX range 'step' has 2 instance(s) in this report, no instance 3");
     EXPECT_FALSE(h.tab.align("nope", 1));
-    EXPECT_EQ(h.tab.alignError(), "Baseline: NVTX range 'nope' has 0 instance(s) in this report, no instance 1");
+    EXPECT_EQ(h.tab.alignError(),
+              "Baseline: NVTX range 'nope' has 0 instance(s) in this report, no instance 1");
     ASSERT_TRUE(h.tab.align(QString(), 1));
     EXPECT_EQ(h.tab.comparisonTimeline()->scene()->originLabel(), "0 = session start");
     EXPECT_EQ(h.tab.anchors().baseline, 1000);
@@ -110,7 +112,8 @@ TEST(CompareTab, DiffTableHasTheKnownDeltas) {
     const auto& names = t.columns[static_cast<size_t>(t.findColumn("Name"))].texts;
     const auto& deltas = t.columns[static_cast<size_t>(t.findColumn("Delta"))].ints;
     const auto& cats = t.columns[static_cast<size_t>(t.findColumn("Category"))].texts;
-    EXPECT_EQ(names, (std::vector<std::string>{"init", "warmup", "kA", "kB", "cudaLaunchKernel", "step"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"init", "warmup", "kA", "kB", "cudaLaunchKernel", "step"}));
     EXPECT_EQ(deltas, (std::vector<int64_t>{90, -80, -50, 50, -10, 0}));
     EXPECT_EQ(cats, (std::vector<std::string>{"nvtx", "nvtx", "kernel", "kernel", "api", "nvtx"}));
     const auto& countA = t.columns[static_cast<size_t>(t.findColumn("Count A"))].ints;
@@ -118,7 +121,8 @@ TEST(CompareTab, DiffTableHasTheKnownDeltas) {
     EXPECT_EQ(countA, (std::vector<int64_t>{0, 1, 2, 0, 2, 3}));
     EXPECT_EQ(countB, (std::vector<int64_t>{1, 0, 1, 1, 1, 2}));
     // The view shows the model's text: row 2's name column.
-    EXPECT_EQ(h.tab.diffModel()->data(h.tab.diffModel()->index(2, t.findColumn("Name"))).toString(), "kA");
+    EXPECT_EQ(h.tab.diffModel()->data(h.tab.diffModel()->index(2, t.findColumn("Name"))).toString(),
+              "kA");
     const QString summary = h.tab.summaryLabel()->text();
     EXPECT_TRUE(summary.startsWith("Duration (ns): ")) << summary.toStdString();
     EXPECT_TRUE(summary.contains("(+20.0%)")) << summary.toStdString();  // 1000 -> 1200 ns
@@ -147,10 +151,14 @@ TEST(CompareTab, DoubleClickSelectsInstancesInBothTimelines) {
     h.tab.baselineTimeline()->update();
     frame.wait(2000);
     DrawList outlines;
-    EXPECT_EQ(outlineInstances(*h.tab.baselineTimeline()->scene(), h.base().range(), h.tab.baselineInstances(), outlines), 2u);
+    EXPECT_EQ(outlineInstances(*h.tab.baselineTimeline()->scene(), h.base().range(),
+                               h.tab.baselineInstances(), outlines),
+              2u);
     EXPECT_EQ(outlines.boxes.size(), 8u);
     DrawList other;
-    EXPECT_EQ(outlineInstances(*h.tab.comparisonTimeline()->scene(), h.comp().range(), h.tab.comparisonInstances(), other), 1u);
+    EXPECT_EQ(outlineInstances(*h.tab.comparisonTimeline()->scene(), h.comp().range(),
+                               h.tab.comparisonInstances(), other),
+              1u);
 
     // kB runs only in the comparison: the baseline's selection is cleared.
     h.tab.showItem(h.rowOf("kB"));
@@ -183,7 +191,8 @@ TEST(CompareTab, MainWindowOpensACompareTabFromFiles) {
     CompareTab* bad = w.openCompare(a, dir.filePath("missing.rep"));
     QSignalSpy failed(bad, &CompareTab::failed);
     ASSERT_TRUE(failed.wait(10000));
-    EXPECT_TRUE(failed.at(0).at(0).toString().contains("missing.rep")) << failed.at(0).at(0).toString().toStdString();
+    EXPECT_TRUE(failed.at(0).at(0).toString().contains("missing.rep"))
+        << failed.at(0).at(0).toString().toStdString();
 }
 
 #if SIGHTLINE_HAVE_IMPORT
@@ -222,12 +231,17 @@ TEST(CompareTab, RealKinetoTracesGiveTheCliDiff) {
     EXPECT_EQ(sb.count, top.comparison.count);
     ViewState& va = tab->baselineTimeline()->view();
     ViewState& vb = tab->comparisonTimeline()->view();
-    if (sa.count > 0) EXPECT_EQ(va.selection(), (TimeRange{sa.start, sa.end}));
-    else EXPECT_FALSE(va.hasSelection());
-    if (sb.count > 0) EXPECT_EQ(vb.selection(), (TimeRange{sb.start, sb.end}));
-    else EXPECT_FALSE(vb.hasSelection());
+    if (sa.count > 0)
+        EXPECT_EQ(va.selection(), (TimeRange{sa.start, sa.end}));
+    else
+        EXPECT_FALSE(va.hasSelection());
+    if (sb.count > 0)
+        EXPECT_EQ(vb.selection(), (TimeRange{sb.start, sb.end}));
+    else
+        EXPECT_FALSE(vb.hasSelection());
     // Still synchronized on the shared axis after the zoom.
-    EXPECT_EQ(va.range().start - tab->anchors().baseline, vb.range().start - tab->anchors().comparison);
+    EXPECT_EQ(va.range().start - tab->anchors().baseline,
+              vb.range().start - tab->anchors().comparison);
     EXPECT_EQ(va.range().end - tab->anchors().baseline, vb.range().end - tab->anchors().comparison);
 }
 #endif

@@ -15,12 +15,14 @@ std::set<std::string> nvtxNames(const Report& r) {
     std::set<std::string> out;
     for (const Track& t : r.tracks)
         if (t.key.kind == EventKind::NvtxRange)
-            for (size_t i = 0; i < t.size(); ++i) out.insert(analysis::nvtxRangeName(r, t, i, false));
+            for (size_t i = 0; i < t.size(); ++i)
+                out.insert(analysis::nvtxRangeName(r, t, i, false));
     return out;
 }
 
 // Calls f(track, index) for every event the diff counts under (category, name).
-void forEachInstance(const Report& r, DiffCategory c, const std::string& name, analysis::DiffMatch match,
+void forEachInstance(const Report& r, DiffCategory c, const std::string& name,
+                     analysis::DiffMatch match,
                      const std::function<void(const Track&, size_t)>& f) {
     for (const Track& t : r.tracks) {
         const EventKind k = t.key.kind;
@@ -28,8 +30,9 @@ void forEachInstance(const Report& r, DiffCategory c, const std::string& name, a
             case DiffCategory::Kernels:
                 if (k != EventKind::Kernel) break;
                 {
-                    const auto naming = match == analysis::DiffMatch::Base ? analysis::KernelNaming::Base
-                                                                           : analysis::KernelNaming::Demangled;
+                    const auto naming = match == analysis::DiffMatch::Base
+                                            ? analysis::KernelNaming::Base
+                                            : analysis::KernelNaming::Demangled;
                     for (size_t i = 0; i < t.size(); ++i)
                         if (r.str(analysis::kernelNameId(r, t, i, naming)) == name) f(t, i);
                 }
@@ -48,7 +51,8 @@ void forEachInstance(const Report& r, DiffCategory c, const std::string& name, a
                 if (k == EventKind::Memcpy) {
                     const auto& kinds = t.col<uint8_t>(cols::Memcpy::CopyKind);
                     for (size_t i = 0; i < t.size(); ++i)
-                        if (analysis::memcpyOperationName(static_cast<CopyKind>(kinds[i])) == name) f(t, i);
+                        if (analysis::memcpyOperationName(static_cast<CopyKind>(kinds[i])) == name)
+                            f(t, i);
                 } else if (k == EventKind::Memset && name == "[CUDA memset]") {
                     for (size_t i = 0; i < t.size(); ++i) f(t, i);
                 }
@@ -90,8 +94,9 @@ InstanceSpan itemInstances(const Report& r, DiffCategory category, const std::st
     return s;
 }
 
-std::vector<analysis::EventRef> itemInstanceRefs(const Report& r, DiffCategory category, const std::string& name,
-                                                 size_t limit, analysis::DiffMatch match) {
+std::vector<analysis::EventRef> itemInstanceRefs(const Report& r, DiffCategory category,
+                                                 const std::string& name, size_t limit,
+                                                 analysis::DiffMatch match) {
     std::vector<analysis::EventRef> out;
     forEachInstance(r, category, name, match, [&](const Track& t, size_t i) {
         if (out.size() < limit)

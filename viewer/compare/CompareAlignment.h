@@ -28,11 +28,12 @@ struct InstanceSpan {
     int64_t start = 0, end = 0;
     int64_t count = 0;
 };
-InstanceSpan itemInstances(const Report& r, analysis::DiffCategory category, const std::string& name,
+InstanceSpan itemInstances(const Report& r, analysis::DiffCategory category,
+                           const std::string& name,
                            analysis::DiffMatch match = analysis::DiffMatch::Demangled);
 // The same events as (track index, event index), at most `limit` of them, in track order.
-std::vector<analysis::EventRef> itemInstanceRefs(const Report& r, analysis::DiffCategory category,
-                                                 const std::string& name, size_t limit,
-                                                 analysis::DiffMatch match = analysis::DiffMatch::Demangled);
+std::vector<analysis::EventRef> itemInstanceRefs(
+    const Report& r, analysis::DiffCategory category, const std::string& name, size_t limit,
+    analysis::DiffMatch match = analysis::DiffMatch::Demangled);
 
 }  // namespace sl::viewer

@@ -23,15 +23,20 @@
 namespace sl::viewer {
 namespace {
 
-QString number(double v) { return QLocale::system().toString(v, 'f', 0); }
+QString number(double v) {
+    return QLocale::system().toString(v, 'f', 0);
+}
 
 // "Duration (ns): 1,000 → 1,200 (+20.0%) · GPU busy (ns): ..." from the diff's summary table.
 QString summaryText(const analysis::Table& t) {
     QStringList parts;
     for (size_t r = 0; r < t.rowCount(); ++r) {
-        QString s = QString::fromStdString(t.columns[0].texts[r]) + ": " + number(t.columns[1].reals[r]) + " → " +
-                    number(t.columns[2].reals[r]);
-        if (!t.columns[4].isNull(r)) s += QString(" (%1%2%)").arg(t.columns[4].reals[r] >= 0 ? "+" : "").arg(t.columns[4].reals[r], 0, 'f', 1);
+        QString s = QString::fromStdString(t.columns[0].texts[r]) + ": " +
+                    number(t.columns[1].reals[r]) + " → " + number(t.columns[2].reals[r]);
+        if (!t.columns[4].isNull(r))
+            s += QString(" (%1%2%)")
+                     .arg(t.columns[4].reals[r] >= 0 ? "+" : "")
+                     .arg(t.columns[4].reals[r], 0, 'f', 1);
         parts << s;
     }
     return parts.join("  ·  ");
@@ -76,7 +81,8 @@ void CompareTab::buildUi() {
     top->addWidget(new QLabel("Align at:"));
     m_alignBox = new QComboBox;
     m_alignBox->addItem("Session start", QString());
-    m_alignBox->setToolTip("t = 0 in both timelines: the session start or an NVTX range both reports have");
+    m_alignBox->setToolTip(
+        "t = 0 in both timelines: the session start or an NVTX range both reports have");
     top->addWidget(m_alignBox);
     top->addWidget(new QLabel("instance"));
     m_instanceBox = new QSpinBox;
@@ -122,34 +128,43 @@ void CompareTab::buildUi() {
     layout->addWidget(split, 1);
 
     connect(&m_baselineTimeline->view(), &ViewState::rangeChanged, this, [this] { follow(true); });
-    connect(&m_comparisonTimeline->view(), &ViewState::rangeChanged, this, [this] { follow(false); });
+    connect(&m_comparisonTimeline->view(), &ViewState::rangeChanged, this,
+            [this] { follow(false); });
     m_baselineTimeline->setOverlayHook([this](const TimeRange& r, DrawList& out) {
-        if (m_baselineTimeline->scene()) outlineInstances(*m_baselineTimeline->scene(), r, m_baselineInstances, out);
+        if (m_baselineTimeline->scene())
+            outlineInstances(*m_baselineTimeline->scene(), r, m_baselineInstances, out);
     });
     m_comparisonTimeline->setOverlayHook([this](const TimeRange& r, DrawList& out) {
-        if (m_comparisonTimeline->scene()) outlineInstances(*m_comparisonTimeline->scene(), r, m_comparisonInstances, out);
+        if (m_comparisonTimeline->scene())
+            outlineInstances(*m_comparisonTimeline->scene(), r, m_comparisonInstances, out);
     });
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { showItem(i.row()); });
-    connect(m_alignBox, &QComboBox::currentIndexChanged, this, &CompareTab::applyAlignmentFromControls);
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { showItem(i.row()); });
+    connect(m_alignBox, &QComboBox::currentIndexChanged, this,
+            &CompareTab::applyAlignmentFromControls);
     connect(m_instanceBox, &QSpinBox::valueChanged, this, &CompareTab::applyAlignmentFromControls);
 }
 
 void CompareTab::loaderDone() {
-    if (!m_baselineLoader->report() || !m_comparisonLoader->report()) return;  // the other is still loading
-    setReports({m_baselineLoader->report(), m_comparisonLoader->report()}, m_baselineLoader->takeRows(),
-               m_comparisonLoader->takeRows());
+    if (!m_baselineLoader->report() || !m_comparisonLoader->report())
+        return;  // the other is still loading
+    setReports({m_baselineLoader->report(), m_comparisonLoader->report()},
+               m_baselineLoader->takeRows(), m_comparisonLoader->takeRows());
     emit loaded();
 }
 
 void CompareTab::setReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
                             std::unique_ptr<Row> comparisonRows) {
     m_reports = std::move(reports);
-    m_baselineLabel->setText("Baseline: " + (m_baselinePath.isEmpty() ? QString("(in memory)") : m_baselinePath));
-    m_comparisonLabel->setText("Comparison: " +
-                               (m_comparisonPath.isEmpty() ? QString("(in memory)") : m_comparisonPath));
+    m_baselineLabel->setText("Baseline: " +
+                             (m_baselinePath.isEmpty() ? QString("(in memory)") : m_baselinePath));
+    m_comparisonLabel->setText(
+        "Comparison: " + (m_comparisonPath.isEmpty() ? QString("(in memory)") : m_comparisonPath));
     m_syncing = true;
-    m_baselineTimeline->setScene(std::make_unique<TimelineScene>(m_reports.baseline, std::move(baselineRows)));
-    m_comparisonTimeline->setScene(std::make_unique<TimelineScene>(m_reports.comparison, std::move(comparisonRows)));
+    m_baselineTimeline->setScene(
+        std::make_unique<TimelineScene>(m_reports.baseline, std::move(baselineRows)));
+    m_comparisonTimeline->setScene(
+        std::make_unique<TimelineScene>(m_reports.comparison, std::move(comparisonRows)));
     m_syncing = false;
 
     m_diff = analysis::diffReports(*m_reports.baseline, *m_reports.comparison);
@@ -167,9 +182,12 @@ void CompareTab::setReports(ComparedReports reports, std::unique_ptr<Row> baseli
 void CompareTab::applyAlignmentFromControls() {
     const QString name = m_alignBox->currentData().toString();
     m_instanceBox->setEnabled(!name.isEmpty());
-    if (align(name, m_instanceBox->value())) m_status->setText(name.isEmpty() ? "Aligned at the session starts"
-                                                                               : QString("Aligned at %1 #%2").arg(name).arg(m_instanceBox->value()));
-    else m_status->setText(m_alignError);
+    if (align(name, m_instanceBox->value()))
+        m_status->setText(name.isEmpty()
+                              ? "Aligned at the session starts"
+                              : QString("Aligned at %1 #%2").arg(name).arg(m_instanceBox->value()));
+    else
+        m_status->setText(m_alignError);
 }
 
 bool CompareTab::align(const QString& nvtxName, int n) {
@@ -187,7 +205,8 @@ bool CompareTab::align(const QString& nvtxName, int n) {
     }
     m_alignError.clear();
     m_anchors = {*a, *b};
-    const std::string label = name.empty() ? "0 = session start" : "0 = " + name + " #" + std::to_string(n);
+    const std::string label =
+        name.empty() ? "0 = session start" : "0 = " + name + " #" + std::to_string(n);
     for (TimelineWidget* t : {m_baselineTimeline, m_comparisonTimeline}) {
         t->scene()->setOriginLabel(label);
         t->refreshFrame();
@@ -204,8 +223,10 @@ void CompareTab::resetViews() {
     const int64_t lo = std::min(rb.tMin() - m_anchors.baseline, rc.tMin() - m_anchors.comparison);
     const int64_t hi = std::max(rb.tMax() - m_anchors.baseline, rc.tMax() - m_anchors.comparison);
     m_syncing = true;
-    m_baselineTimeline->view().reset(lo + m_anchors.baseline, hi + m_anchors.baseline, m_anchors.baseline);
-    m_comparisonTimeline->view().reset(lo + m_anchors.comparison, hi + m_anchors.comparison, m_anchors.comparison);
+    m_baselineTimeline->view().reset(lo + m_anchors.baseline, hi + m_anchors.baseline,
+                                     m_anchors.baseline);
+    m_comparisonTimeline->view().reset(lo + m_anchors.comparison, hi + m_anchors.comparison,
+                                       m_anchors.comparison);
     m_syncing = false;
 }
 
@@ -214,7 +235,8 @@ void CompareTab::follow(bool fromBaseline) {
     m_syncing = true;
     ViewState& from = fromBaseline ? m_baselineTimeline->view() : m_comparisonTimeline->view();
     ViewState& to = fromBaseline ? m_comparisonTimeline->view() : m_baselineTimeline->view();
-    const int64_t shift = fromBaseline ? m_anchors.comparison - m_anchors.baseline : m_anchors.baseline - m_anchors.comparison;
+    const int64_t shift = fromBaseline ? m_anchors.comparison - m_anchors.baseline
+                                       : m_anchors.baseline - m_anchors.comparison;
     const TimeRange r = from.range();
     to.setRange(r.start + shift, r.end + shift, false);
     m_syncing = false;
@@ -225,8 +247,10 @@ void CompareTab::showItem(int row) {
     const analysis::DiffItem& item = m_diff.items[static_cast<size_t>(row)];
     const InstanceSpan b = itemInstances(*m_reports.baseline, item.category, item.name);
     const InstanceSpan c = itemInstances(*m_reports.comparison, item.category, item.name);
-    m_baselineInstances = itemInstanceRefs(*m_reports.baseline, item.category, item.name, kMaxOutlinedInstances);
-    m_comparisonInstances = itemInstanceRefs(*m_reports.comparison, item.category, item.name, kMaxOutlinedInstances);
+    m_baselineInstances =
+        itemInstanceRefs(*m_reports.baseline, item.category, item.name, kMaxOutlinedInstances);
+    m_comparisonInstances =
+        itemInstanceRefs(*m_reports.comparison, item.category, item.name, kMaxOutlinedInstances);
     m_baselineTimeline->update();
     m_comparisonTimeline->update();
     // Zoom (on the shared axis) to the union of both sides' spans, padded so edges show.
@@ -246,7 +270,8 @@ void CompareTab::showItem(int row) {
     select(m_comparisonTimeline->view(), c, m_anchors.comparison);
     if (any) {
         const int64_t pad = std::max<int64_t>((hi - lo) / 20, ViewState::kMinSpan);
-        m_baselineTimeline->view().setRange(lo - pad + m_anchors.baseline, hi + pad + m_anchors.baseline);
+        m_baselineTimeline->view().setRange(lo - pad + m_anchors.baseline,
+                                            hi + pad + m_anchors.baseline);
     }
     m_status->setText(QString("%1: %2 instance(s) in the baseline, %3 in the comparison")
                           .arg(QString::fromStdString(item.name))

@@ -42,7 +42,8 @@ class CompareTab : public QWidget {
     Q_OBJECT
 public:
     // Loads both files off the GUI thread; loaded() or failed() follows.
-    CompareTab(const QString& baselinePath, const QString& comparisonPath, QWidget* parent = nullptr);
+    CompareTab(const QString& baselinePath, const QString& comparisonPath,
+               QWidget* parent = nullptr);
     // Shows two reports already in memory (tests, reports open in other tabs).
     explicit CompareTab(ComparedReports reports, QWidget* parent = nullptr);
     ~CompareTab() override;
@@ -60,7 +61,9 @@ public:
     QString alignError() const { return m_alignError; }
     // The instances of the item last shown (showItem), outlined in each timeline.
     const std::vector<analysis::EventRef>& baselineInstances() const { return m_baselineInstances; }
-    const std::vector<analysis::EventRef>& comparisonInstances() const { return m_comparisonInstances; }
+    const std::vector<analysis::EventRef>& comparisonInstances() const {
+        return m_comparisonInstances;
+    }
     QString title() const;
 
     // Aligns at the session starts (empty name) or at the start of the nth (1-based) instance
@@ -78,7 +81,8 @@ signals:
 private:
     void buildUi();
     void loaderDone();
-    void setReports(ComparedReports reports, std::unique_ptr<Row> baselineRows, std::unique_ptr<Row> comparisonRows);
+    void setReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
+                    std::unique_ptr<Row> comparisonRows);
     void applyAlignmentFromControls();
     void resetViews();
     // Copies `from`'s visible range onto the other timeline, shifted by the anchors.

@@ -6,8 +6,8 @@
 
 namespace sl::viewer {
 
-size_t outlineInstances(TimelineScene& scene, const TimeRange& range, const std::vector<analysis::EventRef>& events,
-                        DrawList& out) {
+size_t outlineInstances(TimelineScene& scene, const TimeRange& range,
+                        const std::vector<analysis::EventRef>& events, DrawList& out) {
     constexpr float kW = 2;
     size_t n = 0;
     for (size_t i = 0; i < events.size() && i < kMaxOutlinedInstances; ++i) {

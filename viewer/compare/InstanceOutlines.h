@@ -11,10 +11,10 @@
 namespace sl::viewer {
 
 constexpr uint32_t kInstanceColor = 0xFF00B0FF;  // light blue: unlike the selection's orange
-constexpr size_t kMaxOutlinedInstances = 5000;    // beyond this outlines only clutter the view
+constexpr size_t kMaxOutlinedInstances = 5000;   // beyond this outlines only clutter the view
 
 // Appends a 2 px outline per on-screen instance; returns how many were outlined.
-size_t outlineInstances(TimelineScene& scene, const TimeRange& range, const std::vector<analysis::EventRef>& events,
-                        DrawList& out);
+size_t outlineInstances(TimelineScene& scene, const TimeRange& range,
+                        const std::vector<analysis::EventRef>& events, DrawList& out);
 
 }  // namespace sl::viewer

@@ -132,12 +132,12 @@ void MainWindow::openDialog() {
 
 void MainWindow::compareDialog() {
     QSettings s;
-    const QString a = QFileDialog::getOpenFileName(this, "Compare: baseline report", s.value("lastDir").toString(),
-                                                   reportFileFilter());
+    const QString a = QFileDialog::getOpenFileName(
+        this, "Compare: baseline report", s.value("lastDir").toString(), reportFileFilter());
     if (a.isEmpty()) return;
     s.setValue("lastDir", QFileInfo(a).absolutePath());
-    const QString b = QFileDialog::getOpenFileName(this, "Compare: comparison report", QFileInfo(a).absolutePath(),
-                                                   reportFileFilter());
+    const QString b = QFileDialog::getOpenFileName(this, "Compare: comparison report",
+                                                   QFileInfo(a).absolutePath(), reportFileFilter());
     if (b.isEmpty()) return;
     openCompare(a, b);
 }
@@ -148,8 +148,10 @@ CompareTab* MainWindow::openCompare(const QString& baselinePath, const QString& 
     m_tabs->setTabToolTip(i, "Baseline: " + baselinePath + "\nComparison: " + comparisonPath);
     m_tabs->setCurrentIndex(i);
     statusBar()->showMessage("Comparing " + baselinePath + " with " + comparisonPath);
-    connect(tab, &CompareTab::loaded, this, [this, tab] { statusBar()->showMessage("Compared " + tab->title(), 5000); });
-    connect(tab, &CompareTab::failed, this, [this](const QString& msg) { statusBar()->showMessage("Cannot compare: " + msg); });
+    connect(tab, &CompareTab::loaded, this,
+            [this, tab] { statusBar()->showMessage("Compared " + tab->title(), 5000); });
+    connect(tab, &CompareTab::failed, this,
+            [this](const QString& msg) { statusBar()->showMessage("Cannot compare: " + msg); });
     return tab;
 }
 
