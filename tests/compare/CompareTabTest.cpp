@@ -2,6 +2,7 @@
 // double-click that selects a diff item's instances in both timelines.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -187,6 +188,17 @@ TEST(CompareTab, MainWindowOpensACompareTabFromFiles) {
     EXPECT_EQ(tab->diff().items.size(), 6u);
     EXPECT_EQ(tab->anchors().comparison, 5000);
     EXPECT_EQ(w.findChild<QTabWidget*>()->currentWidget(), tab);
+    // View > Show Everything acts on the compare tab's timelines too.
+    ViewState& base = tab->baselineTimeline()->view();
+    base.setRange(1200, 1300);
+    EXPECT_EQ(tab->comparisonTimeline()->view().range(), (TimeRange{5200, 5300}));
+    QAction* all = nullptr;
+    for (QAction* act : w.findChildren<QAction*>())
+        if (act->text() == "Show &Everything") all = act;
+    ASSERT_NE(all, nullptr);
+    all->trigger();
+    EXPECT_EQ(base.range(), base.bounds());
+    EXPECT_EQ(tab->comparisonTimeline()->view().range(), (TimeRange{5010, 5900}));
 
     CompareTab* bad = w.openCompare(a, dir.filePath("missing.rep"));
     QSignalSpy failed(bad, &CompareTab::failed);

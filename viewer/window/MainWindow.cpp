@@ -102,6 +102,9 @@ void MainWindow::setupMenus() {
     auto onTimeline = [this](auto fn) {
         return [this, fn] {
             if (ReportTab* t = currentTab(); t && t->timeline()) fn(t->timeline()->view());
+            // A compare tab's comparison timeline follows its baseline timeline.
+            else if (auto* c = qobject_cast<CompareTab*>(m_tabs->currentWidget()))
+                fn(c->baselineTimeline()->view());
         };
     };
     view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this,
