@@ -24,6 +24,9 @@ void setupParser(QCommandLineParser& p) {
                  "Render the timeline of REPORT to a PNG file and exit (needs a display; "
                  "use xvfb-run on servers).",
                  "out.png"});
+    p.addOption({"compare",
+                 "Open the two REPORTs side by side in one compare tab: BASELINE COMPARISON "
+                 "(timelines on one time axis and their diff table)."});
     p.addOption({"size", "Screenshot size in pixels (default 1600x900).", "WxH", "1600x900"});
     p.addOption({"range",
                  "Screenshot time range relative to the session start, e.g. 1.5s:2s or 100ms:250ms "
@@ -69,6 +72,9 @@ int main(int argc, char** argv) {
     setupParser(parser);
     parser.process(app);
     const QStringList reports = parser.positionalArguments();
+    if (parser.isSet("compare") && (reports.size() != 2 || parser.isSet("screenshot")))
+        return fail(
+            "--compare needs exactly two REPORTs, BASELINE COMPARISON (and no --screenshot)");
 
     if (parser.isSet("screenshot")) {
         if (reports.size() != 1) return fail("--screenshot needs exactly one REPORT");
@@ -100,7 +106,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     sl::viewer::MainWindow w;
-    for (const QString& r : reports) w.openReport(r);
+    if (parser.isSet("compare"))
+        w.openCompare(reports[0], reports[1]);
+    else
+        for (const QString& r : reports) w.openReport(r);
     if (reports.isEmpty()) w.showCaptureTab();  // nothing to open: start from a capture
     w.show();
     return QApplication::exec();

@@ -146,7 +146,7 @@ void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
     // The corner: the visible span and where 0 is.
     out.labels.push_back(
         {6, 0, kHeaderWidth - 10, 15, kText, "Span " + formatDuration(range.span())});
-    out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, "0 = session start"});
+    out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, m_originLabel});
 }
 
 void TimelineScene::build(const TimeRange& range, DrawList& out) {

@@ -51,6 +51,10 @@ public:
     void setScroll(float y);
     void invalidateLayout() { m_layoutDirty = true; }
     float scroll() const { return m_scroll; }
+    // The ruler corner's note on where 0 is (the compare view aligns at NVTX ranges too);
+    // callers rebuild the frame.
+    void setOriginLabel(std::string text) { m_originLabel = std::move(text); }
+    const std::string& originLabel() const { return m_originLabel; }
     float maxScroll() const;
     const std::vector<LayoutRow>& layout();
     // The row whose rectangle contains y, with its layout entry; nullptr if none.
@@ -75,6 +79,7 @@ private:
     Palette m_palette;
     float m_width = 1, m_height = 1;
     float m_scroll = 0;
+    std::string m_originLabel = "0 = session start";
     float m_contentHeight = 0;  // scrolled rows only
     float m_pinnedBottom = kRulerHeight;
     bool m_layoutDirty = true;

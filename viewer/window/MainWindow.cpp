@@ -22,6 +22,7 @@
 
 #include "viewer/ReportSummary.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/compare/CompareTab.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
@@ -88,6 +89,7 @@ void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction("New &Capture...", QKeySequence::New, this, &MainWindow::showCaptureTab);
+    file->addAction("Co&mpare...", this, &MainWindow::compareDialog);
     m_recentMenu = file->addMenu("Open &Recent");
     refreshRecentMenu();
     file->addAction("&Close Report", QKeySequence::Close, this, [this] {
@@ -100,6 +102,9 @@ void MainWindow::setupMenus() {
     auto onTimeline = [this](auto fn) {
         return [this, fn] {
             if (ReportTab* t = currentTab(); t && t->timeline()) fn(t->timeline()->view());
+            // A compare tab's comparison timeline follows its baseline timeline.
+            else if (auto* c = qobject_cast<CompareTab*>(m_tabs->currentWidget()))
+                fn(c->baselineTimeline()->view());
         };
     };
     view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this,
@@ -126,6 +131,31 @@ void MainWindow::openDialog() {
     if (p.isEmpty()) return;
     s.setValue("lastDir", QFileInfo(p).absolutePath());
     openReport(p);
+}
+
+void MainWindow::compareDialog() {
+    QSettings s;
+    const QString a = QFileDialog::getOpenFileName(
+        this, "Compare: baseline report", s.value("lastDir").toString(), reportFileFilter());
+    if (a.isEmpty()) return;
+    s.setValue("lastDir", QFileInfo(a).absolutePath());
+    const QString b = QFileDialog::getOpenFileName(this, "Compare: comparison report",
+                                                   QFileInfo(a).absolutePath(), reportFileFilter());
+    if (b.isEmpty()) return;
+    openCompare(a, b);
+}
+
+CompareTab* MainWindow::openCompare(const QString& baselinePath, const QString& comparisonPath) {
+    auto* tab = new CompareTab(baselinePath, comparisonPath);
+    const int i = m_tabs->addTab(tab, tab->title());
+    m_tabs->setTabToolTip(i, "Baseline: " + baselinePath + "\nComparison: " + comparisonPath);
+    m_tabs->setCurrentIndex(i);
+    statusBar()->showMessage("Comparing " + baselinePath + " with " + comparisonPath);
+    connect(tab, &CompareTab::loaded, this,
+            [this, tab] { statusBar()->showMessage("Compared " + tab->title(), 5000); });
+    connect(tab, &CompareTab::failed, this,
+            [this](const QString& msg) { statusBar()->showMessage("Cannot compare: " + msg); });
+    return tab;
 }
 
 ReportTab* MainWindow::openReport(const QString& path) {

@@ -14,6 +14,7 @@ class QMenu;
 namespace sl::viewer {
 
 class CaptureTab;
+class CompareTab;
 class ReportTab;
 
 class MainWindow : public QMainWindow {
@@ -23,6 +24,8 @@ public:
     ~MainWindow() override;
 
     ReportTab* openReport(const QString& path);
+    // A tab comparing two reports (File > Compare...): timelines stacked, diff table below.
+    CompareTab* openCompare(const QString& baselinePath, const QString& comparisonPath);
     // The Capture tab (File > New Capture), created on first use; its reports open in new tabs.
     CaptureTab* showCaptureTab();
     ReportTab* currentTab() const;
@@ -44,6 +47,7 @@ private:
     void showShortcuts();
     void showAbout();
     void openDialog();
+    void compareDialog();
 
     QTabWidget* m_tabs = nullptr;
     QTextBrowser* m_summary = nullptr;
