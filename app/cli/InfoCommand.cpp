@@ -18,6 +18,27 @@ struct KindTotals {
     uint64_t tracks = 0;
 };
 
+// Event counts per kind and the time span, from the track index alone (no events decoded).
+struct EventTotals {
+    std::map<EventKind, KindTotals> kinds;
+    uint64_t total = 0;
+    int64_t tMin = INT64_MAX, tMax = INT64_MIN;
+};
+
+EventTotals eventTotals(const RepFile& file) {
+    EventTotals e;
+    for (const auto& t : file.trackInfos()) {
+        e.kinds[t.key.kind].events += t.eventCount;
+        e.kinds[t.key.kind].tracks += 1;
+        e.total += t.eventCount;
+        if (t.eventCount) {
+            e.tMin = std::min(e.tMin, t.tMin);
+            e.tMax = std::max(e.tMax, t.tMax);
+        }
+    }
+    return e;
+}
+
 void printText(const RepFile& file, const Report& r) {
     const Session& s = r.session;
     std::string cmd;
@@ -77,15 +98,10 @@ void printText(const RepFile& file, const Report& r) {
                     formatBytes(bytes[2]).c_str(), r.programOutput.size());
     }
 
-    std::map<EventKind, KindTotals> kinds;
-    uint64_t total = 0;
-    int64_t tMin = INT64_MAX, tMax = INT64_MIN;
-    for (const auto& t : file.trackInfos()) {
-        kinds[t.key.kind].events += t.eventCount;
-        kinds[t.key.kind].tracks += 1;
-        total += t.eventCount;
-        if (t.eventCount) { tMin = std::min(tMin, t.tMin); tMax = std::max(tMax, t.tMax); }
-    }
+    const EventTotals totals = eventTotals(file);
+    const auto& kinds = totals.kinds;
+    const uint64_t total = totals.total;
+    const int64_t tMin = totals.tMin, tMax = totals.tMax;
     std::printf("\nEvents       %s", formatCount(total).c_str());
     if (total) std::printf(" over %s", formatDuration(tMax - tMin).c_str());
     std::printf("\n");
@@ -151,15 +167,10 @@ void printJson(const RepFile& file, const Report& r) {
         j.field("sm_clock_khz", g.smClockKHz).field("memory_clock_khz", g.memoryClockKHz).endObject();
     }
     j.endArray();
-    std::map<EventKind, KindTotals> kinds;
-    uint64_t total = 0;
-    int64_t tMin = INT64_MAX, tMax = INT64_MIN;
-    for (const auto& t : file.trackInfos()) {
-        kinds[t.key.kind].events += t.eventCount;
-        kinds[t.key.kind].tracks += 1;
-        total += t.eventCount;
-        if (t.eventCount) { tMin = std::min(tMin, t.tMin); tMax = std::max(tMax, t.tMax); }
-    }
+    const EventTotals totals = eventTotals(file);
+    const auto& kinds = totals.kinds;
+    const uint64_t total = totals.total;
+    const int64_t tMin = totals.tMin, tMax = totals.tMax;
     j.key("events").beginObject().field("total", total);
     j.field("t_min_ns", total ? tMin : 0).field("t_max_ns", total ? tMax : 0);
     j.key("by_kind").beginObject();
