@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 #include <QApplication>
+#include <QTemporaryDir>
+#include <QSettings>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
@@ -453,6 +455,11 @@ int main(int argc, char** argv) {
     QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
     TimelineWidget::installSurfaceFormat();
     QApplication app(argc, argv);
+    // Each test process gets its own settings: ctest runs GUI tests in parallel, and a shared
+    // settings file (recent files, window state) would leak between them.
+    QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
     QApplication::setOrganizationName("SightlineTest");
     QApplication::setApplicationName("viewer_gui_tests");
     return RUN_ALL_TESTS();

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QTemporaryDir>
+#include <QSettings>
 #include <cstring>
 
 int main(int argc, char** argv) {
@@ -12,6 +14,11 @@ int main(int argc, char** argv) {
             return RUN_ALL_TESTS();
         }
     QApplication app(argc, argv);
+    // Each test process gets its own settings: ctest runs GUI tests in parallel, and a shared
+    // settings file (recent files, window state) would leak between them.
+    QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }
