@@ -27,7 +27,7 @@ if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" && -x "$UI" ]]; then
 fi
 echo "demo: no display: writing a screenshot and the summary"
 if [[ -x "$UI" ]] && "$UI" --help 2>/dev/null | grep -q -- --screenshot; then
-  xvfb-run -a -s "-screen 0 1920x1080x24" "$UI" --screenshot "$OUT_DIR/demo-timeline.png" --size 1600x900 "$REPORT" \
+  xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" "$UI" --screenshot "$OUT_DIR/demo-timeline.png" --size 1600x900 "$REPORT" \
     && echo "demo: timeline screenshot: $OUT_DIR/demo-timeline.png"
 fi
 "$SL" info "$REPORT"

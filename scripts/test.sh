@@ -12,9 +12,10 @@ scripts/setup.sh
 echo "== tests (all labels) =="
 # A test that fails is run once more before it counts as failed: under a loaded CI machine the X
 # server of xvfb-run occasionally refuses a GUI test's connection. Real failures fail twice.
-# GUI tests need a display: run the whole suite under one Xvfb server.
+# GUI tests need a display: run the whole suite under one Xvfb server. -noreset: by default Xvfb
+# resets when its last client disconnects, and a GUI test starting during the reset cannot connect.
 if [[ -z "${DISPLAY:-}" ]]; then
-  xvfb-run -a -s "-screen 0 1920x1080x24" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 --repeat until-pass:2
+  xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 --repeat until-pass:2
 else
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 --repeat until-pass:2
 fi
