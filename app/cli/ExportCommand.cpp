@@ -62,7 +62,7 @@ int runExport(int argc, char** argv) {
     auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
-    const int64_t origin = analysis::reportTimeOrigin(report);
+    const int64_t origin = report.timeOrigin();
     if (window.first != INT64_MIN) o.start = origin + window.first;
     if (window.second != INT64_MAX) o.end = origin + window.second;
     if (output.empty()) output = defaultOutput(inputs[0], type);

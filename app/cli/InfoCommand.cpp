@@ -132,7 +132,8 @@ void printJson(const RepFile& file, const Report& r) {
     j.endArray();
     j.field("working_directory", s.workingDirectory).field("host_name", s.hostName).field("os", s.os);
     j.field("cpu_model", s.cpuModel).field("tool_version", s.toolVersion).field("capture_options", s.captureOptions);
-    j.field("source", s.source).field("start_utc_ns", s.startUtcNs).field("start_monotonic_ns", s.startMonotonicNs);
+    j.field("source", s.source).field("start_utc_ns", s.startUtcNs).key("start_monotonic_ns");
+    if (s.startMonotonicNs == kUnknownTime) j.null(); else j.value(s.startMonotonicNs);
     j.field("duration_ns", s.durationNs);
     j.key("environment").beginObject();
     for (const auto& [k, v] : s.environment) j.field(k, v);

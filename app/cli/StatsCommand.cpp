@@ -56,7 +56,7 @@ Status applyFilters(const Report& r, const std::string& time, const std::string&
     if (!time.empty()) {
         auto w = parseTimeRange(time);
         if (!w) return makeError("--filter-time: " + w.error());
-        const int64_t origin = reportTimeOrigin(r);
+        const int64_t origin = r.timeOrigin();
         if (w->first != INT64_MIN) o.start = origin + w->first;
         if (w->second != INT64_MAX) o.end = origin + w->second;
     }

@@ -77,7 +77,7 @@ Table runCudaApiTrace(const Report& r, const StatsOptions& o) {
     t.idCol("Tid");
     t.intCol("T-Pri");
     t.textCol("Thread Name");
-    const int64_t origin = reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     for (const Ref& e : eventsByStart(r, o, {EventKind::CudaApi})) {
         const Track& tr = r.tracks[e.track];
         const Thread* th = r.findThread(tr.key.pid, tr.key.tid);
@@ -110,7 +110,7 @@ Table runCudaGpuTrace(const Report& r, const StatsOptions& o) {
     t.idCol("Ctx");
     t.idCol("Strm");
     t.textCol("Name");
-    const int64_t origin = reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     const KernelNaming naming = kernelNaming(o);
     for (const Ref& e : eventsByStart(r, o, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset})) {
         const Track& tr = r.tracks[e.track];
@@ -164,7 +164,7 @@ Table runCudaKernExecTrace(const Report& r, const StatsOptions& o) {
     std::stable_sort(launches.begin(), launches.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
         return a.api->start[a.apiIndex] < b.api->start[b.apiIndex];
     });
-    const int64_t origin = reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     const KernelNaming naming = kernelNaming(o);
     for (const KernelLaunch& l : launches) {
         auto row = t.row();

@@ -57,7 +57,7 @@ Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
     t.idCol("RangeId");
     t.idCol("ParentId");
     t.textCol("RangeStack");
-    const int64_t origin = reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     for (uint32_t n : order) {
         const auto& node = nodes[n];
         const int64_t dur = node.end - node.start;
@@ -92,7 +92,7 @@ Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o) {
     t.idCol("RangeId");
     t.idCol("ParentId");
     t.textCol("RangeStack");
-    const int64_t origin = reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     for (const ProjectedRange& p : cache.projection().ranges()) {
         const auto& node = tree.nodes()[p.node];
         if (!o.inWindow(node.start, node.end)) continue;

@@ -123,11 +123,6 @@ uint32_t kernelNameId(const Report& r, const Track& k, size_t i, KernelNaming na
     return id != 0 ? id : k.name[i];  // nsys falls back to the demangled name
 }
 
-int64_t reportTimeOrigin(const Report& r) {
-    if (r.session.startMonotonicNs == 0 && r.session.source.rfind("nsys", 0) == 0) return 0;
-    return r.timeOrigin();
-}
-
 std::string_view apiDisplayName(std::string_view name) {
     if (name.size() > 6 && name.substr(name.size() - 6, 2) == "_v") return name.substr(0, name.size() - 6);
     return name;

@@ -77,10 +77,6 @@ enum class KernelNaming : uint8_t { Demangled, Base, Mangled };
 KernelNaming kernelNaming(const StatsOptions& o);
 uint32_t kernelNameId(const Report& r, const Track& kernels, size_t i, KernelNaming naming);
 
-// The time shown as 0 in trace reports, filters and exports: Report::timeOrigin(), except for
-// nsys imports, whose event times already count from the session start (startMonotonicNs 0,
-// which timeOrigin() reads as "unknown" and replaces with the first event).
-int64_t reportTimeOrigin(const Report& r);
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (nsys drops the ABI version suffix).
 std::string_view apiDisplayName(std::string_view name);

@@ -23,7 +23,8 @@ struct Session {
     std::string captureOptions;  // the options of the capture, as given on the command line
     std::string source;          // "capture", "nsys-sqlite", "kineto-json", "chrome-json", "generated"
     int64_t startUtcNs = 0;        // wall clock (ns since the Unix epoch) at the session start
-    int64_t startMonotonicNs = 0;  // the event clock's value at the session start
+    int64_t startMonotonicNs = kUnknownTime;  // the event clock's value at the session start
+                                              // (nsys imports: 0, their times count from it)
     int64_t durationNs = 0;
 };
 

@@ -32,7 +32,7 @@ int64_t Report::tMax() const {
 }
 
 int64_t Report::timeOrigin() const {
-    if (session.startMonotonicNs != 0) return session.startMonotonicNs;
+    if (session.startMonotonicNs != kUnknownTime) return session.startMonotonicNs;
     return tMin();
 }
 

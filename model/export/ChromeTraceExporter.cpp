@@ -114,7 +114,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
     const std::string tmp = toStdout ? "" : path + ".tmp-export";
     std::FILE* f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
     if (!f) return makeError("cannot create " + tmp);
-    const int64_t origin = analysis::reportTimeOrigin(r);
+    const int64_t origin = r.timeOrigin();
     ExportStats stats;
     uint64_t flows = 0;
     {

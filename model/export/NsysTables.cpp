@@ -53,7 +53,7 @@ std::string utcText(int64_t ns) {
 class Emitter {
 public:
     Emitter(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats)
-        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(analysis::reportTimeOrigin(r)) {}
+        : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(r.timeOrigin()) {}
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
