@@ -15,7 +15,7 @@ size_t lowerBound(const std::vector<int64_t>& v, size_t lo, size_t hi, int64_t x
 }  // namespace
 
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
-                  std::vector<LodBucket>& out, bool locateLongest) {
+                  std::vector<LodBucket>& out) {
     out.assign(count, {});
     if (count == 0 || t1 <= t0 || lane >= t.laneCount() || t.lane(lane).empty()) return;
     const IndexRange r = t.lane(lane);
@@ -42,7 +42,7 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
         const size_t last = j - 1;
         if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
         o.busyNs = std::max<int64_t>(busy, 0);
-        o.longestNs = t.lod.longest(t, i, j, locateLongest ? &o.longestIndex : nullptr);
+        o.longestNs = t.lod.longest(t, i, j);  // TrackLod::longest(..., &index) locates it on demand
     }
 }
 

@@ -13,12 +13,10 @@ struct LodBucket {
     uint32_t count = 0;     // events overlapping the bucket
     int64_t busyNs = 0;     // busy time inside the bucket (clipped)
     int64_t longestNs = 0;  // the longest overlapping event (unclipped)
-    size_t longestIndex = 0;  // its index, filled only when asked for (locating it costs a tree
-                              // descent and a block scan per bucket)
 };
 
 void queryBuckets(const Track& track, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
-                  std::vector<LodBucket>& out, bool locateLongest = false);
+                  std::vector<LodBucket>& out);
 
 // An item to draw in a lane: a single event (count == 1 and first is its index) or a fold of
 // `count` consecutive events too narrow to draw one by one ("N events").
