@@ -186,6 +186,15 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             f.push_back(
                 {"Overhead kind", std::to_string(t.intAt(cols::CuptiOverhead::OverheadKind, i))});
             break;
+        case EventKind::CpuSample: {
+            f.push_back({"CPU", std::to_string(t.intAt(cols::CpuSample::Cpu, i))});
+            const auto stack = static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i));
+            if (stack >= r.callStacks.size()) break;
+            const auto& frames = r.callStacks[stack].frames;
+            for (size_t k = 0; k < frames.size(); ++k)
+                f.push_back({k == 0 ? "Call stack" : "", r.frameText(frames[k])});
+            break;
+        }
     }
 }
 

@@ -118,6 +118,24 @@ struct KernelLaunchInfo {
     bool operator==(const KernelLaunchInfo&) const = default;
 };
 
+// One frame of a sampled call stack: the function and the module (executable or shared
+// library) it belongs to, and the instruction's offset in that module (file offset space, so
+// a frame stays meaningful after the process is gone). Unresolved frames have function 0
+// (the empty string) and are shown as "module+0xoffset".
+struct StackFrame {
+    uint32_t function = 0;  // string ids
+    uint32_t module = 0;
+    uint64_t offset = 0;
+    bool operator==(const StackFrame&) const = default;
+};
+
+// A distinct call stack: indices into Report::stackFrames, leaf (the sampled instruction)
+// first. CPU samples reference stacks by index; identical stacks are stored once.
+struct CallStack {
+    std::vector<uint32_t> frames;
+    bool operator==(const CallStack&) const = default;
+};
+
 // A named counter of something that went wrong or was left out: dropped events, lost
 // buffers, records skipped on import. Shown to the user; never silent.
 struct Diagnostic {

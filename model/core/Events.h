@@ -121,6 +121,15 @@ struct ThreadRunning {
     int16_t cpu = -1;
 };
 
+// `stack` is an index into Report::callStacks (ReportBuilder::stackId); `name` the leaf
+// frame's function (string id), which is what timelines and tooltips show.
+struct CpuSampleEvent {
+    int64_t pid = 0, tid = 0, time = 0;
+    uint32_t stack = 0;
+    uint32_t name = 0;
+    int16_t cpu = -1;
+};
+
 struct CuptiOverheadEvent {
     int64_t pid = 0, tid = 0, start = 0, end = 0;
     uint8_t kind = 0;

@@ -1,6 +1,7 @@
 #include "model/core/Report.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace sl {
 
@@ -133,8 +134,22 @@ int64_t Report::diagnosticCount(std::string_view name) const {
     return n;
 }
 
+std::string Report::frameText(uint32_t frameId) const {
+    if (frameId >= stackFrames.size()) return "[frame " + std::to_string(frameId) + "]";
+    const StackFrame& f = stackFrames[frameId];
+    std::string module(str(f.module));
+    if (const auto slash = module.rfind('/'); slash != std::string::npos) module.erase(0, slash + 1);
+    if (module.empty()) module = "[unknown]";
+    if (f.function != 0) return std::string(str(f.function)) + " (" + module + ")";
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(f.offset));
+    return module + offset;
+}
+
 size_t Report::memoryBytes() const {
     size_t bytes = sizeof(Report) + strings.memoryBytes() + kernelLaunches.capacity() * sizeof(KernelLaunchInfo);
+    bytes += stackFrames.capacity() * sizeof(StackFrame) + callStacks.capacity() * sizeof(CallStack);
+    for (const auto& s : callStacks) bytes += s.frames.capacity() * sizeof(uint32_t);
     for (const auto& t : tracks) bytes += t.memoryBytes();
     bytes += (processes.size() + threads.size()) * 96;
     return bytes;

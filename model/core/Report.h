@@ -23,6 +23,8 @@ public:
     std::vector<NvtxCategory> nvtxCategories;
     std::vector<MetricSeries> metricSeries;
     std::vector<KernelLaunchInfo> kernelLaunches;
+    std::vector<StackFrame> stackFrames;  // referenced by callStacks
+    std::vector<CallStack> callStacks;    // referenced by CPU samples (cols::CpuSample::Stack)
     std::vector<Diagnostic> diagnostics;
     std::vector<ProgramOutput> programOutput;
     StringTable strings;
@@ -51,6 +53,8 @@ public:
     std::string threadTitle(int64_t pid, int64_t tid) const;
     std::string_view domainName(int64_t pid, uint32_t domainId) const;
     int64_t diagnosticCount(std::string_view name) const;
+    // "function (libfoo.so)", or "libfoo.so+0x1a2b" for a frame whose function is unknown.
+    std::string frameText(uint32_t frameId) const;
     size_t memoryBytes() const;
 };
 

@@ -17,6 +17,17 @@ size_t KernelLaunchInfoHash::operator()(const KernelLaunchInfo& k) const noexcep
     return static_cast<size_t>(h);
 }
 
+size_t StackFrameHash::operator()(const StackFrame& f) const noexcept {
+    uint64_t h = (static_cast<uint64_t>(f.function) << 32 | f.module) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<size_t>(h ^ (f.offset * 0xC2B2AE3D27D4EB4FULL));
+}
+
+size_t CallStackHash::operator()(const CallStack& s) const noexcept {
+    uint64_t h = 1469598103934665603ULL;
+    for (uint32_t f : s.frames) h = (h ^ f) * 1099511628211ULL;
+    return static_cast<size_t>(h);
+}
+
 ReportBuilder::ReportBuilder() : m_report(std::make_unique<Report>()) {}
 
 Track& ReportBuilder::track(const TrackKey& key) {
@@ -32,6 +43,22 @@ uint32_t ReportBuilder::launchId(const KernelLaunchInfo& info) {
     auto [it, inserted] = m_launchIndex.try_emplace(info, static_cast<uint32_t>(m_report->kernelLaunches.size()));
     if (inserted) m_report->kernelLaunches.push_back(info);
     return it->second;
+}
+
+uint32_t ReportBuilder::frameId(const StackFrame& frame) {
+    auto [it, inserted] = m_frameIndex.try_emplace(frame, static_cast<uint32_t>(m_report->stackFrames.size()));
+    if (inserted) m_report->stackFrames.push_back(frame);
+    return it->second;
+}
+
+uint32_t ReportBuilder::stackId(std::vector<uint32_t> frames) {
+    CallStack stack{std::move(frames)};
+    auto it = m_stackIndex.find(stack);
+    if (it != m_stackIndex.end()) return it->second;
+    const auto id = static_cast<uint32_t>(m_report->callStacks.size());
+    m_report->callStacks.push_back(stack);
+    m_stackIndex.emplace(std::move(stack), id);
+    return id;
 }
 
 void ReportBuilder::addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra) {
@@ -114,6 +141,11 @@ void ReportBuilder::add(const ThreadRunning& e) {
     addRaw(TrackKey::forThread(EventKind::ThreadState, e.pid, e.tid), e.start, e.end, 0, x);
 }
 
+void ReportBuilder::add(const CpuSampleEvent& e) {
+    int64_t x[] = {e.stack, e.cpu};
+    addRaw(TrackKey::forThread(EventKind::CpuSample, e.pid, e.tid), e.time, e.time, e.name, x);
+}
+
 void ReportBuilder::add(const CuptiOverheadEvent& e) {
     int64_t x[] = {e.kind};
     addRaw(TrackKey::forThread(EventKind::CuptiOverhead, e.pid, e.tid), e.start, e.end, 0, x);
@@ -179,6 +211,8 @@ std::shared_ptr<Report> ReportBuilder::finish(const std::function<void(double)>&
     m_report = std::make_unique<Report>();
     m_trackIndex.clear();
     m_launchIndex.clear();
+    m_frameIndex.clear();
+    m_stackIndex.clear();
     m_lastTrack = SIZE_MAX;
     m_events = 0;
     return out;

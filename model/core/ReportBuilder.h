@@ -15,6 +15,12 @@ namespace sl {
 struct KernelLaunchInfoHash {
     size_t operator()(const KernelLaunchInfo& k) const noexcept;
 };
+struct StackFrameHash {
+    size_t operator()(const StackFrame& f) const noexcept;
+};
+struct CallStackHash {
+    size_t operator()(const CallStack& s) const noexcept;
+};
 
 class ReportBuilder {
 public:
@@ -24,6 +30,9 @@ public:
     Report& report() { return *m_report; }
     uint32_t intern(std::string_view s) { return m_report->strings.intern(s); }
     uint32_t launchId(const KernelLaunchInfo& info);
+    // Interned frames and stacks (identical ones share an id). `frames` are frameId()s, leaf first.
+    uint32_t frameId(const StackFrame& frame);
+    uint32_t stackId(std::vector<uint32_t> frames);
 
     void add(const OsRuntimeCall& e);
     void add(const CudaApiCall& e);
@@ -38,6 +47,7 @@ public:
     void add(const CudaMemoryEvent& e);
     void add(const ThreadRunning& e);
     void add(const CuptiOverheadEvent& e);
+    void add(const CpuSampleEvent& e);
     // Generic: one integer per schema column of key.kind.
     void addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra);
 
@@ -58,6 +68,8 @@ private:
     std::unique_ptr<Report> m_report;
     std::unordered_map<TrackKey, size_t, TrackKeyHash> m_trackIndex;
     std::unordered_map<KernelLaunchInfo, uint32_t, KernelLaunchInfoHash> m_launchIndex;
+    std::unordered_map<StackFrame, uint32_t, StackFrameHash> m_frameIndex;
+    std::unordered_map<CallStack, uint32_t, CallStackHash> m_stackIndex;
     TrackKey m_lastKey;
     size_t m_lastTrack = SIZE_MAX;
     uint64_t m_events = 0;

@@ -38,6 +38,8 @@ constexpr ColumnSpec kThreadState[] = {{"state", CT::U8, CC::Plain}, {"cpu", CT:
 constexpr ColumnSpec kGraphTrace[] = {{"correlation", CT::U32, CC::Delta},
                                       {"graph_id", CT::U32, CC::Plain}};
 constexpr ColumnSpec kOverhead[] = {{"overhead_kind", CT::U8, CC::Plain}};
+// stack: index into Report::callStacks; cpu: the CPU the thread was sampled on (-1 unknown).
+constexpr ColumnSpec kCpuSample[] = {{"stack", CT::U32, CC::Plain}, {"cpu", CT::I16, CC::Plain}};
 
 constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::OsRuntime, "osrt", "OS runtime calls", OwnerKind::Thread, true, true, kOsRuntime},
@@ -54,6 +56,8 @@ constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::ThreadState, "thread_state", "Thread running", OwnerKind::Thread, true, false, kThreadState},
     {EventKind::GraphTrace, "cuda_graph", "CUDA graph executions", OwnerKind::Stream, true, true, kGraphTrace},
     {EventKind::CuptiOverhead, "cupti_overhead", "CUPTI overhead", OwnerKind::Thread, true, false, kOverhead},
+    // Named by the leaf frame's function, so generic views (tooltips, colors, search) show it.
+    {EventKind::CpuSample, "cpu_sample", "CPU samples", OwnerKind::Thread, false, true, kCpuSample},
 }};
 
 }  // namespace

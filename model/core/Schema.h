@@ -24,13 +24,14 @@ enum class EventKind : uint8_t {
     ThreadState = 11,   // a period during which a thread was running on a CPU
     GraphTrace = 12,    // a whole CUDA graph execution (--cuda-graph-trace=graph)
     CuptiOverhead = 13, // time CUPTI itself spent (buffer flush, resource tracking)
+    CpuSample = 14,     // a CPU sample of a thread: where it was (its call stack) at that instant
 };
-constexpr int kEventKindCount = 13;
+constexpr int kEventKindCount = 14;
 constexpr EventKind kAllEventKinds[] = {
     EventKind::OsRuntime, EventKind::CudaApi,    EventKind::Kernel,      EventKind::Memcpy,
     EventKind::Memset,    EventKind::Sync,       EventKind::NvtxRange,   EventKind::NvtxMark,
     EventKind::Metric,    EventKind::CudaMemory, EventKind::ThreadState, EventKind::GraphTrace,
-    EventKind::CuptiOverhead};
+    EventKind::CuptiOverhead, EventKind::CpuSample};
 
 // What a track of a kind belongs to (which TrackKey fields are meaningful).
 enum class OwnerKind : uint8_t { Thread, Stream, Series, ProcessDevice };
@@ -75,6 +76,7 @@ struct CudaMemory { enum : uint8_t { Address, Bytes, MemKind, Op, Correlation };
 struct ThreadState { enum : uint8_t { State, Cpu }; };
 struct GraphTrace { enum : uint8_t { Correlation, GraphId }; };
 struct CuptiOverhead { enum : uint8_t { OverheadKind }; };
+struct CpuSample { enum : uint8_t { Stack, Cpu }; };
 }  // namespace cols
 
 // Enumerations stored in columns. Ids follow the nsys export's ENUM_* tables where nsys has

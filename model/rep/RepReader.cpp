@@ -208,6 +208,34 @@ Status RepFile::readMetadata() {
         r.kernelLaunches.push_back(k);
         return {};
     });
+    // Stacks of CPU samples (tables added in format 1 without raising min_reader_version; files
+    // written before them have none).
+    if (s && m_db.hasTable("stack_frames"))
+        s = forEachRow(m_db, "stack_frames", "SELECT id, function, module, offset FROM stack_frames ORDER BY id",
+                       [&](const sqlite::Stmt& st) -> Status {
+            if (st.i64(0) != static_cast<int64_t>(r.stackFrames.size())) return makeError("frame ids are not contiguous");
+            StackFrame f{static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), static_cast<uint64_t>(st.i64(3))};
+            if (Status c = checkString(f.function, "function"); !c) return c;
+            if (Status c = checkString(f.module, "module"); !c) return c;
+            r.stackFrames.push_back(f);
+            return {};
+        });
+    if (s && m_db.hasTable("call_stacks"))
+        s = forEachRow(m_db, "call_stacks", "SELECT id, frames FROM call_stacks ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
+            if (st.i64(0) != static_cast<int64_t>(r.callStacks.size())) return makeError("stack ids are not contiguous");
+            const std::string_view blob = st.blob(1);
+            if (blob.size() % sizeof(uint32_t) != 0)
+                return makeError("stack " + std::to_string(st.i64(0)) + ": frames blob of " + std::to_string(blob.size()) +
+                                 " bytes is not a whole number of frame ids");
+            CallStack stack;
+            stack.frames.resize(blob.size() / sizeof(uint32_t));
+            std::memcpy(stack.frames.data(), blob.data(), blob.size());
+            for (uint32_t f : stack.frames)
+                if (f >= r.stackFrames.size())
+                    return makeError("stack " + std::to_string(st.i64(0)) + " refers to missing frame " + std::to_string(f));
+            r.callStacks.push_back(std::move(stack));
+            return {};
+        });
     if (s) s = forEachRow(m_db, "diagnostics", "SELECT name, count, reason, pid FROM diagnostics", [&](const sqlite::Stmt& st) -> Status {
         r.diagnostics.push_back({std::string(st.text(0)), st.i64(1), std::string(st.text(2)), st.i64(3)});
         return {};
@@ -319,6 +347,11 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
             if (l >= m_meta->kernelLaunches.size())
                 return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(l));
     }
+    if (info.key.kind == EventKind::CpuSample) {
+        for (uint32_t stack : t.col<uint32_t>(cols::CpuSample::Stack))
+            if (stack >= m_meta->callStacks.size())
+                return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack));
+    }
     t.finishLoaded();
     return t;
 }
@@ -329,6 +362,7 @@ std::shared_ptr<Report> RepFile::takeMetadata() {
     // Keep the string and launch tables' sizes for validation in readTrack().
     for (uint32_t i = 1; i < r->strings.size(); ++i) m_meta->strings.appendRaw({});
     m_meta->kernelLaunches.resize(r->kernelLaunches.size());
+    m_meta->callStacks.resize(r->callStacks.size());
     return r;
 }
 

@@ -25,6 +25,8 @@ CREATE TABLE kernel_launches(id INTEGER PRIMARY KEY, mangled_name INTEGER, short
   grid_y INTEGER, grid_z INTEGER, block_x INTEGER, block_y INTEGER, block_z INTEGER, registers INTEGER,
   static_shared INTEGER, dynamic_shared INTEGER, local_bytes INTEGER, launch_type INTEGER, graph_id INTEGER,
   graph_node_id INTEGER);
+CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, function INTEGER, module INTEGER, offset INTEGER);
+CREATE TABLE call_stacks(id INTEGER PRIMARY KEY, frames BLOB NOT NULL);
 CREATE TABLE diagnostics(name TEXT NOT NULL, count INTEGER NOT NULL, reason TEXT, pid INTEGER);
 CREATE TABLE program_output(pid INTEGER, stream INTEGER, time_ns INTEGER, text TEXT);
 CREATE TABLE strings(id INTEGER PRIMARY KEY, value BLOB NOT NULL);

@@ -279,6 +279,25 @@ Status RepWriter::writeMetadata(const Report& m) {
         }
     }
     {
+        SL_INSERT("stack_frames", "INSERT INTO stack_frames VALUES(?,?,?,?)");
+        for (size_t i = 0; i < m.stackFrames.size(); ++i) {
+            const auto& f = m.stackFrames[i];
+            st.bind(1, static_cast<int64_t>(i)).bind(2, static_cast<int64_t>(f.function));
+            st.bind(3, static_cast<int64_t>(f.module)).bind(4, static_cast<int64_t>(f.offset));
+            SL_STEP("stack_frames");
+        }
+    }
+    {
+        // Frame ids as little-endian uint32, leaf first (the machines we run on are little-endian;
+        // the reader checks the blob's length).
+        SL_INSERT("call_stacks", "INSERT INTO call_stacks VALUES(?,?)");
+        for (size_t i = 0; i < m.callStacks.size(); ++i) {
+            const auto& frames = m.callStacks[i].frames;
+            st.bind(1, static_cast<int64_t>(i)).bindBlob(2, frames.data(), frames.size() * sizeof(uint32_t));
+            SL_STEP("call_stacks");
+        }
+    }
+    {
         SL_INSERT("diagnostics", "INSERT INTO diagnostics VALUES(?,?,?,?)");
         for (const auto& d : m.diagnostics) {
             st.bind(1, d.name).bind(2, d.count).bind(3, d.reason).bind(4, d.pid);

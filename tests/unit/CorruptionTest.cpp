@@ -1,6 +1,7 @@
 // A damaged report must give a clear error and never crash (these run under ASan in CI).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -112,6 +113,30 @@ TEST(Corruption, NewerWriterStillReadableWhenCompatible) {
     ASSERT_TRUE(after.ok()) << after.error();
     EXPECT_EQ((*after)->eventCount(), (*before)->eventCount());
     EXPECT_EQ((*after)->diagnosticCount("report.unknown_track_kinds"), 1);
+}
+
+TEST(Corruption, BrokenCallStacksAreNamed) {
+    test::TempDir dir;
+    const std::string path = dir.file("stacks.rep");
+    ASSERT_TRUE(writeReport(*test::makeEveryKindReport(), path).ok());
+    const std::string copy = dir.file("copy.rep");
+    std::filesystem::copy_file(path, copy);
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(path).ok());
+        ASSERT_TRUE(db.exec("UPDATE call_stacks SET frames = x'010000000200' WHERE id = 0;").ok());
+    }
+    auto r = readReport(path);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("not a whole number of frame ids"), std::string::npos) << r.error();
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(copy).ok());
+        ASSERT_TRUE(db.exec("UPDATE call_stacks SET frames = x'07000000' WHERE id = 0;").ok());
+    }
+    r = readReport(copy);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("refers to missing frame 7"), std::string::npos) << r.error();
 }
 
 TEST(Corruption, IncompleteReport) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "TestUtil.h"
@@ -41,6 +42,31 @@ void expectTracksEqual(const Report& a, const Report& b) {
         EXPECT_EQ(x.tMin, y.tMin);
         EXPECT_EQ(x.tMax, y.tMax);
     }
+}
+
+TEST(RoundTrip, CallStacksOfCpuSamples) {
+    test::TempDir dir;
+    auto r = test::makeEveryKindReport();
+    // Interning: three frames, two distinct stacks for three samples.
+    ASSERT_EQ(r->stackFrames.size(), 3u);
+    ASSERT_EQ(r->callStacks.size(), 2u);
+    auto b = roundTrip(*r, dir);
+    ASSERT_TRUE(b);
+    ASSERT_EQ(b->stackFrames.size(), 3u);
+    ASSERT_EQ(b->callStacks.size(), 2u);
+    EXPECT_EQ(b->callStacks[1].frames, r->callStacks[1].frames);
+    EXPECT_EQ(b->frameText(b->callStacks[1].frames[0]), "libc.so.6+0x9abc");
+    EXPECT_EQ(b->frameText(b->callStacks[1].frames[2]), "main (app)");
+    EXPECT_EQ(b->stackFrames[0].offset, 0x1200u);
+    const auto tracks = b->tracksOfKind(EventKind::CpuSample);
+    ASSERT_EQ(tracks.size(), 1u);
+    const Track& t = *tracks[0];
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(b->trackTitle(t).empty(), false);
+    std::vector<int64_t> stacks;
+    for (size_t i = 0; i < t.size(); ++i) stacks.push_back(t.intAt(cols::CpuSample::Stack, i));
+    std::sort(stacks.begin(), stacks.end());
+    EXPECT_EQ(stacks, (std::vector<int64_t>{0, 0, 1}));
 }
 
 TEST(RoundTrip, EveryEntityAndEventKind) {

@@ -93,6 +93,18 @@ inline std::shared_ptr<Report> makeEveryKindReport() {
     b.add(CudaMemoryEvent{100, 0, 44'000, 0x7f0000000000ull, 1 << 20, MemoryKind::Device, MemoryOp::Alloc, 76});
     b.add(ThreadRunning{100, 102, 1'000, 2'000, 3});
     b.add(CuptiOverheadEvent{100, 100, 70'000, 71'000, 2});
+    {
+        // Two samples sharing a stack (main -> work), one with an unresolved leaf.
+        const uint32_t exe = b.intern("/usr/bin/app"), libc = b.intern("/usr/lib/libc.so.6");
+        const uint32_t work = b.frameId({b.intern("work(int)"), exe, 0x1200});
+        const uint32_t mainFrame = b.frameId({b.intern("main"), exe, 0x1000});
+        const uint32_t raw = b.frameId({0, libc, 0x9abc});
+        const uint32_t s1 = b.stackId({work, mainFrame});
+        const uint32_t s2 = b.stackId({raw, work, mainFrame});
+        b.add(CpuSampleEvent{100, 101, 5'000, s1, b.intern("work(int)"), 1});
+        b.add(CpuSampleEvent{100, 101, 6'000, b.stackId({work, mainFrame}), b.intern("work(int)"), 0});
+        b.add(CpuSampleEvent{100, 101, 7'000, s2, 0, 1});
+    }
     return b.finish();
 }
 
