@@ -65,10 +65,18 @@ inline uint32_t domainId(nvtxDomainHandle_t h) {
 
 // Which pushes of this thread were stored, per domain (4 domains tracked per thread; more
 // share the last slot).
+// Levels 256 and deeper keep their bits run-length encoded: the bit changes rarely there (at a
+// capture window's edge, or while records are dropped), so the depths where it flips are kept
+// (up to kDeepFlips; past that a deep pop may be stored without its push or the other way round,
+// and the merge counts it).
+constexpr int kDeepFlips = 6;
 struct PushStack {
     uint32_t domain;
     int32_t depth;
-    uint64_t bits[4];  // 256 levels; deeper pushes count as stored
+    uint64_t bits[4];  // levels 0-255
+    int32_t deepFlip[kDeepFlips];  // depths >= 257 whose bit differs from the level below
+    uint8_t deepFlips;
+    bool deepFirst;  // the bit of level 256
 };
 struct NvtxThread {
     PushStack stacks[4];
@@ -94,14 +102,28 @@ inline PushStack& stackFor(uint32_t domain) {
 }
 
 inline void setBit(PushStack& s, bool stored) {
-    if (s.depth < 256) {
+    if (__builtin_expect(s.depth < 256, 1)) {
         uint64_t m = 1ull << (s.depth & 63);
         if (stored)
             s.bits[s.depth >> 6] |= m;
         else
             s.bits[s.depth >> 6] &= ~m;
+    } else if (s.depth == 256) {
+        s.deepFirst = stored;
+        s.deepFlips = 0;
+    } else if (stored != (s.deepFirst ^ (s.deepFlips & 1)) && s.deepFlips < kDeepFlips) {
+        s.deepFlip[s.deepFlips++] = s.depth;
     }
     ++s.depth;
+}
+
+// Pops one level; returns whether its push was stored.
+inline bool popBit(PushStack& s) {
+    --s.depth;
+    if (__builtin_expect(s.depth < 256, 1)) return (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
+    bool stored = s.deepFirst ^ (s.deepFlips & 1);
+    if (s.deepFlips > 0 && s.deepFlip[s.deepFlips - 1] == s.depth) --s.deepFlips;
+    return stored;
 }
 
 // A message as NVTX gives it: ASCII, wide, or a registered handle.
@@ -336,13 +358,7 @@ inline int pop(uint32_t domain) {
                        t_watched.domain == domain && t_watched.level == s.depth;
     // Stored when its push was: not when the push was dropped (counted) or made while the
     // switch was off. A pop without a push is stored (the merge counts it) only in a window.
-    bool stored;
-    if (s.depth > 0) {
-        --s.depth;
-        stored = s.depth >= 256 || ((s.bits[s.depth >> 6] >> (s.depth & 63)) & 1);
-    } else {
-        stored = capture::CaptureGate::isOn();
-    }
+    const bool stored = s.depth > 0 ? popBit(s) : capture::CaptureGate::isOn();
     if (!stored && !owner) return s.depth;
     int64_t time = capture::nowNs();
     if (stored) writePop(domain, time);

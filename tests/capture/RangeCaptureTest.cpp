@@ -25,9 +25,10 @@ size_t preads(const Report& r) {
 }
 
 // Names of work that never happens inside a window (see range_client.cpp).
-const char* const kOutside[] = {"before", "between", "after", "child_before", "child_after",
-                                "outer",  "se_straddle_in", "b_straddle_in", "se_before",
-                                "se_between", "se_after"};
+const char* const kOutside[] = {"before",        "between",        "after",      "child_before",
+                                "child_after",   "outer",          "se_before",  "se_between",
+                                "se_after",      "se_straddle_in", "b_straddle_in",
+                                "deep_before"};
 const char* const kOutsideMarks[] = {"mark_before", "mark_between", "mark_after"};
 
 Ev only(const Report& r, const std::string& name) {
@@ -53,6 +54,7 @@ void expectFirstWindow(const Report& r) {
     EXPECT_EQ(count(r, EventKind::NvtxRange, "se_inside"), 1u);
     EXPECT_EQ(count(r, EventKind::NvtxRange, "child_inside"), 4u);
     EXPECT_EQ(count(r, EventKind::NvtxRange, "watcher_work"), 3u);
+    EXPECT_EQ(count(r, EventKind::NvtxRange, "deep_inside"), 300u);
     EXPECT_EQ(preads(r), 6u);  // main 2, child_inside 2, watcher 2
     for (const char* n : kOutside) EXPECT_EQ(count(r, EventKind::NvtxRange, n), 0u) << n;
     for (const char* n : kOutsideMarks) EXPECT_EQ(count(r, EventKind::NvtxMark, n), 0u) << n;
@@ -114,7 +116,8 @@ TEST(RangeCapture, RepeatTwoGivesTwoReports) {
     EXPECT_EQ(count(*r2, EventKind::NvtxMark, "mark_inside"), 3u);
     EXPECT_EQ(count(*r2, EventKind::NvtxRange, "se_inside"), 1u);
     EXPECT_EQ(preads(*r2), 3u);
-    for (const char* n : {"child_inside", "watcher_work", "se_straddle_out", "b_straddle_out"})
+    for (const char* n :
+         {"child_inside", "watcher_work", "se_straddle_out", "b_straddle_out", "deep_inside"})
         EXPECT_EQ(count(*r2, EventKind::NvtxRange, n), 0u) << n;
     for (const char* n : kOutside) EXPECT_EQ(count(*r2, EventKind::NvtxRange, n), 0u) << n;
     expectAllInside(*r2, w);

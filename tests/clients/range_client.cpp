@@ -6,7 +6,8 @@
 //   "outer" (push before the first window, pop after the last) and "se_straddle_in" /
 //   "b_straddle_in" (begin before, end inside window 1): never in a report;
 //   "se_straddle_out" / "b_straddle_out" (begin inside window 1, end after the last window):
-//   kept whole in the report of window 1.
+//   kept whole in the report of window 1. The second thread also nests 300 "deep_before" ranges
+//   before window 1 and 300 "deep_inside" ranges under them inside it (past 256 levels).
 // Window w (1-based) holds w+1 "inside" ranges, w+1 "mark_inside" marks and w+1 preads in the
 // main thread; window 1 also holds child "child_inside" (4 ranges, 2 preads, exit 7) and one
 // job of the watcher (3 "watcher_work" ranges, 2 preads). Every other phase does the same kinds
@@ -107,11 +108,23 @@ std::atomic<int> g_step{0}, g_done{0};
 void waitFor(std::atomic<int>& v, int value) {
     while (v.load() < value) sched_yield();
 }
+// Deeper than the 256 levels the injection keeps bit by bit: 300 "deep_before" nested under
+// b_straddle_in before the window, 300 "deep_inside" nested under them inside window 1.
+void nest(const char* name, int n) {
+    for (int i = 0; i < n; ++i) nvtxRangePushA(name);
+}
+void unnest(int n) {
+    for (int i = 0; i < n; ++i) nvtxRangePop();
+}
 void straddler() {
     waitFor(g_step, 1);
     nvtxRangePushA("b_straddle_in");
+    nest("deep_before", 300);
     g_done.store(1);
     waitFor(g_step, 2);
+    nest("deep_inside", 300);
+    unnest(300);  // deep_inside
+    unnest(300);  // deep_before
     nvtxRangePop();
     nvtxRangePushA("b_straddle_out");
     g_done.store(2);
