@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,6 +30,11 @@ bool CaptureGate::attach(const char* sessionDir) {
     // Raw syscalls: the program's open/close are interposed by the injection module.
     int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CLOEXEC));
     if (fd < 0) return false;
+    struct stat st {};
+    if (syscall(SYS_fstat, fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(GateState))) {
+        syscall(SYS_close, fd);
+        return false;
+    }
     void* p = mmap(nullptr, sizeof(GateState), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     syscall(SYS_close, fd);
     if (p == MAP_FAILED) return false;

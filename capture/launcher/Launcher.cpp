@@ -244,6 +244,9 @@ Result<ProfileResult> Launcher::run() {
         if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
     };
     if (m_o.command.empty()) return makeError("no program to profile");
+    // The NVTX module is what switches the capture on: without it nothing would be recorded.
+    if (m_o.captureRange == CaptureRange::Nvtx && !m_o.traceNvtx)
+        return makeError("--capture-range=nvtx needs NVTX tracing (-t ...,nvtx)");
 
     // Step 1: the output name (checked now unless it depends on the pid) and the modules.
     std::string output;

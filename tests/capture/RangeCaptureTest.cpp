@@ -151,6 +151,15 @@ TEST(RangeCapture, RangeThatNeverOccursIsAnError) {
     EXPECT_FALSE(fs::exists(dir.file("n.rep")));
 }
 
+TEST(RangeCapture, NeedsNvtxTracing) {
+    CaptureDir dir;
+    auto opts = rangeOptions("stop");
+    opts[1] = "osrt";  // -t osrt: nothing could switch the capture on
+    EXPECT_NE(profile(dir.file("t.rep"), opts, {"/bin/touch", dir.file("ran")}), 0);
+    EXPECT_FALSE(fs::exists(dir.file("ran")));  // refused before the program started
+    EXPECT_FALSE(fs::exists(dir.file("t.rep")));
+}
+
 // At the source: the module attached to range_client by hand (no launcher), the gate made by the
 // test, the streams merged without any window. Nothing from outside the window was written.
 TEST(RangeCapture, NothingOutsideTheWindowIsWritten) {
