@@ -37,17 +37,19 @@ Ev only(const Report& r, const std::string& name) {
     return v.empty() ? Ev{} : v.front();
 }
 
-// Every event of the thread-owned kinds starts inside [w.start, w.end].
-void expectAllInside(const Report& r, const Ev& w) {
+// Every event of the thread-owned kinds starts inside [w.start - slack, w.end + slack].
+void expectAllInside(const Report& r, const Ev& w, int64_t slack) {
     for (EventKind k : {EventKind::NvtxRange, EventKind::NvtxMark, EventKind::OsRuntime})
         for (const Ev& e : events(r, k)) {
-            EXPECT_GE(e.start, w.start) << e.name;
-            EXPECT_LE(e.start, w.end) << e.name;
+            EXPECT_GE(e.start, w.start - slack) << e.name;
+            EXPECT_LE(e.start, w.end + slack) << e.name;
         }
 }
 
-// Window 1 of range_client: what must be in its report (and nothing from outside).
-void expectFirstWindow(const Report& r) {
+// Window 1 of range_client: what must be in its report (and nothing from outside). `slack` 0:
+// a report (cut exactly); in raw streams another thread may record a call it starts in the
+// nanoseconds while the switch turns (docs/capture.md, Limits), so 1 ms there.
+void expectFirstWindow(const Report& r, int64_t slack = 0) {
     const Ev w = only(r, "window");
     EXPECT_EQ(count(r, EventKind::NvtxRange, "inside"), 2u);
     EXPECT_EQ(count(r, EventKind::NvtxMark, "mark_inside"), 2u);
@@ -64,7 +66,7 @@ void expectFirstWindow(const Report& r) {
         EXPECT_GE(e.start, w.start) << n;
         EXPECT_GT(e.end, w.end) << n;
     }
-    expectAllInside(r, w);
+    expectAllInside(r, w, slack);
     // Nesting stayed right across the switch: nothing unpaired, nothing left open.
     EXPECT_EQ(diagnostic(r, "nvtx.unterminated_ranges"), 0);
     EXPECT_EQ(diagnostic(r, "nvtx.unmatched_pops"), 0);
@@ -120,7 +122,7 @@ TEST(RangeCapture, RepeatTwoGivesTwoReports) {
          {"child_inside", "watcher_work", "se_straddle_out", "b_straddle_out", "deep_inside"})
         EXPECT_EQ(count(*r2, EventKind::NvtxRange, n), 0u) << n;
     for (const char* n : kOutside) EXPECT_EQ(count(*r2, EventKind::NvtxRange, n), 0u) << n;
-    expectAllInside(*r2, w);
+    expectAllInside(*r2, w, 0);
     EXPECT_GT(w.start, only(*r1, "window").end);
 }
 
@@ -140,7 +142,7 @@ TEST(RangeCapture, StopShutdownEndsTheProgram) {
     EXPECT_EQ(count(*r, EventKind::NvtxRange, "watcher_work"), 3u);
     EXPECT_EQ(preads(*r), 6u);
     for (const char* n : kOutside) EXPECT_EQ(count(*r, EventKind::NvtxRange, n), 0u) << n;
-    expectAllInside(*r, w);
+    expectAllInside(*r, w, 0);
 }
 
 TEST(RangeCapture, RangeThatNeverOccursIsAnError) {
@@ -192,7 +194,7 @@ TEST(RangeCapture, NothingOutsideTheWindowIsWritten) {
     EXPECT_EQ(w.start, windows[0].start);
     EXPECT_EQ(w.end, windows[0].end);
     EXPECT_EQ(w.pid, windows[0].pid);
-    expectFirstWindow(*r);
+    expectFirstWindow(*r, 1'000'000);
 }
 
 }  // namespace
