@@ -39,7 +39,8 @@ struct GateState {
     int64_t reserved[6];
     GateWindow windows[kGateMaxWindows];
 };
-static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free,
+static_assert(std::atomic<uint64_t>::is_always_lock_free &&
+                  std::atomic<int64_t>::is_always_lock_free,
               "the gate is shared between processes: its atomics must be lock-free");
 
 }  // namespace sl::capture

@@ -18,6 +18,8 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/NvtxMessage.h"
+#include "capture/inject/NvtxPushStack.h"
 
 namespace sl::inject {
 namespace {
@@ -30,16 +32,13 @@ using capture::NvtxEndRecord;
 using capture::NvtxRecord;
 using capture::RecordType;
 
-// Our nvtxDomainHandle_t and nvtxStringHandle_t point at these. Their stream-local ids are
-// re-defined when the fork generation changes (a child traced before exec).
+// Our nvtxDomainHandle_t points at one of these (nvtxStringHandle_t at a RegisteredString).
+// Their stream-local ids are re-defined when the fork generation changes (a child traced
+// before exec).
 struct Domain {
     uint32_t id;
     std::atomic<uint32_t> definedGen{0};
     std::string name;
-};
-struct RegisteredString {
-    capture::CachedString id;
-    std::string text;
 };
 
 std::atomic<uint32_t> g_nextDomain{1};
@@ -63,21 +62,7 @@ inline uint32_t domainId(nvtxDomainHandle_t h) {
     return d->id;
 }
 
-// Which pushes of this thread were stored, per domain (4 domains tracked per thread; more
-// share the last slot).
-// Levels 256 and deeper keep their bits run-length encoded: the bit changes rarely there (at a
-// capture window's edge, or while records are dropped), so the depths where it flips are kept
-// (up to kDeepFlips; past that a deep pop may be stored without its push or the other way round,
-// and the merge counts it).
-constexpr int kDeepFlips = 6;
-struct PushStack {
-    uint32_t domain;
-    int32_t depth;
-    uint64_t bits[4];  // levels 0-255
-    int32_t deepFlip[kDeepFlips];  // depths >= 257 whose bit differs from the level below
-    uint8_t deepFlips;
-    bool deepFirst;  // the bit of level 256
-};
+// A thread's push stacks: 4 domains tracked per thread; more share the last slot.
 struct NvtxThread {
     PushStack stacks[4];
     uint32_t gen;
@@ -101,123 +86,7 @@ inline PushStack& stackFor(uint32_t domain) {
     return t.stacks[3];
 }
 
-inline void setBit(PushStack& s, bool stored) {
-    if (__builtin_expect(s.depth < 256, 1)) {
-        uint64_t m = 1ull << (s.depth & 63);
-        if (stored)
-            s.bits[s.depth >> 6] |= m;
-        else
-            s.bits[s.depth >> 6] &= ~m;
-    } else if (s.depth == 256) {
-        s.deepFirst = stored;
-        s.deepFlips = 0;
-    } else if (stored != (s.deepFirst ^ (s.deepFlips & 1)) && s.deepFlips < kDeepFlips) {
-        s.deepFlip[s.deepFlips++] = s.depth;
-    }
-    ++s.depth;
-}
 
-// Pops one level; returns whether its push was stored.
-inline bool popBit(PushStack& s) {
-    --s.depth;
-    if (__builtin_expect(s.depth < 256, 1)) return (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
-    bool stored = s.deepFirst ^ (s.deepFlips & 1);
-    if (s.deepFlips > 0 && s.deepFlip[s.deepFlips - 1] == s.depth) --s.deepFlips;
-    return stored;
-}
-
-// A message as NVTX gives it: ASCII, wide, or a registered handle.
-struct Message {
-    const char* text = nullptr;
-    uint32_t length = 0;
-    uint32_t registered = 0;
-    const std::string* registeredText = nullptr;
-    char wideBuf[512];
-};
-
-void fromWide(Message& m, const wchar_t* w) {
-    size_t n = 0;
-    if (w) {
-        std::mbstate_t st{};
-        for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
-            size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
-            if (k == static_cast<size_t>(-1))
-                m.wideBuf[n++] = '?';
-            else
-                n += k;
-        }
-    }
-    m.text = m.wideBuf;
-    m.length = static_cast<uint32_t>(n);
-}
-
-inline void fromAscii(Message& m, const char* s) {
-    m.text = s ? s : "";
-    m.length = static_cast<uint32_t>(std::strlen(m.text));
-    if (m.length > 4096) m.length = 4096;
-}
-
-struct Attrs {
-    uint32_t category = 0, color = 0;
-    uint8_t payloadType = 0;
-    uint64_t payload = 0;
-};
-
-void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
-    if (!a) {
-        fromAscii(m, "");
-        return;
-    }
-    out.category = a->category;
-    out.color = a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
-    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 &&
-        a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
-        out.payloadType = static_cast<uint8_t>(a->payloadType);
-        switch (a->payloadType) {
-            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
-                out.payload = a->payload.ullValue;
-                break;
-            case NVTX_PAYLOAD_TYPE_INT64:
-                out.payload = static_cast<uint64_t>(a->payload.llValue);
-                break;
-            case NVTX_PAYLOAD_TYPE_DOUBLE:
-                std::memcpy(&out.payload, &a->payload.dValue, 8);
-                break;
-            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
-                out.payload = a->payload.uiValue;
-                break;
-            case NVTX_PAYLOAD_TYPE_INT32:
-                out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue));
-                break;
-            case NVTX_PAYLOAD_TYPE_FLOAT: {
-                uint32_t bits;
-                std::memcpy(&bits, &a->payload.fValue, 4);
-                out.payload = bits;
-                break;
-            }
-            default:
-                break;
-        }
-    }
-    switch (a->messageType) {
-        case NVTX_MESSAGE_TYPE_ASCII:
-            fromAscii(m, a->message.ascii);
-            break;
-        case NVTX_MESSAGE_TYPE_UNICODE:
-            fromWide(m, a->message.unicode);
-            break;
-        case NVTX_MESSAGE_TYPE_REGISTERED:
-            if (a->message.registered) {
-                auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
-                m.registered = rs->id.get(rs->text);
-                m.registeredText = &rs->text;
-            }
-            break;
-        default:
-            fromAscii(m, "");
-            break;
-    }
-}
 
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,

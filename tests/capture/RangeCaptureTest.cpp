@@ -25,10 +25,9 @@ size_t preads(const Report& r) {
 }
 
 // Names of work that never happens inside a window (see range_client.cpp).
-const char* const kOutside[] = {"before",        "between",        "after",      "child_before",
-                                "child_after",   "outer",          "se_before",  "se_between",
-                                "se_after",      "se_straddle_in", "b_straddle_in",
-                                "deep_before"};
+const char* const kOutside[] = {"before",      "between",        "after",         "child_before",
+                                "child_after", "outer",          "se_before",     "se_between",
+                                "se_after",    "se_straddle_in", "b_straddle_in", "deep_before"};
 const char* const kOutsideMarks[] = {"mark_before", "mark_between", "mark_after"};
 
 Ev only(const Report& r, const std::string& name) {
@@ -79,8 +78,8 @@ void expectFirstWindow(const Report& r, int64_t slack = 0) {
 }
 
 std::vector<std::string> rangeOptions(const std::string& end) {
-    return {"-t", "nvtx,osrt", "--osrt-threshold", "0", "--cpuctxsw", "none", "-c", "nvtx",
-            "-p", "window", "--capture-range-end", end};
+    return {"-t", "nvtx,osrt", "--osrt-threshold",    "0", "--cpuctxsw", "none", "-c", "nvtx",
+            "-p", "window",    "--capture-range-end", end};
 }
 
 TEST(RangeCapture, StopRecordsOnlyTheFirstWindow) {
