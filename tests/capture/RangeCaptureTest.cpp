@@ -144,6 +144,45 @@ TEST(RangeCapture, StopShutdownEndsTheProgram) {
     expectAllInside(*r, w, 0);
 }
 
+TEST(RangeCapture, ForkedChildrenFollowTheSwitch) {
+    CaptureDir dir;
+    auto opts = rangeOptions("stop");
+    opts.insert(opts.end(), {"--trace-fork-before-exec", "true"});
+    ASSERT_EQ(profile(dir.file("f.rep"), opts, {client("range_client"), "forks"}), 0);
+    auto r = load(dir.file("f.rep"));
+    ASSERT_TRUE(r);
+    const Ev w = only(*r, "window");
+    EXPECT_EQ(count(*r, EventKind::NvtxRange, "fork_inside"), 2u);
+    EXPECT_EQ(count(*r, EventKind::NvtxRange, "inside"), 2u);
+    for (const char* n : {"fork_before", "fork_after", "after"})
+        EXPECT_EQ(count(*r, EventKind::NvtxRange, n), 0u) << n;
+    EXPECT_EQ(r->processes.size(), 4u);  // the parent and three forked children
+    int sevens = 0;
+    for (const auto& p : r->processes) sevens += p.exitCode == 7 && p.exitSignal == 0;
+    EXPECT_EQ(sevens, 3);
+    expectAllInside(*r, w, 0);
+}
+
+TEST(RangeCapture, StartEndRangeInANamedDomain) {
+    CaptureDir dir;
+    auto opts = rangeOptions("stop");
+    opts[9] = "window@mydomain";
+    ASSERT_EQ(profile(dir.file("d.rep"), opts, {client("range_client"), "domain"}), 0);
+    auto r = load(dir.file("d.rep"));
+    ASSERT_TRUE(r);
+    // The one in "mydomain" (started here, ended by another thread) opened and closed it; the
+    // default-domain push and the "other" domain start before it did not.
+    auto windows = events(*r, EventKind::NvtxRange, "window");
+    ASSERT_EQ(windows.size(), 1u);
+    const Ev& w = windows[0];
+    EXPECT_EQ(w.domain, domainId(*r, w.pid, "mydomain"));
+    EXPECT_EQ(count(*r, EventKind::NvtxRange, "inside"), 3u);
+    EXPECT_EQ(count(*r, EventKind::NvtxRange, "before"), 0u);
+    EXPECT_EQ(count(*r, EventKind::NvtxRange, "after"), 0u);
+    EXPECT_EQ(diagnostic(*r, "nvtx.unmatched_ends"), 0);
+    expectAllInside(*r, w, 0);
+}
+
 TEST(RangeCapture, RangeThatNeverOccursIsAnError) {
     CaptureDir dir;
     auto opts = rangeOptions("stop");

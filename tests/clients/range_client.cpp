@@ -17,6 +17,8 @@
 //                                 stop-shutdown, which must end it sooner)
 //   range_client child NAME       4 ranges NAME, 2 preads, exit 7
 //   range_client watcher          commands on fd 3 ('w' work, 'q' quit), acks on fd 4
+//   range_client forks            forked children (no exec) before/inside/after a window
+//   range_client domain           a start/end capture range in domain "mydomain"
 //   range_client bench N PERMILLE N push/pop ranges "r", PERMILLE/1000 of them inside one
 //                                 "window" range in the middle (for the stream-size figure)
 #include <fcntl.h>
@@ -176,6 +178,51 @@ int parent(int windows, bool hang) {
     return 0;
 }
 
+// "forks": children forked (no exec) before, inside and after one "window" push/pop range;
+// each pushes 2 ranges "fork_<phase>" and exits 7.
+int forks() {
+    auto child = [](const char* name) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            ranges(name, 2);
+            _exit(7);
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+    };
+    child("fork_before");
+    nvtxRangePushA("window");
+    child("fork_inside");
+    ranges("inside", 2);
+    nvtxRangePop();
+    child("fork_after");
+    ranges("after", 2);
+    return 0;
+}
+
+// "domain": the capture range is a start/end range "window" in domain "mydomain", ended by
+// another thread. Before it: a push/pop "window" in the default domain and a start/end
+// "window" in domain "other" (neither may open the window).
+int domain() {
+    nvtxDomainHandle_t mine = nvtxDomainCreateA("mydomain");
+    nvtxDomainHandle_t other = nvtxDomainCreateA("other");
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "window";
+    nvtxRangePushA("window");
+    ranges("before", 2);
+    nvtxRangePop();
+    nvtxDomainRangeEnd(other, nvtxDomainRangeStartEx(other, &a));
+    ranges("before", 1);
+    nvtxRangeId_t id = nvtxDomainRangeStartEx(mine, &a);
+    ranges("inside", 3);
+    std::thread([&] { nvtxDomainRangeEnd(mine, id); }).join();
+    ranges("after", 2);
+    return 0;
+}
+
 int bench(long n, long permille) {
     long inside = n * permille / 1000;
     long before = (n - inside) / 2;
@@ -217,6 +264,8 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    if (argc >= 2 && std::strcmp(argv[1], "forks") == 0) return forks();
+    if (argc >= 2 && std::strcmp(argv[1], "domain") == 0) return domain();
     if (argc >= 4 && std::strcmp(argv[1], "bench") == 0)
         return bench(std::atol(argv[2]), std::atol(argv[3]));
     int windows = argc > 1 ? std::atoi(argv[1]) : 1;
