@@ -73,9 +73,9 @@ std::string windowNote(const AssemblyInput& in, MergeWindow w, size_t number, si
     const ProfileOptions& o = *in.options;
     auto secs = [&](int64_t t) { return static_cast<double>(t - in.startMono) / 1e9; };
     char buf[256];
-    std::snprintf(buf, sizeof buf, "window %zu of %zu: %.6f s to %.6f s after the session start (%.3f ms)",
-                  number, total, secs(w.start), secs(w.end),
-                  static_cast<double>(w.end - w.start) / 1e6);
+    std::snprintf(buf, sizeof buf,
+                  "window %zu of %zu: %.6f s to %.6f s after the session start (%.3f ms)", number,
+                  total, secs(w.start), secs(w.end), static_cast<double>(w.end - w.start) / 1e6);
     return "NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
            "': " + buf + (in.gateUsed ? "; traced only inside the window" : "");
 }
