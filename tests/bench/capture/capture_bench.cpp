@@ -209,6 +209,7 @@ int main(int argc, char** argv) {
         return range(argc > 2 ? std::atol(argv[2]) : 1000000, argc > 3 ? std::atol(argv[3]) : 10);
     if (what == "flood")
         return flood(argc > 2 ? std::atoi(argv[2]) : 64, argc > 3 ? std::atol(argv[3]) : 100000);
-    std::fprintf(stderr, "usage: capture_bench calls | range [RANGES PERMILLE] | flood [THREADS RANGES]\n");
+    std::fprintf(stderr,
+                 "usage: capture_bench calls | range [RANGES PERMILLE] | flood [THREADS RANGES]\n");
     return 2;
 }
