@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     const size_t rssModel = rssBytes();
     TimelineWidget w;
     uint64_t swaps = 0;
-    QObject::connect(&w, &QOpenGLWidget::frameSwapped, [&swaps] { ++swaps; });
+    QObject::connect(&w, &TimelineWidget::frameSwapped, [&swaps] { ++swaps; });
     w.setScene(std::make_unique<TimelineScene>(report, std::move(rows)));
     w.resize(size);
     w.show();
