@@ -110,6 +110,10 @@ QString TimelineWidget::glError() const {
     return m_surface->error();
 }
 
+QWindow* TimelineWidget::surface() const {
+    return m_surface;
+}
+
 void TimelineWidget::setScene(std::unique_ptr<TimelineScene> scene) {
     m_scene = std::move(scene);
     m_hover.reset();

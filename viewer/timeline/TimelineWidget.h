@@ -49,6 +49,9 @@ public:
     // Renders now (into an offscreen framebuffer, whether shown or not) and returns the
     // picture; null when there is no OpenGL.
     QImage renderImage();
+    // The native GL window drawing the timeline (null without OpenGL); its input is
+    // forwarded to this widget.
+    QWindow* surface() const;
     // The time under widget x (for tests and the status bar).
     int64_t timeAtX(float x) const;
 
