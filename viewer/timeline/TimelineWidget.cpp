@@ -151,6 +151,15 @@ int64_t TimelineWidget::timeAtX(float x) const {
     return m_scene->timeAt(m_view.range(), x);
 }
 
+void TimelineWidget::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange) {  // the cached label layouts are for the old font
+        m_elided.clear();
+        m_laidOut.clear();
+        rebuild();
+    }
+    QWidget::changeEvent(e);
+}
+
 QString TimelineWidget::initializeGL() {
     const auto v = m_surface->context()->format().version();
     if (v < qMakePair(3, 3))
@@ -222,13 +231,31 @@ void TimelineWidget::rebuildFrame() {
     if (m_frameHook) m_frameHook(m_view.range(), m_frame);
     m_gl->renderer.upload(m_frame, m_gl->frame);
     QFontMetricsF fm(font());
+    if (m_elided.size() > kMaxCachedTexts) m_elided.clear();
+    if (m_laidOut.size() > kMaxCachedTexts) m_laidOut.clear();
     m_labelCache.clear();
     for (const DrawLabel& l : m_frame.labels) {
-        const QString text =
-            QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
-        const QString shown = fm.elidedText(text, Qt::ElideRight, l.w);
+        QString text = QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
+        // Widths in whole pixels: elision cannot see a fraction of a pixel anyway.
+        const int width = static_cast<int>(l.w);
+        text += QChar(0x1F) + QString::number(width);
+        auto elided = m_elided.find(text);
+        if (elided == m_elided.end()) {
+            const QString shown =
+                fm.elidedText(text.left(text.lastIndexOf(QChar(0x1F))), Qt::ElideRight, width);
+            elided = m_elided.insert(text, shown);
+        }
+        const QString& shown = elided.value();
         if (shown.isEmpty() || shown == QStringLiteral("\u2026")) continue;
-        m_labelCache.push_back({QRectF(l.x, l.y, l.w, l.h), argbColor(l.argb), shown});
+        auto laidOut = m_laidOut.find(shown);
+        if (laidOut == m_laidOut.end()) {
+            QStaticText st(shown);
+            st.setTextFormat(Qt::PlainText);
+            st.prepare(QTransform(), font());
+            laidOut = m_laidOut.insert(shown, st);
+        }
+        const double y = l.y + (l.h - laidOut->size().height()) / 2;
+        m_labelCache.push_back({QPointF(l.x, y), argbColor(l.argb), laidOut.value()});
     }
     m_needRebuild = false;
     ++m_rebuilds;
@@ -239,7 +266,7 @@ void TimelineWidget::paintLabels(QPainter& p, const DrawList& list, bool cached)
     if (cached) {
         for (const CachedLabel& l : m_labelCache) {
             p.setPen(l.color);
-            p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+            p.drawStaticText(l.topLeft, l.text);
         }
         return;
     }

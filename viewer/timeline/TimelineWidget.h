@@ -6,6 +6,8 @@
 // pass; its input comes back to this widget's handlers). Boxes go through GlBoxRenderer
 // (instanced); labels are painted with QPainter on GL. GUI thread.
 #include <QElapsedTimer>
+#include <QHash>
+#include <QStaticText>
 #include <QWidget>
 #include <functional>
 #include <memory>
@@ -88,6 +90,7 @@ signals:
 protected:
     // update() (from anyone) lands here: it schedules a GL frame.
     void paintEvent(QPaintEvent* e) override;
+    void changeEvent(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -126,11 +129,17 @@ private:
     std::unique_ptr<Gl> m_gl;
     DrawList m_frame, m_overlay;
     struct CachedLabel {
-        QRectF rect;
+        QPointF topLeft;  // of the text, centred vertically in its label's rectangle
         QColor color;
-        QString text;
+        QStaticText text;
     };
     std::vector<CachedLabel> m_labelCache;  // the frame's labels, elided once per rebuild
+    // Labels laid out once and kept across rebuilds (row headers, ruler steps and repeated
+    // event names come back every frame): text shaping was a quarter of a frame's CPU.
+    // Cleared when it grows past kMaxCachedTexts.
+    QHash<QString, QString> m_elided;  // text + width -> elided text
+    QHash<QString, QStaticText> m_laidOut;
+    static constexpr qsizetype kMaxCachedTexts = 8192;
     bool m_needRebuild = true;
     QString m_glError;  // set when the platform or the context cannot draw
     QSize m_lastPixels;
