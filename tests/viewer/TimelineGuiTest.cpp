@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <QApplication>
 #include <QTemporaryDir>
+#include <QScreen>
 #include <QSettings>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -410,6 +411,34 @@ TEST_F(MainWindowGui, OpensAReportInATabAndRemembersIt) {
     EXPECT_EQ(tab->timeline()->view().range(), (TimeRange{kOrigin, kOrigin + 10 * kMs}));
     ASSERT_FALSE(w.recentFiles().isEmpty());
     EXPECT_EQ(w.recentFiles().front(), QFileInfo(QString::fromStdString(path)).absoluteFilePath());
+}
+
+// What X shows, not what the timeline rendered offscreen: the GL window inside the main
+// window's tab must really be on screen, with the kernels in their colors.
+TEST_F(MainWindowGui, TimelineFramesReachTheScreen) {
+    auto r = sl::test::makeViewerReport();
+    const std::string path = m_dir.file("onscreen.rep");
+    ASSERT_TRUE(writeReport(*r, path).ok());
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ReportTab* tab = openAndWait(w, path, ReportTab::State::Ready);
+    TimelineWidget* t = tab->timeline();
+    ASSERT_NE(t, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return t->frameCount() > 0; }));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(t->surface()));
+    waitForFrame(*t);
+    QTest::qWait(50);  // let the X server take the swapped frame
+    const QPoint origin = t->mapTo(&w, QPoint(0, 0));
+    const QImage screen = w.screen()->grabWindow(w.winId()).toImage();
+    ASSERT_FALSE(screen.isNull());
+    const uint32_t a = Palette::hashColor("kernel_a") & 0xFFFFFFu;
+    int kernelPixels = 0;
+    for (int y = origin.y(); y < std::min(screen.height(), origin.y() + t->height()); ++y)
+        for (int x = origin.x(); x < std::min(screen.width(), origin.x() + t->width()); ++x)
+            kernelPixels += (screen.pixel(x, y) & 0xFFFFFFu) == a;
+    EXPECT_GT(kernelPixels, 50) << "the timeline's frame is not on screen";
 }
 
 TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {
