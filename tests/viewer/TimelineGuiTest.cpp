@@ -343,6 +343,27 @@ TEST(TimelineSurface, ClickFocusesTheTimelineAndUpdateDraws) {
     EXPECT_TRUE(waitUntil([&] { return w->frameCount() > frames; }));
 }
 
+// A context below GL 3.3 (here OpenGL ES 2, which Mesa offers through GLX) must leave a
+// timeline that says why, never a crash or a silently empty window.
+TEST(TimelineSurface, OldGlShowsTheReason) {
+    auto report = sl::test::makeViewerReport();
+    TimelineWidget w;
+    QSurfaceFormat es = w.surface()->requestedFormat();
+    es.setRenderableType(QSurfaceFormat::OpenGLES);
+    es.setProfile(QSurfaceFormat::NoProfile);
+    es.setVersion(2, 0);
+    w.surface()->setFormat(es);
+    w.setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
+    w.resize(800, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntil([&] { return !w.glError().isEmpty(); }, 5000));
+    EXPECT_TRUE(w.glError().startsWith("OpenGL 3.3 is needed, this display offers "))
+        << w.glError().toStdString();
+    EXPECT_EQ(w.frameCount(), 0u);
+    EXPECT_TRUE(w.renderImage().isNull());
+}
+
 // renderImage() draws into its own framebuffer: a timeline that was never shown renders too.
 TEST(TimelineSurface, RendersAnImageWithoutBeingShown) {
     auto report = sl::test::makeViewerReport();

@@ -67,7 +67,11 @@ void TimelineSurface::scheduleRender() {
 
 void TimelineSurface::render() {
     m_renderPending = false;
-    if (!isExposed() || !makeCurrent()) return;
+    if (!isExposed()) return;
+    if (!makeCurrent()) {
+        emit failed();
+        return;
+    }
     // Through Qt, so that QPainter on GL (labels) knows the window's framebuffer is bound.
     QOpenGLFramebufferObject::bindDefault();
     if (onPaint) onPaint(size() * devicePixelRatio());

@@ -37,6 +37,8 @@ public:
 
 signals:
     void frameSwapped();
+    // No frame can be drawn here (no context, or it cannot be made current): error() says why.
+    void failed();
 
 protected:
     bool event(QEvent* e) override;

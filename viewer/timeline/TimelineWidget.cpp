@@ -56,6 +56,11 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
         m_surface->onInitialize = [this] { return initializeGL(); };
         m_surface->onPaint = [this](QSize pixels) { paintGL(pixels); };
         connect(m_surface, &TimelineSurface::frameSwapped, this, &TimelineWidget::frameSwapped);
+        // Without a context the widget paints the reason itself (paintEvent).
+        connect(m_surface, &TimelineSurface::failed, this, [this] {
+            m_container->hide();
+            update();
+        });
         m_container = QWidget::createWindowContainer(m_surface, this);
         m_container->setFocusPolicy(Qt::NoFocus);  // keys go to this widget (see TimelineSurface)
         auto* layout = new QVBoxLayout(this);
