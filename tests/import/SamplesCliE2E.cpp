@@ -67,6 +67,21 @@ TEST(SamplesCli, ImportInfoStatsAndExport) {
     CliResult again = sightline("stats -r sample_sum -f csv '" + dir.file("re.sqlite") + "'");
     ASSERT_EQ(again.exitCode, 0) << again.out;
     EXPECT_EQ(again.out, csv.out);  // our own export, imported again, gives the same profile
+
+    // diff: the third table compares shares per function; a run against itself changes nothing.
+    CliResult diff = sightline("diff -r samples -f csv '" + rep + "' '" + dir.file("re.sqlite") + "'");
+    ASSERT_EQ(diff.exitCode, 0) << diff.out;
+    EXPECT_NE(diff.out.find("\nSelf Samples A,Self Samples B,Self A (%),Self B (%),Self Delta (%),Total A (%),Total B (%),"
+                            "Presence,Function,Module\n2980,2980,54.7,54.7,0.0,65.5,65.5,both,main,saxpy-mpi-cuda\n"),
+              std::string::npos)
+        << diff.out;
+    EXPECT_EQ(diff.out.find("only "), std::string::npos) << diff.out;
+    CliResult kernelsOnly = sightline("diff -r kernels -f json '" + rep + "' '" + rep + "'");
+    EXPECT_EQ(kernelsOnly.out.find("\"samples\""), std::string::npos) << kernelsOnly.out;
+    CliResult bad = sightline("diff -r sample '" + rep + "' '" + rep + "'");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.out.find("unknown category 'sample' (kernels, api, nvtx, memops, samples or all)"), std::string::npos)
+        << bad.out;
 }
 
 }  // namespace
