@@ -45,7 +45,15 @@ Status NsysSqliteImporter::readSamples() {
         if (currentId != INT64_MIN) stackOf.emplace(currentId, m_b.stackId(frames));
         frames.clear();
     };
-    if (m_db.hasTable(chains)) {
+    // Stacks are rebuilt by (id, stackDepth); a table without those columns (no nsys version we
+    // know of) cannot be read: its samples keep empty stacks, and the user is told.
+    const bool readableChains =
+        m_db.hasTable(chains) && NsysColumns(m_db, chains).has("id") && NsysColumns(m_db, chains).has("stackDepth");
+    if (m_db.hasTable(chains) && !readableChains)
+        m_b.addDiagnostic("nsys.callchains_unreadable", 1,
+                          "SAMPLING_CALLCHAINS has no id or stackDepth column: CPU samples were imported "
+                          "without call stacks");
+    if (readableChains) {
         auto st = forEachRow(
             chains, {{"id"}, {"symbol"}, {"module"}, {"originalIP"}},
             [&](const sqlite::Stmt& row) {

@@ -99,5 +99,29 @@ TEST(NsysSamples, SampleWithoutCallchainIsCountedAndKept) {
     EXPECT_TRUE(r->callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, 1))].frames.empty());
 }
 
+TEST(NsysSamples, CallchainsWithoutStackDepthAreReportedNotFatal) {
+    TempDir dir;
+    const std::string path = dir.file("old.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(path).ok());
+        ASSERT_TRUE(db.exec("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                            "INSERT INTO StringIds VALUES(1,'f');"
+                            "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER, globalTid INTEGER);"
+                            "INSERT INTO COMPOSITE_EVENTS VALUES(1,100,16777218),(2,200,16777218),(3,300,16777218);"
+                            "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER, symbol INTEGER);"
+                            "INSERT INTO SAMPLING_CALLCHAINS VALUES(1,1);")
+                        .ok());
+    }
+    auto r = importOk(path);
+    EXPECT_EQ(r->eventCount(EventKind::CpuSample), 3u);
+    EXPECT_EQ(r->diagnosticCount("nsys.callchains_unreadable"), 1);
+    EXPECT_EQ(r->diagnosticCount("nsys.samples_without_callchain"), 3);
+    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.SAMPLING_CALLCHAINS"), 1);
+    const Track* t = r->findTrack(TrackKey::forThread(EventKind::CpuSample, 1, 2));
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->intAt(cols::CpuSample::Cpu, 0), -1);  // no cpu column
+}
+
 }  // namespace
 }  // namespace sl::test
