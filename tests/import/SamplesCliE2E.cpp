@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 
 #include "ImportTestUtil.h"
 
@@ -57,6 +58,18 @@ TEST(SamplesCli, ImportInfoStatsAndExport) {
     // 9 samples there; do_lookup_x is the leaf of 3 (SQL: start < 100000000 AND stackDepth = 0).
     EXPECT_NE(window.out.find("\n3,33.3,"), std::string::npos) << window.out;
     EXPECT_NE(window.out.find(",do_lookup_x,/lib64/ld-2.31.so\n"), std::string::npos) << window.out;
+    // --filter-nvtx: the MPI_Init range holds 138 samples (SQL: start BETWEEN the range's start
+    // and end); 12 of them in one unresolved address of the PTX JIT compiler.
+    CliResult nvtx = sightline("stats -r sample_sum -f csv --filter-nvtx MPI_Init@MPI '" + rep + "'");
+    ASSERT_EQ(nvtx.exitCode, 0) << nvtx.out;
+    EXPECT_NE(nvtx.out.find("\n12,8.7,12,8.7,0x7fd940ad11ef,/usr/lib64/libnvidia-ptxjitcompiler.so.525.105.17\n"),
+              std::string::npos)
+        << nvtx.out;
+    int64_t selfSum = 0;
+    for (size_t line = nvtx.out.find('\n'); line != std::string::npos && line + 1 < nvtx.out.size();
+         line = nvtx.out.find('\n', line + 1))
+        selfSum += std::atoll(nvtx.out.c_str() + line + 1);
+    EXPECT_EQ(selfSum, 138);
     CliResult column = sightline("stats -r sample_sum '" + rep + "'");
     EXPECT_NE(column.out.find("** CPU Sample Summary (flat profile) (sample_sum):"), std::string::npos) << column.out;
     CliResult list = sightline("stats --help-reports");
