@@ -471,7 +471,7 @@ private:
                 {"EXPORT_PRODUCT_NAME", "Sightline"},
                 {"EXPORT_PRODUCT_VERSION", version},
                 {"EXPORT_SCHEMA_VERSION", "3.11.0"},
-                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, metrics and target tables"},
+                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, CPU samples, metrics and target tables"},
                 {"EXPORT_SOURCE", m_r.session.source},
                 {"EXPORT_TIMESTAMPS", "ns since the session start"},
             };
