@@ -2,8 +2,9 @@
 // distinct call stacks (default 5,000; depth 4-40 frames from 2,000 functions in 20 modules,
 // 8 threads), then times `sample_sum` (best of 3, wall and process CPU time). With --export it
 // also times the nsys-schema SQLite export of the samples and, when the importer is built, the
-// nsys import of that export.
-// Usage: bench_samples [--samples N] [--stacks S] [--export DIR]
+// nsys import of that export. With --rep PATH it writes the report as a .rep file, to time
+// `sightline stats -r sample_sum PATH` end to end.
+// Usage: bench_samples [--samples N] [--stacks S] [--export DIR] [--rep PATH]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "model/analysis/StatsReports.h"
 #include "model/core/ReportBuilder.h"
 #include "model/export/SqliteExporter.h"
+#include "model/rep/RepWriter.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
 #endif
@@ -67,13 +69,14 @@ std::shared_ptr<Report> buildReport(uint64_t samples, uint32_t stacks) {
 int main(int argc, char** argv) {
     uint64_t samples = 1'000'000;
     uint32_t stacks = 5'000;
-    std::string exportDir;
+    std::string exportDir, repPath;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) samples = std::stoull(argv[++i]);
         else if (!std::strcmp(argv[i], "--stacks") && i + 1 < argc) stacks = static_cast<uint32_t>(std::stoul(argv[++i]));
         else if (!std::strcmp(argv[i], "--export") && i + 1 < argc) exportDir = argv[++i];
+        else if (!std::strcmp(argv[i], "--rep") && i + 1 < argc) repPath = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_samples [--samples N] [--stacks S] [--export DIR]\n");
+            std::fprintf(stderr, "usage: bench_samples [--samples N] [--stacks S] [--export DIR] [--rep PATH]\n");
             return 2;
         }
     }
@@ -93,6 +96,13 @@ int main(int argc, char** argv) {
         rows = t.ok() ? t->rowCount() : 0;
     }
     std::printf("sample_sum: %zu rows, best of 3: %.1f ms wall, %.1f ms CPU\n", rows, bestWall * 1e3, bestCpu * 1e3);
+    if (!repPath.empty()) {
+        if (Status st = writeReport(*report, repPath); !st) {
+            std::fprintf(stderr, "%s\n", st.error().c_str());
+            return 1;
+        }
+        std::printf("wrote %s\n", repPath.c_str());
+    }
     if (exportDir.empty()) return 0;
     const std::string db = exportDir + "/bench_samples.sqlite";
     std::filesystem::remove(db);
