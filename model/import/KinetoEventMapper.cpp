@@ -194,7 +194,9 @@ void KinetoEventMapper::add(const ChromeEvent& e) {
         case 'i':
         case 'I':
         case 'R':
-            if (e.name == "[memory]")
+            if (!e.sf.empty())
+                addSampleInstant(e, pid, tid);
+            else if (e.name == "[memory]")
                 addMemoryInstant(e, pid);
             else
                 addInstant(e, pid, tid);

@@ -1,7 +1,7 @@
 // CPU samples in the exports: the SQLite export writes COMPOSITE_EVENTS + SAMPLING_CALLCHAINS
 // as nsys does (nsys-style SQL gives the flat profile; our nsys importer reads it back to the
 // same samples and stacks), the Chrome JSON has instants plus "samples" and "stackFrames", and
-// the CSV export has both tables.
+// the CSV export has both tables; the Chrome JSON importer reads those samples back.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -188,6 +188,20 @@ TEST(SampleExport, NsysImporterReadsTheExportBack) {
     EXPECT_EQ(sampleRows(**back), sampleRows(*r));
     EXPECT_EQ((*back)->diagnosticCount("nsys.unmapped_table.COMPOSITE_EVENTS"), 0);
     EXPECT_EQ((*back)->diagnosticCount("nsys.samples_without_callchain"), 0);
+}
+
+TEST(SampleExport, ChromeJsonImporterReadsTheExportBack) {
+    TempDir dir;
+    auto r = test::makeSampleReport();
+    ASSERT_TRUE(exportChromeTrace(*r, dir.file("rt.json")).ok());
+    auto back = importFile(dir.file("rt.json"));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ((*back)->eventCount(EventKind::CpuSample), 12u);
+    EXPECT_EQ((*back)->eventCount(EventKind::NvtxMark), 0u);  // the instants are samples again
+    // JSON keeps function names, module file names and unresolved addresses (not module paths
+    // or offsets of resolved frames), which is all frameText() shows.
+    EXPECT_EQ(sampleRows(**back), sampleRows(*r));
+    EXPECT_EQ((*back)->callStacks.size(), 5u);
 }
 
 TEST(SampleExport, NsysFixtureRoundTripsThroughTheExport) {
