@@ -17,8 +17,9 @@ struct FunctionKey {
 };
 struct FunctionKeyHash {
     size_t operator()(const FunctionKey& k) const noexcept {
-        return static_cast<size_t>(((uint64_t{k.function} << 32 | k.module) * 0x9E3779B97F4A7C15ULL) ^
-                                   (k.offset * 0xC2B2AE3D27D4EB4FULL));
+        return static_cast<size_t>(
+            ((uint64_t{k.function} << 32 | k.module) * 0x9E3779B97F4A7C15ULL) ^
+            (k.offset * 0xC2B2AE3D27D4EB4FULL));
     }
 };
 
@@ -42,8 +43,10 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
         for (size_t i = 0; i < tr->size(); ++i) {
             if (!o.inWindow(tr->start[i], tr->start[i])) continue;
             ++samples;
-            if (stack[i] < perStack.size() && !r.callStacks[stack[i]].frames.empty()) ++perStack[stack[i]];
-            else ++withoutStack;
+            if (stack[i] < perStack.size() && !r.callStacks[stack[i]].frames.empty())
+                ++perStack[stack[i]];
+            else
+                ++withoutStack;
         }
     }
     // Step 2: each frame's function row, made once per frame.

@@ -37,7 +37,9 @@ void collect(const Report& r, int side, std::map<Key, Shares[2]>& out) {
 
 }  // namespace
 
-bool hasCpuSamples(const Report& r) { return r.eventCount(EventKind::CpuSample) > 0; }
+bool hasCpuSamples(const Report& r) {
+    return r.eventCount(EventKind::CpuSample) > 0;
+}
 
 Table diffSamplesTable(const Report& baseline, const Report& comparison) {
     Table t("samples", "CPU samples per function (self share, percentage points)");
@@ -55,7 +57,8 @@ Table diffSamplesTable(const Report& baseline, const Report& comparison) {
         const double sa = std::max(a.second[0].selfPct, a.second[1].selfPct);
         const double sb = std::max(b.second[0].selfPct, b.second[1].selfPct);
         if (sa != sb) return sa > sb;
-        return std::max(a.second[0].totalPct, a.second[1].totalPct) > std::max(b.second[0].totalPct, b.second[1].totalPct);
+        return std::max(a.second[0].totalPct, a.second[1].totalPct) >
+               std::max(b.second[0].totalPct, b.second[1].totalPct);
     });
     t.intCol("Self Samples A");
     t.intCol("Self Samples B");
@@ -77,7 +80,9 @@ Table diffSamplesTable(const Report& baseline, const Report& comparison) {
             .r(b.selfPct - a.selfPct)
             .r(a.totalPct)
             .r(b.totalPct)
-            .t(a.present && b.present ? "both" : a.present ? "only A" : "only B")
+            .t(a.present && b.present ? "both"
+               : a.present            ? "only A"
+                                      : "only B")
             .t(k->first)
             .t(k->second);
     }

@@ -28,12 +28,14 @@ std::string ChromeStackFrames::json() const {
         if (n.frame < m_r.stackFrames.size()) {
             const StackFrame& f = m_r.stackFrames[n.frame];
             module = std::string(m_r.str(f.module));
-            if (const auto slash = module.rfind('/'); slash != std::string::npos) module.erase(0, slash + 1);
+            if (const auto slash = module.rfind('/'); slash != std::string::npos)
+                module.erase(0, slash + 1);
             if (f.function != 0) {
                 name = std::string(m_r.str(f.function));
             } else {
                 char offset[32];
-                std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(f.offset));
+                std::snprintf(offset, sizeof offset, "+0x%llx",
+                              static_cast<unsigned long long>(f.offset));
                 name = (module.empty() ? "[unknown]" : module) + offset;
             }
         }

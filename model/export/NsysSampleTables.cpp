@@ -16,7 +16,8 @@ void forEachSample(const Report& r, const ExportOptions& o, F fn) {
             if (o.inWindow(t->start[i], t->start[i])) fn(++id, *t, i);
 }
 
-Status compositeEvents(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats, int64_t origin) {
+Status compositeEvents(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                       int64_t origin) {
     // nsys: id PRIMARY KEY; threadState is nsys's own sampling state, unknown here (NULL);
     // cpuCycles is NOT NULL in nsys's schema and not measured by us (0).
     static constexpr ColumnDef d[] = {{"id", "INTEGER NOT NULL PRIMARY KEY"},
@@ -44,16 +45,17 @@ Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, Export
                   const std::function<uint32_t(const std::string&)>& extraString) {
     // The last column carries nsys's table constraint: (id, stackDepth) is the primary key, which
     // is also what makes "ORDER BY id, stackDepth" (how readers rebuild stacks) an index scan.
-    static constexpr ColumnDef d[] = {{"id", "INTEGER NOT NULL"},
-                                      {"symbol", "INTEGER NOT NULL"},
-                                      {"module", "INTEGER NOT NULL"},
-                                      {"kernelMode", "INTEGER"},
-                                      {"thumbCode", "INTEGER"},
-                                      {"unresolved", "INTEGER"},
-                                      {"specialEntry", "INTEGER"},
-                                      {"originalIP", "INTEGER"},
-                                      {"unwindMethod", "INTEGER"},
-                                      {"stackDepth", "INTEGER NOT NULL, PRIMARY KEY (id, stackDepth)"}};
+    static constexpr ColumnDef d[] = {
+        {"id", "INTEGER NOT NULL"},
+        {"symbol", "INTEGER NOT NULL"},
+        {"module", "INTEGER NOT NULL"},
+        {"kernelMode", "INTEGER"},
+        {"thumbCode", "INTEGER"},
+        {"unresolved", "INTEGER"},
+        {"specialEntry", "INTEGER"},
+        {"originalIP", "INTEGER"},
+        {"unwindMethod", "INTEGER"},
+        {"stackDepth", "INTEGER NOT NULL, PRIMARY KEY (id, stackDepth)"}};
     TableScope t(sink, stats, "SAMPLING_CALLCHAINS", d);
     if (!t.open()) return {};
     // nsys names an unresolved frame by its address; one string per distinct frame, made once.
@@ -83,7 +85,8 @@ Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, Export
                         Cell::null(),
                         f.function == 0 ? Cell::of(1) : Cell::null(),
                         Cell::null(),
-                        f.offset == 0 && f.function != 0 ? Cell::null() : Cell::of(static_cast<int64_t>(f.offset)),
+                        f.offset == 0 && f.function != 0 ? Cell::null()
+                                                         : Cell::of(static_cast<int64_t>(f.offset)),
                         Cell::null(),
                         Cell::of(static_cast<int64_t>(depth))};
             t.row(c);
@@ -94,7 +97,8 @@ Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, Export
 
 }  // namespace
 
-Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats, int64_t origin,
+Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                        int64_t origin,
                         const std::function<uint32_t(const std::string&)>& extraString) {
     if (r.eventCount(EventKind::CpuSample) == 0) return {};
     if (Status s = compositeEvents(r, o, sink, stats, origin); !s) return s;

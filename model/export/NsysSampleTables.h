@@ -11,7 +11,8 @@ namespace sl::exporter {
 
 // `extraString` returns a StringIds id for text the report's string table lacks (the
 // "0x7fd9a16fe558" names nsys gives unresolved frames); `origin` is the report's time origin.
-Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats, int64_t origin,
+Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                        int64_t origin,
                         const std::function<uint32_t(const std::string&)>& extraString);
 
 }  // namespace sl::exporter

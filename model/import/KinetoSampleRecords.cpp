@@ -14,7 +14,8 @@ using simdjson::error_code;
     } while (0)
 
 std::string_view trimRaw(std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
 }
@@ -23,15 +24,19 @@ std::string_view unquote(std::string_view s) {
     return s.size() >= 2 && s.front() == '"' && s.back() == '"' ? s.substr(1, s.size() - 2) : s;
 }
 
-error_code keyOf(od::field& field, std::string_view& out) { return field.unescaped_key().get(out); }
+error_code keyOf(od::field& field, std::string_view& out) {
+    return field.unescaped_key().get(out);
+}
 
 // A ts in microseconds (a number, or a quoted number) as nanoseconds; nullopt if neither.
 error_code parseTime(od::value v, std::optional<int64_t>& out, bool& bad) {
     od::json_type t;
     SL_TRY(v.type().get(t));
     std::string_view text;
-    if (t == od::json_type::number) text = trimRaw(v.raw_json_token());
-    else if (t == od::json_type::string) SL_TRY(v.get_string().get(text));
+    if (t == od::json_type::number)
+        text = trimRaw(v.raw_json_token());
+    else if (t == od::json_type::string)
+        SL_TRY(v.get_string().get(text));
     out = text.empty() ? std::nullopt : decimalToNs(text, 1000);
     if (!out) bad = true;
     return simdjson::SUCCESS;
@@ -88,11 +93,16 @@ error_code parseSamples(od::value v, TraceHeader& h) {
             SL_TRY(keyOf(m, key));
             od::value mv = m.value();
             int64_t n = 0;
-            if (key == "ts") SL_TRY(parseTime(mv, ts, bad));
-            else if (key == "tid") hasTid = !mv.get_int64().get(s.tid);
-            else if (key == "pid" && !mv.get_int64().get(n)) s.pid = n;
-            else if (key == "cpu" && !mv.get_int64().get(n)) s.cpu = n;
-            else if (key == "sf") s.sf = std::string(unquote(trimRaw(mv.raw_json_token())));
+            if (key == "ts")
+                SL_TRY(parseTime(mv, ts, bad));
+            else if (key == "tid")
+                hasTid = !mv.get_int64().get(s.tid);
+            else if (key == "pid" && !mv.get_int64().get(n))
+                s.pid = n;
+            else if (key == "cpu" && !mv.get_int64().get(n))
+                s.cpu = n;
+            else if (key == "sf")
+                s.sf = std::string(unquote(trimRaw(mv.raw_json_token())));
         }
         if (!ts || bad || !hasTid) {
             ++h.badSamples;

@@ -13,7 +13,8 @@ namespace {
 // Our exporter names a frame without a function "module+0x1a2b" with category "module".
 bool splitAddressName(const ChromeStackFrame& f, uint64_t& offset) {
     const std::string prefix = f.category + "+0x";
-    if (f.category.empty() || f.name.size() <= prefix.size() || f.name.compare(0, prefix.size(), prefix) != 0)
+    if (f.category.empty() || f.name.size() <= prefix.size() ||
+        f.name.compare(0, prefix.size(), prefix) != 0)
         return false;
     const char* b = f.name.data() + prefix.size();
     const char* e = f.name.data() + f.name.size();
@@ -75,7 +76,8 @@ void KinetoEventMapper::addSamples(const TraceHeader& header) {
         }
     }
     if (header.badSamples)
-        diag("chrome.bad_samples", "entries of the samples array without a numeric tid or ts were not imported",
+        diag("chrome.bad_samples",
+             "entries of the samples array without a numeric tid or ts were not imported",
              header.badSamples);
     const Report& r = m_b.report();
     for (const PendingSample& p : m_samples) {

@@ -13,7 +13,8 @@ namespace {
 // "0x7fd9a16fe558": the name nsys gives a frame it could not resolve (or no name at all).
 bool isAddressText(std::string_view s) {
     if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return s.empty();
-    return std::all_of(s.begin() + 2, s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+    return std::all_of(s.begin() + 2, s.end(),
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 }  // namespace
@@ -23,11 +24,14 @@ std::string_view NsysSqliteImporter::symbolText(const sqlite::Stmt& st, int i) c
     switch (sqlite3_column_type(st.handle(), i)) {
         case SQLITE_INTEGER: {
             const int64_t id = st.i64(i);
-            return id >= 0 && static_cast<size_t>(id) < m_rawStrings.size() ? m_rawStrings[static_cast<size_t>(id)]
-                                                                             : std::string_view("?");
+            return id >= 0 && static_cast<size_t>(id) < m_rawStrings.size()
+                       ? m_rawStrings[static_cast<size_t>(id)]
+                       : std::string_view("?");
         }
-        case SQLITE_TEXT: return st.text(i);
-        default: return {};
+        case SQLITE_TEXT:
+            return st.text(i);
+        default:
+            return {};
     }
 }
 
@@ -47,12 +51,13 @@ Status NsysSqliteImporter::readSamples() {
     };
     // Stacks are rebuilt by (id, stackDepth); a table without those columns (no nsys version we
     // know of) cannot be read: its samples keep empty stacks, and the user is told.
-    const bool readableChains =
-        m_db.hasTable(chains) && NsysColumns(m_db, chains).has("id") && NsysColumns(m_db, chains).has("stackDepth");
+    const bool readableChains = m_db.hasTable(chains) && NsysColumns(m_db, chains).has("id") &&
+                                NsysColumns(m_db, chains).has("stackDepth");
     if (m_db.hasTable(chains) && !readableChains)
-        m_b.addDiagnostic("nsys.callchains_unreadable", 1,
-                          "SAMPLING_CALLCHAINS has no id or stackDepth column: CPU samples were imported "
-                          "without call stacks");
+        m_b.addDiagnostic(
+            "nsys.callchains_unreadable", 1,
+            "SAMPLING_CALLCHAINS has no id or stackDepth column: CPU samples were imported "
+            "without call stacks");
     if (readableChains) {
         auto st = forEachRow(
             chains, {{"id"}, {"symbol"}, {"module"}, {"originalIP"}},

@@ -38,7 +38,8 @@ TEST(SampleDiff, SharesAndChangePerFunction) {
     // Self shares A (of 12) -> B (of 8): newfn 0 -> 50, square 33.3 -> 12.5, compute 16.7 -> 0,
     // recurse 16.7 -> 0 (only A), sqrt 25 -> 37.5, 0x1234 8.3 -> 0 (only A), main 0 -> 0.
     EXPECT_EQ(out.str(),
-              "Self Samples A,Self Samples B,Self A (%),Self B (%),Self Delta (%),Total A (%),Total B (%),Presence,Function,Module\n"
+              "Self Samples A,Self Samples B,Self A (%),Self B (%),Self Delta (%),Total A "
+              "(%),Total B (%),Presence,Function,Module\n"
               "0,4,0.0,50.0,50.0,0.0,50.0,only B,newfn,app\n"
               "4,1,33.3,12.5,-20.8,33.3,12.5,both,square,app\n"
               "2,0,16.7,0.0,-16.7,83.3,50.0,both,compute,app\n"

@@ -14,7 +14,8 @@ std::shared_ptr<Report> makeSampleReport() {
     b.ensureThread(5, 6).name = "main";
     b.ensureThread(5, 7).name = "worker";
     const uint32_t app = b.intern("/usr/bin/app"), libm = b.intern("/usr/lib/libm.so.6");
-    const uint32_t fMain = b.intern("main"), fCompute = b.intern("compute"), fSquare = b.intern("square");
+    const uint32_t fMain = b.intern("main"), fCompute = b.intern("compute"),
+                   fSquare = b.intern("square");
     const uint32_t fSqrt = b.intern("sqrt"), fRecurse = b.intern("recurse");
     const uint32_t main = b.frameId({fMain, app, 0x1000});
     const uint32_t compute = b.frameId({fCompute, app, 0x1100});

@@ -93,7 +93,8 @@ TEST(SampleSum, SamplesWithEmptyStackGetTheirOwnRow) {
 
 #ifdef SIGHTLINE_HAVE_IMPORT
 TEST(SampleSum, ImportedNsysFixtureMatchesSqlCounts) {
-    auto imported = importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
+    auto imported =
+        importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
     ASSERT_TRUE(imported.ok()) << imported.error();
     auto t = runReport(**imported, "sample_sum", {});
     ASSERT_TRUE(t.ok());
@@ -101,9 +102,14 @@ TEST(SampleSum, ImportedNsysFixtureMatchesSqlCounts) {
     // Self: COUNT(*) of stackDepth 0 rows per (symbol, module); total: COUNT(DISTINCT id) per
     // (symbol, module), unresolved symbols named by printf('0x%x', originalIP).
     const std::vector<std::tuple<int64_t, int64_t, std::string>> expected = {
-        {2980, 3568, "main"}, {492, 492, "std::abs(double)"}, {240, 260, "cxip_cq_progress"},
-        {233, 454, "MPIR_Wait_impl"}, {167, 172, "MPIDI_SHMI_progress"}, {162, 162, "0x7fd99b3515d4"},
-        {150, 261, "ofi_cq_readfrom"}, {82, 82, "0x7ffcf926f858"}};
+        {2980, 3568, "main"},
+        {492, 492, "std::abs(double)"},
+        {240, 260, "cxip_cq_progress"},
+        {233, 454, "MPIR_Wait_impl"},
+        {167, 172, "MPIDI_SHMI_progress"},
+        {162, 162, "0x7fd99b3515d4"},
+        {150, 261, "ofi_cq_readfrom"},
+        {82, 82, "0x7ffcf926f858"}};
     for (size_t i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(t->columns[0].ints[i], std::get<0>(expected[i])) << i;
         EXPECT_EQ(t->columns[2].ints[i], std::get<1>(expected[i])) << i;

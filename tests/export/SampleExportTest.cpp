@@ -51,7 +51,8 @@ Rows query(const std::string& db, const std::string& sql) {
     Rows rows;
     while (s.valid() && s.step()) {
         std::vector<std::string> row;
-        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
+        for (int i = 0; i < s.columnCount(); ++i)
+            row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
         rows.push_back(row);
     }
     return rows;
@@ -70,34 +71,46 @@ TEST(SampleExport, SqliteHasNsysSampleTables) {
     auto r = test::makeSampleReport();
     auto stats = exportSqlite(*r, db);
     ASSERT_TRUE(stats.ok()) << stats.error();
-    EXPECT_EQ(query(db, "SELECT count(*), min(id), max(id), min(start), max(start) FROM COMPOSITE_EVENTS"),
-              (Rows{{"12", "1", "12", "100", "1200"}}));
+    EXPECT_EQ(
+        query(db,
+              "SELECT count(*), min(id), max(id), min(start), max(start) FROM COMPOSITE_EVENTS"),
+        (Rows{{"12", "1", "12", "100", "1200"}}));
     // 4 x 3 + 3 x 3 + 2 x 2 + 1 x 4 + 2 x 3 frames.
-    EXPECT_EQ(query(db, "SELECT count(*), sum(unresolved) FROM SAMPLING_CALLCHAINS"), (Rows{{"35", "1"}}));
+    EXPECT_EQ(query(db, "SELECT count(*), sum(unresolved) FROM SAMPLING_CALLCHAINS"),
+              (Rows{{"35", "1"}}));
     EXPECT_EQ(query(db, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE cpu IS NULL"), (Rows{{"2"}}));
     // nsys's PID/TID packing of globalTid.
-    EXPECT_EQ(query(db, "SELECT globalTid / 16777216 % 16777216, globalTid % 16777216, count(*) FROM COMPOSITE_EVENTS "
-                        "GROUP BY 1, 2 ORDER BY 2"),
+    EXPECT_EQ(query(db,
+                    "SELECT globalTid / 16777216 % 16777216, globalTid % 16777216, count(*) FROM "
+                    "COMPOSITE_EVENTS "
+                    "GROUP BY 1, 2 ORDER BY 2"),
               (Rows{{"5", "6", "9"}, {"5", "7", "3"}}));
     // The flat profile's self column, the way nsys users write it in SQL.
-    EXPECT_EQ(query(db, "SELECT s.value, m.value, count(*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
-                        "JOIN StringIds m ON m.id = c.module WHERE c.stackDepth = 0 GROUP BY 1, 2 ORDER BY 3 DESC, 1"),
+    EXPECT_EQ(query(db,
+                    "SELECT s.value, m.value, count(*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s "
+                    "ON s.id = c.symbol "
+                    "JOIN StringIds m ON m.id = c.module WHERE c.stackDepth = 0 GROUP BY 1, 2 "
+                    "ORDER BY 3 DESC, 1"),
               (Rows{{"square", "/usr/bin/app", "4"},
                     {"sqrt", "/usr/lib/libm.so.6", "3"},
                     {"compute", "/usr/bin/app", "2"},
                     {"recurse", "/usr/bin/app", "2"},
                     {"0x1234", "/usr/lib/libm.so.6", "1"}}));
     // The stack of the sample at 1000 ns, leaf first, with the unresolved frame's address.
-    EXPECT_EQ(query(db, "SELECT c.stackDepth, s.value, c.originalIP, c.unresolved FROM SAMPLING_CALLCHAINS c "
-                        "JOIN COMPOSITE_EVENTS e ON e.id = c.id JOIN StringIds s ON s.id = c.symbol "
-                        "WHERE e.start = 1000 ORDER BY c.stackDepth"),
-              (Rows{{"0", "0x1234", "4660", "1"},
-                    {"1", "sqrt", "8192", "NULL"},
-                    {"2", "compute", "4352", "NULL"},
-                    {"3", "main", "4096", "NULL"}}));
+    EXPECT_EQ(
+        query(db,
+              "SELECT c.stackDepth, s.value, c.originalIP, c.unresolved FROM SAMPLING_CALLCHAINS c "
+              "JOIN COMPOSITE_EVENTS e ON e.id = c.id JOIN StringIds s ON s.id = c.symbol "
+              "WHERE e.start = 1000 ORDER BY c.stackDepth"),
+        (Rows{{"0", "0x1234", "4660", "1"},
+              {"1", "sqrt", "8192", "NULL"},
+              {"2", "compute", "4352", "NULL"},
+              {"3", "main", "4096", "NULL"}}));
     // (id, stackDepth) is the primary key, as in nsys.
-    EXPECT_EQ(query(db, "SELECT count(*) FROM pragma_index_list('SAMPLING_CALLCHAINS') WHERE origin = 'pk'"),
-              (Rows{{"1"}}));
+    EXPECT_EQ(
+        query(db,
+              "SELECT count(*) FROM pragma_index_list('SAMPLING_CALLCHAINS') WHERE origin = 'pk'"),
+        (Rows{{"1"}}));
 }
 
 TEST(SampleExport, SqliteWindowKeepsOnlySamplesInside) {
@@ -109,7 +122,8 @@ TEST(SampleExport, SqliteWindowKeepsOnlySamplesInside) {
     o.end = 900;
     ASSERT_TRUE(exportSqlite(*r, db, o).ok());
     EXPECT_EQ(query(db, "SELECT count(*) FROM COMPOSITE_EVENTS"), (Rows{{"5"}}));
-    EXPECT_EQ(query(db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), (Rows{{"13"}}));  // 3 x 3 + 2 x 2
+    EXPECT_EQ(query(db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"),
+              (Rows{{"13"}}));  // 3 x 3 + 2 x 2
 }
 
 TEST(SampleExport, CsvHasSampleTables) {
@@ -121,7 +135,8 @@ TEST(SampleExport, CsvHasSampleTables) {
     EXPECT_EQ(events.substr(0, events.find('\n')), "id,start,cpu,threadState,globalTid,cpuCycles");
     EXPECT_EQ(std::count(events.begin(), events.end(), '\n'), 13);
     EXPECT_EQ(chains.substr(0, chains.find('\n')),
-              "id,symbol,module,kernelMode,thumbCode,unresolved,specialEntry,originalIP,unwindMethod,stackDepth");
+              "id,symbol,module,kernelMode,thumbCode,unresolved,specialEntry,originalIP,"
+              "unwindMethod,stackDepth");
     EXPECT_EQ(std::count(chains.begin(), chains.end(), '\n'), 36);
 }
 
@@ -150,14 +165,16 @@ TEST(SampleExport, ChromeJsonHasSamplesStackFramesAndInstants) {
         "  if s['ts'] in (0.1, 1.0, 1.2): print(s['tid'], s['cpu'], s['name'], chain(s['sf']))\n"
         "print(chain(ev[0]['sf']) == chain(d['samples'][0]['sf']))\n";
     std::ofstream(dir.file("check.py")) << script;
-    const std::string cmd = std::string(SIGHTLINE_PYTHON3) + " " + dir.file("check.py") + " " + json + " > " + out;
+    const std::string cmd =
+        std::string(SIGHTLINE_PYTHON3) + " " + dir.file("check.py") + " " + json + " > " + out;
     ASSERT_EQ(std::system(cmd.c_str()), 0);
-    EXPECT_EQ(slurp(out),
-              "7 12 12 12\n"
-              "6 0 square square@app<compute@app<main@app\n"
-              "7 2 libm.so.6+0x1234 libm.so.6+0x1234@libm.so.6<sqrt@libm.so.6<compute@app<main@app\n"
-              "7 -1 recurse recurse@app<recurse@app<main@app\n"
-              "True\n");
+    EXPECT_EQ(
+        slurp(out),
+        "7 12 12 12\n"
+        "6 0 square square@app<compute@app<main@app\n"
+        "7 2 libm.so.6+0x1234 libm.so.6+0x1234@libm.so.6<sqrt@libm.so.6<compute@app<main@app\n"
+        "7 -1 recurse recurse@app<recurse@app<main@app\n"
+        "True\n");
 }
 
 #ifdef SIGHTLINE_HAVE_IMPORT
@@ -168,9 +185,11 @@ std::vector<SampleRow> sampleRows(const Report& r) {
     for (const Track* t : r.tracksOfKind(EventKind::CpuSample))
         for (size_t i = 0; i < t->size(); ++i) {
             std::vector<std::string> frames;
-            for (uint32_t f : r.callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames)
+            for (uint32_t f :
+                 r.callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames)
                 frames.push_back(r.frameText(f));
-            out.emplace_back(t->key.pid, t->key.tid, t->start[i], t->intAt(cols::CpuSample::Cpu, i), frames);
+            out.emplace_back(t->key.pid, t->key.tid, t->start[i], t->intAt(cols::CpuSample::Cpu, i),
+                             frames);
         }
     std::sort(out.begin(), out.end());
     return out;
@@ -205,7 +224,8 @@ TEST(SampleExport, ChromeJsonImporterReadsTheExportBack) {
 }
 
 TEST(SampleExport, NsysFixtureRoundTripsThroughTheExport) {
-    auto first = importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
+    auto first =
+        importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
     ASSERT_TRUE(first.ok()) << first.error();
     TempDir dir;
     ASSERT_TRUE(exportSqlite(**first, dir.file("pipit.sqlite")).ok());
@@ -217,13 +237,19 @@ TEST(SampleExport, NsysFixtureRoundTripsThroughTheExport) {
     EXPECT_EQ(sampleRows(**second), sampleRows(**first));
     // nsys users' SQL over the samples answers the same on the original and on our export.
     const std::string sql =
-        "SELECT s.value, m.value, c.stackDepth, count(*), sum(c.originalIP) FROM SAMPLING_CALLCHAINS c "
-        "JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module GROUP BY 1, 2, 3 ORDER BY 1, 2, 3";
-    const std::string original = std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite";
+        "SELECT s.value, m.value, c.stackDepth, count(*), sum(c.originalIP) FROM "
+        "SAMPLING_CALLCHAINS c "
+        "JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module GROUP BY 1, 2, 3 "
+        "ORDER BY 1, 2, 3";
+    const std::string original =
+        std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite";
     const Rows expected = query(original, sql);
-    EXPECT_EQ(expected.size(), query(original, "SELECT DISTINCT symbol, module, stackDepth FROM SAMPLING_CALLCHAINS").size());
+    EXPECT_EQ(expected.size(),
+              query(original, "SELECT DISTINCT symbol, module, stackDepth FROM SAMPLING_CALLCHAINS")
+                  .size());
     EXPECT_EQ(query(dir.file("pipit.sqlite"), sql), expected);
-    EXPECT_EQ(query(dir.file("pipit.sqlite"), "SELECT count(*), min(start), max(start) FROM COMPOSITE_EVENTS"),
+    EXPECT_EQ(query(dir.file("pipit.sqlite"),
+                    "SELECT count(*), min(start), max(start) FROM COMPOSITE_EVENTS"),
               query(original, "SELECT count(*), min(start), max(start) FROM COMPOSITE_EVENTS"));
 }
 #endif

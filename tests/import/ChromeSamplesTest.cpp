@@ -38,10 +38,12 @@ TEST(ChromeSamples, SamplesArrayWithStackFramesTree) {
     EXPECT_EQ(t->start[0], 10'000);  // microseconds, as every ts
     EXPECT_EQ(t->intAt(cols::CpuSample::Cpu, 0), 1);
     EXPECT_EQ(stackText(*r, *t, 0), (std::vector<std::string>{"work (app)", "main (app)"}));
-    EXPECT_EQ(t->intAt(cols::CpuSample::Stack, 0), t->intAt(cols::CpuSample::Stack, 1));  // "2" and 2
+    EXPECT_EQ(t->intAt(cols::CpuSample::Stack, 0),
+              t->intAt(cols::CpuSample::Stack, 1));  // "2" and 2
     EXPECT_EQ(t->start[2], 30'500);
     EXPECT_EQ(t->intAt(cols::CpuSample::Cpu, 2), -1);
-    EXPECT_EQ(stackText(*r, *t, 2), (std::vector<std::string>{"libc.so.6+0x1f00", "work (app)", "main (app)"}));
+    EXPECT_EQ(stackText(*r, *t, 2),
+              (std::vector<std::string>{"libc.so.6+0x1f00", "work (app)", "main (app)"}));
     EXPECT_EQ(r->str(t->nameAt(2)), "");  // no function: named by nothing, shown by address
     EXPECT_EQ(r->str(t->nameAt(0)), "work");
     EXPECT_TRUE(stackText(*r, *t, 3).empty());                                      // node 99
@@ -55,7 +57,8 @@ TEST(ChromeSamples, ChunkedParseReadsTheSameSamples) {
     TempDir dir;
     std::string events;
     for (int i = 0; i < 400; ++i)
-        events += std::string(i ? "," : "") + R"({"ph":"i","s":"t","cat":"cpu_sample","name":"f","pid":3,"tid":7,"ts":)" +
+        events += std::string(i ? "," : "") +
+                  R"({"ph":"i","s":"t","cat":"cpu_sample","name":"f","pid":3,"tid":7,"ts":)" +
                   std::to_string(i) + R"(,"sf":)" + std::to_string(i % 2) + "}\n";
     const std::string path = dir.write("c.json", "{\"traceEvents\":[" + events + R"(],
 "stackFrames":{"0":{"name":"main","category":"app"},"1":{"name":"f","category":"app","parent":"0"}}})");

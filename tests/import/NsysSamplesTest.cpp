@@ -18,7 +18,8 @@ std::vector<std::string> stackAt(const Report& r, int64_t time) {
     for (size_t i = 0; i < t->size(); ++i) {
         if (t->start[i] != time) continue;
         std::vector<std::string> out;
-        for (uint32_t f : r.callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames)
+        for (uint32_t f :
+             r.callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames)
             out.push_back(r.frameText(f));
         return out;
     }
@@ -54,18 +55,20 @@ TEST(NsysSamples, PipitFixtureKnownStack) {
     auto r = importOk(fixture("pipit_saxpy_mpi_cuda.sqlite"));
     // Sample id 2 (start 25074100, cpu 20): 7 frames in ld-2.31.so, the outermost unresolved
     // (symbol "0x7fd9a16fe558", originalIP 140572693095768 = 0x7fd9a16fe558).
-    EXPECT_EQ(stackAt(*r, 25074100),
-              (std::vector<std::string>{"do_lookup_x (ld-2.31.so)", "_dl_lookup_symbol_x (ld-2.31.so)",
-                                        "_dl_relocate_object (ld-2.31.so)", "dl_main (ld-2.31.so)",
-                                        "_dl_sysdep_start (ld-2.31.so)", "_dl_start (ld-2.31.so)",
-                                        "ld-2.31.so+0x7fd9a16fe558"}));
+    EXPECT_EQ(
+        stackAt(*r, 25074100),
+        (std::vector<std::string>{"do_lookup_x (ld-2.31.so)", "_dl_lookup_symbol_x (ld-2.31.so)",
+                                  "_dl_relocate_object (ld-2.31.so)", "dl_main (ld-2.31.so)",
+                                  "_dl_sysdep_start (ld-2.31.so)", "_dl_start (ld-2.31.so)",
+                                  "ld-2.31.so+0x7fd9a16fe558"}));
     const Track* t = r->tracksOfKind(EventKind::CpuSample)[0];
     size_t i = 0;
     while (i < t->size() && t->start[i] != 25074100) ++i;
     ASSERT_LT(i, t->size());
     EXPECT_EQ(t->intAt(cols::CpuSample::Cpu, i), 20);
     EXPECT_EQ(r->str(t->nameAt(i)), "do_lookup_x");
-    const auto& frames = r->callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames;
+    const auto& frames =
+        r->callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, i))].frames;
     const StackFrame& leaf = r->stackFrames[frames.front()];
     EXPECT_EQ(r->str(leaf.module), "/lib64/ld-2.31.so");
     EXPECT_EQ(leaf.offset, 140572693131577u);
@@ -79,15 +82,18 @@ TEST(NsysSamples, SampleWithoutCallchainIsCountedAndKept) {
     {
         sqlite::Db db;
         ASSERT_TRUE(db.create(path).ok());
-        ASSERT_TRUE(db.exec("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                            "INSERT INTO StringIds VALUES(1,'f'),(2,'/bin/a');"
-                            "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER, cpu INTEGER,"
-                            " threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER);"
-                            "INSERT INTO COMPOSITE_EVENTS VALUES(1,100,0,1,16777218,0),(2,200,NULL,1,16777218,0);"
-                            "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER, symbol INTEGER, module INTEGER,"
-                            " unresolved INTEGER, originalIP INTEGER, stackDepth INTEGER);"
-                            "INSERT INTO SAMPLING_CALLCHAINS VALUES(1,1,2,NULL,4096,0);")
-                        .ok());
+        ASSERT_TRUE(
+            db.exec("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                    "INSERT INTO StringIds VALUES(1,'f'),(2,'/bin/a');"
+                    "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER, cpu "
+                    "INTEGER,"
+                    " threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER);"
+                    "INSERT INTO COMPOSITE_EVENTS "
+                    "VALUES(1,100,0,1,16777218,0),(2,200,NULL,1,16777218,0);"
+                    "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER, symbol INTEGER, module INTEGER,"
+                    " unresolved INTEGER, originalIP INTEGER, stackDepth INTEGER);"
+                    "INSERT INTO SAMPLING_CALLCHAINS VALUES(1,1,2,NULL,4096,0);")
+                .ok());
     }
     auto r = importOk(path);
     EXPECT_EQ(r->eventCount(EventKind::CpuSample), 2u);
@@ -96,7 +102,8 @@ TEST(NsysSamples, SampleWithoutCallchainIsCountedAndKept) {
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(r->str(t->nameAt(0)), "f");
     EXPECT_EQ(t->intAt(cols::CpuSample::Cpu, 1), -1);
-    EXPECT_TRUE(r->callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, 1))].frames.empty());
+    EXPECT_TRUE(
+        r->callStacks[static_cast<size_t>(t->intAt(cols::CpuSample::Stack, 1))].frames.empty());
 }
 
 TEST(NsysSamples, CallchainsWithoutStackDepthAreReportedNotFatal) {
@@ -107,8 +114,10 @@ TEST(NsysSamples, CallchainsWithoutStackDepthAreReportedNotFatal) {
         ASSERT_TRUE(db.create(path).ok());
         ASSERT_TRUE(db.exec("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
                             "INSERT INTO StringIds VALUES(1,'f');"
-                            "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER, globalTid INTEGER);"
-                            "INSERT INTO COMPOSITE_EVENTS VALUES(1,100,16777218),(2,200,16777218),(3,300,16777218);"
+                            "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER, "
+                            "globalTid INTEGER);"
+                            "INSERT INTO COMPOSITE_EVENTS "
+                            "VALUES(1,100,16777218),(2,200,16777218),(3,300,16777218);"
                             "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER, symbol INTEGER);"
                             "INSERT INTO SAMPLING_CALLCHAINS VALUES(1,1);")
                         .ok());

@@ -26,7 +26,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); }
+double seconds(Clock::time_point a) {
+    return std::chrono::duration<double>(Clock::now() - a).count();
+}
 
 double cpuSeconds() {
     timespec ts{};
@@ -40,11 +42,14 @@ std::shared_ptr<Report> buildReport(uint64_t samples, uint32_t stacks) {
     b.report().session.startMonotonicNs = 0;
     std::mt19937_64 rng(42);
     std::vector<uint32_t> modules;
-    for (int m = 0; m < 20; ++m) modules.push_back(b.intern("/usr/lib/libbench" + std::to_string(m) + ".so"));
+    for (int m = 0; m < 20; ++m)
+        modules.push_back(b.intern("/usr/lib/libbench" + std::to_string(m) + ".so"));
     std::vector<uint32_t> frames;
     for (int f = 0; f < 2'000; ++f) {
-        const uint32_t fn = f % 50 == 49 ? 0 : b.intern("function_" + std::to_string(f));  // 2% unresolved
-        frames.push_back(b.frameId({fn, modules[static_cast<size_t>(f) % modules.size()], 0x1000u + 16u * static_cast<uint64_t>(f)}));
+        const uint32_t fn =
+            f % 50 == 49 ? 0 : b.intern("function_" + std::to_string(f));  // 2% unresolved
+        frames.push_back(b.frameId({fn, modules[static_cast<size_t>(f) % modules.size()],
+                                    0x1000u + 16u * static_cast<uint64_t>(f)}));
     }
     std::vector<uint32_t> stackIds;
     std::uniform_int_distribution<size_t> pick(0, frames.size() - 1);
@@ -58,7 +63,8 @@ std::shared_ptr<Report> buildReport(uint64_t samples, uint32_t stacks) {
     for (uint64_t i = 0; i < samples; ++i) {
         const uint32_t stack = stackIds[hot(rng) % stackIds.size()];
         const uint32_t leaf = b.report().callStacks[stack].frames.front();
-        b.add(CpuSampleEvent{1000, 1000 + static_cast<int64_t>(i % 8), static_cast<int64_t>(i) * 1'000'000 / 8, stack,
+        b.add(CpuSampleEvent{1000, 1000 + static_cast<int64_t>(i % 8),
+                             static_cast<int64_t>(i) * 1'000'000 / 8, stack,
                              b.report().stackFrames[leaf].function, static_cast<int16_t>(i % 16)});
     }
     return b.finish();
@@ -71,20 +77,26 @@ int main(int argc, char** argv) {
     uint32_t stacks = 5'000;
     std::string exportDir, repPath;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) samples = std::stoull(argv[++i]);
-        else if (!std::strcmp(argv[i], "--stacks") && i + 1 < argc) stacks = static_cast<uint32_t>(std::stoul(argv[++i]));
-        else if (!std::strcmp(argv[i], "--export") && i + 1 < argc) exportDir = argv[++i];
-        else if (!std::strcmp(argv[i], "--rep") && i + 1 < argc) repPath = argv[++i];
+        if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
+            samples = std::stoull(argv[++i]);
+        else if (!std::strcmp(argv[i], "--stacks") && i + 1 < argc)
+            stacks = static_cast<uint32_t>(std::stoul(argv[++i]));
+        else if (!std::strcmp(argv[i], "--export") && i + 1 < argc)
+            exportDir = argv[++i];
+        else if (!std::strcmp(argv[i], "--rep") && i + 1 < argc)
+            repPath = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_samples [--samples N] [--stacks S] [--export DIR] [--rep PATH]\n");
+            std::fprintf(
+                stderr,
+                "usage: bench_samples [--samples N] [--stacks S] [--export DIR] [--rep PATH]\n");
             return 2;
         }
     }
     auto t0 = Clock::now();
     auto report = buildReport(samples, stacks);
     std::printf("build: %llu samples, %zu stacks, %zu frames in %.2f s\n",
-                static_cast<unsigned long long>(report->eventCount(EventKind::CpuSample)), report->callStacks.size(),
-                report->stackFrames.size(), seconds(t0));
+                static_cast<unsigned long long>(report->eventCount(EventKind::CpuSample)),
+                report->callStacks.size(), report->stackFrames.size(), seconds(t0));
     double bestWall = 1e9, bestCpu = 1e9;
     size_t rows = 0;
     for (int run = 0; run < 3; ++run) {
@@ -95,7 +107,8 @@ int main(int argc, char** argv) {
         bestCpu = std::min(bestCpu, cpuSeconds() - c);
         rows = t.ok() ? t->rowCount() : 0;
     }
-    std::printf("sample_sum: %zu rows, best of 3: %.1f ms wall, %.1f ms CPU\n", rows, bestWall * 1e3, bestCpu * 1e3);
+    std::printf("sample_sum: %zu rows, best of 3: %.1f ms wall, %.1f ms CPU\n", rows,
+                bestWall * 1e3, bestCpu * 1e3);
     if (!repPath.empty()) {
         if (Status st = writeReport(*report, repPath); !st) {
             std::fprintf(stderr, "%s\n", st.error().c_str());
@@ -113,8 +126,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", stats.error().c_str());
         return 1;
     }
-    std::printf("export sqlite: %llu rows in %.2f s wall, %.2f s CPU\n", static_cast<unsigned long long>(stats->rows),
-                seconds(w), cpuSeconds() - c);
+    std::printf("export sqlite: %llu rows in %.2f s wall, %.2f s CPU\n",
+                static_cast<unsigned long long>(stats->rows), seconds(w), cpuSeconds() - c);
 #ifdef SIGHTLINE_HAVE_IMPORT
     w = Clock::now();
     c = cpuSeconds();
@@ -124,7 +137,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::printf("import nsys sqlite: %llu samples in %.2f s wall, %.2f s CPU\n",
-                static_cast<unsigned long long>((*back)->eventCount(EventKind::CpuSample)), seconds(w), cpuSeconds() - c);
+                static_cast<unsigned long long>((*back)->eventCount(EventKind::CpuSample)),
+                seconds(w), cpuSeconds() - c);
 #endif
     std::filesystem::remove(db);
     return 0;
