@@ -1,4 +1,5 @@
-// sample_sum: a flat profile of the CPU samples (nsys-ui's "flat view"), from the call stacks.
+// sample_sum: a flat profile of the CPU samples (nsys-ui's "flat view"), from the call stacks;
+// sample_sum:module, the same per module (which library the time goes to).
 #include <algorithm>
 #include <cstdio>
 #include <unordered_map>
@@ -35,6 +36,8 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
     Table t("sample_sum", "CPU Sample Summary (flat profile)");
     if (r.eventCount(EventKind::CpuSample) == 0)
         return Table::skip(t.name, t.title, "does not contain CPU sampling data.");
+    const bool byModule = o.hasArg("module");
+    if (byModule) t.title = "CPU Sample Summary (by module)";
     // Step 1: samples per call stack inside the window (one pass over the samples).
     std::vector<int64_t> perStack(r.callStacks.size(), 0);
     int64_t samples = 0, withoutStack = 0;
@@ -57,7 +60,8 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
         uint32_t& slot = rowOfFrame[frame];
         if (slot != UINT32_MAX) return slot;
         const StackFrame& f = r.stackFrames[frame];
-        const FunctionKey key{f.function, f.module, f.function == 0 ? f.offset : 0};
+        const FunctionKey key = byModule ? FunctionKey{0, f.module, 0}
+                                         : FunctionKey{f.function, f.module, f.function == 0 ? f.offset : 0};
         auto [it, inserted] = rowOf.try_emplace(key, static_cast<uint32_t>(rows.size()));
         if (inserted) rows.push_back({key});
         return slot = it->second;
@@ -87,7 +91,8 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
         return std::string(text);
     };
     std::vector<std::string> names(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) names[i] = functionText(rows[i].key);
+    for (size_t i = 0; i < rows.size(); ++i)
+        names[i] = byModule ? std::string(r.str(rows[i].key.module)) : functionText(rows[i].key);
     std::vector<uint32_t> order(rows.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -101,23 +106,24 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
     t.realCol("Self", Measure::Percent, 1);
     t.intCol("Total Samples");
     t.realCol("Total", Measure::Percent, 1);
-    t.textCol("Function");
+    if (!byModule) t.textCol("Function");
     t.textCol("Module");
     const double denom = samples > 0 ? static_cast<double>(samples) : 1.0;
     for (uint32_t i : order) {
         const FunctionRow& row = rows[i];
         if (row.total == 0) continue;
-        t.row()
-            .i(row.self)
-            .r(100.0 * static_cast<double>(row.self) / denom)
-            .i(row.total)
-            .r(100.0 * static_cast<double>(row.total) / denom)
-            .t(names[i])
-            .t(std::string(r.str(row.key.module)));
+        auto w = t.row()
+                     .i(row.self)
+                     .r(100.0 * static_cast<double>(row.self) / denom)
+                     .i(row.total)
+                     .r(100.0 * static_cast<double>(row.total) / denom);
+        if (!byModule) w.t(names[i]);
+        w.t(std::string(r.str(row.key.module)));
     }
     if (withoutStack > 0) {
         const double pct = 100.0 * static_cast<double>(withoutStack) / denom;
-        t.row().i(withoutStack).r(pct).i(withoutStack).r(pct).t("[no call stack]").t("");
+        auto w = t.row().i(withoutStack).r(pct).i(withoutStack).r(pct).t("[no call stack]");
+        if (!byModule) w.t("");
     }
     return t;
 }

@@ -40,8 +40,8 @@ const std::array<ReportInfo, 18> kReports = {{
      "kernels grouped by the NVTX ranges that launched them"},
     {"cpu_util_sum", "CPU Utilization Summary (per thread)", runCpuUtilSum, false, "", "",
      "running time of each thread on the CPUs"},
-    {"sample_sum", "CPU Sample Summary (flat profile)", runSampleSum, false, "", "",
-     "CPU samples per function: self (the sampled function) and total (anywhere on the stack)"},
+    {"sample_sum", "CPU Sample Summary (flat profile)", runSampleSum, false, "", "module",
+     "CPU samples per function (:module per module): self (the sampled one) and total (anywhere on the stack)"},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {

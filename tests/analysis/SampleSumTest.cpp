@@ -40,6 +40,21 @@ TEST(SampleSum, FlatProfileOfHandBuiltReport) {
               "0,0.0,12,100.0,main,/usr/bin/app\n");
 }
 
+TEST(SampleSum, ByModule) {
+    auto r = test::makeSampleReport();
+    // Self: app = square 4 + compute 2 + recurse 2, libm = sqrt 3 + 0x1234 1. Total: app is on
+    // every stack (main); libm on S2 x3 and S4 x1.
+    auto t = runReport(*r, "sample_sum:module", {});
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->title, "CPU Sample Summary (by module)");
+    std::ostringstream out;
+    writeTable(out, *t, {TableFormat::Csv, "ns"});
+    EXPECT_EQ(out.str(),
+              "Self Samples,Self (%),Total Samples,Total (%),Module\n"
+              "8,66.7,12,100.0,/usr/bin/app\n"
+              "4,33.3,4,33.3,/usr/lib/libm.so.6\n");
+}
+
 TEST(SampleSum, TimeWindowCountsOnlySamplesInside) {
     auto r = test::makeSampleReport();
     StatsOptions o;
@@ -120,6 +135,20 @@ TEST(SampleSum, ImportedNsysFixtureMatchesSqlCounts) {
     for (int64_t v : t->columns[0].ints) self += v;
     EXPECT_EQ(self, 5451);  // every sample has exactly one leaf
     EXPECT_NEAR(t->columns[1].reals[0], 2980.0 * 100.0 / 5451.0, 1e-9);
+    // Per module (SQL: self = COUNT(*) at stackDepth 0, total = COUNT(DISTINCT id) per module).
+    auto m = runReport(**imported, "sample_sum:module", {});
+    ASSERT_TRUE(m.ok());
+    ASSERT_GE(m->rowCount(), 4u);
+    const std::vector<std::tuple<int64_t, int64_t, std::string>> modules = {
+        {3472, 3943, "/global/u2/o/ocankur/apps/chatterbug/saxpy-mpi-cuda/saxpy-mpi-cuda"},
+        {632, 662, "/opt/cray/libfabric/1.15.2.0/lib64/libfabric.so.1.18.2"},
+        {613, 650, "/usr/lib64/libcuda.so.525.105.17"},
+        {456, 632, "/opt/cray/pe/mpich/8.1.25/ofi/nvidia/20.7/lib/libmpi_nvidia.so.12.0.0"}};
+    for (size_t i = 0; i < modules.size(); ++i) {
+        EXPECT_EQ(m->columns[0].ints[i], std::get<0>(modules[i])) << i;
+        EXPECT_EQ(m->columns[2].ints[i], std::get<1>(modules[i])) << i;
+        EXPECT_EQ(m->columns[4].texts[i], std::get<2>(modules[i])) << i;
+    }
 }
 #endif
 
