@@ -1,7 +1,7 @@
-// CPU samples of a Chrome trace: instants that carry "sf" (a node of the top-level
-// "stackFrames" tree, as `sightline export --type json` writes them), or else the format's
-// top-level "samples" array (chrome://tracing, speedscope). Each stack-frame node chain becomes
-// one interned call stack, leaf first.
+// CPU samples of a Chrome trace: instants of category cpu_sample that carry "sf" (a node of the
+// top-level "stackFrames" tree, as `sightline export --type json` writes them), or else the
+// format's top-level "samples" array (chrome://tracing, speedscope). Each stack-frame node chain
+// becomes one interned call stack, leaf first.
 #include <charconv>
 #include <set>
 

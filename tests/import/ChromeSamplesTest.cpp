@@ -1,5 +1,6 @@
 // CPU samples in Chrome trace JSON: the format's top-level "samples" + "stackFrames" (as
-// chrome://tracing and speedscope read them), and instants that carry "sf".
+// chrome://tracing and speedscope read them), and instants of category cpu_sample that carry
+// "sf" (our JSON export).
 #include <gtest/gtest.h>
 
 #include "ImportTestUtil.h"
@@ -79,12 +80,13 @@ TEST(ChromeSamples, InstantsWithSfWinOverTheSamplesArray) {
     TempDir dir;
     // As `sightline export --type json` writes samples: both forms, describing the same sample.
     const std::string path = dir.write("i.json", R"({"traceEvents":[
-{"ph":"i","s":"t","cat":"cpu_sample","name":"work","pid":3,"tid":7,"ts":1.5,"sf":1,"args":{"cpu":2}}],
+{"ph":"i","s":"t","cat":"cpu_sample","name":"work","pid":3,"tid":7,"ts":1.5,"sf":1,"args":{"cpu":2}},
+{"ph":"i","s":"t","cat":"gc","name":"collect","pid":3,"tid":7,"ts":2,"sf":1}],
 "samples":[{"cpu":2,"pid":3,"tid":7,"ts":1.5,"name":"work","sf":1,"weight":1}],
 "stackFrames":{"0":{"name":"main","category":"app"},"1":{"name":"work","category":"app","parent":"0"}}})");
     auto r = importOk(path);
     EXPECT_EQ(r->eventCount(EventKind::CpuSample), 1u);
-    EXPECT_EQ(r->eventCount(EventKind::NvtxMark), 0u);
+    EXPECT_EQ(r->eventCount(EventKind::NvtxMark), 1u);  // another tool's instant with a stack
     const Track* t = r->findTrack(TrackKey::forThread(EventKind::CpuSample, 3, 7));
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->start[0], 1'500);
