@@ -1,0 +1,99 @@
+#pragma once
+// CPU IP/backtrace sampling of the traced tree (`-s process-tree`): a software cpu-clock
+// perf event per CPU with the root pid, inherited by all threads and children, sampling at
+// `--sampling-frequency` with user frame-pointer callchains (`-b fp`), timestamps on
+// CLOCK_MONOTONIC. The same events report every executable mapping (MMAP2), fork and exec, so
+// addresses can be resolved after the processes are gone. A reader thread drains the rings
+// while the program runs; stop() orders everything in time, maps addresses to (module, file
+// offset) and symbolizes each distinct frame once (ElfSymbols). Lost records are counted.
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/launcher/ModuleMaps.h"
+#include "model/core/ReportBuilder.h"
+
+namespace sl::capture {
+
+class CpuSampler {
+public:
+    struct Stats {
+        uint64_t samples = 0, lost = 0, throttles = 0, frames = 0, distinctFrames = 0;
+        uint64_t unresolvedFrames = 0;  // over all samples
+        int64_t resolveNs = 0;          // mapping + symbolization in stop()
+        bool kernelSamples = false;     // exclude_kernel was not needed
+    };
+
+    ~CpuSampler();
+    // Opens the events for `pid` before it execs. Empty string: success; otherwise one line
+    // saying why sampling is off (the capture goes on without it).
+    std::string start(int64_t pid, int frequency, bool callchains);
+    // Ends sampling, drains the rings and resolves every frame.
+    void stop();
+    void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
+    const Stats& stats() const { return m_stats; }
+    // "CPU sampling: N samples, M distinct frames symbolized in X ms" (after stop()).
+    std::string summary() const;
+
+    // For tests and benchmarks: raw records as the reader would store them, then resolve().
+    void addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t length, uint64_t pgoff,
+                    const std::string& path);
+    void addSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips, size_t n);
+    void resolve();
+
+private:
+    struct Ring {
+        int fd = -1;
+        void* base = nullptr;
+        size_t size = 0;  // data area bytes
+    };
+    enum class MapKind : uint8_t { Mmap, Fork, Exec };
+    struct MapEvent {
+        int64_t time;
+        MapKind kind;
+        int64_t pid, parent;
+        uint64_t start, length, pgoff;
+        uint32_t path;  // index into m_paths
+    };
+    struct Sample {
+        int64_t time;
+        int32_t pid, tid;
+        int16_t cpu;
+        uint32_t count;  // frames, leaf first
+        uint64_t begin;  // m_ips while raw, m_sampleFrames once resolved
+    };
+    struct Frame {
+        uint32_t module;  // ModuleMaps id, kNoModule, or kKernel
+        uint64_t offset;
+        uint32_t function;  // index into m_functions; 0 = unresolved
+    };
+    static constexpr uint64_t kKernelIp = UINT64_MAX;  // the sample was taken in the kernel
+    static constexpr uint32_t kKernel = UINT32_MAX - 1;
+
+    void run();
+    void drain(Ring& r);
+    void record(const uint8_t* rec, size_t size);
+
+    std::vector<Ring> m_rings;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    std::vector<uint8_t> m_scratch;
+    // Raw, filled by the reader thread.
+    std::vector<MapEvent> m_mapEvents;
+    std::vector<std::string> m_paths;
+    std::vector<Sample> m_samples;
+    std::vector<uint64_t> m_ips;
+    // Resolved.
+    ModuleMaps m_maps;
+    std::vector<Frame> m_frames;
+    std::vector<uint32_t> m_sampleFrames;
+    std::vector<std::string> m_functions{""};
+    std::string m_unreadable;  // "path: why; ..." of modules that could not be read
+    uint64_t m_unreadableCount = 0;
+    Stats m_stats;
+    bool m_resolved = false;
+};
+
+}  // namespace sl::capture

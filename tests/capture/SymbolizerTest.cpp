@@ -1,0 +1,217 @@
+// Unit tests of the sampling back end: the ELF symbol reader (this test's own PIE executable,
+// the shared library of tests/clients, a stripped copy of it, broken files), the per-process
+// mapping table (mmap, overlap, fork, exec) and CpuSampler::resolve/addTo on synthetic records.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/ElfSymbols.h"
+#include "capture/launcher/ModuleMaps.h"
+
+namespace sl::test {
+
+__attribute__((noinline)) int symbolizerMarker(int x) {
+    volatile int y = x;
+    for (int i = 0; i < 3; ++i) y = y * 3 + i;
+    return y;
+}
+
+namespace {
+
+using capture::ElfSymbols;
+using capture::ModuleMaps;
+namespace fs = std::filesystem;
+
+// This process's executable mappings from /proc/self/maps, into `maps` under `pid`.
+void loadSelfMaps(ModuleMaps& maps, int64_t pid) {
+    std::ifstream f("/proc/self/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string range, perms, offset, dev, inode, path;
+        in >> range >> perms >> offset >> dev >> inode >> path;
+        if (perms.find('x') == std::string::npos || path.empty()) continue;
+        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+    }
+}
+
+std::string selfExe() {
+    return fs::canonical("/proc/self/exe").string();
+}
+
+std::string libPath() {
+    return std::string(SIGHTLINE_CLIENTS) + "/libsampling_lib.so";
+}
+
+TEST(ElfSymbols, ResolvesAFunctionOfThisPieExecutable) {
+    ModuleMaps maps;
+    loadSelfMaps(maps, 1);
+    const auto addr = reinterpret_cast<uint64_t>(&symbolizerMarker) + 4;
+    const ModuleMaps::Location at = maps.lookup(1, addr);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    EXPECT_EQ(maps.modules()[at.module], selfExe());
+    auto elf = ElfSymbols::load(selfExe());
+    ASSERT_TRUE(elf) << elf.error();
+    EXPECT_GT(elf->symbolCount(), 100u);
+    EXPECT_EQ(elf->functionAt(at.offset), "sl::test::symbolizerMarker(int)");
+    // The first instruction too; and an offset outside any loadable segment is unresolved.
+    EXPECT_EQ(elf->functionAt(at.offset - 4), "sl::test::symbolizerMarker(int)");
+    EXPECT_EQ(elf->functionAt(uint64_t{1} << 40), "");
+}
+
+TEST(ElfSymbols, SharedLibraryFullAndStripped) {
+    void* h = dlopen(libPath().c_str(), RTLD_NOW);
+    ASSERT_TRUE(h) << dlerror();
+    void* spin = dlsym(h, "sampling_lib_spin");
+    ASSERT_TRUE(spin);
+    ModuleMaps maps;
+    loadSelfMaps(maps, 7);
+    const ModuleMaps::Location at = maps.lookup(7, reinterpret_cast<uint64_t>(spin) + 1);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    EXPECT_EQ(fs::path(maps.modules()[at.module]).filename(), "libsampling_lib.so");
+    auto full = ElfSymbols::load(libPath());
+    ASSERT_TRUE(full) << full.error();
+    EXPECT_EQ(full->functionAt(at.offset), "sampling_lib_spin");
+    EXPECT_TRUE(full->fromDebugFile());  // .symtab
+
+    // A stripped copy has only .dynsym: exported functions still resolve.
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string stripped = std::string(tmpl) + "/libstripped.so";
+    const std::string cmd = "strip --strip-all -o '" + stripped + "' '" + libPath() + "'";
+    if (std::system(cmd.c_str()) != 0) {
+        fs::remove_all(tmpl);
+        GTEST_SKIP() << "strip is not available";
+    }
+    auto dyn = ElfSymbols::load(stripped);
+    ASSERT_TRUE(dyn) << dyn.error();
+    EXPECT_FALSE(dyn->fromDebugFile());
+    EXPECT_EQ(dyn->functionAt(at.offset), "sampling_lib_spin");
+    fs::remove_all(tmpl);
+    dlclose(h);
+}
+
+TEST(ElfSymbols, BadFilesAreErrorsNamingTheFile) {
+    auto missing = ElfSymbols::load("/nonexistent/libx.so");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("/nonexistent/libx.so"), std::string::npos);
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string text = std::string(tmpl) + "/text";
+    std::ofstream(text) << "not an ELF file at all";
+    auto notElf = ElfSymbols::load(text);
+    ASSERT_FALSE(notElf);
+    EXPECT_NE(notElf.error().find("not a 64-bit little-endian ELF file"), std::string::npos);
+    // The first 200 bytes of a real library: headers point past the end.
+    const std::string cut = std::string(tmpl) + "/cut.so";
+    {
+        std::ifstream in(libPath(), std::ios::binary);
+        std::string head(200, '\0');
+        in.read(head.data(), 200);
+        std::ofstream(cut, std::ios::binary) << head;
+    }
+    auto truncated = ElfSymbols::load(cut);
+    ASSERT_FALSE(truncated);
+    EXPECT_NE(truncated.error().find("past the end of the file"), std::string::npos)
+        << truncated.error();
+    fs::remove_all(tmpl);
+}
+
+TEST(ModuleMaps, LookupOverlapForkExec) {
+    ModuleMaps m;
+    m.map(10, 0x1000, 0x2000, 0x0, "/bin/a");        // [0x1000, 0x3000) offsets 0..
+    m.map(10, 0x5000, 0x1000, 0x4000, "/lib/b.so");  // [0x5000, 0x6000) offsets 0x4000..
+    auto l = m.lookup(10, 0x1800);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0x800u);
+    l = m.lookup(10, 0x5010);
+    EXPECT_EQ(m.modules()[l.module], "/lib/b.so");
+    EXPECT_EQ(l.offset, 0x4010u);
+    EXPECT_EQ(m.lookup(10, 0x3000).module, ModuleMaps::kNoModule);  // end is exclusive
+    EXPECT_EQ(m.lookup(10, 0xfff).module, ModuleMaps::kNoModule);
+    EXPECT_EQ(m.lookup(11, 0x1800).module, ModuleMaps::kNoModule);  // another process
+
+    // A new mapping over the middle of /bin/a splits it; the tail keeps its file offsets.
+    m.map(10, 0x1800, 0x400, 0x100, "/lib/c.so");
+    l = m.lookup(10, 0x1900);
+    EXPECT_EQ(m.modules()[l.module], "/lib/c.so");
+    EXPECT_EQ(l.offset, 0x200u);
+    l = m.lookup(10, 0x1c00);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0xc00u);
+    l = m.lookup(10, 0x17ff);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0x7ffu);
+
+    m.fork(10, 20);  // the child has the parent's mappings
+    EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    m.fork(20, 20);  // a new thread changes nothing
+    EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    m.exec(20);  // exec: the old image is gone, the parent keeps its own
+    EXPECT_EQ(m.lookup(20, 0x5010).module, ModuleMaps::kNoModule);
+    EXPECT_EQ(m.modules()[m.lookup(10, 0x5010).module], "/lib/b.so");
+    EXPECT_EQ(m.modules().size(), 3u);  // paths are interned
+}
+
+TEST(CpuSampler, ResolveAndAddToOnSyntheticRecords) {
+    // The real file offset of a function of this executable, then synthetic mappings/samples.
+    ModuleMaps self;
+    loadSelfMaps(self, 1);
+    const auto at = self.lookup(1, reinterpret_cast<uint64_t>(&symbolizerMarker) + 8);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    const uint64_t base = 0x400000000;
+    capture::CpuSampler s;
+    // A sample before the mapping exists (unresolved), the mapping, then samples in and out of
+    // the merge window; one in the kernel; the same stack twice.
+    const uint64_t ip = base + at.offset, caller = base + at.offset + 1;
+    const uint64_t kernel = UINT64_MAX;
+    const uint64_t st1[] = {ip, caller};
+    const uint64_t st2[] = {kernel, ip};
+    const uint64_t stAnon[] = {0x7000};
+    s.addSample(5, 42, 43, 1, st1, 2);
+    s.addMapping(10, 42, base, uint64_t{1} << 30, 0, self.modules()[at.module]);
+    s.addSample(20, 42, 43, 0, st1, 2);
+    s.addSample(30, 42, 44, 1, st1, 2);
+    s.addSample(40, 42, 43, 1, st2, 2);
+    s.addSample(50, 42, 43, 1, stAnon, 1);
+    s.addSample(1000, 42, 43, 1, st1, 2);
+    s.resolve();
+    EXPECT_EQ(s.stats().samples, 6u);
+    ReportBuilder b;
+    s.addTo(b, 5, 50);
+    auto r = b.finish();
+    EXPECT_EQ(r->eventCount(), 5u);
+    std::map<int64_t, std::vector<std::string>> byTime;
+    for (const Track& t : r->tracks) {
+        ASSERT_EQ(t.key.kind, EventKind::CpuSample);
+        for (size_t i = 0; i < t.size(); ++i) {
+            auto& v = byTime[t.start[i]];
+            for (uint32_t f : r->callStacks.at(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i))).frames)
+                v.push_back(r->frameText(f));
+        }
+    }
+    const std::string exe = fs::path(self.modules()[at.module]).filename().string();
+    const std::string fn = "sl::test::symbolizerMarker(int) (" + exe + ")";
+    ASSERT_EQ(byTime.size(), 5u);
+    EXPECT_EQ(byTime[5].size(), 2u);
+    EXPECT_EQ(byTime[5][0].rfind("[unknown]+0x", 0), 0u) << byTime[5][0];
+    EXPECT_EQ(byTime[20], (std::vector<std::string>{fn, fn}));
+    EXPECT_EQ(byTime[30], (std::vector<std::string>{fn, fn}));
+    EXPECT_EQ(byTime[40], (std::vector<std::string>{"[kernel] ([kernel])", fn}));
+    EXPECT_EQ(byTime[50], (std::vector<std::string>{"[unknown]+0x7000"}));
+    // Identical stacks are stored once; 2 + 1 + 1 unresolved frames are counted.
+    EXPECT_EQ(r->callStacks.size(), 4u);
+    EXPECT_EQ(r->diagnosticCount("sampling.frames_unresolved"), 3);
+    EXPECT_EQ(r->diagnosticCount("sampling.samples_lost"), 0);
+}
+
+}  // namespace
+}  // namespace sl::test
