@@ -259,7 +259,30 @@ void CpuSampler::resolve() {
                      [](const MapEvent& a, const MapEvent& b) { return a.time < b.time; });
     std::stable_sort(m_samples.begin(), m_samples.end(),
                      [](const Sample& a, const Sample& b) { return a.time < b.time; });
-    // Step 2: replay the mappings; each address becomes a (module, file offset, caller) frame.
+    // Step 2: replay the mappings; addresses become frames, sample stacks distinct stacks.
+    std::vector<bool> isCaller = internStacks();
+    // Step 3: symbolize each distinct frame once; one ELF parse per module.
+    const auto t1 = std::chrono::steady_clock::now();
+    symbolize(isCaller);
+    m_stats.symbolizeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - t1)
+                              .count();
+    m_stats.samples = m_samples.size();
+    m_stats.distinctFrames = m_frames.size();
+    m_stackUnresolved.assign(m_stackBegin.size() - 1, 0);
+    for (size_t st = 0; st + 1 < m_stackBegin.size(); ++st)
+        for (uint64_t i = m_stackBegin[st]; i < m_stackBegin[st + 1]; ++i)
+            m_stackUnresolved[st] += unresolved(m_frames[m_stackFrames[i]]);
+    for (const Sample& smp : m_samples) {
+        m_stats.frames += m_stackBegin[smp.begin + 1] - m_stackBegin[smp.begin];
+        m_stats.unresolvedFrames += m_stackUnresolved[smp.begin];
+    }
+    m_stats.resolveNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+}
+
+std::vector<bool> CpuSampler::internStacks() {
     struct Key {
         uint32_t module;
         uint64_t offset;
@@ -271,9 +294,18 @@ void CpuSampler::resolve() {
             return (k.offset * 0x9E3779B97F4A7C15ULL) ^ (uint64_t{k.module} << 1 | k.caller);
         }
     };
+    struct StackHash {
+        size_t operator()(const std::vector<uint32_t>& v) const noexcept {
+            uint64_t h = 1469598103934665603ULL;
+            for (uint32_t f : v) h = (h ^ f) * 1099511628211ULL;
+            return static_cast<size_t>(h);
+        }
+    };
     std::unordered_map<Key, uint32_t, KeyHash> frameIndex;
+    std::unordered_map<std::vector<uint32_t>, uint32_t, StackHash> stackIndex;
     std::vector<bool> isCaller;
-    m_sampleFrames.reserve(m_ips.size());
+    std::vector<uint32_t> stack;
+    m_stackBegin.assign(1, 0);
     size_t next = 0;
     for (Sample& s : m_samples) {
         for (; next < m_mapEvents.size() && m_mapEvents[next].time <= s.time; ++next) {
@@ -285,7 +317,7 @@ void CpuSampler::resolve() {
             else
                 m_maps.exec(e.pid);
         }
-        const uint64_t begin = m_sampleFrames.size();
+        stack.clear();
         bool userLeaf = true;
         for (uint32_t i = 0; i < s.count; ++i) {
             const uint64_t ip = m_ips[s.begin + i];
@@ -301,13 +333,22 @@ void CpuSampler::resolve() {
                 m_frames.push_back({k.module, k.offset, 0});
                 isCaller.push_back(k.caller);
             }
-            m_sampleFrames.push_back(it->second);
+            stack.push_back(it->second);
         }
-        s.begin = begin;
+        auto [st, inserted] =
+            stackIndex.try_emplace(stack, static_cast<uint32_t>(m_stackBegin.size() - 1));
+        if (inserted) {
+            m_stackFrames.insert(m_stackFrames.end(), stack.begin(), stack.end());
+            m_stackBegin.push_back(m_stackFrames.size());
+        }
+        s.begin = st->second;
     }
     m_ips.clear();
     m_ips.shrink_to_fit();
-    // Step 3: symbolize each distinct frame once; one ELF parse per module.
+    return isCaller;
+}
+
+void CpuSampler::symbolize(const std::vector<bool>& isCaller) {
     FrameSymbolizer symbolizer;
     std::unordered_map<std::string_view, uint32_t> functionIndex;
     const auto& modules = m_maps.modules();
@@ -322,17 +363,8 @@ void CpuSampler::resolve() {
         if (inserted) m_functions.emplace_back(name);
         f.function = it->second;
     }
-    for (const auto& [path, why] : symbolizer.unreadable()) {
+    for (const auto& [path, why] : symbolizer.unreadable())
         if (m_unreadableCount++ < 3) m_unreadable += (m_unreadable.empty() ? "" : "; ") + why;
-    }
-    m_stats.samples = m_samples.size();
-    m_stats.frames = m_sampleFrames.size();
-    m_stats.distinctFrames = m_frames.size();
-    for (uint32_t f : m_sampleFrames)
-        if (m_frames[f].function == 0 && m_frames[f].module != kKernel) ++m_stats.unresolvedFrames;
-    m_stats.resolveNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
 }
 
 std::string CpuSampler::summary() const {
@@ -343,40 +375,49 @@ std::string CpuSampler::summary() const {
 }
 
 void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const {
+    // Frames and stacks are interned into the builder on first use (a report per window).
     std::vector<uint32_t> frameIds(m_frames.size(), UINT32_MAX);
+    std::vector<uint32_t> stackIds(m_stackBegin.empty() ? 0 : m_stackBegin.size() - 1, UINT32_MAX);
+    std::vector<uint32_t> leafNames(stackIds.size(), 0);
     const auto& modules = m_maps.modules();
     const uint32_t kernelName = b.intern("[kernel]");
     const uint32_t unknownModule = b.intern("[unknown]");
-    uint64_t unresolved = 0, samples = 0;
+    uint64_t unresolvedFrames = 0, samples = 0;
     std::vector<uint32_t> stack;
     for (const Sample& s : m_samples) {
         if (s.time < windowStart || s.time > windowEnd) continue;
-        stack.clear();
-        for (uint32_t i = 0; i < s.count; ++i) {
-            const uint32_t fi = m_sampleFrames[s.begin + i];
-            if (frameIds[fi] == UINT32_MAX) {
-                const Frame& f = m_frames[fi];
-                StackFrame sf;
-                if (f.module == kKernel) {
-                    sf.function = kernelName;
-                    sf.module = kernelName;
-                } else {
-                    sf.function = f.function ? b.intern(m_functions[f.function]) : 0;
-                    sf.module = f.module < modules.size() ? b.intern(modules[f.module]) : unknownModule;
-                    sf.offset = f.offset;
+        const uint64_t st = s.begin;
+        if (stackIds[st] == UINT32_MAX) {
+            stack.clear();
+            for (uint64_t i = m_stackBegin[st]; i < m_stackBegin[st + 1]; ++i) {
+                const uint32_t fi = m_stackFrames[i];
+                if (frameIds[fi] == UINT32_MAX) {
+                    const Frame& f = m_frames[fi];
+                    StackFrame sf;
+                    if (f.module == kKernel) {
+                        sf.function = kernelName;
+                        sf.module = kernelName;
+                    } else {
+                        sf.function = f.function ? b.intern(m_functions[f.function]) : 0;
+                        sf.module =
+                            f.module < modules.size() ? b.intern(modules[f.module]) : unknownModule;
+                        sf.offset = f.offset;
+                    }
+                    frameIds[fi] = b.frameId(sf);
                 }
-                frameIds[fi] = b.frameId(sf);
+                stack.push_back(frameIds[fi]);
             }
-            stack.push_back(frameIds[fi]);
-            if (m_frames[fi].function == 0 && m_frames[fi].module != kKernel) ++unresolved;
+            leafNames[st] = stack.empty() ? 0 : b.report().stackFrames[stack.front()].function;
+            stackIds[st] = b.stackId(stack);
         }
+        unresolvedFrames += m_stackUnresolved[st];
         CpuSampleEvent e;
         e.pid = s.pid;
         e.tid = s.tid;
         e.time = s.time;
         e.cpu = s.cpu;
-        e.name = stack.empty() ? 0 : b.report().stackFrames[stack.front()].function;
-        e.stack = b.stackId(stack);
+        e.name = leafNames[st];
+        e.stack = stackIds[st];
         b.add(e);
         ++samples;
     }
@@ -388,8 +429,8 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
         b.addDiagnostic("sampling.throttled", static_cast<int64_t>(m_stats.throttles),
                         "times the kernel throttled sampling (see "
                         "/proc/sys/kernel/perf_event_max_sample_rate)");
-    if (unresolved)
-        b.addDiagnostic("sampling.frames_unresolved", static_cast<int64_t>(unresolved),
+    if (unresolvedFrames)
+        b.addDiagnostic("sampling.frames_unresolved", static_cast<int64_t>(unresolvedFrames),
                         "stack frames of CPU samples without a function name (no symbol covers "
                         "the address: stripped module, JIT or anonymous code, [vdso]); shown as "
                         "module+offset");

@@ -23,6 +23,7 @@ public:
         uint64_t samples = 0, lost = 0, throttles = 0, frames = 0, distinctFrames = 0;
         uint64_t unresolvedFrames = 0;  // over all samples
         int64_t resolveNs = 0;          // mapping + symbolization in stop()
+        int64_t symbolizeNs = 0;        // of which ELF reading and symbol lookups
         bool kernelSamples = false;     // exclude_kernel was not needed
     };
 
@@ -62,7 +63,7 @@ private:
         int32_t pid, tid;
         int16_t cpu;
         uint32_t count;  // frames, leaf first
-        uint64_t begin;  // m_ips while raw, m_sampleFrames once resolved
+        uint64_t begin;  // offset in m_ips while raw, the stack index once resolved
     };
     struct Frame {
         uint32_t module;  // ModuleMaps id, kNoModule, or kKernel
@@ -75,6 +76,9 @@ private:
     void run();
     void drain(Ring& r);
     void record(const uint8_t* rec, size_t size);
+    std::vector<bool> internStacks();  // returns, per frame, whether it is a return address
+    void symbolize(const std::vector<bool>& isCaller);
+    static bool unresolved(const Frame& f) { return f.function == 0 && f.module != kKernel; }
 
     std::vector<Ring> m_rings;
     std::atomic<bool> m_stop{false};
@@ -88,7 +92,9 @@ private:
     // Resolved.
     ModuleMaps m_maps;
     std::vector<Frame> m_frames;
-    std::vector<uint32_t> m_sampleFrames;
+    std::vector<uint32_t> m_stackFrames;      // distinct stacks: frame indices, leaf first
+    std::vector<uint64_t> m_stackBegin;       // stack i = m_stackFrames[begin[i], begin[i+1])
+    std::vector<uint32_t> m_stackUnresolved;  // per stack: frames without a function
     std::vector<std::string> m_functions{""};
     std::string m_unreadable;  // "path: why; ..." of modules that could not be read
     uint64_t m_unreadableCount = 0;

@@ -2,14 +2,16 @@
 //   sampling_bench overhead [RUNS]   sampling_client `work` (a fixed amount of CPU work) under
 //                                    `sightline profile -s none` and `-s process-tree` at
 //                                    1000 Hz: thread CPU time and wall time of each (median)
-//   sampling_bench resolve [SAMPLES [DISTINCT]]
+//   sampling_bench resolve [SAMPLES [DISTINCT [STACKS]]]
 //                                    SAMPLES synthetic samples of depth 12 over DISTINCT
-//                                    addresses in this executable's code: mapping + ELF
+//                                    addresses in this executable's code, drawn from STACKS
+//                                    distinct stacks (0: every sample its own): mapping + ELF
 //                                    symbolization (resolve), then addTo + finish (the merge)
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -74,7 +76,7 @@ int overhead(int runs) {
     return 0;
 }
 
-int resolve(size_t samples, size_t distinct) {
+int resolve(size_t samples, size_t distinct, size_t stacks) {
     // This executable's code mapping, as the kernel would report it.
     std::ifstream maps("/proc/self/maps");
     std::string line, exe = fs::canonical("/proc/self/exe").string();
@@ -92,11 +94,19 @@ int resolve(size_t samples, size_t distinct) {
     std::mt19937_64 rng(42);
     std::vector<uint64_t> pool(distinct);
     for (auto& a : pool) a = start + rng() % (end - start);
+    std::vector<std::array<uint64_t, 12>> stackPool(stacks);
+    for (auto& st : stackPool)
+        for (auto& ip : st) ip = pool[rng() % distinct];
     sl::capture::CpuSampler s;
     s.addMapping(0, 100, start, end - start, pgoff, exe);
     uint64_t ips[12];
     for (size_t i = 0; i < samples; ++i) {
-        for (auto& ip : ips) ip = pool[rng() % distinct];
+        if (stacks) {
+            const auto& st = stackPool[rng() % stacks];
+            std::copy(st.begin(), st.end(), ips);
+        } else {
+            for (auto& ip : ips) ip = pool[rng() % distinct];
+        }
         s.addSample(static_cast<int64_t>(i + 1) * 1000, 100, 100 + static_cast<int64_t>(i % 8),
                     0, ips, 12);
     }
@@ -108,11 +118,15 @@ int resolve(size_t samples, size_t distinct) {
     s.addTo(b, 0, INT64_MAX);
     auto r = b.finish();
     const double tMerge = seconds(t0);
-    std::printf("%zu samples x 12 frames, %zu distinct addresses (%llu distinct frames) in %s:\n",
+    std::printf("%zu samples x 12 frames, %zu distinct addresses (%llu distinct frames), %s in %s:\n",
                 samples, distinct, static_cast<unsigned long long>(s.stats().distinctFrames),
+                stacks ? (std::to_string(stacks) + " distinct stacks").c_str() : "every stack distinct",
                 exe.c_str());
     std::printf("  resolve (mapping + ELF symbolization): %.3f s = %.1f ms per 100k samples\n",
                 tResolve, tResolve * 1e3 * 1e5 / static_cast<double>(samples));
+    std::printf("  of which ELF symbolization (%llu distinct frames): %.1f ms\n",
+                static_cast<unsigned long long>(s.stats().distinctFrames),
+                static_cast<double>(s.stats().symbolizeNs) / 1e6);
     std::printf("  addTo + finish (merge into the report): %.3f s = %.2f M samples/s\n", tMerge,
                 static_cast<double>(samples) / tMerge / 1e6);
     std::printf("  unresolved frames: %llu of %llu; call stacks: %zu\n",
@@ -128,7 +142,7 @@ int main(int argc, char** argv) {
     if (what == "overhead") return overhead(argc > 2 ? std::atoi(argv[2]) : 5);
     if (what == "resolve")
         return resolve(argc > 2 ? std::stoul(argv[2]) : 100000,
-                       argc > 3 ? std::stoul(argv[3]) : 5000);
-    std::fprintf(stderr, "usage: sampling_bench overhead [RUNS] | resolve [SAMPLES [DISTINCT]]\n");
+                       argc > 3 ? std::stoul(argv[3]) : 5000, argc > 4 ? std::stoul(argv[4]) : 0);
+    std::fprintf(stderr, "usage: sampling_bench overhead [RUNS] | resolve [SAMPLES [DISTINCT [STACKS]]]\n");
     return 2;
 }
