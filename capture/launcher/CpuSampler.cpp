@@ -1,5 +1,7 @@
 #include "capture/launcher/CpuSampler.h"
 
+#include "capture/common/Clock.h"
+
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -12,13 +14,13 @@
 #include <fstream>
 #include <unordered_map>
 
-#include "capture/launcher/FrameSymbolizer.h"
 
 namespace sl::capture {
 namespace {
 
 constexpr size_t kDataPages = 64;  // per CPU; 16 when the mlock allowance is smaller
-constexpr uint64_t kSampleIdBytes = 24;  // sample_id_all trailer: pid, tid, time, cpu, res
+constexpr uint64_t kSampleIdBytes = 24;
+constexpr int64_t kReplayHorizonNs = 50'000'000;  // sample_id_all trailer: pid, tid, time, cpu, res
 
 template <class T>
 T load(const uint8_t* p) {
@@ -145,7 +147,15 @@ void CpuSampler::stop() {
 
 void CpuSampler::run() {
     while (!m_stop.load()) {
+        // Records are written when they happen: after draining every ring, all of them older
+        // than the horizon are in hand and can be replayed in order.
+        const int64_t drainStart = nowNs();
         for (auto& r : m_rings) drain(r);
+        const auto t0 = std::chrono::steady_clock::now();
+        replay(drainStart - kReplayHorizonNs);
+        m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - t0)
+                                 .count();
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 }
@@ -186,7 +196,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
             uint64_t chain[PERF_MAX_STACK_DEPTH + 2];
             size_t n = 0;
             if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-                chain[n++] = kKernelIp;
+                chain[n++] = SampleResolver::kKernelIp;
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
                 for (uint64_t i = 0; i < nr && n < PERF_MAX_STACK_DEPTH + 2; ++i) {
@@ -245,126 +255,69 @@ void CpuSampler::addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t 
 
 void CpuSampler::addSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips,
                            size_t n) {
-    m_samples.push_back({time, static_cast<int32_t>(pid), static_cast<int32_t>(tid),
+    m_pending.push_back({time, static_cast<int32_t>(pid), static_cast<int32_t>(tid),
                          static_cast<int16_t>(cpu), static_cast<uint32_t>(n), m_ips.size()});
     m_ips.insert(m_ips.end(), ips, ips + n);
+}
+
+void CpuSampler::replay(int64_t upTo) {
+    // Rings are per CPU: order what was read; at equal times mappings go first.
+    auto byTime = [](const auto& a, const auto& b) { return a.time < b.time; };
+    std::stable_sort(m_mapEvents.begin(), m_mapEvents.end(), byTime);
+    std::stable_sort(m_pending.begin(), m_pending.end(), byTime);
+    size_t next = 0;
+    auto applyUpTo = [&](int64_t t) {
+        for (; next < m_mapEvents.size() && m_mapEvents[next].time <= t; ++next) {
+            const MapEvent& e = m_mapEvents[next];
+            if (e.kind == MapKind::Mmap)
+                m_resolver.maps().map(e.pid, e.start, e.length, e.pgoff, m_paths[e.path]);
+            else if (e.kind == MapKind::Fork)
+                m_resolver.maps().fork(e.parent, e.pid);
+            else
+                m_resolver.maps().exec(e.pid);
+        }
+    };
+    size_t done = 0;
+    for (; done < m_pending.size() && m_pending[done].time <= upTo; ++done) {
+        Sample s = m_pending[done];
+        applyUpTo(s.time);
+        s.begin = m_resolver.stackOf(s.pid, m_ips.data() + s.begin, s.count);
+        m_samples.push_back(s);
+    }
+    applyUpTo(upTo);
+    // Keep what is newer than upTo for the next round.
+    m_mapEvents.erase(m_mapEvents.begin(), m_mapEvents.begin() + static_cast<ptrdiff_t>(next));
+    std::vector<uint64_t> ips;
+    for (size_t i = done; i < m_pending.size(); ++i) {
+        Sample& s = m_pending[i];
+        const uint64_t begin = ips.size();
+        ips.insert(ips.end(), m_ips.begin() + static_cast<ptrdiff_t>(s.begin),
+                   m_ips.begin() + static_cast<ptrdiff_t>(s.begin + s.count));
+        s.begin = begin;
+    }
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<ptrdiff_t>(done));
+    m_ips = std::move(ips);
+    if (m_pending.empty() && m_mapEvents.empty()) m_paths.clear();
 }
 
 void CpuSampler::resolve() {
     if (m_resolved) return;
     m_resolved = true;
     const auto t0 = std::chrono::steady_clock::now();
-    // Step 1: everything in time order (rings are per CPU); at equal times mappings first.
-    std::stable_sort(m_mapEvents.begin(), m_mapEvents.end(),
-                     [](const MapEvent& a, const MapEvent& b) { return a.time < b.time; });
-    std::stable_sort(m_samples.begin(), m_samples.end(),
-                     [](const Sample& a, const Sample& b) { return a.time < b.time; });
-    // Step 2: replay the mappings; addresses become frames, sample stacks distinct stacks.
-    std::vector<bool> isCaller = internStacks();
-    // Step 3: symbolize each distinct frame once; one ELF parse per module.
-    const auto t1 = std::chrono::steady_clock::now();
-    symbolize(isCaller);
-    m_stats.symbolizeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::steady_clock::now() - t1)
-                              .count();
-    m_stats.samples = m_samples.size();
-    m_stats.distinctFrames = m_frames.size();
-    m_stackUnresolved.assign(m_stackBegin.size() - 1, 0);
-    for (size_t st = 0; st + 1 < m_stackBegin.size(); ++st)
-        for (uint64_t i = m_stackBegin[st]; i < m_stackBegin[st + 1]; ++i)
-            m_stackUnresolved[st] += unresolved(m_frames[m_stackFrames[i]]);
-    for (const Sample& smp : m_samples) {
-        m_stats.frames += m_stackBegin[smp.begin + 1] - m_stackBegin[smp.begin];
-        m_stats.unresolvedFrames += m_stackUnresolved[smp.begin];
-    }
-    m_stats.resolveNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-}
-
-std::vector<bool> CpuSampler::internStacks() {
-    struct Key {
-        uint32_t module;
-        uint64_t offset;
-        bool caller;
-        bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-        size_t operator()(const Key& k) const noexcept {
-            return (k.offset * 0x9E3779B97F4A7C15ULL) ^ (uint64_t{k.module} << 1 | k.caller);
-        }
-    };
-    struct StackHash {
-        size_t operator()(const std::vector<uint32_t>& v) const noexcept {
-            uint64_t h = 1469598103934665603ULL;
-            for (uint32_t f : v) h = (h ^ f) * 1099511628211ULL;
-            return static_cast<size_t>(h);
-        }
-    };
-    std::unordered_map<Key, uint32_t, KeyHash> frameIndex;
-    std::unordered_map<std::vector<uint32_t>, uint32_t, StackHash> stackIndex;
-    std::vector<bool> isCaller;
-    std::vector<uint32_t> stack;
-    m_stackBegin.assign(1, 0);
-    size_t next = 0;
-    for (Sample& s : m_samples) {
-        for (; next < m_mapEvents.size() && m_mapEvents[next].time <= s.time; ++next) {
-            const MapEvent& e = m_mapEvents[next];
-            if (e.kind == MapKind::Mmap)
-                m_maps.map(e.pid, e.start, e.length, e.pgoff, m_paths[e.path]);
-            else if (e.kind == MapKind::Fork)
-                m_maps.fork(e.parent, e.pid);
-            else
-                m_maps.exec(e.pid);
-        }
-        stack.clear();
-        bool userLeaf = true;
-        for (uint32_t i = 0; i < s.count; ++i) {
-            const uint64_t ip = m_ips[s.begin + i];
-            Key k{kKernel, 0, false};
-            if (ip != kKernelIp) {
-                const ModuleMaps::Location l = m_maps.lookup(s.pid, ip);
-                // Every user frame but the first is a return address: symbolize the call.
-                k = {l.module, l.offset, !userLeaf};
-                userLeaf = false;
-            }
-            auto [it, inserted] = frameIndex.try_emplace(k, static_cast<uint32_t>(m_frames.size()));
-            if (inserted) {
-                m_frames.push_back({k.module, k.offset, 0});
-                isCaller.push_back(k.caller);
-            }
-            stack.push_back(it->second);
-        }
-        auto [st, inserted] =
-            stackIndex.try_emplace(stack, static_cast<uint32_t>(m_stackBegin.size() - 1));
-        if (inserted) {
-            m_stackFrames.insert(m_stackFrames.end(), stack.begin(), stack.end());
-            m_stackBegin.push_back(m_stackFrames.size());
-        }
-        s.begin = st->second;
-    }
-    m_ips.clear();
+    replay(INT64_MAX);
     m_ips.shrink_to_fit();
-    return isCaller;
-}
-
-void CpuSampler::symbolize(const std::vector<bool>& isCaller) {
-    FrameSymbolizer symbolizer;
-    std::unordered_map<std::string_view, uint32_t> functionIndex;
-    const auto& modules = m_maps.modules();
-    for (size_t i = 0; i < m_frames.size(); ++i) {
-        Frame& f = m_frames[i];
-        if (f.module >= modules.size()) continue;
-        const uint64_t at = isCaller[i] && f.offset > 0 ? f.offset - 1 : f.offset;
-        std::string_view name = symbolizer.function(modules[f.module], at);
-        if (name.empty()) continue;
-        auto [it, inserted] =
-            functionIndex.try_emplace(name, static_cast<uint32_t>(m_functions.size()));
-        if (inserted) m_functions.emplace_back(name);
-        f.function = it->second;
+    const auto t1 = std::chrono::steady_clock::now();
+    m_resolver.symbolize();
+    const auto t2 = std::chrono::steady_clock::now();
+    m_stats.symbolizeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t1).count();
+    m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t0).count();
+    m_stats.samples = m_samples.size();
+    m_stats.distinctFrames = m_resolver.frames().size();
+    for (const Sample& s : m_samples) {
+        const auto st = static_cast<uint32_t>(s.begin);
+        m_stats.frames += static_cast<uint64_t>(m_resolver.stackEnd(st) - m_resolver.stackBegin(st));
+        m_stats.unresolvedFrames += m_resolver.unresolvedIn(st);
     }
-    for (const auto& [path, why] : symbolizer.unreadable())
-        if (m_unreadableCount++ < 3) m_unreadable += (m_unreadable.empty() ? "" : "; ") + why;
 }
 
 std::string CpuSampler::summary() const {
@@ -376,41 +329,41 @@ std::string CpuSampler::summary() const {
 
 void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const {
     // Frames and stacks are interned into the builder on first use (a report per window).
-    std::vector<uint32_t> frameIds(m_frames.size(), UINT32_MAX);
-    std::vector<uint32_t> stackIds(m_stackBegin.empty() ? 0 : m_stackBegin.size() - 1, UINT32_MAX);
+    const auto& frames = m_resolver.frames();
+    const auto& modules = m_resolver.modules();
+    std::vector<uint32_t> frameIds(frames.size(), UINT32_MAX);
+    std::vector<uint32_t> stackIds(m_resolver.stackCount(), UINT32_MAX);
     std::vector<uint32_t> leafNames(stackIds.size(), 0);
-    const auto& modules = m_maps.modules();
     const uint32_t kernelName = b.intern("[kernel]");
     const uint32_t unknownModule = b.intern("[unknown]");
     uint64_t unresolvedFrames = 0, samples = 0;
     std::vector<uint32_t> stack;
     for (const Sample& s : m_samples) {
         if (s.time < windowStart || s.time > windowEnd) continue;
-        const uint64_t st = s.begin;
+        const auto st = static_cast<uint32_t>(s.begin);
         if (stackIds[st] == UINT32_MAX) {
             stack.clear();
-            for (uint64_t i = m_stackBegin[st]; i < m_stackBegin[st + 1]; ++i) {
-                const uint32_t fi = m_stackFrames[i];
-                if (frameIds[fi] == UINT32_MAX) {
-                    const Frame& f = m_frames[fi];
+            for (const uint32_t* fi = m_resolver.stackBegin(st); fi != m_resolver.stackEnd(st); ++fi) {
+                if (frameIds[*fi] == UINT32_MAX) {
+                    const SampleResolver::Frame& f = frames[*fi];
                     StackFrame sf;
-                    if (f.module == kKernel) {
+                    if (f.module == SampleResolver::kKernel) {
                         sf.function = kernelName;
                         sf.module = kernelName;
                     } else {
-                        sf.function = f.function ? b.intern(m_functions[f.function]) : 0;
+                        sf.function = f.function ? b.intern(m_resolver.functions()[f.function]) : 0;
                         sf.module =
                             f.module < modules.size() ? b.intern(modules[f.module]) : unknownModule;
                         sf.offset = f.offset;
                     }
-                    frameIds[fi] = b.frameId(sf);
+                    frameIds[*fi] = b.frameId(sf);
                 }
-                stack.push_back(frameIds[fi]);
+                stack.push_back(frameIds[*fi]);
             }
             leafNames[st] = stack.empty() ? 0 : b.report().stackFrames[stack.front()].function;
             stackIds[st] = b.stackId(stack);
         }
-        unresolvedFrames += m_stackUnresolved[st];
+        unresolvedFrames += m_resolver.unresolvedIn(st);
         CpuSampleEvent e;
         e.pid = s.pid;
         e.tid = s.tid;
@@ -434,9 +387,10 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
                         "stack frames of CPU samples without a function name (no symbol covers "
                         "the address: stripped module, JIT or anonymous code, [vdso]); shown as "
                         "module+offset");
-    if (m_unreadableCount && samples)
-        b.addDiagnostic("sampling.modules_unreadable", static_cast<int64_t>(m_unreadableCount),
-                        "modules whose symbols could not be read: " + m_unreadable);
+    if (m_resolver.unreadableCount() && samples)
+        b.addDiagnostic("sampling.modules_unreadable",
+                        static_cast<int64_t>(m_resolver.unreadableCount()),
+                        "modules whose symbols could not be read: " + m_resolver.unreadable());
 }
 
 }  // namespace sl::capture

@@ -4,15 +4,17 @@
 // `--sampling-frequency` with user frame-pointer callchains (`-b fp`), timestamps on
 // CLOCK_MONOTONIC. The same events report every executable mapping (MMAP2), fork and exec, so
 // addresses can be resolved after the processes are gone. A reader thread drains the rings
-// while the program runs; stop() orders everything in time, maps addresses to (module, file
-// offset) and symbolizes each distinct frame once (ElfSymbols). Lost records are counted.
+// every 10 ms and replays what is older than a short horizon in time order (SampleResolver:
+// addresses -> distinct frames and stacks), so memory grows with the distinct stacks and 32
+// bytes per sample, not with stack depth. stop() symbolizes each distinct frame once.
+// Lost records are counted.
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "capture/launcher/ModuleMaps.h"
+#include "capture/launcher/SampleResolver.h"
 #include "model/core/ReportBuilder.h"
 
 namespace sl::capture {
@@ -62,42 +64,28 @@ private:
         int64_t time;
         int32_t pid, tid;
         int16_t cpu;
-        uint32_t count;  // frames, leaf first
-        uint64_t begin;  // offset in m_ips while raw, the stack index once resolved
+        uint32_t count;  // raw: frames, leaf first
+        uint64_t begin;  // raw: offset in m_ips; replayed: the SampleResolver stack
     };
-    struct Frame {
-        uint32_t module;  // ModuleMaps id, kNoModule, or kKernel
-        uint64_t offset;
-        uint32_t function;  // index into m_functions; 0 = unresolved
-    };
-    static constexpr uint64_t kKernelIp = UINT64_MAX;  // the sample was taken in the kernel
-    static constexpr uint32_t kKernel = UINT32_MAX - 1;
 
     void run();
     void drain(Ring& r);
     void record(const uint8_t* rec, size_t size);
-    std::vector<bool> internStacks();  // returns, per frame, whether it is a return address
-    void symbolize(const std::vector<bool>& isCaller);
-    static bool unresolved(const Frame& f) { return f.function == 0 && f.module != kKernel; }
+    // Replays the pending records with time <= upTo, in time order.
+    void replay(int64_t upTo);
 
     std::vector<Ring> m_rings;
     std::atomic<bool> m_stop{false};
     std::thread m_thread;
     std::vector<uint8_t> m_scratch;
-    // Raw, filled by the reader thread.
+    // Pending (raw), filled by the reader thread, replayed in time order.
     std::vector<MapEvent> m_mapEvents;
     std::vector<std::string> m_paths;
-    std::vector<Sample> m_samples;
+    std::vector<Sample> m_pending;
     std::vector<uint64_t> m_ips;
-    // Resolved.
-    ModuleMaps m_maps;
-    std::vector<Frame> m_frames;
-    std::vector<uint32_t> m_stackFrames;      // distinct stacks: frame indices, leaf first
-    std::vector<uint64_t> m_stackBegin;       // stack i = m_stackFrames[begin[i], begin[i+1])
-    std::vector<uint32_t> m_stackUnresolved;  // per stack: frames without a function
-    std::vector<std::string> m_functions{""};
-    std::string m_unreadable;  // "path: why; ..." of modules that could not be read
-    uint64_t m_unreadableCount = 0;
+    // Replayed (begin = stack).
+    std::vector<Sample> m_samples;
+    SampleResolver m_resolver;
     Stats m_stats;
     bool m_resolved = false;
 };

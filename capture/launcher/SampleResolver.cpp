@@ -1,0 +1,52 @@
+#include "capture/launcher/SampleResolver.h"
+
+#include "capture/launcher/FrameSymbolizer.h"
+
+namespace sl::capture {
+
+uint32_t SampleResolver::stackOf(int64_t pid, const uint64_t* ips, size_t n) {
+    m_scratch.clear();
+    bool userLeaf = true;
+    for (size_t i = 0; i < n; ++i) {
+        Key k{kKernel, 0, false};
+        if (ips[i] != kKernelIp) {
+            const ModuleMaps::Location l = m_maps.lookup(pid, ips[i]);
+            // Every user frame but the first is a return address: symbolize the call.
+            k = {l.module, l.offset, !userLeaf};
+            userLeaf = false;
+        }
+        auto [it, inserted] = m_frameIndex.try_emplace(k, static_cast<uint32_t>(m_frames.size()));
+        if (inserted) m_frames.push_back({k.module, k.offset, 0, k.caller});
+        m_scratch.push_back(it->second);
+    }
+    auto [st, inserted] = m_stackIndex.try_emplace(m_scratch, static_cast<uint32_t>(stackCount()));
+    if (inserted) {
+        m_stackFrames.insert(m_stackFrames.end(), m_scratch.begin(), m_scratch.end());
+        m_stackBegin.push_back(m_stackFrames.size());
+    }
+    return st->second;
+}
+
+void SampleResolver::symbolize() {
+    FrameSymbolizer symbolizer;
+    std::unordered_map<std::string_view, uint32_t> functionIndex;
+    const auto& modules = m_maps.modules();
+    for (Frame& f : m_frames) {
+        if (f.module >= modules.size()) continue;
+        const uint64_t at = f.caller && f.offset > 0 ? f.offset - 1 : f.offset;
+        std::string_view name = symbolizer.function(modules[f.module], at);
+        if (name.empty()) continue;
+        auto [it, inserted] =
+            functionIndex.try_emplace(name, static_cast<uint32_t>(m_functions.size()));
+        if (inserted) m_functions.emplace_back(name);
+        f.function = it->second;
+    }
+    for (const auto& [path, why] : symbolizer.unreadable())
+        if (m_unreadableCount++ < 3) m_unreadable += (m_unreadable.empty() ? "" : "; ") + why;
+    m_stackUnresolved.assign(stackCount(), 0);
+    for (uint32_t s = 0; s < stackCount(); ++s)
+        for (const uint32_t* f = stackBegin(s); f != stackEnd(s); ++f)
+            m_stackUnresolved[s] += unresolved(m_frames[*f]);
+}
+
+}  // namespace sl::capture
