@@ -213,5 +213,16 @@ TEST(CpuSampler, ResolveAndAddToOnSyntheticRecords) {
     EXPECT_EQ(r->diagnosticCount("sampling.samples_lost"), 0);
 }
 
+TEST(CpuSampler, RefusalIsOneClearLine) {
+    // A pid that cannot exist: perf_event_open fails, start() says why and nothing is left open.
+    capture::CpuSampler s;
+    const std::string why = s.start(0x3fffffff, 1000, true);
+    EXPECT_EQ(why.rfind("CPU sampling is off: perf_event_open on CPU 0: No such process", 0), 0u)
+        << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos);
+    s.stop();  // harmless without a reader thread
+    EXPECT_EQ(s.stats().samples, 0u);
+}
+
 }  // namespace
 }  // namespace sl::test

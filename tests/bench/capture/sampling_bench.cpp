@@ -7,6 +7,9 @@
 //                                    addresses in this executable's code, drawn from STACKS
 //                                    distinct stacks (0: every sample its own): mapping + ELF
 //                                    symbolization (resolve), then addTo + finish (the merge)
+//   sampling_bench elf PATH [LOOKUPS]
+//                                    one ELF parse of PATH (the per-module cost of a session),
+//                                    then LOOKUPS random function lookups in its code
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/ElfSymbols.h"
 
 namespace fs = std::filesystem;
 
@@ -135,6 +139,33 @@ int resolve(size_t samples, size_t distinct, size_t stacks) {
     return 0;
 }
 
+int elf(const std::string& path, size_t lookups) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto e = sl::capture::ElfSymbols::load(path);
+    const double tLoad = seconds(t0);
+    if (!e) {
+        std::fprintf(stderr, "%s\n", e.error().c_str());
+        return 1;
+    }
+    const auto size = fs::file_size(path);
+    std::mt19937_64 rng(7);
+    size_t named = 0;
+    t0 = std::chrono::steady_clock::now();
+    uint64_t addr = 0;
+    for (size_t i = 0; i < lookups; ++i) {
+        const uint64_t off = rng() % size;
+        if (!e->addressOf(off, &addr)) continue;
+        named += !e->functionAt(off).empty();
+    }
+    const double tLookup = seconds(t0);
+    std::printf("%s (%.1f MiB, %zu function symbols%s): parse %.1f ms; %zu lookups (%zu named, "
+                "demangled on first use) in %.1f ms = %.0f ns each\n",
+                path.c_str(), static_cast<double>(size) / 1048576.0, e->symbolCount(),
+                e->fromDebugFile() ? ", .symtab" : ", .dynsym", tLoad * 1e3, lookups, named,
+                tLookup * 1e3, tLookup * 1e9 / static_cast<double>(lookups));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,6 +174,9 @@ int main(int argc, char** argv) {
     if (what == "resolve")
         return resolve(argc > 2 ? std::stoul(argv[2]) : 100000,
                        argc > 3 ? std::stoul(argv[3]) : 5000, argc > 4 ? std::stoul(argv[4]) : 0);
-    std::fprintf(stderr, "usage: sampling_bench overhead [RUNS] | resolve [SAMPLES [DISTINCT [STACKS]]]\n");
+    if (what == "elf" && argc > 2) return elf(argv[2], argc > 3 ? std::stoul(argv[3]) : 100000);
+    std::fprintf(stderr,
+                 "usage: sampling_bench overhead [RUNS] | resolve [SAMPLES [DISTINCT [STACKS]]] | "
+                 "elf PATH [LOOKUPS]\n");
     return 2;
 }
