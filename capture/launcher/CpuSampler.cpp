@@ -14,7 +14,6 @@
 #include <fstream>
 #include <unordered_map>
 
-
 namespace sl::capture {
 namespace {
 
@@ -63,8 +62,9 @@ perf_event_attr sampleAttr(int frequency, bool callchains, bool excludeKernel) {
 std::string refused(int cpu, int e, int frequency) {
     std::string why = std::strerror(e);
     if (e == EACCES || e == EPERM)
-        why += " (lower /proc/sys/kernel/perf_event_paranoid to 2 or less, or run with "
-               "CAP_PERFMON)";
+        why +=
+            " (lower /proc/sys/kernel/perf_event_paranoid to 2 or less, or run with "
+            "CAP_PERFMON)";
     if (e == EINVAL) {
         const std::string max = readSysctl("/proc/sys/kernel/perf_event_max_sample_rate");
         if (!max.empty() && std::stoll(max) < frequency)
@@ -229,8 +229,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
             return;
         case PERF_RECORD_COMM:
             if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || body < 8 + kSampleIdBytes) return;
-            m_mapEvents.push_back(
-                {trailerTime(), MapKind::Exec, load<uint32_t>(p), 0, 0, 0, 0, 0});
+            m_mapEvents.push_back({trailerTime(), MapKind::Exec, load<uint32_t>(p), 0, 0, 0, 0, 0});
             return;
         case PERF_RECORD_LOST:
             if (body >= 16) m_stats.lost += load<uint64_t>(p + 8);
@@ -248,8 +247,8 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
 
 void CpuSampler::addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t length,
                             uint64_t pgoff, const std::string& path) {
-    m_mapEvents.push_back({time, MapKind::Mmap, pid, 0, start, length, pgoff,
-                           static_cast<uint32_t>(m_paths.size())});
+    m_mapEvents.push_back(
+        {time, MapKind::Mmap, pid, 0, start, length, pgoff, static_cast<uint32_t>(m_paths.size())});
     m_paths.push_back(path);
 }
 
@@ -315,7 +314,8 @@ void CpuSampler::resolve() {
     m_stats.distinctFrames = m_resolver.frames().size();
     for (const Sample& s : m_samples) {
         const auto st = static_cast<uint32_t>(s.begin);
-        m_stats.frames += static_cast<uint64_t>(m_resolver.stackEnd(st) - m_resolver.stackBegin(st));
+        m_stats.frames +=
+            static_cast<uint64_t>(m_resolver.stackEnd(st) - m_resolver.stackBegin(st));
         m_stats.unresolvedFrames += m_resolver.unresolvedIn(st);
     }
 }
@@ -343,7 +343,8 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
         const auto st = static_cast<uint32_t>(s.begin);
         if (stackIds[st] == UINT32_MAX) {
             stack.clear();
-            for (const uint32_t* fi = m_resolver.stackBegin(st); fi != m_resolver.stackEnd(st); ++fi) {
+            for (const uint32_t* fi = m_resolver.stackBegin(st); fi != m_resolver.stackEnd(st);
+                 ++fi) {
                 if (frameIds[*fi] == UINT32_MAX) {
                     const SampleResolver::Frame& f = frames[*fi];
                     StackFrame sf;

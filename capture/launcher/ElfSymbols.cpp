@@ -38,7 +38,8 @@ const Elf64_Ehdr* header(const uint8_t* data, size_t size) {
 
 bool isFunction(const Elf64_Sym& s) {
     const int type = ELF64_ST_TYPE(s.st_info);
-    return (type == STT_FUNC || type == STT_GNU_IFUNC) && s.st_shndx != SHN_UNDEF && s.st_value != 0;
+    return (type == STT_FUNC || type == STT_GNU_IFUNC) && s.st_shndx != SHN_UNDEF &&
+           s.st_value != 0;
 }
 
 std::string hex(const uint8_t* p, size_t n) {
@@ -144,9 +145,10 @@ Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::s
         std::stable_sort(symbols.begin(), symbols.end(), [](const Symbol& a, const Symbol& b) {
             return a.start != b.start ? a.start < b.start : (a.size != 0) > (b.size != 0);
         });
-        symbols.erase(std::unique(symbols.begin(), symbols.end(),
-                                  [](const Symbol& a, const Symbol& b) { return a.start == b.start; }),
-                      symbols.end());
+        symbols.erase(
+            std::unique(symbols.begin(), symbols.end(),
+                        [](const Symbol& a, const Symbol& b) { return a.start == b.start; }),
+            symbols.end());
         m_symbols = std::move(symbols);
         m_debugFile = wanted == SHT_SYMTAB;
         return {};

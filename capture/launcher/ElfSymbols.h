@@ -37,7 +37,7 @@ private:
     };
     struct Symbol {
         uint64_t start, size;
-        const char* name;  // in the mapped string table
+        const char* name;        // in the mapped string table
         int32_t demangled = -1;  // index into m_names once demangled
     };
 
@@ -45,7 +45,7 @@ private:
 
     std::vector<std::shared_ptr<Mapped>> m_files;
     std::vector<Segment> m_segments;
-    std::vector<Symbol> m_symbols;  // sorted by start
+    std::vector<Symbol> m_symbols;    // sorted by start
     std::deque<std::string> m_names;  // stable: functionAt hands out views
     bool m_debugFile = false;
 };

@@ -24,11 +24,11 @@
 
 #include "capture/common/Clock.h"
 #include "capture/common/SessionEnv.h"
+#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/ProcTree.h"
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SchedTracer.h"
-#include "capture/launcher/CpuSampler.h"
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"
 #endif

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
-#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/SessionMerger.h"
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"

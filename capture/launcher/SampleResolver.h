@@ -16,8 +16,8 @@ namespace sl::capture {
 class SampleResolver {
 public:
     struct Frame {
-        uint32_t module;  // ModuleMaps id, ModuleMaps::kNoModule, or kKernel
-        uint64_t offset;  // file offset in the module (the address when unmapped)
+        uint32_t module;        // ModuleMaps id, ModuleMaps::kNoModule, or kKernel
+        uint64_t offset;        // file offset in the module (the address when unmapped)
         uint32_t function = 0;  // index into functions(); 0 = unresolved
         bool caller = false;    // a return address: symbolized at offset - 1 (the call)
     };

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -119,10 +119,10 @@ TEST_F(SamplingCapture, CountFollowsFrequencyTimesCpuTime) {
         const Burn& burn = s_burns[which];
         const double expected = 1000.0 * static_cast<double>(burn.cpuNs) / 1e9;
         const double got = static_cast<double>(samplesOf(*s_report, burn.tid).size());
-        EXPECT_GT(got, expected * 0.8) << which << ": " << got << " samples for " << burn.cpuNs
-                                       << " ns of CPU";
-        EXPECT_LT(got, expected * 1.2) << which << ": " << got << " samples for " << burn.cpuNs
-                                       << " ns of CPU";
+        EXPECT_GT(got, expected * 0.8)
+            << which << ": " << got << " samples for " << burn.cpuNs << " ns of CPU";
+        EXPECT_LT(got, expected * 1.2)
+            << which << ": " << got << " samples for " << burn.cpuNs << " ns of CPU";
     }
     // The main thread burned 70% of the busy CPU time, thread B 30%.
     const double a = static_cast<double>(samplesOf(*s_report, s_burns["A"].tid).size());
@@ -134,14 +134,21 @@ TEST_F(SamplingCapture, StacksHaveTheCallersInOrder) {
     ASSERT_TRUE(s_report);
     const auto sa = samplesOf(*s_report, s_burns["A"].tid);
     const auto sb = samplesOf(*s_report, s_burns["B"].tid);
-    EXPECT_GT(share(sa, [](const Sample& s) { return startsWith(s, {"hotA(long)", "runA()", "main"}); }),
+    EXPECT_GT(share(sa,
+                    [](const Sample& s) {
+                        return startsWith(s, {"hotA(long)", "runA()", "main"});
+                    }),
               0.9);
-    EXPECT_GT(share(sb, [](const Sample& s) { return startsWith(s, {"hotB(long)", "threadBEntry"}); }),
+    EXPECT_GT(share(sb,
+                    [](const Sample& s) {
+                        return startsWith(s, {"hotB(long)", "threadBEntry"});
+                    }),
               0.9);
     // The frames are in the client executable (module path) at file offsets inside it.
     for (const auto& s : sa) {
         if (s.functions.front() != "hotA(long)") continue;
-        EXPECT_NE(s.modules.front().find("sampling_client"), std::string::npos) << s.modules.front();
+        EXPECT_NE(s.modules.front().find("sampling_client"), std::string::npos)
+            << s.modules.front();
         break;
     }
     // Each distinct frame and stack is stored once.
@@ -154,8 +161,8 @@ TEST_F(SamplingCapture, InfoCountsSamplesAndNothingIsLost) {
     ASSERT_TRUE(s_report);
     EXPECT_EQ(diagnostic(*s_report, "sampling.samples_lost"), 0);
     EXPECT_EQ(diagnostic(*s_report, "sampling.unavailable"), 0);
-    const std::string cmd = std::string("'") + SIGHTLINE_CLI + "' info '" +
-                            s_dir->file("threads.rep") + "' 2>&1";
+    const std::string cmd =
+        std::string("'") + SIGHTLINE_CLI + "' info '" + s_dir->file("threads.rep") + "' 2>&1";
     FILE* f = popen(cmd.c_str(), "r");
     std::string out;
     char buf[4096];

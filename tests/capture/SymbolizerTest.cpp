@@ -194,7 +194,8 @@ TEST(CpuSampler, ResolveAndAddToOnSyntheticRecords) {
         ASSERT_EQ(t.key.kind, EventKind::CpuSample);
         for (size_t i = 0; i < t.size(); ++i) {
             auto& v = byTime[t.start[i]];
-            for (uint32_t f : r->callStacks.at(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i))).frames)
+            for (uint32_t f :
+                 r->callStacks.at(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i))).frames)
                 v.push_back(r->frameText(f));
         }
     }

@@ -32,13 +32,13 @@ int64_t threadCpuNs() {
 }
 
 // The busy loop, inlined into each named function: the sampled instruction is in that function.
-#define SPIN_UNTIL(cpuNs)                                                            \
-    double x = 1.0;                                                                  \
-    for (;;) {                                                                       \
-        for (int i = 0; i < 200000; ++i) x = x * 1.0000001 + 0.0000001;              \
-        if (threadCpuNs() >= (cpuNs)) break;                                         \
-    }                                                                                \
-    g_sink = x;                                                                      \
+#define SPIN_UNTIL(cpuNs)                                               \
+    double x = 1.0;                                                     \
+    for (;;) {                                                          \
+        for (int i = 0; i < 200000; ++i) x = x * 1.0000001 + 0.0000001; \
+        if (threadCpuNs() >= (cpuNs)) break;                            \
+    }                                                                   \
+    g_sink = x;                                                         \
     return x
 
 void report(const char* what, int64_t cpuNs) {
@@ -51,10 +51,18 @@ void report(const char* what, int64_t cpuNs) {
 
 }  // namespace
 
-__attribute__((noinline)) double hotA(int64_t cpuNs) { SPIN_UNTIL(cpuNs); }
-__attribute__((noinline)) double hotB(int64_t cpuNs) { SPIN_UNTIL(cpuNs); }
-__attribute__((noinline)) double childHot(int64_t cpuNs) { SPIN_UNTIL(cpuNs); }
-__attribute__((noinline)) double forkedHot(int64_t cpuNs) { SPIN_UNTIL(cpuNs); }
+__attribute__((noinline)) double hotA(int64_t cpuNs) {
+    SPIN_UNTIL(cpuNs);
+}
+__attribute__((noinline)) double hotB(int64_t cpuNs) {
+    SPIN_UNTIL(cpuNs);
+}
+__attribute__((noinline)) double childHot(int64_t cpuNs) {
+    SPIN_UNTIL(cpuNs);
+}
+__attribute__((noinline)) double forkedHot(int64_t cpuNs) {
+    SPIN_UNTIL(cpuNs);
+}
 
 __attribute__((noinline)) double workHot(long blocks) {
     double x = 1.0;

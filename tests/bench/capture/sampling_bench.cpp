@@ -74,8 +74,9 @@ int overhead(int runs) {
     const double c0 = median(cpuOff), c1 = median(cpuOn), w0 = median(wallOff), w1 = median(wallOn);
     std::printf("client CPU time (median of %d): -s none %.3f s, -s process-tree %.3f s: %+.1f%%\n",
                 runs, c0, c1, 100.0 * (c1 - c0) / c0);
-    std::printf("profile wall time (median of %d): -s none %.3f s, -s process-tree %.3f s: %+.1f%%\n",
-                runs, w0, w1, 100.0 * (w1 - w0) / w0);
+    std::printf(
+        "profile wall time (median of %d): -s none %.3f s, -s process-tree %.3f s: %+.1f%%\n", runs,
+        w0, w1, 100.0 * (w1 - w0) / w0);
     fs::remove_all(dir);
     return 0;
 }
@@ -111,8 +112,8 @@ int resolve(size_t samples, size_t distinct, size_t stacks) {
         } else {
             for (auto& ip : ips) ip = pool[rng() % distinct];
         }
-        s.addSample(static_cast<int64_t>(i + 1) * 1000, 100, 100 + static_cast<int64_t>(i % 8),
-                    0, ips, 12);
+        s.addSample(static_cast<int64_t>(i + 1) * 1000, 100, 100 + static_cast<int64_t>(i % 8), 0,
+                    ips, 12);
     }
     auto t0 = std::chrono::steady_clock::now();
     s.resolve();
@@ -122,10 +123,11 @@ int resolve(size_t samples, size_t distinct, size_t stacks) {
     s.addTo(b, 0, INT64_MAX);
     auto r = b.finish();
     const double tMerge = seconds(t0);
-    std::printf("%zu samples x 12 frames, %zu distinct addresses (%llu distinct frames), %s in %s:\n",
-                samples, distinct, static_cast<unsigned long long>(s.stats().distinctFrames),
-                stacks ? (std::to_string(stacks) + " distinct stacks").c_str() : "every stack distinct",
-                exe.c_str());
+    std::printf(
+        "%zu samples x 12 frames, %zu distinct addresses (%llu distinct frames), %s in %s:\n",
+        samples, distinct, static_cast<unsigned long long>(s.stats().distinctFrames),
+        stacks ? (std::to_string(stacks) + " distinct stacks").c_str() : "every stack distinct",
+        exe.c_str());
     std::printf("  resolve (mapping + ELF symbolization): %.3f s = %.1f ms per 100k samples\n",
                 tResolve, tResolve * 1e3 * 1e5 / static_cast<double>(samples));
     std::printf("  of which ELF symbolization (%llu distinct frames): %.1f ms\n",
@@ -158,11 +160,12 @@ int elf(const std::string& path, size_t lookups) {
         named += !e->functionAt(off).empty();
     }
     const double tLookup = seconds(t0);
-    std::printf("%s (%.1f MiB, %zu function symbols%s): parse %.1f ms; %zu lookups (%zu named, "
-                "demangled on first use) in %.1f ms = %.0f ns each\n",
-                path.c_str(), static_cast<double>(size) / 1048576.0, e->symbolCount(),
-                e->fromDebugFile() ? ", .symtab" : ", .dynsym", tLoad * 1e3, lookups, named,
-                tLookup * 1e3, tLookup * 1e9 / static_cast<double>(lookups));
+    std::printf(
+        "%s (%.1f MiB, %zu function symbols%s): parse %.1f ms; %zu lookups (%zu named, "
+        "demangled on first use) in %.1f ms = %.0f ns each\n",
+        path.c_str(), static_cast<double>(size) / 1048576.0, e->symbolCount(),
+        e->fromDebugFile() ? ", .symtab" : ", .dynsym", tLoad * 1e3, lookups, named, tLookup * 1e3,
+        tLookup * 1e9 / static_cast<double>(lookups));
     return 0;
 }
 
