@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <unordered_map>
@@ -67,7 +68,7 @@ std::string refused(int cpu, int e, int frequency) {
             "CAP_PERFMON)";
     if (e == EINVAL) {
         const std::string max = readSysctl("/proc/sys/kernel/perf_event_max_sample_rate");
-        if (!max.empty() && std::stoll(max) < frequency)
+        if (!max.empty() && std::strtoll(max.c_str(), nullptr, 10) < frequency)
             why += " (--sampling-frequency " + std::to_string(frequency) +
                    " is above /proc/sys/kernel/perf_event_max_sample_rate = " + max + ")";
     }
@@ -377,8 +378,9 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
     }
     if (m_stats.lost)
         b.addDiagnostic("sampling.samples_lost", static_cast<int64_t>(m_stats.lost),
-                        "CPU samples the kernel dropped (ring buffer full: the profiler could not "
-                        "keep up; try a lower --sampling-frequency)");
+                        "records the kernel dropped, almost all CPU samples (ring buffer full: the "
+                        "profiler could not keep up; try a lower --sampling-frequency); a lost "
+                        "mapping record leaves that module's frames unresolved");
     if (m_stats.throttles)
         b.addDiagnostic("sampling.throttled", static_cast<int64_t>(m_stats.throttles),
                         "times the kernel throttled sampling (see "

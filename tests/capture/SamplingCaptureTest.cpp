@@ -243,6 +243,27 @@ TEST(SamplingOptions, DlopenedLibrarySymbolsResolve) {
               0.9);
 }
 
+TEST(SamplingOptions, DelayDropsEarlierSamples) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("y.rep"), {"-y", "0.4"},
+                      {client("sampling_client"), "threads", dir.file("burns.txt")}),
+              0);
+    auto r = load(dir.file("y.rep"));
+    ASSERT_TRUE(r);
+    const auto burns = readBurns(dir.file("burns.txt"));
+    size_t n = 0;
+    for (const Track& t : r->tracks) {
+        if (t.key.kind != EventKind::CpuSample) continue;
+        for (size_t i = 0; i < t.size(); ++i, ++n)
+            EXPECT_GE(t.start[i], r->session.startMonotonicNs + 400'000'000);
+    }
+    // hotA runs for at least 0.7 s of wall time: some of it is after the delay, not all of it.
+    EXPECT_GT(n, 0u);
+    const double full =
+        1000.0 * static_cast<double>(burns.at("A").cpuNs + burns.at("B").cpuNs) / 1e9;
+    EXPECT_LT(static_cast<double>(n), full * 0.9);
+}
+
 TEST(SamplingOptions, BadValuesAreUsageErrors) {
     auto run = [](const std::vector<std::string>& extra) {
         std::string cmd = std::string("'") + SIGHTLINE_CLI + "' profile -q true";
