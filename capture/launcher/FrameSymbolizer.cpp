@@ -7,7 +7,8 @@ ElfSymbols* FrameSymbolizer::symbolsOf(const std::string& module) {
     if (it != m_modules.end()) return it->second.get();
     std::unique_ptr<ElfSymbols> symbols;
     // Only files: "[vdso]", "[heap]", "//anon", "/memfd:..." and JIT regions are not.
-    const bool file = !module.empty() && module[0] == '/' && module.rfind("/memfd:", 0) != 0 &&
+    const bool file = module.size() > 1 && module[0] == '/' && module[1] != '/' &&  // "//anon"
+                      module.rfind("/memfd:", 0) != 0 &&
                       module.find(" (deleted)") == std::string::npos;
     if (file) {
         auto loaded = ElfSymbols::load(module);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -225,7 +226,8 @@ TEST(SamplingOptions, ForkedAndExecdChildrenAreSampled) {
 
 TEST(SamplingOptions, DlopenedLibrarySymbolsResolve) {
     CaptureDir dir;
-    const std::string lib = client("libsampling_lib.so");
+    // The kernel reports the resolved path of the mapped file.
+    const std::string lib = std::filesystem::canonical(client("libsampling_lib.so")).string();
     ASSERT_EQ(profile(dir.file("lib.rep"), {},
                       {client("sampling_client"), "lib", lib, dir.file("burns.txt")}),
               0);

@@ -12,6 +12,7 @@
 
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ElfSymbols.h"
+#include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/ModuleMaps.h"
 
 namespace sl::test {
@@ -123,6 +124,26 @@ TEST(ElfSymbols, BadFilesAreErrorsNamingTheFile) {
     EXPECT_NE(truncated.error().find("past the end of the file"), std::string::npos)
         << truncated.error();
     fs::remove_all(tmpl);
+}
+
+TEST(FrameSymbolizer, PseudoModulesMissingFilesAndTheCache) {
+    ModuleMaps maps;
+    loadSelfMaps(maps, 1);
+    const auto at = maps.lookup(1, reinterpret_cast<uint64_t>(&symbolizerMarker) + 4);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    capture::FrameSymbolizer s;
+    const std::string exe = maps.modules()[at.module];
+    EXPECT_EQ(s.function(exe, at.offset), "sl::test::symbolizerMarker(int)");
+    EXPECT_EQ(s.function(exe, at.offset + 1), "sl::test::symbolizerMarker(int)");
+    for (const char* pseudo :
+         {"//anon", "[vdso]", "/memfd:jit (deleted)", "/tmp/gone.so (deleted)"})
+        EXPECT_EQ(s.function(pseudo, 0x10), "") << pseudo;
+    EXPECT_EQ(s.function("/nonexistent/libgone.so", 0x10), "");
+    EXPECT_EQ(s.function("/nonexistent/libgone.so", 0x20), "");
+    // Pseudo modules are not errors; a missing file is, once, with its path.
+    ASSERT_EQ(s.unreadable().size(), 1u);
+    EXPECT_NE(s.unreadable().begin()->second.find("/nonexistent/libgone.so"), std::string::npos);
+    EXPECT_EQ(s.modulesLoaded(), 6u);  // one entry per module, parsed or not
 }
 
 TEST(ModuleMaps, LookupOverlapForkExec) {
