@@ -106,6 +106,7 @@ std::string CpuSampler::start(int64_t pid, int frequency, bool callchains) {
             fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                          PERF_FLAG_FD_CLOEXEC);
         }
+        if (fd < 0 && errno == ENODEV && cpu > 0) continue;  // an offline CPU
         if (fd < 0) {
             const int e = errno;
             closeAll();
