@@ -23,6 +23,7 @@ struct ElfSymbols::Mapped {
     template <class T>
     const T* at(uint64_t offset, uint64_t count = 1) const {
         if (offset > size || count > (size - offset) / sizeof(T)) return nullptr;
+        if (offset % alignof(T) != 0) return nullptr;  // a corrupt header: refuse, never UB
         return reinterpret_cast<const T*>(data + offset);
     }
 };
@@ -80,7 +81,8 @@ Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
     ElfSymbols out;
     out.m_files.push_back(*file);
     const auto* ph = f.at<Elf64_Phdr>(eh->e_phoff, eh->e_phnum);
-    if (!ph && eh->e_phnum) return makeError(path + ": program headers past the end of the file");
+    if (!ph && eh->e_phnum)
+        return makeError(path + ": program headers past the end of the file (or misaligned)");
     std::string buildId;
     for (size_t i = 0; i < eh->e_phnum; ++i) {
         if (ph[i].p_type == PT_LOAD)
@@ -123,7 +125,7 @@ Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::s
     const Elf64_Ehdr* eh = header(f.data, f.size);
     if (eh->e_shnum == 0) return {};  // no sections: no symbols, every frame unresolved
     const auto* sh = f.at<Elf64_Shdr>(eh->e_shoff, eh->e_shnum);
-    if (!sh) return makeError(path + ": section headers past the end of the file");
+    if (!sh) return makeError(path + ": section headers past the end of the file (or misaligned)");
     for (uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
         std::vector<Symbol> symbols;
         for (size_t i = 0; i < eh->e_shnum; ++i) {
@@ -134,7 +136,7 @@ Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::s
             const auto* strs = f.at<char>(strSec.sh_offset, strSec.sh_size);
             if (!syms || !strs || strSec.sh_size == 0 || strs[strSec.sh_size - 1] != 0)
                 return makeError(path + ": symbol table " + std::to_string(i) +
-                                 " or its strings past the end of the file");
+                                 " or its strings past the end of the file (or misaligned)");
             for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
                 if (!isFunction(syms[k]) || syms[k].st_name >= strSec.sh_size) continue;
                 symbols.push_back({syms[k].st_value, syms[k].st_size, strs + syms[k].st_name});

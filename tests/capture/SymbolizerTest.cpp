@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <random>
 #include <sstream>
 
 #include "capture/launcher/CpuSampler.h"
@@ -123,6 +125,37 @@ TEST(ElfSymbols, BadFilesAreErrorsNamingTheFile) {
     ASSERT_FALSE(truncated);
     EXPECT_NE(truncated.error().find("past the end of the file"), std::string::npos)
         << truncated.error();
+    fs::remove_all(tmpl);
+}
+
+TEST(ElfSymbols, CorruptCopiesLoadOrFailCleanly) {
+    // Random bytes in the headers and the tables (where the section headers live), and
+    // truncations: every load either fails with a message or gives lookups that stay in bounds.
+    std::ifstream in(libPath(), std::ios::binary);
+    const std::string orig((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_GT(orig.size(), 8192u);
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string path = std::string(tmpl) + "/fuzz.so";
+    std::mt19937_64 rng(12345);
+    int failed = 0;
+    for (int round = 0; round < 300; ++round) {
+        std::string d = orig;
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 8); ++k) {
+            const size_t pos = rng() % 2 ? rng() % 128 : d.size() - 1 - rng() % 4096;
+            d[pos] = static_cast<char>(rng());
+        }
+        if (rng() % 10 == 0) d.resize(rng() % d.size() + 1);
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << d;
+        auto e = ElfSymbols::load(path);
+        if (!e) {
+            ++failed;
+            EXPECT_NE(e.error().find(path), std::string::npos) << e.error();
+            continue;
+        }
+        for (int q = 0; q < 100; ++q) (void)e->functionAt(rng() % (d.size() + 64));
+    }
+    EXPECT_GT(failed, 0);  // the corruption does reach the checks
     fs::remove_all(tmpl);
 }
 
