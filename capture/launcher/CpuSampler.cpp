@@ -129,9 +129,29 @@ std::string CpuSampler::start(int64_t pid, int frequency, bool callchains) {
         m_rings.push_back(r);
     }
     m_stats.kernelSamples = !excludeKernel;
+    seedMappings(pid);
     m_scratch.resize(65536);
     m_thread = std::thread([this] { run(); });
     return {};
+}
+
+void CpuSampler::seedMappings(int64_t pid) {
+    // Mappings made before the events were opened are never reported: take them from /proc
+    // (for the launcher's forked child, its copy of the launcher until it execs).
+    std::ifstream f("/proc/" + std::to_string(pid) + "/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        // start-end perms offset dev inode path
+        unsigned long long start = 0, end = 0, offset = 0;
+        char perms[8] = {};
+        int pathAt = 0;
+        if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset,
+                        &pathAt) < 4 ||
+            !std::strchr(perms, 'x') || pathAt <= 0 || static_cast<size_t>(pathAt) >= line.size())
+            continue;
+        addMapping(INT64_MIN, pid, start, end - start, offset,
+                   line.substr(static_cast<size_t>(pathAt)));
+    }
 }
 
 void CpuSampler::stop() {

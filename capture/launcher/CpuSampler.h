@@ -69,6 +69,7 @@ private:
     };
 
     void run();
+    void seedMappings(int64_t pid);
     void drain(Ring& r);
     void record(const uint8_t* rec, size_t size);
     // Replays the pending records with time <= upTo, in time order.

@@ -17,8 +17,9 @@ namespace sl::capture {
 struct ElfSymbols::Mapped {
     const uint8_t* data = nullptr;
     size_t size = 0;
+    bool owned = true;  // false: memory of this process (the vDSO), not ours to unmap
     ~Mapped() {
-        if (data) munmap(const_cast<uint8_t*>(data), size);
+        if (data && owned) munmap(const_cast<uint8_t*>(data), size);
     }
     template <class T>
     const T* at(uint64_t offset, uint64_t count = 1) const {
@@ -76,10 +77,24 @@ Result<std::shared_ptr<ElfSymbols::Mapped>> mapFile(const std::string& path) {
 Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
     auto file = mapFile(path);
     if (!file) return makeError(file.error());
-    const Mapped& f = **file;
+    return parse(*file, path);
+}
+
+Result<ElfSymbols> ElfSymbols::fromMemory(const uint8_t* data, size_t size,
+                                          const std::string& name) {
+    auto m = std::make_shared<Mapped>();
+    m->data = data;
+    m->size = size;
+    m->owned = false;
+    if (!header(data, size)) return makeError(name + ": not a 64-bit little-endian ELF image");
+    return parse(m, name);
+}
+
+Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const std::string& path) {
+    const Mapped& f = *file;
     const Elf64_Ehdr* eh = header(f.data, f.size);
     ElfSymbols out;
-    out.m_files.push_back(*file);
+    out.m_files.push_back(file);
     const auto* ph = f.at<Elf64_Phdr>(eh->e_phoff, eh->e_phnum);
     if (!ph && eh->e_phnum)
         return makeError(path + ": program headers past the end of the file (or misaligned)");
@@ -102,7 +117,7 @@ Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
             off = next;
         }
     }
-    if (Status s = out.readSymbols(*file, path); !s) return makeError(s.error());
+    if (Status s = out.readSymbols(file, path); !s) return makeError(s.error());
     // A stripped file (.dynsym only): its separate debug file has the full .symtab.
     if (!out.m_debugFile && !buildId.empty()) {
         const std::string debug =

@@ -21,6 +21,8 @@ public:
     struct Mapped;  // a read-only file mapping (shared, so the object can move); ElfSymbols.cpp
 
     static Result<ElfSymbols> load(const std::string& path);
+    // An ELF image in this process's memory that outlives the object (the vDSO).
+    static Result<ElfSymbols> fromMemory(const uint8_t* data, size_t size, const std::string& name);
 
     // The function containing the instruction at `fileOffset` (demangled C++), or "" when no
     // function symbol covers it.
@@ -41,6 +43,7 @@ private:
         int32_t demangled = -1;  // index into m_names once demangled
     };
 
+    static Result<ElfSymbols> parse(const std::shared_ptr<Mapped>& file, const std::string& path);
     Status readSymbols(const std::shared_ptr<Mapped>& file, const std::string& path);
 
     std::vector<std::shared_ptr<Mapped>> m_files;

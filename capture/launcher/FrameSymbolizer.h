@@ -1,7 +1,9 @@
 #pragma once
 // Resolves (module path, file offset) frames to function names at merge time: one ELF parse
-// per module per session (ElfSymbols), unreadable modules remembered with the reason. Pseudo
-// modules ("[vdso]", "[anon]", JIT memory, deleted files) are left unresolved. Not thread-safe.
+// per module per session (ElfSymbols), unreadable modules remembered with the reason. "[vdso]"
+// is read from the profiler's own vDSO (the kernel maps the same image into every 64-bit
+// process); other pseudo modules ("//anon", JIT memory, deleted files) are left unresolved.
+// Not thread-safe.
 #include <cstdint>
 #include <map>
 #include <memory>
