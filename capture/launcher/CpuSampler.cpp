@@ -1,7 +1,5 @@
 #include "capture/launcher/CpuSampler.h"
 
-#include "capture/common/Clock.h"
-
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -10,17 +8,21 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <unordered_map>
+
+#include "capture/common/Clock.h"
 
 namespace sl::capture {
 namespace {
 
-constexpr size_t kDataPages = 64;  // per CPU; 16 when the mlock allowance is smaller
-constexpr uint64_t kSampleIdBytes = 24;
-constexpr int64_t kReplayHorizonNs = 50'000'000;  // sample_id_all trailer: pid, tid, time, cpu, res
+constexpr size_t kDataPages = 64;        // per CPU; halved (down to 8) when mlock limits refuse
+constexpr uint64_t kSampleIdBytes = 24;  // sample_id_all trailer: pid, tid, time, cpu, res
+// Records reach the rings when they happen; everything older than this is in hand after a
+// drain of every ring and can be replayed in time order.
+constexpr int64_t kReplayHorizonNs = 50'000'000;
 
 template <class T>
 T load(const uint8_t* p) {
@@ -169,8 +171,6 @@ void CpuSampler::stop() {
 
 void CpuSampler::run() {
     while (!m_stop.load()) {
-        // Records are written when they happen: after draining every ring, all of them older
-        // than the horizon are in hand and can be replayed in order.
         const int64_t drainStart = nowNs();
         for (auto& r : m_rings) drain(r);
         const auto t0 = std::chrono::steady_clock::now();
