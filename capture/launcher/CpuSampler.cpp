@@ -218,7 +218,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
             uint64_t chain[PERF_MAX_STACK_DEPTH + 2];
             size_t n = 0;
             if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-                chain[n++] = SampleResolver::kKernelIp;
+                chain[n++] = ip;  // a kernel address: the leaf, above the user stack
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
                 for (uint64_t i = 0; i < nr && n < PERF_MAX_STACK_DEPTH + 2; ++i) {
@@ -371,8 +371,11 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
                     const SampleResolver::Frame& f = frames[*fi];
                     StackFrame sf;
                     if (f.module == SampleResolver::kKernel) {
-                        sf.function = kernelName;
+                        // Named from /proc/kallsyms when the kernel shows addresses.
+                        sf.function =
+                            f.function ? b.intern(m_resolver.functions()[f.function]) : kernelName;
                         sf.module = kernelName;
+                        sf.offset = f.offset;
                     } else {
                         sf.function = f.function ? b.intern(m_resolver.functions()[f.function]) : 0;
                         sf.module =

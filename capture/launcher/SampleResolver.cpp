@@ -1,6 +1,7 @@
 #include "capture/launcher/SampleResolver.h"
 
 #include "capture/launcher/FrameSymbolizer.h"
+#include "capture/launcher/KernelSymbols.h"
 
 namespace sl::capture {
 
@@ -8,8 +9,8 @@ uint32_t SampleResolver::stackOf(int64_t pid, const uint64_t* ips, size_t n) {
     m_scratch.clear();
     bool userLeaf = true;
     for (size_t i = 0; i < n; ++i) {
-        Key k{kKernel, 0, false};
-        if (ips[i] != kKernelIp) {
+        Key k{kKernel, ips[i], false};
+        if (i > 0 || !KernelSymbols::isKernelAddress(ips[i])) {
             const ModuleMaps::Location l = m_maps.lookup(pid, ips[i]);
             // Every user frame but the first is a return address: symbolize the call.
             k = {l.module, l.offset, !userLeaf};
@@ -27,14 +28,23 @@ uint32_t SampleResolver::stackOf(int64_t pid, const uint64_t* ips, size_t n) {
     return st->second;
 }
 
-void SampleResolver::symbolize() {
+void SampleResolver::symbolize(const std::string& kallsyms) {
     FrameSymbolizer symbolizer;
+    KernelSymbols kernel;
+    bool kernelLoaded = false;
     std::unordered_map<std::string_view, uint32_t> functionIndex;
     const auto& modules = m_maps.modules();
     for (Frame& f : m_frames) {
-        if (f.module >= modules.size()) continue;
-        const uint64_t at = f.caller && f.offset > 0 ? f.offset - 1 : f.offset;
-        std::string_view name = symbolizer.function(modules[f.module], at);
+        std::string_view name;
+        if (f.module == kKernel) {
+            if (!kernelLoaded) kernel = KernelSymbols::load(kallsyms);
+            kernelLoaded = true;
+            name = kernel.functionAt(f.offset);
+            if (name.empty()) f.offset = 0;  // all unnamed kernel addresses: one "[kernel]" frame
+        } else if (f.module < modules.size()) {
+            const uint64_t at = f.caller && f.offset > 0 ? f.offset - 1 : f.offset;
+            name = symbolizer.function(modules[f.module], at);
+        }
         if (name.empty()) continue;
         auto [it, inserted] =
             functionIndex.try_emplace(name, static_cast<uint32_t>(m_functions.size()));

@@ -17,17 +17,19 @@ class SampleResolver {
 public:
     struct Frame {
         uint32_t module;        // ModuleMaps id, ModuleMaps::kNoModule, or kKernel
-        uint64_t offset;        // file offset in the module (the address when unmapped)
+        uint64_t offset;        // file offset in the module (the address when unmapped or in
+                                // the kernel; 0 for a kernel address without a symbol)
         uint32_t function = 0;  // index into functions(); 0 = unresolved
         bool caller = false;    // a return address: symbolized at offset - 1 (the call)
     };
-    static constexpr uint64_t kKernelIp = UINT64_MAX;  // "the sample was in the kernel"
     static constexpr uint32_t kKernel = UINT32_MAX - 1;
 
     ModuleMaps& maps() { return m_maps; }
-    // The distinct stack of these addresses (leaf first) in `pid` now.
+    // The distinct stack of these addresses (leaf first) in `pid` now. A kernel address
+    // (KernelSymbols::isKernelAddress) is taken as such only as the leaf.
     uint32_t stackOf(int64_t pid, const uint64_t* ips, size_t n);
-    void symbolize();
+    // Names every distinct frame; kernel frames from `kallsyms` (read only if there are any).
+    void symbolize(const std::string& kallsyms = "/proc/kallsyms");
 
     size_t stackCount() const { return m_stackBegin.size() - 1; }
     const uint32_t* stackBegin(uint32_t stack) const {

@@ -16,7 +16,9 @@
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ElfSymbols.h"
 #include "capture/launcher/FrameSymbolizer.h"
+#include "capture/launcher/KernelSymbols.h"
 #include "capture/launcher/ModuleMaps.h"
+#include "capture/launcher/SampleResolver.h"
 
 namespace sl::test {
 
@@ -186,6 +188,44 @@ TEST(FrameSymbolizer, PseudoModulesMissingFilesAndTheCache) {
     EXPECT_TRUE(vdsoNames.count("clock_gettime") || vdsoNames.count("__vdso_clock_gettime"))
         << vdsoNames.size() << " names";
     EXPECT_EQ(s.modulesLoaded(), 6u);
+}
+
+TEST(KernelSymbols, KallsymsTextAndHiddenAddresses) {
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string visible = std::string(tmpl) + "/kallsyms";
+    std::ofstream(visible) << "ffffffff81000200 T big_fn\t[somemod]\n"
+                              "ffffffff81000000 T _stext\n"
+                              "ffffffff81000100 t helper_fn\n"
+                              "ffffffff81000180 d some_data\n"
+                              "garbage line\n";
+    auto k = capture::KernelSymbols::load(visible);
+    EXPECT_EQ(k.size(), 3u);  // text symbols only, in address order
+    EXPECT_EQ(k.functionAt(0xffffffff81000150), "helper_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff81000100), "helper_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff81000250), "big_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff80ffffff), "");
+    EXPECT_EQ(k.functionAt(0xffffffff91000000), "");  // far past the last symbol
+    const std::string hidden = std::string(tmpl) + "/hidden";
+    std::ofstream(hidden) << "0000000000000000 T _stext\n0000000000000000 t helper_fn\n";
+    EXPECT_EQ(capture::KernelSymbols::load(hidden).size(), 0u);
+    EXPECT_EQ(capture::KernelSymbols::load(std::string(tmpl) + "/missing").size(), 0u);
+    EXPECT_TRUE(capture::KernelSymbols::isKernelAddress(0xffffffff81000000));
+    EXPECT_FALSE(capture::KernelSymbols::isKernelAddress(0x7fffffffe000));
+
+    // Through the resolver: a kernel leaf is named, a user frame below it is not a kernel one.
+    capture::SampleResolver r;
+    const uint64_t stack[] = {0xffffffff81000150, 0xffffffff81000150};
+    const uint32_t st = r.stackOf(1, stack, 2);
+    r.symbolize(visible);
+    ASSERT_EQ(r.stackEnd(st) - r.stackBegin(st), 2);
+    const auto& leaf = r.frames()[r.stackBegin(st)[0]];
+    const auto& below = r.frames()[r.stackBegin(st)[1]];
+    EXPECT_EQ(leaf.module, capture::SampleResolver::kKernel);
+    EXPECT_EQ(r.functions()[leaf.function], "helper_fn");
+    EXPECT_EQ(below.module, ModuleMaps::kNoModule);  // unmapped user address, unresolved
+    EXPECT_EQ(r.unresolvedIn(st), 1u);
+    fs::remove_all(tmpl);
 }
 
 TEST(ModuleMaps, LookupOverlapForkExec) {
