@@ -245,6 +245,44 @@ TEST(SamplingOptions, DlopenedLibrarySymbolsResolve) {
               0.9);
 }
 
+TEST(SamplingOptions, KernelLeafIsNamed) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("k.rep"), {},
+                      {client("sampling_client"), "kernel", dir.file("burns.txt")}),
+              0);
+    auto r = load(dir.file("k.rep"));
+    ASSERT_TRUE(r);
+    const auto burns = readBurns(dir.file("burns.txt"));
+    const auto s = samplesOf(*r, burns.at("K").tid);
+    ASSERT_FALSE(s.empty());
+    EXPECT_GT(share(s, [](const Sample& x) { return has(x, "kernelHot(long)"); }), 0.9);
+    const double inKernel = share(s, [](const Sample& x) { return x.modules[0] == "[kernel]"; });
+    if (inKernel == 0) GTEST_SKIP() << "perf_event_paranoid keeps kernel samples out";
+    EXPECT_GT(inKernel, 0.5);  // reading /dev/zero is kernel work (clearing the user buffer)
+    // The kernel leaf sits on the user stack: [kernel function], read, ..., kernelHot, main.
+    EXPECT_GT(share(s,
+                    [](const Sample& x) {
+                        return x.modules[0] != "[kernel]" ||
+                               (x.modules.size() > 1 && x.modules[1] != "[kernel]");
+                    }),
+              0.99);
+    const double ordered = share(s, [](const Sample& x) {
+        return x.modules[0] == "[kernel]" && x.functions.size() >= 3 &&
+               x.functions[1] == "kernelHot(long)" && x.functions[2] == "main";
+    });
+    EXPECT_GT(ordered / inKernel, 0.9);
+    std::ifstream kallsyms("/proc/kallsyms");
+    std::string first;
+    kallsyms >> first;
+    if (first.empty() || first.find_first_not_of('0') == std::string::npos)
+        GTEST_SKIP() << "the kernel hides addresses (kptr_restrict): no kernel names";
+    const double named = share(s, [](const Sample& x) {
+        return x.modules[0] == "[kernel]" && x.functions[0] != "[kernel]" &&
+               !x.functions[0].empty();
+    });
+    EXPECT_GT(named / inKernel, 0.9);
+}
+
 TEST(SamplingOptions, DelayDropsEarlierSamples) {
     CaptureDir dir;
     ASSERT_EQ(profile(dir.file("y.rep"), {"-y", "0.4"},

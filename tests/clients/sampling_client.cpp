@@ -6,9 +6,12 @@
 //   lib SO FILE        dlopen(SO), spin 300 ms in its samplelib::spinInLibrary
 //   work N FILE        N blocks of a fixed computation in workHot (for the overhead benchmark:
 //                      the CPU time it takes, with and without sampling)
+//   kernel FILE        kernelHot: 300 ms of CPU mostly in the kernel, reading /dev/zero 1 MiB at a
+//                      time with its own syscall instruction
 //   children FILE      fork+exec of this program ("child": childHot 300 ms), then a fork
 //                      without exec (forkedHot 300 ms)
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -72,6 +75,33 @@ __attribute__((noinline)) double workHot(long blocks) {
     return x;
 }
 
+// read(2) issued from this function itself: not through libc or the profiler's interposed
+// read(), which have no frame pointers (the caller would be skipped), so the stack is exactly
+// [kernel function], kernelHot, main.
+static inline __attribute__((always_inline)) long rawRead(int fd, void* buf, size_t n) {
+#if defined(__x86_64__)
+    long ret;
+    asm volatile("syscall"
+                 : "=a"(ret)
+                 : "a"(SYS_read), "D"(fd), "S"(buf), "d"(n)
+                 : "rcx", "r11", "memory");
+    return ret;
+#else
+    return syscall(SYS_read, fd, buf, n);
+#endif
+}
+
+__attribute__((noinline)) double kernelHot(int64_t cpuNs) {
+    static char buf[1 << 20];
+    const int fd = open("/dev/zero", O_RDONLY);
+    // The CPU-time check (clock_gettime: libc, no frame pointer) only every 16 reads.
+    for (bool ok = true; ok && threadCpuNs() < cpuNs;)
+        for (int i = 0; ok && i < 16; ++i) ok = rawRead(fd, buf, sizeof buf) > 0;
+    close(fd);
+    g_sink = buf[100];
+    return 1.0 + buf[7];
+}
+
 __attribute__((noinline)) double runA() {
     double r = hotA(700'000'000);
     report("A", threadCpuNs());
@@ -87,7 +117,8 @@ extern "C" void* threadBEntry(void*) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: sampling_client threads|lib SO|work N|children|child FILE\n");
+        std::fprintf(stderr,
+                     "usage: sampling_client threads|lib SO|work N|kernel|children|child FILE\n");
         return 2;
     }
     const char* mode = argv[1];
@@ -114,6 +145,11 @@ int main(int argc, char** argv) {
     if (std::strcmp(mode, "work") == 0 && argc == 4) {
         double r = workHot(std::atol(argv[2]));
         report("W", threadCpuNs());
+        return r > 0 ? 0 : 1;
+    }
+    if (std::strcmp(mode, "kernel") == 0) {
+        double r = kernelHot(300'000'000);
+        report("K", threadCpuNs());
         return r > 0 ? 0 : 1;
     }
     if (std::strcmp(mode, "child") == 0) {
