@@ -14,6 +14,7 @@ uint32_t ModuleMaps::moduleId(std::string_view path) {
 void ModuleMaps::map(int64_t pid, uint64_t start, uint64_t length, uint64_t pgoff,
                      std::string_view path) {
     if (length == 0) return;
+    ++m_generation;
     const uint64_t end = start + length;
     const uint32_t module = moduleId(path);
     auto& v = m_maps[pid];
@@ -36,6 +37,7 @@ void ModuleMaps::map(int64_t pid, uint64_t start, uint64_t length, uint64_t pgof
 
 void ModuleMaps::fork(int64_t parent, int64_t child) {
     if (parent == child) return;
+    ++m_generation;
     auto it = m_maps.find(parent);
     if (it == m_maps.end()) {
         m_maps.erase(child);
@@ -46,6 +48,7 @@ void ModuleMaps::fork(int64_t parent, int64_t child) {
 }
 
 void ModuleMaps::exec(int64_t pid) {
+    ++m_generation;
     m_maps.erase(pid);
 }
 

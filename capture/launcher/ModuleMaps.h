@@ -30,6 +30,8 @@ public:
     Location lookup(int64_t pid, uint64_t address) const;
     const std::vector<std::string>& modules() const { return m_modules; }
     uint32_t moduleId(std::string_view path);
+    // Changes whenever a lookup could give a different answer (map, fork, exec).
+    uint64_t generation() const { return m_generation; }
 
 private:
     struct Mapping {
@@ -39,6 +41,7 @@ private:
     std::unordered_map<int64_t, std::vector<Mapping>> m_maps;  // per pid, sorted by start
     std::vector<std::string> m_modules;
     std::unordered_map<std::string, uint32_t> m_moduleIndex;
+    uint64_t m_generation = 0;
 };
 
 }  // namespace sl::capture

@@ -3,9 +3,31 @@
 #include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/KernelSymbols.h"
 
+#include <algorithm>
+
 namespace sl::capture {
 
 uint32_t SampleResolver::stackOf(int64_t pid, const uint64_t* ips, size_t n) {
+    if (m_rawGeneration != m_maps.generation()) {
+        m_rawCache.clear();
+        m_rawIps.clear();
+        m_rawGeneration = m_maps.generation();
+    }
+    uint64_t h = static_cast<uint64_t>(pid) * 0x9E3779B97F4A7C15ULL ^ n;
+    for (size_t i = 0; i < n; ++i) h = (h ^ ips[i]) * 0x100000001B3ULL;
+    auto it = m_rawCache.find(h);
+    if (it != m_rawCache.end() && it->second.pid == pid && it->second.count == n &&
+        std::equal(ips, ips + n, m_rawIps.begin() + static_cast<ptrdiff_t>(it->second.begin)))
+        return it->second.stack;
+    const uint32_t stack = slowStackOf(pid, ips, n);
+    if (it == m_rawCache.end()) {
+        m_rawCache.emplace(h, RawStack{pid, m_rawIps.size(), static_cast<uint32_t>(n), stack});
+        m_rawIps.insert(m_rawIps.end(), ips, ips + n);
+    }
+    return stack;
+}
+
+uint32_t SampleResolver::slowStackOf(int64_t pid, const uint64_t* ips, size_t n) {
     m_scratch.clear();
     bool userLeaf = true;
     for (size_t i = 0; i < n; ++i) {

@@ -76,6 +76,17 @@ private:
     std::vector<uint32_t> m_stackUnresolved;  // per stack, after symbolize()
     std::vector<std::string> m_functions{""};
     std::vector<uint32_t> m_scratch;
+    // Fast path for repeated samples: (pid, raw addresses) -> stack, valid for one generation
+    // of the mappings (cleared when they change). Collisions fall back to the slow path.
+    struct RawStack {
+        int64_t pid;
+        uint64_t begin;  // in m_rawIps
+        uint32_t count, stack;
+    };
+    std::unordered_map<uint64_t, RawStack> m_rawCache;
+    std::vector<uint64_t> m_rawIps;
+    uint64_t m_rawGeneration = UINT64_MAX;
+    uint32_t slowStackOf(int64_t pid, const uint64_t* ips, size_t n);
     std::string m_unreadable;
     uint64_t m_unreadableCount = 0;
 };

@@ -256,9 +256,12 @@ TEST(ModuleMaps, LookupOverlapForkExec) {
 
     m.fork(10, 20);  // the child has the parent's mappings
     EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    const uint64_t generation = m.generation();
     m.fork(20, 20);  // a new thread changes nothing
     EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    EXPECT_EQ(m.generation(), generation);
     m.exec(20);  // exec: the old image is gone, the parent keeps its own
+    EXPECT_NE(m.generation(), generation);  // cached lookups are stale now
     EXPECT_EQ(m.lookup(20, 0x5010).module, ModuleMaps::kNoModule);
     EXPECT_EQ(m.modules()[m.lookup(10, 0x5010).module], "/lib/b.so");
     EXPECT_EQ(m.modules().size(), 3u);  // paths are interned
