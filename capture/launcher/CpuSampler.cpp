@@ -219,6 +219,8 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
             size_t n = 0;
             if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
                 chain[n++] = ip;  // a kernel address: the leaf, above the user stack
+            if (!m_kallsyms.valid())
+                m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::load(); });
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
                 for (uint64_t i = 0; i < nr && n < PERF_MAX_STACK_DEPTH + 2; ++i) {
@@ -327,8 +329,14 @@ void CpuSampler::resolve() {
     const auto t0 = std::chrono::steady_clock::now();
     replay(INT64_MAX);
     m_ips.shrink_to_fit();
+    KernelSymbols kernel;
+    if (m_resolver.hasKernelFrames()) {
+        if (!m_kallsyms.valid())  // records given by addSample (tests, benchmarks)
+            m_kallsyms = std::async(std::launch::deferred, [] { return KernelSymbols::load(); });
+        kernel = m_kallsyms.get();
+    }
     const auto t1 = std::chrono::steady_clock::now();
-    m_resolver.symbolize();
+    m_resolver.symbolize(&kernel);
     const auto t2 = std::chrono::steady_clock::now();
     m_stats.symbolizeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t1).count();
     m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t0).count();

@@ -10,6 +10,7 @@
 // Lost records are counted.
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,6 +88,9 @@ private:
     // Replayed (begin = stack).
     std::vector<Sample> m_samples;
     SampleResolver m_resolver;
+    // /proc/kallsyms takes ~100 ms of kernel time to read: loaded in the background from the
+    // first sample taken in the kernel, while the program still runs.
+    std::future<KernelSymbols> m_kallsyms;
     Stats m_stats;
     bool m_resolved = false;
 };

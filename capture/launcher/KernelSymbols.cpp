@@ -17,8 +17,8 @@ KernelSymbols KernelSymbols::load(const std::string& path) {
         // "ffffffff81000000 T _stext" or "... t name\t[module]"
         char* end = nullptr;
         const uint64_t address = std::strtoull(line.c_str(), &end, 16);
-        if (address == 0 || end == line.c_str() ||
-            line.size() < static_cast<size_t>(end - line.c_str()) + 4)
+        if (address == 0 && end != line.c_str()) break;  // hidden (kptr_restrict): all zero
+        if (end == line.c_str() || line.size() < static_cast<size_t>(end - line.c_str()) + 4)
             continue;
         const size_t typeAt = static_cast<size_t>(end - line.c_str()) + 1;
         const char type = line[typeAt];

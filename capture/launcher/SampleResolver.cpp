@@ -39,7 +39,10 @@ uint32_t SampleResolver::slowStackOf(int64_t pid, const uint64_t* ips, size_t n)
             userLeaf = false;
         }
         auto [it, inserted] = m_frameIndex.try_emplace(k, static_cast<uint32_t>(m_frames.size()));
-        if (inserted) m_frames.push_back({k.module, k.offset, 0, k.caller});
+        if (inserted) {
+            m_frames.push_back({k.module, k.offset, 0, k.caller});
+            m_kernelFrames |= k.module == kKernel;
+        }
         m_scratch.push_back(it->second);
     }
     auto [st, inserted] = m_stackIndex.try_emplace(m_scratch, static_cast<uint32_t>(stackCount()));
@@ -50,18 +53,14 @@ uint32_t SampleResolver::slowStackOf(int64_t pid, const uint64_t* ips, size_t n)
     return st->second;
 }
 
-void SampleResolver::symbolize(const std::string& kallsyms) {
+void SampleResolver::symbolize(const KernelSymbols* kernel) {
     FrameSymbolizer symbolizer;
-    KernelSymbols kernel;
-    bool kernelLoaded = false;
     std::unordered_map<std::string_view, uint32_t> functionIndex;
     const auto& modules = m_maps.modules();
     for (Frame& f : m_frames) {
         std::string_view name;
         if (f.module == kKernel) {
-            if (!kernelLoaded) kernel = KernelSymbols::load(kallsyms);
-            kernelLoaded = true;
-            name = kernel.functionAt(f.offset);
+            if (kernel) name = kernel->functionAt(f.offset);
             if (name.empty()) f.offset = 0;  // all unnamed kernel addresses: one "[kernel]" frame
         } else if (f.module < modules.size()) {
             const uint64_t at = f.caller && f.offset > 0 ? f.offset - 1 : f.offset;

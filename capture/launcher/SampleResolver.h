@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/launcher/KernelSymbols.h"
 #include "capture/launcher/ModuleMaps.h"
 
 namespace sl::capture {
@@ -28,8 +29,9 @@ public:
     // The distinct stack of these addresses (leaf first) in `pid` now. A kernel address
     // (KernelSymbols::isKernelAddress) is taken as such only as the leaf.
     uint32_t stackOf(int64_t pid, const uint64_t* ips, size_t n);
-    // Names every distinct frame; kernel frames from `kallsyms` (read only if there are any).
-    void symbolize(const std::string& kallsyms = "/proc/kallsyms");
+    // Names every distinct frame; kernel frames from `kernel` (null: all "[kernel]").
+    void symbolize(const KernelSymbols* kernel);
+    bool hasKernelFrames() const { return m_kernelFrames; }
 
     size_t stackCount() const { return m_stackBegin.size() - 1; }
     const uint32_t* stackBegin(uint32_t stack) const {
@@ -89,6 +91,7 @@ private:
     uint32_t slowStackOf(int64_t pid, const uint64_t* ips, size_t n);
     std::string m_unreadable;
     uint64_t m_unreadableCount = 0;
+    bool m_kernelFrames = false;
 };
 
 }  // namespace sl::capture

@@ -217,7 +217,8 @@ TEST(KernelSymbols, KallsymsTextAndHiddenAddresses) {
     capture::SampleResolver r;
     const uint64_t stack[] = {0xffffffff81000150, 0xffffffff81000150};
     const uint32_t st = r.stackOf(1, stack, 2);
-    r.symbolize(visible);
+    EXPECT_TRUE(r.hasKernelFrames());
+    r.symbolize(&k);
     ASSERT_EQ(r.stackEnd(st) - r.stackBegin(st), 2);
     const auto& leaf = r.frames()[r.stackBegin(st)[0]];
     const auto& below = r.frames()[r.stackBegin(st)[1]];
@@ -260,7 +261,7 @@ TEST(ModuleMaps, LookupOverlapForkExec) {
     m.fork(20, 20);  // a new thread changes nothing
     EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
     EXPECT_EQ(m.generation(), generation);
-    m.exec(20);  // exec: the old image is gone, the parent keeps its own
+    m.exec(20);                             // exec: the old image is gone, the parent keeps its own
     EXPECT_NE(m.generation(), generation);  // cached lookups are stale now
     EXPECT_EQ(m.lookup(20, 0x5010).module, ModuleMaps::kNoModule);
     EXPECT_EQ(m.modules()[m.lookup(10, 0x5010).module], "/lib/b.so");
