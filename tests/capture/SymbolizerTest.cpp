@@ -18,6 +18,7 @@
 #include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/KernelSymbols.h"
 #include "capture/launcher/ModuleMaps.h"
+#include "capture/launcher/ProfileOptions.h"
 #include "capture/launcher/SampleResolver.h"
 
 namespace sl::test {
@@ -319,6 +320,40 @@ TEST(CpuSampler, ResolveAndAddToOnSyntheticRecords) {
     EXPECT_EQ(r->callStacks.size(), 4u);
     EXPECT_EQ(r->diagnosticCount("sampling.frames_unresolved"), 3);
     EXPECT_EQ(r->diagnosticCount("sampling.samples_lost"), 0);
+}
+
+TEST(ProfileOptionsParse, SamplingOptions) {
+    capture::ProfileOptions o;
+    EXPECT_TRUE(o.cpuSampling);  // nsys defaults: process-tree, 1000 Hz; backtraces on
+    EXPECT_EQ(o.samplingFrequency, 1000);
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_TRUE(capture::parseSample("none", o));
+    EXPECT_FALSE(o.cpuSampling);
+    EXPECT_TRUE(capture::parseSample("process-tree", o));
+    EXPECT_TRUE(o.cpuSampling);
+    EXPECT_EQ(capture::parseSample("system-wide", o).error(),
+              "--sample: system-wide is not supported; use process-tree or none");
+    EXPECT_FALSE(capture::parseSample("", o));
+    EXPECT_TRUE(capture::parseSamplingFrequency("8000", o));
+    EXPECT_EQ(o.samplingFrequency, 8000);
+    EXPECT_TRUE(capture::parseSamplingFrequency("100", o));
+    EXPECT_EQ(o.samplingFrequency, 100);
+    for (const char* bad : {"99", "8001", "1k", "", "-5"})
+        EXPECT_EQ(capture::parseSamplingFrequency(bad, o).error(),
+                  std::string("--sampling-frequency: expected 100 to 8000 Hz, got '") + bad + "'");
+    EXPECT_EQ(o.samplingFrequency, 100);  // unchanged by the failures
+    EXPECT_TRUE(capture::parseBacktrace("none", o));
+    EXPECT_FALSE(o.backtraces);
+    EXPECT_TRUE(capture::parseBacktrace("fp", o));
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_TRUE(capture::parseBacktrace("auto", o));
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_NE(capture::parseBacktrace("lbr", o).error().find("lbr is not supported; supported: fp"),
+              std::string::npos);
+    EXPECT_NE(capture::parseBacktrace("dwarf", o).error().find("dwarf is not supported"),
+              std::string::npos);
+    EXPECT_EQ(capture::parseBacktrace("frame", o).error(),
+              "--backtrace: expected fp or none, got 'frame'");
 }
 
 TEST(CpuSampler, RefusalIsOneClearLine) {
