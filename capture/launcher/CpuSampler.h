@@ -25,7 +25,7 @@ public:
     struct Stats {
         uint64_t samples = 0, lost = 0, throttles = 0, frames = 0, distinctFrames = 0;
         uint64_t unresolvedFrames = 0;  // over all samples
-        int64_t resolveNs = 0;          // mapping + symbolization in stop()
+        int64_t resolveNs = 0;          // replay (reader thread, stop()) + symbolization
         int64_t symbolizeNs = 0;        // of which ELF reading and symbol lookups
         bool kernelSamples = false;     // exclude_kernel was not needed
     };

@@ -6,9 +6,13 @@
 #include <algorithm>
 
 namespace sl::capture {
+namespace {
+constexpr size_t kRawCacheAddresses = size_t{4} << 20;
+}
 
 uint32_t SampleResolver::stackOf(int64_t pid, const uint64_t* ips, size_t n) {
-    if (m_rawGeneration != m_maps.generation()) {
+    // Stale after a mapping change; bounded (32 MiB of addresses) when stacks rarely repeat.
+    if (m_rawGeneration != m_maps.generation() || m_rawIps.size() > kRawCacheAddresses) {
         m_rawCache.clear();
         m_rawIps.clear();
         m_rawGeneration = m_maps.generation();
