@@ -15,7 +15,8 @@ struct RawOptions {
     std::string output, force = "false", trace = "cuda,nvtx,osrt", osrtThreshold = "1000",
                         delay = "0", duration = "0", kill = "sigterm", captureRange = "none",
                         nvtxCapture, rangeEnd = "stop", forkBeforeExec = "false",
-                        samplingFrequency = "1000", cpuMetrics = "on", cpuMetricsFrequency = "100",
+                        sample = "process-tree", samplingFrequency = "1000",
+                        backtrace = "fp", cpuMetrics = "on", cpuMetricsFrequency = "100",
                         cpuctxsw = "process-tree", showOutput = "false", quiet, cudaGraph = "graph",
                         cudaMemory = "false", cudaFlush = "0", gpuDevices = "none",
                         gpuFrequency = "10";
@@ -56,11 +57,9 @@ Status toOptions(const RawOptions& raw, capture::ProfileOptions& o, const std::s
         if (Status s = parseEnvVar(e, o); !s) return s;
     if (!parseBool(raw.forkBeforeExec, &o.traceForkBeforeExec))
         return makeError("--trace-fork-before-exec: expected true or false");
-    long sf = std::strtol(raw.samplingFrequency.c_str(), &end, 10);
-    if (*end || sf < 100 || sf > 8000)
-        return makeError("--sampling-frequency: expected 100 to 8000 Hz, got '" +
-                         raw.samplingFrequency + "'");
-    o.samplingFrequency = static_cast<int>(sf);
+    if (Status s = parseSample(raw.sample, o); !s) return s;
+    if (Status s = parseSamplingFrequency(raw.samplingFrequency, o); !s) return s;
+    if (Status s = parseBacktrace(raw.backtrace, o); !s) return s;
     if (!parseBool(raw.cpuMetrics, &o.cpuMetrics))
         return makeError("--cpu-metrics: expected on or off");
     long mf = std::strtol(raw.cpuMetricsFrequency.c_str(), &end, 10);
@@ -107,8 +106,8 @@ int runProfile(int argc, char** argv) {
     ArgParser p(
         "sightline profile [options] <program> [program arguments...]",
         "Runs a program, traces it and its whole process tree (NVTX, OS runtime calls, processes,\n"
-        "threads, CPU usage and scheduling) and writes a .rep report. Options follow nsys "
-        "profile.");
+        "threads, CPU usage, scheduling, CPU samples with call stacks) and writes a .rep report.\n"
+        "Options follow nsys profile.");
     p.option('o', "output", "NAME",
              "report file; %p = root pid, %h = host, %q{ENV} = variable, %% = %", &raw.output,
              "report1.rep, report2.rep, ... (never overwriting)");
@@ -137,9 +136,16 @@ int runProfile(int argc, char** argv) {
             &raw.env);
     p.option(0, "trace-fork-before-exec", "true|false",
              "also trace forked children before they exec", &raw.forkBeforeExec, "false");
-    p.option('s', "sampling-frequency", "HZ",
-             "CPU sampling frequency (100-8000; sampling is not implemented yet)",
+    p.option('s', "sample", "process-tree|none",
+             "CPU IP/backtrace sampling of the traced process tree (perf events)", &raw.sample,
+             "process-tree");
+    p.option(0, "sampling-frequency", "HZ", "CPU samples per second of CPU time (100-8000)",
              &raw.samplingFrequency, "1000");
+    p.option('b', "backtrace", "fp|none",
+             "call stacks of CPU samples: fp = frame pointers (full stacks need code built with "
+             "-fno-omit-frame-pointer), none = the sampled address only; lbr and dwarf are not "
+             "supported",
+             &raw.backtrace, "fp");
     p.option(0, "cpu-metrics", "on|off",
              "sample per-core CPU utilization and the tree's resident memory", &raw.cpuMetrics,
              "on");
@@ -180,10 +186,6 @@ int runProfile(int argc, char** argv) {
         given += (given.empty() ? "" : " ") + std::string(argv[i]);
     capture::ProfileOptions o;
     if (Status s = toOptions(raw, o, given); !s) return usageError("profile", s.error());
-    if (p.seen("sampling-frequency") && !o.quiet)
-        std::fprintf(stderr,
-                     "sightline: note: CPU IP sampling is not implemented; --sampling-frequency is "
-                     "ignored\n");
     capture::Launcher launcher(std::move(o));
     auto r = launcher.run();
     if (!r) return fail(r.error());

@@ -25,6 +25,7 @@
 #include "capture/common/Clock.h"
 #include "capture/common/GateFile.h"
 #include "capture/common/SessionEnv.h"
+#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/ProcTree.h"
 #include "capture/launcher/ReportAssembler.h"
@@ -362,6 +363,9 @@ Result<ProfileResult> Launcher::run() {
 
     SchedTracer sched;
     std::string schedProblem = m_o.contextSwitches ? sched.start(child) : std::string();
+    CpuSampler cpuSampler;  // opened before the exec: the program's own mappings are recorded
+    std::string samplingProblem =
+        m_o.cpuSampling ? cpuSampler.start(child, m_o.samplingFrequency, m_o.backtraces) : "";
     [[maybe_unused]] ssize_t w = write(go[1], "g", 1);
     close(go[1]);
     int execErr = 0;
@@ -370,11 +374,13 @@ Result<ProfileResult> Launcher::run() {
         int st;
         waitpid(child, &st, 0);
         sched.stop();
+        cpuSampler.stop();
         fs::remove_all(sessionDir);
         return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
     }
     close(err[0]);
     if (!schedProblem.empty()) say(schedProblem);
+    if (!samplingProblem.empty()) say(samplingProblem);
 
     // Step 4: the output name can be made now that the root pid is known.
     if (!defaultName && output.empty()) {
@@ -410,6 +416,8 @@ Result<ProfileResult> Launcher::run() {
     int64_t sessionEnd = std::min(nowNs(), captureEnd);
     sampler.stop();
     sched.stop();
+    cpuSampler.stop();
+    if (m_o.cpuSampling && samplingProblem.empty()) say(cpuSampler.summary());
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();
 #endif
@@ -434,6 +442,8 @@ Result<ProfileResult> Launcher::run() {
 #endif
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
+    in.cpuSampler = samplingProblem.empty() && m_o.cpuSampling ? &cpuSampler : nullptr;
+    in.samplingProblem = samplingProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
     in.output = output_reader.take();
     in.outputPath = output;

@@ -123,6 +123,39 @@ Status parseEnvVar(const std::string& text, ProfileOptions& o) {
     return {};
 }
 
+Status parseSample(const std::string& text, ProfileOptions& o) {
+    if (text == "process-tree" || text == "none") {
+        o.cpuSampling = text != "none";
+        return {};
+    }
+    if (text == "system-wide")
+        return makeError("--sample: system-wide is not supported; use process-tree or none");
+    return makeError("--sample: expected process-tree or none, got '" + text + "'");
+}
+
+Status parseSamplingFrequency(const std::string& text, ProfileOptions& o) {
+    char* end = nullptr;
+    const long hz = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end || hz < 100 || hz > 8000)
+        return makeError("--sampling-frequency: expected 100 to 8000 Hz, got '" + text + "'");
+    o.samplingFrequency = static_cast<int>(hz);
+    return {};
+}
+
+Status parseBacktrace(const std::string& text, ProfileOptions& o) {
+    // nsys's default, lbr, needs Intel last-branch-record hardware; dwarf needs copying user
+    // stacks into the ring. Frame pointers are what we walk ("auto" picks them).
+    if (text == "fp" || text == "auto" || text == "none") {
+        o.backtraces = text != "none";
+        return {};
+    }
+    if (text == "lbr" || text == "dwarf")
+        return makeError("--backtrace: " + text +
+                         " is not supported; supported: fp (frame pointers: build with "
+                         "-fno-omit-frame-pointer for full stacks) or none");
+    return makeError("--backtrace: expected fp or none, got '" + text + "'");
+}
+
 bool patternUsesPid(const std::string& pattern) {
     for (size_t i = 0; i + 1 < pattern.size(); ++i) {
         if (pattern[i] != '%') continue;

@@ -35,7 +35,9 @@ struct ProfileOptions {
     int repeatCount = 0;  // repeat:N; 0 = every range
     std::vector<std::pair<std::string, std::string>> env;
     bool traceForkBeforeExec = false;
-    int samplingFrequency = 1000;
+    bool cpuSampling = true;         // -s process-tree|none
+    int samplingFrequency = 1000;    // --sampling-frequency, 100-8000 Hz
+    bool backtraces = true;          // -b fp|none (frame-pointer callchains)
     bool cpuMetrics = true;
     int cpuMetricsFrequency = 100;
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none
@@ -57,6 +59,10 @@ Status parseCaptureRange(const std::string& text, ProfileOptions& o);
 Status parseNvtxCapture(const std::string& text, ProfileOptions& o);
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o);
 Status parseEnvVar(const std::string& text, ProfileOptions& o);
+// -s process-tree|none, --sampling-frequency 100-8000, -b fp|none (lbr, dwarf: not supported).
+Status parseSample(const std::string& text, ProfileOptions& o);
+Status parseSamplingFrequency(const std::string& text, ProfileOptions& o);
+Status parseBacktrace(const std::string& text, ProfileOptions& o);
 
 // Expands %p (root pid), %h (host name), %q{NAME} (environment variable), %% and adds ".rep" when
 // the name has no extension. Unknown % sequences fail.

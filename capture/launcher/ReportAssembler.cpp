@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
@@ -105,6 +106,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
             b.addDiagnostic("sched.records_lost", static_cast<int64_t>(in.sched->lostRecords()),
                             "context-switch records the kernel dropped (ring buffer full)");
     }
+    if (in.cpuSampler) in.cpuSampler->addTo(b, window.start, window.end);
 #if SIGHTLINE_HAVE_CUDA_REPORT
     // CUDA stream files of the module's fallback format (none when it writes through the raw
     // streams), then NVML metrics and the CUDA diagnostics.
@@ -115,6 +117,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
 #endif
     merger.finish(in.sessionEnd);
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
+    if (!in.samplingProblem.empty())
+        b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
     if (in.cudaRequestedButUnavailable)
         b.addDiagnostic("cuda.unavailable", 1,
                         "CUDA tracing was requested but this build has no CUDA capture module");

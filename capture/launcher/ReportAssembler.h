@@ -21,6 +21,7 @@ namespace sl::capture {
 
 class ProcSampler;
 class SchedTracer;
+class CpuSampler;
 
 struct AssemblyInput {
     const ProfileOptions* options = nullptr;
@@ -33,6 +34,8 @@ struct AssemblyInput {
     const SchedTracer* sched = nullptr;
     cuda::CudaCaptureSession* cuda = nullptr;  // GPU metrics and CUDA diagnostics (may be null)
     std::string schedProblem;
+    const CpuSampler* cpuSampler = nullptr;  // -s process-tree (null when off or refused)
+    std::string samplingProblem;             // why perf_event_open refused sampling
     bool cudaRequestedButUnavailable = false;
     std::vector<ProgramOutput> output;
     std::string outputPath;  // expanded; empty with defaultName

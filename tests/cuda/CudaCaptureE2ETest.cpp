@@ -69,8 +69,10 @@ TEST_F(CudaCaptureE2E, KernelsApiCallsAndGpuInTheReport) {
     EXPECT_EQ(report.str(api[0]->name[0]), "cudaLaunchKernel");
     EXPECT_NE(report.findThread(api[0]->key.pid, api[0]->key.tid),
               nullptr);  // on the program's main thread
-    EXPECT_EQ(report.diagnostics.size(), 0u)
-        << report.diagnostics[0].name << ": " << report.diagnostics[0].reason;
+    // Nothing went wrong on the CUDA path. CPU sampling (on by default) reports its own
+    // informational counters, such as frames of stripped libraries left unresolved.
+    for (const auto& d : report.diagnostics)
+        if (d.name.rfind("sampling.", 0) != 0) ADD_FAILURE() << d.name << ": " << d.reason;
 
     // The GPU end-to-end checks (tests/gpu) pass on this real capture too.
     auto expect = gpucheck::Expectations::parse("kernels=3\n", "fake.expect");

@@ -1,0 +1,98 @@
+#pragma once
+// CPU IP/backtrace sampling of the traced tree (`-s process-tree`): a software cpu-clock
+// perf event per CPU with the root pid, inherited by all threads and children, sampling at
+// `--sampling-frequency` with user frame-pointer callchains (`-b fp`), timestamps on
+// CLOCK_MONOTONIC. The same events report every executable mapping (MMAP2), fork and exec, so
+// addresses can be resolved after the processes are gone. A reader thread drains the rings
+// every 10 ms and replays what is older than a short horizon in time order (SampleResolver:
+// addresses -> distinct frames and stacks), so memory grows with the distinct stacks and 32
+// bytes per sample, not with stack depth. stop() symbolizes each distinct frame once.
+// Lost records are counted.
+#include <atomic>
+#include <cstdint>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/launcher/SampleResolver.h"
+#include "model/core/ReportBuilder.h"
+
+namespace sl::capture {
+
+class CpuSampler {
+public:
+    struct Stats {
+        uint64_t samples = 0, lost = 0, throttles = 0, frames = 0, distinctFrames = 0;
+        uint64_t unresolvedFrames = 0;  // over all samples
+        int64_t resolveNs = 0;          // replay (reader thread, stop()) + symbolization
+        int64_t symbolizeNs = 0;        // of which ELF reading and symbol lookups
+        bool kernelSamples = false;     // exclude_kernel was not needed
+    };
+
+    ~CpuSampler();
+    // Opens the events for `pid` before it execs. Empty string: success; otherwise one line
+    // saying why sampling is off (the capture goes on without it).
+    std::string start(int64_t pid, int frequency, bool callchains);
+    // Ends sampling, drains the rings and resolves every frame.
+    void stop();
+    void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
+    const Stats& stats() const { return m_stats; }
+    // "CPU sampling: N samples, M distinct frames symbolized in X ms" (after stop()).
+    std::string summary() const;
+
+    // For tests and benchmarks: raw records as the reader would store them, then resolve().
+    void addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t length, uint64_t pgoff,
+                    const std::string& path);
+    void addSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips, size_t n);
+    void resolve();
+
+private:
+    struct Ring {
+        int fd = -1;
+        void* base = nullptr;
+        size_t size = 0;  // data area bytes
+    };
+    enum class MapKind : uint8_t { Mmap, Fork, Exec };
+    struct MapEvent {
+        int64_t time;
+        MapKind kind;
+        int64_t pid, parent;
+        uint64_t start, length, pgoff;
+        uint32_t path;  // index into m_paths
+    };
+    struct Sample {
+        int64_t time;
+        int32_t pid, tid;
+        int16_t cpu;
+        uint32_t count;  // raw: frames, leaf first
+        uint64_t begin;  // raw: offset in m_ips; replayed: the SampleResolver stack
+    };
+
+    void run();
+    void seedMappings(int64_t pid);
+    void drain(Ring& r);
+    void record(const uint8_t* rec, size_t size);
+    // Replays the pending records with time <= upTo, in time order.
+    void replay(int64_t upTo);
+
+    std::vector<Ring> m_rings;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    std::vector<uint8_t> m_scratch;
+    // Pending (raw), filled by the reader thread, replayed in time order.
+    std::vector<MapEvent> m_mapEvents;
+    std::vector<std::string> m_paths;
+    std::vector<Sample> m_pending;
+    std::vector<uint64_t> m_ips;
+    // Replayed (begin = stack).
+    std::vector<Sample> m_samples;
+    SampleResolver m_resolver;
+    // /proc/kallsyms takes ~100 ms of kernel time to read: loaded in the background from the
+    // first sample taken in the kernel, while the program still runs.
+    std::future<KernelSymbols> m_kallsyms;
+    Stats m_stats;
+    bool m_resolved = false;
+};
+
+}  // namespace sl::capture

@@ -1,0 +1,205 @@
+#include "capture/launcher/ElfSymbols.h"
+
+#include <cxxabi.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace sl::capture {
+
+struct ElfSymbols::Mapped {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    bool owned = true;  // false: memory of this process (the vDSO), not ours to unmap
+    ~Mapped() {
+        if (data && owned) munmap(const_cast<uint8_t*>(data), size);
+    }
+    template <class T>
+    const T* at(uint64_t offset, uint64_t count = 1) const {
+        if (offset > size || count > (size - offset) / sizeof(T)) return nullptr;
+        if (offset % alignof(T) != 0) return nullptr;  // a corrupt header: refuse, never UB
+        return reinterpret_cast<const T*>(data + offset);
+    }
+};
+
+namespace {
+
+const Elf64_Ehdr* header(const uint8_t* data, size_t size) {
+    if (size < sizeof(Elf64_Ehdr) || std::memcmp(data, ELFMAG, SELFMAG) != 0) return nullptr;
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(data);
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) return nullptr;
+    return eh;
+}
+
+bool isFunction(const Elf64_Sym& s) {
+    const int type = ELF64_ST_TYPE(s.st_info);
+    return (type == STT_FUNC || type == STT_GNU_IFUNC) && s.st_shndx != SHN_UNDEF &&
+           s.st_value != 0;
+}
+
+std::string hex(const uint8_t* p, size_t n) {
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        s += d[p[i] >> 4];
+        s += d[p[i] & 15];
+    }
+    return s;
+}
+
+Result<std::shared_ptr<ElfSymbols::Mapped>> mapFile(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return makeError(path + ": " + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        ::close(fd);
+        return makeError(path + ": not a regular file");
+    }
+    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    const int e = errno;
+    ::close(fd);
+    if (p == MAP_FAILED) return makeError(path + ": mmap: " + std::strerror(e));
+    auto m = std::make_shared<ElfSymbols::Mapped>();
+    m->data = static_cast<const uint8_t*>(p);
+    m->size = static_cast<size_t>(st.st_size);
+    if (!header(m->data, m->size)) return makeError(path + ": not a 64-bit little-endian ELF file");
+    return m;
+}
+}  // namespace
+
+Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
+    auto file = mapFile(path);
+    if (!file) return makeError(file.error());
+    return parse(*file, path);
+}
+
+Result<ElfSymbols> ElfSymbols::fromMemory(const uint8_t* data, size_t size,
+                                          const std::string& name) {
+    auto m = std::make_shared<Mapped>();
+    m->data = data;
+    m->size = size;
+    m->owned = false;
+    if (!header(data, size)) return makeError(name + ": not a 64-bit little-endian ELF image");
+    return parse(m, name);
+}
+
+Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const std::string& path) {
+    const Mapped& f = *file;
+    const Elf64_Ehdr* eh = header(f.data, f.size);
+    ElfSymbols out;
+    out.m_files.push_back(file);
+    const auto* ph = f.at<Elf64_Phdr>(eh->e_phoff, eh->e_phnum);
+    if (!ph && eh->e_phnum)
+        return makeError(path + ": program headers past the end of the file (or misaligned)");
+    std::string buildId;
+    for (size_t i = 0; i < eh->e_phnum; ++i) {
+        if (ph[i].p_type == PT_LOAD)
+            out.m_segments.push_back({ph[i].p_offset, ph[i].p_filesz, ph[i].p_vaddr});
+        if (ph[i].p_type != PT_NOTE || !buildId.empty()) continue;
+        // Notes: namesz, descsz, type, name (4-aligned), desc (4-aligned).
+        uint64_t off = ph[i].p_offset, end = ph[i].p_offset + ph[i].p_filesz;
+        while (off + 12 <= end) {
+            const auto* n = f.at<Elf64_Nhdr>(off);
+            if (!n) break;
+            const uint64_t name = off + 12, desc = name + ((n->n_namesz + 3) & ~3U);
+            const uint64_t next = desc + ((n->n_descsz + 3) & ~3U);
+            if (next > end || !f.at<uint8_t>(desc, n->n_descsz)) break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+                std::memcmp(f.data + name, "GNU", 4) == 0 && n->n_descsz > 1)
+                buildId = hex(f.data + desc, n->n_descsz);
+            off = next;
+        }
+    }
+    if (Status s = out.readSymbols(file, path); !s) return makeError(s.error());
+    // A stripped file (.dynsym only): its separate debug file has the full .symtab.
+    if (!out.m_debugFile && !buildId.empty()) {
+        const std::string debug =
+            "/usr/lib/debug/.build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug";
+        if (auto d = mapFile(debug); d) {
+            ElfSymbols dbg;
+            if (dbg.readSymbols(*d, debug) && dbg.m_debugFile) {
+                out.m_files.push_back(*d);
+                out.m_symbols = std::move(dbg.m_symbols);
+                out.m_debugFile = true;
+            }
+        }
+    }
+    return out;
+}
+
+// Reads .symtab (sets m_debugFile: a full table) or else .dynsym of `file`.
+Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::string& path) {
+    const Mapped& f = *file;
+    const Elf64_Ehdr* eh = header(f.data, f.size);
+    if (eh->e_shnum == 0) return {};  // no sections: no symbols, every frame unresolved
+    const auto* sh = f.at<Elf64_Shdr>(eh->e_shoff, eh->e_shnum);
+    if (!sh) return makeError(path + ": section headers past the end of the file (or misaligned)");
+    for (uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
+        std::vector<Symbol> symbols;
+        for (size_t i = 0; i < eh->e_shnum; ++i) {
+            if (sh[i].sh_type != wanted || sh[i].sh_entsize != sizeof(Elf64_Sym)) continue;
+            if (sh[i].sh_link >= eh->e_shnum) continue;
+            const Elf64_Shdr& strSec = sh[sh[i].sh_link];
+            const auto* syms = f.at<Elf64_Sym>(sh[i].sh_offset, sh[i].sh_size / sizeof(Elf64_Sym));
+            const auto* strs = f.at<char>(strSec.sh_offset, strSec.sh_size);
+            if (!syms || !strs || strSec.sh_size == 0 || strs[strSec.sh_size - 1] != 0)
+                return makeError(path + ": symbol table " + std::to_string(i) +
+                                 " or its strings past the end of the file (or misaligned)");
+            for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
+                if (!isFunction(syms[k]) || syms[k].st_name >= strSec.sh_size) continue;
+                symbols.push_back({syms[k].st_value, syms[k].st_size, strs + syms[k].st_name});
+            }
+        }
+        if (symbols.empty()) continue;
+        // Aliases share an address: keep one, the one with a size (then the first).
+        std::stable_sort(symbols.begin(), symbols.end(), [](const Symbol& a, const Symbol& b) {
+            return a.start != b.start ? a.start < b.start : (a.size != 0) > (b.size != 0);
+        });
+        symbols.erase(
+            std::unique(symbols.begin(), symbols.end(),
+                        [](const Symbol& a, const Symbol& b) { return a.start == b.start; }),
+            symbols.end());
+        m_symbols = std::move(symbols);
+        m_debugFile = wanted == SHT_SYMTAB;
+        return {};
+    }
+    return {};
+}
+
+bool ElfSymbols::addressOf(uint64_t fileOffset, uint64_t* address) const {
+    for (const Segment& s : m_segments) {
+        if (fileOffset >= s.offset && fileOffset < s.offset + s.fileSize) {
+            *address = fileOffset - s.offset + s.vaddr;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string_view ElfSymbols::functionAt(uint64_t fileOffset) {
+    uint64_t addr = 0;
+    if (!addressOf(fileOffset, &addr)) return {};
+    auto it = std::upper_bound(m_symbols.begin(), m_symbols.end(), addr,
+                               [](uint64_t a, const Symbol& s) { return a < s.start; });
+    if (it == m_symbols.begin()) return {};
+    Symbol& s = *(it - 1);
+    // A symbol without a size covers up to the next symbol (hand-written assembly).
+    if (s.size != 0 ? addr >= s.start + s.size : it == m_symbols.end()) return {};
+    if (s.demangled < 0) {
+        int status = 0;
+        char* d = abi::__cxa_demangle(s.name, nullptr, nullptr, &status);
+        m_names.emplace_back(status == 0 && d ? d : s.name);
+        std::free(d);
+        s.demangled = static_cast<int32_t>(m_names.size() - 1);
+    }
+    return m_names[static_cast<size_t>(s.demangled)];
+}
+
+}  // namespace sl::capture

@@ -1,0 +1,371 @@
+// Unit tests of the sampling back end: the ELF symbol reader (this test's own PIE executable,
+// the shared library of tests/clients, a stripped copy of it, broken files), the per-process
+// mapping table (mmap, overlap, fork, exec) and CpuSampler::resolve/addTo on synthetic records.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/ElfSymbols.h"
+#include "capture/launcher/FrameSymbolizer.h"
+#include "capture/launcher/KernelSymbols.h"
+#include "capture/launcher/ModuleMaps.h"
+#include "capture/launcher/ProfileOptions.h"
+#include "capture/launcher/SampleResolver.h"
+
+namespace sl::test {
+
+__attribute__((noinline)) int symbolizerMarker(int x) {
+    volatile int y = x;
+    for (int i = 0; i < 3; ++i) y = y * 3 + i;
+    return y;
+}
+
+namespace {
+
+using capture::ElfSymbols;
+using capture::ModuleMaps;
+namespace fs = std::filesystem;
+
+// This process's executable mappings from /proc/self/maps, into `maps` under `pid`.
+void loadSelfMaps(ModuleMaps& maps, int64_t pid) {
+    std::ifstream f("/proc/self/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string range, perms, offset, dev, inode, path;
+        in >> range >> perms >> offset >> dev >> inode >> path;
+        if (perms.find('x') == std::string::npos || path.empty()) continue;
+        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+    }
+}
+
+std::string selfExe() {
+    return fs::canonical("/proc/self/exe").string();
+}
+
+std::string libPath() {
+    return std::string(SIGHTLINE_CLIENTS) + "/libsampling_lib.so";
+}
+
+TEST(ElfSymbols, ResolvesAFunctionOfThisPieExecutable) {
+    ModuleMaps maps;
+    loadSelfMaps(maps, 1);
+    const auto addr = reinterpret_cast<uint64_t>(&symbolizerMarker) + 4;
+    const ModuleMaps::Location at = maps.lookup(1, addr);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    EXPECT_EQ(maps.modules()[at.module], selfExe());
+    auto elf = ElfSymbols::load(selfExe());
+    ASSERT_TRUE(elf) << elf.error();
+    EXPECT_GT(elf->symbolCount(), 100u);
+    EXPECT_EQ(elf->functionAt(at.offset), "sl::test::symbolizerMarker(int)");
+    // The first instruction too; and an offset outside any loadable segment is unresolved.
+    EXPECT_EQ(elf->functionAt(at.offset - 4), "sl::test::symbolizerMarker(int)");
+    EXPECT_EQ(elf->functionAt(uint64_t{1} << 40), "");
+}
+
+TEST(ElfSymbols, SharedLibraryFullAndStripped) {
+    void* h = dlopen(libPath().c_str(), RTLD_NOW);
+    ASSERT_TRUE(h) << dlerror();
+    void* spin = dlsym(h, "sampling_lib_spin");
+    ASSERT_TRUE(spin);
+    ModuleMaps maps;
+    loadSelfMaps(maps, 7);
+    const ModuleMaps::Location at = maps.lookup(7, reinterpret_cast<uint64_t>(spin) + 1);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    EXPECT_EQ(fs::path(maps.modules()[at.module]).filename(), "libsampling_lib.so");
+    auto full = ElfSymbols::load(libPath());
+    ASSERT_TRUE(full) << full.error();
+    EXPECT_EQ(full->functionAt(at.offset), "sampling_lib_spin");
+    EXPECT_TRUE(full->fromDebugFile());  // .symtab
+
+    // A stripped copy has only .dynsym: exported functions still resolve.
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string stripped = std::string(tmpl) + "/libstripped.so";
+    const std::string cmd = "strip --strip-all -o '" + stripped + "' '" + libPath() + "'";
+    if (std::system(cmd.c_str()) != 0) {
+        fs::remove_all(tmpl);
+        GTEST_SKIP() << "strip is not available";
+    }
+    auto dyn = ElfSymbols::load(stripped);
+    ASSERT_TRUE(dyn) << dyn.error();
+    EXPECT_FALSE(dyn->fromDebugFile());
+    EXPECT_EQ(dyn->functionAt(at.offset), "sampling_lib_spin");
+    fs::remove_all(tmpl);
+    dlclose(h);
+}
+
+TEST(ElfSymbols, BadFilesAreErrorsNamingTheFile) {
+    auto missing = ElfSymbols::load("/nonexistent/libx.so");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("/nonexistent/libx.so"), std::string::npos);
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string text = std::string(tmpl) + "/text";
+    std::ofstream(text) << "not an ELF file at all";
+    auto notElf = ElfSymbols::load(text);
+    ASSERT_FALSE(notElf);
+    EXPECT_NE(notElf.error().find("not a 64-bit little-endian ELF file"), std::string::npos);
+    // The first 200 bytes of a real library: headers point past the end.
+    const std::string cut = std::string(tmpl) + "/cut.so";
+    {
+        std::ifstream in(libPath(), std::ios::binary);
+        std::string head(200, '\0');
+        in.read(head.data(), 200);
+        std::ofstream(cut, std::ios::binary) << head;
+    }
+    auto truncated = ElfSymbols::load(cut);
+    ASSERT_FALSE(truncated);
+    EXPECT_NE(truncated.error().find("past the end of the file"), std::string::npos)
+        << truncated.error();
+    fs::remove_all(tmpl);
+}
+
+TEST(ElfSymbols, CorruptCopiesLoadOrFailCleanly) {
+    // Random bytes in the headers and the tables (where the section headers live), and
+    // truncations: every load either fails with a message or gives lookups that stay in bounds.
+    std::ifstream in(libPath(), std::ios::binary);
+    const std::string orig((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_GT(orig.size(), 8192u);
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string path = std::string(tmpl) + "/fuzz.so";
+    std::mt19937_64 rng(12345);
+    int failed = 0;
+    for (int round = 0; round < 300; ++round) {
+        std::string d = orig;
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 8); ++k) {
+            const size_t pos = rng() % 2 ? rng() % 128 : d.size() - 1 - rng() % 4096;
+            d[pos] = static_cast<char>(rng());
+        }
+        if (rng() % 10 == 0) d.resize(rng() % d.size() + 1);
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << d;
+        auto e = ElfSymbols::load(path);
+        if (!e) {
+            ++failed;
+            EXPECT_NE(e.error().find(path), std::string::npos) << e.error();
+            continue;
+        }
+        for (int q = 0; q < 100; ++q) (void)e->functionAt(rng() % (d.size() + 64));
+    }
+    EXPECT_GT(failed, 0);  // the corruption does reach the checks
+    fs::remove_all(tmpl);
+}
+
+TEST(FrameSymbolizer, PseudoModulesMissingFilesAndTheCache) {
+    ModuleMaps maps;
+    loadSelfMaps(maps, 1);
+    const auto at = maps.lookup(1, reinterpret_cast<uint64_t>(&symbolizerMarker) + 4);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    capture::FrameSymbolizer s;
+    const std::string exe = maps.modules()[at.module];
+    EXPECT_EQ(s.function(exe, at.offset), "sl::test::symbolizerMarker(int)");
+    EXPECT_EQ(s.function(exe, at.offset + 1), "sl::test::symbolizerMarker(int)");
+    for (const char* pseudo :
+         {"//anon", "[vdso]", "/memfd:jit (deleted)", "/tmp/gone.so (deleted)"})
+        EXPECT_EQ(s.function(pseudo, 0x10), "") << pseudo;
+    EXPECT_EQ(s.function("/nonexistent/libgone.so", 0x10), "");
+    EXPECT_EQ(s.function("/nonexistent/libgone.so", 0x20), "");
+    // Pseudo modules are not errors; a missing file is, once, with its path.
+    ASSERT_EQ(s.unreadable().size(), 1u);
+    EXPECT_NE(s.unreadable().begin()->second.find("/nonexistent/libgone.so"), std::string::npos);
+    EXPECT_EQ(s.modulesLoaded(), 6u);  // one entry per module, parsed or not
+
+    // "[vdso]" is named from the profiler's own vDSO image: its clock_gettime is found.
+    std::set<std::string> vdsoNames;
+    for (uint64_t off = 0; off < 16384; ++off)
+        if (auto n = s.function("[vdso]", off); !n.empty()) vdsoNames.emplace(n);
+    EXPECT_TRUE(vdsoNames.count("clock_gettime") || vdsoNames.count("__vdso_clock_gettime"))
+        << vdsoNames.size() << " names";
+    EXPECT_EQ(s.modulesLoaded(), 6u);
+}
+
+TEST(KernelSymbols, KallsymsTextAndHiddenAddresses) {
+    char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string visible = std::string(tmpl) + "/kallsyms";
+    std::ofstream(visible) << "ffffffff81000200 T big_fn\t[somemod]\n"
+                              "ffffffff81000000 T _stext\n"
+                              "ffffffff81000100 t helper_fn\n"
+                              "ffffffff81000180 d some_data\n"
+                              "garbage line\n";
+    auto k = capture::KernelSymbols::load(visible);
+    EXPECT_EQ(k.size(), 3u);  // text symbols only, in address order
+    EXPECT_EQ(k.functionAt(0xffffffff81000150), "helper_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff81000100), "helper_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff81000250), "big_fn");
+    EXPECT_EQ(k.functionAt(0xffffffff80ffffff), "");
+    EXPECT_EQ(k.functionAt(0xffffffff91000000), "");  // far past the last symbol
+    const std::string hidden = std::string(tmpl) + "/hidden";
+    std::ofstream(hidden) << "0000000000000000 T _stext\n0000000000000000 t helper_fn\n";
+    EXPECT_EQ(capture::KernelSymbols::load(hidden).size(), 0u);
+    EXPECT_EQ(capture::KernelSymbols::load(std::string(tmpl) + "/missing").size(), 0u);
+    EXPECT_TRUE(capture::KernelSymbols::isKernelAddress(0xffffffff81000000));
+    EXPECT_FALSE(capture::KernelSymbols::isKernelAddress(0x7fffffffe000));
+
+    // Through the resolver: a kernel leaf is named, a user frame below it is not a kernel one.
+    capture::SampleResolver r;
+    const uint64_t stack[] = {0xffffffff81000150, 0xffffffff81000150};
+    const uint32_t st = r.stackOf(1, stack, 2);
+    EXPECT_TRUE(r.hasKernelFrames());
+    r.symbolize(&k);
+    ASSERT_EQ(r.stackEnd(st) - r.stackBegin(st), 2);
+    const auto& leaf = r.frames()[r.stackBegin(st)[0]];
+    const auto& below = r.frames()[r.stackBegin(st)[1]];
+    EXPECT_EQ(leaf.module, capture::SampleResolver::kKernel);
+    EXPECT_EQ(r.functions()[leaf.function], "helper_fn");
+    EXPECT_EQ(below.module, ModuleMaps::kNoModule);  // unmapped user address, unresolved
+    EXPECT_EQ(r.unresolvedIn(st), 1u);
+    fs::remove_all(tmpl);
+}
+
+TEST(ModuleMaps, LookupOverlapForkExec) {
+    ModuleMaps m;
+    m.map(10, 0x1000, 0x2000, 0x0, "/bin/a");        // [0x1000, 0x3000) offsets 0..
+    m.map(10, 0x5000, 0x1000, 0x4000, "/lib/b.so");  // [0x5000, 0x6000) offsets 0x4000..
+    auto l = m.lookup(10, 0x1800);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0x800u);
+    l = m.lookup(10, 0x5010);
+    EXPECT_EQ(m.modules()[l.module], "/lib/b.so");
+    EXPECT_EQ(l.offset, 0x4010u);
+    EXPECT_EQ(m.lookup(10, 0x3000).module, ModuleMaps::kNoModule);  // end is exclusive
+    EXPECT_EQ(m.lookup(10, 0xfff).module, ModuleMaps::kNoModule);
+    EXPECT_EQ(m.lookup(11, 0x1800).module, ModuleMaps::kNoModule);  // another process
+
+    // A new mapping over the middle of /bin/a splits it; the tail keeps its file offsets.
+    m.map(10, 0x1800, 0x400, 0x100, "/lib/c.so");
+    l = m.lookup(10, 0x1900);
+    EXPECT_EQ(m.modules()[l.module], "/lib/c.so");
+    EXPECT_EQ(l.offset, 0x200u);
+    l = m.lookup(10, 0x1c00);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0xc00u);
+    l = m.lookup(10, 0x17ff);
+    EXPECT_EQ(m.modules()[l.module], "/bin/a");
+    EXPECT_EQ(l.offset, 0x7ffu);
+
+    m.fork(10, 20);  // the child has the parent's mappings
+    EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    const uint64_t generation = m.generation();
+    m.fork(20, 20);  // a new thread changes nothing
+    EXPECT_EQ(m.modules()[m.lookup(20, 0x5010).module], "/lib/b.so");
+    EXPECT_EQ(m.generation(), generation);
+    m.exec(20);                             // exec: the old image is gone, the parent keeps its own
+    EXPECT_NE(m.generation(), generation);  // cached lookups are stale now
+    EXPECT_EQ(m.lookup(20, 0x5010).module, ModuleMaps::kNoModule);
+    EXPECT_EQ(m.modules()[m.lookup(10, 0x5010).module], "/lib/b.so");
+    EXPECT_EQ(m.modules().size(), 3u);  // paths are interned
+}
+
+TEST(CpuSampler, ResolveAndAddToOnSyntheticRecords) {
+    // The real file offset of a function of this executable, then synthetic mappings/samples.
+    ModuleMaps self;
+    loadSelfMaps(self, 1);
+    const auto at = self.lookup(1, reinterpret_cast<uint64_t>(&symbolizerMarker) + 8);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    const uint64_t base = 0x400000000;
+    capture::CpuSampler s;
+    // A sample before the mapping exists (unresolved), the mapping, then samples in and out of
+    // the merge window; one in the kernel; the same stack twice.
+    const uint64_t ip = base + at.offset, caller = base + at.offset + 1;
+    const uint64_t kernel = UINT64_MAX;
+    const uint64_t st1[] = {ip, caller};
+    const uint64_t st2[] = {kernel, ip};
+    const uint64_t stAnon[] = {0x7000};
+    s.addSample(5, 42, 43, 1, st1, 2);
+    s.addMapping(10, 42, base, uint64_t{1} << 30, 0, self.modules()[at.module]);
+    s.addSample(20, 42, 43, 0, st1, 2);
+    s.addSample(30, 42, 44, 1, st1, 2);
+    s.addSample(40, 42, 43, 1, st2, 2);
+    s.addSample(50, 42, 43, 1, stAnon, 1);
+    s.addSample(1000, 42, 43, 1, st1, 2);
+    s.resolve();
+    EXPECT_EQ(s.stats().samples, 6u);
+    ReportBuilder b;
+    s.addTo(b, 5, 50);
+    auto r = b.finish();
+    EXPECT_EQ(r->eventCount(), 5u);
+    std::map<int64_t, std::vector<std::string>> byTime;
+    for (const Track& t : r->tracks) {
+        ASSERT_EQ(t.key.kind, EventKind::CpuSample);
+        for (size_t i = 0; i < t.size(); ++i) {
+            auto& v = byTime[t.start[i]];
+            for (uint32_t f :
+                 r->callStacks.at(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i))).frames)
+                v.push_back(r->frameText(f));
+        }
+    }
+    const std::string exe = fs::path(self.modules()[at.module]).filename().string();
+    const std::string fn = "sl::test::symbolizerMarker(int) (" + exe + ")";
+    ASSERT_EQ(byTime.size(), 5u);
+    EXPECT_EQ(byTime[5].size(), 2u);
+    EXPECT_EQ(byTime[5][0].rfind("[unknown]+0x", 0), 0u) << byTime[5][0];
+    EXPECT_EQ(byTime[20], (std::vector<std::string>{fn, fn}));
+    EXPECT_EQ(byTime[30], (std::vector<std::string>{fn, fn}));
+    EXPECT_EQ(byTime[40], (std::vector<std::string>{"[kernel] ([kernel])", fn}));
+    EXPECT_EQ(byTime[50], (std::vector<std::string>{"[unknown]+0x7000"}));
+    // Identical stacks are stored once; 2 + 1 + 1 unresolved frames are counted.
+    EXPECT_EQ(r->callStacks.size(), 4u);
+    EXPECT_EQ(r->diagnosticCount("sampling.frames_unresolved"), 3);
+    EXPECT_EQ(r->diagnosticCount("sampling.samples_lost"), 0);
+}
+
+TEST(ProfileOptionsParse, SamplingOptions) {
+    capture::ProfileOptions o;
+    EXPECT_TRUE(o.cpuSampling);  // nsys defaults: process-tree, 1000 Hz; backtraces on
+    EXPECT_EQ(o.samplingFrequency, 1000);
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_TRUE(capture::parseSample("none", o));
+    EXPECT_FALSE(o.cpuSampling);
+    EXPECT_TRUE(capture::parseSample("process-tree", o));
+    EXPECT_TRUE(o.cpuSampling);
+    EXPECT_EQ(capture::parseSample("system-wide", o).error(),
+              "--sample: system-wide is not supported; use process-tree or none");
+    EXPECT_FALSE(capture::parseSample("", o));
+    EXPECT_TRUE(capture::parseSamplingFrequency("8000", o));
+    EXPECT_EQ(o.samplingFrequency, 8000);
+    EXPECT_TRUE(capture::parseSamplingFrequency("100", o));
+    EXPECT_EQ(o.samplingFrequency, 100);
+    for (const char* bad : {"99", "8001", "1k", "", "-5"})
+        EXPECT_EQ(capture::parseSamplingFrequency(bad, o).error(),
+                  std::string("--sampling-frequency: expected 100 to 8000 Hz, got '") + bad + "'");
+    EXPECT_EQ(o.samplingFrequency, 100);  // unchanged by the failures
+    EXPECT_TRUE(capture::parseBacktrace("none", o));
+    EXPECT_FALSE(o.backtraces);
+    EXPECT_TRUE(capture::parseBacktrace("fp", o));
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_TRUE(capture::parseBacktrace("auto", o));
+    EXPECT_TRUE(o.backtraces);
+    EXPECT_NE(capture::parseBacktrace("lbr", o).error().find("lbr is not supported; supported: fp"),
+              std::string::npos);
+    EXPECT_NE(capture::parseBacktrace("dwarf", o).error().find("dwarf is not supported"),
+              std::string::npos);
+    EXPECT_EQ(capture::parseBacktrace("frame", o).error(),
+              "--backtrace: expected fp or none, got 'frame'");
+}
+
+TEST(CpuSampler, RefusalIsOneClearLine) {
+    // A pid that cannot exist: perf_event_open fails, start() says why and nothing is left open.
+    capture::CpuSampler s;
+    const std::string why = s.start(0x3fffffff, 1000, true);
+    EXPECT_EQ(why.rfind("CPU sampling is off: perf_event_open on CPU 0: No such process", 0), 0u)
+        << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos);
+    s.stop();  // harmless without a reader thread
+    EXPECT_EQ(s.stats().samples, 0u);
+}
+
+}  // namespace
+}  // namespace sl::test
