@@ -228,9 +228,13 @@ Result<std::vector<std::string>> assembleReports(
             std::to_string(report->processes.size()) + " processes in " +
             std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path +
             " (" + formatBytes(size) + ")");
-        for (const auto& d : report->diagnostics)
-            if (d.name != "cuda.unavailable" && d.name != "capture.range_window")
-                say("warning: " + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
+        for (const auto& d : report->diagnostics) {
+            if (d.name == "cuda.unavailable" || d.name == "capture.range_window") continue;
+            // Unresolved frames (stripped or JIT code) lose no data: a note, not a warning.
+            const bool note = d.name == "sampling.frames_unresolved";
+            say(std::string(note ? "note: " : "warning: ") + d.name + " = " + std::to_string(d.count) +
+                ": " + d.reason);
+        }
         written.push_back(path);
     }
     return written;
