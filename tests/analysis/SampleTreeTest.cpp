@@ -1,0 +1,125 @@
+// SampleTree (model/analysis/SampleTree.h): bottom-up, top-down and flat aggregation of CPU
+// samples over the hand-built report of tests/analysis-gui/SampleFixture.h, by time range and
+// thread, with exact counts.
+#include "model/analysis/SampleTree.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "tests/analysis-gui/SampleFixture.h"
+
+namespace sl::analysis {
+namespace {
+
+// A tree as indented "name self/total" lines (children in display order), for exact checks.
+std::string dump(const SampleTree& t, const std::vector<SampleNode>& nodes, uint32_t node = 0,
+                 int depth = 0) {
+    std::string out;
+    if (node != 0)
+        out += std::string(static_cast<size_t>(2 * (depth - 1)), ' ') +
+               t.functions()[nodes[node].function].name + " " + std::to_string(nodes[node].self) +
+               "/" + std::to_string(nodes[node].total) + "\n";
+    for (uint32_t c : nodes[node].children) out += dump(t, nodes, c, depth + 1);
+    return out;
+}
+
+class SampleTreeTest : public ::testing::Test {
+protected:
+    std::shared_ptr<const Report> report = test::makeSampleReport();
+};
+
+TEST_F(SampleTreeTest, FlatCountsSelfAndTotalOverTheWholeReport) {
+    const SampleTree t = SampleTree::compute(*report, {});
+    EXPECT_FALSE(t.cancelled());
+    EXPECT_EQ(t.sampleCount(), 9);
+    EXPECT_EQ(t.stackCount(), 5u);
+    EXPECT_EQ(dump(t, t.flat()),
+              "main 0/9\n"
+              "run 2/8\n"
+              "compute 3/6\n"
+              "helper 3/3\n"
+              "libfoo.so+0x40 1/1\n");
+    ASSERT_NE(t.flatNode("compute"), nullptr);
+    EXPECT_EQ(t.flatNode("compute")->self, 3);
+    EXPECT_EQ(t.flatNode("absent"), nullptr);
+    // Functions carry their module's file name; unresolved frames are module+offset.
+    const SampleFunction& compute = t.functions()[t.flatNode("compute")->function];
+    EXPECT_EQ(compute.module, "libm.so");
+    EXPECT_EQ(t.functionText(t.flatNode("compute")->function), "compute (libm.so)");
+    EXPECT_EQ(t.functionText(t.flatNode("libfoo.so+0x40")->function), "libfoo.so+0x40");
+}
+
+TEST_F(SampleTreeTest, TopDownFollowsStacksFromTheOutermostFrame) {
+    const SampleTree t = SampleTree::compute(*report, {});
+    EXPECT_EQ(t.topDown()[0].total, 9);
+    EXPECT_EQ(dump(t, t.topDown()),
+              "main 0/9\n"
+              "  run 1/8\n"
+              "    compute 3/6\n"
+              "      helper 3/3\n"
+              "    run 1/1\n"
+              "  libfoo.so+0x40 1/1\n");
+}
+
+TEST_F(SampleTreeTest, BottomUpStartsAtLeavesAndExpandsToCallers) {
+    const SampleTree t = SampleTree::compute(*report, {});
+    EXPECT_EQ(dump(t, t.bottomUp()),
+              "compute 3/3\n"
+              "  run 3/3\n"
+              "    main 3/3\n"
+              "helper 3/3\n"
+              "  compute 3/3\n"
+              "    run 3/3\n"
+              "      main 3/3\n"
+              "run 2/2\n"
+              "  main 1/1\n"
+              "  run 1/1\n"
+              "    main 1/1\n"
+              "libfoo.so+0x40 1/1\n"
+              "  main 1/1\n");
+}
+
+TEST_F(SampleTreeTest, TimeRangeIsHalfOpenAndThreadsFilter) {
+    SampleRequest req;
+    req.t0 = 200;
+    req.t1 = 400;  // 200 S1, 300 S2 (thread 10), 250 S2, 350 S2 (thread 11); 400 is out
+    SampleTree t = SampleTree::compute(*report, req);
+    EXPECT_EQ(t.sampleCount(), 4);
+    EXPECT_EQ(dump(t, t.flat()),
+              "compute 1/4\n"
+              "main 0/4\n"
+              "run 0/4\n"
+              "helper 3/3\n");
+    req.threads = {{1, 10}};
+    t = SampleTree::compute(*report, req);
+    EXPECT_EQ(t.sampleCount(), 2);
+    EXPECT_EQ(t.flatNode("compute")->self, 1);
+    EXPECT_EQ(t.flatNode("compute")->total, 2);
+    EXPECT_EQ(t.flatNode("helper")->self, 1);
+    req.threads = {{1, 99}};  // a thread without samples
+    t = SampleTree::compute(*report, req);
+    EXPECT_EQ(t.sampleCount(), 0);
+    EXPECT_TRUE(t.flat()[0].children.empty());
+    EXPECT_TRUE(t.topDown()[0].children.empty());
+}
+
+TEST_F(SampleTreeTest, CancelStopsEarly) {
+    std::atomic<bool> cancel{true};
+    SampleRequest req;
+    req.cancel = &cancel;
+    EXPECT_TRUE(SampleTree::compute(*report, req).cancelled());
+}
+
+TEST(SampleTreeEdge, ReportWithoutSamplesIsEmpty) {
+    ReportBuilder b;
+    b.add(NvtxMarkEvent{1, 2, 0, 5, b.intern("m")});
+    const auto r = b.finish();
+    const SampleTree t = SampleTree::compute(*r, {});
+    EXPECT_EQ(t.sampleCount(), 0);
+    EXPECT_EQ(t.flat().size(), 1u);
+}
+
+}  // namespace
+}  // namespace sl::analysis
