@@ -58,28 +58,64 @@ private:
     std::unordered_map<uint64_t, uint32_t> m_byKey;
 };
 
-// Builds a call tree node by node; children are found through (parent, function).
+// Builds a call tree node by node; children are found through (parent, function) in an
+// open-addressing table (a node-based map cost more in allocations than the whole walk), and
+// the children lists are filled once at the end, each allocated at its final size.
 class TreeBuilder {
 public:
-    explicit TreeBuilder(std::vector<SampleNode>& nodes) : m_nodes(nodes) {
+    TreeBuilder(std::vector<SampleNode>& nodes, size_t expected) : m_nodes(nodes) {
         m_nodes.assign(1, SampleNode{});
+        m_nodes.reserve(expected + 1);
+        size_t capacity = 64;
+        while (capacity < 2 * expected) capacity <<= 1;
+        m_slots.assign(capacity, Slot{});
     }
     uint32_t child(uint32_t parent, uint32_t function) {
         const uint64_t key = static_cast<uint64_t>(parent) << 32 | function;
-        auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_nodes.size()));
-        if (inserted) {
-            SampleNode n;
-            n.function = function;
-            n.parent = parent;
-            m_nodes.push_back(std::move(n));
-            m_nodes[parent].children.push_back(it->second);
+        size_t i = slotOf(key);
+        if (m_slots[i].key == key) return m_slots[i].node;
+        if (2 * (m_nodes.size() + 1) > m_slots.size()) {
+            grow();
+            i = slotOf(key);
         }
-        return it->second;
+        const auto node = static_cast<uint32_t>(m_nodes.size());
+        m_slots[i] = {key, node};
+        SampleNode n;
+        n.function = function;
+        n.parent = parent;
+        m_nodes.push_back(std::move(n));
+        return node;
+    }
+    // Fills every node's children (in creation order; sorted later).
+    void linkChildren() {
+        std::vector<uint32_t> count(m_nodes.size(), 0);
+        for (size_t n = 1; n < m_nodes.size(); ++n) ++count[m_nodes[n].parent];
+        for (size_t n = 0; n < m_nodes.size(); ++n) m_nodes[n].children.reserve(count[n]);
+        for (size_t n = 1; n < m_nodes.size(); ++n)
+            m_nodes[m_nodes[n].parent].children.push_back(static_cast<uint32_t>(n));
     }
 
 private:
+    struct Slot {
+        uint64_t key = UINT64_MAX;  // empty: no parent has index UINT32_MAX
+        uint32_t node = 0;
+    };
+    // The slot holding `key`, or the empty slot where it belongs (linear probing).
+    size_t slotOf(uint64_t key) const {
+        const size_t mask = m_slots.size() - 1;
+        size_t i = static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+        while (m_slots[i].key != key && m_slots[i].key != UINT64_MAX) i = (i + 1) & mask;
+        return i;
+    }
+    void grow() {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        for (const Slot& s : old)
+            if (s.key != UINT64_MAX) m_slots[slotOf(s.key)] = s;
+    }
+
     std::vector<SampleNode>& m_nodes;
-    std::unordered_map<uint64_t, uint32_t> m_index;
+    std::vector<Slot> m_slots;
 };
 
 void sortChildren(std::vector<SampleNode>& nodes, const std::vector<SampleFunction>& fns) {
@@ -125,8 +161,11 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
     }
 
     // Step 2: walk each distinct stack once, weighted by its sample count.
+    size_t frames = 0;  // bounds the node count of either tree
+    for (size_t s = 0; s < report.callStacks.size(); ++s)
+        if (perStack[s] != 0) frames += report.callStacks[s].frames.size();
     FunctionTable functions(report, out.m_functions);
-    TreeBuilder topDown(out.m_topDown), bottomUp(out.m_bottomUp);
+    TreeBuilder topDown(out.m_topDown, frames + 1), bottomUp(out.m_bottomUp, frames + 1);
     std::vector<int64_t> self, total;
     std::vector<size_t> seenIn;  // the last stack that counted a function's total (recursion)
     std::vector<uint32_t> fn;
@@ -158,6 +197,8 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
         }
         if (fn.empty()) out.m_bottomUp[0].self += c;
     }
+    topDown.linkChildren();
+    bottomUp.linkChildren();
     out.m_topDown[0].total = out.m_bottomUp[0].total = out.m_samples;
 
     // Step 3: the flat view, then every tree's children in display order.

@@ -1,9 +1,13 @@
 #include "viewer/analysis/AnalysisDocks.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMainWindow>
 
 #include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/FindBar.h"
@@ -19,6 +23,17 @@ QDockWidget* wrap(QMainWindow* window, QWidget* content, const QString& title,
     dock->setObjectName(name);
     dock->setWidget(content);
     return dock;
+}
+
+// The ECMAScript syntax characters escaped: the find bar's regular expressions are std::regex.
+QString exactNamePattern(const QString& name) {
+    static const QString kSpecial = QStringLiteral("\\^$.|?*+()[]{}/");
+    QString out = QStringLiteral("^");
+    for (QChar c : name) {
+        if (kSpecial.contains(c)) out += QLatin1Char('\\');
+        out += c;
+    }
+    return out + QLatin1Char('$');
 }
 
 }  // namespace
@@ -40,6 +55,11 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
     window->addDockWidget(Qt::BottomDockWidgetArea, m_stats);
     window->tabifyDockWidget(m_eventsDock, m_selection);
     window->tabifyDockWidget(m_selection, m_stats);
+    if (m_report->eventCount(EventKind::CpuSample) > 0) {
+        m_sampling = new CpuSamplingDock(m_report, window);
+        window->addDockWidget(Qt::BottomDockWidgetArea, m_sampling);
+        window->tabifyDockWidget(m_stats, m_sampling);
+    }
     m_eventsDock->raise();
     window->addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
     wire();
@@ -56,11 +76,22 @@ void AnalysisDocks::wire() {
     connect(m_context, &AnalysisContext::eventSelected, m_details, &DetailsPanel::showEventDetails);
     connect(m_context, &AnalysisContext::eventSelected, m_events, &EventsView::selectEvent);
     connect(m_context, &AnalysisContext::selectedEventCleared, m_details, &DetailsPanel::clear);
+    if (m_sampling)
+        connect(m_sampling, &CpuSamplingDock::functionActivated, this, &AnalysisDocks::highlightSamplesOf);
+}
+
+void AnalysisDocks::highlightSamplesOf(const QString& name) {
+    m_find->regexBox()->setChecked(true);
+    m_find->edit()->setText(exactNamePattern(name));
+    const int dim = m_find->modeBox()->findData(static_cast<int>(FindBar::FilterMode::Dim));
+    if (m_find->filterMode() == FindBar::FilterMode::Off) m_find->modeBox()->setCurrentIndex(dim);
+    m_findDock->show();  // its Next / Previous then walk through these samples
 }
 
 void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {
     m_selection->setSelection(t0, t1, tracks);
     m_stats->setSelection(t0, t1);
+    if (m_sampling) m_sampling->setSelection(t0, t1, tracks);
 }
 
 void AnalysisDocks::selectEvent(quint32 track, quint32 index) {

@@ -1,6 +1,6 @@
 #pragma once
 // Puts the analysis panels of one report into a QMainWindow and wires them together: the
-// selection statistics and Stats docks, the events view, the details panel and the find bar,
+// selection statistics, Stats and CPU sampling docks, the events view, the details panel and the find bar,
 // all around one AnalysisContext (the selected event and its correlations). The timeline talks
 // to them only through the slots and signals below, so they work (and are tested) without it.
 // GUI thread; the docks are children of the window.
@@ -16,6 +16,7 @@ class QMainWindow;
 namespace sl::viewer {
 
 class AnalysisContext;
+class CpuSamplingDock;
 class DetailsPanel;
 class EventsView;
 class FindBar;
@@ -30,6 +31,8 @@ public:
     AnalysisContext* context() const { return m_context; }
     SelectionStatsDock* selectionStats() const { return m_selection; }
     StatsDock* stats() const { return m_stats; }
+    // Null for reports without CPU samples.
+    CpuSamplingDock* sampling() const { return m_sampling; }
     EventsView* events() const { return m_events; }
     DetailsPanel* details() const { return m_details; }
     FindBar* findBar() const { return m_find; }
@@ -43,6 +46,9 @@ public slots:
     void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
     // An event was selected on the timeline.
     void selectEvent(quint32 track, quint32 index);
+    // Highlights the CPU samples whose leaf function is `name` through the find filter (an
+    // exact-name regular expression, dimming everything else).
+    void highlightSamplesOf(const QString& name);
 
 signals:
     // The user asked to see this range (double-click in the events view, find).
@@ -55,6 +61,7 @@ private:
     AnalysisContext* m_context = nullptr;
     SelectionStatsDock* m_selection = nullptr;
     StatsDock* m_stats = nullptr;
+    CpuSamplingDock* m_sampling = nullptr;
     EventsView* m_events = nullptr;
     DetailsPanel* m_details = nullptr;
     FindBar* m_find = nullptr;
