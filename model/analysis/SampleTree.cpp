@@ -228,4 +228,24 @@ std::string SampleTree::functionText(uint32_t function) const {
     return f.functionId != 0 ? f.name + " (" + f.module + ")" : f.name;
 }
 
+std::vector<uint8_t> stacksWithFunction(const Report& report, const SampleFunction& fn, bool leafOnly) {
+    // Step 1: the frames that belong to the function (same rule as FunctionTable).
+    std::vector<uint8_t> frameMatches(report.stackFrames.size(), 0);
+    for (size_t f = 0; f < report.stackFrames.size(); ++f) {
+        const StackFrame& sf = report.stackFrames[f];
+        frameMatches[f] = fn.functionId != 0
+                              ? sf.function == fn.functionId && sf.module == fn.moduleId
+                              : sf.function == 0 && report.frameText(static_cast<uint32_t>(f)) == fn.name;
+    }
+    // Step 2: the stacks holding one of them.
+    std::vector<uint8_t> out(report.callStacks.size(), 0);
+    for (size_t s = 0; s < report.callStacks.size(); ++s) {
+        const auto& frames = report.callStacks[s].frames;
+        const size_t n = leafOnly ? std::min<size_t>(1, frames.size()) : frames.size();
+        for (size_t k = 0; k < n && !out[s]; ++k)
+            out[s] = frames[k] < frameMatches.size() && frameMatches[frames[k]];
+    }
+    return out;
+}
+
 }  // namespace sl::analysis

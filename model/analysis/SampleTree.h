@@ -72,4 +72,9 @@ private:
     std::vector<SampleNode> m_topDown, m_bottomUp, m_flat;
 };
 
+// Which call stacks (a flag per Report::callStacks index) contain `fn` anywhere, or only as
+// their leaf with `leafOnly`: what the timeline highlights for a function picked in a view.
+std::vector<uint8_t> stacksWithFunction(const Report& report, const SampleFunction& fn,
+                                        bool leafOnly = false);
+
 }  // namespace sl::analysis

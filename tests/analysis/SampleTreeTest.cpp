@@ -105,6 +105,19 @@ TEST_F(SampleTreeTest, TimeRangeIsHalfOpenAndThreadsFilter) {
     EXPECT_TRUE(t.topDown()[0].children.empty());
 }
 
+TEST_F(SampleTreeTest, StacksWithAFunctionAnywhereOrAsLeaf) {
+    const SampleTree t = SampleTree::compute(*report, {});
+    auto of = [&](const char* name, bool leafOnly) {
+        return stacksWithFunction(*report, t.functions()[t.flatNode(name)->function], leafOnly);
+    };
+    // Stacks S1..S5 are ids 0..4.
+    EXPECT_EQ(of("run", false), (std::vector<uint8_t>{1, 1, 1, 0, 1}));
+    EXPECT_EQ(of("run", true), (std::vector<uint8_t>{0, 0, 1, 0, 1}));
+    EXPECT_EQ(of("compute", false), (std::vector<uint8_t>{1, 1, 0, 0, 0}));
+    EXPECT_EQ(of("main", true), (std::vector<uint8_t>{0, 0, 0, 0, 0}));
+    EXPECT_EQ(of("libfoo.so+0x40", false), (std::vector<uint8_t>{0, 0, 0, 1, 0}));
+}
+
 TEST_F(SampleTreeTest, CancelStopsEarly) {
     std::atomic<bool> cancel{true};
     SampleRequest req;

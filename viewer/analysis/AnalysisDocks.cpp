@@ -1,9 +1,6 @@
 #include "viewer/analysis/AnalysisDocks.h"
 
-#include <QCheckBox>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QLineEdit>
 #include <QMainWindow>
 
 #include "viewer/analysis/AnalysisContext.h"
@@ -23,17 +20,6 @@ QDockWidget* wrap(QMainWindow* window, QWidget* content, const QString& title,
     dock->setObjectName(name);
     dock->setWidget(content);
     return dock;
-}
-
-// The ECMAScript syntax characters escaped: the find bar's regular expressions are std::regex.
-QString exactNamePattern(const QString& name) {
-    static const QString kSpecial = QStringLiteral("\\^$.|?*+()[]{}/");
-    QString out = QStringLiteral("^");
-    for (QChar c : name) {
-        if (kSpecial.contains(c)) out += QLatin1Char('\\');
-        out += c;
-    }
-    return out + QLatin1Char('$');
 }
 
 }  // namespace
@@ -76,16 +62,6 @@ void AnalysisDocks::wire() {
     connect(m_context, &AnalysisContext::eventSelected, m_details, &DetailsPanel::showEventDetails);
     connect(m_context, &AnalysisContext::eventSelected, m_events, &EventsView::selectEvent);
     connect(m_context, &AnalysisContext::selectedEventCleared, m_details, &DetailsPanel::clear);
-    if (m_sampling)
-        connect(m_sampling, &CpuSamplingDock::functionActivated, this, &AnalysisDocks::highlightSamplesOf);
-}
-
-void AnalysisDocks::highlightSamplesOf(const QString& name) {
-    m_find->regexBox()->setChecked(true);
-    m_find->edit()->setText(exactNamePattern(name));
-    const int dim = m_find->modeBox()->findData(static_cast<int>(FindBar::FilterMode::Dim));
-    if (m_find->filterMode() == FindBar::FilterMode::Off) m_find->modeBox()->setCurrentIndex(dim);
-    m_findDock->show();  // its Next / Previous then walk through these samples
 }
 
 void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {

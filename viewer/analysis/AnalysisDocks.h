@@ -46,9 +46,6 @@ public slots:
     void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
     // An event was selected on the timeline.
     void selectEvent(quint32 track, quint32 index);
-    // Highlights the CPU samples whose leaf function is `name` through the find filter (an
-    // exact-name regular expression, dimming everything else).
-    void highlightSamplesOf(const QString& name);
 
 signals:
     // The user asked to see this range (double-click in the events view, find).

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTreeView>
@@ -52,8 +53,9 @@ QTreeView* CpuSamplingDock::makeView(SampleTreeModel::View v) {
     view->header()->setSectionResizeMode(SampleTreeModel::FunctionCol, QHeaderView::Interactive);
     view->header()->resizeSection(SampleTreeModel::FunctionCol, 320);
     connect(view, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
-        const QString name = index.data(SampleTreeModel::FunctionRole).toString();
-        if (!name.isEmpty()) emit functionActivated(name);
+        const QVariant f = index.data(SampleTreeModel::FunctionIndexRole);
+        if (f.isValid() && m_tree && f.toUInt() < m_tree->functions().size())
+            emit functionActivated(f.toUInt());
     });
     return view;
 }
@@ -71,6 +73,19 @@ void CpuSamplingDock::buildUi() {
     top->addWidget(m_header, 1);
     top->addWidget(m_filter, 1);
     layout->addLayout(top);
+    auto* highlight = new QHBoxLayout;
+    m_highlight = new QLabel(body);
+    m_highlight->setObjectName(QStringLiteral("samplingHighlight"));
+    m_clearHighlight = new QPushButton(tr("Clear highlight"), body);
+    m_clearHighlight->setObjectName(QStringLiteral("samplingClearHighlight"));
+    connect(m_clearHighlight, &QPushButton::clicked, this, [this] {
+        setHighlightText({});
+        emit highlightCleared();
+    });
+    highlight->addWidget(m_highlight, 1);
+    highlight->addWidget(m_clearHighlight);
+    layout->addLayout(highlight);
+    setHighlightText({});
     m_tabs = new QTabWidget(body);
     m_tabs->addTab(makeView(SampleTreeModel::View::BottomUp), tr("Bottom-up"));
     m_tabs->addTab(makeView(SampleTreeModel::View::TopDown), tr("Top-down"));
@@ -80,6 +95,13 @@ void CpuSamplingDock::buildUi() {
         for (auto* p : m_proxies) p->setFilterFixedString(text);
     });
     setWidget(body);
+}
+
+void CpuSamplingDock::setHighlightText(const QString& function) {
+    m_highlight->setText(function.isEmpty() ? QString()
+                                            : tr("Timeline: samples through %1 stay bright").arg(function));
+    m_highlight->setVisible(!function.isEmpty());
+    m_clearHighlight->setVisible(!function.isEmpty());
 }
 
 void CpuSamplingDock::setSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {

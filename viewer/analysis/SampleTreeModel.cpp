@@ -70,6 +70,7 @@ QVariant SampleTreeModel::data(const QModelIndex& index, int role) const {
     const double all = static_cast<double>(std::max<int64_t>(1, m_tree->sampleCount()));
     if (role == FunctionRole) return QString::fromStdString(fn.name);
     if (role == NodeRole) return id;
+    if (role == FunctionIndexRole) return node.function;
     if (role == Qt::TextAlignmentRole)
         return index.column() >= SelfCol ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role == Qt::ToolTipRole && index.column() <= ModuleCol)

@@ -16,7 +16,7 @@ class SampleTreeModel : public QAbstractItemModel {
 public:
     enum class View { BottomUp, TopDown, Flat };
     enum Column { FunctionCol, ModuleCol, SelfCol, SelfPercentCol, TotalCol, TotalPercentCol, kColumns };
-    enum Role { SortRole = Qt::UserRole, FunctionRole, NodeRole };
+    enum Role { SortRole = Qt::UserRole, FunctionRole, FunctionIndexRole, NodeRole };
 
     explicit SampleTreeModel(View view, QObject* parent = nullptr);
 

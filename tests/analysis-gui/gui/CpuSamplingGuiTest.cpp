@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -200,31 +201,47 @@ TEST(CpuSamplingGui, FilterBoxKeepsMatchingFunctionsAndTheirPaths) {
     EXPECT_EQ(dock->proxy(View::Flat)->rowCount(), 5);
 }
 
-TEST(CpuSamplingGui, DoubleClickHighlightsTheFunctionsSamplesThroughFind) {
+// Whether the frame has a dimming cover over time `t` in the lane starting at `y`.
+bool dimmedAt(Harness& h, const LayoutRow& lr, int64_t t) {
+    const float x = h.timeline->scene()->xOf(h.timeline->view().range(), t);
+    const float y = lr.y + TrackRow::kPad;
+    for (const DrawBox& b : h.timeline->frame().boxes)
+        if (b.argb == 0xB4FFFFFF && b.y == y && b.x <= x && x < b.x + b.w) return true;
+    return false;
+}
+
+TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
     Harness h(test::makeSampleReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
     if (!dock->tree()) {
         ASSERT_TRUE(ready.wait(5000));
     }
-    QTreeView* view = dock->view(View::Flat);
-    const QModelIndex helper = dock->proxy(View::Flat)->index(1, 0);
-    ASSERT_EQ(helper.data().toString(), "helper");
-    emit view->doubleClicked(helper);
-    FindBar* find = h.docks()->findBar();
-    EXPECT_EQ(find->edit()->text(), "^helper$");
-    EXPECT_TRUE(find->regexBox()->isChecked());
-    EXPECT_EQ(find->filterMode(), FindBar::FilterMode::Dim);
-    // The mask matches the samples' leaf name and nothing else.
-    ASSERT_TRUE(find->matchMask());
-    const Report& r = *h.report;
-    int matching = 0;
-    for (uint32_t id = 0; id < find->matchMask()->size(); ++id)
-        if ((*find->matchMask())[id]) {
-            ++matching;
-            EXPECT_EQ(r.str(id), "helper");
-        }
-    EXPECT_EQ(matching, 1);
+    h.timeline->view().setRange(0, 1000, false);
+    const LayoutRow* lr = h.row("Process 1 (app)/Thread 10 (main)/CPU samples");
+    ASSERT_NE(lr, nullptr);
+    QSignalSpy frame(h.timeline, &TimelineWidget::frameRendered);
+    // Flat, by self: compute, helper, run, libfoo.so+0x40, main.
+    const QModelIndex run = dock->proxy(View::Flat)->index(2, 0);
+    ASSERT_EQ(run.data().toString(), "run");
+    emit dock->view(View::Flat)->doubleClicked(run);
+    EXPECT_EQ(h.analysis->sampleHighlight(), (std::vector<uint8_t>{1, 1, 1, 0, 1}));
+    EXPECT_FALSE(dock->highlightLabel()->isHidden());
+    EXPECT_EQ(dock->highlightLabel()->text(), "Timeline: samples through run (app) stay bright");
+    ASSERT_TRUE(frame.wait(2000));
+    // Thread 10: 100 S1, 200 S1, 300 S2, 400 S3, 500 S5 pass through run; 600 S4 does not.
+    for (int64_t t : {100, 200, 300, 400, 500}) EXPECT_FALSE(dimmedAt(h, *lr, t)) << t;
+    EXPECT_TRUE(dimmedAt(h, *lr, 600));
+    EXPECT_FALSE(dimmedAt(h, *lr, 700));  // no sample there: nothing to dim
+    // A caller with no self samples highlights every sample below it.
+    emit dock->view(View::Flat)->doubleClicked(dock->proxy(View::Flat)->index(4, 0));  // main
+    EXPECT_EQ(h.analysis->sampleHighlight(), (std::vector<uint8_t>{1, 1, 1, 1, 1}));
+    frame.clear();
+    QTest::mouseClick(dock->clearHighlightButton(), Qt::LeftButton);
+    EXPECT_TRUE(h.analysis->sampleHighlight().empty());
+    EXPECT_TRUE(dock->highlightLabel()->isHidden());
+    ASSERT_TRUE(frame.wait(2000));
+    EXPECT_FALSE(dimmedAt(h, *lr, 600));
 }
 
 TEST(CpuSamplingGui, ReportsWithoutSamplesHaveNoSamplingDock) {
