@@ -42,7 +42,7 @@ public:
 
 public slots:
     // The timeline's time selection changed (empty range: cleared); `tracks` are the selected
-    // rows' tracks, empty for all.
+    // rows' tracks, empty for all (with an empty range they still limit the CPU sampling dock).
     void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
     // An event was selected on the timeline.
     void selectEvent(quint32 track, quint32 index);

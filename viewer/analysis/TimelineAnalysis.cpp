@@ -78,8 +78,8 @@ void TimelineAnalysis::timeSelectionChanged() {
     const ViewState& view = m_timeline->view();
     if (view.hasSelection())
         m_docks->setTimeSelection(view.selection().start, view.selection().end, m_timeline->selectedTracks());
-    else
-        m_docks->setTimeSelection(0, 0);
+    else  // rows alone still pick the CPU sampling dock's threads (over the whole report)
+        m_docks->setTimeSelection(0, 0, m_timeline->selectedTracks());
 }
 
 bool TimelineAnalysis::eventFilter(QObject* watched, QEvent* event) {

@@ -176,6 +176,31 @@ TEST(CpuSamplingGui, SelectedRowsLimitTheDockToTheirThreads) {
                                        "main|app|0|0.00 %|2|100.00 %", "run|app|0|0.00 %|2|100.00 %"}));
 }
 
+TEST(CpuSamplingGui, CtrlClickedRowsWithoutATimeRangeLimitTheThreadsOverTheWholeReport) {
+    Harness h(test::makeSampleReport());
+    CpuSamplingDock* dock = h.docks()->sampling();
+    QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
+    if (!dock->tree()) {
+        ASSERT_TRUE(ready.wait(5000));
+    }
+    ready.clear();
+    const LayoutRow* worker = h.row("Process 1 (app)/Thread 11 (worker)");
+    ASSERT_NE(worker, nullptr);
+    QTest::mouseClick(h.timeline, Qt::LeftButton, Qt::ControlModifier,
+                      QPoint(20, static_cast<int>(worker->y + worker->h / 2)));
+    ASSERT_TRUE(ready.wait(5000));
+    EXPECT_EQ(dock->tree()->sampleCount(), 3);  // thread 11: 150 S1, 250 S2, 350 S2
+    EXPECT_TRUE(dock->header()->text().endsWith("(whole report, 1 thread(s))"))
+        << dock->header()->text().toStdString();
+    EXPECT_EQ(dock->tree()->flatNode("helper")->self, 2);
+    ready.clear();
+    worker = h.row("Process 1 (app)/Thread 11 (worker)");
+    QTest::mouseClick(h.timeline, Qt::LeftButton, Qt::ControlModifier,
+                      QPoint(20, static_cast<int>(worker->y + worker->h / 2)));
+    ASSERT_TRUE(ready.wait(5000));
+    EXPECT_EQ(dock->tree()->sampleCount(), 9);
+}
+
 TEST(CpuSamplingGui, FilterBoxKeepsMatchingFunctionsAndTheirPaths) {
     Harness h(test::makeSampleReport());
     CpuSamplingDock* dock = h.docks()->sampling();
