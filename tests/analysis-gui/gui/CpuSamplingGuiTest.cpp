@@ -22,6 +22,8 @@
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/DetailsPanel.h"
+#include "viewer/analysis/EventsModel.h"
+#include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/FindBar.h"
 #include "viewer/analysis/SampleTreeModel.h"
 #include "viewer/analysis/TimelineAnalysis.h"
@@ -272,6 +274,19 @@ TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
     EXPECT_TRUE(h.analysis->sampleHighlight().empty());
     EXPECT_TRUE(dock->highlightLabel()->isHidden());
     EXPECT_TRUE(QTest::qWaitFor([&] { return !dimmedAt(h, 600); }, 5000));
+}
+
+TEST(CpuSamplingGui, EventsViewListsAllSamplesByTime) {
+    Harness h(test::makeSampleReport());
+    EventsView* events = h.docks()->events();
+    const int all = events->sourceBox()->findText("All CPU samples (9)");
+    ASSERT_GE(all, 0);
+    events->showKind(EventKind::CpuSample);
+    ASSERT_EQ(events->model()->rowCount(), 9);
+    // Start order: 100 (thread 10), 150 (thread 11), ...; names are the leaf functions.
+    EXPECT_EQ(events->model()->data(events->model()->index(1, 3)).toString(), "compute");
+    EXPECT_EQ(events->model()->data(events->model()->index(3, 3)).toString(), "helper");
+    EXPECT_EQ(events->model()->data(events->model()->index(8, 3)).toString(), "");
 }
 
 TEST(CpuSamplingGui, ReportsWithoutSamplesHaveNoSamplingDock) {
