@@ -7,7 +7,8 @@ namespace sl::analysis {
 namespace {
 
 std::string baseName(std::string_view path) {
-    if (const auto slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
+    if (const auto slash = path.rfind('/'); slash != std::string_view::npos)
+        path.remove_prefix(slash + 1);
     return path.empty() ? std::string("[unknown]") : std::string(path);
 }
 
@@ -134,8 +135,8 @@ void sortChildren(std::vector<SampleNode>& nodes, const std::vector<SampleFuncti
 }
 
 bool selected(const std::vector<std::pair<int64_t, int64_t>>& sortedThreads, const TrackKey& k) {
-    return sortedThreads.empty() ||
-           std::binary_search(sortedThreads.begin(), sortedThreads.end(), std::make_pair(k.pid, k.tid));
+    return sortedThreads.empty() || std::binary_search(sortedThreads.begin(), sortedThreads.end(),
+                                                       std::make_pair(k.pid, k.tid));
 }
 
 }  // namespace
@@ -176,7 +177,8 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
         if (c == 0) continue;
         const size_t first = seqs.functions.size();
         if (s < report.callStacks.size())
-            for (uint32_t frame : report.callStacks[s].frames) seqs.functions.push_back(functions.of(frame));
+            for (uint32_t frame : report.callStacks[s].frames)
+                seqs.functions.push_back(functions.of(frame));
         else
             seqs.functions.push_back(functions.of(UINT32_MAX));  // an out-of-range stack
         seqs.offset.push_back(seqs.functions.size());
@@ -207,7 +209,8 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
         out.m_flat[0].children.push_back(static_cast<uint32_t>(out.m_flat.size()));
         out.m_flat.push_back(std::move(n));
     }
-    for (auto* nodes : {&out.m_topDown, &out.m_bottomUp, &out.m_flat}) sortChildren(*nodes, out.m_functions);
+    for (auto* nodes : {&out.m_topDown, &out.m_bottomUp, &out.m_flat})
+        sortChildren(*nodes, out.m_functions);
     return out;
 }
 
@@ -223,14 +226,16 @@ std::string SampleTree::functionText(uint32_t function) const {
     return f.functionId != 0 ? f.name + " (" + f.module + ")" : f.name;
 }
 
-std::vector<uint8_t> stacksWithFunction(const Report& report, const SampleFunction& fn, bool leafOnly) {
+std::vector<uint8_t> stacksWithFunction(const Report& report, const SampleFunction& fn,
+                                        bool leafOnly) {
     // Step 1: the frames that belong to the function (same rule as FunctionTable).
     std::vector<uint8_t> frameMatches(report.stackFrames.size(), 0);
     for (size_t f = 0; f < report.stackFrames.size(); ++f) {
         const StackFrame& sf = report.stackFrames[f];
-        frameMatches[f] = fn.functionId != 0
-                              ? sf.function == fn.functionId && sf.module == fn.moduleId
-                              : sf.function == 0 && report.frameText(static_cast<uint32_t>(f)) == fn.name;
+        frameMatches[f] =
+            fn.functionId != 0
+                ? sf.function == fn.functionId && sf.module == fn.moduleId
+                : sf.function == 0 && report.frameText(static_cast<uint32_t>(f)) == fn.name;
     }
     // Step 2: the stacks holding one of them.
     std::vector<uint8_t> out(report.callStacks.size(), 0);

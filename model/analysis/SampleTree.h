@@ -52,8 +52,8 @@ public:
     static SampleTree compute(const Report& report, const SampleRequest& request);
 
     bool cancelled() const { return m_cancelled; }
-    int64_t sampleCount() const { return m_samples; }   // samples that took part
-    size_t stackCount() const { return m_stacks; }      // distinct call stacks among them
+    int64_t sampleCount() const { return m_samples; }  // samples that took part
+    size_t stackCount() const { return m_stacks; }     // distinct call stacks among them
     const std::vector<SampleFunction>& functions() const { return m_functions; }
     const std::vector<SampleNode>& topDown() const { return m_topDown; }
     const std::vector<SampleNode>& bottomUp() const { return m_bottomUp; }

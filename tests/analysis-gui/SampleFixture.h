@@ -39,7 +39,9 @@ inline std::shared_ptr<Report> makeSampleReport() {
     const uint32_t s3 = b.stackId({fRun, fMain});
     const uint32_t s4 = b.stackId({fFoo, fMain});
     const uint32_t s5 = b.stackId({fRun2, fRun, fMain});
-    auto leaf = [&](uint32_t stack) { return r.stackFrames[r.callStacks[stack].frames[0]].function; };
+    auto leaf = [&](uint32_t stack) {
+        return r.stackFrames[r.callStacks[stack].frames[0]].function;
+    };
     auto sample = [&](int64_t tid, int64_t time, uint32_t stack, int16_t cpu) {
         b.add(CpuSampleEvent{1, tid, time, stack, leaf(stack), cpu});
     };

@@ -22,7 +22,8 @@ protected:
     std::shared_ptr<Report> report = test::makeSampleReport();
     std::unique_ptr<Row> root = buildRowTree(*report);
     Palette palette{*report};
-    TrackRow* row = dynamic_cast<TrackRow*>(root->find("Process 1 (app)/Thread 10 (main)/CPU samples"));
+    TrackRow* row =
+        dynamic_cast<TrackRow*>(root->find("Process 1 (app)/Thread 10 (main)/CPU samples"));
 
     RowContext context(double nsPerPixel, float width) {
         RowContext c;
@@ -42,7 +43,8 @@ protected:
         row->build(c, out);
         std::map<int, uint32_t> px;
         for (const DrawBox& b : out.boxes)
-            for (int x = static_cast<int>(b.x); x < static_cast<int>(b.x + b.w); ++x) px[x] = b.argb;
+            for (int x = static_cast<int>(b.x); x < static_cast<int>(b.x + b.w); ++x)
+                px[x] = b.argb;
         return px;
     }
 };
@@ -59,11 +61,15 @@ TEST_F(CpuSampleRow, IsTheLastRowOfItsThreadAndCountsItsSamples) {
 
 TEST_F(CpuSampleRow, SamplesAreTicksInTheirLeafFunctionsColor) {
     const uint32_t compute = Palette::hashColor("compute"), helper = Palette::hashColor("helper"),
-                   run = Palette::hashColor("run"), unknown = Palette::kindColor(EventKind::CpuSample);
+                   run = Palette::hashColor("run"),
+                   unknown = Palette::kindColor(EventKind::CpuSample);
     // 1 ns per pixel: every sample alone, one pixel wide.
-    EXPECT_EQ(pixels(context(1, 1000)),
-              (std::map<int, uint32_t>{{100, compute}, {200, compute}, {300, helper}, {400, run},
-                                       {500, run}, {600, unknown}}));
+    EXPECT_EQ(pixels(context(1, 1000)), (std::map<int, uint32_t>{{100, compute},
+                                                                 {200, compute},
+                                                                 {300, helper},
+                                                                 {400, run},
+                                                                 {500, run},
+                                                                 {600, unknown}}));
     // 150 ns per pixel: the gaps (100 ns) fold all six into one item, drawn per pixel in the
     // color of the pixel's first sample, opaque (samples have no busy time to fade by).
     EXPECT_EQ(pixels(context(150, 20)),
@@ -93,7 +99,8 @@ TEST(CpuSampleTooltip, DeepStacksShowTheNearestFramesAndCountTheRest) {
     ReportBuilder b;
     const uint32_t mod = b.intern("/lib/libdeep.so");
     std::vector<uint32_t> frames;
-    for (int i = 0; i < 30; ++i) frames.push_back(b.frameId({b.intern("f" + std::to_string(i)), mod, 0}));
+    for (int i = 0; i < 30; ++i)
+        frames.push_back(b.frameId({b.intern("f" + std::to_string(i)), mod, 0}));
     const std::string longName(300, 'x');
     frames[1] = b.frameId({b.intern(longName), mod, 0});
     const uint32_t stack = b.stackId(frames);
@@ -106,7 +113,8 @@ TEST(CpuSampleTooltip, DeepStacksShowTheNearestFramesAndCountTheRest) {
     const std::string& s = f["Call stack"];
     EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 13);  // 12 frames and the rest's count
     EXPECT_NE(s.find("\n  f0 (libdeep.so)\n  " + std::string(97, 'x') + "...\n  f2 (libdeep.so)"),
-              std::string::npos) << s;
+              std::string::npos)
+        << s;
     EXPECT_TRUE(s.ends_with("\n  f11 (libdeep.so)\n  ... 18 more frames (click: details)")) << s;
 }
 

@@ -44,9 +44,9 @@ QTreeView* CpuSamplingDock::makeView(SampleTreeModel::View v) {
     m_views[k] = view;
     view->setModel(proxy);
     view->setSortingEnabled(true);
-    view->sortByColumn(v == SampleTreeModel::View::TopDown ? SampleTreeModel::TotalCol
-                                                           : SampleTreeModel::SelfCol,
-                       Qt::DescendingOrder);
+    view->sortByColumn(
+        v == SampleTreeModel::View::TopDown ? SampleTreeModel::TotalCol : SampleTreeModel::SelfCol,
+        Qt::DescendingOrder);
     view->setUniformRowHeights(true);  // lets large trees scroll fast
     view->setRootIsDecorated(v != SampleTreeModel::View::Flat);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -98,8 +98,9 @@ void CpuSamplingDock::buildUi() {
 }
 
 void CpuSamplingDock::setHighlightText(const QString& function) {
-    m_highlight->setText(function.isEmpty() ? QString()
-                                            : tr("Timeline: samples through %1 stay bright").arg(function));
+    m_highlight->setText(function.isEmpty()
+                             ? QString()
+                             : tr("Timeline: samples through %1 stay bright").arg(function));
     m_highlight->setVisible(!function.isEmpty());
     m_clearHighlight->setVisible(!function.isEmpty());
 }
@@ -128,14 +129,16 @@ void CpuSamplingDock::setSelection(qint64 t0, qint64 t1, const std::vector<uint3
         if (req.threads.empty()) req.threads.emplace_back(INT64_MIN, INT64_MIN);
     }
     m_header->setText(tr("Computing (%1) ...").arg(range));
-    m_job.start([this, req, generation, range, report = m_report](const std::atomic<bool>& cancel) mutable {
-        req.cancel = &cancel;
-        auto tree = std::make_shared<const analysis::SampleTree>(analysis::SampleTree::compute(*report, req));
-        if (tree->cancelled()) return;
-        QMetaObject::invokeMethod(
-            this, [this, tree, generation, range] { showTree(tree, generation, range); },
-            Qt::QueuedConnection);
-    });
+    m_job.start(
+        [this, req, generation, range, report = m_report](const std::atomic<bool>& cancel) mutable {
+            req.cancel = &cancel;
+            auto tree = std::make_shared<const analysis::SampleTree>(
+                analysis::SampleTree::compute(*report, req));
+            if (tree->cancelled()) return;
+            QMetaObject::invokeMethod(
+                this, [this, tree, generation, range] { showTree(tree, generation, range); },
+                Qt::QueuedConnection);
+        });
 }
 
 void CpuSamplingDock::showTree(std::shared_ptr<const analysis::SampleTree> tree, quint64 generation,

@@ -39,7 +39,9 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QTreeView* view(SampleTreeModel::View v) const { return m_views[static_cast<int>(v)]; }
     // The proxy (sorted, filtered) model a view shows.
-    QSortFilterProxyModel* proxy(SampleTreeModel::View v) const { return m_proxies[static_cast<int>(v)]; }
+    QSortFilterProxyModel* proxy(SampleTreeModel::View v) const {
+        return m_proxies[static_cast<int>(v)];
+    }
 
 public slots:
     // [t0, t1) on the report clock, or everything when t1 <= t0; `tracks` (indices into the
@@ -57,7 +59,8 @@ signals:
 private:
     void buildUi();
     QTreeView* makeView(SampleTreeModel::View v);
-    void showTree(std::shared_ptr<const analysis::SampleTree> tree, quint64 generation, QString range);
+    void showTree(std::shared_ptr<const analysis::SampleTree> tree, quint64 generation,
+                  QString range);
 
     std::shared_ptr<const Report> m_report;
     std::shared_ptr<const analysis::SampleTree> m_tree;

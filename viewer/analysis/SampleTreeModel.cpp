@@ -4,7 +4,8 @@
 
 namespace sl::viewer {
 
-SampleTreeModel::SampleTreeModel(View view, QObject* parent) : QAbstractItemModel(parent), m_view(view) {}
+SampleTreeModel::SampleTreeModel(View view, QObject* parent)
+    : QAbstractItemModel(parent), m_view(view) {}
 
 const std::vector<analysis::SampleNode>* SampleTreeModel::nodes() const {
     if (!m_tree) return nullptr;
@@ -26,7 +27,8 @@ void SampleTreeModel::setTree(std::shared_ptr<const analysis::SampleTree> tree) 
     if (const auto* n = nodes()) {
         m_row.assign(n->size(), 0);
         for (const auto& node : *n)
-            for (size_t k = 0; k < node.children.size(); ++k) m_row[node.children[k]] = static_cast<int>(k);
+            for (size_t k = 0; k < node.children.size(); ++k)
+                m_row[node.children[k]] = static_cast<int>(k);
     }
     endResetModel();
 }
@@ -83,9 +85,11 @@ QVariant SampleTreeModel::data(const QModelIndex& index, int role) const {
         case ModuleCol:
             return QString::fromStdString(fn.module);
         case SelfCol:
-            return sort ? QVariant::fromValue<qlonglong>(node.self) : QVariant(QLocale().toString(node.self));
+            return sort ? QVariant::fromValue<qlonglong>(node.self)
+                        : QVariant(QLocale().toString(node.self));
         case TotalCol:
-            return sort ? QVariant::fromValue<qlonglong>(node.total) : QVariant(QLocale().toString(node.total));
+            return sort ? QVariant::fromValue<qlonglong>(node.total)
+                        : QVariant(QLocale().toString(node.total));
         case SelfPercentCol:
         case TotalPercentCol: {
             const int64_t v = index.column() == SelfPercentCol ? node.self : node.total;
@@ -101,9 +105,9 @@ QVariant SampleTreeModel::headerData(int section, Qt::Orientation o, int role) c
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case FunctionCol:
-            return m_view == View::BottomUp ? tr("Function (expand: callers)")
+            return m_view == View::BottomUp  ? tr("Function (expand: callers)")
                    : m_view == View::TopDown ? tr("Function (expand: callees)")
-                                              : tr("Function");
+                                             : tr("Function");
         case ModuleCol:
             return tr("Module");
         case SelfCol:

@@ -15,7 +15,15 @@ class SampleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum class View { BottomUp, TopDown, Flat };
-    enum Column { FunctionCol, ModuleCol, SelfCol, SelfPercentCol, TotalCol, TotalPercentCol, kColumns };
+    enum Column {
+        FunctionCol,
+        ModuleCol,
+        SelfCol,
+        SelfPercentCol,
+        TotalCol,
+        TotalPercentCol,
+        kColumns
+    };
     enum Role { SortRole = Qt::UserRole, FunctionRole, FunctionIndexRole, NodeRole };
 
     explicit SampleTreeModel(View view, QObject* parent = nullptr);

@@ -76,7 +76,8 @@ QStringList rows(QAbstractItemModel* m, const QModelIndex& parent = {}) {
     QStringList out;
     for (int r = 0; r < m->rowCount(parent); ++r) {
         QStringList cells;
-        for (int c = 0; c < m->columnCount(parent); ++c) cells << m->index(r, c, parent).data().toString();
+        for (int c = 0; c < m->columnCount(parent); ++c)
+            cells << m->index(r, c, parent).data().toString();
         out << cells.join(QLatin1Char('|'));
     }
     return out;
@@ -115,10 +116,12 @@ TEST(CpuSamplingGui, TooltipShowsCpuAndTheCallStackLeafFirst) {
     hover(*h.timeline, {x, lr->y + TrackRow::kPad + 4});
     EXPECT_TRUE(text.startsWith("helper\nStart: 300 ns")) << text.toStdString();
     EXPECT_TRUE(text.contains("CPU: 1")) << text.toStdString();
-    EXPECT_TRUE(text.contains("Call stack: \n  helper (app)\n  compute (libm.so)\n  run (app)\n  main (app)"))
+    EXPECT_TRUE(text.contains(
+        "Call stack: \n  helper (app)\n  compute (libm.so)\n  run (app)\n  main (app)"))
         << text.toStdString();
     // The unresolved leaf at 600 ns is named by its module and offset.
-    hover(*h.timeline, {h.timeline->scene()->xOf(h.timeline->view().range(), 600), lr->y + TrackRow::kPad + 4});
+    hover(*h.timeline,
+          {h.timeline->scene()->xOf(h.timeline->view().range(), 600), lr->y + TrackRow::kPad + 4});
     EXPECT_TRUE(text.startsWith("libfoo.so+0x40\n")) << text.toStdString();
 }
 
@@ -127,7 +130,8 @@ TEST(CpuSamplingGui, ClickingASampleListsItsWholeStackInTheDetails) {
     h.docks()->selectEvent(trackIndex(*h.report, EventKind::CpuSample, 10), 2);  // 300 ns, S2
     const QString details = h.docks()->details()->text();
     EXPECT_TRUE(details.contains("CPU\t1\n")) << details.toStdString();
-    EXPECT_TRUE(details.contains("Call stack\thelper (app)\n\tcompute (libm.so)\n\trun (app)\n\tmain (app)\n"))
+    EXPECT_TRUE(details.contains(
+        "Call stack\thelper (app)\n\tcompute (libm.so)\n\trun (app)\n\tmain (app)\n"))
         << details.toStdString();
 }
 
@@ -143,19 +147,22 @@ TEST(CpuSamplingGui, DockShowsTheWholeReportThenTheSelection) {
     QAbstractItemModelTester tester(dock->proxy(View::TopDown)->sourceModel(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
     // Flat, sorted by self (descending; ties keep the tree's order: total, then name).
-    EXPECT_EQ(rows(dock->proxy(View::Flat)),
-              QStringList({"compute|libm.so|3|33.33 %|6|66.67 %", "helper|app|3|33.33 %|3|33.33 %",
-                           "run|app|2|22.22 %|8|88.89 %", "libfoo.so+0x40|libfoo.so|1|11.11 %|1|11.11 %",
-                           "main|app|0|0.00 %|9|100.00 %"}));
+    EXPECT_EQ(
+        rows(dock->proxy(View::Flat)),
+        QStringList({"compute|libm.so|3|33.33 %|6|66.67 %", "helper|app|3|33.33 %|3|33.33 %",
+                     "run|app|2|22.22 %|8|88.89 %", "libfoo.so+0x40|libfoo.so|1|11.11 %|1|11.11 %",
+                     "main|app|0|0.00 %|9|100.00 %"}));
     ready.clear();
     h.timeline->view().setSelection(200, 400);  // 4 samples: 2 on each thread
     ASSERT_TRUE(ready.wait(5000));
     EXPECT_EQ(dock->tree()->sampleCount(), 4);
-    EXPECT_TRUE(dock->header()->text().startsWith("4 samples, 2 distinct stacks")) << dock->header()->text().toStdString();
+    EXPECT_TRUE(dock->header()->text().startsWith("4 samples, 2 distinct stacks"))
+        << dock->header()->text().toStdString();
     QSortFilterProxyModel* flat = dock->proxy(View::Flat);
     flat->sort(SampleTreeModel::TotalCol, Qt::DescendingOrder);
-    EXPECT_EQ(rows(flat), QStringList({"compute|libm.so|1|25.00 %|4|100.00 %", "main|app|0|0.00 %|4|100.00 %",
-                                       "run|app|0|0.00 %|4|100.00 %", "helper|app|3|75.00 %|3|75.00 %"}));
+    EXPECT_EQ(rows(flat),
+              QStringList({"compute|libm.so|1|25.00 %|4|100.00 %", "main|app|0|0.00 %|4|100.00 %",
+                           "run|app|0|0.00 %|4|100.00 %", "helper|app|3|75.00 %|3|75.00 %"}));
     // Top-down: main > run > compute > helper.
     QSortFilterProxyModel* td = dock->proxy(View::TopDown);
     ASSERT_EQ(td->rowCount(), 1);
@@ -174,8 +181,9 @@ TEST(CpuSamplingGui, SelectedRowsLimitTheDockToTheirThreads) {
     EXPECT_EQ(dock->tree()->sampleCount(), 2);
     QSortFilterProxyModel* flat = dock->proxy(View::Flat);
     flat->sort(SampleTreeModel::FunctionCol, Qt::AscendingOrder);
-    EXPECT_EQ(rows(flat), QStringList({"compute|libm.so|1|50.00 %|2|100.00 %", "helper|app|1|50.00 %|1|50.00 %",
-                                       "main|app|0|0.00 %|2|100.00 %", "run|app|0|0.00 %|2|100.00 %"}));
+    EXPECT_EQ(rows(flat),
+              QStringList({"compute|libm.so|1|50.00 %|2|100.00 %", "helper|app|1|50.00 %|1|50.00 %",
+                           "main|app|0|0.00 %|2|100.00 %", "run|app|0|0.00 %|2|100.00 %"}));
 }
 
 TEST(CpuSamplingGui, CtrlClickedRowsWithoutATimeRangeLimitTheThreadsOverTheWholeReport) {
@@ -260,7 +268,8 @@ TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
         std::string d = "range " + std::to_string(h.timeline->view().range().start) + ".." +
                         std::to_string(h.timeline->view().range().end) + " covers:";
         for (const DrawBox& b : h.timeline->frame().boxes)
-            if (b.argb == 0xB4FFFFFF) d += " (" + std::to_string(b.x) + "," + std::to_string(b.y) + ")";
+            if (b.argb == 0xB4FFFFFF)
+                d += " (" + std::to_string(b.x) + "," + std::to_string(b.y) + ")";
         const LayoutRow* lr = h.row("Process 1 (app)/Thread 10 (main)/CPU samples");
         if (lr) d += " row y " + std::to_string(lr->y);
         return d;

@@ -17,7 +17,8 @@ inline std::shared_ptr<Report> makeSampleBenchReport(uint64_t samples, uint32_t 
     ReportBuilder b;
     std::mt19937_64 rng(42);
     std::vector<uint32_t> modules;
-    for (int m = 0; m < 40; ++m) modules.push_back(b.intern("/usr/lib/libmod" + std::to_string(m) + ".so"));
+    for (int m = 0; m < 40; ++m)
+        modules.push_back(b.intern("/usr/lib/libmod" + std::to_string(m) + ".so"));
     std::vector<uint32_t> frames, names;
     for (uint32_t f = 0; f < 2000; ++f) {
         const uint32_t name = b.intern("function_" + std::to_string(f));

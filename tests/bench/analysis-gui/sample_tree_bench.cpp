@@ -36,10 +36,11 @@ void measure(const char* what, int repeats, Fn&& fn) {
         const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (wall < best) best = wall, bestCpu = cpuMs() - c0;
     }
-    std::printf("  %-22s %8.1f ms wall, %8.1f ms CPU: %lld samples, %zu stacks, %zu functions, "
-                "%zu top-down nodes, %zu bottom-up nodes\n",
-                what, best, bestCpu, static_cast<long long>(t.sampleCount()), t.stackCount(),
-                t.functions().size(), t.topDown().size(), t.bottomUp().size());
+    std::printf(
+        "  %-22s %8.1f ms wall, %8.1f ms CPU: %lld samples, %zu stacks, %zu functions, "
+        "%zu top-down nodes, %zu bottom-up nodes\n",
+        what, best, bestCpu, static_cast<long long>(t.sampleCount()), t.stackCount(),
+        t.functions().size(), t.topDown().size(), t.bottomUp().size());
 }
 
 }  // namespace

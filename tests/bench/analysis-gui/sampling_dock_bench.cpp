@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
         unfilter = std::min(unfilter, static_cast<double>(t.nsecsElapsed()) / 1e6);
         QSortFilterProxyModel* flat = dock.proxy(SampleTreeModel::View::Flat);
         t.start();
-        flat->sort(k % 2 ? SampleTreeModel::TotalCol : SampleTreeModel::FunctionCol, Qt::DescendingOrder);
+        flat->sort(k % 2 ? SampleTreeModel::TotalCol : SampleTreeModel::FunctionCol,
+                   Qt::DescendingOrder);
         sort = std::min(sort, static_cast<double>(t.nsecsElapsed()) / 1e6);
     }
     std::printf("report: %llu samples, %zu stacks; tree: %zu top-down, %zu bottom-up nodes\n",
@@ -72,7 +73,9 @@ int main(int argc, char** argv) {
         t.start();
         dimSamplesOutside(scene, all, mask, out);
         dim = std::min(dim, static_cast<double>(t.nsecsElapsed()) / 1e6);
-        if (k == 0) std::printf("  (frame %zu boxes, dimming added %zu)\n", boxes, out.boxes.size() - boxes);
+        if (k == 0)
+            std::printf("  (frame %zu boxes, dimming added %zu)\n", boxes,
+                        out.boxes.size() - boxes);
         t.start();
         (void)analysis::stacksWithFunction(*report, dock.tree()->functions()[0]);
         maskMs = std::min(maskMs, static_cast<double>(t.nsecsElapsed()) / 1e6);
