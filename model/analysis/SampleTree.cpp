@@ -194,8 +194,17 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
         out.m_cancelled = true;
         return out;
     }
+    // The GUI cancels (and waits) on every new selection while the mouse drags: check often.
     buildTrie(seqs, true, out.m_topDown);
+    if (cancelled()) {
+        out.m_cancelled = true;
+        return out;
+    }
     buildTrie(seqs, false, out.m_bottomUp);
+    if (cancelled()) {
+        out.m_cancelled = true;
+        return out;
+    }
     out.m_topDown[0].total = out.m_bottomUp[0].total = out.m_samples;
 
     // Step 3: the flat view, then every tree's children in display order.

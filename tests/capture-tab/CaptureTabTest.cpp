@@ -222,11 +222,14 @@ TEST_F(TabFixture, CpuSamplingOptionsReachTheCommandLine) {
     EXPECT_TRUE(sample->isChecked());  // the CLI samples the process tree by default
     frequency->setValue(4000);
     backtrace->setCurrentIndex(backtrace->findData("none"));
-    EXPECT_TRUE(tab->commandLine().endsWith(" --sampling-frequency=4000 --backtrace=none /bin/echo"))
+    EXPECT_TRUE(
+        tab->commandLine().endsWith(" --sampling-frequency=4000 --backtrace=none /bin/echo"))
         << tab->commandLine().toStdString();
     QTest::mouseClick(sample, Qt::LeftButton);
     EXPECT_FALSE(frequency->isEnabled());
     EXPECT_FALSE(backtrace->isEnabled());
-    EXPECT_TRUE(tab->commandLine().endsWith(" --sample=none /bin/echo")) << tab->commandLine().toStdString();
-    EXPECT_TRUE(tab->commandLine().startsWith(bin + " profile --trace=")) << tab->commandLine().toStdString();
+    EXPECT_TRUE(tab->commandLine().endsWith(" --sample=none /bin/echo"))
+        << tab->commandLine().toStdString();
+    EXPECT_TRUE(tab->commandLine().startsWith(bin + " profile --trace="))
+        << tab->commandLine().toStdString();
 }

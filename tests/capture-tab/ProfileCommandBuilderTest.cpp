@@ -209,7 +209,8 @@ TEST(ProfileCommandBuilder, CpuSamplingOptions) {
     CaptureSettings s;
     s.program = "./app";
     // Sampling the process tree at 1000 Hz with frame-pointer stacks is the CLI's default.
-    EXPECT_EQ(ProfileCommandBuilder::arguments(s), QStringList({"profile", "--trace=cuda,nvtx,osrt", "./app"}));
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=cuda,nvtx,osrt", "./app"}));
     s.samplingFrequencyHz = 4000;
     s.backtrace = "none";
     EXPECT_EQ(ProfileCommandBuilder::arguments(s),
@@ -223,11 +224,13 @@ TEST(ProfileCommandBuilder, CpuSamplingOptions) {
     EXPECT_EQ(ProfileCommandBuilder::arguments(s),
               QStringList({"profile", "--trace=cuda,nvtx,osrt", "--sample=none", "./app"}));
     // The short forms -s and -b, as the CLI spells them.
-    auto shortForms = ProfileCommandBuilder::parse({"profile", "-s", "none", "-b", "none", "./app"});
+    auto shortForms =
+        ProfileCommandBuilder::parse({"profile", "-s", "none", "-b", "none", "./app"});
     ASSERT_TRUE(shortForms.ok()) << shortForms.error();
     EXPECT_FALSE(shortForms->sampleCpu);
     EXPECT_EQ(shortForms->backtrace, "none");
-    auto on = ProfileCommandBuilder::parse({"profile", "--sample=process-tree", "--backtrace=fp", "./app"});
+    auto on = ProfileCommandBuilder::parse(
+        {"profile", "--sample=process-tree", "--backtrace=fp", "./app"});
     ASSERT_TRUE(on.ok()) << on.error();
     EXPECT_TRUE(on->sampleCpu);
     EXPECT_EQ(on->backtrace, "fp");

@@ -1,8 +1,8 @@
 #pragma once
 // Puts the analysis panels of one report into a QMainWindow and wires them together: the
-// selection statistics, Stats and CPU sampling docks, the events view, the details panel and the find bar,
-// all around one AnalysisContext (the selected event and its correlations). The timeline talks
-// to them only through the slots and signals below, so they work (and are tested) without it.
+// selection statistics, Stats and CPU sampling docks, the events view, the details panel and the
+// find bar, all around one AnalysisContext (the selected event and its correlations). The timeline
+// talks to them only through the slots and signals below, so they work (and are tested) without it.
 // GUI thread; the docks are children of the window.
 #include <QObject>
 #include <memory>

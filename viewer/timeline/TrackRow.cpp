@@ -101,8 +101,9 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         // Overlaid tracks would print their counts on top of each other.
         if (w >= 60 && m_tracks.size() == 1)
             out.labels.push_back(
-                {x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) +
-                                       (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
+                {x0 + 2, y, w - 4, h, 0xFF202020,
+                 formatCount(it.count) +
+                     (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
     }
 }
 
@@ -126,7 +127,8 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
             // Each pixel in the leaf color of its first sample (one binary search per pixel):
             // hot functions show as bands of their color, whatever the zoom.
             const auto bs = b0 + static_cast<int64_t>(b * bucketNs);
-            const IndexRange r = t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
+            const IndexRange r =
+                t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
             const float x = ctx.x + static_cast<float>(px0 + b);
             if (r.empty() || x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
             pushBox(out, x, y, 1, h, ctx.palette->eventColor(t, r.begin));
