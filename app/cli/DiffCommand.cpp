@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Command.h"
 #include "model/analysis/ReportDiff.h"
+#include "model/analysis/SampleDiff.h"
 #include "model/analysis/TableFormatter.h"
 #include "app/cli/ReportInput.h"
 #include "model/util/Format.h"
@@ -17,7 +19,9 @@ namespace {
 
 using namespace sl::analysis;
 
-void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, const std::string& a, const std::string& b) {
+// `samples`: the CPU-sample comparison, or nullptr when not asked for or neither side has samples.
+void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, const FormatOptions& fo, const std::string& a,
+               const std::string& b) {
     const Table summary = diffSummaryTable(d), items = diffItemsTable(d);
     switch (fo.format) {
         case TableFormat::Json:
@@ -29,6 +33,10 @@ void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, 
             writeTable(out, summary, fo);
             out << ",\n\"items\": ";
             writeTable(out, items, fo);
+            if (samples) {
+                out << ",\n\"samples\": ";
+                writeTable(out, *samples, fo);
+            }
             out << "}\n";
             return;
         }
@@ -37,6 +45,10 @@ void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, 
             writeTable(out, summary, fo);
             out << "\n";
             writeTable(out, items, fo);
+            if (samples) {
+                out << "\n";
+                writeTable(out, *samples, fo);
+            }
             return;
         case TableFormat::Column:
         case TableFormat::Table:
@@ -47,6 +59,10 @@ void writeDiff(std::ostream& out, const DiffResult& d, const FormatOptions& fo, 
             writeTable(out, summary, fo);
             out << "\n";
             writeTable(out, items, fo);
+            if (samples) {
+                out << "\n" << samples->title << ":\n\n";
+                writeTable(out, *samples, fo);
+            }
             return;
     }
 }
@@ -58,8 +74,9 @@ int runDiff(int argc, char** argv) {
                 "Compares two reports: for each kernel, CUDA API function, NVTX range and memory-operation kind,\n"
                 "count, total and average time in A and B, the delta (B - A) and percent change, largest absolute\n"
                 "delta first; items found on one side only are marked. A header compares session durations and\n"
-                "GPU busy time.");
-    p.option('r', "report", "WHAT", "kernels, api, nvtx, memops or all (comma-separated)", &reports, "all");
+                "GPU busy time. With CPU samples in either report, a third table compares each function's share\n"
+                "of the samples (self and total %, change in percentage points).");
+    p.option('r', "report", "WHAT", "kernels, api, nvtx, memops, samples or all (comma-separated)", &reports, "all");
     p.option('f', "format", "FORMAT", "column, table, csv, tsv or json", &format, "column");
     p.option(0, "match", "demangled|base", "match kernels by full demangled name or base name", &match, "demangled");
     p.option(0, "timeunit", "UNIT", "ns, us, ms or s", &timeUnit, "ns");
@@ -75,9 +92,28 @@ int runDiff(int argc, char** argv) {
     if (!fmt) return usageError("diff", "--format must be column, table, csv, tsv or json");
     if (!timeUnitNs(timeUnit)) return usageError("diff", "--timeunit must be ns, us, ms or s");
     DiffOptions o;
-    auto cats = parseDiffCategories(reports);
-    if (!cats) return usageError("diff", "-r: " + cats.error());
-    o.categories = *cats;
+    // "samples" is not a DiffCategory (samples are counts, not durations): taken out here.
+    bool wantSamples = false;
+    std::string timed;
+    for (size_t b = 0; b <= reports.size();) {
+        size_t e = reports.find(',', b);
+        if (e == std::string::npos) e = reports.size();
+        const std::string w = reports.substr(b, e - b);
+        if (w == "samples" || w == "all") wantSamples = true;
+        if (w != "samples") timed += (timed.empty() ? "" : ",") + w;
+        b = e + 1;
+    }
+    if (timed.empty()) {
+        o.categories.clear();
+    } else {
+        auto cats = parseDiffCategories(timed);
+        if (!cats) {
+            std::string msg = cats.error();
+            if (const auto at = msg.find("memops or all"); at != std::string::npos) msg.replace(at, 13, "memops, samples or all");
+            return usageError("diff", "-r: " + msg);
+        }
+        o.categories = *cats;
+    }
     if (match == "base") o.match = DiffMatch::Base;
     else if (match != "demangled") return usageError("diff", "--match must be demangled or base");
     auto a = openReportInput(inputs[0]);
@@ -85,14 +121,17 @@ int runDiff(int argc, char** argv) {
     auto b = openReportInput(inputs[1]);
     if (!b) return fail(b.error());
     const DiffResult d = diffReports(**a, **b, o);
+    std::optional<Table> samples;
+    if (wantSamples && (hasCpuSamples(**a) || hasCpuSamples(**b))) samples = diffSamplesTable(**a, **b);
+    const Table* samplesTable = samples ? &*samples : nullptr;
     FormatOptions fo{*fmt, timeUnit};
     if (output.empty() || output == "-") {
-        writeDiff(std::cout, d, fo, inputs[0], inputs[1]);
+        writeDiff(std::cout, d, samplesTable, fo, inputs[0], inputs[1]);
         return 0;
     }
     std::ofstream out(output, std::ios::binary);
     if (!out) return fail("cannot write " + output);
-    writeDiff(out, d, fo, inputs[0], inputs[1]);
+    writeDiff(out, d, samplesTable, fo, inputs[0], inputs[1]);
     out.close();
     if (!out) return fail("error writing " + output);
     return 0;

@@ -31,9 +31,11 @@ int runExport(int argc, char** argv) {
     std::vector<std::string> inputs;
     ArgParser p("sightline export --type sqlite|json|csv [options] REPORT",
                 "Exports a report. sqlite: the nsys export schema (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API,\n"
-                "StringIds, ThreadNames, PROCESSES, TARGET_INFO_*, GPU_METRICS, ENUM_*, META_DATA_EXPORT), so\n"
-                "queries written for nsys exports run unchanged. json: Chrome Trace Event format for Perfetto UI\n"
-                "and chrome://tracing. csv: the sqlite tables as one CSV file per table in a directory.");
+                "StringIds, ThreadNames, PROCESSES, TARGET_INFO_*, GPU_METRICS, COMPOSITE_EVENTS and\n"
+                "SAMPLING_CALLCHAINS for CPU samples, ENUM_*, META_DATA_EXPORT), so queries written for nsys\n"
+                "exports run unchanged. json: Chrome Trace Event format for Perfetto UI and chrome://tracing\n"
+                "(CPU samples as instants and as \"samples\" + \"stackFrames\"). csv: the sqlite tables as one\n"
+                "CSV file per table in a directory.");
     p.option('t', "type", "TYPE", "sqlite, json or csv", &type);
     p.option('o', "output", "PATH", "output file (a directory for csv; '-' for json on stdout)", &output,
              "REPORT with .sqlite, .json or _csv");

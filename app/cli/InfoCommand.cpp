@@ -108,6 +108,9 @@ void printText(const RepFile& file, const Report& r) {
     for (const auto& [k, v] : kinds)
         std::printf("  %-26s %14s in %llu tracks\n", std::string(schemaOf(k).label).c_str(), formatCount(v.events).c_str(),
                     static_cast<unsigned long long>(v.tracks));
+    if (!r.callStacks.empty() || !r.stackFrames.empty())
+        std::printf("  %-26s %14s distinct, of %s frames\n", "Call stacks", formatCount(r.callStacks.size()).c_str(),
+                    formatCount(r.stackFrames.size()).c_str());
     std::printf("\nTracks (%zu)\n", file.trackInfos().size());
     for (size_t i = 0; i < file.trackInfos().size(); ++i) {
         const auto& t = file.trackInfos()[i];
@@ -176,7 +179,11 @@ void printJson(const RepFile& file, const Report& r) {
     j.field("t_min_ns", total ? tMin : 0).field("t_max_ns", total ? tMax : 0);
     j.key("by_kind").beginObject();
     for (const auto& [k, v] : kinds) j.field(schemaOf(k).id, v.events);
-    j.endObject().endObject();
+    j.endObject();
+    // CPU samples (by_kind.cpu_sample) reference these distinct call stacks and frames.
+    j.field("call_stacks", static_cast<uint64_t>(r.callStacks.size()));
+    j.field("stack_frames", static_cast<uint64_t>(r.stackFrames.size()));
+    j.endObject();
     j.key("tracks").beginArray();
     for (size_t i = 0; i < file.trackInfos().size(); ++i) {
         const auto& t = file.trackInfos()[i];

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
 #include "capture/common/SessionEnv.h"
 
@@ -374,6 +375,9 @@ bool ProcessWriter::start(const char* module) {
         if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
             g_keyCreated.store(true);
         g_pid = rawGetpid();
+        // The capture switch of --capture-range (absent otherwise: always on). Mapped before the
+        // stream opens, so no record of this process escapes a switch that is off.
+        CaptureGate::attach(g_sessionDir);
         if (openStream()) g_active.store(true, std::memory_order_release);
     }
     g_startState.store(2);

@@ -11,8 +11,9 @@ constexpr const char* kTraceForkBeforeExec = "SIGHTLINE_TRACE_FORK_BEFORE_EXEC";
 constexpr const char* kBufferMb = "SIGHTLINE_BUFFER_MB";  // per-process in-flight limit
 constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";  // size of one thread buffer
 constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
-// --capture-range-end=stop-shutdown: the NVTX range whose end makes the module signal the
-// launcher (SIGUSR1), and its domain ("" default, "*" any).
+// --capture-range=nvtx: the NVTX range that switches the capture on (GateState.h, the file
+// <session>/capture.gate), and its domain ("" default, "*" any). With stop-shutdown the module
+// signals the launcher (SIGUSR1) when that range ends.
 constexpr const char* kCaptureRange = "SIGHTLINE_CAPTURE_RANGE";
 constexpr const char* kCaptureDomain = "SIGHTLINE_CAPTURE_DOMAIN";
 // Every variable the exec interposers restore, in this order.

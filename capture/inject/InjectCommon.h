@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
 #include "capture/common/ProcessWriter.h"
 
@@ -65,6 +66,8 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
 void announceProcess();
 // Called by the fork interposer in the child: new stream (with --trace-fork-before-exec) or none.
 void afterForkChild();
+// In a forked child: the capture window the parent's range opened is the parent's to close.
+void nvtxForgetWindowOwner();
 // Exec support: stops recording and puts our environment variables back into `envp` (a new
 // array, or envp itself when nothing is missing).
 char** prepareExec(char* const envp[]);

@@ -155,6 +155,7 @@ void announceProcess() {
 
 void afterForkChild() {
     ProcessWriter::onForkChild(g_config.traceForkBeforeExec);
+    nvtxForgetWindowOwner();
     if (ProcessWriter::active())
         announceProcess();
     else

@@ -3,6 +3,8 @@
 // into the thread's buffer; the merge pairs them. A thread-local bit stack per domain remembers
 // which pushes were stored, so the pop of a stored push is always stored (critical reserve) and
 // the pop of a dropped push is skipped: every range is either whole in the report or counted.
+// With --capture-range=nvtx the same bit stack keeps nesting right across the capture switch:
+// pushes made while it is off are not stored, and neither are their pops.
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtCuda.h>
 #include <nvtx3/nvToolsExtCudaRt.h>
@@ -16,6 +18,8 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/NvtxMessage.h"
+#include "capture/inject/NvtxPushStack.h"
 
 namespace sl::inject {
 namespace {
@@ -28,16 +32,13 @@ using capture::NvtxEndRecord;
 using capture::NvtxRecord;
 using capture::RecordType;
 
-// Our nvtxDomainHandle_t and nvtxStringHandle_t point at these. Their stream-local ids are
-// re-defined when the fork generation changes (a child traced before exec).
+// Our nvtxDomainHandle_t points at one of these (nvtxStringHandle_t at a RegisteredString).
+// Their stream-local ids are re-defined when the fork generation changes (a child traced
+// before exec).
 struct Domain {
     uint32_t id;
     std::atomic<uint32_t> definedGen{0};
     std::string name;
-};
-struct RegisteredString {
-    capture::CachedString id;
-    std::string text;
 };
 
 std::atomic<uint32_t> g_nextDomain{1};
@@ -61,13 +62,7 @@ inline uint32_t domainId(nvtxDomainHandle_t h) {
     return d->id;
 }
 
-// Which pushes of this thread were stored, per domain (4 domains tracked per thread; more
-// share the last slot).
-struct PushStack {
-    uint32_t domain;
-    int32_t depth;
-    uint64_t bits[4];  // 256 levels; deeper pushes count as stored
-};
+// A thread's push stacks: 4 domains tracked per thread; more share the last slot.
 struct NvtxThread {
     PushStack stacks[4];
     uint32_t gen;
@@ -91,109 +86,7 @@ inline PushStack& stackFor(uint32_t domain) {
     return t.stacks[3];
 }
 
-inline void setBit(PushStack& s, bool stored) {
-    if (s.depth < 256) {
-        uint64_t m = 1ull << (s.depth & 63);
-        if (stored)
-            s.bits[s.depth >> 6] |= m;
-        else
-            s.bits[s.depth >> 6] &= ~m;
-    }
-    ++s.depth;
-}
 
-// A message as NVTX gives it: ASCII, wide, or a registered handle.
-struct Message {
-    const char* text = nullptr;
-    uint32_t length = 0;
-    uint32_t registered = 0;
-    const std::string* registeredText = nullptr;
-    char wideBuf[512];
-};
-
-void fromWide(Message& m, const wchar_t* w) {
-    size_t n = 0;
-    if (w) {
-        std::mbstate_t st{};
-        for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
-            size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
-            if (k == static_cast<size_t>(-1))
-                m.wideBuf[n++] = '?';
-            else
-                n += k;
-        }
-    }
-    m.text = m.wideBuf;
-    m.length = static_cast<uint32_t>(n);
-}
-
-inline void fromAscii(Message& m, const char* s) {
-    m.text = s ? s : "";
-    m.length = static_cast<uint32_t>(std::strlen(m.text));
-    if (m.length > 4096) m.length = 4096;
-}
-
-struct Attrs {
-    uint32_t category = 0, color = 0;
-    uint8_t payloadType = 0;
-    uint64_t payload = 0;
-};
-
-void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
-    if (!a) {
-        fromAscii(m, "");
-        return;
-    }
-    out.category = a->category;
-    out.color = a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
-    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 &&
-        a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
-        out.payloadType = static_cast<uint8_t>(a->payloadType);
-        switch (a->payloadType) {
-            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
-                out.payload = a->payload.ullValue;
-                break;
-            case NVTX_PAYLOAD_TYPE_INT64:
-                out.payload = static_cast<uint64_t>(a->payload.llValue);
-                break;
-            case NVTX_PAYLOAD_TYPE_DOUBLE:
-                std::memcpy(&out.payload, &a->payload.dValue, 8);
-                break;
-            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
-                out.payload = a->payload.uiValue;
-                break;
-            case NVTX_PAYLOAD_TYPE_INT32:
-                out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue));
-                break;
-            case NVTX_PAYLOAD_TYPE_FLOAT: {
-                uint32_t bits;
-                std::memcpy(&bits, &a->payload.fValue, 4);
-                out.payload = bits;
-                break;
-            }
-            default:
-                break;
-        }
-    }
-    switch (a->messageType) {
-        case NVTX_MESSAGE_TYPE_ASCII:
-            fromAscii(m, a->message.ascii);
-            break;
-        case NVTX_MESSAGE_TYPE_UNICODE:
-            fromWide(m, a->message.unicode);
-            break;
-        case NVTX_MESSAGE_TYPE_REGISTERED:
-            if (a->message.registered) {
-                auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
-                m.registered = rs->id.get(rs->text);
-                m.registeredText = &rs->text;
-            }
-            break;
-        default:
-            fromAscii(m, "");
-            break;
-    }
-}
 
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
@@ -243,26 +136,31 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
     return true;
 }
 
-// --capture-range-end=stop-shutdown: the launcher (SIGHTLINE_LAUNCHER_PID) gets SIGUSR1 when the
-// first range named SIGHTLINE_CAPTURE_RANGE (in SIGHTLINE_CAPTURE_DOMAIN; empty: the default
-// domain, "*": any) ends, so it can end the program. Off: one predictable branch per call.
+// --capture-range=nvtx: the range named SIGHTLINE_CAPTURE_RANGE (in SIGHTLINE_CAPTURE_DOMAIN;
+// empty: the default domain, "*": any) switches the session-wide capture on when it begins while
+// the switch is off (CaptureGate), and off again when that same range ends. While the switch is
+// off nothing is recorded: a push only moves the thread's stack level (its bit says "not
+// stored", so its pop is skipped too), a start returns an id marked as not stored, a mark
+// returns. No clock is read. What began in a window is kept whole: its pop or end is stored even
+// after the window closed (docs/capture.md, "Capture ranges").
 struct RangeWatch {
-    bool on = false;
     std::string name, domain;
     pid_t launcher = 0;
-    std::atomic<bool> fired{false};
-    std::atomic<uint64_t> startId{0};
+    std::atomic<uint64_t> startId{0};      // the start/end range that opened the open window
+    std::atomic<uint32_t> startWindow{0};  // and that window's number
 };
 // Never destroyed: threads may still call NVTX while static destructors run at exit.
 RangeWatch& g_watch = *new RangeWatch();
-bool g_watchOn = false;  // the hot-path test, without an indirection
+bool g_watchOn = false;  // a capture range was given and the gate is mapped
 constexpr int kMaxDomains = 1024;
 std::atomic<Domain*> g_domains[kMaxDomains];
+// The push/pop range of this thread that opened the open window (window 0: none).
 struct WatchedPush {
     uint32_t domain;
-    int level;  // depth once the watched push is open; 0: none
+    int level;  // the stack depth while the watched push is open
+    uint32_t window;
 };
-thread_local WatchedPush t_watched SL_CAPTURE_TLS = {0, 0};
+thread_local WatchedPush t_watched SL_CAPTURE_TLS = {0, 0, 0};
 
 bool watchMatches(uint32_t domain, const Message& m) {
     std::string_view text = m.registeredText ? std::string_view(*m.registeredText)
@@ -274,8 +172,17 @@ bool watchMatches(uint32_t domain, const Message& m) {
     return d && d->name == g_watch.domain;
 }
 
-void watchFired() {
-    if (g_watch.fired.exchange(true) || g_watch.launcher <= 0) return;
+// Opens the window when `m` is the capture range; 0 when it is not or no window may open.
+inline uint32_t openWindow(uint32_t domain, const Message& m, int64_t* time) {
+    if (!g_watchOn || !watchMatches(domain, m)) return 0;
+    return capture::CaptureGate::tryOpen(ProcessWriter::pid(), time);
+}
+
+// Called after the range's end is stored: with stop-shutdown the program may end right away.
+void closeWindow(uint32_t window, int64_t time) {
+    if (!capture::CaptureGate::close(window, time) || !capture::CaptureGate::shutdownAtEnd() ||
+        g_watch.launcher <= 0)
+        return;
     ProcessWriter::ToolScope scope;
     kill(g_watch.launcher, SIGUSR1);
 }
@@ -283,19 +190,26 @@ void watchFired() {
 inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     PushStack& s = stackFor(domain);
     int level = s.depth;
-    if (__builtin_expect(g_watchOn, 0) && t_watched.level == 0 && watchMatches(domain, m))
-        t_watched = {domain, level + 1};
     setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
     return level;
 }
 
-inline void writePop(uint32_t domain, int64_t time, PushStack& s) {
-    bool stored = true;
-    if (s.depth > 0) {
-        --s.depth;
-        if (s.depth < 256) stored = (s.bits[s.depth >> 6] >> (s.depth & 63)) & 1;
+// A push while the switch is off: not stored, unless it is the capture range opening a window.
+int pushOff(uint32_t domain, const Attrs& a, const Message& m) {
+    PushStack& s = stackFor(domain);
+    int level = s.depth;
+    int64_t time = 0;
+    uint32_t window = t_watched.window == 0 ? openWindow(domain, m, &time) : 0;
+    if (window == 0) {
+        setBit(s, false);
+        return level;
     }
-    if (!stored) return;  // its push was dropped (and counted)
+    t_watched = {domain, level + 1, window};
+    setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
+    return level;
+}
+
+inline void writePop(uint32_t domain, int64_t time) {
     uint8_t* p = ProcessWriter::reserveCritical(16);
     if (!p) {
         ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
@@ -308,32 +222,42 @@ inline void writePop(uint32_t domain, int64_t time, PushStack& s) {
 }
 
 inline int pop(uint32_t domain) {
-    int64_t time = capture::nowNs();
     PushStack& s = stackFor(domain);
-    bool fire = false;
-    if (__builtin_expect(g_watchOn, 0) && t_watched.level != 0 && t_watched.domain == domain &&
-        t_watched.level == s.depth) {
-        t_watched.level = 0;
-        fire = true;
+    const bool owner = __builtin_expect(t_watched.window != 0, 0) &&
+                       t_watched.domain == domain && t_watched.level == s.depth;
+    // Stored when its push was: not when the push was dropped (counted) or made while the
+    // switch was off. A pop without a push is stored (the merge counts it) only in a window.
+    const bool stored = s.depth > 0 ? popBit(s) : capture::CaptureGate::isOn();
+    if (!stored && !owner) return s.depth;
+    int64_t time = capture::nowNs();
+    if (stored) writePop(domain, time);
+    if (__builtin_expect(owner, 0)) {
+        uint32_t window = t_watched.window;
+        t_watched = {0, 0, 0};
+        closeWindow(window, time);
     }
-    writePop(domain, time, s);
-    if (__builtin_expect(fire, 0))
-        watchFired();  // after the pop is stored: the program may end now
     return s.depth;
 }
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
-    if (__builtin_expect(g_watchOn, 0) && watchMatches(domain, m)) {
-        uint64_t none = 0;
-        g_watch.startId.compare_exchange_strong(none, id);
-    }
+    if (!writeBegin(RecordType::NvtxStart, domain, time, a, m, id)) return id | kDroppedRange;
+    return id;
+}
+
+// A start while the switch is off: not stored (its end is skipped), unless it opens a window.
+nvtxRangeId_t startOff(uint32_t domain, const Attrs& a, const Message& m) {
+    uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
+    int64_t time = 0;
+    uint32_t window = openWindow(domain, m, &time);
+    if (window == 0) return id | kDroppedRange;
+    g_watch.startWindow.store(window);
+    g_watch.startId.store(id);
     if (!writeBegin(RecordType::NvtxStart, domain, time, a, m, id)) return id | kDroppedRange;
     return id;
 }
 
 inline void writeEnd(nvtxRangeId_t id, int64_t time) {
-    if (id & kDroppedRange) return;
     uint8_t* p = ProcessWriter::reserveCritical(24);
     if (!p) {
         ProcessWriter::countDrop(DropKind::NvtxRangeEnd);
@@ -347,10 +271,16 @@ inline void writeEnd(nvtxRangeId_t id, int64_t time) {
 }
 
 inline void end(nvtxRangeId_t id) {
+    const bool stored = !(id & kDroppedRange);
+    uint64_t plain = id & ~kDroppedRange;
+    const bool owner = __builtin_expect(g_watchOn, 0) && g_watch.startId.load() == plain;
+    if (!stored && !owner) return;
     int64_t time = capture::nowNs();
-    writeEnd(id, time);
-    if (__builtin_expect(g_watchOn, 0) && (id & ~kDroppedRange) == g_watch.startId.load())
-        watchFired();  // after the end is stored
+    if (stored) writeEnd(id, time);
+    if (__builtin_expect(owner, 0)) {
+        uint32_t window = g_watch.startWindow.load();
+        if (g_watch.startId.compare_exchange_strong(plain, 0)) closeWindow(window, time);
+    }
 }
 
 inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
@@ -379,7 +309,13 @@ std::string wideToString(const wchar_t* w) {
 }
 
 // ---- CORE callbacks ----
+// Each tests the capture switch first (always on without --capture-range): on, the clock is
+// read at entry as before; off, the call costs the test, the message decoding and, for a push
+// or start, the comparison with the capture range's name.
+using capture::CaptureGate;
+
 void NVTX_API markEx(const nvtxEventAttributes_t* a) {
+    if (!CaptureGate::isOn()) return;
     int64_t t = capture::nowNs();
     Attrs at;
     Message m;
@@ -387,57 +323,65 @@ void NVTX_API markEx(const nvtxEventAttributes_t* a) {
     mark(0, at, m, t);
 }
 void NVTX_API markA(const char* s) {
+    if (!CaptureGate::isOn()) return;
     int64_t t = capture::nowNs();
     Message m;
     fromAscii(m, s);
     mark(0, Attrs{}, m, t);
 }
 void NVTX_API markW(const wchar_t* s) {
+    if (!CaptureGate::isOn()) return;
     int64_t t = capture::nowNs();
     Message m;
     fromWide(m, s);
     mark(0, Attrs{}, m, t);
 }
 nvtxRangeId_t NVTX_API rangeStartEx(const nvtxEventAttributes_t* a) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Attrs at;
     Message m;
     decodeAttrs(a, at, m);
-    return start(0, at, m, t);
+    return on ? start(0, at, m, t) : startOff(0, at, m);
 }
 nvtxRangeId_t NVTX_API rangeStartA(const char* s) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Message m;
     fromAscii(m, s);
-    return start(0, Attrs{}, m, t);
+    return on ? start(0, Attrs{}, m, t) : startOff(0, Attrs{}, m);
 }
 nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* s) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Message m;
     fromWide(m, s);
-    return start(0, Attrs{}, m, t);
+    return on ? start(0, Attrs{}, m, t) : startOff(0, Attrs{}, m);
 }
 void NVTX_API rangeEnd(nvtxRangeId_t id) {
     end(id);
 }
 int NVTX_API rangePushEx(const nvtxEventAttributes_t* a) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Attrs at;
     Message m;
     decodeAttrs(a, at, m);
-    return push(0, at, m, t);
+    return on ? push(0, at, m, t) : pushOff(0, at, m);
 }
 int NVTX_API rangePushA(const char* s) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Message m;
     fromAscii(m, s);
-    return push(0, Attrs{}, m, t);
+    return on ? push(0, Attrs{}, m, t) : pushOff(0, Attrs{}, m);
 }
 int NVTX_API rangePushW(const wchar_t* s) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Message m;
     fromWide(m, s);
-    return push(0, Attrs{}, m, t);
+    return on ? push(0, Attrs{}, m, t) : pushOff(0, Attrs{}, m);
 }
 int NVTX_API rangePop() {
     return pop(0);
@@ -457,6 +401,7 @@ void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* n) {
 
 // ---- CORE2 (domains) ----
 void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
+    if (!CaptureGate::isOn()) return;
     int64_t t = capture::nowNs();
     Attrs at;
     Message m;
@@ -464,21 +409,23 @@ void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
     mark(domainId(d), at, m, t);
 }
 nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Attrs at;
     Message m;
     decodeAttrs(a, at, m);
-    return start(domainId(d), at, m, t);
+    return on ? start(domainId(d), at, m, t) : startOff(domainId(d), at, m);
 }
 void NVTX_API domainRangeEnd(nvtxDomainHandle_t, nvtxRangeId_t id) {
     end(id);
 }
 int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
-    int64_t t = capture::nowNs();
+    const bool on = CaptureGate::isOn();
+    int64_t t = on ? capture::nowNs() : 0;
     Attrs at;
     Message m;
     decodeAttrs(a, at, m);
-    return push(domainId(d), at, m, t);
+    return on ? push(domainId(d), at, m, t) : pushOff(domainId(d), at, m);
 }
 int NVTX_API domainRangePop(nvtxDomainHandle_t d) {
     return pop(domainId(d));
@@ -635,6 +582,12 @@ bool installModule(const NvtxExportTableCallbacks* cb, NvtxCallbackModule module
 }
 
 }  // namespace
+
+void nvtxForgetWindowOwner() {
+    t_watched = {0, 0, 0};
+    g_watch.startId.store(0);
+}
+
 }  // namespace sl::inject
 
 // The NVTX3 entry point (nvtxInitDecls: "InitializeInjectionNvtx2"). Returns 0 (NVTX stays a
@@ -650,8 +603,7 @@ SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) 
         g_watch.name = range;
         g_watch.domain = domain ? domain : "";
         g_watch.launcher = launcher ? static_cast<pid_t>(std::atoi(launcher)) : 0;
-        g_watch.on = g_watch.launcher > 0;
-        g_watchOn = g_watch.on;
+        g_watchOn = sl::capture::CaptureGate::present();
     }
     installModule(cb, NVTX_CB_MODULE_CORE);
     installModule(cb, NVTX_CB_MODULE_CORE2);
@@ -663,3 +615,4 @@ SL_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) 
             vi->SetInjectionNvtxVersion(NVTX_VERSION);
     return 1;
 }
+

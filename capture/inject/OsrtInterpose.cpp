@@ -1,6 +1,7 @@
 // OS runtime interposers: each blocking call is timed with two clock reads and recorded only
 // when it took at least --osrt-threshold. Below the threshold the cost is the two reads and a
-// compare (see docs/capture.md). errno is preserved across our bookkeeping.
+// compare (see docs/capture.md); outside a --capture-range window it is one load and a test.
+// errno is preserved across our bookkeeping.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,7 +28,11 @@ enum class ErrStyle { Errno, ReturnCode, Pointer };
 
 template <ErrStyle S, class R, class F, class... A>
 inline R timed(capture::CachedString& name, const char* text, F real, A... args) {
-    if (!g_osrtOn.load(std::memory_order_relaxed) || ProcessWriter::inTool()) return real(args...);
+    // Off (no OS runtime trace, or outside a --capture-range window): the real call and
+    // nothing else. A call that began in a window is recorded even when it ends after it.
+    if (!g_osrtOn.load(std::memory_order_relaxed) || !capture::CaptureGate::isOn() ||
+        ProcessWriter::inTool())
+        return real(args...);
     int64_t t0 = capture::nowNs();
     R r = real(args...);
     int64_t t1 = capture::nowNs();

@@ -273,12 +273,13 @@ SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
     int local = 0;
     int* st = status ? status : &local;
     if (ProcessWriter::inTool()) return real_waitpid.get()(pid, status, options);
+    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = sl::capture::nowNs();
     pid_t r = real_waitpid.get()(pid, st, options);
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
-    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, "waitpid", t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;
@@ -294,12 +295,13 @@ SL_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* ru) {
     int local = 0;
     int* st = status ? status : &local;
     if (ProcessWriter::inTool()) return real_wait4.get()(pid, status, options, ru);
+    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = sl::capture::nowNs();
     pid_t r = real_wait4.get()(pid, st, options, ru);
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
-    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, "wait4", t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;
@@ -309,6 +311,7 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
     SL_REAL(waitid);
     static sl::capture::CachedString name;
     if (ProcessWriter::inTool()) return real_waitid.get()(idtype, id, info, options);
+    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = sl::capture::nowNs();
     int r = real_waitid.get()(idtype, id, info, options);
     int64_t t1 = sl::capture::nowNs();
@@ -318,7 +321,7 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
             info->si_code == CLD_EXITED ? (info->si_status & 0xff) << 8 : (info->si_status & 0x7f);
         childReaped(info->si_pid, status);
     }
-    if (g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, "waitid", t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "capture/common/Clock.h"
+#include "capture/common/GateFile.h"
 #include "capture/common/SessionEnv.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/ProcTree.h"
@@ -243,6 +244,9 @@ Result<ProfileResult> Launcher::run() {
         if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
     };
     if (m_o.command.empty()) return makeError("no program to profile");
+    // The NVTX module is what switches the capture on: without it nothing would be recorded.
+    if (m_o.captureRange == CaptureRange::Nvtx && !m_o.traceNvtx)
+        return makeError("--capture-range=nvtx needs NVTX tracing (-t ...,nvtx)");
 
     // Step 1: the output name (checked now unless it depends on the pid) and the modules.
     std::string output;
@@ -316,7 +320,16 @@ Result<ProfileResult> Launcher::run() {
                  {env::kLauncherPid, std::to_string(getpid())}};
     if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", injectLib);
     if (cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", cuptiLib);
-    if (shutdownAtRangeEnd) {
+    // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
+    GateFile gate;
+    if (m_o.captureRange == CaptureRange::Nvtx) {
+        uint32_t maxWindows = m_o.rangeEnd == CaptureRangeEnd::Repeat
+                                  ? static_cast<uint32_t>(m_o.repeatCount)
+                                  : 1u;
+        if (std::string e = gate.create(sessionDir, maxWindows, shutdownAtRangeEnd); !e.empty()) {
+            fs::remove_all(sessionDir);
+            return makeError("--capture-range=nvtx: " + e);
+        }
         setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
         setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
     }
@@ -426,6 +439,11 @@ Result<ProfileResult> Launcher::run() {
     in.outputPath = output;
     in.defaultName = defaultName;
     in.detached = detached;
+    if (gate.valid()) {
+        in.gateUsed = true;
+        for (const auto& gw : gate.windows(&in.gateWindowsOpened))
+            in.gateWindows.push_back({gw.start, gw.end});
+    }
     auto written = assembleReports(in, say);
     fs::remove_all(
         sessionDir);  // with --kill=none the program may still write: unlinked files are harmless

@@ -68,10 +68,24 @@ std::vector<MergeWindow> nvtxWindows(const Report& r, const ProfileOptions& o) {
     return out;
 }
 
+// What the report of capture window `number` (1-based) of `total` says about its window.
+std::string windowNote(const AssemblyInput& in, MergeWindow w, size_t number, size_t total) {
+    const ProfileOptions& o = *in.options;
+    auto secs = [&](int64_t t) { return static_cast<double>(t - in.startMono) / 1e9; };
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "window %zu of %zu: %.6f s to %.6f s after the session start (%.3f ms)", number,
+                  total, secs(w.start), secs(w.end), static_cast<double>(w.end - w.start) / 1e6);
+    return "NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
+           "': " + buf + (in.gateUsed ? "; traced only inside the window" : "");
+}
+
 std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::string>& streams,
-                                 MergeWindow window, ProgressBar* bar, uint64_t* events) {
+                                 MergeWindow window, ProgressBar* bar, uint64_t* events,
+                                 const std::string& windowText = {}, int64_t windowNumber = 0) {
     const ProfileOptions& o = *in.options;
     ReportBuilder b;
+    if (!windowText.empty()) b.addDiagnostic("capture.range_window", windowNumber, windowText);
     SessionMerger merger(b, window);
     for (size_t i = 0; i < streams.size(); ++i) {
         Status s = merger.addStream(streams[i]);
@@ -148,9 +162,18 @@ Result<std::vector<std::string>> assembleReports(
     MergeWindow base{in.startMono + o.delayNs, o.durationNs > 0 ? in.sessionEnd : INT64_MAX};
     std::vector<MergeWindow> windows{base};
     if (o.captureRange == CaptureRange::Nvtx) {
-        uint64_t ignored = 0;
-        auto full = buildOne(in, streams, base, nullptr, &ignored);
-        windows = nvtxWindows(*full, o);
+        if (in.gateUsed && in.gateWindowsOpened <= in.gateWindows.size()) {
+            // The windows the traced processes opened: nothing outside them was recorded. A
+            // window still open when the program ended closes at the session end.
+            windows.clear();
+            for (const auto& [start, end] : in.gateWindows)
+                windows.push_back({start, end == 0 ? in.sessionEnd : end});
+        } else {
+            // More windows than the gate keeps times for (or no gate): find them in the data.
+            uint64_t ignored = 0;
+            auto full = buildOne(in, streams, base, nullptr, &ignored);
+            windows = nvtxWindows(*full, o);
+        }
         if (windows.empty())
             return makeError("the NVTX capture range '" + o.nvtxRange +
                              (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
@@ -169,7 +192,13 @@ Result<std::vector<std::string>> assembleReports(
         auto t0 = std::chrono::steady_clock::now();
         ProgressBar bar(o.quiet);
         uint64_t events = 0;
-        auto report = buildOne(in, streams, windows[i], &bar, &events);
+        std::string note;
+        if (o.captureRange == CaptureRange::Nvtx) {
+            note = windowNote(in, windows[i], i + 1, windows.size());
+            say(note);
+        }
+        auto report = buildOne(in, streams, windows[i], &bar, &events, note,
+                               static_cast<int64_t>(i) + 1);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
         if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
             path = numberedName(path, static_cast<int>(i) + 1);
@@ -196,7 +225,7 @@ Result<std::vector<std::string>> assembleReports(
             std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path +
             " (" + formatBytes(size) + ")");
         for (const auto& d : report->diagnostics)
-            if (d.name != "cuda.unavailable")
+            if (d.name != "cuda.unavailable" && d.name != "capture.range_window")
                 say("warning: " + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
         written.push_back(path);
     }

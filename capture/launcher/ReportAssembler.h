@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capture/launcher/ProfileOptions.h"
@@ -37,6 +38,11 @@ struct AssemblyInput {
     std::string outputPath;  // expanded; empty with defaultName
     bool defaultName = true;
     bool detached = false;  // --kill=none: the program was still running
+    // --capture-range=nvtx: the windows the traced processes opened (GateFile), in order; an end
+    // of 0 means the window was still open when the program ended.
+    bool gateUsed = false;
+    std::vector<std::pair<int64_t, int64_t>> gateWindows;
+    uint64_t gateWindowsOpened = 0;  // more than gateWindows.size() past kGateMaxWindows
 };
 
 // Returns the files written. `say` prints one progress line.

@@ -8,7 +8,7 @@ namespace {
 
 constexpr std::string_view kKernelArgs = "base,mangled";
 
-const std::array<ReportInfo, 17> kReports = {{
+const std::array<ReportInfo, 18> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)"},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function"},
@@ -40,6 +40,8 @@ const std::array<ReportInfo, 17> kReports = {{
      "kernels grouped by the NVTX ranges that launched them"},
     {"cpu_util_sum", "CPU Utilization Summary (per thread)", runCpuUtilSum, false, "", "",
      "running time of each thread on the CPUs"},
+    {"sample_sum", "CPU Sample Summary (flat profile)", runSampleSum, false, "", "module",
+     "CPU samples per function (:module per module): self (the sampled one) and total (anywhere on the stack)"},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {

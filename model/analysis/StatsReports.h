@@ -29,6 +29,7 @@ Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o);
 Table runNvtxKernSum(const Report& r, const StatsOptions& o);
 Table runOsrtSum(const Report& r, const StatsOptions& o);
 Table runCpuUtilSum(const Report& r, const StatsOptions& o);
+Table runSampleSum(const Report& r, const StatsOptions& o);  // CpuSampleReports.cpp
 
 using ReportFn = Table (*)(const Report&, const StatsOptions&);
 

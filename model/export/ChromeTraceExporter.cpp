@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/analysis/CorrelationIndex.h"
+#include "model/export/ChromeStackFrames.h"
 #include "model/util/JsonWriter.h"
 
 namespace sl::exporter {
@@ -80,12 +81,22 @@ std::string_view category(EventKind k) {
         case EventKind::GraphTrace: return "cuda_graph";
         case EventKind::CuptiOverhead: return "overhead";
         case EventKind::ThreadState: return "thread_state";
+        case EventKind::CpuSample: return "cpu_sample";
         default: return "other";
     }
 }
 
+// A sample is named by its leaf function, or "module+0x..." when that is unresolved.
+std::string sampleName(const Report& r, const Track& t, size_t i) {
+    if (t.nameAt(i) != 0) return std::string(r.str(t.nameAt(i)));
+    const auto stack = static_cast<size_t>(t.intAt(cols::CpuSample::Stack, i));
+    if (stack >= r.callStacks.size() || r.callStacks[stack].frames.empty()) return "[no call stack]";
+    return r.frameText(r.callStacks[stack].frames.front());
+}
+
 std::string eventName(const Report& r, const Track& t, size_t i) {
     switch (t.key.kind) {
+        case EventKind::CpuSample: return sampleName(r, t, i);
         case EventKind::Memcpy: {
             std::string s = "Memcpy ";
             s += copyKindName(static_cast<CopyKind>(t.col<uint8_t>(cols::Memcpy::CopyKind)[i]));
@@ -97,6 +108,24 @@ std::string eventName(const Report& r, const Track& t, size_t i) {
         case EventKind::CuptiOverhead: return "CUPTI overhead";
         default: return std::string(r.str(t.nameAt(i)));
     }
+}
+
+// Writes `,"samples":[...]` when the window holds CPU samples; returns how many.
+uint64_t writeSamples(Writer& w, const Report& r, const ExportOptions& o, ChromeStackFrames& frames, int64_t origin) {
+    uint64_t n = 0;
+    for (const Track* t : r.tracksOfKind(EventKind::CpuSample))
+        for (size_t i = 0; i < t->size(); ++i) {
+            if (!o.inWindow(t->start[i], t->start[i])) continue;
+            w.raw(n++ ? ",\n{" : ",\n\"samples\":[\n{");
+            w.raw("\"cpu\":").num(t->intAt(cols::CpuSample::Cpu, i)).raw(",\"pid\":").num(t->key.pid);
+            w.raw(",\"tid\":").num(t->key.tid).raw(",\"ts\":").us(t->start[i] - origin);
+            w.raw(",\"name\":").str(sampleName(r, *t, i));
+            const int64_t sf = frames.leafNode(static_cast<uint32_t>(t->intAt(cols::CpuSample::Stack, i)));
+            if (sf >= 0) w.raw(",\"sf\":").num(sf);
+            w.raw(",\"weight\":1}");
+        }
+    if (n) w.raw("\n]");
+    return n;
 }
 
 }  // namespace
@@ -116,7 +145,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
     if (!f) return makeError("cannot create " + tmp);
     const int64_t origin = r.timeOrigin();
     ExportStats stats;
-    uint64_t flows = 0;
+    uint64_t flows = 0, samples = 0;
     {
         Writer w(f);
         w.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"sightline\",\"source\":");
@@ -145,8 +174,10 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
             w.event().raw("\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":").num(pid).raw(",\"tid\":").num(tid);
             w.raw(",\"args\":{\"sort_index\":").num(tid).raw("}}");
         }
-        // Step 2: slices, instants and counters.
+        // Step 2: slices, instants and counters. CPU samples are instants too (Perfetto UI reads
+        // no "samples" array from JSON) and carry "sf", their stack's leaf in "stackFrames".
         analysis::CorrelationIndex ci(r);
+        ChromeStackFrames frames(r);
         for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
             const Track& t = r.tracks[ti];
             const KindSchema& s = t.schema();
@@ -170,6 +201,11 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                 w.raw(",\"cat\":\"").raw(cat).raw("\",\"name\":").str(eventName(r, t, i));
                 w.raw(",\"pid\":").num(t.key.pid).raw(",\"tid\":").num(tid).raw(",\"ts\":").us(t.start[i] - origin);
                 if (s.hasEnd) w.raw(",\"dur\":").us(t.end[i] - t.start[i]);
+                if (t.key.kind == EventKind::CpuSample) {
+                    const int64_t sf = frames.leafNode(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i)));
+                    if (sf >= 0) w.raw(",\"sf\":").num(sf);
+                    w.raw(",\"args\":{\"cpu\":").num(t.intAt(cols::CpuSample::Cpu, i)).raw("}");
+                }
                 if (t.key.kind == EventKind::CudaApi || gpu) {
                     const uint32_t corr = t.col<uint32_t>(0)[i];
                     w.raw(",\"args\":{\"correlation\":").num(corr);
@@ -194,11 +230,17 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                 }
             }
         }
-        w.raw("\n]}\n");
+        w.raw("\n]");
+        // Step 4: the trace format's own sample records ("samples" + "stackFrames"), which
+        // chrome://tracing and speedscope turn into CPU profiles.
+        samples = writeSamples(w, r, o, frames, origin);
+        if (frames.nodeCount() > 0) w.raw(",\n").raw(frames.json());
+        w.raw("}\n");
         w.flush();
     }
     stats.tables.emplace_back("traceEvents", stats.rows);
     stats.tables.emplace_back("flows", flows);
+    if (samples) stats.tables.emplace_back("samples", samples);
     if (toStdout) {
         std::fflush(stdout);
         return stats;

@@ -2,6 +2,7 @@
 
 #include "model/analysis/StatsCommon.h"
 #include "model/export/NsysEnums.h"
+#include "model/export/NsysSampleTables.h"
 #include "model/export/TableScope.h"
 
 #include <bit>
@@ -57,12 +58,12 @@ public:
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
-                          &Emitter::nvtx, &Emitter::osrt, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
+                          &Emitter::nvtx, &Emitter::osrt, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
                           &Emitter::processes, &Emitter::gpus, &Emitter::cudaDevices, &Emitter::sessionStart,
                           &Emitter::enums, &Emitter::metaData, &Emitter::stringIds}) {
             if (Status s = (this->*step)(); !s) return s;
             ++m_step;
-            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / 17.0);
+            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / 18.0);
         }
         return {};
     }
@@ -322,6 +323,10 @@ private:
         });
     }
 
+    Status samples() {
+        return emitSampleTables(m_r, m_o, m_sink, m_stats, m_origin, [this](const std::string& s) { return m_extra.id(s); });
+    }
+
     Status memoryUsage() {
         static constexpr ColumnDef d[] = {
             {"start", "INTEGER NOT NULL"}, {"globalPid", "INTEGER NOT NULL"}, {"deviceId", "INTEGER NOT NULL"},
@@ -466,7 +471,7 @@ private:
                 {"EXPORT_PRODUCT_NAME", "Sightline"},
                 {"EXPORT_PRODUCT_VERSION", version},
                 {"EXPORT_SCHEMA_VERSION", "3.11.0"},
-                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, metrics and target tables"},
+                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, CPU samples, metrics and target tables"},
                 {"EXPORT_SOURCE", m_r.session.source},
                 {"EXPORT_TIMESTAMPS", "ns since the session start"},
             };

@@ -28,6 +28,7 @@ struct ChromeEvent {
     std::optional<int64_t> ts, dur;  // ns; ts before baseTimeNanoseconds is added
     bool badTime = false;            // a ts/dur that is not a number
     std::string_view id;             // flow / async id, raw
+    std::string_view sf;             // stack frame id ("stackFrames" key), quotes removed
     // args
     ChromeArg numeric[kMaxNumericArgs];
     int numericCount = 0;
@@ -41,7 +42,7 @@ struct ChromeEvent {
     std::optional<double> doubleArg(std::string_view key) const;
     // Resets what the parser sets (the numeric args array is only read up to numericCount).
     void clear() {
-        ph = cat = name = id = argName = argLabels = {};
+        ph = cat = name = id = sf = argName = argLabels = {};
         pid = tid = ChromeId{};
         ts.reset();
         dur.reset();

@@ -194,7 +194,10 @@ void KinetoEventMapper::add(const ChromeEvent& e) {
         case 'i':
         case 'I':
         case 'R':
-            if (e.name == "[memory]")
+            // Our JSON export's CPU samples; other tools' instants with a stack stay marks.
+            if (!e.sf.empty() && cat == "cpu_sample")
+                addSampleInstant(e, pid, tid);
+            else if (e.name == "[memory]")
                 addMemoryInstant(e, pid);
             else
                 addInstant(e, pid, tid);

@@ -18,6 +18,17 @@
 
 namespace sl::import {
 
+// The trace format's CPU-sample records (top-level "stackFrames" and "samples"), copied out of
+// the parser's buffers.
+struct ChromeStackFrame {
+    std::string name, category, parent;  // parent: "" for a root
+};
+struct ChromeSample {
+    std::optional<int64_t> pid;  // our exporter writes it; the format itself has only tid
+    int64_t tid = 0, ts = 0, cpu = -1;
+    std::string sf;
+};
+
 struct TraceHeader {
     std::optional<int64_t> baseTimeNs;
     std::string displayTimeUnit;
@@ -26,6 +37,9 @@ struct TraceHeader {
     std::optional<int64_t> schemaVersion;
     bool kinetoMarkers = false;  // deviceProperties, schemaVersion, baseTimeNanoseconds ...
     std::vector<Gpu> gpus;       // deviceProperties
+    std::unordered_map<std::string, ChromeStackFrame> stackFrames;
+    std::vector<ChromeSample> samples;
+    int64_t badSamples = 0;  // "samples" entries without a numeric tid/ts
 };
 
 class KinetoEventMapper {
@@ -71,6 +85,14 @@ private:
     void addInstant(const ChromeEvent& e, int64_t pid, int64_t tid);
     void addMemoryInstant(const ChromeEvent& e, int64_t pid);
     void addMetadata(const ChromeEvent& e);
+    // CPU samples (KinetoSamples.cpp): instants with "sf", or the "samples" array.
+    struct PendingSample {
+        int64_t pid, tid, time, cpu;
+        std::string sf;
+    };
+    void addSampleInstant(const ChromeEvent& e, int64_t pid, int64_t tid);
+    void addSamples(const TraceHeader& header);
+    uint32_t sampleStack(const TraceHeader& header, const std::string& sf);
     void beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid);
     uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit,
                        int32_t device);
@@ -96,6 +118,8 @@ private:
     std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
     std::map<std::tuple<int64_t, std::string, std::string, int32_t>, uint32_t> m_series;
     std::map<std::pair<int64_t, int64_t>, double> m_memoryTotals;  // (pid, device) running total
+    std::vector<PendingSample> m_samples;
+    std::unordered_map<std::string, uint32_t> m_sampleStacks;  // sf -> call stack id
     int64_t m_minTs = INT64_MAX, m_maxTs = INT64_MIN;
     int64_t m_notObjects = 0;
     uint64_t m_seen = 0;  // event objects handed to add()

@@ -194,6 +194,7 @@ std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header,
                                                   const std::function<void(double)>& progress) {
     for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
     flushGpu();
+    addSamples(header);
     finishEntities(header);
     Report& r = m_b.report();
     // Kineto writes ts relative to baseTimeNanoseconds (since 2023), which may come after the

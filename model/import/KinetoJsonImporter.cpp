@@ -10,6 +10,7 @@
 #include "model/import/ImportText.h"
 #include "model/import/JsonSyntaxCheck.h"
 #include "model/import/KinetoEventMapper.h"
+#include "model/import/KinetoSampleRecords.h"
 #include "model/import/TraceEventChunks.h"
 
 namespace sl::import {
@@ -28,6 +29,10 @@ std::string_view trimRaw(std::string_view s) {
            (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
+}
+
+std::string_view unquote(std::string_view s) {
+    return s.size() >= 2 && s.front() == '"' && s.back() == '"' ? s.substr(1, s.size() - 2) : s;
 }
 
 // A field's key without unescaping: keys in traces have no escapes, and unescaping every key
@@ -241,6 +246,8 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
                 SL_TRY(parseTime(v, e.ts, e.badTime));
             else if (key == "id")
                 e.id = v.raw_json_token();
+            else if (key == "sf")
+                e.sf = unquote(trimRaw(v.raw_json_token()));
         } else if (key == "cat") {
             od::json_type t;
             SL_TRY(v.type().get(t));
@@ -462,6 +469,10 @@ private:
             } else if (key == "deviceProperties") {
                 SL_TRY(parseDeviceProperties(v, h.gpus));
                 h.kinetoMarkers = true;
+            } else if (key == "stackFrames") {
+                SL_TRY(parseStackFrames(v, h.stackFrames));  // KinetoSampleRecords.cpp
+            } else if (key == "samples") {
+                SL_TRY(parseSamples(v, h));
             } else if (key == "distributedInfo") {
                 od::object o;
                 if (!v.get_object().get(o)) {

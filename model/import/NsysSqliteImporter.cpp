@@ -38,7 +38,9 @@ const char* const kEventTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
                                     "NVTX_EVENTS",
                                     "OSRT_API",
                                     "CUDA_GPU_MEMORY_USAGE_EVENTS",
-                                    "GPU_METRICS"};
+                                    "GPU_METRICS",
+                                    "COMPOSITE_EVENTS",
+                                    "SAMPLING_CALLCHAINS"};
 
 }  // namespace
 
@@ -380,7 +382,8 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
                     &NsysSqliteImporter::readMemset, &NsysSqliteImporter::readSync,
                     &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
                     &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
-                    &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched}) {
+                    &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched,
+                    &NsysSqliteImporter::readSamples}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();

@@ -53,6 +53,7 @@ private:
     Status readMemoryUsage();
     Status readGpuMetrics();
     Status readSched();
+    Status readSamples();  // NsysSamples.cpp
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.
     template <class Fn>
@@ -61,6 +62,7 @@ private:
     bool tick();
     uint32_t stringId(int64_t nsysId);               // interned name of an nsys string id
     uint32_t nameAt(const sqlite::Stmt& st, int i);  // a column holding a string id or text
+    std::string_view symbolText(const sqlite::Stmt& st, int i) const;  // its raw text, not interned
     uint32_t apiName(int64_t nsysId);                // "cudaMalloc_v3020" -> "cudaMalloc"
     uint32_t internText(std::string_view s);
     void noteThread(int64_t globalTid);

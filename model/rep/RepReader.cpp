@@ -275,6 +275,7 @@ Status RepFile::readMetadata() {
     // Tracks exist in the metadata with their keys but no events until readTrack().
     r.tracks.reserve(m_tracks.size());
     for (const auto& t : m_tracks) r.tracks.emplace_back(t.key);
+    m_refs = {r.strings.size(), r.kernelLaunches.size(), r.callStacks.size()};
     return {};
 }
 
@@ -338,18 +339,18 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
     t.laneOffsets.assign(1, 0);
     t.laneOffsets.insert(t.laneOffsets.end(), laneEnds.begin(), laneEnds.end());
     // References into the string and launch tables must resolve.
-    const size_t nstrings = m_meta->strings.size();
+    const size_t nstrings = m_refs.strings;
     for (uint32_t n : t.name)
         if (n >= nstrings) return makeError(m_path + ": " + where + ": refers to missing string " + std::to_string(n));
     if (info.key.kind == EventKind::Kernel) {
         const auto& launch = t.col<uint32_t>(cols::Kernel::Launch);
         for (uint32_t l : launch)
-            if (l >= m_meta->kernelLaunches.size())
+            if (l >= m_refs.launches)
                 return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(l));
     }
     if (info.key.kind == EventKind::CpuSample) {
         for (uint32_t stack : t.col<uint32_t>(cols::CpuSample::Stack))
-            if (stack >= m_meta->callStacks.size())
+            if (stack >= m_refs.stacks)
                 return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack));
     }
     t.finishLoaded();
@@ -359,11 +360,18 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
 std::shared_ptr<Report> RepFile::takeMetadata() {
     auto r = m_meta;
     m_meta = std::make_shared<Report>();
-    // Keep the string and launch tables' sizes for validation in readTrack().
-    for (uint32_t i = 1; i < r->strings.size(); ++i) m_meta->strings.appendRaw({});
-    m_meta->kernelLaunches.resize(r->kernelLaunches.size());
-    m_meta->callStacks.resize(r->callStacks.size());
     return r;
+}
+
+Result<std::unique_ptr<RepFile>> RepFile::openAnother() const {
+    std::unique_ptr<RepFile> f(new RepFile());
+    f->m_path = m_path;
+    if (Status s = f->m_db.openReadOnly(m_path); !s) return makeError("cannot open " + quoted(m_path) + ": " + s.error());
+    f->m_formatVersion = m_formatVersion;
+    f->m_meta = std::make_shared<Report>();
+    f->m_tracks = m_tracks;
+    f->m_refs = m_refs;
+    return f;
 }
 
 Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOptions& options) {
@@ -397,7 +405,7 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
     auto work = [&](RepFile* file) {
         std::unique_ptr<RepFile> own;
         if (!file) {
-            auto f = RepFile::open(path);
+            auto f = first.openAnother();
             if (!f) return fail(f.error());
             own = std::move(f.value());
             file = own.get();

@@ -42,6 +42,10 @@ public:
     Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX) const;
     // Moves the metadata out (the RepFile keeps answering readTrack).
     std::shared_ptr<Report> takeMetadata();
+    // Another read-only connection to the same file for reading tracks on another thread. It
+    // reuses this file's validated track index and reference counts instead of reading the
+    // metadata again (which for imports with millions of strings costs as much as a track).
+    Result<std::unique_ptr<RepFile>> openAnother() const;
 
 private:
     RepFile() = default;
@@ -52,6 +56,10 @@ private:
     int m_formatVersion = 0;
     std::shared_ptr<Report> m_meta;
     std::vector<TrackInfo> m_tracks;
+    // Sizes of the tables events refer to, for validating the references of loaded tracks.
+    struct RefCounts {
+        size_t strings = 0, launches = 0, stacks = 0;
+    } m_refs;
 };
 
 // Opens and fully loads a report (tracks decoded in parallel).

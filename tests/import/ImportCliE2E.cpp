@@ -40,7 +40,7 @@ TEST(ImportCli, ImportsNsysExportAndKinetoTrace) {
     const std::string out = dir.file("saxpy.rep");
     CliRun a = run("import " + q(fixture("pipit_saxpy_mpi_cuda.sqlite")) + " -o " + q(out));
     ASSERT_EQ(a.exitCode, 0) << a.output;
-    EXPECT_NE(a.output.find("Imported 1,718 events (nsys-sqlite)"), std::string::npos) << a.output;
+    EXPECT_NE(a.output.find("Imported 7,169 events (nsys-sqlite)"), std::string::npos) << a.output;
     auto r = readReport(out);
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ((*r)->eventCount(EventKind::Kernel), 5u);

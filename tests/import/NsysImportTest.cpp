@@ -129,7 +129,7 @@ TEST(NsysImport, PipitSaxpyCountsNamesBytesAndStreams) {
 
     expectKernelCorrelations(path, *r, 5, 0);
     // Tables nsys wrote that Sightline does not map are counted, not silently dropped.
-    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.COMPOSITE_EVENTS"), 5451);
+    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.CUDA_CALLCHAINS"), 296);
     // SCHED_EVENTS: 1,619 sched-in and 1,619 sched-out rows on 8 threads pair into running periods.
     EXPECT_EQ(r->eventCount(EventKind::ThreadState), 1619u);
     EXPECT_EQ(r->tracksOfKind(EventKind::ThreadState).size(), 8u);

@@ -5,14 +5,19 @@
 #include <unistd.h>
 #include <QApplication>
 #include <QTemporaryDir>
+#include <QScreen>
 #include <QSettings>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cstdlib>
 #include <filesystem>
@@ -252,6 +257,130 @@ TEST_F(TimelineGui, PixelsShowKernelsAndNvtxInTheirColors) {
               Palette::copyKindColor(CopyKind::HtoD) & 0xFFFFFFu);
 }
 
+// The timeline draws through a native GL window (TimelineSurface) that covers the widget: the
+// real input lands on that window. QTest on a QWindow goes through Qt's window-system input
+// path, as X events do; everything must reach the widget's handlers and its event filters.
+TEST_F(TimelineGui, InputOnTheGlWindowReachesTheWidget) {
+    TimelineWidget& w = *m_widget;
+    QWindow* s = w.surface();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(s));
+    EXPECT_EQ(s->size(), QSize(1600, 900));
+    struct PressCounter : QObject {
+        int presses = 0;
+        bool eventFilter(QObject*, QEvent* e) override {
+            presses += e->type() == QEvent::MouseButtonPress;
+            return false;
+        }
+    } filter;
+    w.installEventFilter(&filter);
+    const int y = 500;
+    QWheelEvent zoom(QPointF(kX0 + 660, y), s->mapToGlobal(QPointF(kX0 + 660, y)), QPoint(),
+                     QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(s, &zoom);
+    expectRange(w, 1, 9);
+    // Middle drag: the closed-hand cursor shows on the window while panning.
+    QTest::mousePress(s, Qt::MiddleButton, {}, {kX0 + 660, y});
+    EXPECT_EQ(s->cursor().shape(), Qt::ClosedHandCursor);
+    QTest::mouseMove(s, {kX0 + 792, y});
+    QTest::mouseRelease(s, Qt::MiddleButton, {}, {kX0 + 792, y});
+    expectRange(w, 0.2, 8.2);
+    EXPECT_EQ(s->cursor().shape(), Qt::ArrowCursor);
+    QTest::keyClick(s, Qt::Key_Home);
+    expectRange(w, 0, 10);
+    // Hover through the window names the kernel under the mouse.
+    const LayoutRow& k = rowLayout("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
+    QString text;
+    QObject::connect(&w, &TimelineWidget::hovered, [&text](const QString& t) { text = t; });
+    QTest::mouseMove(s, {kX0 + static_cast<int>(3.5 * kPxPerMs), static_cast<int>(k.y) + 6});
+    EXPECT_TRUE(text.startsWith("kernel_b\n")) << text.toStdString();
+    // A header click collapses the thread group.
+    const size_t all = w.scene()->layout().size();
+    const QPoint header(40, static_cast<int>(rowLayout("Process 100 (app)/Thread 101 (main)").y) + 5);
+    QTest::mouseClick(s, Qt::LeftButton, {}, header);
+    EXPECT_EQ(w.scene()->layout().size(), all - 3);
+    EXPECT_EQ(filter.presses, 2);
+    // A right press opens the row's context menu (the widget's handler).
+    QStringList items;
+    QTimer closer;
+    QObject::connect(&closer, &QTimer::timeout, [&items] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (QAction* a : menu->actions()) items << a->text();
+            menu->close();
+        }
+    });
+    closer.start(20);
+    QTest::mousePress(s, Qt::RightButton, {}, header);
+    QTest::mouseRelease(s, Qt::RightButton, {}, header);
+    closer.stop();
+    EXPECT_EQ(items.join('|').toStdString(), "Pin row to top|Expand|Show everything\tHome|Clear markers");
+    // Frames keep reaching the window after all this.
+    waitForFrame(w);
+}
+
+// Clicking the GL window focuses the timeline (its keys go to the widget), and a widget
+// update() from outside (analysis panels) is a GL frame.
+TEST(TimelineSurface, ClickFocusesTheTimelineAndUpdateDraws) {
+    QWidget top;
+    auto* layout = new QVBoxLayout(&top);
+    auto* edit = new QLineEdit;
+    auto* w = new TimelineWidget;
+    layout->addWidget(edit);
+    layout->addWidget(w, 1);
+    auto report = sl::test::makeViewerReport();
+    w->setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
+    top.resize(1000, 600);
+    top.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&top));
+    ASSERT_TRUE(waitUntil([&] { return w->frameCount() > 0; }));
+    edit->setFocus();
+    EXPECT_EQ(top.focusWidget(), edit);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(w->surface()));
+    QTest::mouseClick(w->surface(), Qt::LeftButton, {}, QPoint(600, 300));
+    EXPECT_EQ(top.focusWidget(), w);
+    const uint64_t frames = w->frameCount();
+    w->update();
+    EXPECT_TRUE(waitUntil([&] { return w->frameCount() > frames; }));
+}
+
+// A context below GL 3.3 (here OpenGL ES 2, which Mesa offers through GLX) must leave a
+// timeline that says why, never a crash or a silently empty window.
+TEST(TimelineSurface, OldGlShowsTheReason) {
+    auto report = sl::test::makeViewerReport();
+    TimelineWidget w;
+    QSurfaceFormat es = w.surface()->requestedFormat();
+    es.setRenderableType(QSurfaceFormat::OpenGLES);
+    es.setProfile(QSurfaceFormat::NoProfile);
+    es.setVersion(2, 0);
+    w.surface()->setFormat(es);
+    w.setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
+    w.resize(800, 400);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(waitUntil([&] { return !w.glError().isEmpty(); }, 5000));
+    EXPECT_TRUE(w.glError().startsWith("OpenGL 3.3 is needed, this display offers "))
+        << w.glError().toStdString();
+    EXPECT_EQ(w.frameCount(), 0u);
+    EXPECT_TRUE(w.renderImage().isNull());
+}
+
+// renderImage() draws into its own framebuffer: a timeline that was never shown renders too.
+TEST(TimelineSurface, RendersAnImageWithoutBeingShown) {
+    auto report = sl::test::makeViewerReport();
+    TimelineWidget w;
+    w.setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
+    w.resize(800, 400);
+    const QImage img = w.renderImage();
+    ASSERT_EQ(img.size(), QSize(800, 400));
+    ASSERT_TRUE(w.glError().isEmpty()) << w.glError().toStdString();
+    const uint32_t a = Palette::hashColor("kernel_a") & 0xFFFFFFu;
+    int kernelPixels = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) kernelPixels += (img.pixel(x, y) & 0xFFFFFFu) == a;
+    // kernel_a is 1 ms of 10 ms across 520 event pixels: 52 columns times its box height.
+    EXPECT_GT(kernelPixels, 52 * 8);
+}
+
 TEST(Screenshot, WritesPngOfTheRequestedRange) {
     sl::test::ViewerTempDir dir;
     auto r = sl::test::makeViewerReport();
@@ -303,6 +432,34 @@ TEST_F(MainWindowGui, OpensAReportInATabAndRemembersIt) {
     EXPECT_EQ(tab->timeline()->view().range(), (TimeRange{kOrigin, kOrigin + 10 * kMs}));
     ASSERT_FALSE(w.recentFiles().isEmpty());
     EXPECT_EQ(w.recentFiles().front(), QFileInfo(QString::fromStdString(path)).absoluteFilePath());
+}
+
+// What X shows, not what the timeline rendered offscreen: the GL window inside the main
+// window's tab must really be on screen, with the kernels in their colors.
+TEST_F(MainWindowGui, TimelineFramesReachTheScreen) {
+    auto r = sl::test::makeViewerReport();
+    const std::string path = m_dir.file("onscreen.rep");
+    ASSERT_TRUE(writeReport(*r, path).ok());
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ReportTab* tab = openAndWait(w, path, ReportTab::State::Ready);
+    TimelineWidget* t = tab->timeline();
+    ASSERT_NE(t, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return t->frameCount() > 0; }));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(t->surface()));
+    waitForFrame(*t);
+    QTest::qWait(50);  // let the X server take the swapped frame
+    const QPoint origin = t->mapTo(&w, QPoint(0, 0));
+    const QImage screen = w.screen()->grabWindow(w.winId()).toImage();
+    ASSERT_FALSE(screen.isNull());
+    const uint32_t a = Palette::hashColor("kernel_a") & 0xFFFFFFu;
+    int kernelPixels = 0;
+    for (int y = origin.y(); y < std::min(screen.height(), origin.y() + t->height()); ++y)
+        for (int x = origin.x(); x < std::min(screen.width(), origin.x() + t->width()); ++x)
+            kernelPixels += (screen.pixel(x, y) & 0xFFFFFFu) == a;
+    EXPECT_GT(kernelPixels, 50) << "the timeline's frame is not on screen";
 }
 
 TEST_F(MainWindowGui, CorruptMissingAndForeignFilesShowClearErrors) {

@@ -66,10 +66,16 @@ CompareTab::CompareTab(ComparedReports reports, QWidget* parent) : QWidget(paren
     buildUi();
     auto baselineRows = buildRowTree(*reports.baseline);
     auto comparisonRows = buildRowTree(*reports.comparison);
-    setReports(std::move(reports), std::move(baselineRows), std::move(comparisonRows));
+    showReports(std::move(reports), std::move(baselineRows), std::move(comparisonRows));
+    showDiff(analysis::diffReports(*m_reports.baseline, *m_reports.comparison),
+             commonNvtxNames(*m_reports.baseline, *m_reports.comparison));
 }
 
-CompareTab::~CompareTab() = default;
+CompareTab::~CompareTab() {
+    // The worker holds its own references to the reports; a result it posts after this point
+    // is discarded with the object's pending events.
+    if (m_diffWorker.joinable()) m_diffWorker.join();
+}
 
 QString CompareTab::title() const {
     if (m_baselinePath.isEmpty()) return "Compare";
@@ -148,13 +154,25 @@ void CompareTab::buildUi() {
 void CompareTab::loaderDone() {
     if (!m_baselineLoader->report() || !m_comparisonLoader->report())
         return;  // the other is still loading
-    setReports({m_baselineLoader->report(), m_comparisonLoader->report()},
-               m_baselineLoader->takeRows(), m_comparisonLoader->takeRows());
-    emit loaded();
+    if (m_diffWorker.joinable()) return;  // already computing
+    showReports({m_baselineLoader->report(), m_comparisonLoader->report()},
+                m_baselineLoader->takeRows(), m_comparisonLoader->takeRows());
+    m_status->setText("Computing the differences...");
+    m_diffWorker = std::thread([this, reports = m_reports] {
+        auto diff = analysis::diffReports(*reports.baseline, *reports.comparison);
+        auto names = commonNvtxNames(*reports.baseline, *reports.comparison);
+        QMetaObject::invokeMethod(
+            this,
+            [this, diff = std::move(diff), names = std::move(names)]() mutable {
+                showDiff(std::move(diff), names);
+                emit loaded();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
-void CompareTab::setReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
-                            std::unique_ptr<Row> comparisonRows) {
+void CompareTab::showReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
+                             std::unique_ptr<Row> comparisonRows) {
     m_reports = std::move(reports);
     m_baselineLabel->setText("Baseline: " +
                              (m_baselinePath.isEmpty() ? QString("(in memory)") : m_baselinePath));
@@ -166,17 +184,18 @@ void CompareTab::setReports(ComparedReports reports, std::unique_ptr<Row> baseli
     m_comparisonTimeline->setScene(
         std::make_unique<TimelineScene>(m_reports.comparison, std::move(comparisonRows)));
     m_syncing = false;
+    align(QString(), 1);
+}
 
-    m_diff = analysis::diffReports(*m_reports.baseline, *m_reports.comparison);
+void CompareTab::showDiff(analysis::DiffResult diff, const std::vector<std::string>& commonNames) {
+    m_diff = std::move(diff);
     m_model->setTable(analysis::diffItemsTable(m_diff));
     m_table->resizeColumnsToContents();
     m_summary->setText(summaryText(analysis::diffSummaryTable(m_diff)));
-
     const QSignalBlocker block(m_alignBox);
-    for (const std::string& n : commonNvtxNames(*m_reports.baseline, *m_reports.comparison))
+    for (const std::string& n : commonNames)
         m_alignBox->addItem(QString::fromStdString(n), QString::fromStdString(n));
     m_status->setText(QString("%1 differences").arg(m_diff.items.size()));
-    align(QString(), 1);
 }
 
 void CompareTab::applyAlignmentFromControls() {

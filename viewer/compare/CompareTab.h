@@ -3,12 +3,14 @@
 // one time axis (t=0 is each report's session start or the start of a chosen NVTX range
 // instance), zoom and pan synchronized, and below them the diff table of `sightline diff`
 // (model/analysis/ReportDiff.h). Double-clicking a diff row selects that item's instances in
-// both timelines and zooms to them. Reports load off the GUI thread; the rest is GUI thread.
+// both timelines and zooms to them. Reports load and, for files, the diff is computed off the
+// GUI thread (two 10 M-event reports take over a second to diff); the rest is GUI thread.
 //
 // Invariant: for every visible time t in the baseline, the comparison shows
 // t - anchors.baseline + anchors.comparison (up to clamping at the data bounds).
 #include <QWidget>
 #include <memory>
+#include <thread>
 
 #include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/ReportDiff.h"
@@ -81,8 +83,11 @@ signals:
 private:
     void buildUi();
     void loaderDone();
-    void setReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
-                    std::unique_ptr<Row> comparisonRows);
+    // The timelines of both reports, aligned at the session starts.
+    void showReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,
+                     std::unique_ptr<Row> comparisonRows);
+    // The diff table, summary and the NVTX names offered for alignment.
+    void showDiff(analysis::DiffResult diff, const std::vector<std::string>& commonNames);
     void applyAlignmentFromControls();
     void resetViews();
     // Copies `from`'s visible range onto the other timeline, shifted by the anchors.
@@ -93,6 +98,7 @@ private:
     CompareAnchors m_anchors;
     analysis::DiffResult m_diff;
     std::unique_ptr<ReportLoader> m_baselineLoader, m_comparisonLoader;
+    std::thread m_diffWorker;  // joined by the destructor; its result arrives as a queued call
     TimelineWidget* m_baselineTimeline = nullptr;
     TimelineWidget* m_comparisonTimeline = nullptr;
     QLabel* m_baselineLabel = nullptr;

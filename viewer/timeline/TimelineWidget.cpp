@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "viewer/timeline/TimelineSurface.h"
 #include "viewer/timeline/TrackRow.h"
 
 #include <QContextMenuEvent>
@@ -18,6 +19,7 @@
 #include <QPainter>
 #include <QSurfaceFormat>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cmath>
 
@@ -33,24 +35,51 @@ constexpr double kPanFraction = 0.1;  // of the visible span, per notch or key p
 QColor argbColor(uint32_t c) {
     return QColor::fromRgba(c);
 }
+
+// Qt platforms that have no OpenGL at all (a QWindow with a GL surface cannot exist there).
+bool platformWithoutGl() {
+    const QString name = QGuiApplication::platformName();
+    return name == "offscreen" || name == "minimal";
+}
 }  // namespace
 
-TimelineWidget::TimelineWidget(QWidget* parent) : QOpenGLWidget(parent) {
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 200);
+    // The surface covers the widget: the widget itself never paints under it.
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    if (platformWithoutGl()) {
+        m_glError = "the Qt platform '" + QGuiApplication::platformName() + "' has no OpenGL";
+    } else {
+        m_surface = new TimelineSurface(this);
+        m_surface->onInitialize = [this] { return initializeGL(); };
+        m_surface->onPaint = [this](QSize pixels) { paintGL(pixels); };
+        connect(m_surface, &TimelineSurface::frameSwapped, this, &TimelineWidget::frameSwapped);
+        // Without a context the widget paints the reason itself (paintEvent).
+        connect(m_surface, &TimelineSurface::failed, this, [this] {
+            m_container->hide();
+            update();
+        });
+        m_container = QWidget::createWindowContainer(m_surface, this);
+        m_container->setFocusPolicy(Qt::NoFocus);  // keys go to this widget (see TimelineSurface)
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(m_container);
+    }
     connect(&m_view, &ViewState::rangeChanged, this, [this] { rebuild(); });
-    connect(&m_view, &ViewState::selectionChanged, this, [this] { update(); });
-    connect(&m_view, &ViewState::markersChanged, this, [this] { update(); });
+    connect(&m_view, &ViewState::selectionChanged, this, [this] { redraw(); });
+    connect(&m_view, &ViewState::markersChanged, this, [this] { redraw(); });
 }
 
 TimelineWidget::~TimelineWidget() {
-    if (m_glReady && context()) {
-        makeCurrent();
-        m_cache.reset();
-        m_renderer.destroy(m_frameBatch);
-        m_renderer.destroy(m_overlayBatch);
-        doneCurrent();
+    // The GL objects go while their context is current (the surface and its context are
+    // destroyed after this, with the children).
+    if (m_gl && m_surface && m_surface->makeCurrent()) {
+        m_gl->renderer.destroy(m_gl->frame);
+        m_gl->renderer.destroy(m_gl->overlay);
+        m_gl.reset();
+        m_surface->doneCurrent();
     }
 }
 
@@ -63,8 +92,7 @@ void TimelineWidget::installSurfaceFormat() {
 }
 
 QString TimelineWidget::checkOpenGL() {
-    if (QGuiApplication::platformName() == "offscreen" ||
-        QGuiApplication::platformName() == "minimal")
+    if (platformWithoutGl())
         return "the Qt platform '" + QGuiApplication::platformName() +
                "' has no OpenGL; run with a display (for example under xvfb-run)";
     QOpenGLContext ctx;
@@ -82,6 +110,15 @@ QString TimelineWidget::checkOpenGL() {
     return {};
 }
 
+QString TimelineWidget::glError() const {
+    if (!m_glError.isEmpty() || !m_surface) return m_glError;
+    return m_surface->error();
+}
+
+QWindow* TimelineWidget::surface() const {
+    return m_surface;
+}
+
 void TimelineWidget::setScene(std::unique_ptr<TimelineScene> scene) {
     m_scene = std::move(scene);
     m_hover.reset();
@@ -97,66 +134,94 @@ void TimelineWidget::rowsChanged() {
     rebuild();
 }
 
+void TimelineWidget::redraw() {
+    if (m_surface && m_container->isVisible())
+        m_surface->scheduleRender();
+    else
+        update();
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+    if (m_surface && m_container->isVisible()) {
+        m_surface->scheduleRender();
+        return;
+    }
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    p.drawText(rect(), Qt::AlignCenter, "The timeline cannot draw: " + glError());
+}
+
 int64_t TimelineWidget::timeAtX(float x) const {
     if (!m_scene) return 0;
     return m_scene->timeAt(m_view.range(), x);
 }
 
-void TimelineWidget::initializeGL() {
-    const auto v = context()->format().version();
-    if (v < qMakePair(3, 3)) {
-        m_glError =
-            QString("OpenGL 3.3 is needed, this display offers %1.%2").arg(v.first).arg(v.second);
-        return;
+void TimelineWidget::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange) {  // the cached label layouts are for the old font
+        m_elided.clear();
+        m_laidOut.clear();
+        rebuild();
     }
-    m_glError = m_renderer.initialize();
-    m_glReady = m_glError.isEmpty();
+    QWidget::changeEvent(e);
 }
 
-void TimelineWidget::resizeGL(int, int) {
-    m_needRebuild = true;
+QString TimelineWidget::initializeGL() {
+    const auto v = m_surface->context()->format().version();
+    if (v < qMakePair(3, 3))
+        return QString("OpenGL 3.3 is needed, this display offers %1.%2").arg(v.first).arg(v.second);
+    auto gl = std::make_unique<Gl>();
+    QString error = gl->renderer.initialize();
+    if (error.isEmpty()) m_gl = std::move(gl);
+    return error;
 }
 
-void TimelineWidget::paintGL() {
+void TimelineWidget::paintGL(QSize pixels) {
     QElapsedTimer timer;
     timer.start();
-    auto* f = context()->extraFunctions();
+    auto* f = QOpenGLContext::currentContext()->extraFunctions();
+    f->glViewport(0, 0, pixels.width(), pixels.height());
     f->glClearColor(1, 1, 1, 1);
     f->glClear(GL_COLOR_BUFFER_BIT);
-    if (!m_glReady || !m_scene) {
-        QPainter p(this);
-        p.drawText(rect(), Qt::AlignCenter,
-                   m_glReady ? "No report" : "The timeline cannot draw: " + m_glError);
+    const qreal dpr = devicePixelRatio();
+    QOpenGLPaintDevice device(pixels);
+    device.setDevicePixelRatio(dpr);
+    if (!m_gl || !m_scene) {
+        QPainter p(&device);
+        p.drawText(QRectF(QPointF(), QSizeF(pixels) / dpr), Qt::AlignCenter,
+                   m_gl ? "No report" : "The timeline cannot draw: " + glError());
         return;
     }
-    const float w = static_cast<float>(width()), h = static_cast<float>(height());
-    const QSize pixels = size() * devicePixelRatio();
+    const float w = static_cast<float>(pixels.width() / dpr);
+    const float h = static_cast<float>(pixels.height() / dpr);
     m_scene->setSize(w, h);
-    if (!m_cache || m_cache->size() != pixels) {
-        m_cache = std::make_unique<QOpenGLFramebufferObject>(pixels);
+    if (pixels != m_lastPixels) {
+        m_lastPixels = pixels;
         m_needRebuild = true;
     }
-    if (m_needRebuild) renderFrameToCache(w, h);
-    // Every paint: the cached frame (a blit), then the overlay on top. Hover, selection and
-    // markers never redraw the events.
-    f->glBindFramebuffer(GL_READ_FRAMEBUFFER, m_cache->handle());
-    f->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
-    f->glBlitFramebuffer(0, 0, pixels.width(), pixels.height(), 0, 0, pixels.width(),
-                         pixels.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    if (m_needRebuild) rebuildFrame();
+    // Every frame draws the uploaded boxes and the elided labels straight into the window;
+    // a redraw (hover, selection, markers) only rebuilds the small overlay.
+    m_gl->renderer.draw(m_gl->frame, w, h);
+    if (!m_labelCache.empty()) {
+        QPainter p(&device);
+        p.setFont(font());
+        paintLabels(p, m_frame, true);
+    }
     m_scene->buildOverlay(m_view.range(), m_view, m_hover, static_cast<float>(m_mouse.x()),
                           m_overlay);
     if (m_overlayHook) m_overlayHook(m_view.range(), m_overlay);
     // Rows picked for the selection statistics: a tint across the whole row.
     for (const LayoutRow& lr : m_scene->layout())
         if (std::find(m_selectedRows.begin(), m_selectedRows.end(), lr.row) != m_selectedRows.end())
-            m_overlay.boxes.push_back({0, lr.y, static_cast<float>(width()), lr.h, 0x30FFB300});
-    m_renderer.upload(m_overlay, m_overlayBatch);
+            m_overlay.boxes.push_back({0, lr.y, w, lr.h, 0x30FFB300});
+    m_gl->renderer.upload(m_overlay, m_gl->overlay);
+    // QPainter leaves its own GL state behind: set what the boxes need.
+    f->glViewport(0, 0, pixels.width(), pixels.height());
     f->glEnable(GL_BLEND);
     f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    m_renderer.draw(m_overlayBatch, w, h);
+    m_gl->renderer.draw(m_gl->overlay, w, h);
     if (!m_overlay.labels.empty()) {
-        QPainter p(this);
+        QPainter p(&device);
         paintLabels(p, m_overlay, false);
     }
     ++m_frames;
@@ -164,39 +229,39 @@ void TimelineWidget::paintGL() {
     emit frameRendered();
 }
 
-void TimelineWidget::renderFrameToCache(float w, float h) {
+void TimelineWidget::rebuildFrame() {
     QElapsedTimer bt;
     bt.start();
     m_scene->build(m_view.range(), m_frame);
     if (m_frameHook) m_frameHook(m_view.range(), m_frame);
-    m_renderer.upload(m_frame, m_frameBatch);
+    m_gl->renderer.upload(m_frame, m_gl->frame);
     QFontMetricsF fm(font());
+    if (m_elided.size() > kMaxCachedTexts) m_elided.clear();
+    if (m_laidOut.size() > kMaxCachedTexts) m_laidOut.clear();
     m_labelCache.clear();
     for (const DrawLabel& l : m_frame.labels) {
-        const QString text =
-            QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
-        const QString shown = fm.elidedText(text, Qt::ElideRight, l.w);
+        QString text = QString::fromUtf8(l.text.data(), static_cast<qsizetype>(l.text.size()));
+        // Widths in whole pixels: elision cannot see a fraction of a pixel anyway.
+        const int width = static_cast<int>(l.w);
+        text += QChar(0x1F) + QString::number(width);
+        auto elided = m_elided.find(text);
+        if (elided == m_elided.end()) {
+            const QString shown =
+                fm.elidedText(text.left(text.lastIndexOf(QChar(0x1F))), Qt::ElideRight, width);
+            elided = m_elided.insert(text, shown);
+        }
+        const QString& shown = elided.value();
         if (shown.isEmpty() || shown == QStringLiteral("\u2026")) continue;
-        m_labelCache.push_back({QRectF(l.x, l.y, l.w, l.h), argbColor(l.argb), shown});
+        auto laidOut = m_laidOut.find(shown);
+        if (laidOut == m_laidOut.end()) {
+            QStaticText st(shown);
+            st.setTextFormat(Qt::PlainText);
+            st.prepare(QTransform(), font());
+            laidOut = m_laidOut.insert(shown, st);
+        }
+        const double y = l.y + (l.h - laidOut->size().height()) / 2;
+        m_labelCache.push_back({QPointF(l.x, y), argbColor(l.argb), laidOut.value()});
     }
-    auto* f = context()->functions();
-    m_cache->bind();
-    f->glViewport(0, 0, m_cache->width(), m_cache->height());
-    f->glClearColor(1, 1, 1, 1);
-    f->glClear(GL_COLOR_BUFFER_BIT);
-    f->glEnable(GL_BLEND);
-    f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    m_renderer.draw(m_frameBatch, w, h);
-    {
-        QOpenGLPaintDevice device(m_cache->size());
-        device.setDevicePixelRatio(devicePixelRatio());
-        QPainter p(&device);
-        p.setFont(font());
-        paintLabels(p, m_frame, true);
-    }
-    m_cache->bindDefault();
-    f->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
-    f->glViewport(0, 0, m_cache->width(), m_cache->height());
     m_needRebuild = false;
     ++m_rebuilds;
     m_lastBuildMs = static_cast<double>(bt.nsecsElapsed()) / 1e6;
@@ -206,7 +271,7 @@ void TimelineWidget::paintLabels(QPainter& p, const DrawList& list, bool cached)
     if (cached) {
         for (const CachedLabel& l : m_labelCache) {
             p.setPen(l.color);
-            p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+            p.drawStaticText(l.topLeft, l.text);
         }
         return;
     }
@@ -219,7 +284,30 @@ void TimelineWidget::paintLabels(QPainter& p, const DrawList& list, bool cached)
 }
 
 QImage TimelineWidget::renderImage() {
-    return grabFramebuffer();
+    if (!m_surface || !m_surface->makeCurrent() || !m_gl) return {};
+    const qreal dpr = devicePixelRatio();
+    const QSize pixels = size() * dpr;
+    QImage img;
+    {
+        QOpenGLFramebufferObject fbo(pixels);
+        fbo.bind();
+        paintGL(pixels);
+        img = fbo.toImage().convertToFormat(QImage::Format_RGB32);
+        fbo.release();
+    }
+    img.setDevicePixelRatio(dpr);
+    return img;
+}
+
+void TimelineWidget::setDragCursor(bool dragging) {
+    // The surface is a native window: it shows its own cursor, not the widget's.
+    if (dragging) {
+        setCursor(Qt::ClosedHandCursor);
+        if (m_surface) m_surface->setCursor(Qt::ClosedHandCursor);
+    } else {
+        unsetCursor();
+        if (m_surface) m_surface->unsetCursor();
+    }
 }
 
 QString TimelineWidget::hitText(const HitInfo& hit) const {
@@ -245,7 +333,7 @@ void TimelineWidget::updateHover(QPointF pos) {
     else
         QToolTip::showText(mapToGlobal(pos.toPoint()) + QPoint(14, 14), text, this);
     emit hovered(text);
-    update();  // a redraw, not a rebuild
+    redraw();  // not a rebuild
 }
 
 void TimelineWidget::wheelEvent(QWheelEvent* e) {
@@ -271,7 +359,7 @@ void TimelineWidget::clearSelectedRows() {
     if (m_selectedRows.empty()) return;
     m_selectedRows.clear();
     emit rowSelectionChanged();
-    update();
+    redraw();
 }
 
 std::vector<uint32_t> TimelineWidget::selectedTracks() const {
@@ -298,7 +386,7 @@ void TimelineWidget::headerClick(QPointF pos, bool toggleSelection) {
         if (it == m_selectedRows.end()) m_selectedRows.push_back(lr->row);
         else m_selectedRows.erase(it);
         emit rowSelectionChanged();
-        update();
+        redraw();
         return;
     }
     if (!lr || !lr->row->isGroup()) return;
@@ -317,7 +405,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
                (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
         m_drag = Drag::Pan;
         m_dragRange = m_view.range();
-        setCursor(Qt::ClosedHandCursor);
+        setDragCursor(true);
     } else if (e->button() == Qt::LeftButton) {
         m_drag = Drag::Select;
         m_dragTime = m_scene->timeAt(m_view.range(), static_cast<float>(pos.x()));
@@ -348,7 +436,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     if (!m_scene) return;
     const bool click = m_drag == Drag::Select && std::fabs(e->position().x() - m_dragStart.x()) < 3;
-    if (m_drag == Drag::Pan) unsetCursor();
+    if (m_drag == Drag::Pan) setDragCursor(false);
     m_drag = Drag::None;
     if (click) {
         m_view.clearSelection();
@@ -366,7 +454,7 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e) {
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* e) {
-    if (!m_scene) return QOpenGLWidget::keyPressEvent(e);
+    if (!m_scene) return QWidget::keyPressEvent(e);
     const TimeRange r = m_view.range();
     const bool mouseIn = m_mouse.x() >= m_scene->eventX() && rect().contains(m_mouse.toPoint());
     const int64_t anchor =
@@ -403,7 +491,7 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
             m_view.clearSelection();
             break;
         default:
-            QOpenGLWidget::keyPressEvent(e);
+            QWidget::keyPressEvent(e);
             return;
     }
     e->accept();
@@ -412,7 +500,7 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
 void TimelineWidget::leaveEvent(QEvent*) {
     m_mouse = {-1, -1};
     m_hover.reset();
-    update();
+    redraw();
 }
 
 void TimelineWidget::contextMenuEvent(QContextMenuEvent* e) {

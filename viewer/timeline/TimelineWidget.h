@@ -1,11 +1,14 @@
 #pragma once
-// The timeline on screen: a thin QOpenGLWidget over TimelineScene. It turns mouse and keys
-// into ViewState changes (nsys's bindings), rebuilds the frame's draw list only when the
-// range, layout or data change, and otherwise just redraws (hover, selection, markers).
-// Boxes go through GlBoxRenderer (instanced); labels are painted with QPainter. GUI thread.
+// The timeline on screen: a thin QWidget over TimelineScene. It turns mouse and keys into
+// ViewState changes (nsys's bindings), rebuilds the frame's draw list only when the range,
+// layout or data change, and otherwise just redraws (hover, selection, markers). It draws
+// through a TimelineSurface (a native GL window filling the widget, one context, no compose
+// pass; its input comes back to this widget's handlers). Boxes go through GlBoxRenderer
+// (instanced); labels are painted with QPainter on GL. GUI thread.
 #include <QElapsedTimer>
-#include <QOpenGLFramebufferObject>
-#include <QOpenGLWidget>
+#include <QHash>
+#include <QStaticText>
+#include <QWidget>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,7 +20,9 @@
 
 namespace sl::viewer {
 
-class TimelineWidget : public QOpenGLWidget {
+class TimelineSurface;
+
+class TimelineWidget : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);
@@ -33,17 +38,22 @@ public:
     void rowsChanged();
     TimelineScene* scene() const { return m_scene.get(); }
     ViewState& view() { return m_view; }
-    QString glError() const { return m_glError; }
+    // Why the timeline cannot draw (no OpenGL 3.3 here), empty when it can.
+    QString glError() const;
 
     // Frames rendered and rebuilds done so far, and the cost of the last ones (ms).
     uint64_t frameCount() const { return m_frames; }
     uint64_t rebuildCount() const { return m_rebuilds; }
-    double lastBuildMs() const { return m_lastBuildMs; }  // draw list + GL + labels into the cache
+    double lastBuildMs() const { return m_lastBuildMs; }  // draw list + upload + label eliding
     double lastPaintMs() const { return m_lastPaintMs; }
     size_t drawListBytes() const { return m_frame.memoryBytes() + m_overlay.memoryBytes(); }
     const DrawList& frame() const { return m_frame; }
-    // Renders now and returns the picture.
+    // Renders now (into an offscreen framebuffer, whether shown or not) and returns the
+    // picture; null when there is no OpenGL.
     QImage renderImage();
+    // The native GL window drawing the timeline (null without OpenGL); its input is
+    // forwarded to this widget.
+    QWindow* surface() const;
     // The time under widget x (for tests and the status bar).
     int64_t timeAtX(float x) const;
 
@@ -58,7 +68,7 @@ public:
     }
     void setOverlayHook(DrawHook hook) {
         m_overlayHook = std::move(hook);
-        update();
+        redraw();
     }
     void refreshFrame() { rebuild(); }
 
@@ -72,13 +82,15 @@ signals:
     void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
     void eventClicked(const QString& text);  // the details of a clicked event
     void frameRendered();
+    // The frame reached the window (after the swap).
+    void frameSwapped();
     // Ctrl+click on row headers selected or deselected rows (selectedRows()).
     void rowSelectionChanged();
 
 protected:
-    void initializeGL() override;
-    void paintGL() override;
-    void resizeGL(int w, int h) override;
+    // update() (from anyone) lands here: it schedules a GL frame.
+    void paintEvent(QPaintEvent* e) override;
+    void changeEvent(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -91,30 +103,46 @@ protected:
 private:
     void rebuild() {
         m_needRebuild = true;
-        update();
+        redraw();
     }
-    void renderFrameToCache(float w, float h);
+    void redraw();
+    QString initializeGL();
+    // Draws the whole frame into the bound framebuffer (`pixels` in device pixels).
+    void paintGL(QSize pixels);
+    void rebuildFrame();
     void paintLabels(QPainter& p, const DrawList& list, bool cached);
+    void setDragCursor(bool dragging);
     void updateHover(QPointF pos);
     QString hitText(const HitInfo& hit) const;
     void headerClick(QPointF pos, bool toggleSelection = false);
 
     ViewState m_view;
     std::unique_ptr<TimelineScene> m_scene;
-    GlBoxRenderer m_renderer;
-    // The frame's events, headers and labels, rendered once per rebuild; paints blit it.
-    std::unique_ptr<QOpenGLFramebufferObject> m_cache;
-    GlBoxRenderer::Batch m_frameBatch, m_overlayBatch;
+    TimelineSurface* m_surface = nullptr;  // owned by its container, a child of this widget
+    QWidget* m_container = nullptr;
+    // The GL objects, created and destroyed with the surface's context current. The frame's
+    // boxes stay uploaded between rebuilds: a redraw draws them again without rebuilding.
+    struct Gl {
+        GlBoxRenderer renderer;
+        GlBoxRenderer::Batch frame, overlay;
+    };
+    std::unique_ptr<Gl> m_gl;
     DrawList m_frame, m_overlay;
     struct CachedLabel {
-        QRectF rect;
+        QPointF topLeft;  // of the text, centred vertically in its label's rectangle
         QColor color;
-        QString text;
+        QStaticText text;
     };
     std::vector<CachedLabel> m_labelCache;  // the frame's labels, elided once per rebuild
+    // Labels laid out once and kept across rebuilds (row headers, ruler steps and repeated
+    // event names come back every frame): text shaping was a quarter of a frame's CPU.
+    // Cleared when it grows past kMaxCachedTexts.
+    QHash<QString, QString> m_elided;  // text + width -> elided text
+    QHash<QString, QStaticText> m_laidOut;
+    static constexpr qsizetype kMaxCachedTexts = 8192;
     bool m_needRebuild = true;
-    bool m_glReady = false;
-    QString m_glError;
+    QString m_glError;  // set when the platform or the context cannot draw
+    QSize m_lastPixels;
     std::optional<HitInfo> m_hover;
     QPointF m_mouse{-1, -1};
     enum class Drag { None, Select, Pan } m_drag = Drag::None;

@@ -2,6 +2,8 @@
 // events become generic EventRecords of this module's raw stream (<session>/cupti-<pid>-<n>.slraw),
 // metadata becomes MetaRecords, and the launcher's SessionMerger turns them into the report like
 // every other module's. Called with the injection's lock held (one producer at a time).
+// With --capture-range=nvtx, events that start outside the capture windows are not written
+// (CaptureGate::covers: CUPTI delivers records late, so the switch's state now does not apply).
 #include <unistd.h>
 
 #include <map>
@@ -9,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/common/CaptureGate.h"
 #include "capture/common/ProcessWriter.h"
 #include "capture/cupti/CudaStreamWriter.h"  // LaunchInfoHash, StringHash
 #include "capture/cupti/inject/InjectionSink.h"
@@ -35,15 +38,18 @@ public:
     }
 
     void add(const CudaApiCall& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation, e.cbid, static_cast<int64_t>(e.api), e.result};
         ProcessWriter::emitEvent(EventKind::CudaApi, e.tid, e.start, e.end, e.name, c, 4);
     }
     void add(const KernelExec& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation, launchId(e.launch)};
         ProcessWriter::emitEvent(EventKind::Kernel, 0, e.start, e.end, e.name, c, 2, e.place.device,
                                  e.place.context, e.place.stream);
     }
     void add(const MemcpyOp& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation,
                        static_cast<int64_t>(e.bytes),
                        static_cast<int64_t>(e.copyKind),
@@ -56,27 +62,32 @@ public:
                                  e.place.context, e.place.stream);
     }
     void add(const MemsetOp& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value,
                        static_cast<int64_t>(e.memKind)};
         ProcessWriter::emitEvent(EventKind::Memset, 0, e.start, e.end, 0, c, 4, e.place.device,
                                  e.place.context, e.place.stream);
     }
     void add(const SyncOp& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation, static_cast<int64_t>(e.type), e.event};
         ProcessWriter::emitEvent(EventKind::Sync, 0, e.start, e.end, 0, c, 3, e.place.device,
                                  e.place.context, e.place.stream);
     }
     void add(const GraphExec& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.correlation, e.graphId};
         ProcessWriter::emitEvent(EventKind::GraphTrace, 0, e.start, e.end, e.name, c, 2,
                                  e.place.device, e.place.context, e.place.stream);
     }
     void add(const CudaMemoryEvent& e) override {
+        if (!capture::CaptureGate::covers(e.time)) return;
         int64_t c[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes),
                        static_cast<int64_t>(e.memKind), static_cast<int64_t>(e.op), e.correlation};
         ProcessWriter::emitEvent(EventKind::CudaMemory, 0, e.time, e.time, 0, c, 5, e.device);
     }
     void add(const CuptiOverheadEvent& e) override {
+        if (!capture::CaptureGate::covers(e.start)) return;
         int64_t c[] = {e.kind};
         ProcessWriter::emitEvent(EventKind::CuptiOverhead, e.tid, e.start, e.end, 0, c, 1);
     }

@@ -1,6 +1,12 @@
 // Capture benchmarks (figures in docs/capture.md):
 //   capture_bench calls    NVTX and OS-runtime call costs without any tool and with our module
 //                          (runs call_cost twice; the module is attached through the environment)
+//                          and with the module but outside a --capture-range window (switch off)
+//   capture_bench range [RANGES PERMILLE]
+//                          range_client with RANGES push/pop ranges, PERMILLE/1000 of them inside
+//                          the capture range "window": stream bytes and time with the switch
+//                          (only the window recorded) and without it (everything recorded, as
+//                          before the switch existed)
 //   capture_bench flood [THREADS RANGES]
 //                          THREADS x RANGES NVTX ranges in one process with our module: capture
 //                          rate, then the merge of the session into a .rep (merge rate), and the
@@ -17,6 +23,7 @@
 #include <map>
 #include <string>
 
+#include "capture/common/GateFile.h"
 #include "capture/launcher/SessionMerger.h"
 #include "model/rep/RepWriter.h"
 
@@ -58,19 +65,43 @@ std::string makeSession() {
     return mkdtemp(tmpl.data());
 }
 
+// A session whose capture switch stays off: a gate file and a range no call ever names.
+std::string withSwitchOff(const std::string& session, sl::capture::GateFile& gate) {
+    if (std::string e = gate.create(session, 1, false); !e.empty())
+        std::fprintf(stderr, "%s\n", e.c_str());
+    return withModule(session) + "SIGHTLINE_CAPTURE_RANGE=sightline-bench-never ";
+}
+
+uint64_t streamBytes(const std::string& session) {
+    uint64_t bytes = 0;
+    for (const auto& f : sl::capture::SessionMerger::listStreams(session))
+        bytes += fs::file_size(f);
+    return bytes;
+}
+
 int calls() {
-    std::string session = makeSession();
+    std::string session = makeSession(), offSession = makeSession();
+    sl::capture::GateFile gate;
+    const std::string off = withSwitchOff(offSession, gate);
     const std::string bin = SIGHTLINE_CALL_COST;
     auto nvtxPlain = runAndParse(bin + " nvtx");
     auto nvtxTool = runAndParse(withModule(session) + bin + " nvtx");
+    auto nvtxOff = runAndParse(off + bin + " nvtx");
     auto osrtPlain = runAndParse(bin + " osrt");
     auto osrtTool = runAndParse(withModule(session) + bin + " osrt");
+    auto osrtOff = runAndParse(off + bin + " osrt");
+    std::printf("stream bytes written with the switch off: %llu\n",
+                static_cast<unsigned long long>(streamBytes(offSession)));
     fs::remove_all(session);
+    fs::remove_all(offSession);
     std::printf("NVTX push/pop/mark, median ns per call (batches of 1000):\n");
     std::printf("  without any tool:    push %.1f, pop %.1f, mark %.1f\n",
                 nvtxPlain["nvtx_push_ns"], nvtxPlain["nvtx_pop_ns"], nvtxPlain["nvtx_mark_ns"]);
     std::printf("  with sightline:      push %.1f, pop %.1f, mark %.1f\n", nvtxTool["nvtx_push_ns"],
                 nvtxTool["nvtx_pop_ns"], nvtxTool["nvtx_mark_ns"]);
+    std::printf("  with sightline, outside the capture range (switch off): push %.1f, pop %.1f, "
+                "mark %.1f\n",
+                nvtxOff["nvtx_push_ns"], nvtxOff["nvtx_pop_ns"], nvtxOff["nvtx_mark_ns"]);
     std::printf("OS runtime calls under the 1000 ns threshold, median ns:\n");
     std::printf("  pthread_mutex_lock+unlock: %.1f without, %.1f with (added %.1f)\n",
                 osrtPlain["mutex_lock_unlock_ns"], osrtTool["mutex_lock_unlock_ns"],
@@ -78,6 +109,42 @@ int calls() {
     std::printf("  read(/dev/zero, 1 byte):   %.1f without, %.1f with (added %.1f)\n",
                 osrtPlain["read_dev_zero_ns"], osrtTool["read_dev_zero_ns"],
                 osrtTool["read_dev_zero_ns"] - osrtPlain["read_dev_zero_ns"]);
+    std::printf("  switch off: mutex %.1f (added %.1f), read %.1f (added %.1f)\n",
+                osrtOff["mutex_lock_unlock_ns"],
+                osrtOff["mutex_lock_unlock_ns"] - osrtPlain["mutex_lock_unlock_ns"],
+                osrtOff["read_dev_zero_ns"],
+                osrtOff["read_dev_zero_ns"] - osrtPlain["read_dev_zero_ns"]);
+    return 0;
+}
+
+int range(long ranges, long permille) {
+    const std::string args = std::string(" ") + SIGHTLINE_RANGE_CLIENT + " bench " +
+                             std::to_string(ranges) + " " + std::to_string(permille);
+    auto run = [&](bool withSwitch) {
+        std::string session = makeSession();
+        sl::capture::GateFile gate;
+        std::string env = withModule(session);
+        if (withSwitch) {
+            if (std::string e = gate.create(session, 1, false); !e.empty())
+                std::fprintf(stderr, "%s\n", e.c_str());
+            env += "SIGHTLINE_CAPTURE_RANGE=window ";
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        int rc = std::system((env + args).c_str());
+        double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        uint64_t bytes = streamBytes(session);
+        std::printf("%-42s %10llu stream bytes (%.2f MiB), %.3f s wall%s\n",
+                    withSwitch ? "switch (only the window recorded):"
+                               : "no switch (everything recorded, as before):",
+                    static_cast<unsigned long long>(bytes), bytes / 1048576.0, secs,
+                    rc == 0 ? "" : " (client FAILED)");
+        fs::remove_all(session);
+    };
+    std::printf("%ld NVTX push/pop ranges, %ld of them inside the capture range:\n", ranges,
+                ranges * permille / 1000);
+    run(false);
+    run(true);
     return 0;
 }
 
@@ -138,8 +205,11 @@ int flood(int threads, long ranges) {
 int main(int argc, char** argv) {
     std::string what = argc > 1 ? argv[1] : "calls";
     if (what == "calls") return calls();
+    if (what == "range")
+        return range(argc > 2 ? std::atol(argv[2]) : 1000000, argc > 3 ? std::atol(argv[3]) : 10);
     if (what == "flood")
         return flood(argc > 2 ? std::atoi(argv[2]) : 64, argc > 3 ? std::atol(argv[3]) : 100000);
-    std::fprintf(stderr, "usage: capture_bench calls | flood [THREADS RANGES]\n");
+    std::fprintf(stderr,
+                 "usage: capture_bench calls | range [RANGES PERMILLE] | flood [THREADS RANGES]\n");
     return 2;
 }

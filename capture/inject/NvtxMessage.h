@@ -1,0 +1,115 @@
+#pragma once
+// NVTX messages and event attributes as our callbacks decode them (NvtxInjection.cpp): ASCII,
+// wide (converted to UTF-8 in a stack buffer) or registered strings, category, color, payload.
+// No allocation; any thread.
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdint>
+#include <cstring>
+#include <cwchar>
+#include <string>
+
+#include "capture/common/ProcessWriter.h"
+
+namespace sl::inject {
+
+// Our nvtxStringHandle_t points at one of these.
+struct RegisteredString {
+    capture::CachedString id;
+    std::string text;
+};
+
+// A message as NVTX gives it: ASCII, wide, or a registered handle.
+struct Message {
+    const char* text = nullptr;
+    uint32_t length = 0;
+    uint32_t registered = 0;
+    const std::string* registeredText = nullptr;
+    char wideBuf[512];
+};
+
+inline void fromWide(Message& m, const wchar_t* w) {
+    size_t n = 0;
+    if (w) {
+        std::mbstate_t st{};
+        for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
+            size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
+            if (k == static_cast<size_t>(-1))
+                m.wideBuf[n++] = '?';
+            else
+                n += k;
+        }
+    }
+    m.text = m.wideBuf;
+    m.length = static_cast<uint32_t>(n);
+}
+
+inline void fromAscii(Message& m, const char* s) {
+    m.text = s ? s : "";
+    m.length = static_cast<uint32_t>(std::strlen(m.text));
+    if (m.length > 4096) m.length = 4096;
+}
+
+struct Attrs {
+    uint32_t category = 0, color = 0;
+    uint8_t payloadType = 0;
+    uint64_t payload = 0;
+};
+
+inline void decodeAttrs(const nvtxEventAttributes_t* a, Attrs& out, Message& m) {
+    if (!a) {
+        fromAscii(m, "");
+        return;
+    }
+    out.category = a->category;
+    out.color = a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
+    if (a->payloadType >= NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 &&
+        a->payloadType <= NVTX_PAYLOAD_TYPE_FLOAT) {
+        out.payloadType = static_cast<uint8_t>(a->payloadType);
+        switch (a->payloadType) {
+            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
+                out.payload = a->payload.ullValue;
+                break;
+            case NVTX_PAYLOAD_TYPE_INT64:
+                out.payload = static_cast<uint64_t>(a->payload.llValue);
+                break;
+            case NVTX_PAYLOAD_TYPE_DOUBLE:
+                std::memcpy(&out.payload, &a->payload.dValue, 8);
+                break;
+            case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
+                out.payload = a->payload.uiValue;
+                break;
+            case NVTX_PAYLOAD_TYPE_INT32:
+                out.payload = static_cast<uint64_t>(static_cast<int64_t>(a->payload.iValue));
+                break;
+            case NVTX_PAYLOAD_TYPE_FLOAT: {
+                uint32_t bits;
+                std::memcpy(&bits, &a->payload.fValue, 4);
+                out.payload = bits;
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    switch (a->messageType) {
+        case NVTX_MESSAGE_TYPE_ASCII:
+            fromAscii(m, a->message.ascii);
+            break;
+        case NVTX_MESSAGE_TYPE_UNICODE:
+            fromWide(m, a->message.unicode);
+            break;
+        case NVTX_MESSAGE_TYPE_REGISTERED:
+            if (a->message.registered) {
+                auto* rs = reinterpret_cast<RegisteredString*>(a->message.registered);
+                m.registered = rs->id.get(rs->text);
+                m.registeredText = &rs->text;
+            }
+            break;
+        default:
+            fromAscii(m, "");
+            break;
+    }
+}
+
+}  // namespace sl::inject
