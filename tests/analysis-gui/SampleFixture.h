@@ -18,7 +18,7 @@
 
 namespace sl::test {
 
-inline std::shared_ptr<Report> makeSampleReport() {
+inline std::shared_ptr<Report> makeSampleTreeReport() {
     ReportBuilder b;
     Report& r = b.report();
     r.session.source = "generated";

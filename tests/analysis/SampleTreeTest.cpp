@@ -27,7 +27,7 @@ std::string dump(const SampleTree& t, const std::vector<SampleNode>& nodes, uint
 
 class SampleTreeTest : public ::testing::Test {
 protected:
-    std::shared_ptr<const Report> report = test::makeSampleReport();
+    std::shared_ptr<const Report> report = test::makeSampleTreeReport();
 };
 
 TEST_F(SampleTreeTest, FlatCountsSelfAndTotalOverTheWholeReport) {

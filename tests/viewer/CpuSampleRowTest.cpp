@@ -19,7 +19,7 @@ namespace {
 
 class CpuSampleRow : public ::testing::Test {
 protected:
-    std::shared_ptr<Report> report = test::makeSampleReport();
+    std::shared_ptr<Report> report = test::makeSampleTreeReport();
     std::unique_ptr<Row> root = buildRowTree(*report);
     Palette palette{*report};
     TrackRow* row =

@@ -90,7 +90,7 @@ uint32_t trackIndex(const Report& r, EventKind kind, int64_t tid) {
 }
 
 TEST(CpuSamplingGui, ThreadsHaveACpuSamplesRowWithTheirCount) {
-    const auto report = test::makeSampleReport();
+    const auto report = test::makeSampleTreeReport();
     auto root = buildRowTree(*report);
     Row* main = root->find("Process 1 (app)/Thread 10 (main)/CPU samples");
     Row* worker = root->find("Process 1 (app)/Thread 11 (worker)/CPU samples");
@@ -106,7 +106,7 @@ TEST(CpuSamplingGui, ThreadsHaveACpuSamplesRowWithTheirCount) {
 }
 
 TEST(CpuSamplingGui, TooltipShowsCpuAndTheCallStackLeafFirst) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     h.timeline->view().setRange(0, 1000, false);
     const LayoutRow* lr = h.row("Process 1 (app)/Thread 10 (main)/CPU samples");
     ASSERT_NE(lr, nullptr);
@@ -126,7 +126,7 @@ TEST(CpuSamplingGui, TooltipShowsCpuAndTheCallStackLeafFirst) {
 }
 
 TEST(CpuSamplingGui, ClickingASampleListsItsWholeStackInTheDetails) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     h.docks()->selectEvent(trackIndex(*h.report, EventKind::CpuSample, 10), 2);  // 300 ns, S2
     const QString details = h.docks()->details()->text();
     EXPECT_TRUE(details.contains("CPU\t1\n")) << details.toStdString();
@@ -136,7 +136,7 @@ TEST(CpuSamplingGui, ClickingASampleListsItsWholeStackInTheDetails) {
 }
 
 TEST(CpuSamplingGui, DockShowsTheWholeReportThenTheSelection) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     ASSERT_NE(dock, nullptr);
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
@@ -172,7 +172,7 @@ TEST(CpuSamplingGui, DockShowsTheWholeReportThenTheSelection) {
 }
 
 TEST(CpuSamplingGui, SelectedRowsLimitTheDockToTheirThreads) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
     // The NVTX row of thread 10 stands for thread 10.
@@ -187,7 +187,7 @@ TEST(CpuSamplingGui, SelectedRowsLimitTheDockToTheirThreads) {
 }
 
 TEST(CpuSamplingGui, CtrlClickedRowsWithoutATimeRangeLimitTheThreadsOverTheWholeReport) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
     if (!dock->tree()) {
@@ -212,7 +212,7 @@ TEST(CpuSamplingGui, CtrlClickedRowsWithoutATimeRangeLimitTheThreadsOverTheWhole
 }
 
 TEST(CpuSamplingGui, FilterBoxKeepsMatchingFunctionsAndTheirPaths) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
     if (!dock->tree()) {
@@ -248,7 +248,7 @@ bool dimmedAt(Harness& h, int64_t t) {
 }
 
 TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     CpuSamplingDock* dock = h.docks()->sampling();
     QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
     if (!dock->tree()) {
@@ -286,7 +286,7 @@ TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
 }
 
 TEST(CpuSamplingGui, EventsViewListsAllSamplesByTime) {
-    Harness h(test::makeSampleReport());
+    Harness h(test::makeSampleTreeReport());
     EventsView* events = h.docks()->events();
     const int all = events->sourceBox()->findText("All CPU samples (9)");
     ASSERT_GE(all, 0);
