@@ -32,6 +32,14 @@ public:
         return f;
     }
 
+    // The pseudo-function of samples without frames.
+    uint32_t noStack() {
+        constexpr uint64_t kKey = UINT64_MAX - UINT32_MAX - 1;  // below every unresolved key
+        auto [it, inserted] = m_byKey.try_emplace(kKey, static_cast<uint32_t>(m_out.size()));
+        if (inserted) m_out.push_back({std::string(kNoCallStack), std::string(), 0, 0});
+        return it->second;
+    }
+
 private:
     static constexpr uint32_t kUnset = UINT32_MAX;
 
@@ -176,7 +184,9 @@ SampleTree SampleTree::compute(const Report& report, const SampleRequest& req) {
         const int64_t c = perStack[s];
         if (c == 0) continue;
         const size_t first = seqs.functions.size();
-        if (s < report.callStacks.size())
+        if (s < report.callStacks.size() && report.callStacks[s].frames.empty())
+            seqs.functions.push_back(functions.noStack());
+        else if (s < report.callStacks.size())
             for (uint32_t frame : report.callStacks[s].frames)
                 seqs.functions.push_back(functions.of(frame));
         else
@@ -246,10 +256,15 @@ std::vector<uint8_t> stacksWithFunction(const Report& report, const SampleFuncti
                 ? sf.function == fn.functionId && sf.module == fn.moduleId
                 : sf.function == 0 && report.frameText(static_cast<uint32_t>(f)) == fn.name;
     }
-    // Step 2: the stacks holding one of them.
+    // Step 2: the stacks holding one of them (or none at all, for the no-stack pseudo-function).
+    const bool noStack = fn.functionId == 0 && fn.module.empty() && fn.name == kNoCallStack;
     std::vector<uint8_t> out(report.callStacks.size(), 0);
     for (size_t s = 0; s < report.callStacks.size(); ++s) {
         const auto& frames = report.callStacks[s].frames;
+        if (noStack) {
+            out[s] = frames.empty();
+            continue;
+        }
         const size_t n = leafOnly ? std::min<size_t>(1, frames.size()) : frames.size();
         for (size_t k = 0; k < n && !out[s]; ++k)
             out[s] = frames[k] < frameMatches.size() && frameMatches[frames[k]];

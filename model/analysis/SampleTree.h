@@ -11,6 +11,8 @@
 //   function per (module, offset), shown as "module+0xoffset".
 // - Self = samples whose leaf frame is the function. Total = samples whose stack contains the
 //   function at least once (recursion counts once), so total <= the sample count.
+// - A sample recorded without any frame counts as the pseudo-function "[no call stack]" (as
+//   in the CLI's flat profile), so the views add up to the sample count.
 // - Top-down: node total = samples whose stack starts (outermost first) with the node's path;
 //   self = those of them that end there. Bottom-up: node self = total = samples whose stack
 //   ends (leaf first) with the node's path. Children are sorted by total (descending), then name.
@@ -31,9 +33,11 @@ struct SampleRequest {
     const std::atomic<bool>* cancel = nullptr;  // set to true to stop early (result.cancelled)
 };
 
+constexpr std::string_view kNoCallStack = "[no call stack]";
+
 struct SampleFunction {
     std::string name;    // "compute", or "libfoo.so+0x1a" when the function is unknown
-    std::string module;  // file name of the module, without its directory
+    std::string module;  // file name of the module, without its directory ("" for kNoCallStack)
     uint32_t functionId = 0, moduleId = 0;  // string ids (functionId 0: unknown function)
 };
 

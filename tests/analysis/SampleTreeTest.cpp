@@ -7,8 +7,12 @@
 
 #include <atomic>
 #include <string>
+#include <tuple>
 
 #include "tests/analysis-gui/SampleFixture.h"
+#ifdef SIGHTLINE_HAVE_IMPORT
+#include "model/import/ImportFile.h"
+#endif
 
 namespace sl::analysis {
 namespace {
@@ -125,6 +129,23 @@ TEST_F(SampleTreeTest, CancelStopsEarly) {
     EXPECT_TRUE(SampleTree::compute(*report, req).cancelled());
 }
 
+TEST(SampleTreeEdge, SamplesWithoutFramesAreTheNoCallStackPseudoFunction) {
+    ReportBuilder b;
+    const uint32_t f = b.frameId({b.intern("f"), b.intern("/bin/x"), 0});
+    const uint32_t withFrame = b.stackId({f}), empty = b.stackId({});
+    b.add(CpuSampleEvent{1, 2, 10, withFrame, b.intern("f"), 0});
+    b.add(CpuSampleEvent{1, 2, 20, empty, 0, 0});
+    b.add(CpuSampleEvent{1, 2, 30, empty, 0, 0});
+    const auto r = b.finish();
+    const SampleTree t = SampleTree::compute(*r, {});
+    EXPECT_EQ(dump(t, t.flat()), "[no call stack] 2/2\nf 1/1\n");
+    EXPECT_EQ(dump(t, t.topDown()), "[no call stack] 2/2\nf 1/1\n");
+    EXPECT_EQ(dump(t, t.bottomUp()), "[no call stack] 2/2\nf 1/1\n");
+    EXPECT_EQ(t.functions()[t.flatNode("[no call stack]")->function].module, "");
+    EXPECT_EQ(stacksWithFunction(*r, t.functions()[t.flatNode("[no call stack]")->function]),
+              (std::vector<uint8_t>{0, 1}));
+}
+
 TEST(SampleTreeEdge, ReportWithoutSamplesIsEmpty) {
     ReportBuilder b;
     b.add(NvtxMarkEvent{1, 2, 0, 5, b.intern("m")});
@@ -133,6 +154,41 @@ TEST(SampleTreeEdge, ReportWithoutSamplesIsEmpty) {
     EXPECT_EQ(t.sampleCount(), 0);
     EXPECT_EQ(t.flat().size(), 1u);
 }
+
+#ifdef SIGHTLINE_HAVE_IMPORT
+// The nsys export of tests/data/import (see its NOTICE): 5,451 samples of MPI rank 0. Expected
+// values are SQL counts over its COMPOSITE_EVENTS/SAMPLING_CALLCHAINS tables (self: rows of
+// stackDepth 0 per symbol and module; total: distinct samples per symbol and module), the same
+// as tests/analysis/SampleSumTest.cpp checks for the CLI's flat profile.
+TEST(SampleTreeImported, NsysFixtureMatchesSqlCounts) {
+    auto imported =
+        importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
+    ASSERT_TRUE(imported.ok()) << imported.error();
+    const SampleTree t = SampleTree::compute(**imported, {});
+    EXPECT_EQ(t.sampleCount(), 5451);
+    const std::tuple<const char*, int64_t, int64_t> expected[] = {
+        {"main", 2980, 3568},
+        {"std::abs(double)", 492, 492},
+        {"cxip_cq_progress", 240, 260},
+        {"MPIR_Wait_impl", 233, 454},
+        {"MPIDI_SHMI_progress", 167, 172}};
+    for (const auto& [name, self, total] : expected) {
+        const SampleNode* n = t.flatNode(name);
+        ASSERT_NE(n, nullptr) << name;
+        EXPECT_EQ(n->self, self) << name;
+        EXPECT_EQ(n->total, total) << name;
+    }
+    // Invariants: the top-down roots and the bottom-up roots (leaves) each cover every sample
+    // that has a stack; the self counts of the flat view add up to the same number.
+    int64_t topDown = t.topDown()[0].self, bottomUp = t.bottomUp()[0].self, flatSelf = 0;
+    for (uint32_t c : t.topDown()[0].children) topDown += t.topDown()[c].total;
+    for (uint32_t c : t.bottomUp()[0].children) bottomUp += t.bottomUp()[c].total;
+    for (uint32_t c : t.flat()[0].children) flatSelf += t.flat()[c].self;
+    EXPECT_EQ(topDown, 5451);
+    EXPECT_EQ(bottomUp, 5451);
+    EXPECT_EQ(flatSelf + t.topDown()[0].self, 5451);
+}
+#endif
 
 }  // namespace
 }  // namespace sl::analysis
