@@ -30,6 +30,9 @@
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/timeline/TrackRow.h"
+#ifdef SIGHTLINE_HAVE_IMPORT
+#include "model/import/ImportFile.h"
+#endif
 
 namespace sl::viewer {
 namespace {
@@ -297,6 +300,41 @@ TEST(CpuSamplingGui, EventsViewListsAllSamplesByTime) {
     EXPECT_EQ(events->model()->data(events->model()->index(3, 3)).toString(), "helper");
     EXPECT_EQ(events->model()->data(events->model()->index(8, 3)).toString(), "");
 }
+
+#ifdef SIGHTLINE_HAVE_IMPORT
+// The nsys export of tests/data/import (5,451 samples of MPI rank 0): the row and the dock's
+// hottest function, by SQL counts over its sampling tables (see SampleTreeTest).
+TEST(CpuSamplingGui, ImportedNsysReportShowsItsSamples) {
+    auto imported =
+        importFile(std::string(SIGHTLINE_TEST_DATA) + "/import/pipit_saxpy_mpi_cuda.sqlite");
+    ASSERT_TRUE(imported.ok()) << imported.error();
+    Harness h(*imported);
+    const Row* samples = nullptr;
+    for (const LayoutRow& lr : h.timeline->scene()->layout())
+        if (lr.row->title() == "CPU samples") samples = lr.row;
+    ASSERT_NE(samples, nullptr);
+    EXPECT_EQ(samples->count(), 5451u);
+    EXPECT_EQ(samples->parent()->title(), "Thread 1230493 (MPI Rank 0)");
+    CpuSamplingDock* dock = h.docks()->sampling();
+    ASSERT_NE(dock, nullptr);
+    QSignalSpy ready(dock, &CpuSamplingDock::treeReady);
+    if (!dock->tree()) {
+        ASSERT_TRUE(ready.wait(5000));
+    }
+    QSortFilterProxyModel* flat = dock->proxy(View::Flat);
+    flat->sort(SampleTreeModel::SelfCol, Qt::DescendingOrder);
+    auto cell = [&](int row, int col) {
+        return flat->index(row, col).data(SampleTreeModel::SortRole);
+    };
+    EXPECT_EQ(cell(0, SampleTreeModel::FunctionCol).toString(), "main");
+    EXPECT_EQ(cell(0, SampleTreeModel::ModuleCol).toString(), "saxpy-mpi-cuda");
+    EXPECT_EQ(cell(0, SampleTreeModel::SelfCol).toLongLong(), 2980);
+    EXPECT_EQ(cell(0, SampleTreeModel::TotalCol).toLongLong(), 3568);
+    EXPECT_EQ(flat->index(0, SampleTreeModel::SelfPercentCol).data().toString(), "54.67 %");
+    EXPECT_EQ(cell(1, SampleTreeModel::FunctionCol).toString(), "std::abs(double)");
+    EXPECT_EQ(cell(1, SampleTreeModel::SelfCol).toLongLong(), 492);
+}
+#endif
 
 TEST(CpuSamplingGui, ReportsWithoutSamplesHaveNoSamplingDock) {
     ReportBuilder b;
