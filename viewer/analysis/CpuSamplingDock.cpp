@@ -52,7 +52,8 @@ QTreeView* CpuSamplingDock::makeView(SampleTreeModel::View v) {
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view->header()->setSectionResizeMode(SampleTreeModel::FunctionCol, QHeaderView::Interactive);
     view->header()->resizeSection(SampleTreeModel::FunctionCol, 320);
-    connect(view, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+    // activated: a double-click, or Enter on the current row.
+    connect(view, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QVariant f = index.data(SampleTreeModel::FunctionIndexRole);
         if (f.isValid() && m_tree && f.toUInt() < m_tree->functions().size())
             emit functionActivated(f.toUInt());

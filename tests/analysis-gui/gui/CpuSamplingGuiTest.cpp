@@ -261,7 +261,17 @@ TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
     // Flat, by self: compute, helper, run, libfoo.so+0x40, main.
     const QModelIndex run = dock->proxy(View::Flat)->index(2, 0);
     ASSERT_EQ(run.data().toString(), "run");
-    emit dock->view(View::Flat)->doubleClicked(run);
+    // A real double-click on the row.
+    dock->raise();
+    dock->tabs()->setCurrentIndex(2);
+    QTreeView* flatView = dock->view(View::Flat);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return flatView->isVisible() && flatView->visualRect(run).isValid(); }, 5000))
+        << flatView->isVisible() << " " << flatView->visualRect(run).width();
+    // The view keeps the pressed row from the first click of the pair.
+    const QPoint at = flatView->visualRect(run).center();
+    QTest::mouseClick(flatView->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(flatView->viewport(), Qt::LeftButton, {}, at);
     EXPECT_EQ(h.analysis->sampleHighlight(), (std::vector<uint8_t>{1, 1, 1, 0, 1}));
     EXPECT_FALSE(dock->highlightLabel()->isHidden());
     EXPECT_EQ(dock->highlightLabel()->text(), "Timeline: samples through run (app) stay bright");
@@ -280,7 +290,10 @@ TEST(CpuSamplingGui, DoubleClickDimsTheSamplesNotPassingThroughTheFunction) {
     for (int64_t t : {100, 200, 300, 400, 500}) EXPECT_FALSE(dimmedAt(h, t)) << t;
     EXPECT_FALSE(dimmedAt(h, 700));  // no sample there: nothing to dim
     // A caller with no self samples highlights every sample below it.
-    emit dock->view(View::Flat)->doubleClicked(dock->proxy(View::Flat)->index(4, 0));  // main
+    // Enter on the current row activates it too.
+    flatView->setFocus();
+    flatView->setCurrentIndex(dock->proxy(View::Flat)->index(4, 0));  // main
+    QTest::keyClick(flatView, Qt::Key_Return);
     EXPECT_EQ(h.analysis->sampleHighlight(), (std::vector<uint8_t>{1, 1, 1, 1, 1}));
     QTest::mouseClick(dock->clearHighlightButton(), Qt::LeftButton);
     EXPECT_TRUE(h.analysis->sampleHighlight().empty());
