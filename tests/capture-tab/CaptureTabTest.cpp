@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -209,4 +210,26 @@ TEST_F(TabFixture, PresetsSaveAndRestoreTheForm) {
     // A new tab (a new session) lists the preset from QSettings.
     CaptureTab again;
     EXPECT_EQ(again.findChild<QComboBox*>("presetName")->itemText(0), "my preset");
+}
+
+TEST_F(TabFixture, CpuSamplingOptionsReachTheCommandLine) {
+    type("program", "/bin/echo");
+    const QString bin = tab->runner()->profilerPath();
+    EXPECT_FALSE(tab->commandLine().contains("--sampl")) << tab->commandLine().toStdString();
+    auto* sample = child<QCheckBox>("sampleCpu");
+    auto* frequency = child<QSpinBox>("samplingFrequency");
+    auto* backtrace = child<QComboBox>("backtrace");
+    EXPECT_TRUE(sample->isChecked());  // the CLI samples the process tree by default
+    frequency->setValue(4000);
+    backtrace->setCurrentIndex(backtrace->findData("none"));
+    EXPECT_TRUE(
+        tab->commandLine().endsWith(" --sampling-frequency=4000 --backtrace=none /bin/echo"))
+        << tab->commandLine().toStdString();
+    QTest::mouseClick(sample, Qt::LeftButton);
+    EXPECT_FALSE(frequency->isEnabled());
+    EXPECT_FALSE(backtrace->isEnabled());
+    EXPECT_TRUE(tab->commandLine().endsWith(" --sample=none /bin/echo"))
+        << tab->commandLine().toStdString();
+    EXPECT_TRUE(tab->commandLine().startsWith(bin + " profile --trace="))
+        << tab->commandLine().toStdString();
 }

@@ -204,3 +204,40 @@ TEST(ProfileCommandBuilder, ValidateExplainsWhatToDo) {
               QStringList({"The working directory '" + s.workingDirectory +
                            "' does not exist: pick an existing folder or leave it empty."}));
 }
+
+TEST(ProfileCommandBuilder, CpuSamplingOptions) {
+    CaptureSettings s;
+    s.program = "./app";
+    // Sampling the process tree at 1000 Hz with frame-pointer stacks is the CLI's default.
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=cuda,nvtx,osrt", "./app"}));
+    s.samplingFrequencyHz = 4000;
+    s.backtrace = "none";
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=cuda,nvtx,osrt", "--sampling-frequency=4000",
+                           "--backtrace=none", "./app"}));
+    auto back = ProfileCommandBuilder::parse(ProfileCommandBuilder::arguments(s));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(*back, s);
+    // No sampling: the frequency and backtrace options are left out.
+    s.sampleCpu = false;
+    EXPECT_EQ(ProfileCommandBuilder::arguments(s),
+              QStringList({"profile", "--trace=cuda,nvtx,osrt", "--sample=none", "./app"}));
+    // The short forms -s and -b, as the CLI spells them.
+    auto shortForms =
+        ProfileCommandBuilder::parse({"profile", "-s", "none", "-b", "none", "./app"});
+    ASSERT_TRUE(shortForms.ok()) << shortForms.error();
+    EXPECT_FALSE(shortForms->sampleCpu);
+    EXPECT_EQ(shortForms->backtrace, "none");
+    auto on = ProfileCommandBuilder::parse(
+        {"profile", "--sample=process-tree", "--backtrace=fp", "./app"});
+    ASSERT_TRUE(on.ok()) << on.error();
+    EXPECT_TRUE(on->sampleCpu);
+    EXPECT_EQ(on->backtrace, "fp");
+    auto bad = ProfileCommandBuilder::parse({"profile", "--sample=system-wide", "./app"});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error(), "--sample: expected process-tree or none, got 'system-wide'");
+    bad = ProfileCommandBuilder::parse({"profile", "-b", "lbr", "./app"});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error(), "--backtrace: expected fp or none, got 'lbr'");
+}

@@ -4,6 +4,7 @@
 #include <QMainWindow>
 
 #include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/FindBar.h"
@@ -40,6 +41,11 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
     window->addDockWidget(Qt::BottomDockWidgetArea, m_stats);
     window->tabifyDockWidget(m_eventsDock, m_selection);
     window->tabifyDockWidget(m_selection, m_stats);
+    if (m_report->eventCount(EventKind::CpuSample) > 0) {
+        m_sampling = new CpuSamplingDock(m_report, window);
+        window->addDockWidget(Qt::BottomDockWidgetArea, m_sampling);
+        window->tabifyDockWidget(m_stats, m_sampling);
+    }
     m_eventsDock->raise();
     window->addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
     wire();
@@ -61,6 +67,7 @@ void AnalysisDocks::wire() {
 void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {
     m_selection->setSelection(t0, t1, tracks);
     m_stats->setSelection(t0, t1);
+    if (m_sampling) m_sampling->setSelection(t0, t1, tracks);
 }
 
 void AnalysisDocks::selectEvent(quint32 track, quint32 index) {

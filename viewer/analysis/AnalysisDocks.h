@@ -1,8 +1,8 @@
 #pragma once
 // Puts the analysis panels of one report into a QMainWindow and wires them together: the
-// selection statistics and Stats docks, the events view, the details panel and the find bar,
-// all around one AnalysisContext (the selected event and its correlations). The timeline talks
-// to them only through the slots and signals below, so they work (and are tested) without it.
+// selection statistics, Stats and CPU sampling docks, the events view, the details panel and the
+// find bar, all around one AnalysisContext (the selected event and its correlations). The timeline
+// talks to them only through the slots and signals below, so they work (and are tested) without it.
 // GUI thread; the docks are children of the window.
 #include <QObject>
 #include <memory>
@@ -16,6 +16,7 @@ class QMainWindow;
 namespace sl::viewer {
 
 class AnalysisContext;
+class CpuSamplingDock;
 class DetailsPanel;
 class EventsView;
 class FindBar;
@@ -30,6 +31,8 @@ public:
     AnalysisContext* context() const { return m_context; }
     SelectionStatsDock* selectionStats() const { return m_selection; }
     StatsDock* stats() const { return m_stats; }
+    // Null for reports without CPU samples.
+    CpuSamplingDock* sampling() const { return m_sampling; }
     EventsView* events() const { return m_events; }
     DetailsPanel* details() const { return m_details; }
     FindBar* findBar() const { return m_find; }
@@ -39,7 +42,7 @@ public:
 
 public slots:
     // The timeline's time selection changed (empty range: cleared); `tracks` are the selected
-    // rows' tracks, empty for all.
+    // rows' tracks, empty for all (with an empty range they still limit the CPU sampling dock).
     void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
     // An event was selected on the timeline.
     void selectEvent(quint32 track, quint32 index);
@@ -55,6 +58,7 @@ private:
     AnalysisContext* m_context = nullptr;
     SelectionStatsDock* m_selection = nullptr;
     StatsDock* m_stats = nullptr;
+    CpuSamplingDock* m_sampling = nullptr;
     EventsView* m_events = nullptr;
     DetailsPanel* m_details = nullptr;
     FindBar* m_find = nullptr;

@@ -20,8 +20,9 @@ namespace sl::viewer {
 namespace {
 
 // Combo entries: a kind (all tracks of it) is stored as -kind, a track as its index.
-constexpr EventKind kKindSources[] = {EventKind::Kernel, EventKind::CudaApi, EventKind::NvtxRange,
-                                      EventKind::Memcpy, EventKind::OsRuntime};
+constexpr EventKind kKindSources[] = {EventKind::Kernel,    EventKind::CudaApi,
+                                      EventKind::NvtxRange, EventKind::Memcpy,
+                                      EventKind::OsRuntime, EventKind::CpuSample};
 
 }  // namespace
 

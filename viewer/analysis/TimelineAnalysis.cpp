@@ -5,6 +5,7 @@
 
 #include "viewer/analysis/AnalysisContext.h"
 #include "viewer/analysis/AnalysisDocks.h"
+#include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/FindBar.h"
 #include "viewer/timeline/TimelineWidget.h"
 
@@ -41,6 +42,8 @@ void TimelineAnalysis::wire() {
     FindBar* find = m_docks->findBar();
     connect(find, &FindBar::nameFilterChanged, m_timeline, &TimelineWidget::refreshFrame);
     m_timeline->setFrameHook([this, find](const TimeRange& range, DrawList& out) {
+        if (m_timeline->scene() && !m_sampleMask.empty())
+            dimSamplesOutside(*m_timeline->scene(), range, m_sampleMask, out);
         if (!m_timeline->scene() || find->filterMode() == FindBar::FilterMode::Off ||
             !find->matchMask())
             return;
@@ -52,15 +55,31 @@ void TimelineAnalysis::wire() {
         if (m_timeline->scene())
             m_arrows = drawCorrelation(*m_timeline->scene(), range, m_selected, m_related, out);
     });
+    if (CpuSamplingDock* sampling = m_docks->sampling()) {
+        connect(sampling, &CpuSamplingDock::functionActivated, this, [this, sampling](quint32 f) {
+            highlightSamplesThrough(sampling->tree()->functions()[f]);
+            sampling->setHighlightText(QString::fromStdString(sampling->tree()->functionText(f)));
+        });
+        connect(sampling, &CpuSamplingDock::highlightCleared, this,
+                [this] { highlightSamplesThrough({}); });
+    }
     m_timeline->installEventFilter(this);
+}
+
+void TimelineAnalysis::highlightSamplesThrough(const analysis::SampleFunction& fn) {
+    if (fn.name.empty())
+        m_sampleMask.clear();
+    else
+        m_sampleMask = analysis::stacksWithFunction(*m_report, fn);
+    m_timeline->refreshFrame();
 }
 
 void TimelineAnalysis::timeSelectionChanged() {
     const ViewState& view = m_timeline->view();
     if (view.hasSelection())
         m_docks->setTimeSelection(view.selection().start, view.selection().end, m_timeline->selectedTracks());
-    else
-        m_docks->setTimeSelection(0, 0);
+    else  // rows alone still pick the CPU sampling dock's threads (over the whole report)
+        m_docks->setTimeSelection(0, 0, m_timeline->selectedTracks());
 }
 
 bool TimelineAnalysis::eventFilter(QObject* watched, QEvent* event) {

@@ -3,13 +3,15 @@
 // selection statistics and Stats docks; a click on an event selects it everywhere (details,
 // events view, correlation highlights); the events view's double-click and Find move the
 // timeline's range through its ViewState (with history); highlights, correlation lines, edge
-// arrows (click: jump to the event) and the find filter's dimming are drawn through the
-// timeline's draw-list hooks. GUI thread; lives as long as the window holding the timeline.
+// arrows (click: jump to the event), the find filter's dimming and the CPU sampling dock's
+// function highlight (samples not passing through it dimmed) are drawn through the timeline's
+// draw-list hooks. GUI thread; lives as long as the window holding the timeline.
 #include <QObject>
 #include <QPointF>
 #include <memory>
 #include <vector>
 
+#include "model/analysis/SampleTree.h"
 #include "model/analysis/SelectionCorrelation.h"
 #include "viewer/analysis/TimelineOverlay.h"
 
@@ -31,6 +33,10 @@ public:
     // Shows an event: centers the view on it (keeping the zoom unless it is wider) and scrolls
     // its row into view.
     void jumpTo(analysis::EventRef event);
+    // Dims the CPU samples whose stack does not contain `fn` (empty name: clears).
+    void highlightSamplesThrough(const analysis::SampleFunction& fn);
+    // A flag per call stack: the samples kept bright (empty: no highlight).
+    const std::vector<uint8_t>& sampleHighlight() const { return m_sampleMask; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -46,6 +52,7 @@ private:
     analysis::EventRef m_selected;
     analysis::CorrelatedEvents m_related;
     std::vector<EdgeArrow> m_arrows;
+    std::vector<uint8_t> m_sampleMask;
     QPointF m_pressPos;
     bool m_pressTaken = false;  // the press hit an edge arrow
 };

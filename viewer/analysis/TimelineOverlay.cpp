@@ -1,6 +1,7 @@
 #include "viewer/analysis/TimelineOverlay.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/core/LodQuery.h"
 #include "viewer/timeline/TrackRow.h"
@@ -201,6 +202,47 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
                                             return false;
                                         }),
                          out.labels.end());
+    }
+}
+
+void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
+                       const std::vector<uint8_t>& stackMask, DrawList& out) {
+    constexpr uint32_t kCover = 0xB4FFFFFF;  // as dimNonMatching
+    const double nsPerPixel = scene.nsPerPixel(range);
+    const float left = scene.eventX();
+    const auto columns = static_cast<int64_t>(std::ceil(scene.eventWidth()));
+    for (const LayoutRow& lr : scene.layout()) {
+        const auto* tr = dynamic_cast<const TrackRow*>(lr.row);
+        if (!tr || lr.y > scene.height() || lr.y + lr.h < TimelineScene::kRulerHeight) continue;
+        for (const Track* t : tr->tracks()) {
+            if (t->key.kind != EventKind::CpuSample) continue;
+            const auto& stacks = t->col<uint32_t>(cols::CpuSample::Stack);
+            for (uint32_t l = 0; l < std::min(t->laneCount(), TrackRow::kMaxLanes); ++l) {
+                const float y =
+                    lr.y + TrackRow::kPad + static_cast<float>(l) * TrackRow::kLaneHeight;
+                const IndexRange r = t->overlapping(l, range.start, range.end);
+                // Walk the visible samples once, pixel column by pixel column.
+                size_t i = r.begin;
+                while (i < r.end) {
+                    const auto px = static_cast<int64_t>(
+                        std::floor(static_cast<double>(t->start[i] - range.start) / nsPerPixel));
+                    const int64_t colEnd =
+                        range.start +
+                        static_cast<int64_t>(std::ceil(static_cast<double>(px + 1) * nsPerPixel));
+                    bool bright = false;
+                    for (; i < r.end && t->start[i] < colEnd; ++i)
+                        bright = bright || (stacks[i] < stackMask.size() && stackMask[stacks[i]]);
+                    if (bright || px < 0 || px >= columns) continue;
+                    const float x = left + static_cast<float>(px);
+                    DrawBox* last = out.boxes.empty() ? nullptr : &out.boxes.back();
+                    if (last && last->argb == kCover && last->y == y &&
+                        std::fabs(last->x + last->w - x) < 0.01f)
+                        last->w += 1;  // runs of dim columns are one box
+                    else
+                        out.boxes.push_back({x, y, 1, TrackRow::kLaneHeight - 1, kCover});
+                }
+            }
+        }
     }
 }
 

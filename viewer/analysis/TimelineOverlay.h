@@ -3,7 +3,8 @@
 // layout without GL (so it is tested without a display): outlines on the selected event and
 // on its correlated events, a line from each launching API call to its GPU work, arrows at
 // the edges pointing to correlated events that are off screen (with their click rectangles,
-// for jumping there), and the find filter's dimming of non-matching events.
+// for jumping there), the find filter's dimming of non-matching events, and the dimming of CPU
+// samples outside a function picked in the CPU sampling dock.
 #include <vector>
 
 #include "model/analysis/SelectionCorrelation.h"
@@ -41,6 +42,13 @@ std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& ra
 // Kinds without a name column are left alone.
 void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask,
                     bool hide, DrawList& out);
+
+// Covers, in every visible CPU samples row, the pixel columns whose samples all have a stack
+// outside `stackMask` (a flag per Report::callStacks index), at the find filter's dimming:
+// the samples that pass through a function stay bright at any zoom, other rows are untouched.
+// Cost: one look-up per visible sample.
+void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
+                       const std::vector<uint8_t>& stackMask, DrawList& out);
 
 // The scroll that brings a layout row to the middle of the scene's height.
 float scrollToShow(TimelineScene& scene, const LayoutRow& row);

@@ -1,5 +1,7 @@
 #include "viewer/capture/CaptureForm.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -152,14 +154,19 @@ QWidget* CaptureForm::buildTraceGroup() {
     m_gpuReason = reasonLabel("gpuMetricsReason");
     form->addRow(row({m_gpuMetrics, m_gpuDevices, m_gpuFrequency}));
     form->addRow(m_gpuReason);
-    m_cpuMetrics = named(new QCheckBox("CPU metrics, sampling at"), "cpuMetrics");
+    m_cpuMetrics = named(new QCheckBox("CPU metrics (per-core utilization, memory)"), "cpuMetrics");
+    form->addRow(m_cpuMetrics);
+    m_sample = named(new QCheckBox("CPU samples of the process tree at"), "sampleCpu");
     m_samplingFrequency = named(new QSpinBox, "samplingFrequency");
     m_samplingFrequency->setRange(100, 8000);  // what the CLI accepts
     m_samplingFrequency->setSuffix(" Hz");
-    form->addRow(row({m_cpuMetrics, m_samplingFrequency}));
+    m_backtrace = named(new QComboBox, "backtrace");
+    m_backtrace->addItem("with call stacks (frame pointers)", "fp");
+    m_backtrace->addItem("without call stacks", "none");
+    form->addRow(row({m_sample, m_samplingFrequency, m_backtrace}));
     for (QWidget* w : std::initializer_list<QWidget*>{
              m_cuda, m_cudaMemory, m_nvtx, m_osrt, m_osrtThreshold, m_gpuMetrics, m_gpuDevices,
-             m_gpuFrequency, m_cpuMetrics, m_samplingFrequency})
+             m_gpuFrequency, m_cpuMetrics, m_sample, m_samplingFrequency, m_backtrace})
         watch(w);
     return box;
 }
@@ -241,7 +248,8 @@ void CaptureForm::updateEnabled() {
         item->setToolTip(cuda ? QString() : m_caps.cudaReason);
     }
     m_osrtThreshold->setEnabled(m_osrt->isChecked());
-    m_samplingFrequency->setEnabled(m_cpuMetrics->isChecked());
+    m_samplingFrequency->setEnabled(m_sample->isChecked());
+    m_backtrace->setEnabled(m_sample->isChecked());
     const bool nvtxRange = m_range->currentIndex() == 1;
     m_nvtxRange->setEnabled(nvtxRange);
     m_nvtxDomain->setEnabled(nvtxRange);
@@ -288,7 +296,9 @@ CaptureSettings CaptureForm::settings(QString* argumentsError) const {
                               : "none";
     s.gpuMetricsFrequencyHz = m_gpuFrequency->value();
     s.cpuMetrics = m_cpuMetrics->isChecked();
+    s.sampleCpu = m_sample->isChecked();
     s.samplingFrequencyHz = m_samplingFrequency->value();
+    s.backtrace = m_backtrace->currentData().toString();
     s.delaySeconds = m_delay->value();
     s.durationSeconds = m_duration->value();
     s.captureRange = static_cast<CaptureRangeKind>(m_range->currentIndex());
@@ -323,7 +333,9 @@ void CaptureForm::setSettings(const CaptureSettings& s) {
         m_gpuDevices->setText(m_gpuMetrics->isChecked() ? s.gpuMetricsDevices : QString("all"));
         m_gpuFrequency->setValue(s.gpuMetricsFrequencyHz);
         m_cpuMetrics->setChecked(s.cpuMetrics);
+        m_sample->setChecked(s.sampleCpu);
         m_samplingFrequency->setValue(s.samplingFrequencyHz);
+        m_backtrace->setCurrentIndex(std::max(0, m_backtrace->findData(s.backtrace)));
         m_delay->setValue(s.delaySeconds);
         m_duration->setValue(s.durationSeconds);
         m_range->setCurrentIndex(int(s.captureRange));

@@ -48,10 +48,11 @@ private:
     QLineEdit *m_program, *m_arguments, *m_workingDir, *m_output, *m_nvtxRange, *m_nvtxDomain,
         *m_gpuDevices;
     QTableWidget* m_env;
-    QCheckBox *m_cuda, *m_nvtx, *m_osrt, *m_cudaMemory, *m_gpuMetrics, *m_cpuMetrics, *m_overwrite;
+    QCheckBox *m_cuda, *m_nvtx, *m_osrt, *m_cudaMemory, *m_gpuMetrics, *m_cpuMetrics, *m_sample,
+        *m_overwrite;
     QSpinBox *m_osrtThreshold, *m_gpuFrequency, *m_samplingFrequency, *m_repeatCount;
     QDoubleSpinBox *m_delay, *m_duration;
-    QComboBox *m_range, *m_rangeEnd;
+    QComboBox *m_range, *m_rangeEnd, *m_backtrace;
     QLabel *m_cudaReason, *m_gpuReason;
 };
 

@@ -24,7 +24,9 @@ struct CaptureSettings {
     QString gpuMetricsDevices = "none";  // none, all or "0,2"
     int gpuMetricsFrequencyHz = 10;      // --gpu-metrics-frequency
     bool cpuMetrics = true;              // --cpu-metrics
-    int samplingFrequencyHz = 1000;      // --sampling-frequency
+    bool sampleCpu = true;               // -s/--sample process-tree (false: none)
+    int samplingFrequencyHz = 1000;      // --sampling-frequency of the CPU samples (100-8000)
+    QString backtrace = "fp";            // -b/--backtrace: fp (frame pointers) or none
     double delaySeconds = 0;             // -y
     double durationSeconds = 0;          // -d; 0: until the program ends
     CaptureRangeKind captureRange = CaptureRangeKind::None;

@@ -52,6 +52,10 @@ QString longName(QChar c) {
             return "nvtx-capture";
         case 'e':
             return "env-var";
+        case 's':
+            return "sample";
+        case 'b':
+            return "backtrace";
         default:
             return {};
     }
@@ -155,6 +159,13 @@ Status applyOption(const QString& name, const QString& v, CaptureSettings& s) {
             if (eq <= 0) return fail("expected NAME=VALUE, got '" + item + "'");
             s.environment.append({item.left(eq), item.mid(eq + 1)});
         }
+    } else if (name == "sample") {
+        if (v != "process-tree" && v != "none")
+            return fail("expected process-tree or none, got '" + v + "'");
+        s.sampleCpu = v == "process-tree";
+    } else if (name == "backtrace") {
+        if (v != "fp" && v != "none") return fail("expected fp or none, got '" + v + "'");
+        s.backtrace = v;
     } else if (name == "gpu-metrics-devices")
         s.gpuMetricsDevices = v;
     else
@@ -185,8 +196,13 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
             a << "--gpu-metrics-frequency=" + QString::number(s.gpuMetricsFrequencyHz);
     }
     if (!s.cpuMetrics) a << "--cpu-metrics=off";
-    if (s.samplingFrequencyHz != d.samplingFrequencyHz)
-        a << "--sampling-frequency=" + QString::number(s.samplingFrequencyHz);
+    if (!s.sampleCpu) {
+        a << "--sample=none";  // frequency and backtrace only matter when sampling
+    } else {
+        if (s.samplingFrequencyHz != d.samplingFrequencyHz)
+            a << "--sampling-frequency=" + QString::number(s.samplingFrequencyHz);
+        if (s.backtrace != d.backtrace) a << "--backtrace=" + s.backtrace;
+    }
     if (s.delaySeconds > 0) a << "--delay=" + seconds(s.delaySeconds);
     if (s.durationSeconds > 0) a << "--duration=" + seconds(s.durationSeconds);
     if (s.captureRange == CaptureRangeKind::Nvtx) {

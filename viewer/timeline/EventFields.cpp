@@ -1,5 +1,6 @@
 #include "viewer/timeline/EventFields.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 
@@ -8,6 +9,9 @@
 namespace sl::viewer {
 
 namespace {
+
+constexpr size_t kTooltipFrames = 12;
+constexpr size_t kTooltipFrameChars = 100;
 
 std::string dims(const uint32_t d[3]) {
     return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) +
@@ -36,6 +40,25 @@ std::string payloadText(PayloadType type, uint64_t bits) {
     return {};
 }
 
+// The tooltip's call stack: the leaf and its nearest callers, one per line, each cut to a
+// readable width (C++ template names run to kilobytes); the details panel lists every frame.
+std::string stackText(const Report& r, const Track& t, size_t i) {
+    const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
+    if (stack >= r.callStacks.size()) return "[unknown stack " + std::to_string(stack) + "]";
+    const auto& frames = r.callStacks[stack].frames;
+    std::string out;
+    const size_t shown = std::min(frames.size(), kTooltipFrames);
+    for (size_t k = 0; k < shown; ++k) {
+        std::string f = r.frameText(frames[k]);
+        if (f.size() > kTooltipFrameChars) f = f.substr(0, kTooltipFrameChars - 3) + "...";
+        out += "\n  " + f;
+    }
+    if (frames.size() > shown)
+        out += "\n  ... " + std::to_string(frames.size() - shown) + " more frames (click: details)";
+    if (frames.empty()) out += " (empty)";
+    return out;
+}
+
 }  // namespace
 
 std::string eventLabel(const Report& r, const Track& t, size_t i) {
@@ -54,6 +77,14 @@ std::string eventLabel(const Report& r, const Track& t, size_t i) {
         case EventKind::CudaMemory:
             return std::string(t.intAt(cols::CudaMemory::Op, i) == 0 ? "Alloc " : "Free ") +
                    formatBytes(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Bytes, i)));
+        case EventKind::CpuSample: {
+            // Unresolved leaves have no name: show where they are ("libfoo.so+0x1a").
+            if (t.nameAt(i) != 0) break;
+            const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
+            if (stack < r.callStacks.size() && !r.callStacks[stack].frames.empty())
+                return r.frameText(r.callStacks[stack].frames.front());
+            return "[unknown]";
+        }
         default:
             break;
     }
@@ -137,6 +168,12 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         case EventKind::Metric:
             add("Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)));
             break;
+        case EventKind::CpuSample: {
+            const auto cpu = t.intAt(cols::CpuSample::Cpu, i);
+            add("CPU", cpu < 0 ? std::string("unknown") : std::to_string(cpu));
+            add("Call stack", stackText(r, t, i));
+            break;
+        }
         default:
             break;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // The tooltip text of one event: its name and the key fields of its kind (grid and block of
-// a kernel, bytes and direction of a copy, domain and payload of an NVTX range...).
+// a kernel, bytes and direction of a copy, domain and payload of an NVTX range, CPU and the
+// nearest frames of a CPU sample's call stack...).
 #include "model/core/Report.h"
 #include "viewer/timeline/Row.h"
 

@@ -92,6 +92,8 @@ uint32_t Palette::kindColor(EventKind kind) {
             return 0xFF9E9E9E;
         case EventKind::Metric:
             return 0xFF3F7FBF;
+        case EventKind::CpuSample:
+            return 0xFF78909C;  // samples whose leaf function is unknown
         default:
             return 0xFF607D8B;
     }
@@ -119,6 +121,8 @@ uint32_t Palette::eventColor(const Track& t, size_t i) {
         case EventKind::CudaApi:
         case EventKind::OsRuntime:
             return nameColor(t.nameAt(i));
+        case EventKind::CpuSample:  // by the leaf function, like nsys's sample ticks
+            return t.nameAt(i) != 0 ? nameColor(t.nameAt(i)) : kindColor(t.key.kind);
         default:
             return kindColor(t.key.kind);
     }

@@ -27,6 +27,8 @@ int kindOrder(EventKind k) {
             return 4;
         case EventKind::CuptiOverhead:
             return 5;
+        case EventKind::CpuSample:
+            return 6;
         case EventKind::Kernel:
             return 0;
         case EventKind::Memcpy:

@@ -1,6 +1,7 @@
 #pragma once
 // Builds the timeline's row tree from a report, in the order nsys users know:
-//   Process > Thread > OS runtime, CUDA API, NVTX (per domain), NVTX marks, thread state
+//   Process > Thread > OS runtime, CUDA API, NVTX (per domain), NVTX marks, thread state,
+//             CPU samples
 //   GPU > All kernels, All memory operations (summaries), NVTX projected onto the GPU,
 //         CUDA memory usage, the GPU's metrics, Context > Stream > Kernels, Memcpy, Memset, Sync
 //   Metrics > system-wide series

@@ -79,6 +79,11 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
                     {x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
             continue;
         }
+        if (w < 3 && t.key.kind == EventKind::CpuSample) {
+            // Samples have no duration to weigh: a tick in the color of the fold's first leaf.
+            pushBox(out, x0, y, w, h, ctx.palette->eventColor(t, it.first));
+            continue;
+        }
         if (w < 3) {
             size_t longest = it.first;
             t.lod.longest(t, it.first, it.first + it.count, &longest);
@@ -96,7 +101,9 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         // Overlaid tracks would print their counts on top of each other.
         if (w >= 60 && m_tracks.size() == 1)
             out.labels.push_back(
-                {x0 + 2, y, w - 4, h, 0xFF202020, formatCount(it.count) + " events"});
+                {x0 + 2, y, w - 4, h, 0xFF202020,
+                 formatCount(it.count) +
+                     (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
     }
 }
 
@@ -112,9 +119,21 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
     queryBuckets(t, lane, b0, b1, n, buckets);  // the fold has one color: no per-pixel longest
     const double bucketNs = static_cast<double>(b1 - b0) / n;
     const float h = kLaneHeight - 1;
+    const bool samples = t.key.kind == EventKind::CpuSample;
     for (uint32_t b = 0; b < n; ++b) {
         const LodBucket& k = buckets[b];
         if (k.count == 0) continue;
+        if (samples) {
+            // Each pixel in the leaf color of its first sample (one binary search per pixel):
+            // hot functions show as bands of their color, whatever the zoom.
+            const auto bs = b0 + static_cast<int64_t>(b * bucketNs);
+            const IndexRange r =
+                t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
+            const float x = ctx.x + static_cast<float>(px0 + b);
+            if (r.empty() || x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
+            pushBox(out, x, y, 1, h, ctx.palette->eventColor(t, r.begin));
+            continue;
+        }
         // Quantize the busy fraction so neighbouring pixels merge into one box.
         const double busy =
             std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;

@@ -3,7 +3,9 @@
 // from several tracks overlaid in one lane ("All kernels" of a GPU). Rendering cost depends on
 // the pixel width, not the event count: layoutLane() folds sub-pixel events into "N events"
 // items, and a fold wider than a few pixels is drawn per pixel from queryBuckets(): the color
-// of the fold's longest event, the opacity of each pixel's busy fraction.
+// of the fold's longest event, the opacity of each pixel's busy fraction. CPU samples (instants
+// without a duration to weigh) draw each pixel opaque in the leaf-function color of its first
+// sample.
 #include <vector>
 
 #include "model/core/Report.h"
