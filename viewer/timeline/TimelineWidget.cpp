@@ -314,8 +314,13 @@ QString TimelineWidget::hitText(const HitInfo& hit) const {
     QString s = QString::fromStdString(hit.name);
     if (hit.track) {
         const int64_t origin = m_view.origin();
-        s += "\nStart: " + QString::fromStdString(formatDuration(hit.start - origin));
-        s += "\nDuration: " + QString::fromStdString(formatDuration(hit.end - hit.start));
+        // Instants (marks, samples, metric points) have a time, not a duration; a fold of
+        // instants still spans a range.
+        const bool instant = !hit.track->schema().hasEnd && hit.count <= 1;
+        s += (instant ? "\nTime: " : "\nStart: ") +
+             QString::fromStdString(formatDuration(hit.start - origin));
+        if (!instant)
+            s += "\nDuration: " + QString::fromStdString(formatDuration(hit.end - hit.start));
     }
     for (const auto& [k, v] : hit.fields)
         s += "\n" + QString::fromStdString(k) + ": " + QString::fromStdString(v);
