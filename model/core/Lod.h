@@ -25,6 +25,9 @@ public:
 
     // Sum of durations of events [i, j) (global indices).
     int64_t busy(const Track& t, size_t i, size_t j) const;
+    // Sum of durations of events [0, k): busy(i, j) == prefixBusy(j) - prefixBusy(i). Callers
+    // walking a lane left to right reuse one prefix for two neighbouring ranges.
+    int64_t prefixBusy(const Track& t, size_t k) const;
     // Longest duration among [i, j); 0 for an empty range. Sets *index to its index.
     int64_t longest(const Track& t, size_t i, size_t j, size_t* index = nullptr) const;
     // First index k in [i, j) with duration >= minDuration, or j.
@@ -50,7 +53,7 @@ public:
     double sumValue(const Track& t, size_t i, size_t j) const;
 
 private:
-    int64_t prefixBusy(const Track& t, size_t k) const;
+    int64_t blockRangeMax(size_t bi, size_t bj) const;
     void buildLaneBuckets(const Track& t);
 
     size_t m_leaves = 0;                  // power of two >= block count
