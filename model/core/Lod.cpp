@@ -48,7 +48,7 @@ void TrackLod::clear() {
 
 size_t TrackLod::memoryBytes() const {
     size_t lanes = 0;
-    for (const auto& l : m_lanes) lanes += l.first.capacity() * 4 + l.longest.capacity() * 8;
+    for (const auto& l : m_lanes) lanes += l.first.capacity() * 4;
     return lanes + (m_busyPrefix.capacity() + m_maxTree.capacity()) * 8 +
            (m_minTree.capacity() + m_maxValueTree.capacity() + m_sumPrefix.capacity()) * 8;
 }
@@ -116,17 +116,15 @@ void TrackLod::buildLaneBuckets(const Track& t) {
         const IndexRange r = t.lane(l);
         lb.origin = r.empty() ? 0 : t.start[r.begin];
         const int64_t span = r.empty() ? 1 : std::max<int64_t>(1, t.endAt(r.end - 1) - lb.origin + 1);
-        const size_t want = std::max<size_t>(r.size() / 16, 1);
+        const size_t want = std::max<size_t>(r.size() / kEventsPerLaneBucket, 1);
         lb.shift = 0;
         while ((span >> lb.shift) >= static_cast<int64_t>(want)) ++lb.shift;
         const size_t buckets = static_cast<size_t>((span - 1) >> lb.shift) + 1;
         lb.first.assign(buckets + 1, static_cast<uint32_t>(r.end));
-        lb.longest.assign(buckets, 0);
         size_t k = 0;
         for (size_t i = r.begin; i < r.end; ++i) {
             const size_t b = static_cast<size_t>(static_cast<uint64_t>(t.start[i] - lb.origin) >> lb.shift);
             while (k <= b) lb.first[k++] = static_cast<uint32_t>(i);
-            lb.longest[b] = std::max(lb.longest[b], t.durationAt(i));
         }
     }
 }

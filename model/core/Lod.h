@@ -6,7 +6,7 @@
 // index ranges): a prefix sum of busy time at each block start and a max-tree of the longest
 // duration per block (metric tracks: min/max trees and prefix sums of the values). Any index
 // range [i, j) then gives its count (j - i), busy time and longest event with at most
-// 2 x kBlock scans plus a tree walk. About 1.5 bytes per event.
+// 2 x kBlock scans plus a tree walk. About 2 bytes per event.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -33,16 +33,16 @@ public:
     // First index k in [i, j) with duration >= minDuration, or j.
     size_t firstLongerThan(const Track& t, size_t i, size_t j, int64_t minDuration) const;
 
-    // A time index per lane: the lane's span cut into power-of-two buckets (about one per 16
-    // events), each with the index of its first event by start and the longest duration
-    // starting in it. Queries start their searches from a bucket instead of binary searching
-    // the whole lane, so a view touches memory in time order instead of missing the cache at
-    // every step of a search over millions of events.
+    // A time index per lane: the lane's span cut into power-of-two buckets (about one per
+    // kEventsPerLaneBucket events), each with the index of its first event by start. Queries
+    // start their searches from a bucket instead of binary searching the whole lane, so a view
+    // touches memory in time order instead of missing the cache at every step of a search over
+    // millions of events. 4 bytes per bucket, about 1 byte per event.
+    static constexpr size_t kEventsPerLaneBucket = 4;
     struct LaneBuckets {
         int64_t origin = 0;
         int shift = 0;                  // bucket width is 1 << shift ns
         std::vector<uint32_t> first;    // first[k]: first event (global index) with start >= bucket k's start; size buckets + 1
-        std::vector<int64_t> longest;   // longest duration among events starting in bucket k
         size_t bucketOf(int64_t t) const;
     };
     const LaneBuckets& laneBuckets(uint32_t lane) const { return m_lanes[lane]; }

@@ -13,7 +13,7 @@ size_t lowerBound(const std::vector<int64_t>& v, size_t lo, size_t hi, int64_t x
 }
 
 // The lane's first event with start >= x, clamped to [lo, hi]. The lane's time buckets narrow
-// the search to one bucket's events (about 16) instead of a binary search over the whole lane,
+// the search to one bucket's events (about 4) instead of a binary search over the whole lane,
 // whose first steps miss the cache on multi-million-event columns.
 size_t startLowerBound(const Track& t, const TrackLod::LaneBuckets& lb, size_t lo, size_t hi, int64_t x) {
     const size_t k = lb.bucketOf(x);
@@ -33,6 +33,23 @@ size_t firstOverlapping(const Track& t, const TrackLod::LaneBuckets& lb, const I
     return i;
 }
 
+// Wide views visit one spot per pixel in columns of millions of events: every visit misses the
+// cache (lane bucket, start, end and busy-prefix lines). The spots are known a few pixels ahead,
+// so ask for them early: two stages, first the lane bucket, then (once it has arrived) the
+// event lines it points to.
+constexpr uint32_t kPrefetchAhead = 8;
+
+void prefetchBucket(const TrackLod::LaneBuckets& lb, int64_t x) {
+    __builtin_prefetch(&lb.first[lb.bucketOf(x)]);
+}
+
+void prefetchEvents(const Track& t, const TrackLod::LaneBuckets& lb, int64_t x) {
+    const size_t i = lb.first[lb.bucketOf(x)];
+    if (i >= t.size()) return;
+    __builtin_prefetch(&t.start[i]);
+    if (!t.end.empty()) __builtin_prefetch(&t.end[i]);
+}
+
 }  // namespace
 
 void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
@@ -44,9 +61,12 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
     const double width = static_cast<double>(t1 - t0) / count;
     size_t prefixAt = SIZE_MAX;
     int64_t prefix = 0;
+    auto edge = [&](uint32_t b) { return t0 + static_cast<int64_t>(std::floor(width * b)); };
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));
         const int64_t b1 = (b + 1 == count) ? t1 : t0 + static_cast<int64_t>(std::floor(width * (b + 1)));
+        if (b + kPrefetchAhead < count) prefetchBucket(lb, edge(b + kPrefetchAhead));
+        if (b + kPrefetchAhead / 2 < count) prefetchEvents(t, lb, edge(b + kPrefetchAhead / 2));
         if (b1 <= b0) continue;
         const size_t i = firstOverlapping(t, lb, r, b0);
         const size_t j = startLowerBound(t, lb, i, r.end, b1);
@@ -100,6 +120,9 @@ void layoutLane(const Track& t, uint32_t lane, int64_t t0, int64_t t1, double ns
         size_t j = i + 1;
         while (j < r.end) {
             const int64_t reach = fold.end + pixel;
+            // The fold usually advances a pixel per step: ask for the lines of steps ahead.
+            prefetchBucket(lb, reach + static_cast<int64_t>(kPrefetchAhead) * pixel);
+            prefetchEvents(t, lb, reach + static_cast<int64_t>(kPrefetchAhead / 2) * pixel);
             const size_t k = startLowerBound(t, lb, j, r.end, reach);
             if (k == j) break;  // gap of more than a pixel
             size_t wide = t.lod.firstLongerThan(t, j, k, minWidth);
