@@ -61,6 +61,8 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
     const double width = static_cast<double>(t1 - t0) / count;
     size_t prefixAt = SIZE_MAX;
     int64_t prefix = 0;
+    int64_t prevEdge = INT64_MIN;  // b1 of the last bucket searched, prevJ its first start >= b1
+    size_t prevJ = 0;
     auto edge = [&](uint32_t b) { return t0 + static_cast<int64_t>(std::floor(width * b)); };
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));
@@ -68,8 +70,17 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
         if (b + kPrefetchAhead < count) prefetchBucket(lb, edge(b + kPrefetchAhead));
         if (b + kPrefetchAhead / 2 < count) prefetchEvents(t, lb, edge(b + kPrefetchAhead / 2));
         if (b1 <= b0) continue;
-        const size_t i = firstOverlapping(t, lb, r, b0);
+        // The previous bucket's end search already found the first event starting at or after
+        // b0: the first overlapping one is it or, if it straddles b0, the event before it.
+        size_t i;
+        if (prevEdge == b0) {
+            i = prevJ > r.begin && t.endAt(prevJ - 1) > b0 ? prevJ - 1 : prevJ;
+        } else {
+            i = firstOverlapping(t, lb, r, b0);
+        }
         const size_t j = startLowerBound(t, lb, i, r.end, b1);
+        prevEdge = b1;
+        prevJ = j;
         if (j <= i) continue;
         LodBucket& o = out[b];
         o.count = static_cast<uint32_t>(j - i);

@@ -217,6 +217,24 @@ TEST(Lod, RandomLanesMatchBruteForce) {
     }
 }
 
+// Bucket edges exactly on event ends and starts, with zero-length events sitting on edges:
+// an event ending at an edge belongs only to the bucket before it.
+TEST(Lod, BucketEdgesOnEventBoundaries) {
+    const Track t = makeTrack({{0, 10}, {10, 20}, {20, 20}, {25, 30}, {30, 40}, {40, 55}, {55, 55}, {60, 70}});
+    ASSERT_EQ(t.laneCount(), 1u);
+    std::vector<LodBucket> buckets;
+    queryBuckets(t, 0, 0, 80, 8, buckets);
+    const uint32_t counts[8] = {1, 1, 2, 1, 1, 2, 1, 0};
+    const int64_t busy[8] = {10, 10, 5, 10, 10, 5, 10, 0};
+    for (uint32_t b = 0; b < 8; ++b) {
+        EXPECT_EQ(buckets[b].count, counts[b]) << "bucket " << b;
+        EXPECT_EQ(buckets[b].busyNs, busy[b]) << "bucket " << b;
+        const LodBucket ref = bruteBucket(t, 0, b * 10, b * 10 + 10);
+        EXPECT_EQ(buckets[b].count, ref.count) << "bucket " << b;
+        EXPECT_EQ(buckets[b].longestNs, ref.longestNs) << "bucket " << b;
+    }
+}
+
 TEST(Lod, RangeSummariesMatchBruteForce) {
     const Track t = randomTrack(9);
     std::mt19937_64 rng(5);
