@@ -48,7 +48,7 @@ void TrackLod::clear() {
 
 size_t TrackLod::memoryBytes() const {
     size_t lanes = 0;
-    for (const auto& l : m_lanes) lanes += l.first.capacity() * 4 + l.longest.capacity() * 8;
+    for (const auto& l : m_lanes) lanes += l.first.capacity() * 4;
     return lanes + (m_busyPrefix.capacity() + m_maxTree.capacity()) * 8 +
            (m_minTree.capacity() + m_maxValueTree.capacity() + m_sumPrefix.capacity()) * 8;
 }
@@ -104,7 +104,8 @@ void TrackLod::build(const Track& t) {
 
 size_t TrackLod::LaneBuckets::bucketOf(int64_t t) const {
     if (t <= origin) return 0;
-    const size_t k = static_cast<size_t>(static_cast<uint64_t>(t - origin) >> shift);
+    // Unsigned subtraction: exact for any t > origin, where t - origin could overflow int64.
+    const size_t k = static_cast<size_t>((static_cast<uint64_t>(t) - static_cast<uint64_t>(origin)) >> shift);
     return std::min(k, first.size() - 2);
 }
 
@@ -115,17 +116,15 @@ void TrackLod::buildLaneBuckets(const Track& t) {
         const IndexRange r = t.lane(l);
         lb.origin = r.empty() ? 0 : t.start[r.begin];
         const int64_t span = r.empty() ? 1 : std::max<int64_t>(1, t.endAt(r.end - 1) - lb.origin + 1);
-        const size_t want = std::max<size_t>(r.size() / 16, 1);
+        const size_t want = std::max<size_t>(r.size() / kEventsPerLaneBucket, 1);
         lb.shift = 0;
         while ((span >> lb.shift) >= static_cast<int64_t>(want)) ++lb.shift;
         const size_t buckets = static_cast<size_t>((span - 1) >> lb.shift) + 1;
         lb.first.assign(buckets + 1, static_cast<uint32_t>(r.end));
-        lb.longest.assign(buckets, 0);
         size_t k = 0;
         for (size_t i = r.begin; i < r.end; ++i) {
             const size_t b = static_cast<size_t>(static_cast<uint64_t>(t.start[i] - lb.origin) >> lb.shift);
             while (k <= b) lb.first[k++] = static_cast<uint32_t>(i);
-            lb.longest[b] = std::max(lb.longest[b], t.durationAt(i));
         }
     }
 }
@@ -140,6 +139,17 @@ int64_t TrackLod::prefixBusy(const Track& t, size_t k) const {
 int64_t TrackLod::busy(const Track& t, size_t i, size_t j) const {
     if (j <= i) return 0;
     return prefixBusy(t, j) - prefixBusy(t, i);
+}
+
+// Max of the per-block longest durations over blocks [bi, bj), bottom-up: it touches about
+// 2 x log2(bj - bi) nodes next to the leaves instead of two root-to-leaf paths.
+int64_t TrackLod::blockRangeMax(size_t bi, size_t bj) const {
+    int64_t m = -1;
+    for (size_t l = bi + m_leaves, r = bj + m_leaves; l < r; l >>= 1, r >>= 1) {
+        if (l & 1) m = std::max(m, m_maxTree[l++]);
+        if (r & 1) m = std::max(m, m_maxTree[--r]);
+    }
+    return m;
 }
 
 int64_t TrackLod::longest(const Track& t, size_t i, size_t j, size_t* index) const {
@@ -159,11 +169,7 @@ int64_t TrackLod::longest(const Track& t, size_t i, size_t j, size_t* index) con
     } else {
         scan(i, bi * kBlock);
         // Max over full blocks [bi, bj) from the tree, then locate it inside its block.
-        int64_t blockMax = -1;
-        for (size_t l = bi + m_leaves, r = bj + m_leaves; l < r; l >>= 1, r >>= 1) {
-            if (l & 1) blockMax = std::max(blockMax, m_maxTree[l++]);
-            if (r & 1) blockMax = std::max(blockMax, m_maxTree[--r]);
-        }
+        const int64_t blockMax = blockRangeMax(bi, bj);
         if (blockMax > best) {
             if (index) {  // locating the event costs a tree descent and a block scan: only on request
                 size_t blk = findFirstAtLeast(m_maxTree, m_leaves, bi, bj, blockMax);
@@ -184,9 +190,11 @@ size_t TrackLod::firstLongerThan(const Track& t, size_t i, size_t j, int64_t min
     for (; k < firstFull; ++k)
         if (t.durationAt(k) >= minDuration) return k;
     const size_t bj = j / kBlock;
+    // Most callers (the timeline folding sub-pixel events) find nothing: rule that out with the
+    // cheap bottom-up range max before descending from the root.
     if (k / kBlock < bj) {
-        size_t blk = findFirstAtLeast(m_maxTree, m_leaves, k / kBlock, bj, minDuration);
-        if (blk < bj) {
+        if (blockRangeMax(k / kBlock, bj) >= minDuration) {
+            const size_t blk = findFirstAtLeast(m_maxTree, m_leaves, k / kBlock, bj, minDuration);
             for (size_t m = blk * kBlock; m < (blk + 1) * kBlock; ++m)
                 if (t.durationAt(m) >= minDuration) return m;
         }

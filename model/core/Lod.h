@@ -6,7 +6,7 @@
 // index ranges): a prefix sum of busy time at each block start and a max-tree of the longest
 // duration per block (metric tracks: min/max trees and prefix sums of the values). Any index
 // range [i, j) then gives its count (j - i), busy time and longest event with at most
-// 2 x kBlock scans plus a tree walk. About 1.5 bytes per event.
+// 2 x kBlock scans plus a tree walk. About 2 bytes per event.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,21 +25,24 @@ public:
 
     // Sum of durations of events [i, j) (global indices).
     int64_t busy(const Track& t, size_t i, size_t j) const;
+    // Sum of durations of events [0, k): busy(i, j) == prefixBusy(j) - prefixBusy(i). Callers
+    // walking a lane left to right reuse one prefix for two neighbouring ranges.
+    int64_t prefixBusy(const Track& t, size_t k) const;
     // Longest duration among [i, j); 0 for an empty range. Sets *index to its index.
     int64_t longest(const Track& t, size_t i, size_t j, size_t* index = nullptr) const;
     // First index k in [i, j) with duration >= minDuration, or j.
     size_t firstLongerThan(const Track& t, size_t i, size_t j, int64_t minDuration) const;
 
-    // A time index per lane: the lane's span cut into power-of-two buckets (about one per 16
-    // events), each with the index of its first event by start and the longest duration
-    // starting in it. Queries start their searches from a bucket instead of binary searching
-    // the whole lane, so a view touches memory in time order instead of missing the cache at
-    // every step of a search over millions of events.
+    // A time index per lane: the lane's span cut into power-of-two buckets (about one per
+    // kEventsPerLaneBucket events), each with the index of its first event by start. Queries
+    // start their searches from a bucket instead of binary searching the whole lane, so a view
+    // touches memory in time order instead of missing the cache at every step of a search over
+    // millions of events. 4 bytes per bucket, about 1 byte per event.
+    static constexpr size_t kEventsPerLaneBucket = 4;
     struct LaneBuckets {
         int64_t origin = 0;
         int shift = 0;                  // bucket width is 1 << shift ns
         std::vector<uint32_t> first;    // first[k]: first event (global index) with start >= bucket k's start; size buckets + 1
-        std::vector<int64_t> longest;   // longest duration among events starting in bucket k
         size_t bucketOf(int64_t t) const;
     };
     const LaneBuckets& laneBuckets(uint32_t lane) const { return m_lanes[lane]; }
@@ -50,7 +53,7 @@ public:
     double sumValue(const Track& t, size_t i, size_t j) const;
 
 private:
-    int64_t prefixBusy(const Track& t, size_t k) const;
+    int64_t blockRangeMax(size_t bi, size_t bj) const;
     void buildLaneBuckets(const Track& t);
 
     size_t m_leaves = 0;                  // power of two >= block count

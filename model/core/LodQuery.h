@@ -15,8 +15,10 @@ struct LodBucket {
     int64_t longestNs = 0;  // the longest overlapping event (unclipped)
 };
 
+// Without `wantLongest`, longestNs stays 0 and each bucket skips a tree walk (the timeline
+// draws a fold in one color and needs only counts and busy time).
 void queryBuckets(const Track& track, uint32_t lane, int64_t t0, int64_t t1, uint32_t count,
-                  std::vector<LodBucket>& out);
+                  std::vector<LodBucket>& out, bool wantLongest = true);
 
 // An item to draw in a lane: a single event (count == 1 and first is its index) or a fold of
 // `count` consecutive events too narrow to draw one by one ("N events").

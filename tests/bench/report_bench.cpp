@@ -113,6 +113,32 @@ int main(int argc, char** argv) {
     std::printf("LOD track              %zu events in lane 0\n", big->lane(0).size());
     std::printf("LOD 2000 buckets       worst %.3f ms over zoom levels\n", worstBuckets * 1e3);
     std::printf("LOD lane layout        worst %.3f ms over zoom levels\n", worstLayout * 1e3);
+
+    // 5. What the timeline does for a wide view: every lane (up to 32 per track) of every track
+    //    laid out at 1600 pixels over 1/1, 1/4 and 1/16 of the report, with per-pixel buckets
+    //    for folds wider than 3 pixels (longest not requested, as TrackRow does).
+    const int64_t rspan = std::max<int64_t>(1, r.tMax() - r.tMin());
+    for (int64_t div : {1, 4, 16}) {
+        const int64_t width = rspan / div, c = r.tMin() + rspan / 2 - width / 2;
+        const double nsPerPixel = static_cast<double>(width) / 1600.0;
+        size_t lanes = 0, folds = 0;
+        const auto w0 = Clock::now();
+        for (const auto& t : r.tracks) {
+            if (t.key.kind == EventKind::Metric) continue;
+            for (uint32_t l = 0; l < std::min<uint32_t>(t.laneCount(), 32); ++l, ++lanes) {
+                layoutLane(t, l, c, c + width, nsPerPixel, 2.0, items);
+                for (const LaneItem& it : items) {
+                    const double px = static_cast<double>(it.end - it.start) / nsPerPixel;
+                    if (it.count < 2 || px < 3) continue;
+                    ++folds;
+                    queryBuckets(t, l, std::max(it.start, c), std::min(it.end, c + width),
+                                 static_cast<uint32_t>(std::min(1600.0, px)), buckets, false);
+                }
+            }
+        }
+        std::printf("LOD wide view 1/%-2lld      %.3f ms  (%zu lanes, %zu per-pixel folds, 1600 px)\n",
+                    static_cast<long long>(div), seconds(w0) * 1e3, lanes, folds);
+    }
     if (!keep) std::filesystem::remove(path);
     return 0;
 }

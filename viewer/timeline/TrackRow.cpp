@@ -116,7 +116,7 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
     const int64_t b0 = ctx.t0 + static_cast<int64_t>(px0 * ctx.nsPerPixel);
     const int64_t b1 = ctx.t0 + static_cast<int64_t>(px1 * ctx.nsPerPixel);
     thread_local std::vector<LodBucket> buckets;
-    queryBuckets(t, lane, b0, b1, n, buckets);  // the fold has one color: no per-pixel longest
+    queryBuckets(t, lane, b0, b1, n, buckets, false);  // one color per fold: no per-pixel longest
     const double bucketNs = static_cast<double>(b1 - b0) / n;
     const float h = kLaneHeight - 1;
     const bool samples = t.key.kind == EventKind::CpuSample;
