@@ -1,4 +1,6 @@
 // bench_viewer REPORT [--size WxH] [--no-projection]
+// (SL_SLOW_FRAMES=1: also print the 40 slowest frames with their span and what their draw list
+// holds - boxes, translucent boxes, covered area, labels - to see what the tail costs.)
 // Opens REPORT in a TimelineWidget of the given size (1600x900 by default) under X (re-runs
 // itself under xvfb-run when there is no DISPLAY) and measures:
 //   open_to_first_frame: read the file, build the row tree, show, first frame on screen;
@@ -153,6 +155,14 @@ int main(int argc, char** argv) {
     while (swaps == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     const double firstFrameMs = static_cast<double>(open.nsecsElapsed()) / 1e6;
     const size_t rssFirstFrame = rssBytes();
+    {
+        // What the GPU (llvmpipe here) rasterizes for the full view: instanced boxes, lines,
+        // labels. Bounded by pixels x rows, whatever the event count.
+        DrawList full;
+        w.scene()->build(w.view().range(), full);
+        std::printf("full view draw list: %zu boxes, %zu lines, %zu labels, %zu polylines\n",
+                    full.boxes.size(), full.lines.size(), full.labels.size(), full.polylines.size());
+    }
     // The app projects NVTX onto the GPUs on its loader thread after the first frame; here it
     // runs in place so its rows take part in the sequence and its memory counts as the GUI's.
     QElapsedTimer projTimer;
@@ -168,6 +178,7 @@ int main(int argc, char** argv) {
 
     // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
     std::vector<double> frames, builds, paints, redraws, latencies, composes;
+    std::vector<TimeRange> ranges;
     QElapsedTimer clock;
     clock.start();
     qint64 paintEnd = 0;
@@ -183,6 +194,7 @@ int main(int argc, char** argv) {
         // the frame there).
         latencies.push_back(static_cast<double>(paintEnd - t0) / 1e6 - w.lastPaintMs());
         composes.push_back(static_cast<double>(t1 - paintEnd) / 1e6);
+        ranges.push_back(w.view().range());
         return static_cast<double>(t1 - t0) / 1e6;
     };
     ViewState& v = w.view();
@@ -216,6 +228,29 @@ int main(int argc, char** argv) {
         while (v.range().span() < all.span()) {
             frames.push_back(frame([&] { v.zoomAround(anchor, 1.25); }));
             builds.push_back(w.lastBuildMs());
+        }
+    }
+    if (qEnvironmentVariableIsSet("SL_SLOW_FRAMES")) {
+        std::vector<size_t> idx(frames.size());
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return frames[a] > frames[b]; });
+        for (size_t k = 0; k < 40 && k < idx.size(); ++k)
+        {
+            DrawList dl;
+            w.scene()->build(ranges[idx[k]], dl);
+            size_t area = 0, translucent = 0, tarea = 0, big = 0, bigArea = 0;
+            for (const auto& b : dl.boxes) {
+                area += static_cast<size_t>(b.w * b.h);
+                if ((b.argb >> 24) != 0xFF) { ++translucent; tarea += static_cast<size_t>(b.w * b.h); }
+                if (b.w * b.h > 20000) { ++big; bigArea += static_cast<size_t>(b.w * b.h); }
+            }
+            std::printf(
+                "slow frame %zu: %.2f ms, build %.2f ms, span %lld ns, boxes %zu (translucent %zu, "
+                "area %zu px, translucent area %zu px, %zu over 20,000 px covering %zu px), "
+                "labels %zu, lines %zu\n",
+                idx[k], frames[idx[k]], builds[idx[k]], static_cast<long long>(ranges[idx[k]].span()),
+                dl.boxes.size(), translucent, area, tarea, big, bigArea, dl.labels.size(),
+                dl.lines.size());
         }
     }
     const double cpuPerFrame =
