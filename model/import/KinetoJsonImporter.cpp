@@ -9,6 +9,7 @@
 #include "model/import/GzipReader.h"
 #include "model/import/ImportText.h"
 #include "model/import/JsonSyntaxCheck.h"
+#include "model/import/JsonValues.h"
 #include "model/import/KinetoEventMapper.h"
 #include "model/import/KinetoSampleRecords.h"
 #include "model/import/TraceEventChunks.h"
@@ -18,35 +19,6 @@ namespace {
 
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
-
-#define SL_TRY(expr)                                        \
-    do {                                                    \
-        if (auto sl_err_ = (expr); sl_err_) return sl_err_; \
-    } while (0)
-
-std::string_view trimRaw(std::string_view s) {
-    while (!s.empty() &&
-           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::string_view unquote(std::string_view s) {
-    return s.size() >= 2 && s.front() == '"' && s.back() == '"' ? s.substr(1, s.size() - 2) : s;
-}
-
-// A field's key without unescaping: keys in traces have no escapes, and unescaping every key
-// costs a fifth of the parse. Keys with a backslash take the slow path.
-error_code keyOf(od::field& field, std::string_view& out) {
-    const char* p = field.key().raw();
-    const char* q = p;
-    while (*q != '"' && *q != '\\') ++q;
-    if (*q == '"') {
-        out = std::string_view(p, static_cast<size_t>(q - p));
-        return simdjson::SUCCESS;
-    }
-    return field.unescaped_key().get(out);
-}
 
 // Strings with escapes, unescaped once; the deque keeps views into them stable.
 using EscapedStore = std::deque<std::string>;
@@ -162,26 +134,6 @@ error_code parseId(od::value v, ChromeId& out) {
         return simdjson::SUCCESS;
     }
     return simdjson::SUCCESS;  // null/other: pid 0
-}
-
-error_code parseTime(od::value v, std::optional<int64_t>& out, bool& bad) {
-    od::json_type t;
-    SL_TRY(v.type().get(t));
-    if (t != od::json_type::number) {
-        if (t == od::json_type::string) {  // some tools quote numbers
-            std::string_view s;
-            SL_TRY(v.get_string().get(s));
-            out = decimalToNs(s, 1000);
-            if (!out) bad = true;
-            return simdjson::SUCCESS;
-        }
-        bad = true;
-        return simdjson::SUCCESS;
-    }
-    const std::string_view raw = v.raw_json_token();
-    out = decimalToNs(trimRaw(raw), 1000);
-    if (!out) bad = true;
-    return simdjson::SUCCESS;
 }
 
 error_code parseTriple(od::value v, int64_t (&out)[3], bool& has) {

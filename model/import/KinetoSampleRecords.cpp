@@ -1,46 +1,13 @@
 #include "model/import/KinetoSampleRecords.h"
 
 #include "model/import/ImportText.h"
+#include "model/import/JsonValues.h"
 
 namespace sl::import {
 namespace {
 
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
-
-#define SL_TRY(expr)                                        \
-    do {                                                    \
-        if (auto sl_err_ = (expr); sl_err_) return sl_err_; \
-    } while (0)
-
-std::string_view trimRaw(std::string_view s) {
-    while (!s.empty() &&
-           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::string_view unquote(std::string_view s) {
-    return s.size() >= 2 && s.front() == '"' && s.back() == '"' ? s.substr(1, s.size() - 2) : s;
-}
-
-error_code keyOf(od::field& field, std::string_view& out) {
-    return field.unescaped_key().get(out);
-}
-
-// A ts in microseconds (a number, or a quoted number) as nanoseconds; nullopt if neither.
-error_code parseTime(od::value v, std::optional<int64_t>& out, bool& bad) {
-    od::json_type t;
-    SL_TRY(v.type().get(t));
-    std::string_view text;
-    if (t == od::json_type::number)
-        text = trimRaw(v.raw_json_token());
-    else if (t == od::json_type::string)
-        SL_TRY(v.get_string().get(text));
-    out = text.empty() ? std::nullopt : decimalToNs(text, 1000);
-    if (!out) bad = true;
-    return simdjson::SUCCESS;
-}
 
 }  // namespace
 
