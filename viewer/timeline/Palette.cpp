@@ -133,6 +133,15 @@ uint32_t withAlpha(uint32_t argb, double alpha) {
     return (argb & 0x00FFFFFFu) | (a << 24);
 }
 
+uint32_t blendOver(uint32_t argb, double alpha, uint32_t background) {
+    const double a = std::clamp(alpha, 0.0, 1.0);
+    auto channel = [&](int shift) {
+        const double c = (argb >> shift) & 0xFF, b = (background >> shift) & 0xFF;
+        return static_cast<uint32_t>(c * a + b * (1 - a) + 0.5) << shift;
+    };
+    return 0xFF000000u | channel(16) | channel(8) | channel(0);
+}
+
 uint32_t textColorOn(uint32_t argb) {
     const double r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF;
     return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? 0xFF000000u : 0xFFFFFFFFu;

@@ -30,6 +30,9 @@ private:
 
 // Scales the alpha channel of an ARGB color.
 uint32_t withAlpha(uint32_t argb, double alpha);
+// `argb` at `alpha` over an opaque background, as one opaque color: what blending would give,
+// without the blending (software GL rasterizes opaque boxes much faster).
+uint32_t blendOver(uint32_t argb, double alpha, uint32_t background);
 // Black or white, whichever reads better on `argb`.
 uint32_t textColorOn(uint32_t argb);
 

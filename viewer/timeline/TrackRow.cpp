@@ -91,7 +91,7 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
                                 static_cast<double>(std::max<int64_t>(1, it.end - it.start));
             pushBox(
                 out, x0, y, w, h,
-                withAlpha(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
+                foldColor(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
             continue;
         }
         size_t longest = it.first;
@@ -105,6 +105,13 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
                  formatCount(it.count) +
                      (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
     }
+}
+
+uint32_t TrackRow::foldColor(uint32_t color, double coverage) const {
+    // A row of its own has the plain white background under its folds, so they are drawn
+    // opaque, pre-blended (on llvmpipe a blended pixel costs several opaque ones). Overlay rows
+    // stack several tracks' folds, which must stay translucent to show each other.
+    return m_overlay ? withAlpha(color, coverage) : blendOver(color, coverage, 0xFFFFFFFFu);
 }
 
 void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,
@@ -137,7 +144,7 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
         // Quantize the busy fraction so neighbouring pixels merge into one box.
         const double busy =
             std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
-        const uint32_t c = withAlpha(color, 0.35 + 0.65 * busy);
+        const uint32_t c = foldColor(color, 0.35 + 0.65 * busy);
         const float x = ctx.x + static_cast<float>(px0 + b);
         if (x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
         pushBox(out, x, y, 1, h, c);

@@ -35,6 +35,8 @@ public:
 private:
     void buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y,
                    DrawList& out) const;
+    // The color of a fold pixel or box covered `coverage` (0-1) by events.
+    uint32_t foldColor(uint32_t color, double coverage) const;
     void buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,
                    float y, uint32_t color, DrawList& out) const;
 

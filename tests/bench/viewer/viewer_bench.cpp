@@ -178,7 +178,12 @@ int main(int argc, char** argv) {
 
     // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
     std::vector<double> frames, builds, paints, redraws, latencies, composes;
-    std::vector<TimeRange> ranges;
+    // Every frame() call (zooms, pans and hover redraws alike), for SL_SLOW_FRAMES.
+    struct Call {
+        double ms, paintMs, swapMs;
+        TimeRange range;
+    };
+    std::vector<Call> calls;
     QElapsedTimer clock;
     clock.start();
     qint64 paintEnd = 0;
@@ -194,7 +199,8 @@ int main(int argc, char** argv) {
         // the frame there).
         latencies.push_back(static_cast<double>(paintEnd - t0) / 1e6 - w.lastPaintMs());
         composes.push_back(static_cast<double>(t1 - paintEnd) / 1e6);
-        ranges.push_back(w.view().range());
+        calls.push_back({static_cast<double>(t1 - t0) / 1e6, w.lastPaintMs(), composes.back(),
+                         w.view().range()});
         return static_cast<double>(t1 - t0) / 1e6;
     };
     ViewState& v = w.view();
@@ -231,26 +237,27 @@ int main(int argc, char** argv) {
         }
     }
     if (qEnvironmentVariableIsSet("SL_SLOW_FRAMES")) {
-        std::vector<size_t> idx(frames.size());
+        std::vector<size_t> idx(calls.size());
         for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return frames[a] > frames[b]; });
-        for (size_t k = 0; k < 40 && k < idx.size(); ++k)
-        {
+        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return calls[a].ms > calls[b].ms; });
+        for (size_t k = 0; k < 40 && k < idx.size(); ++k) {
+            const Call& c = calls[idx[k]];
             DrawList dl;
-            w.scene()->build(ranges[idx[k]], dl);
-            size_t area = 0, translucent = 0, tarea = 0, big = 0, bigArea = 0;
+            w.scene()->build(c.range, dl);
+            size_t area = 0, translucent = 0, tarea = 0;
             for (const auto& b : dl.boxes) {
-                area += static_cast<size_t>(b.w * b.h);
-                if ((b.argb >> 24) != 0xFF) { ++translucent; tarea += static_cast<size_t>(b.w * b.h); }
-                if (b.w * b.h > 20000) { ++big; bigArea += static_cast<size_t>(b.w * b.h); }
+                const auto a = static_cast<size_t>(b.w * b.h);
+                area += a;
+                if ((b.argb >> 24) != 0xFF) {
+                    ++translucent;
+                    tarea += a;
+                }
             }
             std::printf(
-                "slow frame %zu: %.2f ms, build %.2f ms, span %lld ns, boxes %zu (translucent %zu, "
-                "area %zu px, translucent area %zu px, %zu over 20,000 px covering %zu px), "
-                "labels %zu, lines %zu\n",
-                idx[k], frames[idx[k]], builds[idx[k]], static_cast<long long>(ranges[idx[k]].span()),
-                dl.boxes.size(), translucent, area, tarea, big, bigArea, dl.labels.size(),
-                dl.lines.size());
+                "slow frame %zu: %.2f ms (paintGL %.2f, swap %.2f), span %lld ns, boxes %zu "
+                "(translucent %zu, area %zu px, translucent area %zu px), labels %zu, lines %zu\n",
+                idx[k], c.ms, c.paintMs, c.swapMs, static_cast<long long>(c.range.span()),
+                dl.boxes.size(), translucent, area, tarea, dl.labels.size(), dl.lines.size());
         }
     }
     const double cpuPerFrame =
