@@ -370,3 +370,24 @@ TEST(RowTree, ProjectedNvtxOneRowPerThreadOfTheGpu) {
     }
 }
 #endif
+
+TEST(TimelineScene, AnInstantAtTheReportsEndIsInTheFullView) {
+    ReportBuilder b;
+    b.ensureThread(1, 1);
+    b.add(NvtxRangeEvent{1, 1, 0, 1000, 2000, b.intern("range")});
+    b.add(NvtxMarkEvent{1, 1, 0, 5000, b.intern("last mark")});
+    std::shared_ptr<Report> r = b.finish();
+    EXPECT_EQ(viewEnd(*r), 5001);  // views are half-open: 1 ns past the last instant
+    auto scene = std::make_unique<TimelineScene>(r, buildRowTree(*r));
+    scene->setSize(1600, 400);
+    DrawList list;
+    scene->build({r->tMin(), viewEnd(*r)}, list);
+    const uint32_t mark = Palette::hashColor("last mark") & 0xFFFFFFu;
+    EXPECT_TRUE(std::any_of(list.boxes.begin(), list.boxes.end(),
+                            [&](const DrawBox& box) { return (box.argb & 0xFFFFFFu) == mark; }));
+    // A report that ends with a range keeps its exact end.
+    ReportBuilder b2;
+    b2.ensureThread(1, 1);
+    b2.add(NvtxRangeEvent{1, 1, 0, 1000, 2000, b2.intern("range")});
+    EXPECT_EQ(viewEnd(*b2.finish()), 2000);
+}

@@ -240,7 +240,8 @@ void CompareTab::resetViews() {
     const Report& rb = *m_reports.baseline;
     const Report& rc = *m_reports.comparison;
     const int64_t lo = std::min(rb.tMin() - m_anchors.baseline, rc.tMin() - m_anchors.comparison);
-    const int64_t hi = std::max(rb.tMax() - m_anchors.baseline, rc.tMax() - m_anchors.comparison);
+    const int64_t hi =
+        std::max(viewEnd(rb) - m_anchors.baseline, viewEnd(rc) - m_anchors.comparison);
     m_syncing = true;
     m_baselineTimeline->view().reset(lo + m_anchors.baseline, hi + m_anchors.baseline,
                                      m_anchors.baseline);

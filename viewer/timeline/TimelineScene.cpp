@@ -256,4 +256,11 @@ std::optional<HitInfo> TimelineScene::hitTest(const TimeRange& range, float x, f
     return hit;
 }
 
+int64_t viewEnd(const Report& r) {
+    const int64_t end = r.tMax();
+    for (const Track& t : r.tracks)
+        if (!t.schema().hasEnd && t.size() > 0 && t.tMax == end) return end + 1;
+    return end;
+}
+
 }  // namespace sl::viewer

@@ -86,4 +86,9 @@ private:
     std::vector<LayoutRow> m_layout;  // pinned rows first
 };
 
+// The end of a report's "show everything" view. Views are half-open, [start, end): when the
+// report's last event is an instant (a mark, a CPU sample, a metric point) at tMax, the view
+// reaches 1 ns further so that it is drawn.
+int64_t viewEnd(const Report& r);
+
 }  // namespace sl::viewer

@@ -124,7 +124,7 @@ void TimelineWidget::setScene(std::unique_ptr<TimelineScene> scene) {
     m_hover.reset();
     if (m_scene) {
         const Report& r = m_scene->report();
-        m_view.reset(r.tMin(), r.tMax(), r.timeOrigin());
+        m_view.reset(r.tMin(), viewEnd(r), r.timeOrigin());
     }
     rebuild();
 }
