@@ -217,10 +217,13 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
             const int64_t time = load<int64_t>(p + 16);
             uint64_t chain[PERF_MAX_STACK_DEPTH + 2];
             size_t n = 0;
-            if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+            if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
                 chain[n++] = ip;  // a kernel address: the leaf, above the user stack
-            if (!m_kallsyms.valid())
-                m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::load(); });
+                // Only kernel leaves need the kernel's symbols: captures without any (user-only
+                // sampling) never pay for reading /proc/kallsyms.
+                if (!m_kallsyms.valid())
+                    m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::load(); });
+            }
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
                 for (uint64_t i = 0; i < nr && n < PERF_MAX_STACK_DEPTH + 2; ++i) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/ProcSampler.h"
@@ -157,6 +158,16 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     return report;
 }
 
+// How the end-of-capture summary shows a diagnostic of the report: "warning: " for data lost or
+// left out, "note: " for what loses nothing (frames without a symbol are still in the report as
+// module+offset), "" for what the profiler already said while capturing (the unavailable CUDA
+// module, the capture-range windows).
+std::string_view diagnosticPrefix(std::string_view name) {
+    if (name == "cuda.unavailable" || name == "capture.range_window") return "";
+    if (name == "sampling.frames_unresolved") return "note: ";
+    return "warning: ";
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> assembleReports(
@@ -229,11 +240,9 @@ Result<std::vector<std::string>> assembleReports(
             std::to_string(static_cast<int>(secs * 1000)) + " ms; report written to " + path +
             " (" + formatBytes(size) + ")");
         for (const auto& d : report->diagnostics) {
-            if (d.name == "cuda.unavailable" || d.name == "capture.range_window") continue;
-            // Unresolved frames (stripped or JIT code) lose no data: a note, not a warning.
-            const bool note = d.name == "sampling.frames_unresolved";
-            say(std::string(note ? "note: " : "warning: ") + d.name + " = " + std::to_string(d.count) +
-                ": " + d.reason);
+            const std::string_view prefix = diagnosticPrefix(d.name);
+            if (!prefix.empty())
+                say(std::string(prefix) + d.name + " = " + std::to_string(d.count) + ": " + d.reason);
         }
         written.push_back(path);
     }

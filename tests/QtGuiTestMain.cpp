@@ -1,4 +1,4 @@
-// GoogleTest main for the compare GUI tests: one QApplication for all tests (run under Xvfb).
+// GoogleTest main for GUI test programs: one QApplication for all tests (run under Xvfb).
 // Listing the tests (ctest's discovery at build time) needs no display, so it skips Qt.
 #include <gtest/gtest.h>
 
