@@ -45,6 +45,10 @@ protected:
         for (const DrawBox& b : out.boxes)
             for (int x = static_cast<int>(b.x); x < static_cast<int>(b.x + b.w); ++x)
                 px[x] = b.argb;
+        for (const DrawStrip& s : out.strips)
+            for (uint32_t i = 0; i < s.count; ++i)
+                if (const uint32_t argb = out.stripPixels[s.first + i]; argb >> 24)
+                    px[static_cast<int>(s.x) + static_cast<int>(i)] = argb;
         return px;
     }
 };

@@ -257,6 +257,43 @@ TEST_F(TimelineGui, PixelsShowKernelsAndNvtxInTheirColors) {
               Palette::copyKindColor(CopyKind::HtoD) & 0xFFFFFFu);
 }
 
+// Folds are drawn per pixel column from a texture (DrawStrip): what reaches the screen must be
+// each column's color from the draw list, opaque in a row of its own and blended over the
+// background in a summary row.
+TEST_F(TimelineGui, FoldPixelsComeFromTheirStripColumns) {
+    TimelineWidget& w = *m_widget;
+    const QImage img = w.renderImage();
+    const DrawList& frame = w.frame();
+    auto rgb = [&img](int x, int y) { return img.pixel(x, y) & 0xFFFFFFu; };
+    // The 1,000 tiny kernels of [5 ms, 6 ms) fold into x [kX0 + 660, kX0 + 792).
+    const LayoutRow& k = rowLayout("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
+    const float ky = k.y + TrackRow::kPad;
+    int columns = 0;
+    for (int x = kX0 + 660; x < kX0 + 792; ++x) {
+        const uint32_t c = frame.stripColorAt(static_cast<float>(x) + 0.5f, ky);
+        if (c == 0) continue;
+        ++columns;
+        ASSERT_EQ(c >> 24, 0xFFu);
+        // Above and below the "1,000 events" label painted over the fold.
+        for (int dy : {1, 16}) EXPECT_EQ(rgb(x, static_cast<int>(ky) + dy), c & 0xFFFFFFu) << x;
+    }
+    EXPECT_GE(columns, 120);
+    // Outside the fold, and below the lane, no strip color.
+    EXPECT_EQ(rgb(kX0 + 640, static_cast<int>(ky) + 8), 0xFFFFFFu);
+    // The summary row's fold is translucent: the column color at its alpha over white (and
+    // the framebuffer's alpha stays opaque, or the image read back would be too light).
+    const LayoutRow& all = rowLayout("GPU 0 (Test GPU)/All kernels");
+    const float ay = all.y + TrackRow::kPad;
+    const uint32_t c = frame.stripColorAt(static_cast<float>(kX0 + 700) + 0.5f, ay);
+    ASSERT_NE(c, 0u);
+    ASSERT_LT(c >> 24, 0xFFu);
+    const QColor want = QColor::fromRgb(blendOver(c, (c >> 24) / 255.0, 0xFFFFFFFFu));
+    const QColor got = QColor::fromRgb(img.pixel(kX0 + 700, static_cast<int>(ay) + 1));
+    EXPECT_NEAR(got.red(), want.red(), 2);
+    EXPECT_NEAR(got.green(), want.green(), 2);
+    EXPECT_NEAR(got.blue(), want.blue(), 2);
+}
+
 // The timeline draws through a native GL window (TimelineSurface) that covers the widget: the
 // real input lands on that window. QTest on a QWindow goes through Qt's window-system input
 // path, as X events do; everything must reach the widget's handlers and its event filters.

@@ -151,12 +151,22 @@ TEST(TrackRow, FoldsSubPixelEventsAndLabelsWideOnes) {
     ASSERT_NE(a, out.boxes.end());
     EXPECT_FLOAT_EQ(a->x, 100);
     EXPECT_FLOAT_EQ(a->w, 100);
-    // The fold is drawn per pixel (merged where equal): 100 px for 1000 events.
-    float foldWidth = 0;
-    for (const auto& b : out.boxes)
-        if (b.x >= 500 && b.x < 600) foldWidth += b.w;
-    EXPECT_FLOAT_EQ(foldWidth, 100);
-    EXPECT_LT(out.boxes.size(), 110u);
+    // The fold is drawn per pixel, as one strip: 100 columns for 1000 events, each in
+    // kernel_c's color by busy fraction (opaque, blended over the white background).
+    ASSERT_EQ(out.strips.size(), 1u);
+    const DrawStrip& fold = out.strips[0];
+    EXPECT_FLOAT_EQ(fold.x, 500);
+    EXPECT_EQ(fold.count, 100u);
+    EXPECT_TRUE(fold.opaque);
+    for (uint32_t i = 0; i < fold.count; ++i) {
+        const uint32_t c = out.stripPixels[fold.first + i];
+        EXPECT_EQ(c >> 24, 0xFFu) << i;
+        EXPECT_NE(c, 0xFFFFFFFFu) << i;  // every column is busy
+        EXPECT_EQ(out.stripColorAt(500.5f + static_cast<float>(i), fold.y + 1), c);
+    }
+    EXPECT_EQ(out.stripColorAt(499.5f, fold.y + 1), 0u);
+    EXPECT_EQ(out.stripColorAt(600.5f, fold.y + 1), 0u);
+    EXPECT_LE(out.boxes.size(), 3u);  // the two kernels (a fold costs no box)
 
     // Zoomed to 10 us: the tiny kernels are 13 px wide and drawn one by one.
     ctx.t0 = kOrigin + 5 * kMs;
@@ -259,7 +269,8 @@ TEST(TimelineScene, FrameCostIsBoundedByPixelsNotEvents) {
             lanes += 1;  // a graph: one column per pixel
     }
     EXPECT_GT(lanes, 10u);
-    EXPECT_LE(out.boxes.size(), lanes * 1320 + rows * 20 + 200);
+    EXPECT_LE(out.boxes.size() + out.stripPixels.size(), lanes * 1320 + rows * 20 + 200);
+    EXPECT_LE(out.strips.size(), lanes * 1320);
     EXPECT_LE(out.labels.size(), rows * 40 + 40);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The plain draw list a timeline frame is made of: boxes, lines, labels and polylines in
-// widget pixel coordinates (origin top-left). No OpenGL here: rows produce it, tests inspect
-// it, and TimelineWidget uploads it (boxes instanced, labels with QPainter).
+// The plain draw list a timeline frame is made of: boxes, strips, lines, labels and polylines
+// in widget pixel coordinates (origin top-left). No OpenGL here: rows produce it, tests inspect
+// it, and TimelineWidget uploads it (boxes and strips instanced, labels with QPainter).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +11,17 @@ namespace sl::viewer {
 struct DrawBox {
     float x = 0, y = 0, w = 0, h = 0;
     uint32_t argb = 0;  // 0xAARRGGBB
+};
+
+// A run of one-pixel columns of one lane, each in its own color: how a fold is drawn per pixel
+// (busy coverage, or a sample row's leaf colors). Column i covers [x + i, x + i + 1) x
+// [y, y + h) in DrawList::stripPixels[first + i]; a column of alpha 0 stays empty. The renderer
+// draws a strip as one textured quad: per-column boxes were most of a dense frame's instances,
+// and a software rasterizer pays per instance (docs/viewer.md).
+struct DrawStrip {
+    float x = 0, y = 0, h = 0;
+    uint32_t first = 0, count = 0;
+    bool opaque = true;  // no column is translucent (empty ones may be)
 };
 
 struct DrawLine {
@@ -32,16 +43,32 @@ struct DrawPolyline {
 
 struct DrawList {
     std::vector<DrawBox> boxes;
+    std::vector<DrawStrip> strips;
+    std::vector<uint32_t> stripPixels;  // the strips' column colors, 0xAARRGGBB
+    bool stripOpen = false;             // the last strip still takes columns
     std::vector<DrawLine> lines;
     std::vector<DrawLabel> labels;
     std::vector<DrawPolyline> polylines;
 
     void clear() {
         boxes.clear();
+        strips.clear();
+        stripPixels.clear();
+        stripOpen = false;
         lines.clear();
         labels.clear();
         polylines.clear();
     }
+    // Starts a strip at x; columns are appended with addColumn() and the strip ends at the next
+    // beginStrip() or endStrip(), which trims its empty columns at both ends.
+    void beginStrip(float x, float y, float h);
+    void addColumn(uint32_t argb) { stripPixels.push_back(argb); }
+    void endStrip();
+    // Moves `other`'s items to the end of this list (strips keep their columns); `other` is
+    // left empty with its capacity, to be filled again.
+    void append(DrawList& other);
+    // The color a strip gives pixel column `px` of the lane at y, 0 where none does (tests).
+    uint32_t stripColorAt(float px, float y) const;
     size_t memoryBytes() const;
 };
 

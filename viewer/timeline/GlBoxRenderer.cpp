@@ -1,5 +1,6 @@
 #include "viewer/timeline/GlBoxRenderer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -31,6 +32,43 @@ void main() {
     color = bgra.bgra;
 }
 )";
+// Strips: the same quad stretched over the strip's columns; each fragment reads its column's
+// color from the column texture, where the strip's columns lie in one texture row from texel
+// (tx, ty) on (no division per fragment: llvmpipe has no vector integer division). An empty
+// column (alpha 0) draws nothing.
+const char* kStripVertex = R"(#version 330 core
+layout(location = 0) in vec2 corner;
+layout(location = 1) in vec4 rect;
+layout(location = 3) in uvec2 texel;
+uniform vec2 viewport;
+out float column;
+flat out ivec2 firstTexel;
+flat out int lastColumn;
+void main() {
+    vec2 p = rect.xy + corner * rect.zw;
+    gl_Position = vec4(p.x / viewport.x * 2.0 - 1.0, 1.0 - p.y / viewport.y * 2.0, 0.0, 1.0);
+    column = corner.x * rect.z;
+    firstTexel = ivec2(texel);
+    lastColumn = int(rect.z) - 1;
+}
+)";
+const char* kStripFragment = R"(#version 330 core
+in float column;
+flat in ivec2 firstTexel;
+flat in int lastColumn;
+uniform sampler2D columns;
+out vec4 fragColor;
+void main() {
+    vec4 c = texelFetch(columns, firstTexel + ivec2(clamp(int(column), 0, lastColumn), 0), 0);
+    if (c.a == 0.0) discard;
+    fragColor = c;
+}
+)";
+// Texels per row of the column texture: within every GL 3.3 implementation's limit (>= 1024
+// is guaranteed; every desktop driver and llvmpipe give >= 16384). A longer strip (a window
+// wider than this) is split into several instances.
+constexpr uint32_t kColumnRow = 4096;
+
 const char* kFragment = R"(#version 330 core
 in vec4 color;
 out vec4 fragColor;
@@ -49,6 +87,15 @@ QString GlBoxRenderer::initialize() {
         !m_lineProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment) ||
         !m_lineProgram.link())
         return "cannot build the timeline's line shader: " + m_lineProgram.log();
+    if (!m_stripProgram.addShaderFromSourceCode(QOpenGLShader::Vertex, kStripVertex) ||
+        !m_stripProgram.addShaderFromSourceCode(QOpenGLShader::Fragment, kStripFragment) ||
+        !m_stripProgram.link())
+        return "cannot build the timeline's strip shader: " + m_stripProgram.log();
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &m_maxTextureSize);
+    if (m_maxTextureSize < static_cast<int>(kColumnRow))
+        return QString("the OpenGL driver's textures are too small (%1 texels, %2 needed)")
+            .arg(m_maxTextureSize)
+            .arg(kColumnRow);
     if (!m_vao.create()) return "cannot create a vertex array object";
     const float quad[] = {0, 0, 1, 0, 0, 1, 1, 1};
     m_quad.create();
@@ -75,6 +122,7 @@ void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
     b.boxes.allocate(sorted.data(), static_cast<int>(sorted.size() * sizeof(DrawBox)));
     b.boxCount = static_cast<int>(sorted.size());
     b.boxes.release();
+    uploadStrips(list, b);
     // Lines become segments of (x, y, color) vertices.
     auto& v = m_lineScratch;
     v.clear();
@@ -101,37 +149,132 @@ void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
     b.lines.release();
 }
 
+void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
+    // Strips are packed into texture rows (a strip never wraps a row), opaque strips first
+    // (drawn without blending), then the translucent ones, each in list order.
+    auto& inst = m_stripScratch;
+    auto& cols = m_columnScratch;
+    inst.clear();
+    cols.clear();
+    const auto maxRows = static_cast<uint32_t>(m_maxTextureSize);
+    uint32_t row = 0, used = 0;
+    b.opaqueStrips = 0;
+    for (int pass = 0; pass < 2; ++pass)
+        for (const DrawStrip& s : list.strips) {
+            if (s.opaque != (pass == 0)) continue;
+            for (uint32_t done = 0; done < s.count;) {
+                const uint32_t n = std::min(s.count - done, kColumnRow);
+                if (used + n > kColumnRow) {
+                    cols.resize(static_cast<size_t>(row + 1) * kColumnRow, 0);
+                    ++row;
+                    used = 0;
+                }
+                // A frame's strips cover its visible lanes, far below the texture's capacity;
+                // a pathological window's surplus is left out rather than wrapped.
+                if (row >= maxRows) break;
+                inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n), s.h,
+                                used, row});
+                const auto from = list.stripPixels.begin() + s.first + done;
+                cols.insert(cols.end(), from, from + n);
+                used += n;
+                done += n;
+                b.opaqueStrips += pass == 0;
+            }
+        }
+    b.stripCount = static_cast<int>(inst.size());
+    if (inst.empty()) return;
+    const uint32_t rows = row + 1;
+    cols.resize(static_cast<size_t>(rows) * kColumnRow, 0);
+    if (!b.strips.isCreated()) b.strips.create();
+    b.strips.bind();
+    b.strips.setUsagePattern(QOpenGLBuffer::DynamicDraw);
+    b.strips.allocate(inst.data(), static_cast<int>(inst.size() * sizeof(StripInstance)));
+    b.strips.release();
+    if (b.columnTexture == 0) {
+        glGenTextures(1, &b.columnTexture);
+        glBindTexture(GL_TEXTURE_2D, b.columnTexture);
+        // texelFetch ignores filtering, but a texture expecting mipmaps would be incomplete.
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    } else {
+        glBindTexture(GL_TEXTURE_2D, b.columnTexture);
+    }
+    // QPainter may have left its own unpacking state behind.
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    // BGRA with 8_8_8_8_REV reads each 0xAARRGGBB word as it is, on any byte order.
+    if (static_cast<int>(rows) > b.columnRows) {
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, kColumnRow, static_cast<int>(rows), 0, GL_BGRA,
+                     GL_UNSIGNED_INT_8_8_8_8_REV, cols.data());
+        b.columnRows = static_cast<int>(rows);
+    } else {
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColumnRow, static_cast<int>(rows), GL_BGRA,
+                        GL_UNSIGNED_INT_8_8_8_8_REV, cols.data());
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void GlBoxRenderer::drawStrips(const Batch& b, int first, int count) {
+    if (count <= 0) return;
+    m_stripProgram.bind();
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, b.columnTexture);
+    m_stripProgram.setUniformValue("columns", 0);
+    const_cast<QOpenGLBuffer&>(b.strips).bind();
+    const size_t base = static_cast<size_t>(first) * sizeof(StripInstance);
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(3);
+    glVertexAttribDivisor(1, 1);
+    glVertexAttribDivisor(3, 1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(StripInstance),
+                          reinterpret_cast<const void*>(base));
+    glVertexAttribIPointer(3, 2, GL_UNSIGNED_INT, sizeof(StripInstance),
+                           reinterpret_cast<const void*>(base + offsetof(StripInstance, tx)));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+    glVertexAttribDivisor(3, 0);
+    glDisableVertexAttribArray(3);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 void GlBoxRenderer::draw(const Batch& b, float width, float height) {
     QOpenGLVertexArrayObject::Binder bind(&m_vao);
-    if (b.boxCount > 0) {
-        m_boxProgram.bind();
-        m_boxProgram.setUniformValue("viewport", width, height);
+    if (b.boxCount > 0 || b.stripCount > 0) {
         m_quad.bind();
         glEnableVertexAttribArray(0);
         glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
         glVertexAttribDivisor(0, 0);
-        const_cast<QOpenGLBuffer&>(b.boxes).bind();
-        glEnableVertexAttribArray(1);
-        glEnableVertexAttribArray(2);
-        glVertexAttribDivisor(1, 1);
-        glVertexAttribDivisor(2, 1);
-        // Two passes over one buffer: the attribute offsets select the first instance.
-        auto pass = [this](int first, int count) {
+        m_stripProgram.bind();
+        m_stripProgram.setUniformValue("viewport", width, height);
+        m_boxProgram.bind();
+        m_boxProgram.setUniformValue("viewport", width, height);
+        // Boxes: two passes over one buffer, whose attribute offsets select the first instance.
+        auto boxes = [&](int first, int count) {
             if (count <= 0) return;
+            m_boxProgram.bind();
+            const_cast<QOpenGLBuffer&>(b.boxes).bind();
+            glEnableVertexAttribArray(1);
+            glEnableVertexAttribArray(2);
+            glVertexAttribDivisor(1, 1);
+            glVertexAttribDivisor(2, 1);
             const size_t base = static_cast<size_t>(first) * sizeof(DrawBox);
             glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox),
                                   reinterpret_cast<const void*>(base));
             glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
                                   reinterpret_cast<const void*>(base + offsetof(DrawBox, argb)));
             glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+            glVertexAttribDivisor(2, 0);
+            glDisableVertexAttribArray(2);
         };
         glDisable(GL_BLEND);
-        pass(0, b.opaqueCount);
+        boxes(0, b.opaqueCount);
+        drawStrips(b, 0, b.opaqueStrips);
         glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-        pass(b.opaqueCount, b.boxCount - b.opaqueCount);
+        // The destination keeps its alpha (1, from the clear): a translucent alpha left in the
+        // framebuffer makes an image read back from it (screenshots) un-premultiply too light.
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+        drawStrips(b, b.opaqueStrips, b.stripCount - b.opaqueStrips);
+        boxes(b.opaqueCount, b.boxCount - b.opaqueCount);
         glVertexAttribDivisor(1, 0);
-        glVertexAttribDivisor(2, 0);
         glDisableVertexAttribArray(1);
         m_boxProgram.release();
     }
@@ -154,6 +297,10 @@ void GlBoxRenderer::draw(const Batch& b, float width, float height) {
 
 void GlBoxRenderer::destroy(Batch& b) {
     b.boxes.destroy();
+    b.strips.destroy();
+    if (b.columnTexture != 0) glDeleteTextures(1, &b.columnTexture);
+    b.columnTexture = 0;
+    b.columnRows = 0;
     b.lines.destroy();
 }
 

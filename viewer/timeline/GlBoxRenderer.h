@@ -1,7 +1,8 @@
 #pragma once
-// The only GL code of the timeline: uploads a DrawList's boxes as instances of one quad and
-// its lines and polylines as line segments, and draws them (GL 3.3 core; Mesa llvmpipe under
-// Xvfb is enough). Owned by TimelineWidget; every call needs its context current.
+// The only GL code of the timeline: uploads a DrawList's boxes as instances of one quad, its
+// strips as instanced quads reading their column colors from one texture, and its lines and
+// polylines as line segments, and draws them (GL 3.3 core; Mesa llvmpipe under Xvfb is
+// enough). Owned by TimelineWidget; every call needs its context current.
 #include <QOpenGLBuffer>
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLShaderProgram>
@@ -18,8 +19,13 @@ public:
     struct Batch {
         QOpenGLBuffer boxes{QOpenGLBuffer::VertexBuffer};
         QOpenGLBuffer lines{QOpenGLBuffer::VertexBuffer};
+        QOpenGLBuffer strips{QOpenGLBuffer::VertexBuffer};
+        unsigned columnTexture = 0;  // the strips' columns
+        int columnRows = 0;
         int boxCount = 0;
         int opaqueCount = 0;  // boxes [0, opaqueCount) are opaque and drawn without blending
+        int stripCount = 0;
+        int opaqueStrips = 0;  // likewise for strips
         int lineVertices = 0;
     };
 
@@ -27,6 +33,8 @@ public:
     // rate is the frame's cost, and blending doubles it), then the translucent ones (folds by
     // busy fraction, graphs, selection) blended on top, each pass in list order. Rows keep
     // translucent boxes inside their own rectangle, so the reordering changes no pixel.
+    // Strips join the passes: opaque strips after the opaque boxes, translucent strips before
+    // the translucent boxes (find-bar and sampling covers are translucent boxes over them).
     // Compiles shaders; returns an error message, empty on success.
     QString initialize();
     void upload(const DrawList& list, Batch& batch);
@@ -34,7 +42,17 @@ public:
     void destroy(Batch& batch);
 
 private:
-    QOpenGLShaderProgram m_boxProgram, m_lineProgram;
+    void uploadStrips(const DrawList& list, Batch& batch);
+    void drawStrips(const Batch& batch, int first, int count);
+
+    QOpenGLShaderProgram m_boxProgram, m_lineProgram, m_stripProgram;
+    int m_maxTextureSize = 0;
+    std::vector<uint32_t> m_columnScratch;
+    struct StripInstance {
+        float x, y, w, h;
+        uint32_t tx, ty;  // the strip's first column in the column texture
+    };
+    std::vector<StripInstance> m_stripScratch;
     QOpenGLVertexArrayObject m_vao;
     QOpenGLBuffer m_quad{QOpenGLBuffer::VertexBuffer};
     std::vector<float> m_lineScratch;

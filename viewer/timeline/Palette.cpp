@@ -100,10 +100,13 @@ uint32_t Palette::kindColor(EventKind kind) {
 }
 
 uint32_t Palette::nameColor(uint32_t id) {
-    if (id >= m_nameColors.size())
-        m_nameColors.resize(std::max<size_t>(id + 1, m_report.strings.size()), 0);
-    uint32_t& c = m_nameColors[id];
-    if (c == 0) c = hashColor(m_report.str(id));
+    if (id >= m_nameColors.size()) return hashColor(m_report.str(id));  // not in the report
+    std::atomic<uint32_t>& slot = m_nameColors[id];
+    uint32_t c = slot.load(std::memory_order_relaxed);
+    if (c == 0) {
+        c = hashColor(m_report.str(id));
+        slot.store(c, std::memory_order_relaxed);
+    }
     return c;
 }
 

@@ -2,7 +2,8 @@
 // Event colors: NVTX colors as given by the application, kernels and API calls by a stable
 // hash of their name (the same name has the same color in every report and session), memory
 // copies by direction. Name colors are cached per string id; the cache lives as long as the
-// report's row tree and is only touched on the GUI thread.
+// report's row tree and may be filled from several threads at once (rows build in parallel).
+#include <atomic>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -13,7 +14,8 @@ namespace sl::viewer {
 
 class Palette {
 public:
-    explicit Palette(const Report& report) : m_report(report) {}
+    explicit Palette(const Report& report)
+        : m_report(report), m_nameColors(report.strings.size()) {}
 
     // The color of event i of a track, 0xFFRRGGBB.
     uint32_t eventColor(const Track& track, size_t i);
@@ -25,7 +27,8 @@ public:
 
 private:
     const Report& m_report;
-    std::vector<uint32_t> m_nameColors;  // 0 = not computed yet
+    // 0 = not computed yet. Threads racing on one entry store the same value.
+    std::vector<std::atomic<uint32_t>> m_nameColors;
 };
 
 // Scales the alpha channel of an ARGB color.

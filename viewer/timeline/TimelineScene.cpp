@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/util/Format.h"
+#include "viewer/timeline/ParallelFor.h"
 #include "viewer/timeline/TimeRuler.h"
 
 namespace sl::viewer {
@@ -118,6 +119,24 @@ RowContext TimelineScene::contextFor(const TimeRange& range, const LayoutRow& lr
     return c;
 }
 
+void TimelineScene::buildRow(const TimeRange& range, const RulerTicks& ticks,
+                             const LayoutRow& lr, bool pinnedPass, DrawList& out) {
+    // Plain rows show the cleared background (no box: fill rate); groups are tinted.
+    if (lr.row->isGroup())
+        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kGroupBg});
+    else if (pinnedPass)
+        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kBackground});
+    if (!lr.row->isGroup()) {
+        for (const RulerTick& t : ticks.ticks)
+            if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
+    }
+    lr.row->build(contextFor(range, lr), out);
+    out.endStrip();
+    out.boxes.push_back({0, lr.y + lr.h - 1, m_width, 1, kSeparator});
+    out.boxes.push_back({0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? kGroupBg : kHeaderBg});
+    buildHeader(lr, out);
+}
+
 void TimelineScene::buildHeader(const LayoutRow& lr, DrawList& out) const {
     const Row& r = *lr.row;
     const float indent = 4 + kIndent * static_cast<float>(std::max(0, r.depth()));
@@ -164,26 +183,21 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
                 {0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, kBackground});
         const size_t labelsBefore = out.labels.size();
         const size_t boxesBefore = out.boxes.size();
+        const size_t stripsBefore = out.strips.size();
+        std::vector<const LayoutRow*> rows;
         for (const LayoutRow& lr : m_layout) {
             if (lr.pinned != pinnedPass) continue;
             if (lr.y + lr.h <= (pinnedPass ? kRulerHeight : m_pinnedBottom) || lr.y >= m_height)
                 continue;
-            // Plain rows show the cleared background (no box: fill rate); groups are tinted.
-            if (lr.row->isGroup())
-                out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kGroupBg});
-            else if (pinnedPass)
-                out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kBackground});
-            if (!lr.row->isGroup()) {
-                for (const RulerTick& t : ticks.ticks)
-                    if (t.major)
-                        out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
-            }
-            lr.row->build(contextFor(range, lr), out);
-            out.boxes.push_back({0, lr.y + lr.h - 1, m_width, 1, kSeparator});
-            out.boxes.push_back(
-                {0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? kGroupBg : kHeaderBg});
-            buildHeader(lr, out);
+            rows.push_back(&lr);
         }
+        // Rows build in parallel, each into its own list, appended in order.
+        if (m_rowLists.size() < rows.size()) m_rowLists.resize(rows.size());
+        ParallelFor::shared().run(rows.size(), [&](size_t k) {
+            m_rowLists[k].clear();
+            buildRow(range, ticks, *rows[k], pinnedPass, m_rowLists[k]);
+        });
+        for (size_t k = 0; k < rows.size(); ++k) out.append(m_rowLists[k]);
         if (!pinnedPass) {
             // Clip scrolled rows at the pinned area: the renderer draws translucent boxes after
             // opaque ones, so nothing may rely on a later box covering it.
@@ -196,6 +210,15 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
             b.erase(std::remove_if(b.begin() + static_cast<ptrdiff_t>(boxesBefore), b.end(),
                                    [](const DrawBox& d) { return d.h <= 0; }),
                     b.end());
+            auto& s = out.strips;  // their columns stay in stripPixels, unused
+            for (size_t i = stripsBefore; i < s.size(); ++i)
+                if (s[i].y < m_pinnedBottom) {
+                    s[i].h -= m_pinnedBottom - s[i].y;
+                    s[i].y = m_pinnedBottom;
+                }
+            s.erase(std::remove_if(s.begin() + static_cast<ptrdiff_t>(stripsBefore), s.end(),
+                                   [](const DrawStrip& d) { return d.h <= 0; }),
+                    s.end());
             auto& l = out.labels;
             l.erase(std::remove_if(l.begin() + static_cast<ptrdiff_t>(labelsBefore), l.end(),
                                    [this](const DrawLabel& d) { return d.y < m_pinnedBottom; }),

@@ -11,6 +11,7 @@
 #include "viewer/timeline/DrawList.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/Row.h"
+#include "viewer/timeline/TimeRuler.h"
 #include "viewer/timeline/ViewState.h"
 
 namespace sl::viewer {
@@ -71,6 +72,9 @@ public:
 private:
     void relayout();
     RowContext contextFor(const TimeRange& range, const LayoutRow& lr);
+    // One row's part of the frame: its background, grid, events and header (any thread).
+    void buildRow(const TimeRange& range, const RulerTicks& ticks, const LayoutRow& lr,
+                  bool pinnedPass, DrawList& out);
     void buildHeader(const LayoutRow& lr, DrawList& out) const;
     void buildRuler(const TimeRange& range, DrawList& out) const;
 
@@ -84,6 +88,7 @@ private:
     float m_pinnedBottom = kRulerHeight;
     bool m_layoutDirty = true;
     std::vector<LayoutRow> m_layout;  // pinned rows first
+    std::vector<DrawList> m_rowLists;  // per visible row, reused across frames
 };
 
 // The end of a report's "show everything" view. Views are half-open, [start, end): when the

@@ -218,7 +218,7 @@ void TimelineWidget::paintGL(QSize pixels) {
     // QPainter leaves its own GL state behind: set what the boxes need.
     f->glViewport(0, 0, pixels.width(), pixels.height());
     f->glEnable(GL_BLEND);
-    f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    f->glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     m_gl->renderer.draw(m_gl->overlay, w, h);
     if (!m_overlay.labels.empty()) {
         QPainter p(&device);

@@ -125,30 +125,35 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
     thread_local std::vector<LodBucket> buckets;
     queryBuckets(t, lane, b0, b1, n, buckets, false);  // one color per fold: no per-pixel longest
     const double bucketNs = static_cast<double>(b1 - b0) / n;
-    const float h = kLaneHeight - 1;
     const bool samples = t.key.kind == EventKind::CpuSample;
-    for (uint32_t b = 0; b < n; ++b) {
+    // Column b is pixel x = firstX + b; only the columns inside the event area are drawn.
+    const double firstX = ctx.x + px0;
+    const auto bBegin = static_cast<uint32_t>(std::clamp(
+        std::floor(static_cast<double>(ctx.x) - firstX - 1) + 1, 0.0, static_cast<double>(n)));
+    const auto bEnd = static_cast<uint32_t>(std::clamp(
+        std::ceil(static_cast<double>(ctx.x + ctx.width) - firstX), 0.0, static_cast<double>(n)));
+    out.beginStrip(static_cast<float>(firstX + bBegin), y, kLaneHeight - 1);
+    for (uint32_t b = bBegin; b < bEnd; ++b) {
         const LodBucket& k = buckets[b];
-        if (k.count == 0) continue;
+        if (k.count == 0) {
+            out.addColumn(0);
+            continue;
+        }
         if (samples) {
             // Each pixel in the leaf color of its first sample (one binary search per pixel):
             // hot functions show as bands of their color, whatever the zoom.
             const auto bs = b0 + static_cast<int64_t>(b * bucketNs);
             const IndexRange r =
                 t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
-            const float x = ctx.x + static_cast<float>(px0 + b);
-            if (r.empty() || x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
-            pushBox(out, x, y, 1, h, ctx.palette->eventColor(t, r.begin));
+            out.addColumn(r.empty() ? 0 : ctx.palette->eventColor(t, r.begin));
             continue;
         }
-        // Quantize the busy fraction so neighbouring pixels merge into one box.
+        // Busy fraction in eighths: finer steps are not visible.
         const double busy =
             std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
-        const uint32_t c = foldColor(color, 0.35 + 0.65 * busy);
-        const float x = ctx.x + static_cast<float>(px0 + b);
-        if (x + 1 <= ctx.x || x >= ctx.x + ctx.width) continue;
-        pushBox(out, x, y, 1, h, c);
+        out.addColumn(foldColor(color, 0.35 + 0.65 * busy));
     }
+    out.endStrip();
 }
 
 std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y) const {

@@ -160,8 +160,9 @@ int main(int argc, char** argv) {
         // labels. Bounded by pixels x rows, whatever the event count.
         DrawList full;
         w.scene()->build(w.view().range(), full);
-        std::printf("full view draw list: %zu boxes, %zu lines, %zu labels, %zu polylines\n",
-                    full.boxes.size(), full.lines.size(), full.labels.size(), full.polylines.size());
+        std::printf("full view draw list: %zu boxes, %zu strips, %zu lines, %zu labels, %zu polylines\n",
+                    full.boxes.size(), full.strips.size(), full.lines.size(), full.labels.size(),
+                    full.polylines.size());
     }
     // The app projects NVTX onto the GPUs on its loader thread after the first frame; here it
     // runs in place so its rows take part in the sequence and its memory counts as the GUI's.
@@ -243,7 +244,10 @@ int main(int argc, char** argv) {
         for (size_t k = 0; k < 40 && k < idx.size(); ++k) {
             const Call& c = calls[idx[k]];
             DrawList dl;
+            QElapsedTimer bt;
+            bt.start();
             w.scene()->build(c.range, dl);
+            const double buildMs = static_cast<double>(bt.nsecsElapsed()) / 1e6;
             size_t area = 0, translucent = 0, tarea = 0;
             for (const auto& b : dl.boxes) {
                 const auto a = static_cast<size_t>(b.w * b.h);
@@ -253,11 +257,15 @@ int main(int argc, char** argv) {
                     tarea += a;
                 }
             }
+            size_t stripArea = 0;
+            for (const auto& s : dl.strips) stripArea += static_cast<size_t>(s.count * s.h);
             std::printf(
-                "slow frame %zu: %.2f ms (paintGL %.2f, swap %.2f), span %lld ns, boxes %zu "
-                "(translucent %zu, area %zu px, translucent area %zu px), labels %zu, lines %zu\n",
-                idx[k], c.ms, c.paintMs, c.swapMs, static_cast<long long>(c.range.span()),
-                dl.boxes.size(), translucent, area, tarea, dl.labels.size(), dl.lines.size());
+                "slow frame %zu: %.2f ms (paintGL %.2f, swap %.2f; draw list alone %.2f), span %lld ns, boxes %zu "
+                "(translucent %zu, area %zu px, translucent area %zu px), strips %zu (%zu "
+                "columns, area %zu px), labels %zu, lines %zu\n",
+                idx[k], c.ms, c.paintMs, c.swapMs, buildMs, static_cast<long long>(c.range.span()),
+                dl.boxes.size(), translucent, area, tarea, dl.strips.size(), dl.stripPixels.size(),
+                stripArea, dl.labels.size(), dl.lines.size());
         }
     }
     const double cpuPerFrame =
