@@ -235,6 +235,35 @@ TEST(TimelineScene, LayoutCollapsePinAndScroll) {
     EXPECT_EQ(scene->rowAt(TimelineScene::kRulerHeight + 2)->row, kernels);
 }
 
+TEST(TimelineScene, ScrolledRowsAreClippedUnderThePinnedOnes) {
+    auto scene = makeScene(1600, 150);
+    scene->setPinned(scene->root().find("GPU 0 (Test GPU)/All kernels"), true);
+    Row* kernels = scene->root().find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
+    float pinnedBottom = TimelineScene::kRulerHeight;
+    for (const LayoutRow& lr : scene->layout())
+        if (lr.pinned) pinnedBottom = std::max(pinnedBottom, lr.y + lr.h);
+    scene->setSize(1600, pinnedBottom + 30);  // short, so that any row can scroll to the top
+    // Scroll the stream's kernel lane (with its fold of 1,000 tiny kernels) 5 px under the
+    // pinned row.
+    const float laneY = findLayout(*scene, kernels)->y + TrackRow::kPad;
+    scene->setScroll(scene->scroll() + laneY - (pinnedBottom - 5));
+    ASSERT_FLOAT_EQ(findLayout(*scene, kernels)->y + TrackRow::kPad, pinnedBottom - 5);
+    DrawList out;
+    scene->build({kOrigin, kOrigin + 10 * kMs}, out);
+    // Nothing in the event area crosses the pinned area's bottom edge: scrolled items are cut
+    // there (the header's separator line runs the full height, left of it).
+    for (const DrawBox& b : out.boxes)
+        if (b.x >= scene->eventX()) {
+            EXPECT_FALSE(b.y < pinnedBottom && b.y + b.h > pinnedBottom) << b.x << "," << b.y;
+        }
+    bool clippedFold = false;
+    for (const DrawStrip& st : out.strips) {
+        EXPECT_FALSE(st.y < pinnedBottom && st.y + st.h > pinnedBottom) << st.x << "," << st.y;
+        clippedFold = clippedFold || (st.y == pinnedBottom && st.h == TrackRow::kLaneHeight - 6);
+    }
+    EXPECT_TRUE(clippedFold);
+}
+
 TEST(TimelineScene, HitTestThroughLayout) {
     auto scene = makeScene();
     Row* kernels = scene->root().find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");

@@ -19,6 +19,19 @@ constexpr uint32_t kGrid = 0xFFE4E7EC;
 constexpr uint32_t kText = 0xFF202428;
 constexpr uint32_t kDimText = 0xFF6A717B;
 
+// Cuts the items [from, end) of `v` (boxes or strips) at y = top, dropping those above it.
+template <typename Item>
+void clipTop(std::vector<Item>& v, size_t from, float top) {
+    for (size_t i = from; i < v.size(); ++i)
+        if (v[i].y < top) {
+            v[i].h -= top - v[i].y;
+            v[i].y = top;
+        }
+    v.erase(std::remove_if(v.begin() + static_cast<ptrdiff_t>(from), v.end(),
+                           [](const Item& d) { return d.h <= 0; }),
+            v.end());
+}
+
 }  // namespace
 
 TimelineScene::TimelineScene(ReportPtr report, std::unique_ptr<Row> root)
@@ -201,24 +214,8 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
         if (!pinnedPass) {
             // Clip scrolled rows at the pinned area: the renderer draws translucent boxes after
             // opaque ones, so nothing may rely on a later box covering it.
-            auto& b = out.boxes;
-            for (size_t i = boxesBefore; i < b.size(); ++i)
-                if (b[i].y < m_pinnedBottom) {
-                    b[i].h -= m_pinnedBottom - b[i].y;
-                    b[i].y = m_pinnedBottom;
-                }
-            b.erase(std::remove_if(b.begin() + static_cast<ptrdiff_t>(boxesBefore), b.end(),
-                                   [](const DrawBox& d) { return d.h <= 0; }),
-                    b.end());
-            auto& s = out.strips;  // their columns stay in stripPixels, unused
-            for (size_t i = stripsBefore; i < s.size(); ++i)
-                if (s[i].y < m_pinnedBottom) {
-                    s[i].h -= m_pinnedBottom - s[i].y;
-                    s[i].y = m_pinnedBottom;
-                }
-            s.erase(std::remove_if(s.begin() + static_cast<ptrdiff_t>(stripsBefore), s.end(),
-                                   [](const DrawStrip& d) { return d.h <= 0; }),
-                    s.end());
+            clipTop(out.boxes, boxesBefore, m_pinnedBottom);
+            clipTop(out.strips, stripsBefore, m_pinnedBottom);  // columns stay, unused
             auto& l = out.labels;
             l.erase(std::remove_if(l.begin() + static_cast<ptrdiff_t>(labelsBefore), l.end(),
                                    [this](const DrawLabel& d) { return d.y < m_pinnedBottom; }),

@@ -1,6 +1,7 @@
-// bench_viewer REPORT [--size WxH] [--no-projection]
-// (SL_SLOW_FRAMES=1: also print the 40 slowest frames with their span and what their draw list
-// holds - boxes, translucent boxes, covered area, labels - to see what the tail costs.)
+// bench_viewer REPORT [--size WxH] [--no-projection] [--warm-app]
+// (SL_SLOW_FRAMES=1: also print the 40 slowest frames with their span, how long their draw list
+// takes to build, and what it holds - boxes, strips, covered area, labels - to see what the
+// tail costs.)
 // Opens REPORT in a TimelineWidget of the given size (1600x900 by default) under X (re-runs
 // itself under xvfb-run when there is no DISPLAY) and measures:
 //   open_to_first_frame: read the file, build the row tree, show, first frame on screen;
@@ -8,7 +9,10 @@
 //   (Ctrl+wheel-like zooms of 0.8 around moving anchors, pans of 10% between them), each
 //   from the ViewState change until the frame is swapped (rebuild + GL + labels + swap);
 //   redraw times for hover moves (no rebuild);
-//   memory: RSS after loading the model vs after the sequence (the GUI's share).
+//   memory: RSS after loading the model vs after the sequence (the GUI's share); with
+//   --warm-app a small report's timeline has been shown and closed first, so the figure is
+//   what this report costs in an application already running, not the GUI stack's one-off.
+// (SL_SMAPS_DUMP=FILE: copy /proc/self/smaps there at the end, to see where the memory is.)
 #include <time.h>
 #include <unistd.h>
 #include <QApplication>
@@ -17,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +32,7 @@
 #include <malloc.h>
 #endif
 
+#include "model/gen/SyntheticGenerator.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -111,21 +117,52 @@ int main(int argc, char** argv) {
     QString path;
     QSize size(1600, 900);
     bool projection = true;
+    bool warmApp = false;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == "--size" && i + 1 < args.size())
             size = parseSize(args[++i]).value_or(size);
         else if (args[i] == "--no-projection")
             projection = false;
+        else if (args[i] == "--warm-app")
+            warmApp = true;
         else
             path = args[i];
     }
     if (path.isEmpty()) {
-        std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH]\n");
+        std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH] [--no-projection] [--warm-app]\n");
         return 2;
     }
     if (QString gl = TimelineWidget::checkOpenGL(); !gl.isEmpty()) {
         std::fprintf(stderr, "bench_viewer: %s\n", qPrintable(gl));
         return 1;
+    }
+    if (warmApp) {
+        // The application already running, as when a user opens a report in a new tab: a
+        // timeline on a small generated report has been shown, zoomed and closed, so the
+        // memory measured below is what this report costs, not the GUI stack's one-off cost
+        // (Qt, the GL driver, its shader compiler, glyph caches), which is the same for any
+        // report.
+        GeneratorOptions o;
+        o.events = 2000;
+        std::shared_ptr<Report> small = generateReport(o);
+        auto warm = std::make_unique<TimelineWidget>();
+        uint64_t shown = 0;
+        QObject::connect(warm.get(), &TimelineWidget::frameSwapped, [&shown] { ++shown; });
+        warm->setScene(std::make_unique<TimelineScene>(small, buildRowTree(*small)));
+        warm->resize(size);
+        warm->show();
+        while (shown == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        for (int i = 0; i < 20; ++i) {
+            const uint64_t before = shown;
+            warm->view().zoomAround((small->tMin() + small->tMax()) / 2, i < 10 ? 0.5 : 2.0);
+            while (shown == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        }
+        warm.reset();
+        small.reset();
+        for (int i = 0; i < 10; ++i) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+#if defined(__GLIBC__)
+        malloc_trim(0);
+#endif
     }
     const size_t rssStart = rssBytes();
 
@@ -176,6 +213,7 @@ int main(int argc, char** argv) {
     malloc_trim(0);
 #endif
     const double projectionMs = static_cast<double>(projTimer.nsecsElapsed()) / 1e6;
+    const size_t rssProjected = rssBytes();
 
     // Step 2: the scripted sequence. Each step changes the view, then waits for the swap.
     std::vector<double> frames, builds, paints, redraws, latencies, composes;
@@ -302,11 +340,11 @@ int main(int argc, char** argv) {
     std::printf(
         "memory: model %.1f MiB (Report::memoryBytes)  rss: start %.1f, after load %.1f, after "
         "first frame "
-        "%.1f, after sequence %.1f MiB (peak %.1f)\n",
-        mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssEnd),
+        "%.1f, after the NVTX projection %.1f, after sequence %.1f MiB (peak %.1f)\n",
+        mb(model), mb(rssStart), mb(rssModel), mb(rssFirstFrame), mb(rssProjected), mb(rssEnd),
         mb(rssBytes("VmHWM:")));
-    std::printf("gui_beyond_model: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n",
-                mb(gui),
+    std::printf("gui_beyond_model%s: %.1f MiB = %.1f%% of the model  (draw lists %.2f MiB)\n",
+                warmApp ? " (app already running: this report's own cost)" : "", mb(gui),
                 100.0 * static_cast<double>(gui) / static_cast<double>(std::max<size_t>(1, model)),
                 mb(w.drawListBytes()));
     // Of that, resident pages of shared libraries (Mesa, LLVM, Qt: code that the OS shares and

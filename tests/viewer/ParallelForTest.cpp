@@ -1,0 +1,95 @@
+// The pool that builds a frame's rows in parallel: every index runs exactly once, the call
+// returns only when all have returned, errors come back to the caller, and callers from
+// several threads take turns.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "viewer/timeline/ParallelFor.h"
+
+using sl::viewer::ParallelFor;
+
+TEST(ParallelFor, RunsEveryIndexOnceAndWaitsForAll) {
+    ParallelFor pool(3);
+    EXPECT_EQ(pool.helpers(), 3u);
+    for (size_t n : {0u, 1u, 2u, 7u, 100u}) {
+        std::vector<std::atomic<int>> hits(n);
+        std::atomic<size_t> finished{0};
+        pool.run(n, [&](size_t i) {
+            if (i % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+            hits[i].fetch_add(1);
+            finished.fetch_add(1);
+        });
+        EXPECT_EQ(finished.load(), n);  // nothing still running after run() returns
+        for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "n " << n << " i " << i;
+    }
+}
+
+TEST(ParallelFor, HelpersTakePartWhenThereAreSome) {
+    ParallelFor pool(1);
+    std::atomic<int> otherThread{0};
+    const auto caller = std::this_thread::get_id();
+    // Slow items: the helper wakes up and takes some while the caller works.
+    pool.run(8, [&](size_t) {
+        if (std::this_thread::get_id() != caller) otherThread.fetch_add(1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    });
+    EXPECT_GT(otherThread.load(), 0);
+}
+
+TEST(ParallelFor, WithoutHelpersTheCallerRunsEverything) {
+    ParallelFor pool(0);
+    const auto caller = std::this_thread::get_id();
+    int n = 0;
+    pool.run(5, [&](size_t) {
+        EXPECT_EQ(std::this_thread::get_id(), caller);
+        ++n;
+    });
+    EXPECT_EQ(n, 5);
+}
+
+TEST(ParallelFor, AnErrorReachesTheCallerAndTheOtherItemsStillRun) {
+    ParallelFor pool(2);
+    std::atomic<int> ran{0};
+    EXPECT_THROW(pool.run(20,
+                          [&](size_t i) {
+                              ran.fetch_add(1);
+                              if (i == 7) throw std::runtime_error("row 7");
+                          }),
+                 std::runtime_error);
+    EXPECT_EQ(ran.load(), 20);
+    // The pool is usable afterwards.
+    std::atomic<int> again{0};
+    pool.run(4, [&](size_t) { again.fetch_add(1); });
+    EXPECT_EQ(again.load(), 4);
+}
+
+TEST(ParallelFor, CallersFromSeveralThreadsTakeTurns) {
+    ParallelFor pool(2);
+    std::atomic<int> inside{0}, maxInsideRuns{0}, total{0};
+    std::atomic<int> runsActive{0};
+    auto caller = [&] {
+        for (int k = 0; k < 20; ++k)
+            pool.run(6, [&](size_t i) {
+                if (i == 0) {
+                    const int a = runsActive.fetch_add(1) + 1;
+                    int m = maxInsideRuns.load();
+                    while (a > m && !maxInsideRuns.compare_exchange_weak(m, a)) {
+                    }
+                    std::this_thread::sleep_for(std::chrono::microseconds(100));
+                    runsActive.fetch_sub(1);
+                }
+                inside.fetch_add(1);
+                total.fetch_add(1);
+            });
+    };
+    std::thread a(caller), b(caller);
+    a.join();
+    b.join();
+    EXPECT_EQ(total.load(), 2 * 20 * 6);
+    EXPECT_EQ(maxInsideRuns.load(), 1);  // item 0 of two runs never overlapped
+}
