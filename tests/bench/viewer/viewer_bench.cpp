@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
         // (Qt, the GL driver, its shader compiler, glyph caches), which is the same for any
         // report.
         GeneratorOptions o;
-        o.events = 2000;
+        o.events = 50'000;
         std::shared_ptr<Report> small = generateReport(o);
         auto warm = std::make_unique<TimelineWidget>();
         uint64_t shown = 0;
@@ -152,10 +152,14 @@ int main(int argc, char** argv) {
         warm->resize(size);
         warm->show();
         while (shown == 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        for (int i = 0; i < 20; ++i) {
+        // Down to single events and back, hovering on the way: every kind of frame once.
+        for (int i = 0; i < 60; ++i) {
             const uint64_t before = shown;
-            warm->view().zoomAround((small->tMin() + small->tMax()) / 2, i < 10 ? 0.5 : 2.0);
+            warm->view().zoomAround((small->tMin() + small->tMax()) / 3, i < 30 ? 0.6 : 1.0 / 0.6);
             while (shown == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            QMouseEvent move(QEvent::MouseMove, QPointF(400 + 20 * (i % 40), 200), QPointF(),
+                             Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(warm.get(), &move);
         }
         warm.reset();
         small.reset();
