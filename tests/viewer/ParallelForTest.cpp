@@ -31,14 +31,25 @@ TEST(ParallelFor, RunsEveryIndexOnceAndWaitsForAll) {
 
 TEST(ParallelFor, HelpersTakePartWhenThereAreSome) {
     ParallelFor pool(1);
-    std::atomic<int> otherThread{0};
     const auto caller = std::this_thread::get_id();
-    // Slow items: the helper wakes up and takes some while the caller works.
-    pool.run(8, [&](size_t) {
-        if (std::this_thread::get_id() != caller) otherThread.fetch_add(1);
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::atomic<bool> helperRan{false};
+    // The caller takes item 0 first and holds it until another thread has run an item: only
+    // the helper can, so this fails (after 10 s) if the helper never takes part.
+    pool.run(4, [&](size_t i) {
+        if (std::this_thread::get_id() != caller) helperRan = true;
+        if (i != 0) return;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!helperRan && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     });
-    EXPECT_GT(otherThread.load(), 0);
+    EXPECT_TRUE(helperRan.load());
+}
+
+TEST(ParallelFor, ANestedRunRunsSeriallyInsteadOfWaitingForItself) {
+    ParallelFor pool(2);
+    std::atomic<int> inner{0};
+    pool.run(3, [&](size_t) { pool.run(4, [&](size_t) { inner.fetch_add(1); }); });
+    EXPECT_EQ(inner.load(), 12);
 }
 
 TEST(ParallelFor, WithoutHelpersTheCallerRunsEverything) {

@@ -294,6 +294,56 @@ TEST_F(TimelineGui, FoldPixelsComeFromTheirStripColumns) {
     EXPECT_NEAR(got.blue(), want.blue(), 2);
 }
 
+// The renderer packs every strip's columns into texture rows 4096 texels wide, splitting a strip
+// at the end of a row: each column must still come out in its own color. Strips added through
+// the frame hook, every column a different color, enough of them to fill more than one texture
+// row, and one longer than a row that starts left of the window, so its visible part is its
+// second piece.
+TEST_F(TimelineGui, EveryStripColumnGetsItsOwnColorAcrossTextureRows) {
+    TimelineWidget& w = *m_widget;
+    float contentBottom = 0;
+    for (const LayoutRow& lr : w.scene()->layout()) contentBottom = std::max(contentBottom, lr.y + lr.h);
+    ASSERT_LT(contentBottom, 780);  // the strips below go where no row draws
+    auto color = [](uint32_t strip, uint32_t i) {
+        return 0xFF000000u | ((i * 37u) & 0xFFu) << 16 | ((i / 5u) & 0xFFu) << 8 | (strip * 40u);
+    };
+    struct Spec {
+        float x, y;
+        uint32_t count;
+    };
+    const std::vector<Spec> specs = {{280, 790, 1300}, {300, 796, 1300}, {320, 802, 1300},
+                                     {340, 808, 1300}, {280.0f - 4000, 814, 5320}};
+    w.setFrameHook([&](const TimeRange&, DrawList& out) {
+        for (uint32_t k = 0; k < specs.size(); ++k) {
+            out.beginStrip(specs[k].x, specs[k].y, 4);
+            for (uint32_t i = 0; i < specs[k].count; ++i) out.addColumn(color(k, i));
+            out.endStrip();
+        }
+    });
+    const QImage img = w.renderImage();
+    int checked = 0;
+    for (uint32_t k = 0; k < specs.size(); ++k) {
+        const Spec& sp = specs[k];
+        for (int x = std::max(280, static_cast<int>(sp.x)); x < std::min(1600, static_cast<int>(sp.x) + static_cast<int>(sp.count)); ++x) {
+            const uint32_t want = color(k, static_cast<uint32_t>(x - static_cast<int>(sp.x))) & 0xFFFFFFu;
+            for (int dy : {0, 3}) {
+                const uint32_t got = img.pixel(x, static_cast<int>(sp.y) + dy) & 0xFFFFFFu;
+                if (got != want) {
+                    ADD_FAILURE() << "strip " << k << " x " << x << " dy " << dy << ": " << std::hex
+                                  << got << " != " << want;
+                    return;
+                }
+                ++checked;
+            }
+        }
+        // Nothing just below the strip.
+        EXPECT_EQ(img.pixel(static_cast<int>(std::max(sp.x, 280.0f)) + 5, static_cast<int>(sp.y) + 4) & 0xFFFFFFu,
+                  0xFFFFFFu);
+    }
+    EXPECT_GT(checked, 2 * 4 * 1200);
+    w.setFrameHook({});
+}
+
 // The timeline draws through a native GL window (TimelineSurface) that covers the widget: the
 // real input lands on that window. QTest on a QWindow goes through Qt's window-system input
 // path, as X events do; everything must reach the widget's handlers and its event filters.

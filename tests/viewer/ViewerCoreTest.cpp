@@ -235,6 +235,50 @@ TEST(TimelineScene, LayoutCollapsePinAndScroll) {
     EXPECT_EQ(scene->rowAt(TimelineScene::kRulerHeight + 2)->row, kernels);
 }
 
+TEST(TimelineScene, RowsBuiltInParallelGiveTheSerialFrame) {
+    GeneratorOptions o;
+    o.events = 200'000;
+    std::shared_ptr<Report> r = generateReport(o);
+    TimelineScene scene(r, buildRowTree(*r));
+    scene.setSize(1600, 900);
+    ParallelFor serial(0), parallel(3);
+    const int64_t span = r->tMax() - r->tMin();
+    // The full view, a middle zoom and a deep one: folds, strips, single events and labels.
+    for (int64_t div : {1, 50, 5000}) {
+        const TimeRange range{r->tMin() + span / 3, r->tMin() + span / 3 + span / div};
+        DrawList a, b;
+        scene.build(range, a, serial);
+        scene.build(range, b, parallel);
+        ASSERT_EQ(a.boxes.size(), b.boxes.size()) << div;
+        for (size_t i = 0; i < a.boxes.size(); ++i) {
+            const DrawBox &x = a.boxes[i], &y = b.boxes[i];
+            ASSERT_TRUE(x.x == y.x && x.y == y.y && x.w == y.w && x.h == y.h && x.argb == y.argb)
+                << div << " box " << i;
+        }
+        ASSERT_EQ(a.strips.size(), b.strips.size()) << div;
+        for (size_t i = 0; i < a.strips.size(); ++i) {
+            const DrawStrip &x = a.strips[i], &y = b.strips[i];
+            ASSERT_TRUE(x.x == y.x && x.y == y.y && x.h == y.h && x.count == y.count &&
+                        x.opaque == y.opaque)
+                << div << " strip " << i;
+            for (uint32_t k = 0; k < x.count; ++k)
+                ASSERT_EQ(a.stripPixels[x.first + k], b.stripPixels[y.first + k]) << div;
+        }
+        ASSERT_EQ(a.labels.size(), b.labels.size()) << div;
+        for (size_t i = 0; i < a.labels.size(); ++i) {
+            EXPECT_EQ(a.labels[i].text, b.labels[i].text);
+            EXPECT_EQ(a.labels[i].x, b.labels[i].x);
+            EXPECT_EQ(a.labels[i].y, b.labels[i].y);
+        }
+        if (div == 1) {
+            EXPECT_GT(a.strips.size(), 10u);
+        }
+        if (div == 5000) {
+            EXPECT_GT(a.labels.size(), 50u);
+        }
+    }
+}
+
 TEST(TimelineScene, ScrolledRowsAreClippedUnderThePinnedOnes) {
     auto scene = makeScene(1600, 150);
     scene->setPinned(scene->root().find("GPU 0 (Test GPU)/All kernels"), true);

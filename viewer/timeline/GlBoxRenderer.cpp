@@ -65,8 +65,8 @@ void main() {
 }
 )";
 // Texels per row of the column texture: within every GL 3.3 implementation's limit (>= 1024
-// is guaranteed; every desktop driver and llvmpipe give >= 16384). A longer strip (a window
-// wider than this) is split into several instances.
+// is guaranteed; every desktop driver and llvmpipe give >= 16384). A strip crossing the end of
+// a row is split into several instances.
 constexpr uint32_t kColumnRow = 4096;
 
 const char* kFragment = R"(#version 330 core
@@ -150,28 +150,32 @@ void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
 }
 
 void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
-    // Strips are packed into texture rows (a strip never wraps a row), opaque strips first
-    // (drawn without blending), then the translucent ones, each in list order.
+    // Strips are packed into texture rows, opaque strips first (drawn without blending), then
+    // the translucent ones, each in list order. A strip never wraps a row: one that does not
+    // fit in the rest of a row is split into two instances, so rows fill up completely.
     auto& inst = m_stripScratch;
     auto& cols = m_columnScratch;
     inst.clear();
     cols.clear();
     const auto maxRows = static_cast<uint32_t>(m_maxTextureSize);
     uint32_t row = 0, used = 0;
+    bool full = false;
     b.opaqueStrips = 0;
-    for (int pass = 0; pass < 2; ++pass)
+    for (int pass = 0; pass < 2 && !full; ++pass)
         for (const DrawStrip& s : list.strips) {
             if (s.opaque != (pass == 0)) continue;
             for (uint32_t done = 0; done < s.count;) {
-                const uint32_t n = std::min(s.count - done, kColumnRow);
-                if (used + n > kColumnRow) {
-                    cols.resize(static_cast<size_t>(row + 1) * kColumnRow, 0);
+                if (used == kColumnRow) {
+                    // A frame's strips cover its visible lanes, far below the texture's
+                    // capacity; a pathological frame's surplus is left out, never wrapped.
+                    if (row + 1 == maxRows) {
+                        full = true;
+                        break;
+                    }
                     ++row;
                     used = 0;
                 }
-                // A frame's strips cover its visible lanes, far below the texture's capacity;
-                // a pathological window's surplus is left out rather than wrapped.
-                if (row >= maxRows) break;
+                const uint32_t n = std::min(s.count - done, kColumnRow - used);
                 inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n), s.h,
                                 used, row});
                 const auto from = list.stripPixels.begin() + s.first + done;
@@ -180,6 +184,7 @@ void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
                 done += n;
                 b.opaqueStrips += pass == 0;
             }
+            if (full) break;
         }
     b.stripCount = static_cast<int>(inst.size());
     if (inst.empty()) return;
@@ -200,8 +205,11 @@ void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
         glBindTexture(GL_TEXTURE_2D, b.columnTexture);
     }
     // QPainter may have left its own unpacking state behind.
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     // BGRA with 8_8_8_8_REV reads each 0xAARRGGBB word as it is, on any byte order.
     if (static_cast<int>(rows) > b.columnRows) {
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, kColumnRow, static_cast<int>(rows), 0, GL_BGRA,
@@ -293,6 +301,12 @@ void GlBoxRenderer::draw(const Batch& b, float width, float height) {
     glDisableVertexAttribArray(0);
     glDisableVertexAttribArray(2);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+size_t GlBoxRenderer::scratchBytes() const {
+    return m_lineScratch.capacity() * sizeof(float) + m_boxScratch.capacity() * sizeof(DrawBox) +
+           m_columnScratch.capacity() * sizeof(uint32_t) +
+           m_stripScratch.capacity() * sizeof(StripInstance);
 }
 
 void GlBoxRenderer::destroy(Batch& b) {

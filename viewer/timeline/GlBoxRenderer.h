@@ -35,11 +35,15 @@ public:
     // translucent boxes inside their own rectangle, so the reordering changes no pixel.
     // Strips join the passes: opaque strips after the opaque boxes, translucent strips before
     // the translucent boxes (find-bar and sampling covers are translucent boxes over them).
+    // Where a fold's end column and a neighbouring box share a pixel, the fold now wins, and
+    // in overlay rows translucent strips blend before other tracks' translucent boxes: a
+    // pixel's difference at most, where the list order was arbitrary anyway.
     // Compiles shaders; returns an error message, empty on success.
     QString initialize();
     void upload(const DrawList& list, Batch& batch);
     void draw(const Batch& batch, float width, float height);
     void destroy(Batch& batch);
+    size_t scratchBytes() const;  // CPU-side staging kept between uploads
 
 private:
     void uploadStrips(const DrawList& list, Batch& batch);

@@ -15,19 +15,21 @@ namespace sl::viewer {
 
 class ParallelFor {
 public:
-    // `helpers` threads besides the caller; 0 runs everything on the caller.
+    // `helpers` threads besides the caller; 0 runs everything on the caller. Threads the
+    // system refuses to start are done without.
     explicit ParallelFor(unsigned helpers);
     ~ParallelFor();
     ParallelFor(const ParallelFor&) = delete;
     ParallelFor& operator=(const ParallelFor&) = delete;
 
-    // Calls from several threads take turns. An exception thrown by fn is rethrown here (the
-    // first one; the other calls still run).
+    // Calls from several threads take turns; a call from inside fn runs its items serially on
+    // its own thread. An exception thrown by fn is rethrown here (the first one; the other
+    // calls still run).
     void run(size_t n, const std::function<void(size_t)>& fn);
     unsigned helpers() const { return static_cast<unsigned>(m_threads.size()); }
 
-    // One pool for the timelines of the process: the hardware's threads minus the caller, at
-    // most 7 helpers (a frame has a few dozen rows).
+    // One pool for the timelines of the process: the CPUs this process may run on minus the
+    // caller, at most 7 helpers (a frame has a few dozen rows).
     static ParallelFor& shared();
 
 private:

@@ -182,6 +182,16 @@ void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
 }
 
 void TimelineScene::build(const TimeRange& range, DrawList& out) {
+    build(range, out, ParallelFor::shared());
+}
+
+size_t TimelineScene::scratchBytes() const {
+    size_t n = 0;
+    for (const DrawList& l : m_rowLists) n += l.memoryBytes();
+    return n;
+}
+
+void TimelineScene::build(const TimeRange& range, DrawList& out, ParallelFor& pool) {
     out.clear();
     layout();
     // The widget clears to kBackground: no full-screen box (fill rate is what llvmpipe lacks).
@@ -206,7 +216,7 @@ void TimelineScene::build(const TimeRange& range, DrawList& out) {
         }
         // Rows build in parallel, each into its own list, appended in order.
         if (m_rowLists.size() < rows.size()) m_rowLists.resize(rows.size());
-        ParallelFor::shared().run(rows.size(), [&](size_t k) {
+        pool.run(rows.size(), [&](size_t k) {
             m_rowLists[k].clear();
             buildRow(range, ticks, *rows[k], pinnedPass, m_rowLists[k]);
         });

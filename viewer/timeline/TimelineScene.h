@@ -2,13 +2,15 @@
 // Everything the timeline shows, without GL: the row tree's layout (headers on the left,
 // pinned rows under the ruler, the rest scrolled), the frame's draw list for a visible range,
 // the overlay (selection, markers, hover) and hit testing. TimelineWidget is a thin GL adapter
-// over it; tests drive it directly. GUI thread only (rows cache colors).
+// over it; tests drive it directly. Called from one thread at a time (the GUI thread); build()
+// runs the visible rows on a ParallelFor pool, and rows only read the report.
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "model/core/Report.h"
 #include "viewer/timeline/DrawList.h"
+#include "viewer/timeline/ParallelFor.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/Row.h"
 #include "viewer/timeline/TimeRuler.h"
@@ -64,6 +66,10 @@ public:
     // The frame: row backgrounds, events, headers, ruler and grid. Rebuilt on range, layout
     // or data changes only.
     void build(const TimeRange& range, DrawList& out);
+    // The same with the rows built on `pool` (tests compare pools of different sizes).
+    void build(const TimeRange& range, DrawList& out, ParallelFor& pool);
+    // Memory kept between frames besides the caller's lists (the per-row lists).
+    size_t scratchBytes() const;
     // The cheap part redrawn on hover and selection: selection, markers, hovered event.
     void buildOverlay(const TimeRange& range, const ViewState& view,
                       const std::optional<HitInfo>& hover, float mouseX, DrawList& out);

@@ -229,11 +229,17 @@ void TimelineWidget::paintGL(QSize pixels) {
     emit frameRendered();
 }
 
+size_t TimelineWidget::drawListBytes() const {
+    return m_frame.memoryBytes() + m_overlay.memoryBytes() +
+           (m_scene ? m_scene->scratchBytes() : 0) + (m_gl ? m_gl->renderer.scratchBytes() : 0);
+}
+
 void TimelineWidget::rebuildFrame() {
     QElapsedTimer bt;
     bt.start();
     m_scene->build(m_view.range(), m_frame);
     if (m_frameHook) m_frameHook(m_view.range(), m_frame);
+    m_frame.endStrip();  // a hook's last strip, if it left it open
     m_gl->renderer.upload(m_frame, m_gl->frame);
     QFontMetricsF fm(font());
     if (m_elided.size() > kMaxCachedTexts) m_elided.clear();

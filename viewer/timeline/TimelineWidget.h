@@ -46,7 +46,8 @@ public:
     uint64_t rebuildCount() const { return m_rebuilds; }
     double lastBuildMs() const { return m_lastBuildMs; }  // draw list + upload + label eliding
     double lastPaintMs() const { return m_lastPaintMs; }
-    size_t drawListBytes() const { return m_frame.memoryBytes() + m_overlay.memoryBytes(); }
+    // The draw lists and what building and uploading them keeps between frames.
+    size_t drawListBytes() const;
     const DrawList& frame() const { return m_frame; }
     // Renders now (into an offscreen framebuffer, whether shown or not) and returns the
     // picture; null when there is no OpenGL.

@@ -12,7 +12,6 @@
 //   memory: RSS after loading the model vs after the sequence (the GUI's share); with
 //   --warm-app a small report's timeline has been shown and closed first, so the figure is
 //   what this report costs in an application already running, not the GUI stack's one-off.
-// (SL_SMAPS_DUMP=FILE: copy /proc/self/smaps there at the end, to see where the memory is.)
 #include <time.h>
 #include <unistd.h>
 #include <QApplication>
