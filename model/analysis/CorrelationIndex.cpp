@@ -23,6 +23,35 @@ void sortByKey(std::vector<uint64_t>& keys, std::vector<EventRef>& refs) {
     refs.swap(r);
 }
 
+// The first position of sorted `v` whose value is >= k, searched outward from `hint` in
+// doubling steps: O(log distance), so lookups in increasing order read `v` in order.
+size_t gallopLowerBound(const std::vector<uint64_t>& v, size_t hint, uint64_t k) {
+    const size_t n = v.size();
+    hint = std::min(hint, n);
+    size_t lo, hi;
+    if (hint < n && v[hint] < k) {
+        // Forward: everything before lo is < k.
+        lo = hint + 1;
+        hi = lo;
+        for (size_t step = 1; hi < n && v[hi] < k; step *= 2) {
+            lo = hi + 1;
+            hi = lo + step;
+        }
+        hi = std::min(hi, n);
+    } else {
+        // Backward: v[hi] >= k (or hi == n); stop once v[lo - 1] < k.
+        hi = hint;
+        lo = hint;
+        for (size_t step = 1; lo > 0 && v[lo - 1] >= k; step *= 2) {
+            hi = lo - 1;
+            lo = step >= lo ? 0 : lo - step;
+        }
+    }
+    return static_cast<size_t>(
+        std::lower_bound(v.begin() + static_cast<ptrdiff_t>(lo), v.begin() + static_cast<ptrdiff_t>(hi), k) -
+        v.begin());
+}
+
 }  // namespace
 
 bool CorrelationIndex::isGpuOpKind(EventKind kind) {
@@ -73,8 +102,12 @@ CorrelationIndex::CorrelationIndex(const Report& report) : m_report(report) {
     // Step 3: sort for binary search.
     sortByKey(m_apiKeys, m_api);
     sortByKey(m_gpuKeys, m_gpu);
-    for (uint64_t k : m_gpuKeys)
-        if (!std::binary_search(m_apiKeys.begin(), m_apiKeys.end(), k)) ++m_orphans;
+    // GPU operations without a launching call: one merge pass over the two sorted key lists.
+    size_t a = 0;
+    for (uint64_t k : m_gpuKeys) {
+        while (a < m_apiKeys.size() && m_apiKeys[a] < k) ++a;
+        if (a == m_apiKeys.size() || m_apiKeys[a] != k) ++m_orphans;
+    }
 }
 
 EventRef CorrelationIndex::apiCall(int64_t pid, uint32_t correlation) const {
@@ -89,6 +122,17 @@ std::span<const EventRef> CorrelationIndex::gpuOps(int64_t pid, uint32_t correla
     if (k == UINT64_MAX || correlation == 0) return {};
     auto [b, e] = std::equal_range(m_gpuKeys.begin(), m_gpuKeys.end(), k);
     return {m_gpu.data() + (b - m_gpuKeys.begin()), static_cast<size_t>(e - b)};
+}
+
+std::span<const EventRef> CorrelationIndex::gpuOps(int64_t pid, uint32_t correlation,
+                                                   Cursor& cursor) const {
+    const uint64_t k = key(pid, correlation);
+    if (k == UINT64_MAX || correlation == 0) return {};
+    const size_t b = gallopLowerBound(m_gpuKeys, cursor.m_gpu, k);
+    size_t e = b;
+    while (e < m_gpuKeys.size() && m_gpuKeys[e] == k) ++e;  // a launch's few operations
+    cursor.m_gpu = b;
+    return {m_gpu.data() + b, e - b};
 }
 
 EventRef CorrelationIndex::launcherOf(EventRef op) const {

@@ -29,6 +29,17 @@ public:
     EventRef apiCall(int64_t pid, uint32_t correlation) const;
     // The GPU operations launched under this correlation id, in track order.
     std::span<const EventRef> gpuOps(int64_t pid, uint32_t correlation) const;
+
+    // A place in the index for a pass of lookups in (mostly) increasing correlation order, as
+    // a thread's API calls come: each lookup gallops from the previous answer instead of
+    // binary searching the whole index, so the pass reads the index in order (a search over
+    // tens of millions of keys misses the cache at every step). Any order gives the same
+    // answers as the plain lookups.
+    class Cursor {
+        size_t m_gpu = 0;
+        friend class CorrelationIndex;
+    };
+    std::span<const EventRef> gpuOps(int64_t pid, uint32_t correlation, Cursor& cursor) const;
     // The API call that launched a GPU operation (the event must be on a GPU track).
     EventRef launcherOf(EventRef gpuOp) const;
 

@@ -9,22 +9,29 @@ namespace {
 struct Launch {
     int64_t start, end;
     int64_t opStart, opEnd;
+    int32_t device;  // of its first projected operation
 };
 
 std::vector<Launch> launchesOf(const Report& r, const CorrelationIndex& ci, const Track& api) {
     std::vector<Launch> out;
+    out.reserve(api.size());  // at most one per call; no doubling of a multi-million vector
     const auto& corr = api.col<uint32_t>(cols::CudaApi::Correlation);
+    CorrelationIndex::Cursor cursor;  // a thread's correlation ids grow with time
     for (size_t i = 0; i < api.size(); ++i) {
-        Launch l{api.start[i], api.end[i], INT64_MAX, INT64_MIN};
-        for (const EventRef& op : ci.gpuOps(api.key.pid, corr[i])) {
+        Launch l{api.start[i], api.end[i], INT64_MAX, INT64_MIN, -1};
+        for (const EventRef& op : ci.gpuOps(api.key.pid, corr[i], cursor)) {
             const Track& t = r.tracks[op.track];
             if (t.key.kind == EventKind::GraphTrace) continue;  // nsys projects kernels and memory ops
+            if (l.device < 0) l.device = t.key.device;
             l.opStart = std::min(l.opStart, t.start[op.index]);
             l.opEnd = std::max(l.opEnd, t.end[op.index]);
         }
         if (l.opStart != INT64_MAX) out.push_back(l);
     }
-    std::sort(out.begin(), out.end(), [](const Launch& a, const Launch& b) { return a.start < b.start; });
+    // A track with a single lane is already in start order (the usual case: API calls do not
+    // nest); nested calls make several lanes, each in order.
+    auto byStart = [](const Launch& a, const Launch& b) { return a.start < b.start; };
+    if (!std::is_sorted(out.begin(), out.end(), byStart)) std::sort(out.begin(), out.end(), byStart);
     return out;
 }
 
@@ -44,9 +51,10 @@ NvtxGpuProjection::NvtxGpuProjection(const Report& report, const CorrelationInde
         // Step 2: the launches whose call lies inside the range.
         auto it = std::lower_bound(launches.begin(), launches.end(), node.start,
                                    [](const Launch& l, int64_t t) { return l.start < t; });
-        ProjectedRange p{static_cast<uint32_t>(n), INT64_MAX, INT64_MIN, 0, 0};
+        ProjectedRange p{.node = static_cast<uint32_t>(n), .projStart = INT64_MAX, .projEnd = INT64_MIN};
         for (; it != launches.end() && it->start <= node.end; ++it) {
             if (it->end > node.end) continue;
+            if (p.device < 0) p.device = it->device;
             p.projStart = std::min(p.projStart, it->opStart);
             p.projEnd = std::max(p.projEnd, it->opEnd);
             ++p.gpuOps;

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
+#include "model/gen/SyntheticGenerator.h"
+
 #include "tests/analysis/Fixtures.h"
 
 namespace sl::analysis {
@@ -38,6 +43,43 @@ TEST(CorrelationIndex, FindsApiCallAndGpuOpsPerProcess) {
     ASSERT_EQ(copy.size(), 1u);
     EXPECT_EQ(trackOf(*r, copy[0]).key.kind, EventKind::Memcpy);
     EXPECT_EQ(trackOf(*r, copy[0]).end[copy[0].index], 700);
+}
+
+// Lookups through a cursor (galloping from the previous answer) give the plain lookups'
+// answers in any order: track order (the fast case), backwards, and shuffled.
+TEST(CorrelationIndex, CursorLookupsMatchPlainOnesInAnyOrder) {
+    GeneratorOptions o;
+    o.events = 60'000;
+    std::shared_ptr<Report> r = generateReport(o);
+    CorrelationIndex ci(*r);
+    std::vector<std::pair<int64_t, uint32_t>> calls;
+    for (const Track& t : r->tracks) {
+        if (t.key.kind != EventKind::CudaApi) continue;
+        const auto& corr = t.col<uint32_t>(cols::CudaApi::Correlation);
+        for (uint32_t c : corr) calls.emplace_back(t.key.pid, c);
+    }
+    calls.emplace_back(777, 5);           // unknown process
+    calls.emplace_back(calls[0].first, 0);  // no correlation
+    calls.emplace_back(calls[0].first, UINT32_MAX);  // past every key
+    ASSERT_GT(calls.size(), 10'000u);
+    auto check = [&](const char* order) {
+        CorrelationIndex::Cursor cursor;
+        size_t found = 0;
+        for (const auto& [pid, c] : calls) {
+            const auto plain = ci.gpuOps(pid, c);
+            const auto fast = ci.gpuOps(pid, c, cursor);
+            ASSERT_EQ(plain.size(), fast.size()) << order << " pid " << pid << " corr " << c;
+            for (size_t i = 0; i < plain.size(); ++i) ASSERT_EQ(plain[i], fast[i]) << order;
+            found += !plain.empty();
+        }
+        EXPECT_GT(found, 1'000u) << order;
+    };
+    check("track order");
+    std::reverse(calls.begin(), calls.end());
+    check("reversed");
+    std::mt19937 rng(7);
+    std::shuffle(calls.begin(), calls.end(), rng);
+    check("shuffled");
 }
 
 TEST(CorrelationIndex, MissingIdsGiveEmptyAnswers) {

@@ -50,6 +50,7 @@ TEST(NvtxGpuProjection, ProjectsByEnclosedLaunchCalls) {
     EXPECT_EQ(ranges[0].projEnd, 1300);
     EXPECT_EQ(ranges[0].gpuOps, 3u);
     EXPECT_EQ(ranges[0].projectedChildren, 1u);  // inner1 only
+    EXPECT_EQ(ranges[0].device, 0);  // c1's kernel, the first enclosed launch's operation
     EXPECT_EQ(ranges[1].projStart, 500);
     EXPECT_EQ(ranges[1].projEnd, 700);
     EXPECT_EQ(ranges[1].gpuOps, 2u);

@@ -49,26 +49,13 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
     const CorrelationIndex corr(report);
     const NvtxRangeTree tree(report);
     const NvtxGpuProjection proj(report, corr, tree);
-    // The device of a range: that of the first GPU operation launched inside it.
-    std::map<std::pair<int64_t, int64_t>, const Track*> apiTracks;
-    for (const Track* t : report.tracksOfKind(EventKind::CudaApi))
-        apiTracks[{t->key.pid, t->key.tid}] = t;
+    std::vector<int64_t> extra;  // a range's other columns, reused
     for (const ProjectedRange& pr : proj.ranges()) {
         const auto& node = tree.nodes()[pr.node];
         const Track& nvtx = report.tracks[node.ref.track];
-        auto it = apiTracks.find({node.pid, node.tid});
-        if (it == apiTracks.end()) continue;
-        const Track& api = *it->second;
-        int32_t device = -1;
-        for (uint32_t l = 0; l < api.laneCount() && device < 0; ++l) {
-            const IndexRange r = api.overlapping(l, node.start, node.end);
-            for (size_t i = r.begin; i < r.end && device < 0; ++i) {
-                if (api.start[i] < node.start || api.end[i] > node.end) continue;
-                const auto c = static_cast<uint32_t>(api.intAt(cols::CudaApi::Correlation, i));
-                const auto ops = corr.gpuOps(node.pid, c);
-                if (!ops.empty()) device = report.tracks[ops.front().track].key.device;
-            }
-        }
+        // The device of a range: that of the first GPU operation launched inside it, which
+        // the projection found on its way (no search of the thread's API calls per range).
+        const int32_t device = pr.device;
         if (device < 0) continue;
         auto& t = m_impl->tracks[{device, node.pid, node.tid}];
         if (!t) {
@@ -76,7 +63,7 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
                 TrackKey::forProcessDevice(EventKind::NvtxRange, node.pid, device));
             t->key.tid = node.tid;
         }
-        std::vector<int64_t> extra(nvtx.cols.size());
+        extra.resize(nvtx.cols.size());
         for (size_t c = 0; c < extra.size(); ++c)
             extra[c] = nvtx.intAt(static_cast<int>(c), node.ref.index);
         t->append(pr.projStart, pr.projEnd, nvtx.nameAt(node.ref.index), extra.data());
