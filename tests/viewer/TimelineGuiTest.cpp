@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
 #include <QTimer>
@@ -597,6 +598,10 @@ TEST_F(MainWindowGui, ImportsNsysExportAndAddsProjectedNvtxLater) {
         if (c->device() == 0) gpu = c.get();
     ASSERT_NE(gpu, nullptr);
     EXPECT_TRUE(waitUntil([&] { return gpu->find("NVTX (projected)") != nullptr; }, 20000));
+    // The status bar said the projection was running and now says it is done.
+    EXPECT_TRUE(waitUntil(
+        [&] { return w.statusBar()->currentMessage().contains("NVTX ranges are projected"); }, 5000))
+        << w.statusBar()->currentMessage().toStdString();
     Row* projected = gpu->find("NVTX (projected)");
     ASSERT_NE(projected, nullptr);
     EXPECT_EQ(projected->count(), 67u);

@@ -166,8 +166,22 @@ ReportTab* MainWindow::openReport(const QString& path) {
     statusBar()->showMessage("Opening " + path);
     connect(tab, &ReportTab::loaded, this, [this, tab] {
         addRecent(QFileInfo(tab->path()).absoluteFilePath());
-        statusBar()->showMessage("Opened " + tab->path(), 5000);
+        // NVTX ranges with CUDA API calls are projected onto the GPUs on the loader thread
+        // after the timeline shows (seconds for a 100 M-event report): say so until it ends.
+        const ReportPtr r = tab->report();
+        const bool projects = r && !r->tracksOfKind(EventKind::NvtxRange).empty() &&
+                              !r->tracksOfKind(EventKind::CudaApi).empty();
+        if (projects)
+            statusBar()->showMessage("Opened " + tab->path() +
+                                     "; projecting its NVTX ranges onto the GPUs...");
+        else
+            statusBar()->showMessage("Opened " + tab->path(), 5000);
         updateSummary();
+    });
+    connect(tab, &ReportTab::projectionAdded, this, [this, tab] {
+        if (statusBar()->currentMessage().contains("projecting its NVTX ranges"))
+            statusBar()->showMessage(
+                "Opened " + tab->path() + "; its NVTX ranges are projected onto the GPUs", 5000);
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
