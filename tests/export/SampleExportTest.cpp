@@ -15,6 +15,7 @@
 #include "model/export/CsvExporter.h"
 #include "model/export/SqliteExporter.h"
 #include "model/rep/Sqlite.h"
+#include "tests/unit/TestUtil.h"
 #include "tests/analysis/SampleFixtures.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
@@ -25,21 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "sl-export-samples-XXXXXX").string();
-        m_path = ::mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    std::string file(const std::string& n) const { return (fs::path(m_path) / n).string(); }
-
-private:
-    std::string m_path;
-};
+using test::TempDir;  // tests/unit/TestUtil.h
 
 using Rows = std::vector<std::vector<std::string>>;
 

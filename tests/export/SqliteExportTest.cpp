@@ -12,6 +12,7 @@
 #include "model/export/NsysTables.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "model/rep/Sqlite.h"
+#include "tests/unit/TestUtil.h"
 #include "tests/analysis/Fixtures.h"
 
 namespace sl::exporter {
@@ -19,21 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "sl-export-test-XXXXXX").string();
-        m_path = ::mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    std::string file(const std::string& n) const { return (fs::path(m_path) / n).string(); }
-
-private:
-    std::string m_path;
-};
+using test::TempDir;  // tests/unit/TestUtil.h
 
 std::vector<std::vector<std::string>> query(const std::string& db, const std::string& sql) {
     sqlite::Db d;

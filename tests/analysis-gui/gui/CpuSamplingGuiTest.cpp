@@ -27,6 +27,7 @@
 #include "viewer/analysis/FindBar.h"
 #include "viewer/analysis/SampleTreeModel.h"
 #include "viewer/analysis/TimelineAnalysis.h"
+#include "tests/analysis-gui/gui/TimelineHarness.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/timeline/TrackRow.h"
@@ -39,32 +40,7 @@ namespace {
 
 using View = SampleTreeModel::View;
 
-struct Harness {
-    explicit Harness(std::shared_ptr<const Report> r) : report(std::move(r)) {
-        timeline = new TimelineWidget;
-        timeline->setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
-        window.setCentralWidget(timeline);
-        analysis = new TimelineAnalysis(&window, timeline, report);
-        window.resize(1400, 900);
-        window.show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy frame(timeline, &TimelineWidget::frameRendered);
-        timeline->update();
-        frame.wait(2000);
-    }
-    AnalysisDocks* docks() const { return analysis->docks(); }
-    const LayoutRow* row(const std::string& path) {
-        Row* r = timeline->scene()->root().find(path);
-        for (const LayoutRow& lr : timeline->scene()->layout())
-            if (lr.row == r) return &lr;
-        return nullptr;
-    }
-
-    std::shared_ptr<const Report> report;
-    QMainWindow window;
-    TimelineWidget* timeline = nullptr;
-    TimelineAnalysis* analysis = nullptr;
-};
+using Harness = TimelineHarness;
 
 // A plain mouse move delivered directly (QTest::mouseMove does not reach an unentered widget
 // under Xvfb).

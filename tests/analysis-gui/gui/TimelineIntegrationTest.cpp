@@ -23,6 +23,7 @@
 #include "viewer/analysis/SelectionStatsDock.h"
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/analysis/TimelineOverlay.h"
+#include "tests/analysis-gui/gui/TimelineHarness.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/timeline/TrackRow.h"
@@ -44,30 +45,7 @@ EventRef find(const Report& r, EventKind kind, int64_t start) {
     return {};
 }
 
-// A window with a timeline of `report` and the analysis docks around it.
-struct Harness {
-    explicit Harness(std::shared_ptr<const Report> r) : report(std::move(r)) {
-        timeline = new TimelineWidget;
-        timeline->setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
-        window.setCentralWidget(timeline);
-        analysis = new TimelineAnalysis(&window, timeline, report);
-        window.resize(1400, 900);
-        window.show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(&window));
-        render();
-    }
-    void render() {
-        QSignalSpy frame(timeline, &TimelineWidget::frameRendered);
-        timeline->update();
-        frame.wait(2000);
-    }
-    AnalysisDocks* docks() const { return analysis->docks(); }
-
-    std::shared_ptr<const Report> report;
-    QMainWindow window;
-    TimelineWidget* timeline = nullptr;
-    TimelineAnalysis* analysis = nullptr;
-};
+using Harness = TimelineHarness;
 
 TEST(TimelineIntegration, TimeSelectionFeedsSelectionStats) {
     Harness h(test::makeAnalysisReport());

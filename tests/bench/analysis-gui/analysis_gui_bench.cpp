@@ -13,20 +13,13 @@
 #include "model/analysis/SelectionStats.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "tests/analysis-gui/AnalysisFixture.h"
+#include "tests/bench/ProcessCpu.h"
 
 using namespace sl;
 using namespace sl::analysis;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// Process CPU time (all threads): on a machine shared with other jobs the wall time is
-// inflated by waiting for a core, the CPU time is not.
-double cpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
 
 double g_lastCpuMs = 0;  // CPU time of the best run of the last bestMs()
 
@@ -35,12 +28,12 @@ double bestMs(int repeats, Fn&& fn) {
     double best = 1e300;
     for (int k = 0; k < repeats; ++k) {
         const auto t0 = Clock::now();
-        const double c0 = cpuMs();
+        const double c0 = bench::processCpuMs();
         fn();
         const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (wall < best) {
             best = wall;
-            g_lastCpuMs = cpuMs() - c0;
+            g_lastCpuMs = bench::processCpuMs() - c0;
         }
     }
     return best;

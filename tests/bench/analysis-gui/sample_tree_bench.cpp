@@ -12,6 +12,7 @@
 
 #include "model/analysis/SampleTree.h"
 #include "tests/bench/analysis-gui/SampleBenchReport.h"
+#include "tests/bench/ProcessCpu.h"
 
 using namespace sl;
 using namespace sl::analysis;
@@ -19,22 +20,16 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double cpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
 template <class Fn>
 void measure(const char* what, int repeats, Fn&& fn) {
     double best = 1e300, bestCpu = 0;
     SampleTree t;
     for (int k = 0; k < repeats; ++k) {
         const auto t0 = Clock::now();
-        const double c0 = cpuMs();
+        const double c0 = bench::processCpuMs();
         t = fn();
         const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        if (wall < best) best = wall, bestCpu = cpuMs() - c0;
+        if (wall < best) best = wall, bestCpu = bench::processCpuMs() - c0;
     }
     std::printf(
         "  %-22s %8.1f ms wall, %8.1f ms CPU: %lld samples, %zu stacks, %zu functions, "

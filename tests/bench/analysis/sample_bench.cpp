@@ -20,6 +20,7 @@
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
 #endif
+#include "tests/bench/ProcessCpu.h"
 
 using namespace sl;
 using Clock = std::chrono::steady_clock;
@@ -28,12 +29,6 @@ namespace {
 
 double seconds(Clock::time_point a) {
     return std::chrono::duration<double>(Clock::now() - a).count();
-}
-
-double cpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 std::shared_ptr<Report> buildReport(uint64_t samples, uint32_t stacks) {
@@ -101,10 +96,10 @@ int main(int argc, char** argv) {
     size_t rows = 0;
     for (int run = 0; run < 3; ++run) {
         const auto w = Clock::now();
-        const double c = cpuSeconds();
+        const double c = bench::processCpuSeconds();
         auto t = analysis::runReport(*report, "sample_sum", {});
         bestWall = std::min(bestWall, seconds(w));
-        bestCpu = std::min(bestCpu, cpuSeconds() - c);
+        bestCpu = std::min(bestCpu, bench::processCpuSeconds() - c);
         rows = t.ok() ? t->rowCount() : 0;
     }
     std::printf("sample_sum: %zu rows, best of 3: %.1f ms wall, %.1f ms CPU\n", rows,
@@ -120,17 +115,17 @@ int main(int argc, char** argv) {
     const std::string db = exportDir + "/bench_samples.sqlite";
     std::filesystem::remove(db);
     auto w = Clock::now();
-    double c = cpuSeconds();
+    double c = bench::processCpuSeconds();
     auto stats = exporter::exportSqlite(*report, db);
     if (!stats) {
         std::fprintf(stderr, "%s\n", stats.error().c_str());
         return 1;
     }
     std::printf("export sqlite: %llu rows in %.2f s wall, %.2f s CPU\n",
-                static_cast<unsigned long long>(stats->rows), seconds(w), cpuSeconds() - c);
+                static_cast<unsigned long long>(stats->rows), seconds(w), bench::processCpuSeconds() - c);
 #ifdef SIGHTLINE_HAVE_IMPORT
     w = Clock::now();
-    c = cpuSeconds();
+    c = bench::processCpuSeconds();
     auto back = importFile(db);
     if (!back) {
         std::fprintf(stderr, "%s\n", back.error().c_str());
@@ -138,7 +133,7 @@ int main(int argc, char** argv) {
     }
     std::printf("import nsys sqlite: %llu samples in %.2f s wall, %.2f s CPU\n",
                 static_cast<unsigned long long>((*back)->eventCount(EventKind::CpuSample)),
-                seconds(w), cpuSeconds() - c);
+                seconds(w), bench::processCpuSeconds() - c);
 #endif
     std::filesystem::remove(db);
     return 0;

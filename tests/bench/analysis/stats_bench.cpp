@@ -15,6 +15,7 @@
 #include "model/export/SqliteExporter.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "model/rep/Sqlite.h"
+#include "tests/bench/ProcessCpu.h"
 
 using namespace sl;
 using Clock = std::chrono::steady_clock;
@@ -22,13 +23,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double seconds(Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); }
-
-// CPU time of this process: on a machine shared with other jobs it shows the work itself.
-double cpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 double peakRssGiB() {
     rusage u{};
@@ -64,10 +58,10 @@ int main(int argc, char** argv) {
     size_t rows = 0;
     for (int i = 0; i < 3; ++i) {
         t0 = Clock::now();
-        const double c0 = cpuSeconds();
+        const double c0 = bench::processCpuSeconds();
         auto t = analysis::runReport(*report, "cuda_gpu_kern_sum", {});
         best = std::min(best, seconds(t0));
-        bestCpu = std::min(bestCpu, cpuSeconds() - c0);
+        bestCpu = std::min(bestCpu, bench::processCpuSeconds() - c0);
         if (!t) return std::fprintf(stderr, "%s\n", t.error().c_str()), 1;
         rows = t->rowCount();
     }
@@ -80,9 +74,9 @@ int main(int argc, char** argv) {
     eo.overwrite = true;
     std::filesystem::remove(path);
     t0 = Clock::now();
-    double c0 = cpuSeconds();
+    double c0 = bench::processCpuSeconds();
     auto ex = exporter::exportSqlite(*report, path, eo);
-    const double exportS = seconds(t0), exportCpu = cpuSeconds() - c0;
+    const double exportS = seconds(t0), exportCpu = bench::processCpuSeconds() - c0;
     if (!ex) return std::fprintf(stderr, "%s\n", ex.error().c_str()), 1;
     std::printf("export sqlite: %llu rows in %.2f s wall = %.0f rows/s (%.2f s CPU = %.0f rows/CPU-s; %.2f GiB file)\n",
                 static_cast<unsigned long long>(ex->rows), exportS, static_cast<double>(ex->rows) / exportS, exportCpu,
@@ -97,11 +91,11 @@ int main(int argc, char** argv) {
         "max(k.end - k.start), sum((k.end - k.start) * (k.end - k.start)) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
         "JOIN StringIds AS s ON s.id = k.demangledName GROUP BY k.demangledName ORDER BY total DESC";
     t0 = Clock::now();
-    c0 = cpuSeconds();
+    c0 = bench::processCpuSeconds();
     sqlite::Stmt st(db, sql);
     size_t sqlRows = 0;
     while (st.step()) ++sqlRows;
-    const double sqlS = seconds(t0), sqlCpu = cpuSeconds() - c0;
+    const double sqlS = seconds(t0), sqlCpu = bench::processCpuSeconds() - c0;
     if (!st.ok()) return std::fprintf(stderr, "%s\n", st.error().c_str()), 1;
     std::printf("SQL GROUP BY over the export: %.3f s wall, %.3f s CPU (%zu rows)\n", sqlS, sqlCpu, sqlRows);
     std::printf("speed-up of cuda_gpu_kern_sum over SQL: %.1fx wall, %.1fx CPU\n", sqlS / best, sqlCpu / bestCpu);

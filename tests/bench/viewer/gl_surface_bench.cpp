@@ -31,6 +31,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include "tests/bench/ProcessCpu.h"
 
 namespace {
 
@@ -46,12 +47,6 @@ size_t rssKiB(const char* field = "VmRSS:") {
     while (std::getline(f, line))
         if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field)));
     return 0;
-}
-
-double processCpu() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -285,7 +280,7 @@ int main(int argc, char** argv) {
     }
     std::vector<double> frames;
     QElapsedTimer clock;
-    const double cpu0 = processCpu();
+    const double cpu0 = sl::bench::processCpuSeconds();
     for (int i = 0; i < o.frames; ++i) {
         const uint64_t before = swaps;
         clock.start();
@@ -293,7 +288,7 @@ int main(int argc, char** argv) {
         while (swaps == before) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
         frames.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
     }
-    const double cpu = (processCpu() - cpu0) * 1e3 / o.frames;
+    const double cpu = (sl::bench::processCpuSeconds() - cpu0) * 1e3 / o.frames;
     std::printf(
         "%-9s boxes %d labels %d swap %d depth %d blit %d: frame p50 %.2f p95 %.2f ms, cpu "
         "%.2f ms/frame, labels p50 %.2f ms, rss %.1f MiB (+%.1f over QApplication)\n",

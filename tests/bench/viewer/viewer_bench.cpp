@@ -38,6 +38,7 @@
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/CommandLine.h"
 #include "viewer/window/ReportOpener.h"
+#include "tests/bench/ProcessCpu.h"
 
 using namespace sl;
 using namespace sl::viewer;
@@ -58,13 +59,6 @@ double percentile(std::vector<double> v, double p) {
     const size_t i =
         std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
     return v[i];
-}
-
-// CPU seconds used so far by this process (all threads, llvmpipe's included).
-double processCpu() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
 // CPU seconds used by the X server xvfb-run started next to us (it receives every frame), or
@@ -246,7 +240,7 @@ int main(int argc, char** argv) {
         return static_cast<double>(t1 - t0) / 1e6;
     };
     ViewState& v = w.view();
-    const double cpu0 = processCpu(), x0 = xServerCpu();
+    const double cpu0 = bench::processCpuSeconds(), x0 = xServerCpu();
     const TimeRange all = v.bounds();
     // Anchors spread over the report so zooms land on different data.
     const double anchors[] = {0.37, 0.61, 0.13, 0.82};
@@ -310,7 +304,7 @@ int main(int argc, char** argv) {
         }
     }
     const double cpuPerFrame =
-        (processCpu() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
+        (bench::processCpuSeconds() - cpu0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
     const double xPerFrame =
         (xServerCpu() - x0) * 1e3 / static_cast<double>(frames.size() + redraws.size());
     const size_t rssEnd = rssBytes();
