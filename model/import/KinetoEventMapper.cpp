@@ -194,8 +194,9 @@ void KinetoEventMapper::add(const ChromeEvent& e) {
         case 'i':
         case 'I':
         case 'R':
-            // Our JSON export's CPU samples; other tools' instants with a stack stay marks.
-            if (!e.sf.empty() && cat == "cpu_sample")
+            // Our JSON export's CPU samples (with "sf", or none when the sample has no call
+            // stack); other tools' instants, with a stack or not, stay marks.
+            if (cat == "cpu_sample")
                 addSampleInstant(e, pid, tid);
             else if (e.name == "[memory]")
                 addMemoryInstant(e, pid);

@@ -94,5 +94,26 @@ TEST(ChromeSamples, InstantsWithSfWinOverTheSamplesArray) {
     EXPECT_EQ(stackText(*r, *t, 0), (std::vector<std::string>{"work (app)", "main (app)"}));
 }
 
+// Our export writes a sample without a call stack as a cpu_sample instant without "sf" (and in
+// the "samples" array, also without "sf"): it is still a sample, once, not a mark.
+TEST(ChromeSamples, InstantsWithoutAStackAreSamplesToo) {
+    TempDir dir;
+    const std::string path = dir.write("n.json", R"({"traceEvents":[
+{"ph":"i","s":"t","cat":"cpu_sample","name":"[no call stack]","pid":3,"tid":7,"ts":1,"args":{"cpu":1}},
+{"ph":"i","s":"t","cat":"cpu_sample","name":"work","pid":3,"tid":7,"ts":2,"sf":1,"args":{"cpu":2}}],
+"samples":[{"cpu":1,"pid":3,"tid":7,"ts":1,"name":"[no call stack]","weight":1},
+{"cpu":2,"pid":3,"tid":7,"ts":2,"name":"work","sf":1,"weight":1}],
+"stackFrames":{"0":{"name":"main","category":"app"},"1":{"name":"work","category":"app","parent":"0"}}})");
+    auto r = importOk(path);
+    EXPECT_EQ(r->eventCount(EventKind::CpuSample), 2u);
+    EXPECT_EQ(r->eventCount(EventKind::NvtxMark), 0u);
+    const Track* t = r->findTrack(TrackKey::forThread(EventKind::CpuSample, 3, 7));
+    ASSERT_NE(t, nullptr);
+    ASSERT_EQ(t->size(), 2u);
+    EXPECT_EQ(t->start[0], 1'000);
+    EXPECT_TRUE(stackText(*r, *t, 0).empty());
+    EXPECT_EQ(stackText(*r, *t, 1), (std::vector<std::string>{"work (app)", "main (app)"}));
+}
+
 }  // namespace
 }  // namespace sl::test

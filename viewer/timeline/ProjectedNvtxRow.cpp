@@ -43,9 +43,7 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
     m_impl->report = &report;
 #ifdef SIGHTLINE_HAVE_ANALYSIS
     using namespace sl::analysis;
-    if (report.tracksOfKind(EventKind::NvtxRange).empty() ||
-        report.tracksOfKind(EventKind::CudaApi).empty())
-        return;
+    if (!applies(report)) return;
     const CorrelationIndex corr(report);
     const NvtxRangeTree tree(report);
     const NvtxGpuProjection proj(report, corr, tree);
@@ -82,6 +80,15 @@ ProjectedNvtx::ProjectedNvtx([[maybe_unused]] const Report& report)
 }
 
 ProjectedNvtx::~ProjectedNvtx() = default;
+
+bool ProjectedNvtx::applies([[maybe_unused]] const Report& report) {
+#ifdef SIGHTLINE_HAVE_ANALYSIS
+    return !report.tracksOfKind(EventKind::NvtxRange).empty() &&
+           !report.tracksOfKind(EventKind::CudaApi).empty();
+#else
+    return false;
+#endif
+}
 
 std::vector<std::unique_ptr<Row>> ProjectedNvtx::takeRows(int32_t device) {
     std::vector<std::unique_ptr<Track>> mine;

@@ -16,6 +16,8 @@ namespace sl::viewer {
 class ProjectedNvtx {
 public:
     explicit ProjectedNvtx(const Report& report);
+    // Whether a report has anything to project (NVTX ranges and CUDA API calls) in this build.
+    static bool applies(const Report& report);
     ~ProjectedNvtx();
     // The rows for a device, one per thread whose ranges launched work on it, titled
     // "NVTX (projected)" or, with several threads, "NVTX (projected): Thread <tid> (<name>)".

@@ -1,5 +1,7 @@
 #include "viewer/window/MainWindow.h"
 
+#include "viewer/timeline/ProjectedNvtxRow.h"
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
@@ -13,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -168,20 +171,27 @@ ReportTab* MainWindow::openReport(const QString& path) {
         addRecent(QFileInfo(tab->path()).absoluteFilePath());
         // NVTX ranges with CUDA API calls are projected onto the GPUs on the loader thread
         // after the timeline shows (seconds for a 100 M-event report): say so until it ends.
-        const ReportPtr r = tab->report();
-        const bool projects = r && !r->tracksOfKind(EventKind::NvtxRange).empty() &&
-                              !r->tracksOfKind(EventKind::CudaApi).empty();
-        if (projects)
-            statusBar()->showMessage("Opened " + tab->path() +
-                                     "; projecting its NVTX ranges onto the GPUs...");
-        else
+        // The message is this tab's own; another tab's may have replaced it meanwhile.
+        if (tab->report() && ProjectedNvtx::applies(*tab->report())) {
+            const QString projecting =
+                "Opened " + tab->path() + "; projecting its NVTX ranges onto the GPUs...";
+            // Held weakly: a tab closing with the window may outlive the status bar.
+            QPointer<QStatusBar> bar = statusBar();
+            bar->showMessage(projecting);
+            auto ours = [bar, projecting] { return bar && bar->currentMessage() == projecting; };
+            connect(tab, &ReportTab::projectionAdded, this, [bar, tab, ours] {
+                if (ours())
+                    bar->showMessage(
+                        "Opened " + tab->path() + "; its NVTX ranges are projected onto the GPUs",
+                        5000);
+            });
+            connect(tab, &QObject::destroyed, this, [bar, ours] {
+                if (ours()) bar->clearMessage();  // closed while projecting
+            });
+        } else {
             statusBar()->showMessage("Opened " + tab->path(), 5000);
+        }
         updateSummary();
-    });
-    connect(tab, &ReportTab::projectionAdded, this, [this, tab] {
-        if (statusBar()->currentMessage().contains("projecting its NVTX ranges"))
-            statusBar()->showMessage(
-                "Opened " + tab->path() + "; its NVTX ranges are projected onto the GPUs", 5000);
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);

@@ -52,10 +52,10 @@ ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_
     connect(m_loader, &ReportLoader::finished, this, &ReportTab::onLoaded);
     connect(m_loader, &ReportLoader::failed, this, &ReportTab::onFailed);
     connect(m_loader, &ReportLoader::projectionReady, this, [this] {
-        if (!m_timeline || !m_timeline->scene()) return;
-        if (addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0)
+        if (m_timeline && m_timeline->scene() &&
+            addProjectedNvtxRows(m_timeline->scene()->root(), *m_loader->projection()) > 0)
             m_timeline->rowsChanged();
-        emit projectionAdded();
+        emit projectionAdded();  // also without a timeline: the projection is over
     });
     connect(m_cancel, &QPushButton::clicked, this, &ReportTab::cancel);
     m_loader->start(path);
