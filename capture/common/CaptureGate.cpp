@@ -94,9 +94,11 @@ bool CaptureGate::shutdownAtEnd() {
 bool CaptureGate::covers(int64_t time) {
     if (!g_state) return true;
     uint64_t c = g_state->control.load(std::memory_order_acquire);
-    uint64_t count = c >> kGateCountShift;
-    for (uint64_t i = 0; i < count; ++i) {
-        if (i >= kGateMaxWindows) return true;  // times not kept: the merge cuts exactly
+    const uint64_t count = c >> kGateCountShift;
+    // Past kGateMaxWindows the times are not kept: keep everything, the merge cuts exactly.
+    if (count > kGateMaxWindows) return true;
+    // Newest first: a record usually belongs to the latest window.
+    for (uint64_t i = count; i-- > 0;) {
         const GateWindow& w = g_state->windows[i];
         int64_t s = w.start.load(), e = w.end.load();
         if (time >= s && (e == 0 || time <= e)) return true;

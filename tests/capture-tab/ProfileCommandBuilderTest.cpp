@@ -240,4 +240,11 @@ TEST(ProfileCommandBuilder, CpuSamplingOptions) {
     bad = ProfileCommandBuilder::parse({"profile", "-b", "lbr", "./app"});
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error(), "--backtrace: expected fp or none, got 'lbr'");
+    // As the CLI: "auto" picks frame pointers, and the frequency is 100 to 8000 Hz.
+    auto autoBt = ProfileCommandBuilder::parse({"profile", "--backtrace=auto", "./app"});
+    ASSERT_TRUE(autoBt.ok()) << autoBt.error();
+    EXPECT_EQ(autoBt->backtrace, "fp");
+    bad = ProfileCommandBuilder::parse({"profile", "--sampling-frequency=20000", "./app"});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error(), "--sampling-frequency: expected 100 to 8000 Hz, got '20000'");
 }

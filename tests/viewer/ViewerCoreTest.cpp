@@ -7,6 +7,7 @@
 
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
+#include "viewer/analysis/TimelineOverlay.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -306,6 +307,15 @@ TEST(TimelineScene, ScrolledRowsAreClippedUnderThePinnedOnes) {
         clippedFold = clippedFold || (st.y == pinnedBottom && st.h == TrackRow::kLaneHeight - 6);
     }
     EXPECT_TRUE(clippedFold);
+    // The find bar's covers (every kernel dimmed: an empty match mask) are cut there too.
+    DrawList covers;
+    dimNonMatching(*scene, {kOrigin, kOrigin + 10 * kMs}, {}, false, covers);
+    bool clippedCover = false;
+    for (const DrawBox& b : covers.boxes) {
+        EXPECT_FALSE(b.y < pinnedBottom && b.y + b.h > pinnedBottom) << b.x << "," << b.y;
+        clippedCover = clippedCover || (b.y == pinnedBottom && b.h == TrackRow::kLaneHeight - 6);
+    }
+    EXPECT_TRUE(clippedCover);
 }
 
 TEST(TimelineScene, HitTestThroughLayout) {

@@ -161,6 +161,21 @@ std::vector<EdgeArrow> drawCorrelation(TimelineScene& scene, const TimeRange& ra
     return arrows;
 }
 
+namespace {
+
+// Cuts a lane's cover at the top its row may draw from (scrolled rows end under the pinned
+// ones, as the scene cuts their events); false when nothing is left.
+bool clipToRow(float top, float& y, float& h) {
+    if (y + h <= top) return false;
+    if (y < top) {
+        h -= top - y;
+        y = top;
+    }
+    return true;
+}
+
+}  // namespace
+
 void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask,
                     bool hide, DrawList& out) {
     const uint32_t cover = hide ? 0xFFFFFFFF : 0xB4FFFFFF;
@@ -176,8 +191,10 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
             if (t->name.empty()) continue;
             const uint32_t lanes = std::min(t->laneCount(), TrackRow::kMaxLanes);
             for (uint32_t l = 0; l < lanes; ++l) {
-                const float y = lr.y + TrackRow::kPad +
-                                (overlay ? 0.0f : static_cast<float>(l) * TrackRow::kLaneHeight);
+                float y = lr.y + TrackRow::kPad +
+                          (overlay ? 0.0f : static_cast<float>(l) * TrackRow::kLaneHeight);
+                float h = TrackRow::kLaneHeight - 1;
+                if (!clipToRow(scene.visibleTop(lr), y, h)) continue;
                 layoutLane(*t, l, range.start, range.end, nsPerPixel, TrackRow::kMinPixels, items);
                 for (const LaneItem& it : items) {
                     if (it.count != 1) continue;
@@ -185,8 +202,7 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
                     if (name < mask.size() && mask[name]) continue;
                     const float x0 = std::clamp(scene.xOf(range, it.start), left, right);
                     const float x1 = std::clamp(scene.xOf(range, it.end), left, right);
-                    out.boxes.push_back(
-                        {x0, y, std::max(1.0f, x1 - x0), TrackRow::kLaneHeight - 1, cover});
+                    out.boxes.push_back({x0, y, std::max(1.0f, x1 - x0), h, cover});
                 }
             }
         }
@@ -218,8 +234,9 @@ void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
             if (t->key.kind != EventKind::CpuSample) continue;
             const auto& stacks = t->col<uint32_t>(cols::CpuSample::Stack);
             for (uint32_t l = 0; l < std::min(t->laneCount(), TrackRow::kMaxLanes); ++l) {
-                const float y =
-                    lr.y + TrackRow::kPad + static_cast<float>(l) * TrackRow::kLaneHeight;
+                float y = lr.y + TrackRow::kPad + static_cast<float>(l) * TrackRow::kLaneHeight;
+                float h = TrackRow::kLaneHeight - 1;
+                if (!clipToRow(scene.visibleTop(lr), y, h)) continue;
                 const IndexRange r = t->overlapping(l, range.start, range.end);
                 // Walk the visible samples once, pixel column by pixel column.
                 size_t i = r.begin;
@@ -239,7 +256,7 @@ void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
                         std::fabs(last->x + last->w - x) < 0.01f)
                         last->w += 1;  // runs of dim columns are one box
                     else
-                        out.boxes.push_back({x, y, 1, TrackRow::kLaneHeight - 1, kCover});
+                        out.boxes.push_back({x, y, 1, h, kCover});
                 }
             }
         }

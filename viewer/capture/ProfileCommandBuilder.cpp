@@ -120,8 +120,10 @@ Status applyOption(const QString& name, const QString& v, CaptureSettings& s) {
         if (!n) return Status(makeError(n.error()));
         if (name == "osrt-threshold")
             s.osrtThresholdNs = *n;
-        else if (name == "sampling-frequency")
+        else if (name == "sampling-frequency") {
+            if (*n < 100 || *n > 8000) return fail("expected 100 to 8000 Hz, got '" + v + "'");
             s.samplingFrequencyHz = int(*n);
+        }
         else
             s.gpuMetricsFrequencyHz = int(*n);
     } else if (name == "delay" || name == "duration") {
@@ -160,12 +162,14 @@ Status applyOption(const QString& name, const QString& v, CaptureSettings& s) {
             s.environment.append({item.left(eq), item.mid(eq + 1)});
         }
     } else if (name == "sample") {
+        // The values the CLI accepts (capture/launcher/ProfileOptions.cpp).
         if (v != "process-tree" && v != "none")
             return fail("expected process-tree or none, got '" + v + "'");
         s.sampleCpu = v == "process-tree";
     } else if (name == "backtrace") {
-        if (v != "fp" && v != "none") return fail("expected fp or none, got '" + v + "'");
-        s.backtrace = v;
+        if (v != "fp" && v != "auto" && v != "none")
+            return fail("expected fp or none, got '" + v + "'");
+        s.backtrace = v == "auto" ? QStringLiteral("fp") : v;  // auto picks frame pointers
     } else if (name == "gpu-metrics-devices")
         s.gpuMetricsDevices = v;
     else

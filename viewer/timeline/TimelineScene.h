@@ -59,6 +59,8 @@ public:
     void setOriginLabel(std::string text) { m_originLabel = std::move(text); }
     const std::string& originLabel() const { return m_originLabel; }
     float maxScroll() const;
+    // Where a laid-out row may draw from: scrolled rows are cut under the pinned ones.
+    float visibleTop(const LayoutRow& lr) const { return lr.pinned ? kRulerHeight : m_pinnedBottom; }
     const std::vector<LayoutRow>& layout();
     // The row whose rectangle contains y, with its layout entry; nullptr if none.
     const LayoutRow* rowAt(float y);

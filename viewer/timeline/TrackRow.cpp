@@ -122,10 +122,11 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
     const auto n = static_cast<uint32_t>(std::max(1.0, px1 - px0));
     const int64_t b0 = ctx.t0 + static_cast<int64_t>(px0 * ctx.nsPerPixel);
     const int64_t b1 = ctx.t0 + static_cast<int64_t>(px1 * ctx.nsPerPixel);
-    thread_local std::vector<LodBucket> buckets;
-    queryBuckets(t, lane, b0, b1, n, buckets, false);  // one color per fold: no per-pixel longest
-    const double bucketNs = static_cast<double>(b1 - b0) / n;
     const bool samples = t.key.kind == EventKind::CpuSample;
+    // Busy time per column for ranges; samples find their column's first sample themselves.
+    thread_local std::vector<LodBucket> buckets;
+    if (!samples) queryBuckets(t, lane, b0, b1, n, buckets, false);  // no per-pixel longest
+    const double bucketNs = static_cast<double>(b1 - b0) / n;
     // Column b is pixel x = firstX + b; only the columns inside the event area are drawn.
     const double firstX = ctx.x + px0;
     const auto bBegin = static_cast<uint32_t>(std::clamp(
@@ -134,11 +135,6 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
         std::ceil(static_cast<double>(ctx.x + ctx.width) - firstX), 0.0, static_cast<double>(n)));
     out.beginStrip(static_cast<float>(firstX + bBegin), y, kLaneHeight - 1);
     for (uint32_t b = bBegin; b < bEnd; ++b) {
-        const LodBucket& k = buckets[b];
-        if (k.count == 0) {
-            out.addColumn(0);
-            continue;
-        }
         if (samples) {
             // Each pixel in the leaf color of its first sample (one binary search per pixel):
             // hot functions show as bands of their color, whatever the zoom.
@@ -146,6 +142,11 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
             const IndexRange r =
                 t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
             out.addColumn(r.empty() ? 0 : ctx.palette->eventColor(t, r.begin));
+            continue;
+        }
+        const LodBucket& k = buckets[b];
+        if (k.count == 0) {
+            out.addColumn(0);
             continue;
         }
         // Busy fraction in eighths: finer steps are not visible.
