@@ -24,5 +24,10 @@ struct Registrar {
 int fail(const std::string& message);
 // For a bad option: prints the message and a hint to --help; returns 2.
 int usageError(const std::string& command, const std::string& message);
+// Runs another subcommand in this process ({"export", "--type", "sqlite", "r.rep"}): `profile
+// --export/--stats` do exactly what the commands do. Returns its exit code.
+int runCommand(const std::vector<std::string>& args);
+// The same with the command's stdout going to `path` (export --type text writes `info`'s text).
+int runCommandToFile(const std::vector<std::string>& args, const std::string& path);
 
 }  // namespace sl::cli

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <optional>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/analysis/ReportDiff.h"
 #include "model/analysis/SampleDiff.h"
@@ -68,25 +68,13 @@ void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, con
 }
 
 int runDiff(int argc, char** argv) {
-    std::string reports = "all", format = "column", match = "demangled", output, timeUnit = "ns";
-    std::vector<std::string> inputs;
-    ArgParser p("sightline diff [options] A.rep B.rep",
-                "Compares two reports: for each kernel, CUDA API function, NVTX range and memory-operation kind,\n"
-                "count, total and average time in A and B, the delta (B - A) and percent change, largest absolute\n"
-                "delta first; items found on one side only are marked. A header compares session durations and\n"
-                "GPU busy time. With CPU samples in either report, a third table compares each function's share\n"
-                "of the samples (self and total %, change in percentage points).");
-    p.option('r', "report", "WHAT", "kernels, api, nvtx, memops, samples or all (comma-separated)", &reports, "all");
-    p.option('f', "format", "FORMAT", "column, table, csv, tsv or json", &format, "column");
-    p.option(0, "match", "demangled|base", "match kernels by full demangled name or base name", &match, "demangled");
-    p.option(0, "timeunit", "UNIT", "ns, us, ms or s", &timeUnit, "ns");
-    p.option('o', "output", "FILE", "write to FILE instead of stdout", &output);
-    p.positionals("A.rep B.rep: the baseline and the comparison (.rep, or anything the importers read)", &inputs);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("diff", p.error());
-        case ArgParser::Outcome::Ok: break;
-    }
+    int exitCode = 0;
+    auto args = parseCommandLine("diff", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    const std::string reports = args->value("report"), format = args->value("format"),
+                      match = args->value("match"), output = args->value("output"),
+                      timeUnit = args->value("timeunit");
+    const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 2) return usageError("diff", "expected two reports, A and B");
     auto fmt = parseTableFormat(format);
     if (!fmt) return usageError("diff", "--format must be column, table, csv, tsv or json");

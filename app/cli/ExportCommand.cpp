@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/analysis/StatsCommon.h"
 #include "model/analysis/TimeRange.h"
@@ -22,36 +22,41 @@ std::string defaultOutput(const std::string& input, const std::string& type) {
     p.replace_extension();
     if (type == "sqlite") return p.string() + ".sqlite";
     if (type == "json") return p.string() + ".json";
+    if (type == "text") return p.string() + ".txt";
+    if (type == "info") return p.string() + ".info.json";
     return p.string() + "_csv";
 }
 
+// text and info: what `sightline info` prints, to a file or stdout.
+int exportSummary(const std::string& input, const std::string& type, const std::string& output,
+                  bool force) {
+    std::error_code ec;
+    if (output != "-" && !force && std::filesystem::exists(output, ec))
+        return fail(output + " already exists (use --force-overwrite true to replace it)");
+    std::vector<std::string> args = {"info"};
+    if (type == "info") args.insert(args.end(), {"--format", "json"});
+    args.push_back(input);
+    return output == "-" ? runCommand(args) : runCommandToFile(args, output);
+}
+
 int runExport(int argc, char** argv) {
-    std::string type, output, times, tables;
-    bool force = false;
-    std::vector<std::string> inputs;
-    ArgParser p("sightline export --type sqlite|json|csv [options] REPORT",
-                "Exports a report. sqlite: the nsys export schema (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API,\n"
-                "StringIds, ThreadNames, PROCESSES, TARGET_INFO_*, GPU_METRICS, COMPOSITE_EVENTS and\n"
-                "SAMPLING_CALLCHAINS for CPU samples, ENUM_*, META_DATA_EXPORT), so queries written for nsys\n"
-                "exports run unchanged. json: Chrome Trace Event format for Perfetto UI and chrome://tracing\n"
-                "(CPU samples as instants and as \"samples\" + \"stackFrames\"). csv: the sqlite tables as one\n"
-                "CSV file per table in a directory.");
-    p.option('t', "type", "TYPE", "sqlite, json or csv", &type);
-    p.option('o', "output", "PATH", "output file (a directory for csv; '-' for json on stdout)", &output,
-             "REPORT with .sqlite, .json or _csv");
-    p.option(0, "times", "START/END", "only events inside this window (from the session start; 10ms/2s)", &times);
-    p.option(0, "tables", "REGEX", "only tables whose name matches (sqlite, csv)", &tables);
-    p.flag('f', "force-overwrite", "replace an existing output", &force);
-    p.positionals("REPORT: a .rep file (or an nsys SQLite export / Chrome trace when importers are built)", &inputs);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("export", p.error());
-        case ArgParser::Outcome::Ok: break;
-    }
-    if (type != "sqlite" && type != "json" && type != "csv") return usageError("export", "--type must be sqlite, json or csv");
+    int exitCode = 0;
+    auto args = parseCommandLine("export", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    const std::string type = args->value("type"), times = args->value("times"),
+                      tables = args->value("tables");
+    std::string output = args->value("output");
+    const bool force = args->isTrue("force-overwrite"), quiet = args->isTrue("quiet");
+    const std::vector<std::string>& inputs = args->positionals;
+    if (type != "sqlite" && type != "json" && type != "csv" && type != "text" && type != "info")
+        return usageError("export", "--type " + type + " is not written here; use sqlite, json, csv, text or info");
     if (inputs.size() != 1) return usageError("export", "expected one REPORT");
-    if (!tables.empty() && type == "json") return usageError("export", "--tables applies to sqlite and csv");
-    if (output == "-" && type != "json") return usageError("export", "only --type json can be written to stdout ('-o -')");
+    if (!tables.empty() && type != "sqlite" && type != "csv")
+        return usageError("export", "--tables applies to sqlite and csv");
+    if (output == "-" && type != "json" && type != "text" && type != "info")
+        return usageError("export", "only --type json, text or info can be written to stdout ('-o -')");
+    if (output.empty()) output = defaultOutput(inputs[0], type);
+    if (type == "text" || type == "info") return exportSummary(inputs[0], type, output, force);
     exporter::ExportOptions o;
     o.overwrite = force;
     o.tablesRegex = tables;
@@ -67,13 +72,13 @@ int runExport(int argc, char** argv) {
     const int64_t origin = report.timeOrigin();
     if (window.first != INT64_MIN) o.start = origin + window.first;
     if (window.second != INT64_MAX) o.end = origin + window.second;
-    if (output.empty()) output = defaultOutput(inputs[0], type);
 
     const auto t0 = std::chrono::steady_clock::now();
     Result<exporter::ExportStats> r = type == "sqlite" ? exporter::exportSqlite(report, output, o)
                                     : type == "json"   ? exporter::exportChromeTrace(report, output, o)
                                                        : exporter::exportCsv(report, output, o);
     if (!r) return fail(r.error());
+    if (quiet) return 0;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "Exported %s rows in %zu tables in %.2f s (%s rows/s): %s\n", formatCount(r->rows).c_str(),
                  r->tables.size(), s, formatCount(static_cast<uint64_t>(s > 0 ? static_cast<double>(r->rows) / s : 0)).c_str(),

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "model/util/Format.h"
@@ -12,23 +12,13 @@ namespace sl::cli {
 namespace {
 
 int runGenerate(int argc, char** argv) {
-    std::string events = "1000000", seed = "1", output, threads = "4", gpus = "2", level = "1";
-    bool force = false;
-    ArgParser p("sightline generate [options] -o OUT.rep",
-                "Writes a synthetic report with realistic shapes (a training loop on several threads launching\n"
-                "kernels and copies on two GPUs, nested NVTX ranges, metric samples), deterministic from a seed.");
-    p.option('n', "events", "N", "approximate number of events", &events, "1000000");
-    p.option('s', "seed", "N", "random seed", &seed, "1");
-    p.option(0, "threads", "N", "CPU threads launching work", &threads, "4");
-    p.option(0, "gpus", "N", "GPUs", &gpus, "2");
-    p.option(0, "zstd-level", "N", "zstd compression level", &level, "1");
-    p.option('o', "output", "FILE", "output report", &output);
-    p.flag('f', "force-overwrite", "replace an existing output file", &force);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("generate", p.error());
-        case ArgParser::Outcome::Ok: break;
-    }
+    int exitCode = 0;
+    auto args = parseCommandLine("generate", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    const std::string events = args->value("events"), seed = args->value("seed"),
+                      output = args->value("output"), threads = args->value("threads"),
+                      gpus = args->value("gpus"), level = args->value("zstd-level");
+    const bool force = args->isTrue("force-overwrite");
     if (output.empty()) return usageError("generate", "-o/--output is required");
     GeneratorOptions o;
     WriteOptions w;

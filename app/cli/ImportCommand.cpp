@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/import/ImportFile.h"
 #include "model/rep/RepWriter.h"
@@ -29,30 +29,12 @@ std::string defaultOutput(const std::string& input) {
 }
 
 int runImport(int argc, char** argv) {
-    std::string output;
-    bool force = false, quiet = false;
-    std::vector<std::string> inputs;
-    ArgParser p(
-        "sightline import [options] INPUT",
-        "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite "
-        "export\n"
-        "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's "
-        "(.json,\n"
-        ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
-        "report's diagnostics (sightline info).");
-    p.option('o', "output", "FILE", "output report", &output, "INPUT with the extension .rep");
-    p.flag('f', "force-overwrite", "replace an existing output file", &force);
-    p.flag('q', "quiet", "print nothing on success", &quiet);
-    p.positionals("INPUT: an nsys .sqlite export or a Chrome/Kineto .json[.gz] trace", &inputs);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help:
-            std::printf("%s", p.help().c_str());
-            return 0;
-        case ArgParser::Outcome::Error:
-            return usageError("import", p.error());
-        case ArgParser::Outcome::Ok:
-            break;
-    }
+    int exitCode = 0;
+    auto args = parseCommandLine("import", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    std::string output = args->value("output");
+    const bool force = args->isTrue("force-overwrite"), quiet = args->isTrue("quiet");
+    const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 1) return usageError("import", "expected one INPUT");
     if (output.empty()) output = defaultOutput(inputs[0]);
     std::error_code ec;

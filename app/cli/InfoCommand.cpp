@@ -4,7 +4,7 @@
 #include <iostream>
 #include <map>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/rep/RepReader.h"
 #include "model/util/Format.h"
@@ -220,21 +220,13 @@ void printJson(const RepFile& file, const Report& r) {
 }
 
 int runInfo(int argc, char** argv) {
-    std::string format = "text";
-    bool verify = false;
-    std::vector<std::string> inputs;
-    ArgParser p("sightline info [options] REPORT", "Shows the session, processes, threads, GPUs, event counts per kind and\n"
-                                                    "per track, and diagnostics of a report.");
-    p.option(0, "format", "text|json", "output format", &format, "text");
-    p.flag(0, "verify", "also decode every event chunk and verify checksums", &verify);
-    p.positionals("REPORT: a .rep file", &inputs);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("info", p.error());
-        case ArgParser::Outcome::Ok: break;
-    }
+    int exitCode = 0;
+    auto args = parseCommandLine("info", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    const std::string format = args->value("format");
+    const bool verify = args->isTrue("verify");
+    const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 1) return usageError("info", "expected one REPORT");
-    if (format != "text" && format != "json") return usageError("info", "--format must be text or json");
     auto file = RepFile::open(inputs[0]);
     if (!file) return fail(file.error());
     if (verify) {

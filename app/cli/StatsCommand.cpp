@@ -1,11 +1,12 @@
 // `sightline stats`: nsys-compatible statistical reports over a report, printed as columns,
 // a table, CSV, TSV or JSON, to the terminal or to one file per report.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
-#include "app/cli/ArgParser.h"
+#include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/TableFormatter.h"
@@ -83,59 +84,91 @@ Status applyFilters(const Report& r, const std::string& time, const std::string&
     return {};
 }
 
+std::vector<std::string> flatten(const std::vector<std::string>& given) {
+    std::vector<std::string> out;
+    for (const auto& g : given)
+        for (const auto& item : reportSpecs({g})) out.push_back(item);
+    return out;
+}
+
+// nsys pairs the i-th report with the i-th format and output; a shorter list repeats its last.
+const std::string& nth(const std::vector<std::string>& list, size_t i, const std::string& dflt) {
+    if (list.empty()) return dflt;
+    return list[std::min(i, list.size() - 1)];
+}
+
+void printFormatList() {
+    std::printf("Available formats (-f/--format):\n\n"
+                "  column  aligned columns for people (the console default)\n"
+                "  table   the same with borders\n"
+                "  csv     comma-separated values (the file default)\n"
+                "  tsv     tab-separated values\n"
+                "  json    one array of objects per report\n"
+                "  hdoc    written as table\n"
+                "  htable  written as table\n"
+                "  .       the output's default: column on the console, csv in files\n");
+}
+
 int runStats(int argc, char** argv) {
-    std::vector<std::string> reports, inputs;
-    std::string format = "column", output, timeUnit = "ns", filterTime, filterNvtx;
-    bool helpReports = false;
-    ArgParser p("sightline stats [options] REPORT",
-                "Prints nsys-compatible statistical reports (same names, columns and definitions).\n"
-                "Without -r, runs the default set: nvtx_sum, osrt_sum, cuda_api_sum, cuda_gpu_kern_sum,\n"
-                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum.");
-    p.multi('r', "report", "NAME[,NAME...]", "reports to run (NAME[:base|:mangled]); see --help-reports", &reports);
-    p.option('f', "format", "FORMAT", "column, table, csv, tsv or json", &format, "column");
-    p.option('o', "output", "PREFIX", "write PREFIX_<report>.<ext> per report instead of stdout ('-' for stdout)", &output);
-    p.option(0, "timeunit", "UNIT", "ns, us, ms or s", &timeUnit, "ns");
-    p.option(0, "filter-time", "START/END", "only events inside this window (from the session start; 10ms/2s)", &filterTime);
-    p.option(0, "filter-nvtx", "RANGE[@DOMAIN][/N]", "only events inside the N-th (0-based) instance of an NVTX range",
-             &filterNvtx);
-    p.flag(0, "help-reports", "list the reports and exit", &helpReports);
-    p.positionals("REPORT: a .rep file (or an nsys SQLite export / Chrome trace when importers are built)", &inputs);
-    switch (p.parse(argc, argv)) {
-        case ArgParser::Outcome::Help: std::printf("%s", p.help().c_str()); return 0;
-        case ArgParser::Outcome::Error: return usageError("stats", p.error());
-        case ArgParser::Outcome::Ok: break;
-    }
-    if (helpReports) {
+    int exitCode = 0;
+    auto args = parseCommandLine("stats", argc, argv, &exitCode);
+    if (!args) return exitCode;
+    if (args->given("help-reports")) {
         printReportList();
         return 0;
     }
-    auto fmt = parseTableFormat(format);
-    if (!fmt) return usageError("stats", "--format must be column, table, csv, tsv or json");
-    if (!timeUnitNs(timeUnit)) return usageError("stats", "--timeunit must be ns, us, ms or s");
+    if (args->given("help-formats")) {
+        printFormatList();
+        return 0;
+    }
+    const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 1) return usageError("stats", "expected one REPORT");
-    const std::vector<std::string> specs = reportSpecs(reports);
+    const std::string timeUnit = args->value("timeunit");
+    const bool quiet = args->given("quiet"), force = args->isTrue("force-overwrite");
+    const std::vector<std::string> specs = reportSpecs(args->values("report"));
     for (const auto& s : specs)
-        if (!findReport(s.substr(0, s.find(':')))) return usageError("stats", "unknown report '" + s + "' (see --help-reports)");
+        if (!findReport(s.substr(0, s.find(':'))))
+            return usageError("stats", "unknown report '" + s + "' (see --help-reports)");
+    std::vector<std::string> formats = flatten(args->values("format"));
+    const std::vector<std::string> outputs = flatten(args->values("output"));
+    for (const auto& o : outputs)
+        if (!o.empty() && o[0] == '@')
+            return usageError("stats", "--output " + o +
+                                           ": piping to a command is not supported; use a shell "
+                                           "pipe (sightline stats ... | command)");
+    // '.' as an output: files named after the input, as nsys names them after its SQLite file.
+    const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
     auto loaded = openReportInput(inputs[0]);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;
-    if (Status s = applyFilters(report, filterTime, filterNvtx, opts); !s) return usageError("stats", s.error());
+    if (Status s = applyFilters(report, args->value("filter-time"), args->value("filter-nvtx"), opts); !s)
+        return usageError("stats", s.error());
     opts.cache = std::make_shared<AnalysisCache>(report);
-    FormatOptions fo{*fmt, timeUnit};
-    const bool human = *fmt == TableFormat::Column || *fmt == TableFormat::Table;
-    const bool toStdout = output.empty() || output == "-";
+    static const std::string kConsole = "-", kDefault = ".";
     // Several reports as JSON on stdout: one object keyed by report name, so the output stays
     // one JSON document ({"skipped": reason} for a report whose data is absent).
-    const bool jsonObject = *fmt == TableFormat::Json && toStdout && specs.size() > 1;
-    if (jsonObject) std::printf("{");
+    bool allJsonConsole = specs.size() > 1;
+    for (size_t i = 0; i < specs.size(); ++i)
+        allJsonConsole &= nth(formats, i, kDefault) == "json" && nth(outputs, i, kConsole) == "-";
+    if (allJsonConsole) std::printf("{");
     bool first = true;
-    for (const auto& spec : specs) {
+    for (size_t i = 0; i < specs.size(); ++i) {
+        const std::string& spec = specs[i];
+        const std::string& where = nth(outputs, i, kConsole);
+        const bool toStdout = where == "-";
+        std::string formatName = nth(formats, i, kDefault);
+        if (formatName == ".") formatName = toStdout ? "column" : "csv";
+        if (formatName == "hdoc" || formatName == "htable") formatName = "table";
+        auto fmt = parseTableFormat(formatName);
+        if (!fmt) return usageError("stats", "--format: '" + formatName + "' is not a format");
+        FormatOptions fo{*fmt, timeUnit};
+        const bool human = *fmt == TableFormat::Column || *fmt == TableFormat::Table;
         auto table = runReport(report, spec, opts);
         if (!table) return usageError("stats", table.error());
         const Table& t = *table;
-        if (jsonObject) {
+        if (allJsonConsole) {
             std::string key;
             JsonWriter::escape(key, t.name);
             std::printf("%s\n%s: ", first ? "" : ",", key.c_str());
@@ -158,17 +191,21 @@ int runStats(int argc, char** argv) {
         if (!t.skipped.empty()) {
             std::string msg = "SKIPPED: " + inputs[0] + " " + t.skipped;
             if (human && toStdout) std::printf("\n** %s (%s):\n\n%s\n", t.title.c_str(), t.name.c_str(), msg.c_str());
-            else std::fprintf(stderr, "%s (%s)\n", msg.c_str(), t.name.c_str());
+            else if (!quiet) std::fprintf(stderr, "%s (%s)\n", msg.c_str(), t.name.c_str());
             continue;
         }
         if (!toStdout) {
-            const std::string path = output + "_" + t.name + "." + std::string(formatExtension(*fmt));
+            const std::string base = where == "." ? inputBase : where;
+            const std::string path = base + "_" + t.name + "." + std::string(formatExtension(*fmt));
+            std::error_code ec;
+            if (!force && std::filesystem::exists(path, ec))
+                return fail(path + " already exists (use --force-overwrite true to replace it)");
             std::ofstream out(path, std::ios::binary);
             if (!out) return fail("cannot write " + path);
             writeTable(out, t, fo);
             out.close();
             if (!out) return fail("error writing " + path);
-            std::fprintf(stderr, "Wrote %s\n", path.c_str());
+            if (!quiet) std::fprintf(stderr, "Wrote %s\n", path.c_str());
             continue;
         }
         if (human) std::printf("\n** %s (%s):\n\n", t.title.c_str(), t.name.c_str());
@@ -178,7 +215,7 @@ int runStats(int argc, char** argv) {
         std::cout.flush();
         first = false;
     }
-    if (jsonObject) std::printf("\n}\n");
+    if (allJsonConsole) std::printf("\n}\n");
     return 0;
 }
 

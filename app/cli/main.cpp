@@ -1,5 +1,9 @@
 // `sightline`: the command-line front end (no Qt, so it installs on headless GPU servers).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -22,6 +26,35 @@ int usageError(const std::string& command, const std::string& message) {
     std::fprintf(stderr, "sightline %s: error: %s (see 'sightline %s --help')\n", command.c_str(), message.c_str(),
                  command.c_str());
     return 2;
+}
+
+int runCommand(const std::vector<std::string>& args) {
+    if (args.empty()) return 2;
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (const auto& c : commands())
+        if (args[0] == c.name) return c.run(static_cast<int>(copy.size()), argv.data());
+    return fail("unknown command '" + args[0] + "'");
+}
+
+int runCommandToFile(const std::vector<std::string>& args, const std::string& path) {
+    std::fflush(stdout);
+    std::cout.flush();
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return fail("cannot write " + path + ": " + std::strerror(errno));
+    const int saved = dup(1);
+    dup2(fd, 1);
+    close(fd);
+    const int code = runCommand(args);
+    std::fflush(stdout);
+    std::cout.flush();
+    const bool written = fsync(1) == 0 || errno == EINVAL;
+    dup2(saved, 1);
+    close(saved);
+    if (code == 0 && !written) return fail("error writing " + path);
+    return code;
 }
 
 }  // namespace sl::cli

@@ -68,7 +68,8 @@ void killTree(int sig) {
 // Reads the program's stdout/stderr pipes (--show-output): echoes and keeps them.
 class OutputReader {
 public:
-    void start(int outFd, int errFd) {
+    void start(int outFd, int errFd, bool echo) {
+        m_echo = echo;
         m_fds[0] = outFd;
         m_fds[1] = errFd;
         m_thread = std::thread([this] { run(); });
@@ -97,7 +98,7 @@ private:
                     --open;
                     continue;
                 }
-                [[maybe_unused]] ssize_t w = write(i == 0 ? 1 : 2, buf, static_cast<size_t>(n));
+                if (m_echo) [[maybe_unused]] ssize_t w = write(i == 0 ? 1 : 2, buf, static_cast<size_t>(n));
                 ProgramOutput o;
                 o.stream = i + 1;
                 o.time = nowNs();
@@ -109,6 +110,7 @@ private:
             if (x.fd >= 0) close(x.fd);
     }
     int m_fds[2] = {-1, -1};
+    bool m_echo = true;  // -w true: the program's output also goes on to ours
     std::atomic<bool> m_stop{false};
     std::thread m_thread;
     std::vector<ProgramOutput> m_out;
@@ -120,6 +122,7 @@ struct ChildSetup {
     const std::vector<std::string>* command = nullptr;
     int goFd = -1, errFd = -1, stdoutFd = -1, stderrFd = -1;
     std::vector<std::pair<int, struct sigaction>> restore;  // the profiler's own handlers undone
+    bool inheritEnvironment = true;  // -n false: start from an empty environment
 };
 
 // In the child: waits for the go byte (context-switch events are open by then), sets up and
@@ -131,6 +134,9 @@ struct ChildSetup {
     for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
     if (c.stdoutFd >= 0) dup2(c.stdoutFd, 1);
     if (c.stderrFd >= 0) dup2(c.stderrFd, 2);
+    // -n false: only what tracing needs and the -e variables (execvp then searches the default
+    // path, /bin:/usr/bin, as it does for any program started without PATH).
+    if (!c.inheritEnvironment) clearenv();
     for (const auto& [k, v] : c.env) setenv(k.c_str(), v.c_str(), 1);
     std::vector<char*> argv;
     for (const auto& a : *c.command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -149,7 +155,8 @@ std::string joinArgs(const std::vector<std::string>& v) {
 
 }  // namespace
 
-Launcher::Launcher(ProfileOptions options) : m_o(std::move(options)) {}
+Launcher::Launcher(ProfileOptions options)
+    : m_o(std::move(options)), m_progress(m_o.progressFd) {}
 
 std::string Launcher::findModuleDir() {
     const std::string lib = "/libsightline-inject.so";
@@ -166,6 +173,7 @@ std::string Launcher::findModuleDir() {
 
 Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                                          const std::string& sessionDir, bool shutdownAtRangeEnd,
+                                         const std::function<bool()>& rangesDone,
                                          const std::function<void(const std::string&)>& say) {
     TreeWait w;
     bool stopped = false;
@@ -177,16 +185,20 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     const bool lineProgress = !m_o.quiet && !liveProgress && std::getenv("SIGHTLINE_PROGRESS_LINES");
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
+    bool treeGone = false;  // -x false: every process has ended, the recording goes on
     LiveEventCounter counter(sessionDir);
     while (true) {
         int64_t now = nowNs();
-        if ((liveProgress || lineProgress) && now >= nextProgress) {
+        if ((liveProgress || lineProgress || m_progress.enabled()) && now >= nextProgress) {
             // How long, how many processes, how many events so far (whole blocks handed over).
             const uint64_t events = counter.poll();
-            std::fprintf(stderr, "%ssightline: capturing: %lld s, %zu processes, %llu events written%s",
+            const size_t processes = descendantsOf(getpid()).size();
+            m_progress.progress((now - startMono) / 1'000'000'000, processes, events);
+            if (liveProgress || lineProgress)
+                std::fprintf(stderr, "%ssightline: capturing: %lld s, %zu processes, %llu events written%s",
                          liveProgress ? "\r" : "",
                          static_cast<long long>((now - startMono) / 1'000'000'000),
-                         descendantsOf(getpid()).size(), static_cast<unsigned long long>(events),
+                         processes, static_cast<unsigned long long>(events),
                          liveProgress ? "   " : "\n");
             progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
@@ -200,23 +212,28 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             killDeadline = now + 5'000'000'000;
         }
         if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
-            stopped = true;
-            say("the NVTX capture range '" + m_o.nvtxRange +
-                "' ended: ending the program (stop-shutdown)");
-            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
-            killDeadline = now + 5'000'000'000;
+            g_rangeEnded = 0;
+            if (rangesDone()) {
+                stopped = true;
+                say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (" +
+                    (m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown ? "repeat-shutdown"
+                                                                     : "stop-shutdown") +
+                    ")");
+                killTree(killSignalOf(m_o) ? killSignalOf(m_o) : SIGTERM);
+                killDeadline = now + 5'000'000'000;
+            }
         }
         if (!stopped && now >= durationEnd) {
             stopped = true;
             w.captureEnd = now;
+            if (treeGone) break;  // -x false: the recording ran on after the tree to here
             if (m_o.kill == KillMode::None) {
                 say("duration reached: the program keeps running (--kill=none)");
                 w.detached = true;
                 break;
             }
-            say("duration reached: sending " +
-                std::string(m_o.kill == KillMode::Sigkill ? "SIGKILL" : "SIGTERM"));
-            killTree(m_o.kill == KillMode::Sigkill ? SIGKILL : SIGTERM);
+            say(std::string("duration reached: sending ") + strsignal(killSignalOf(m_o)));
+            killTree(killSignalOf(m_o));
             killDeadline = now + 5'000'000'000;
         }
         if (now >= killDeadline) {
@@ -230,7 +247,21 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             if (r == child) {
                 w.rootStatus = st;
                 w.rootDone = true;
+                // --wait=primary: the program's end is the capture's; re-parented descendants
+                // run on untraced.
+                if (!m_o.waitAll && !stopped) {
+                    w.captureEnd = nowNs();
+                    w.detached = !descendantsOf(getpid()).empty();
+                    break;
+                }
             }
+            continue;
+        }
+        // -x false: the tree has ended but the recording goes on until --duration.
+        if (r < 0 && errno == ECHILD && !m_o.stopOnExit && !stopped && durationEnd != INT64_MAX &&
+            !g_stopSignal) {
+            treeGone = true;
+            usleep(20000);
             continue;
         }
         if (r < 0 && errno == ECHILD) break;
@@ -243,6 +274,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
 Result<ProfileResult> Launcher::run() {
     auto say = [this](const std::string& s) {
         if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+        m_progress.message(s);
     };
     if (m_o.command.empty()) return makeError("no program to profile");
     // The NVTX module is what switches the capture on: without it nothing would be recorded.
@@ -298,7 +330,8 @@ Result<ProfileResult> Launcher::run() {
     sigemptyset(&usr.sa_mask);
     sigaction(SIGUSR1, &usr, &oldUsr);
     const bool shutdownAtRangeEnd =
-        m_o.captureRange == CaptureRange::Nvtx && m_o.rangeEnd == CaptureRangeEnd::StopShutdown;
+        m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
+                                                   m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown);
 
     int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
     if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
@@ -308,7 +341,7 @@ Result<ProfileResult> Launcher::run() {
                         (cudaAvailable ? "cuda," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = injectLib;
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old && m_o.inheritEnvironment)
         preload = std::string(old) + ":" + injectLib;
 
     // The program's environment: ours, then the user's -e variables.
@@ -324,7 +357,8 @@ Result<ProfileResult> Launcher::run() {
     // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
     GateFile gate;
     if (m_o.captureRange == CaptureRange::Nvtx) {
-        uint32_t maxWindows = m_o.rangeEnd == CaptureRangeEnd::Repeat
+        uint32_t maxWindows = m_o.rangeEnd == CaptureRangeEnd::Repeat ||
+                                      m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown
                                   ? static_cast<uint32_t>(m_o.repeatCount)
                                   : 1u;
         if (std::string e = gate.create(sessionDir, maxWindows, shutdownAtRangeEnd); !e.empty()) {
@@ -340,6 +374,7 @@ Result<ProfileResult> Launcher::run() {
 #endif
     for (const auto& kv : m_o.env) setup.env.push_back(kv);
     setup.command = &m_o.command;
+    setup.inheritEnvironment = m_o.inheritEnvironment;
     setup.goFd = go[0];
     setup.errFd = err[1];
     setup.stdoutFd = outPipe[1];
@@ -397,6 +432,7 @@ Result<ProfileResult> Launcher::run() {
         }
     }
 
+    m_progress.started(child, m_o.command);
     say("capture running: pid " + std::to_string(child) + " (" + joinArgs(m_o.command) + ")" +
         (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
@@ -405,10 +441,18 @@ Result<ProfileResult> Launcher::run() {
     cudaSession.start(say);
 #endif
     OutputReader output_reader;
-    if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0]);
+    if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0], m_o.echoOutput);
 
     // Step 5: wait for the whole tree (ECHILD), handling the duration and Ctrl+C.
-    TreeWait tw = waitForTree(child, startMono, sessionDir, shutdownAtRangeEnd, say);
+    // repeat-shutdown:N ends the program when the N-th range has ended, stop-shutdown at the first.
+    auto rangesDone = [&] {
+        if (m_o.rangeEnd != CaptureRangeEnd::RepeatShutdown) return true;
+        uint64_t opened = 0;
+        size_t closed = 0;
+        for (const auto& gw : gate.windows(&opened)) closed += gw.end != 0;
+        return closed >= static_cast<size_t>(m_o.repeatCount);
+    };
+    TreeWait tw = waitForTree(child, startMono, sessionDir, shutdownAtRangeEnd, rangesDone, say);
     auto& exits = tw.exits;
     const int rootStatus = tw.rootStatus;
     const bool rootDone = tw.rootDone, detached = tw.detached;
@@ -461,6 +505,11 @@ Result<ProfileResult> Launcher::run() {
 
     ProfileResult result;
     result.reports = std::move(*written);
+    for (const auto& path : result.reports) {
+        std::error_code ec;
+        const auto bytes = fs::file_size(path, ec);
+        m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
+    }
     if (rootDone)
         result.exitCode =
             WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "capture/launcher/ProfileOptions.h"
+#include "capture/launcher/ProgressChannel.h"
 #include "model/core/Result.h"
 
 namespace sl::capture {
@@ -40,11 +41,14 @@ private:
     };
     // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
     // --kill, Ctrl+C and stop-shutdown; shows the live progress line on a terminal.
+    // `rangesDone` says whether the capture range's end should end the program now
+    // (stop-shutdown: the first end; repeat-shutdown:N: the N-th).
     TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
-                         bool shutdownAtRangeEnd,
+                         bool shutdownAtRangeEnd, const std::function<bool()>& rangesDone,
                          const std::function<void(const std::string&)>& say);
 
     ProfileOptions m_o;
+    ProgressChannel m_progress;
 };
 
 }  // namespace sl::capture

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -39,11 +41,37 @@ Result<int64_t> parseSeconds(const std::string& text, const char* option) {
     return static_cast<int64_t>(v * 1e9);
 }
 
-Result<KillMode> parseKillMode(const std::string& text) {
-    if (text == "sigterm" || text == "true") return KillMode::Sigterm;
-    if (text == "sigkill") return KillMode::Sigkill;
-    if (text == "none" || text == "false") return KillMode::None;
-    return makeError("--kill: expected sigterm, sigkill or none, got '" + text + "'");
+Status parseKill(const std::string& text, ProfileOptions& o) {
+    if (text == "sigterm" || text == "true")
+        o.kill = KillMode::Sigterm;
+    else if (text == "sigkill")
+        o.kill = KillMode::Sigkill;
+    else if (text == "none" || text == "false")
+        o.kill = KillMode::None;
+    else {
+        char* end = nullptr;
+        const long n = std::strtol(text.c_str(), &end, 10);
+        if (text.empty() || *end || n < 1 || n > 64)
+            return makeError("--kill: expected sigterm, sigkill, none or a signal number, got '" +
+                             text + "'");
+        o.kill = KillMode::Signal;
+        o.killSignal = static_cast<int>(n);
+    }
+    return {};
+}
+
+int killSignalOf(const ProfileOptions& o) {
+    switch (o.kill) {
+        case KillMode::Sigterm:
+            return SIGTERM;
+        case KillMode::Sigkill:
+            return SIGKILL;
+        case KillMode::Signal:
+            return o.killSignal;
+        case KillMode::None:
+            return 0;
+    }
+    return SIGTERM;
 }
 
 Status parseCaptureRange(const std::string& text, ProfileOptions& o) {
@@ -92,16 +120,18 @@ Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
     else if (text == "repeat") {
         o.rangeEnd = CaptureRangeEnd::Repeat;
         o.repeatCount = 0;
-    } else if (text.rfind("repeat:", 0) == 0) {
+    } else if (text.rfind("repeat:", 0) == 0 || text.rfind("repeat-shutdown:", 0) == 0) {
+        const size_t colon = text.find(':');
         char* end = nullptr;
-        long n = std::strtol(text.c_str() + 7, &end, 10);
+        long n = std::strtol(text.c_str() + colon + 1, &end, 10);
         if (*end != 0 || n <= 0)
             return makeError("--capture-range-end: bad count in '" + text + "'");
-        o.rangeEnd = CaptureRangeEnd::Repeat;
+        o.rangeEnd = text[6] == ':' ? CaptureRangeEnd::Repeat : CaptureRangeEnd::RepeatShutdown;
         o.repeatCount = static_cast<int>(n);
     } else
         return makeError(
-            "--capture-range-end: expected stop, stop-shutdown, repeat or repeat:N, got '" + text +
+            "--capture-range-end: expected stop, stop-shutdown, repeat, repeat:N or "
+            "repeat-shutdown:N, got '" + text +
             "'");
     return {};
 }
@@ -180,6 +210,8 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
             out += '%';
         else if (k == 'p')
             out += std::to_string(rootPid);
+        else if (k == 'n')
+            out += "\x01";  // replaced below by the first number whose file is free
         else if (k == 'h') {
             char host[256] = {};
             gethostname(host, sizeof host - 1);
@@ -201,7 +233,15 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
     if (out.empty()) return makeError("--output: the name is empty");
     std::filesystem::path p(out);
     if (p.extension() != ".rep") out += ".rep";
-    return out;
+    if (out.find('\x01') == std::string::npos) return out;
+    for (int n = 1; n < 1'000'000; ++n) {
+        std::string candidate = out;
+        for (size_t at; (at = candidate.find('\x01')) != std::string::npos;)
+            candidate.replace(at, 1, std::to_string(n));
+        std::error_code ec;
+        if (!std::filesystem::exists(candidate, ec)) return candidate;
+    }
+    return makeError("--output: no free number for %n in '" + pattern + "'");
 }
 
 std::string nextDefaultReportName(const std::string& dir) {

@@ -1,7 +1,9 @@
 #pragma once
-// The options of `sightline profile`, named and defaulted as in `nsys profile`, and the parsing
-// of their values. The CLI (app/cli/ProfileCommand.cpp) maps command-line text onto this struct;
-// the launcher only sees validated values.
+// The options of `sightline profile` as the launcher sees them, and the parsing of the values
+// whose syntax is richer than the option definition checks (model/options/OptionTableProfile.cpp
+// declares names, values, ranges and defaults; the defaults here must equal those, which
+// tests/options checks). The CLI (app/cli/ProfileCommand.cpp) maps the parsed command line onto
+// this struct.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -16,9 +18,9 @@
 
 namespace sl::capture {
 
-enum class KillMode { Sigterm, Sigkill, None };
+enum class KillMode { Sigterm, Sigkill, None, Signal };  // Signal: ProfileOptions::killSignal
 enum class CaptureRange { None, Nvtx, CudaProfilerApi };
-enum class CaptureRangeEnd { Stop, StopShutdown, Repeat };
+enum class CaptureRangeEnd { Stop, StopShutdown, Repeat, RepeatShutdown };
 
 struct ProfileOptions {
     std::vector<std::string> command;  // argv of the program, argv[0] first
@@ -29,10 +31,14 @@ struct ProfileOptions {
     int64_t delayNs = 0;
     int64_t durationNs = 0;  // 0: until the process tree ends
     KillMode kill = KillMode::Sigterm;
+    int killSignal = 0;            // --kill=<number>
+    bool stopOnExit = true;        // -x false: record until --duration ends though the tree ended
+    bool waitAll = true;           // --wait all|primary: wait for re-parented descendants too
+    bool inheritEnvironment = true;  // -n false: only -e variables and what tracing needs
     CaptureRange captureRange = CaptureRange::None;
     std::string nvtxRange, nvtxDomain;  // -p RANGE[@DOMAIN]
     CaptureRangeEnd rangeEnd = CaptureRangeEnd::Stop;
-    int repeatCount = 0;  // repeat:N; 0 = every range
+    int repeatCount = 0;  // repeat:N, repeat-shutdown:N; 0 = every range
     std::vector<std::pair<std::string, std::string>> env;
     bool traceForkBeforeExec = false;
     bool cpuSampling = true;         // -s process-tree|none
@@ -41,7 +47,9 @@ struct ProfileOptions {
     bool cpuMetrics = true;
     int cpuMetricsFrequency = 100;
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none
-    bool showOutput = false;
+    bool showOutput = false;  // store the program's stdout/stderr in the report (through pipes)
+    bool echoOutput = true;   // with showOutput: also pass them on to our stdout/stderr
+    int progressFd = -1;      // --progress-fd: JSON lines of the capture's progress
     bool quiet = false;       // no progress on stderr
     std::string optionsText;  // the options as given, stored in the report
 #if SIGHTLINE_HAVE_CUDA_REPORT
@@ -54,7 +62,10 @@ struct ProfileOptions {
 Status parseTraceList(const std::string& text, ProfileOptions& o);
 // Seconds, decimal allowed ("2", "0.5"); negative or garbage fails.
 Result<int64_t> parseSeconds(const std::string& text, const char* option);
-Result<KillMode> parseKillMode(const std::string& text);
+// sigterm, sigkill, none or a signal number (stored in o.killSignal).
+Status parseKill(const std::string& text, ProfileOptions& o);
+// The signal that ends the program (SIGTERM, SIGKILL or --kill=N); 0 for none.
+int killSignalOf(const ProfileOptions& o);
 Status parseCaptureRange(const std::string& text, ProfileOptions& o);
 Status parseNvtxCapture(const std::string& text, ProfileOptions& o);
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o);
@@ -64,8 +75,9 @@ Status parseSample(const std::string& text, ProfileOptions& o);
 Status parseSamplingFrequency(const std::string& text, ProfileOptions& o);
 Status parseBacktrace(const std::string& text, ProfileOptions& o);
 
-// Expands %p (root pid), %h (host name), %q{NAME} (environment variable), %% and adds ".rep" when
-// the name has no extension. Unknown % sequences fail.
+// Expands %p (root pid), %h (host name), %q{NAME} (environment variable), %n (the smallest number
+// whose file does not exist yet), %% and adds ".rep" when the name has no extension. Unknown %
+// sequences fail.
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid);
 // Whether the pattern depends on the pid (then the file name is known only after the start).
 bool patternUsesPid(const std::string& pattern);

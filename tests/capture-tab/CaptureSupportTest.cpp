@@ -78,7 +78,11 @@ TEST(ProcessTreeWatcher, DescendantsAndProc) {
 }
 
 TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
-    const QString withCuda = "  --cuda-memory-usage BOOL\n  --gpu-metrics-devices LIST\n";
+    // The shape of `sightline profile --list-options --format json` (model/options/OptionDocs).
+    const QString withCuda =
+        R"({"command":"profile","cuda":true,"options":[)"
+        R"({"name":"cuda-memory-usage","support":"implemented"},)"
+        R"({"name":"gpu-metrics-devices","support":"different"}]})";
     auto c = CaptureCapabilities::evaluate(withCuda, "", "", "");
     EXPECT_TRUE(c.cuda);
     EXPECT_TRUE(c.gpuMetrics);
@@ -95,13 +99,17 @@ TEST(CaptureCapabilities, ReasonsForWhatIsMissing) {
         c.cudaReason,
         "This sightline was built without CUDA capture: libsightline-cuda.so is not in /d (why).");
     EXPECT_TRUE(c.gpuMetrics);
-    c = CaptureCapabilities::evaluate("-t cuda,nvtx,osrt", "", "", "");
+    c = CaptureCapabilities::evaluate(
+        R"({"command":"profile","cuda":false,"options":[)"
+        R"({"name":"cuda-memory-usage","support":"not available"},)"
+        R"({"name":"gpu-metrics-devices","support":"not available"}]})",
+        "", "", "");
     EXPECT_FALSE(c.cuda);
     EXPECT_EQ(c.cudaReason,
-              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
-              "--help').");
+              "This sightline has no CUDA capture ('sightline profile --list-options' lists CUDA "
+              "as not available).");
     EXPECT_FALSE(c.gpuMetrics);
-    EXPECT_EQ(c.gpuMetricsReason, "This sightline has no GPU metrics option.");
+    EXPECT_EQ(c.gpuMetricsReason, "This sightline has no GPU metrics.");
     c = CaptureCapabilities::evaluate("", "", "", "");
     EXPECT_EQ(c.cudaReason,
               "The sightline command-line tool did not answer, so CUDA capture cannot be checked.");

@@ -149,8 +149,31 @@ TEST(ProfileOptionsParse, Values) {
     ASSERT_TRUE(parseEnvVar("A=1,B=x=y", o));
     ASSERT_EQ(o.env.size(), 2u);
     EXPECT_EQ(o.env[1].second, "x=y");
-    EXPECT_EQ(parseKillMode("sigkill").value(), KillMode::Sigkill);
-    EXPECT_FALSE(parseKillMode("sighup"));
+    ASSERT_TRUE(parseKill("sigkill", o));
+    EXPECT_EQ(o.kill, KillMode::Sigkill);
+    EXPECT_EQ(killSignalOf(o), SIGKILL);
+    ASSERT_TRUE(parseKill("10", o));
+    EXPECT_EQ(o.kill, KillMode::Signal);
+    EXPECT_EQ(killSignalOf(o), 10);
+    ASSERT_TRUE(parseKill("none", o));
+    EXPECT_EQ(killSignalOf(o), 0);
+    EXPECT_FALSE(parseKill("sighup", o));
+    EXPECT_FALSE(parseKill("0", o));
+    ASSERT_TRUE(parseCaptureRangeEnd("repeat-shutdown:3", o));
+    EXPECT_EQ(o.rangeEnd, CaptureRangeEnd::RepeatShutdown);
+    EXPECT_EQ(o.repeatCount, 3);
+    EXPECT_FALSE(parseCaptureRangeEnd("repeat-shutdown:x", o));
+}
+
+TEST(ProfileOptionsParse, OutputPatternNextFreeNumber) {
+    const std::string dir = ::testing::TempDir() + "sl_pattern_n";
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dir + "/r1.rep");
+    std::filesystem::remove(dir + "/r2.rep");
+    EXPECT_EQ(expandOutputPattern(dir + "/r%n", 1).value(), dir + "/r1.rep");
+    { std::ofstream(dir + "/r1.rep") << "x"; }
+    EXPECT_EQ(expandOutputPattern(dir + "/r%n", 1).value(), dir + "/r2.rep");
+    std::filesystem::remove(dir + "/r1.rep");
 }
 
 TEST(ProfileOptionsParse, OutputPatterns) {

@@ -2,30 +2,49 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLibrary>
 #include <QStringList>
 
 namespace sl::viewer {
 
-bool CaptureCapabilities::helpOffersCuda(const QString& help) {
-    // A build without CUPTI says so in the --trace help ("cuda: not available in this build").
-    if (help.contains("not available in this build", Qt::CaseInsensitive) ||
-        help.contains("without CUDA", Qt::CaseInsensitive))
-        return false;
-    return help.contains("--cuda-memory-usage");
+namespace {
+
+// The support of one option in the listing ("implemented", "different", "not available"), or ""
+// when the listing does not have it.
+QString optionSupport(const QJsonObject& listing, const QString& name) {
+    for (const QJsonValue& v : listing.value("options").toArray())
+        if (v.toObject().value("name").toString() == name)
+            return v.toObject().value("support").toString();
+    return {};
 }
 
-CaptureCapabilities CaptureCapabilities::evaluate(const QString& help, const QString& moduleProblem,
+bool available(const QString& support) {
+    return !support.isEmpty() && support != "not available";
+}
+
+}  // namespace
+
+bool CaptureCapabilities::helpOffersCuda(const QString& listing) {
+    const QJsonObject o = QJsonDocument::fromJson(listing.toUtf8()).object();
+    return o.value("cuda").toBool() && available(optionSupport(o, "cuda-memory-usage"));
+}
+
+CaptureCapabilities CaptureCapabilities::evaluate(const QString& listing,
+                                                  const QString& moduleProblem,
                                                   const QString& driverProblem,
                                                   const QString& nvmlProblem) {
     CaptureCapabilities c;
-    if (help.isEmpty())
+    const QJsonObject o = QJsonDocument::fromJson(listing.toUtf8()).object();
+    if (o.isEmpty())
         c.cudaReason =
             "The sightline command-line tool did not answer, so CUDA capture cannot be checked.";
-    else if (!helpOffersCuda(help))
+    else if (!helpOffersCuda(listing))
         c.cudaReason =
-            "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
-            "--help').";
+            "This sightline has no CUDA capture ('sightline profile --list-options' lists CUDA "
+            "as not available).";
     else if (!moduleProblem.isEmpty())
         c.cudaReason = "This sightline was built without CUDA capture: " + moduleProblem;
     else if (!driverProblem.isEmpty())
@@ -33,8 +52,8 @@ CaptureCapabilities CaptureCapabilities::evaluate(const QString& help, const QSt
     c.cuda = c.cudaReason.isEmpty();
     if (!nvmlProblem.isEmpty())
         c.gpuMetricsReason = "No NVML (NVIDIA driver): " + nvmlProblem;
-    else if (!help.contains("--gpu-metrics-devices"))
-        c.gpuMetricsReason = "This sightline has no GPU metrics option.";
+    else if (!available(optionSupport(o, "gpu-metrics-devices")))
+        c.gpuMetricsReason = "This sightline has no GPU metrics.";
     c.gpuMetrics = c.gpuMetricsReason.isEmpty();
     return c;
 }

@@ -3,8 +3,8 @@
 // with the CUDA options, its CUPTI module (libsightline-cuda.so next to libsightline-inject.so,
 // which is what the launcher checks) and the NVIDIA driver (libcuda.so.1); GPU metrics need NVML
 // (libnvidia-ml.so.1). The libraries are probed with dlopen-like loading (QLibrary), never
-// linked. The CLI part comes from the text of `sightline profile --help`, read by the tab off the
-// GUI thread.
+// linked. The CLI part comes from `sightline profile --list-options --format json` (generated
+// from the option definition, model/options), read by the tab off the GUI thread.
 #include <QString>
 
 namespace sl::viewer {
@@ -15,9 +15,9 @@ struct CaptureCapabilities {
     bool gpuMetrics = false;
     QString gpuMetricsReason;  // why GPU metrics are unavailable
 
-    // Pure: from the CLI's help text and whether the driver libraries load ("" = loads,
+    // Pure: from the CLI's JSON option listing and whether the driver libraries load ("" = loads,
     // otherwise the loader's message).
-    static CaptureCapabilities evaluate(const QString& profileHelp,
+    static CaptureCapabilities evaluate(const QString& optionListing,
                                         const QString& cuptiModuleProblem,
                                         const QString& cudaDriverProblem,
                                         const QString& nvmlProblem);
@@ -27,8 +27,8 @@ struct CaptureCapabilities {
     static QString cuptiModuleProblem(const QString& sightlineBinary, const QString& injectDirEnv);
     // "" when the library loads, else why not.
     static QString libraryProblem(const QString& soname);
-    // Whether the help text says CUDA capture is built in.
-    static bool helpOffersCuda(const QString& profileHelp);
+    // Whether the listing says CUDA capture is built in.
+    static bool helpOffersCuda(const QString& optionListing);
 };
 
 }  // namespace sl::viewer

@@ -225,7 +225,7 @@ void CaptureTab::probeCapabilities() {
     m_capsKnown = false;
     m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
                                                       : m_runner->profilerPath(),
-                   {"profile", "--help"});
+                   {"profile", "--list-options", "--format", "json"});
 }
 
 QString CaptureTab::commandLine() const {

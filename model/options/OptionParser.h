@@ -1,0 +1,53 @@
+#pragma once
+// Parses a command line against a command's OptionDefs, the way nsys reads its own: "--opt=value",
+// "--opt value", "-o value", "-ovalue", switches alone or with true|false ("-w true"), old
+// spellings of names and values. Every error is one line that names the option, the value and what
+// is allowed, with "did you mean ..." for a misspelling; the caller exits 2 before starting
+// anything. Options and values nsys documents that are not available here are accepted with one
+// warning line each.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/core/Result.h"
+#include "model/options/OptionDef.h"
+
+namespace sl::options {
+
+class ParsedArgs {
+public:
+    // The value in effect: the last one given, else the default ("" when there is none).
+    // Switches read "true" or "false"; choices and lists read in their canonical spelling.
+    std::string value(std::string_view name) const;
+    bool isTrue(std::string_view name) const { return value(name) == "true"; }
+    // Every value given, in order (repeatable options).
+    std::vector<std::string> values(std::string_view name) const;
+    bool given(std::string_view name) const;
+
+    std::vector<std::string> positionals;
+    std::vector<std::string> warnings;  // one line each, without a "warning:" prefix
+    bool help = false;                  // -h/--help was given
+    std::string optionsText;            // the options as given, joined by spaces
+
+private:
+    friend Result<ParsedArgs> parseArgs(std::string_view, const std::vector<std::string>&,
+                                        const BuildFeatures&);
+    std::string_view m_command;
+    std::map<std::string, std::vector<std::string>, std::less<>> m_given;
+};
+
+// `args` are the words after the subcommand's name.
+Result<ParsedArgs> parseArgs(std::string_view command, const std::vector<std::string>& args,
+                             const BuildFeatures& features);
+
+// Checks one value of an option, as the parser does; returns the canonical spelling.
+Result<std::string> checkValue(const OptionDef& o, const std::string& value);
+// The values an option accepts, for messages: "cuda, nvtx, osrt or none".
+std::string allowedText(const OptionDef& o);
+// The closest of `candidates` to `word`, or "" when none is close enough to be a typo.
+std::string closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
+// "true"/"on"/"1"/"yes" and "false"/"off"/"0"/"no"; anything else fails.
+bool parseBool(std::string_view s, bool* out);
+
+}  // namespace sl::options

@@ -1,0 +1,77 @@
+// `sightline status` (nsys status) and Sightline's own commands: import, info, diff, generate.
+#include "model/options/OptionBuilder.h"
+
+namespace sl::options {
+
+namespace {
+using K = ValueKind;
+}  // namespace
+
+void addOtherOptions(std::vector<OptionDef>& out) {
+    auto add = [&](Opt o) { out.push_back(std::move(o)); };
+
+    constexpr std::string_view St = "status";
+    add(Opt(St, "environment", 'e', K::Flag, "", "",
+            "check whether this machine can capture, each check OK, WARN or FAIL with the fix"));
+    add(Opt(St, "all", 0, K::Flag, "", "", "every check (the same as --environment here)")
+            .differs("there is one environment to check"));
+    add(Opt(St, "network", 'n', K::Flag, "", "", "check network profiling")
+            .unavailable("network devices are not sampled; the environment is checked instead"));
+    add(Opt(St, "session", 0, K::Text, "NAME", "", "the status of an interactive session")
+            .unavailable("there are no interactive sessions"));
+    add(Opt(St, "format", 0, K::Choice, "text|json", "text", "output format")
+            .values({val("text"), val("json")})
+            .extension());
+
+    constexpr std::string_view I = "import";
+    add(Opt(I, "output", 'o', K::Text, "FILE", "", "output report (default: INPUT with .rep)")
+            .extension());
+    add(Opt(I, "force-overwrite", 'f', K::Switch, "", "false", "replace an existing output file")
+            .extension());
+    add(Opt(I, "quiet", 'q', K::Switch, "", "false", "print nothing on success").extension());
+
+    constexpr std::string_view In = "info";
+    add(Opt(In, "format", 0, K::Choice, "text|json", "text", "output format")
+            .values({val("text"), val("json")})
+            .extension());
+    add(Opt(In, "verify", 0, K::Switch, "", "false",
+            "also decode every event chunk and verify checksums")
+            .extension());
+
+    constexpr std::string_view D = "diff";
+    add(Opt(D, "report", 'r', K::List, "WHAT", "all", "what to compare")
+            .values({val("kernels"), val("api"), val("nvtx"), val("memops"), val("samples"),
+                     val("all")})
+            .extension());
+    add(Opt(D, "format", 'f', K::Choice, "FORMAT", "column", "output format")
+            .values({val("column"), val("table"), val("csv"), val("tsv"), val("json")})
+            .extension());
+    add(Opt(D, "match", 0, K::Choice, "demangled|base", "demangled",
+            "match kernels by full demangled name or base name")
+            .values({val("demangled"), val("base")})
+            .extension());
+    add(Opt(D, "timeunit", 0, K::Choice, "UNIT", "ns", "unit of the time columns")
+            .values({val("ns"), val("us"), val("ms"), val("s")})
+            .extension());
+    add(Opt(D, "output", 'o', K::Text, "FILE", "", "write to FILE instead of stdout").extension());
+
+    constexpr std::string_view G = "generate";
+    add(Opt(G, "events", 'n', K::Integer, "N", "1000000", "approximate number of events")
+            .range(1, 10'000'000'000)
+            .extension());
+    add(Opt(G, "seed", 's', K::Integer, "N", "1", "random seed")
+            .range(0, INT64_MAX)
+            .extension());
+    add(Opt(G, "threads", 0, K::Integer, "N", "4", "CPU threads launching work")
+            .range(1, 1024)
+            .extension());
+    add(Opt(G, "gpus", 0, K::Integer, "N", "2", "GPUs").range(1, 64).extension());
+    add(Opt(G, "zstd-level", 0, K::Integer, "N", "1", "zstd compression level")
+            .range(-7, 22)
+            .extension());
+    add(Opt(G, "output", 'o', K::Text, "FILE", "", "output report (required)").extension());
+    add(Opt(G, "force-overwrite", 'f', K::Switch, "", "false", "replace an existing output file")
+            .extension());
+}
+
+}  // namespace sl::options
