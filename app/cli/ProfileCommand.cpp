@@ -153,7 +153,7 @@ void warnAboutEnvironment(const capture::ProfileOptions& o) {
             std::filesystem::absolute(o.output).parent_path().string());
     else
         probe.directories.push_back(".");
-    capture::CaptureRequest want{o.cpuSampling, o.contextSwitches, o.cpuSampling && o.backtraces,
+    capture::CaptureRequest want{o.cpuSampling, o.contextSwitches, o.cpuSampling,
                                  false, false};
 #if SIGHTLINE_HAVE_CUDA_REPORT
     want.gpuMetrics = o.gpuMetrics.all || !o.gpuMetrics.devices.empty();
@@ -183,6 +183,11 @@ int runProfile(int argc, char** argv) {
     if (args->positionals.empty()) return usageError("profile", "no program given");
     capture::ProfileOptions o;
     if (Status s = toOptions(*args, o); !s) return usageError("profile", s.error());
+    if (const std::string dir = args->value("output-dir"); !dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) return fail("--output-dir: cannot create " + dir + ": " + ec.message());
+    }
     warnAboutEnvironment(o);
     const int progressFd = o.progressFd;
     capture::Launcher launcher(std::move(o));

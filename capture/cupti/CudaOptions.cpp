@@ -44,6 +44,10 @@ Status parseRangeEnd(std::string_view text, CudaTraceOptions& o) {
     } else if (text.starts_with("repeat:") && parseInt(text.substr(7), o.repeatCount) &&
                o.repeatCount > 0) {
         o.rangeEnd = RangeEnd::Repeat;
+    } else if (text.starts_with("repeat-shutdown:") && parseInt(text.substr(16), o.repeatCount) &&
+               o.repeatCount > 0) {
+        // The module records the first N ranges; ending the program is the launcher's part.
+        o.rangeEnd = RangeEnd::Repeat;
     } else {
         return makeError("--capture-range-end: '" + std::string(text) +
                          "' is not stop, stop-shutdown, repeat or repeat:N");

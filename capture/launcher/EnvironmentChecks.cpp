@@ -21,7 +21,7 @@ constexpr uint64_t kMiB = 1024ull * 1024;
 constexpr uint64_t kGiB = 1024 * kMiB;
 constexpr int kCapSysAdmin = 21, kCapSyslog = 34, kCapPerfmon = 38;
 constexpr unsigned long kInitialPidNamespace = 4026531836ul;  // PROC_PID_INIT_INO
-constexpr int kDefaultSamplingFrequency = 1000;                // ProfileOptions::samplingFrequency
+constexpr int kDefaultSamplingFrequency = 1000;               // ProfileOptions::samplingFrequency
 
 // The file's first `limit` bytes; false (and errno in `err`) when it cannot be read.
 bool readFile(const std::string& path, std::string& out, int& err, size_t limit = 1 << 20) {
@@ -57,7 +57,7 @@ std::string trim(std::string s) {
 }
 
 bool exists(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
 }
 
@@ -85,19 +85,32 @@ std::string statusField(const std::string& status, const std::string& name) {
 
 std::string errnoName(int e) {
     switch (e) {
-        case EACCES: return "EACCES";
-        case EPERM: return "EPERM";
-        case ENOENT: return "ENOENT";
-        case ENODEV: return "ENODEV";
-        case ENOSYS: return "ENOSYS";
-        case EOPNOTSUPP: return "EOPNOTSUPP";
-        case EINVAL: return "EINVAL";
-        case EBUSY: return "EBUSY";
-        case EMFILE: return "EMFILE";
-        case EROFS: return "EROFS";
-        case ENOSPC: return "ENOSPC";
-        case ENOTDIR: return "ENOTDIR";
-        default: return "errno " + std::to_string(e);
+        case EACCES:
+            return "EACCES";
+        case EPERM:
+            return "EPERM";
+        case ENOENT:
+            return "ENOENT";
+        case ENODEV:
+            return "ENODEV";
+        case ENOSYS:
+            return "ENOSYS";
+        case EOPNOTSUPP:
+            return "EOPNOTSUPP";
+        case EINVAL:
+            return "EINVAL";
+        case EBUSY:
+            return "EBUSY";
+        case EMFILE:
+            return "EMFILE";
+        case EROFS:
+            return "EROFS";
+        case ENOSPC:
+            return "ENOSPC";
+        case ENOTDIR:
+            return "ENOTDIR";
+        default:
+            return "errno " + std::to_string(e);
     }
 }
 
@@ -289,9 +302,11 @@ int probeContextSwitches(bool excludeKernel) {
 struct Library {
     void* handle = nullptr;
     std::string error, path;
-    explicit Library(const std::string& name) {
+    // keepLoaded: RTLD_NODELETE, for libraries whose static state does not survive dlclose
+    // (libcupti allocates at load and never frees: unloading it leaks and LeakSanitizer says so).
+    explicit Library(const std::string& name, bool keepLoaded = false) {
         dlerror();
-        handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | (keepLoaded ? RTLD_NODELETE : 0));
         if (!handle) {
             const char* e = dlerror();
             error = e ? e : "dlopen failed";
@@ -338,18 +353,21 @@ EnvironmentCheck kernelCheck(const Context& c) {
     std::string text;
     int err = 0;
     if (!readFile(path, text, err, 256))
-        return make("kernel", "Linux kernel", CheckLevel::Warn,
-                    "cannot read " + path + ": " + std::strerror(err) + " (kernel version unknown)");
+        return make(
+            "kernel", "Linux kernel", CheckLevel::Warn,
+            "cannot read " + path + ": " + std::strerror(err) + " (kernel version unknown)");
     const std::string release = trim(text);
     int major = 0, minor = 0;
     std::sscanf(release.c_str(), "%d.%d", &major, &minor);
     if (major < 4 || (major == 4 && minor < 3))
-        return make("kernel", "Linux kernel", CheckLevel::Warn,
-                    release + " (older than 4.3: no context-switch records, so no thread scheduling)",
-                    "upgrade to a Linux 4.3 or newer kernel", release);
+        return make(
+            "kernel", "Linux kernel", CheckLevel::Warn,
+            release + " (older than 4.3: no context-switch records, so no thread scheduling)",
+            "upgrade to a Linux 4.3 or newer kernel", release);
     std::string detail = release;
     if (major < 5 || (major == 5 && minor < 8))
-        detail += " (older than 5.8: CAP_PERFMON does not exist, only CAP_SYS_ADMIN lifts perf limits)";
+        detail +=
+            " (older than 5.8: CAP_PERFMON does not exist, only CAP_SYS_ADMIN lifts perf limits)";
     return make("kernel", "Linux kernel", CheckLevel::Ok, detail, {}, release);
 }
 
@@ -370,18 +388,22 @@ EnvironmentCheck paranoidCheck(const Context& c, int userProbe /* -1: not probed
     const std::string value = std::to_string(v);
     std::string meaning;
     if (v <= -1)
-        meaning = "no restrictions: CPU sampling with kernel samples, context switches, "
-                  "CPU-wide events and raw tracepoints";
+        meaning =
+            "no restrictions: CPU sampling with kernel samples, context switches, "
+            "CPU-wide events and raw tracepoints";
     else if (v == 0)
         meaning = "CPU sampling including kernel samples, context switches and CPU-wide events";
     else if (v == 1)
-        meaning = "CPU sampling including kernel samples, and context switches of your own processes";
+        meaning =
+            "CPU sampling including kernel samples, and context switches of your own processes";
     else if (v == 2)
-        meaning = "CPU sampling and context switches of your own processes, user space only: "
-                  "no kernel samples";
+        meaning =
+            "CPU sampling and context switches of your own processes, user space only: "
+            "no kernel samples";
     else
-        meaning = "Debian/Ubuntu kernels allow no perf events at all to unprivileged users: "
-                  "CPU sampling and thread scheduling are off";
+        meaning =
+            "Debian/Ubuntu kernels allow no perf events at all to unprivileged users: "
+            "CPU sampling and thread scheduling are off";
     if (c.priv.perfmon())
         return make("perf_event_paranoid", "perf_event_paranoid", CheckLevel::Ok,
                     value + " (does not apply: this process runs as " + c.priv.describe() +
@@ -394,12 +416,15 @@ EnvironmentCheck paranoidCheck(const Context& c, int userProbe /* -1: not probed
     else if (c.priv.known)
         who = "; applies to this process (" + c.priv.describe() +
               "; root with CAP_PERFMON or CAP_SYS_ADMIN is not limited)";
-    if (v <= 2) return make("perf_event_paranoid", "perf_event_paranoid", CheckLevel::Ok,
-                            value + " (" + meaning + who + ")", {}, value);
+    if (v <= 2)
+        return make("perf_event_paranoid", "perf_event_paranoid", CheckLevel::Ok,
+                    value + " (" + meaning + who + ")", {}, value);
     if (userProbe == 0)  // an upstream kernel treats values above 2 like 2
         return make("perf_event_paranoid", "perf_event_paranoid", CheckLevel::Ok,
-                    value + " (this kernel treats it like 2: CPU sampling and context switches of "
-                            "your own processes, user space only" + who + ")",
+                    value +
+                        " (this kernel treats it like 2: CPU sampling and context switches of "
+                        "your own processes, user space only" +
+                        who + ")",
                     {}, value);
     return make("perf_event_paranoid", "perf_event_paranoid", CheckLevel::Fail,
                 value + " (" + meaning + who + ")", paranoidFix(c), value);
@@ -412,20 +437,22 @@ void explainRefusal(const Context& c, int e, std::string& why, std::string& fix)
         fix = paranoidFix(c);
     } else if (e == EPERM) {
         if (c.container.inContainer() || c.container.seccomp == 2) {
-            why = "a seccomp filter or missing capability blocks perf_event_open (Docker's default "
-                  "profile allows it only with CAP_PERFMON or CAP_SYS_ADMIN)";
-            fix = "run the container with --cap-add PERFMON (or --cap-add SYS_ADMIN, or "
-                  "--security-opt seccomp=unconfined)";
+            why =
+                "a seccomp filter or missing capability blocks perf_event_open (Docker's default "
+                "profile allows it only with CAP_PERFMON or CAP_SYS_ADMIN)";
+            fix =
+                "run the container with --cap-add PERFMON (or --cap-add SYS_ADMIN, or "
+                "--security-opt seccomp=unconfined)";
         } else {
             why = "perf_event_paranoid or a security module forbids it";
             fix = paranoidFix(c);
         }
     } else if (e == ENOSYS) {
-        why = "the kernel has no perf_event_open (CONFIG_PERF_EVENTS off) or a seccomp filter "
-              "hides it";
-        fix = c.container.inContainer()
-                  ? "run the container with --security-opt seccomp=unconfined"
-                  : "use a kernel built with CONFIG_PERF_EVENTS=y";
+        why =
+            "the kernel has no perf_event_open (CONFIG_PERF_EVENTS off) or a seccomp filter "
+            "hides it";
+        fix = c.container.inContainer() ? "run the container with --security-opt seccomp=unconfined"
+                                        : "use a kernel built with CONFIG_PERF_EVENTS=y";
     } else if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP) {
         why = "the kernel offers no such event here (virtual machine or restricted kernel)";
     } else if (e == EMFILE) {
@@ -441,7 +468,8 @@ void perfChecks(const Context& c, std::vector<EnvironmentCheck>& out, int user, 
     std::string why, fix;
     if (user == 0) {
         out.push_back(make("perf_event_open", "perf_event_open", CheckLevel::Ok,
-                           "a cpu-clock event on this process opened: CPU sampling works", {}, "ok"));
+                           "a cpu-clock event on this process opened: CPU sampling works", {},
+                           "ok"));
     } else {
         explainRefusal(c, user, why, fix);
         out.push_back(make("perf_event_open", "perf_event_open", CheckLevel::Fail,
@@ -457,12 +485,11 @@ void perfChecks(const Context& c, std::vector<EnvironmentCheck>& out, int user, 
     } else {
         explainRefusal(c, kernel, why, fix);
         if (kernel == EACCES) why = "perf_event_paranoid 2 or more allows user space only";
-        out.push_back(make("kernel_samples", "kernel samples",
-                           user == 0 ? CheckLevel::Warn : CheckLevel::Fail,
-                           "a cpu-clock event including the kernel was refused: " +
-                               errnoText(kernel) + ": " + why +
-                               "; samples show user space only, time in system calls is not seen",
-                           kernel == EACCES ? paranoidFix(c) : fix, errnoName(kernel)));
+        out.push_back(make(
+            "kernel_samples", "kernel samples", user == 0 ? CheckLevel::Warn : CheckLevel::Fail,
+            "a cpu-clock event including the kernel was refused: " + errnoText(kernel) + ": " +
+                why + "; samples show user space only, time in system calls is not seen",
+            kernel == EACCES ? paranoidFix(c) : fix, errnoName(kernel)));
     }
     if (sched == 0 || sched == -2) {
         out.push_back(make("context_switches", "context switches", CheckLevel::Ok,
@@ -491,9 +518,10 @@ EnvironmentCheck sampleRateCheck(const Context& c) {
     const std::string value = std::to_string(v);
     if (v < kDefaultSamplingFrequency)
         return make("perf_event_max_sample_rate", "perf_event_max_sample_rate", CheckLevel::Warn,
-                    value + " Hz: below the default --sampling-frequency 1000, which the kernel "
-                            "refuses (it lowers this limit itself when sampling interrupts take too "
-                            "long, see kernel.perf_cpu_time_max_percent)",
+                    value +
+                        " Hz: below the default --sampling-frequency 1000, which the kernel "
+                        "refuses (it lowers this limit itself when sampling interrupts take too "
+                        "long, see kernel.perf_cpu_time_max_percent)",
                     c.hostPrefix() + "sudo sysctl kernel.perf_event_max_sample_rate=8000", value);
     return make("perf_event_max_sample_rate", "perf_event_max_sample_rate", CheckLevel::Ok,
                 value + " Hz (the highest --sampling-frequency the kernel accepts)", {}, value);
@@ -536,11 +564,13 @@ EnvironmentCheck kptrCheck(const Context& c) {
                     {}, value);
     std::string why, fix;
     if (v == 0) {
-        why = "0 shows kernel addresses only when perf_event_paranoid is 1 or less, or with "
-              "CAP_SYSLOG";
+        why =
+            "0 shows kernel addresses only when perf_event_paranoid is 1 or less, or with "
+            "CAP_SYSLOG";
         fix = paranoidFix(c);
     } else {
-        why = v == 1 ? "1 shows kernel addresses only with CAP_SYSLOG" : "2 hides them from everyone";
+        why =
+            v == 1 ? "1 shows kernel addresses only with CAP_SYSLOG" : "2 hides them from everyone";
         fix = c.hostPrefix() + "sudo sysctl kernel.kptr_restrict=0" +
               (paranoidLow ? "" : " kernel.perf_event_paranoid=1");
     }
@@ -616,7 +646,9 @@ bool isElf(const std::string& path, int& err) {
     std::string head;
     if (!readFile(path, head, err, 4)) return false;
     err = 0;
-    return head.size() == 4 && head.compare(0, 4, "\x7f" "ELF") == 0;
+    return head.size() == 4 && head.compare(0, 4,
+                                            "\x7f"
+                                            "ELF") == 0;
 }
 
 void moduleChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
@@ -624,23 +656,25 @@ void moduleChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
     int err = 0;
     const std::string inject = dir + "/libsightline-inject.so";
     if (isElf(inject, err))
-        out.push_back(make("inject_library", "injection library", CheckLevel::Ok, inject, {},
-                           inject));
+        out.push_back(
+            make("inject_library", "injection library", CheckLevel::Ok, inject, {}, inject));
     else
         out.push_back(make("inject_library", "injection library", CheckLevel::Fail,
-                           inject + (err ? std::string(": ") + std::strerror(err)
-                                         : std::string(": not an ELF shared library")) +
+                           inject +
+                               (err ? std::string(": ") + std::strerror(err)
+                                    : std::string(": not an ELF shared library")) +
                                ": programs cannot be traced (NVTX, OS runtime, processes)",
                            "reinstall sightline, or set SIGHTLINE_INJECT_DIR to the directory "
                            "holding libsightline-inject.so"));
     const std::string cuda = dir + "/libsightline-cuda.so";
     if (isElf(cuda, err))
-        out.push_back(make("cuda_library", "CUDA injection library", CheckLevel::Ok, cuda, {},
-                           cuda));
+        out.push_back(
+            make("cuda_library", "CUDA injection library", CheckLevel::Ok, cuda, {}, cuda));
     else
         out.push_back(make("cuda_library", "CUDA injection library", CheckLevel::Warn,
-                           cuda + (err ? std::string(": ") + std::strerror(err)
-                                       : std::string(": not an ELF shared library")) +
+                           cuda +
+                               (err ? std::string(": ") + std::strerror(err)
+                                    : std::string(": not an ELF shared library")) +
                                ": this sightline was built without CUDA capture; -t cuda records "
                                "nothing",
                            "build sightline with the CUDA toolkit (CUPTI) installed"));
@@ -656,22 +690,24 @@ void nvidiaChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
     {
         Library cuda(p.cudaDriverLib);
         if (!cuda.handle) {
-            out.push_back(make("cuda_driver", "CUDA driver", CheckLevel::Warn,
-                               "no NVIDIA driver: CUDA and GPU metrics capture unavailable (" +
-                                   cuda.error + ")",
-                               "install the NVIDIA driver" + containerGpu));
+            out.push_back(make(
+                "cuda_driver", "CUDA driver", CheckLevel::Warn,
+                "no NVIDIA driver: CUDA and GPU metrics capture unavailable (" + cuda.error + ")",
+                "install the NVIDIA driver" + containerGpu));
         } else {
             using GetVersion = int (*)(int*);
             auto get = cuda.symbol<GetVersion>("cuDriverGetVersion");
             int v = 0;
             if (!get) {
-                out.push_back(make("cuda_driver", "CUDA driver", CheckLevel::Warn,
-                                   p.cudaDriverLib + " has no cuDriverGetVersion: not a CUDA driver",
-                                   "reinstall the NVIDIA driver"));
+                out.push_back(
+                    make("cuda_driver", "CUDA driver", CheckLevel::Warn,
+                         p.cudaDriverLib + " has no cuDriverGetVersion: not a CUDA driver",
+                         "reinstall the NVIDIA driver"));
             } else if (int rc = get(&v); rc != 0) {
-                out.push_back(make("cuda_driver", "CUDA driver", CheckLevel::Warn,
-                                   "cuDriverGetVersion failed (CUresult " + std::to_string(rc) + ")",
-                                   "reinstall the NVIDIA driver"));
+                out.push_back(
+                    make("cuda_driver", "CUDA driver", CheckLevel::Warn,
+                         "cuDriverGetVersion failed (CUresult " + std::to_string(rc) + ")",
+                         "reinstall the NVIDIA driver"));
             } else {
                 driver = true;
                 out.push_back(make("cuda_driver", "CUDA driver", CheckLevel::Ok,
@@ -683,12 +719,13 @@ void nvidiaChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
     {
         std::vector<std::string> candidates = {p.cuptiLib};
         if (p.cuptiLib.find('/') == std::string::npos)
-            for (const std::string& d : p.cuptiSearchDirs) candidates.push_back(d + "/" + p.cuptiLib);
+            for (const std::string& d : p.cuptiSearchDirs)
+                candidates.push_back(d + "/" + p.cuptiLib);
         std::string firstError;
         bool found = false;
         for (const std::string& name : candidates) {
             if (name != p.cuptiLib && !exists(name)) continue;
-            Library cupti(name);
+            Library cupti(name, true);
             if (!cupti.handle) {
                 if (firstError.empty()) firstError = cupti.error;
                 continue;
@@ -704,25 +741,26 @@ void nvidiaChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
                 value = std::to_string(v);
             }
             if (!driver) detail += " (no CUDA driver: it cannot trace here)";
-            out.push_back(make("cupti", "CUPTI", driver ? CheckLevel::Ok : CheckLevel::Warn,
-                               detail, {}, value));
+            out.push_back(make("cupti", "CUPTI", driver ? CheckLevel::Ok : CheckLevel::Warn, detail,
+                               {}, value));
             break;
         }
         if (!found)
-            out.push_back(make("cupti", "CUPTI", CheckLevel::Warn,
-                               p.cuptiLib + " not found (" + firstError +
-                                   "): libsightline-cuda.so finds it only through the toolkit it "
-                                   "was built with; without it CUDA is not traced",
-                               "install the CUDA toolkit's CUPTI (e.g. apt install cuda-cupti-13-0) "
-                               "or add its lib directory to LD_LIBRARY_PATH"));
+            out.push_back(
+                make("cupti", "CUPTI", CheckLevel::Warn,
+                     p.cuptiLib + " not found (" + firstError +
+                         "): libsightline-cuda.so finds it only through the toolkit it "
+                         "was built with; without it CUDA is not traced",
+                     "install the CUDA toolkit's CUPTI (e.g. apt install cuda-cupti-13-0) "
+                     "or add its lib directory to LD_LIBRARY_PATH"));
     }
     {
         Library nvml(p.nvmlLib);
         if (!nvml.handle) {
-            out.push_back(make("nvml", "NVML", CheckLevel::Warn,
-                               "no NVIDIA driver: CUDA and GPU metrics capture unavailable (" +
-                                   nvml.error + ")",
-                               "install the NVIDIA driver" + containerGpu));
+            out.push_back(make(
+                "nvml", "NVML", CheckLevel::Warn,
+                "no NVIDIA driver: CUDA and GPU metrics capture unavailable (" + nvml.error + ")",
+                "install the NVIDIA driver" + containerGpu));
             return;
         }
         using Init = int (*)();
@@ -748,8 +786,7 @@ void nvidiaChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
         }
         if (int rc = init(); rc != 0) {
             out.push_back(make("nvml", "NVML", CheckLevel::Warn,
-                               "nvmlInit_v2 failed (" + text(rc) +
-                                   "): GPU metrics unavailable",
+                               "nvmlInit_v2 failed (" + text(rc) + "): GPU metrics unavailable",
                                "check the NVIDIA driver with nvidia-smi" + containerGpu));
             return;
         }
@@ -777,7 +814,8 @@ void nvidiaChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
 void containerChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
     const ContainerInfo& k = c.container;
     if (!k.inContainer()) {
-        out.push_back(make("container", "container", CheckLevel::Ok, "not in a container", {}, "no"));
+        out.push_back(
+            make("container", "container", CheckLevel::Ok, "not in a container", {}, "no"));
     } else {
         std::string how;
         for (const std::string& e : k.evidence) how += (how.empty() ? "" : ", ") + e;
@@ -819,15 +857,15 @@ EnvironmentCheck spaceCheck(const std::string& dir) {
     const std::string fix =
         "free space there, or use another directory (TMPDIR for the session directory, -o for "
         "the report)";
-    struct stat st{};
+    struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) {
         const int e = errno;
         return make(id, title, CheckLevel::Fail, std::strerror(e),
                     "mkdir -p " + dir + " (or choose another directory)", errnoName(e));
     }
     if (!S_ISDIR(st.st_mode))
-        return make(id, title, CheckLevel::Fail, "not a directory",
-                    "choose a directory", "ENOTDIR");
+        return make(id, title, CheckLevel::Fail, "not a directory", "choose a directory",
+                    "ENOTDIR");
     // Writable for real (root passes access(W_OK) on read-only mounts' modes, not on EROFS).
     std::string probe = dir + "/.sightline-write-test-XXXXXX";
     int fd = ::mkstemp(probe.data());
@@ -841,7 +879,7 @@ EnvironmentCheck spaceCheck(const std::string& dir) {
     }
     ::close(fd);
     ::unlink(probe.c_str());
-    struct statvfs vfs{};
+    struct statvfs vfs {};
     if (::statvfs(dir.c_str(), &vfs) != 0) {
         const int e = errno;
         return make(id, title, CheckLevel::Warn, "statvfs failed: " + errnoText(e));
@@ -864,7 +902,8 @@ const EnvironmentCheck* find(const std::vector<EnvironmentCheck>& checks, const 
     return nullptr;
 }
 
-// "no NVIDIA driver: CUDA and GPU metrics capture unavailable (dlerror text)" -> "no NVIDIA driver".
+// "no NVIDIA driver: CUDA and GPU metrics capture unavailable (dlerror text)" -> "no NVIDIA
+// driver".
 std::string shortDetail(const std::string& detail) {
     const std::string noDriver = "no NVIDIA driver";
     if (detail.rfind(noDriver, 0) == 0) return noDriver;
@@ -873,8 +912,8 @@ std::string shortDetail(const std::string& detail) {
 
 std::string withFix(const std::string& message, const std::string& fix) {
     if (fix.empty()) return message;
-    const bool command = fix.rfind("sudo ", 0) == 0 || fix.rfind("ulimit ", 0) == 0 ||
-                         fix.rfind("mkdir ", 0) == 0;
+    const bool command =
+        fix.rfind("sudo ", 0) == 0 || fix.rfind("ulimit ", 0) == 0 || fix.rfind("mkdir ", 0) == 0;
     return message + (command ? "; run: " : "; ") + fix;
 }
 
@@ -882,13 +921,27 @@ void jsonString(std::string& out, const std::string& s) {
     out += '"';
     for (unsigned char ch : s) {
         switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (ch < 0x20 || ch == 0x7f) {
                     char buf[8];
@@ -906,9 +959,12 @@ void jsonString(std::string& out, const std::string& s) {
 
 const char* levelName(CheckLevel level) {
     switch (level) {
-        case CheckLevel::Ok: return "ok";
-        case CheckLevel::Warn: return "warn";
-        case CheckLevel::Fail: return "fail";
+        case CheckLevel::Ok:
+            return "ok";
+        case CheckLevel::Warn:
+            return "warn";
+        case CheckLevel::Fail:
+            return "fail";
     }
     return "fail";
 }
@@ -933,8 +989,9 @@ std::vector<EnvironmentCheck> checkEnvironment(const EnvironmentProbe& probe) {
     {
         std::string text;
         int err = 0;
-        c.paranoidKnown = readFile(probe.procRoot + "/sys/kernel/perf_event_paranoid", text, err, 64) &&
-                          parseLong(text, c.paranoid);
+        c.paranoidKnown =
+            readFile(probe.procRoot + "/sys/kernel/perf_event_paranoid", text, err, 64) &&
+            parseLong(text, c.paranoid);
     }
     int user = -1, kernel = -1, sched = -1;
     if (probe.probePerfEvents) {
@@ -951,8 +1008,8 @@ std::vector<EnvironmentCheck> checkEnvironment(const EnvironmentProbe& probe) {
     out.push_back(kernelCheck(c));
     if (!c.statusRead)
         out.push_back(make("privileges", "privileges", CheckLevel::Warn,
-                           "cannot read " + probe.procRoot + "/self/status: " +
-                               std::strerror(c.statusErr) +
+                           "cannot read " + probe.procRoot +
+                               "/self/status: " + std::strerror(c.statusErr) +
                                " (whether this process may bypass perf limits is unknown)"));
     out.push_back(paranoidCheck(c, probe.probePerfEvents ? user : -1));
     if (probe.probePerfEvents) perfChecks(c, out, user, kernel, sched);
@@ -972,7 +1029,9 @@ std::vector<EnvironmentCheck> checkEnvironment(const EnvironmentProbe& probe) {
 std::string formatChecks(const std::vector<EnvironmentCheck>& checks) {
     std::string out;
     for (const auto& c : checks) {
-        out += c.level == CheckLevel::Ok ? "OK   " : c.level == CheckLevel::Warn ? "WARN " : "FAIL ";
+        out += c.level == CheckLevel::Ok     ? "OK   "
+               : c.level == CheckLevel::Warn ? "WARN "
+                                             : "FAIL ";
         std::string line = c.title + ": " + c.detail;
         for (size_t i = 0; i < line.size(); ++i) {
             out += line[i];
@@ -1015,15 +1074,14 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
     // Why a perf feature is off: perf_event_paranoid when that is the cause, else the probe.
     auto perfOff = [&](const std::string& what, const EnvironmentCheck* probe) {
         if (paranoidFail && (!probe || probe->value == "EACCES"))
-            out.push_back(withFix(what + " off: perf_event_paranoid is " + paranoid->value,
-                                  paranoid->fix));
+            out.push_back(
+                withFix(what + " off: perf_event_paranoid is " + paranoid->value, paranoid->fix));
         else if (probe)
-            out.push_back(withFix(what + " off: perf_event_open refused (" + probe->value + ")",
-                                  probe->fix));
+            out.push_back(
+                withFix(what + " off: perf_event_open refused (" + probe->value + ")", probe->fix));
     };
     const EnvironmentCheck* sampling = find(checks, "perf_event_open");
-    const bool samplingOff =
-        sampling ? sampling->level == CheckLevel::Fail : paranoidFail;
+    const bool samplingOff = sampling ? sampling->level == CheckLevel::Fail : paranoidFail;
     if (r.cpuSampling && samplingOff) perfOff("CPU sampling", sampling);
     if (r.cpuSampling && r.kernelSamples && !samplingOff) {
         const EnvironmentCheck* kernel = find(checks, "kernel_samples");
@@ -1050,9 +1108,11 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
             out.push_back(withFix("kernel samples off (user space only): " + why, fix));
         } else if (const EnvironmentCheck* kptr = find(checks, "kptr_restrict");
                    kptr && kptr->level != CheckLevel::Ok && !kptr->value.empty()) {
-            out.push_back(withFix("kernel function names off: kernel addresses are hidden "
-                                  "(kptr_restrict is " + kptr->value + ")",
-                                  kptr->fix));
+            out.push_back(
+                withFix("kernel function names off: kernel addresses are hidden "
+                        "(kptr_restrict is " +
+                            kptr->value + ")",
+                        kptr->fix));
         }
     }
     if (r.contextSwitches) {
@@ -1063,9 +1123,9 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
     if (r.cpuSampling && !samplingOff) {
         const EnvironmentCheck* rate = find(checks, "perf_event_max_sample_rate");
         if (rate && rate->level == CheckLevel::Warn && !rate->value.empty())
-            out.push_back(withFix("CPU sampling may be refused: perf_event_max_sample_rate is " +
-                                      rate->value + " Hz",
-                                  rate->fix));
+            out.push_back(withFix(
+                "CPU sampling may be refused: perf_event_max_sample_rate is " + rate->value + " Hz",
+                rate->fix));
     }
     if (r.cuda) {
         const EnvironmentCheck* module = find(checks, "cuda_library");
@@ -1086,9 +1146,10 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
     for (const auto& c : checks) {
         if (c.id.rfind("free_space:", 0) != 0 || c.level == CheckLevel::Ok) continue;
         const std::string dir = c.id.substr(std::strlen("free_space:"));
-        out.push_back(withFix((c.level == CheckLevel::Fail ? dir + ": " : "low disk space in " + dir + ": ") +
-                                  c.detail,
-                              c.fix));
+        out.push_back(
+            withFix((c.level == CheckLevel::Fail ? dir + ": " : "low disk space in " + dir + ": ") +
+                        c.detail,
+                    c.fix));
     }
     return out;
 }

@@ -17,8 +17,8 @@ namespace sl::capture {
 enum class CheckLevel { Ok, Warn, Fail };
 
 struct EnvironmentCheck {
-    std::string id;      // stable, for scripts: "perf_event_paranoid", "free_space:/tmp", ...
-    std::string title;   // what the line is about: "perf_event_paranoid", "free space /tmp"
+    std::string id;     // stable, for scripts: "perf_event_paranoid", "free_space:/tmp", ...
+    std::string title;  // what the line is about: "perf_event_paranoid", "free space /tmp"
     CheckLevel level = CheckLevel::Ok;
     std::string detail;  // what was found and what it means for a capture
     std::string fix;     // the command (or step) that fixes it; "" when nothing to do
@@ -27,8 +27,9 @@ struct EnvironmentCheck {
 
 // Inputs that tests can fake.
 struct EnvironmentProbe {
-    std::string procRoot = "/proc";  // procRoot + "/sys/kernel/perf_event_paranoid", "/self/status", ...
-    std::string fsRoot;              // prefix of /.dockerenv, /run/.containerenv, /etc/ld.so.preload
+    // Files read: procRoot + "/sys/kernel/perf_event_paranoid", "/self/status", "/1/cgroup", ...
+    std::string procRoot = "/proc";
+    std::string fsRoot;  // prefix of /.dockerenv, /run/.containerenv, /etc/ld.so.preload
     // Directories whose free space and writability matter: the session directory (TMPDIR or
     // /tmp: sessionParentDirectory()) and the report's directory. Duplicates are checked once.
     std::vector<std::string> directories;
@@ -36,10 +37,9 @@ struct EnvironmentProbe {
                 cuptiLib = "libcupti.so";
     // Where CUPTI is looked for when dlopen(cuptiLib) does not find it (libsightline-cuda.so
     // finds it through its RUNPATH into the toolkit it was built with, not the loader's path).
-    std::vector<std::string> cuptiSearchDirs = {"/usr/local/cuda/extras/CUPTI/lib64",
-                                                "/usr/local/cuda/lib64",
-                                                "/usr/local/cuda/targets/x86_64-linux/lib",
-                                                "/usr/local/cuda/targets/sbsa-linux/lib"};
+    std::vector<std::string> cuptiSearchDirs = {
+        "/usr/local/cuda/extras/CUPTI/lib64", "/usr/local/cuda/lib64",
+        "/usr/local/cuda/targets/x86_64-linux/lib", "/usr/local/cuda/targets/sbsa-linux/lib"};
     // Where libsightline-inject.so / libsightline-cuda.so live; empty: skip those checks.
     std::string injectDir;
     // Open real perf events (cpu-clock, kernel samples, context switches) on this process.

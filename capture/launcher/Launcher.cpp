@@ -357,10 +357,7 @@ Result<ProfileResult> Launcher::run() {
     // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
     GateFile gate;
     if (m_o.captureRange == CaptureRange::Nvtx) {
-        uint32_t maxWindows = m_o.rangeEnd == CaptureRangeEnd::Repeat ||
-                                      m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown
-                                  ? static_cast<uint32_t>(m_o.repeatCount)
-                                  : 1u;
+        uint32_t maxWindows = repeats(m_o.rangeEnd) ? static_cast<uint32_t>(m_o.repeatCount) : 1u;
         if (std::string e = gate.create(sessionDir, maxWindows, shutdownAtRangeEnd); !e.empty()) {
             fs::remove_all(sessionDir);
             return makeError("--capture-range=nvtx: " + e);

@@ -21,6 +21,10 @@ namespace sl::capture {
 enum class KillMode { Sigterm, Sigkill, None, Signal };  // Signal: ProfileOptions::killSignal
 enum class CaptureRange { None, Nvtx, CudaProfilerApi };
 enum class CaptureRangeEnd { Stop, StopShutdown, Repeat, RepeatShutdown };
+// Whether every range (up to the count) is recorded, one report each.
+inline bool repeats(CaptureRangeEnd e) {
+    return e == CaptureRangeEnd::Repeat || e == CaptureRangeEnd::RepeatShutdown;
+}
 
 struct ProfileOptions {
     std::vector<std::string> command;  // argv of the program, argv[0] first

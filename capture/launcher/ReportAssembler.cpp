@@ -193,7 +193,7 @@ Result<std::vector<std::string>> assembleReports(
             return makeError("the NVTX capture range '" + o.nvtxRange +
                              (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
                              "' never occurred: no report written");
-        if (o.rangeEnd != CaptureRangeEnd::Repeat)
+        if (!repeats(o.rangeEnd))
             windows.resize(1);
         else if (o.repeatCount > 0 && windows.size() > static_cast<size_t>(o.repeatCount))
             windows.resize(static_cast<size_t>(o.repeatCount));
@@ -215,7 +215,7 @@ Result<std::vector<std::string>> assembleReports(
         auto report = buildOne(in, streams, windows[i], &bar, &events, note,
                                static_cast<int64_t>(i) + 1);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
-        if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
+        if (windows.size() > 1 || repeats(o.rangeEnd))
             path = numberedName(path, static_cast<int>(i) + 1);
         WriteOptions wo;
         // An explicit name was checked before the capture (-f decides). A default name must stay
@@ -226,7 +226,7 @@ Result<std::vector<std::string>> assembleReports(
             std::error_code ec;
             if (!fs::exists(path, ec)) break;
             path = nextDefaultReportName();
-            if (windows.size() > 1 || o.rangeEnd == CaptureRangeEnd::Repeat)
+            if (windows.size() > 1 || repeats(o.rangeEnd))
                 path = numberedName(path, static_cast<int>(i) + 1);
             st = writeReport(*report, path, wo);
         }

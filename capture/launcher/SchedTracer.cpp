@@ -41,6 +41,13 @@ std::string SchedTracer::start(int64_t pid) {
         attr.disabled = 0;
         long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                           PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+            // perf_event_paranoid 2 refuses events that count in the kernel; the switch records
+            // of a user-space event still arrive.
+            attr.exclude_kernel = 1;
+            fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
+                         PERF_FLAG_FD_CLOEXEC);
+        }
         if (fd < 0) {
             int e = errno;
             std::string why = std::strerror(e);

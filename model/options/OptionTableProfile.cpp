@@ -287,7 +287,9 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     // session machinery: accepted so that shared scripts run, each with its warning.
     auto other = [&](std::string_view name, ValueKind kind, std::string_view valueName,
                      std::string_view def, std::string_view help, std::string_view note) {
-        add(Opt(P, name, 0, kind, valueName, def, help).unavailable(note).group("More"));
+        Opt o(P, name, 0, kind, valueName, def, help);
+        if (kind == K::Integer) o.range(0, 1'000'000'000);
+        add(std::move(o.unavailable(note).group("More")));
     };
     constexpr std::string_view kEmbedded =
         "an option of nsys's Embedded Platforms Edition; ignored";
@@ -396,8 +398,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      na("hotkey", "there is no hot key; the whole run is recorded")})
             .group("Timing"));
     add(Opt(P, "nvtx-capture", 'p', K::Text, "RANGE[@DOMAIN]", "",
-            "the NVTX range of -c nvtx: RANGE, RANGE@DOMAIN, RANGE@* (any domain), @DOMAIN "
-            "(any range of the domain)")
+            "the NVTX range of -c nvtx: RANGE (default domain), RANGE@DOMAIN or RANGE@* (any "
+            "domain)")
             .group("Timing"));
     add(Opt(P, "capture-range-end", 0, K::Choice, "MODE", "stop",
             "after the range: stop recording (the program runs on), stop and end the program, "

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "capture/common/Clock.h"
