@@ -1,5 +1,6 @@
 #include "model/options/OptionDocs.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "model/options/OptionParser.h"
@@ -74,16 +75,22 @@ std::string oldSpellings(const OptionDef& o) {
     return text;
 }
 
+// "cublas, cudnn: not traced yet; ..." : the values that are not plain, grouped by their note.
 std::string valueNotes(const OptionDef& o, const BuildFeatures& f) {
-    std::string text;
+    std::vector<std::pair<std::string, std::string>> groups;  // note, values
     for (const auto& v : o.values) {
         if (v.hidden || !v.sameAs.empty()) continue;
-        const Support s = effectiveSupport(v, f);
-        if (s == Support::Implemented) continue;
+        if (effectiveSupport(v, f) == Support::Implemented) continue;
         const std::string note = effectiveNote(v, f);
         if (note.empty()) continue;
-        text += (text.empty() ? "" : " ") + std::string(v.name) + ": " + note + ".";
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == note; });
+        if (it == groups.end()) groups.emplace_back(note, std::string(v.name));
+        else it->second += ", " + std::string(v.name);
     }
+    std::string text;
+    for (const auto& [note, names] : groups)
+        text += (text.empty() ? "" : " ") + names + ": " + note + ".";
     return text;
 }
 
@@ -151,6 +158,7 @@ std::string markdownTable(std::string_view command, const BuildFeatures& f) {
         if (o->shortName) name = "`-" + std::string(1, o->shortName) + "`, " + name;
         const Support s = effectiveSupport(*o, f);
         std::string notes = s == Support::Implemented ? std::string() : effectiveNote(*o, f);
+        if (!notes.empty()) notes += ".";
         if (s != Support::Unavailable)
             if (std::string vn = valueNotes(*o, f); !vn.empty())
                 notes += (notes.empty() ? "" : " ") + vn;

@@ -125,7 +125,8 @@ std::string closestMatch(std::string_view word, const std::vector<std::string_vi
         if (word.size() >= 4 && c.substr(0, word.size()) == word) d = std::min<size_t>(d, 1);
         if (d < bestDistance) bestDistance = d, best = std::string(c);
     }
-    const size_t limit = std::max<size_t>(2, word.size() / 3);
+    // Short words are near too much ("gpu" is two edits from "mpi"): one edit at most.
+    const size_t limit = word.size() <= 4 ? 1 : std::max<size_t>(2, word.size() / 3);
     return bestDistance <= limit ? best : std::string();
 }
 

@@ -63,8 +63,8 @@ TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
     auto* reason = child<QLabel>("cudaReason");
     EXPECT_TRUE(reason->isVisible());
     EXPECT_EQ(reason->text(),
-              "This sightline has no CUDA capture (no --cuda-memory-usage in 'sightline profile "
-              "--help').");
+              "This sightline has no CUDA capture ('sightline profile --list-options' lists CUDA "
+              "as not available).");
     EXPECT_EQ(cuda->toolTip(), reason->text());
     EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
     EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());

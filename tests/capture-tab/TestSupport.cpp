@@ -26,9 +26,11 @@ QString writeFakeSightline(const QString& dir) {
 # Mimics the stderr of `sightline profile` (capture/launcher): the running line, the merge bar,
 # the "merged ...; report written to" line and "sightline: error:" lines.
 [ -n "$FAKE_SIGHTLINE_LOG" ] && printf '%s\n' "$@" > "$FAKE_SIGHTLINE_LOG"
-if [ "$1" = profile ] && [ "$2" = --help ]; then
-  echo "usage: sightline profile [options] PROGRAM [ARGS...]"
-  echo "  -t, --trace LIST   what to trace: cuda, nvtx, osrt or none"
+if [ "$1" = profile ] && [ "$2" = --list-options ]; then
+  # The shape of a build without CUDA capture (model/options/OptionDocs.cpp optionsJson).
+  echo '{"command":"profile","cuda":false,"options":['
+  echo '{"name":"cuda-memory-usage","support":"not available"},'
+  echo '{"name":"gpu-metrics-devices","support":"not available"}]}'
   exit 0
 fi
 shift

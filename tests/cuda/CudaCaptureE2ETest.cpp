@@ -100,7 +100,9 @@ TEST_F(CudaCaptureE2E, CudaProfilerApiNeedsCudaTracing) {
               std::string::npos)
         << log();
     EXPECT_NE(profile("--cuda-graph-trace=nodes", "basic", rep), 0);
-    EXPECT_NE(log().find("--cuda-graph-trace: 'nodes' is not graph or node"), std::string::npos)
+    EXPECT_NE(log().find("--cuda-graph-trace: 'nodes' is not a valid value (expected graph or "
+                         "node); did you mean 'node'?"),
+              std::string::npos)
         << log();
     EXPECT_NE(profile("--gpu-metrics-devices=first", "basic", rep), 0);
     EXPECT_NE(log().find("--gpu-metrics-devices: 'first'"), std::string::npos) << log();

@@ -111,7 +111,8 @@ TEST(SamplesCli, ImportInfoStatsAndExport) {
     CliResult bad = sightline("diff -r sample '" + rep + "' '" + rep + "'");
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(
-        bad.out.find("unknown category 'sample' (kernels, api, nvtx, memops, samples or all)"),
+        bad.out.find("--report: 'sample' is not a valid value (expected a comma-separated list "
+                     "of kernels, api, nvtx, memops, samples and all); did you mean 'samples'?"),
         std::string::npos)
         << bad.out;
 }
