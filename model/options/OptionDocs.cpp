@@ -55,12 +55,12 @@ std::string valuesText(const OptionDef& o, const BuildFeatures& f, bool markdown
     std::string text;
     for (const auto& v : o.values) {
         if (v.hidden) continue;
-        if (!text.empty()) text += markdown ? ", " : "|";
-        std::string name(v.name);
-        if (markdown) name = "`" + name + "`";
-        text += name;
         const Support s = effectiveSupport(v, f);
-        if (s == Support::Unavailable) text += markdown ? " (n/a)" : "(n/a)";
+        // --help lists what works; the values that do not are named in the notes after it.
+        if (s == Support::Unavailable && !markdown) continue;
+        if (!text.empty()) text += markdown ? ", " : "|";
+        text += markdown ? "`" + std::string(v.name) + "`" : std::string(v.name);
+        if (s == Support::Unavailable) text += " (n/a)";
         if (s == Support::Different) text += markdown ? " (differs)" : "(differs)";
     }
     return text;
