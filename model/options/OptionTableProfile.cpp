@@ -441,7 +441,9 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             "needs)")
             .group("Program"));
     add(Opt(P, "show-output", 'w', K::Switch, "", "true",
-            "show the program's stdout and stderr (they are also stored in the report)")
+            "show the program's stdout and stderr; false: store them in the report instead")
+            .differs("true leaves the program its own terminal (its buffering and colours as "
+                     "without Sightline) and stores nothing; nsys stores the output either way")
             .group("Program"));
     add(Opt(P, "run-as", 0, K::Text, "USER", "", "run the program as this user")
             .unavailable("the program runs as the calling user; use sudo -u USER sightline ...")
