@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
         Line{"output_dir_pattern", "profile --output-dir out -o r%n {P}", {"out/r1.rep"}},
         Line{"text_export", "profile --export text -o t {P}", {"t.rep", "t.txt"}},
         Line{"quiet", "profile --quiet -o q {P}", {"q.rep"}}),
-    [](const auto& info) { return std::string(info.param.name); });
+    [](const auto& param) { return std::string(param.param.name); });
 
 TEST(NsysLines, StatsAndExportOfAReport) {
     const fs::path dir = freshDir("stats_export_cmds");
