@@ -17,18 +17,6 @@ namespace {
 
 using options::ParsedArgs;
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    size_t b = 0;
-    while (b <= text.size()) {
-        size_t e = text.find(',', b);
-        if (e == std::string::npos) e = text.size();
-        if (e > b) out.push_back(text.substr(b, e - b));
-        b = e + 1;
-    }
-    return out;
-}
-
 // -o with --output-dir (a Sightline extension for scripts that keep reports in one folder).
 std::string outputPattern(const ParsedArgs& a) {
     const std::string dir = a.value("output-dir");
@@ -45,12 +33,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     o.output = outputPattern(a);
     o.optionsText = a.optionsText;
     o.forceOverwrite = a.isTrue("force-overwrite");
-    o.traceCuda = o.traceNvtx = o.traceOsrt = false;
-    for (const auto& t : splitList(a.value("trace"))) {
-        if (t == "cuda" || t == "cuda-sw") o.traceCuda = true;
-        if (t == "nvtx") o.traceNvtx = true;
-        if (t == "osrt") o.traceOsrt = true;
-    }
+    if (Status s = parseTraceList(a.value("trace"), o); !s) return s;
     o.osrtThresholdNs = std::stoll(a.value("osrt-threshold"));
     auto delay = parseSeconds(a.value("delay"), "--delay");
     if (!delay) return makeError(delay.error());
@@ -82,9 +65,9 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         if (Status s = parseEnvVar(e, o); !s) return s;
     o.inheritEnvironment = a.isTrue("inherit-environment");
     o.traceForkBeforeExec = a.isTrue("trace-fork-before-exec");
-    o.cpuSampling = a.value("sample") != "none";
-    o.samplingFrequency = std::stoi(a.value("sampling-frequency"));
-    o.backtraces = a.value("backtrace") != "none";  // lbr and dwarf walk frame pointers (warned)
+    if (Status s = parseSample(a.value("sample"), o); !s) return s;
+    if (Status s = parseSamplingFrequency(a.value("sampling-frequency"), o); !s) return s;
+    if (Status s = parseBacktrace(a.value("backtrace"), o); !s) return s;
     o.cpuMetrics = a.isTrue("cpu-metrics");
     o.cpuMetricsFrequency = std::stoi(a.value("cpu-metrics-frequency"));
     o.contextSwitches = a.value("cpuctxsw") != "none";
@@ -122,7 +105,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
 int writeExports(const std::vector<std::string>& reports, const ParsedArgs& a) {
     std::vector<std::string> types;
     for (const auto& v : a.values("export"))
-        for (const auto& t : splitList(v))
+        for (const auto& t : options::splitCommaList(v))
             if (t == "sqlite" || t == "json" || t == "text") types.push_back(t);
     int failures = 0;
     for (const auto& report : reports)

@@ -13,15 +13,18 @@
 #include "model/analysis/TimeRange.h"
 #include "model/util/JsonWriter.h"
 #include "app/cli/ReportInput.h"
+#include "model/options/OptionParser.h"
 
 namespace sl::cli {
 namespace {
 
 using namespace sl::analysis;
 
-void printReportList() {
+// --help-reports lists them all; --help-reports=NAME (a name or an old nsys name) just that one.
+void printReportList(const ReportInfo* only) {
     std::printf("Available reports (default set marked *; old nsys names in brackets):\n\n");
     for (const auto& r : allReports()) {
+        if (only && &r != only) continue;
         std::string name(r.name);
         if (!r.args.empty()) {
             std::string args;
@@ -38,15 +41,8 @@ void printReportList() {
 
 std::vector<std::string> reportSpecs(const std::vector<std::string>& given) {
     std::vector<std::string> out;
-    for (const auto& g : given) {
-        size_t b = 0;
-        while (b <= g.size()) {
-            size_t e = g.find(',', b);
-            if (e == std::string::npos) e = g.size();
-            if (e > b) out.push_back(g.substr(b, e - b));
-            b = e + 1;
-        }
-    }
+    for (const auto& g : given)
+        for (auto& item : options::splitCommaList(g)) out.push_back(std::move(item));
     if (out.empty())
         for (const ReportInfo* r : defaultReports()) out.emplace_back(r->name);
     return out;
@@ -84,10 +80,11 @@ Status applyFilters(const Report& r, const std::string& time, const std::string&
     return {};
 }
 
+// -f and -o, each given once or more, each a comma-separated list: one flat list.
 std::vector<std::string> flatten(const std::vector<std::string>& given) {
     std::vector<std::string> out;
     for (const auto& g : given)
-        for (const auto& item : reportSpecs({g})) out.push_back(item);
+        for (auto& item : options::splitCommaList(g)) out.push_back(std::move(item));
     return out;
 }
 
@@ -114,7 +111,11 @@ int runStats(int argc, char** argv) {
     auto args = parseCommandLine("stats", argc, argv, &exitCode);
     if (!args) return exitCode;
     if (args->given("help-reports")) {
-        printReportList();
+        const std::string name = args->value("help-reports");
+        const ReportInfo* only = name == "true" || name == "ALL" ? nullptr : findReport(name);
+        if (name != "true" && name != "ALL" && !only)
+            return usageError("stats", "--help-reports: unknown report '" + name + "'");
+        printReportList(only);
         return 0;
     }
     if (args->given("help-formats")) {

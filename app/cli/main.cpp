@@ -48,9 +48,8 @@ int runCommandToFile(const std::vector<std::string>& args, const std::string& pa
     dup2(fd, 1);
     close(fd);
     const int code = runCommand(args);
-    std::fflush(stdout);
-    std::cout.flush();
-    const bool written = fsync(1) == 0 || errno == EINVAL;
+    // A full disk shows here, when the buffered text reaches the file.
+    const bool written = std::fflush(stdout) == 0 && std::cout.flush().good();
     dup2(saved, 1);
     close(saved);
     if (code == 0 && !written) return fail("error writing " + path);

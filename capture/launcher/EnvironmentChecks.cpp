@@ -14,6 +14,9 @@
 #include <cstring>
 #include <set>
 
+#include "capture/launcher/SchedTracer.h"
+#include "model/options/OptionDef.h"
+
 namespace sl::capture {
 namespace {
 
@@ -21,7 +24,6 @@ constexpr uint64_t kMiB = 1024ull * 1024;
 constexpr uint64_t kGiB = 1024 * kMiB;
 constexpr int kCapSysAdmin = 21, kCapSyslog = 34, kCapPerfmon = 38;
 constexpr unsigned long kInitialPidNamespace = 4026531836ul;  // PROC_PID_INIT_INO
-constexpr int kDefaultSamplingFrequency = 1000;               // ProfileOptions::samplingFrequency
 
 // The file's first `limit` bytes; false (and errno in `err`) when it cannot be read.
 bool readFile(const std::string& path, std::string& out, int& err, size_t limit = 1 << 20) {
@@ -284,16 +286,8 @@ int probeCpuClock(bool kernel) {
 // does not exclude the kernel is refused (EACCES) even though it only carries side-band records;
 // the same event with exclude_kernel=1 opens and delivers every switch of the process.
 int probeContextSwitches(bool excludeKernel) {
-    perf_event_attr a{};
-    a.size = sizeof a;
-    a.type = PERF_TYPE_SOFTWARE;
-    a.config = PERF_COUNT_SW_DUMMY;
-    a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-    a.sample_id_all = 1;
-    a.context_switch = 1;
-    a.inherit = 1;
-    a.disabled = 1;
-    a.exclude_kernel = excludeKernel ? 1 : 0;
+    perf_event_attr a = SchedTracer::contextSwitchEvent(excludeKernel);
+    a.disabled = 1;  // a probe: opened and closed, never counting
     return perfOpen(a);
 }
 
@@ -516,13 +510,17 @@ EnvironmentCheck sampleRateCheck(const Context& c) {
                     "cannot read " + path + (err ? std::string(": ") + std::strerror(err) : "") +
                         " (the highest sampling frequency is unknown)");
     const std::string value = std::to_string(v);
-    if (v < kDefaultSamplingFrequency)
+    // The default and the highest --sampling-frequency, from the option definition.
+    const options::OptionDef* hz = options::findOption("profile", "sampling-frequency");
+    const std::string defaultHz(hz->defaultValue);
+    if (v < std::stol(defaultHz))
         return make("perf_event_max_sample_rate", "perf_event_max_sample_rate", CheckLevel::Warn,
-                    value +
-                        " Hz: below the default --sampling-frequency 1000, which the kernel "
-                        "refuses (it lowers this limit itself when sampling interrupts take too "
-                        "long, see kernel.perf_cpu_time_max_percent)",
-                    c.hostPrefix() + "sudo sysctl kernel.perf_event_max_sample_rate=8000", value);
+                    value + " Hz: below the default --sampling-frequency " + defaultHz +
+                        ", which the kernel refuses (it lowers this limit itself when sampling "
+                        "interrupts take too long, see kernel.perf_cpu_time_max_percent)",
+                    c.hostPrefix() + "sudo sysctl kernel.perf_event_max_sample_rate=" +
+                        std::to_string(hz->max),
+                    value);
     return make("perf_event_max_sample_rate", "perf_event_max_sample_rate", CheckLevel::Ok,
                 value + " Hz (the highest --sampling-frequency the kernel accepts)", {}, value);
 }

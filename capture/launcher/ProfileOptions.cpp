@@ -7,28 +7,51 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "model/options/OptionParser.h"
+
 namespace sl::capture {
 
 Status parseTraceList(const std::string& text, ProfileOptions& o) {
+    const options::OptionDef* def = options::findOption("profile", "trace");
+    auto checked = options::checkValue(*def, text);
+    if (!checked) return makeError(checked.error());
     o.traceCuda = o.traceNvtx = o.traceOsrt = false;
-    size_t pos = 0;
-    while (pos <= text.size()) {
-        size_t comma = text.find(',', pos);
-        std::string item =
-            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (item == "cuda")
-            o.traceCuda = true;
-        else if (item == "nvtx")
-            o.traceNvtx = true;
-        else if (item == "osrt")
-            o.traceOsrt = true;
-        else if (item == "none") {
-        } else
-            return makeError("--trace: unknown value '" + item +
-                             "' (expected cuda, nvtx, osrt or none)");
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
+    // Values nsys knows that are not traced here were warned about by the parser.
+    for (const auto& item : options::splitCommaList(*checked)) {
+        if (item == "cuda" || item == "cuda-sw") o.traceCuda = true;
+        if (item == "nvtx") o.traceNvtx = true;
+        if (item == "osrt") o.traceOsrt = true;
     }
+    return {};
+}
+
+namespace {
+
+// The value in the definition's canonical spelling, or the definition's one-line error.
+Result<std::string> checked(std::string_view option, const std::string& text) {
+    return options::checkValue(*options::findOption("profile", option), text);
+}
+
+}  // namespace
+
+Status parseSample(const std::string& text, ProfileOptions& o) {
+    auto v = checked("sample", text);
+    if (!v) return makeError(v.error());
+    o.cpuSampling = *v != "none";  // system-wide and xhv sample the tree (said in the definition)
+    return {};
+}
+
+Status parseSamplingFrequency(const std::string& text, ProfileOptions& o) {
+    auto v = checked("sampling-frequency", text);
+    if (!v) return makeError(v.error());
+    o.samplingFrequency = std::stoi(*v);
+    return {};
+}
+
+Status parseBacktrace(const std::string& text, ProfileOptions& o) {
+    auto v = checked("backtrace", text);
+    if (!v) return makeError(v.error());
+    o.backtraces = *v != "none";  // lbr and dwarf walk frame pointers (the parser warned)
     return {};
 }
 
@@ -120,13 +143,13 @@ Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o) {
     else if (text == "repeat") {
         o.rangeEnd = CaptureRangeEnd::Repeat;
         o.repeatCount = 0;
-    } else if (text.rfind("repeat:", 0) == 0 || text.rfind("repeat-shutdown:", 0) == 0) {
-        const size_t colon = text.find(':');
+    } else if (const bool shutdown = text.rfind("repeat-shutdown:", 0) == 0;
+               shutdown || text.rfind("repeat:", 0) == 0) {
         char* end = nullptr;
-        long n = std::strtol(text.c_str() + colon + 1, &end, 10);
+        long n = std::strtol(text.c_str() + text.find(':') + 1, &end, 10);
         if (*end != 0 || n <= 0)
             return makeError("--capture-range-end: bad count in '" + text + "'");
-        o.rangeEnd = text[6] == ':' ? CaptureRangeEnd::Repeat : CaptureRangeEnd::RepeatShutdown;
+        o.rangeEnd = shutdown ? CaptureRangeEnd::RepeatShutdown : CaptureRangeEnd::Repeat;
         o.repeatCount = static_cast<int>(n);
     } else
         return makeError(
@@ -151,39 +174,6 @@ Status parseEnvVar(const std::string& text, ProfileOptions& o) {
         pos = comma + 1;
     }
     return {};
-}
-
-Status parseSample(const std::string& text, ProfileOptions& o) {
-    if (text == "process-tree" || text == "none") {
-        o.cpuSampling = text != "none";
-        return {};
-    }
-    if (text == "system-wide")
-        return makeError("--sample: system-wide is not supported; use process-tree or none");
-    return makeError("--sample: expected process-tree or none, got '" + text + "'");
-}
-
-Status parseSamplingFrequency(const std::string& text, ProfileOptions& o) {
-    char* end = nullptr;
-    const long hz = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end || hz < 100 || hz > 8000)
-        return makeError("--sampling-frequency: expected 100 to 8000 Hz, got '" + text + "'");
-    o.samplingFrequency = static_cast<int>(hz);
-    return {};
-}
-
-Status parseBacktrace(const std::string& text, ProfileOptions& o) {
-    // nsys's default, lbr, needs Intel last-branch-record hardware; dwarf needs copying user
-    // stacks into the ring. Frame pointers are what we walk ("auto" picks them).
-    if (text == "fp" || text == "auto" || text == "none") {
-        o.backtraces = text != "none";
-        return {};
-    }
-    if (text == "lbr" || text == "dwarf")
-        return makeError("--backtrace: " + text +
-                         " is not supported; supported: fp (frame pointers: build with "
-                         "-fno-omit-frame-pointer for full stacks) or none");
-    return makeError("--backtrace: expected fp or none, got '" + text + "'");
 }
 
 bool patternUsesPid(const std::string& pattern) {
@@ -245,11 +235,9 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
 }
 
 std::string nextDefaultReportName(const std::string& dir) {
-    for (int n = 1;; ++n) {
-        std::string name = (dir == "." ? "" : dir + "/") + "report" + std::to_string(n) + ".rep";
-        std::error_code ec;
-        if (!std::filesystem::exists(name, ec)) return name;
-    }
+    // nsys's default name, report%n.
+    auto name = expandOutputPattern((dir == "." ? "" : dir + "/") + "report%n", 0);
+    return name ? *name : "report1.rep";
 }
 
 std::string numberedName(const std::string& path, int index) {

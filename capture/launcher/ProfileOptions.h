@@ -62,7 +62,8 @@ struct ProfileOptions {
 #endif
 };
 
-// "cuda,nvtx,osrt", "none": sets the trace flags.
+// The -t list as the option definition accepts it ("cuda,nvtx,mpi", "none"): sets the trace
+// flags of what is traced here.
 Status parseTraceList(const std::string& text, ProfileOptions& o);
 // Seconds, decimal allowed ("2", "0.5"); negative or garbage fails.
 Result<int64_t> parseSeconds(const std::string& text, const char* option);
@@ -74,7 +75,7 @@ Status parseCaptureRange(const std::string& text, ProfileOptions& o);
 Status parseNvtxCapture(const std::string& text, ProfileOptions& o);
 Status parseCaptureRangeEnd(const std::string& text, ProfileOptions& o);
 Status parseEnvVar(const std::string& text, ProfileOptions& o);
-// -s process-tree|none, --sampling-frequency 100-8000, -b fp|none (lbr, dwarf: not supported).
+// -s, --sampling-frequency and -b, their values checked by the definition.
 Status parseSample(const std::string& text, ProfileOptions& o);
 Status parseSamplingFrequency(const std::string& text, ProfileOptions& o);
 Status parseBacktrace(const std::string& text, ProfileOptions& o);

@@ -24,27 +24,32 @@ SchedTracer::~SchedTracer() {
     }
 }
 
+perf_event_attr SchedTracer::contextSwitchEvent(bool excludeKernel) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_DUMMY;
+    attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+    attr.sample_id_all = 1;
+    attr.context_switch = 1;
+    attr.inherit = 1;
+    attr.use_clockid = 1;
+    attr.clockid = CLOCK_MONOTONIC;
+    attr.exclude_kernel = excludeKernel ? 1 : 0;
+    return attr;
+}
+
 std::string SchedTracer::start(int64_t pid) {
     long cpus = sysconf(_SC_NPROCESSORS_CONF);
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     for (int cpu = 0; cpu < cpus; ++cpu) {
-        perf_event_attr attr{};
-        attr.size = sizeof attr;
-        attr.type = PERF_TYPE_SOFTWARE;
-        attr.config = PERF_COUNT_SW_DUMMY;
-        attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-        attr.sample_id_all = 1;
-        attr.context_switch = 1;
-        attr.inherit = 1;
-        attr.use_clockid = 1;
-        attr.clockid = CLOCK_MONOTONIC;
-        attr.disabled = 0;
+        perf_event_attr attr = contextSwitchEvent(false);
         long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                           PERF_FLAG_FD_CLOEXEC);
         if (fd < 0 && (errno == EACCES || errno == EPERM)) {
             // perf_event_paranoid 2 refuses events that count in the kernel; the switch records
             // of a user-space event still arrive.
-            attr.exclude_kernel = 1;
+            attr = contextSwitchEvent(true);
             fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                          PERF_FLAG_FD_CLOEXEC);
         }

@@ -5,6 +5,8 @@
 // one ThreadState (Running) event per period a traced thread ran on a CPU. When the kernel
 // refuses (perf_event_paranoid, seccomp, containers), start() returns the reason and the
 // capture goes on without it.
+#include <linux/perf_event.h>
+
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -19,6 +21,10 @@ namespace sl::capture {
 class SchedTracer {
 public:
     ~SchedTracer();
+    // The event whose side-band records are the context switches, as start() opens it (and as
+    // `sightline status --environment` probes it). excludeKernel: the form perf_event_paranoid 2
+    // allows to non-root users; the switch records still arrive.
+    static perf_event_attr contextSwitchEvent(bool excludeKernel);
     // Opens the events for `pid` (before it runs anything of interest). Empty string: success.
     std::string start(int64_t pid);
     void stop();

@@ -104,6 +104,13 @@ struct Lookup {
 
 }  // namespace
 
+std::vector<std::string> splitCommaList(std::string_view text) {
+    std::vector<std::string> out;
+    for (auto item : splitCommas(text))
+        if (!item.empty()) out.emplace_back(item);
+    return out;
+}
+
 bool parseBool(std::string_view s, bool* out) {
     if (s == "true" || s == "on" || s == "1" || s == "yes") {
         *out = true;

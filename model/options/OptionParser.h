@@ -47,6 +47,8 @@ Result<std::string> checkValue(const OptionDef& o, const std::string& value);
 std::string allowedText(const OptionDef& o);
 // The closest of `candidates` to `word`, or "" when none is close enough to be a typo.
 std::string closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
+// "a,b,,c" -> {"a", "b", "c"}: the items of a comma-separated list, empty ones dropped.
+std::vector<std::string> splitCommaList(std::string_view text);
 // "true"/"on"/"1"/"yes" and "false"/"off"/"0"/"no"; anything else fails.
 bool parseBool(std::string_view s, bool* out);
 
