@@ -232,7 +232,9 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 w.detached = true;
                 break;
             }
-            say(std::string("duration reached: sending ") + strsignal(killSignalOf(m_o)));
+            const char* abbrev = sigabbrev_np(killSignalOf(m_o));  // "TERM", "KILL", ...
+            say("duration reached: sending " +
+                (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(killSignalOf(m_o))));
             killTree(killSignalOf(m_o));
             killDeadline = now + 5'000'000'000;
         }

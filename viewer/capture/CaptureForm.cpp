@@ -212,12 +212,14 @@ QWidget* CaptureForm::buildOutputGroup() {
     m_output = named(new QLineEdit, "output");
     m_output->setPlaceholderText("report1.rep, report2.rep, ... in the working directory");
     m_output->setToolTip(
-        "Patterns: %p process id, %h host name, %q{NAME} environment variable, %% a percent sign");
+        "Patterns: %p process id, %h host name, %n the next free number, %q{NAME} environment "
+        "variable, %% a percent sign");
     auto* browse = named(new QPushButton("..."), "browseOutput");
     connect(browse, &QPushButton::clicked, this, &CaptureForm::browseOutput);
     form->addRow("Output:", row({m_output, browse}));
     auto* help =
-        new QLabel("%p process id, %h host name, %q{NAME} environment variable, %% percent sign");
+        new QLabel("%p process id, %h host name, %n next free number, %q{NAME} environment variable, "
+                   "%% percent sign");
     help->setStyleSheet("color: gray;");
     form->addRow(help);
     m_overwrite = named(new QCheckBox("Overwrite an existing report"), "forceOverwrite");
