@@ -181,25 +181,21 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     const bool liveProgress = !m_o.quiet && isatty(2);
-    // Tools that run the profiler (the GUI's Capture tab) ask for one progress line per second.
-    const bool lineProgress = !m_o.quiet && !liveProgress && std::getenv("SIGHTLINE_PROGRESS_LINES");
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
     bool treeGone = false;  // -x false: every process has ended, the recording goes on
     LiveEventCounter counter(sessionDir);
     while (true) {
         int64_t now = nowNs();
-        if ((liveProgress || lineProgress || m_progress.enabled()) && now >= nextProgress) {
+        if ((liveProgress || m_progress.enabled()) && now >= nextProgress) {
             // How long, how many processes, how many events so far (whole blocks handed over).
             const uint64_t events = counter.poll();
             const size_t processes = descendantsOf(getpid()).size();
             m_progress.progress((now - startMono) / 1'000'000'000, processes, events);
-            if (liveProgress || lineProgress)
-                std::fprintf(stderr, "%ssightline: capturing: %lld s, %zu processes, %llu events written%s",
-                         liveProgress ? "\r" : "",
-                         static_cast<long long>((now - startMono) / 1'000'000'000),
-                         processes, static_cast<unsigned long long>(events),
-                         liveProgress ? "   " : "\n");
+            if (liveProgress)
+                std::fprintf(stderr, "\rsightline: capturing: %lld s, %zu processes, %llu events written   ",
+                             static_cast<long long>((now - startMono) / 1'000'000'000), processes,
+                             static_cast<unsigned long long>(events));
             progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
         }
@@ -270,6 +266,10 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         usleep(5000);
     }
     if (progressShown) std::fprintf(stderr, "\n");
+    // The last count, so that a reader of --progress-fd knows the events of a short run too.
+    if (m_progress.enabled())
+        m_progress.progress((nowNs() - startMono) / 1'000'000'000, descendantsOf(getpid()).size(),
+                            counter.poll());
     return w;
 }
 

@@ -27,8 +27,12 @@ public:
     }
     Opt& group(std::string_view g) { return d.group = g, *this; }
     Opt& cuda() { return d.needsCuda = true, *this; }
+    Opt& nvml() { return d.needsNvml = true, *this; }
     Opt& extension() { return d.nsys = false, *this; }
     Opt& repeatable() { return d.repeatable = true, *this; }
+    Opt& onlyWhen(std::string_view option, Condition::Test test, std::string_view value) {
+        return d.onlyWhen = {option, test, value}, *this;
+    }
     operator OptionDef() && { return std::move(d); }  // NOLINT: the point of the builder
 
 private:

@@ -1,5 +1,7 @@
 #include "model/options/OptionDef.h"
 
+#include <algorithm>
+
 namespace sl::options {
 
 namespace {
@@ -108,6 +110,25 @@ std::string effectiveNote(const OptionDef& o, const BuildFeatures& f) {
 
 std::string effectiveNote(const ValueDef& v, const BuildFeatures& f) {
     return std::string(v.needsCuda && !f.cuda ? kNoCuda : v.note);
+}
+
+bool Condition::holds(std::string_view current) const {
+    if (option.empty()) return true;
+    switch (test) {
+        case Test::Is:
+            return current == value;
+        case Test::IsNot:
+            return current != value;
+        case Test::Has:
+            // A comma-separated list: an item equal to `value`.
+            for (size_t start = 0; start <= current.size();) {
+                const size_t comma = std::min(current.find(',', start), current.size());
+                if (current.substr(start, comma - start) == value) return true;
+                start = comma + 1;
+            }
+            return false;
+    }
+    return true;
 }
 
 std::string_view supportName(Support s) {

@@ -40,6 +40,18 @@ struct ValueDef {
     bool hidden = false;     // accepted, not listed (old spellings)
 };
 
+// When an option matters only while another option has some value ("--sampling-frequency" only
+// while "--sample" is not "none"); the Capture tab greys it out otherwise. An empty `option`:
+// always.
+struct Condition {
+    enum class Test : uint8_t { Is, IsNot, Has };  // Has: a list option contains the value
+    std::string_view option;
+    Test test = Test::Is;
+    std::string_view value;
+    // Whether `currentValue` (the other option's value, in its canonical spelling) meets it.
+    bool holds(std::string_view currentValue) const;
+};
+
 struct OptionDef {
     std::string_view command;  // "profile", "stats", ...
     std::string_view name;     // long name without "--"
@@ -58,7 +70,9 @@ struct OptionDef {
     // "Program", "More"); empty: not a capture setting (help, listings).
     std::string_view group;
     bool needsCuda = false;  // Unavailable in a build without CUDA capture
+    bool needsNvml = false;  // GPU metrics: unavailable where NVML does not load (the Capture tab)
     bool nsys = true;        // nsys has this option (false: a Sightline extension)
+    Condition onlyWhen;      // the option matters only then (empty: always)
 };
 
 struct CommandDef {

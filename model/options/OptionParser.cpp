@@ -190,7 +190,7 @@ Result<std::string> checkValue(const OptionDef& o, const std::string& value) {
         case ValueKind::Seconds: {
             char* end = nullptr;
             const double v = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end || !(v >= 0) || v > 1e7)
+            if (value.empty() || *end || !(v >= 0) || v > kMaxSeconds)
                 return makeError(dashed(o) + ": '" + value + "' is not a valid value (expected " +
                                  allowedText(o) + ")");
             return value;
@@ -333,7 +333,10 @@ Result<ParsedArgs> parseArgs(std::string_view command, const std::vector<std::st
             }
         }
         if (Status s = store(*o, value); !s) return makeError(s.error());
-        for (size_t k = first; k <= i; ++k) given.push_back(args[k]);
+        // profile's options outside the Capture-tab groups (--progress-fd, --list-options) are
+        // about this run of the tool, not the capture: the report does not record them.
+        if (command != "profile" || !o->group.empty())
+            for (size_t k = first; k <= i; ++k) given.push_back(args[k]);
     }
     for (const auto& g : given) out.optionsText += (out.optionsText.empty() ? "" : " ") + g;
     return out;

@@ -15,6 +15,9 @@
 
 namespace sl::options {
 
+// The longest --delay or --duration accepted (about 115 days), so that typos such as 1e300 stop.
+inline constexpr double kMaxSeconds = 1e7;
+
 class ParsedArgs {
 public:
     // The value in effect: the last one given, else the default ("" when there is none).
@@ -28,7 +31,9 @@ public:
     std::vector<std::string> positionals;
     std::vector<std::string> warnings;  // one line each, without a "warning:" prefix
     bool help = false;                  // -h/--help was given
-    std::string optionsText;            // the options as given, joined by spaces
+    // The options as given, joined by spaces (for profile: the capture settings only, without
+    // --progress-fd and the like), recorded in the report.
+    std::string optionsText;
 
 private:
     friend Result<ParsedArgs> parseArgs(std::string_view, const std::vector<std::string>&,

@@ -49,6 +49,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "osrt-threshold", 0, K::Integer, "NS", "1000",
             "record OS runtime calls lasting at least this many nanoseconds")
             .range(0, 1'000'000'000'000)
+            .onlyWhen("trace", Condition::Test::Has, "osrt")
             .group("Trace"));
     add(Opt(P, "osrt-backtrace-depth", 0, K::Integer, "N", "24",
             "frames in the call stacks of OS runtime calls")
@@ -85,16 +86,19 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "cuda-memory-usage", 0, K::Switch, "", "false",
             "trace CUDA memory allocations and frees (device memory over time)")
             .cuda()
+            .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
     add(Opt(P, "cuda-graph-trace", 0, K::Choice, "graph|node", "graph",
             "CUDA graphs as one range each, or node by node")
             .values({val("graph"), val("node")})
             .cuda()
+            .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
     add(Opt(P, "cuda-flush-interval", 0, K::Integer, "MS", "0",
             "flush CUDA activity buffers this often in milliseconds (0: when full)")
             .range(0, 3'600'000)
             .cuda()
+            .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
     add(Opt(P, "cuda-event-trace", 0, K::Choice, "auto|true|false", "false",
             "trace CUDA event completion on the device")
@@ -124,12 +128,15 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .differs("metrics come from NVML (utilization, SM and memory clocks, memory used, "
                      "power, temperature), not from the hardware counter sets of nsys")
             .cuda()
+            .nvml()
             .group("CUDA"));
     add(Opt(P, "gpu-metrics-frequency", 0, K::Integer, "HZ", "10", "GPU metrics samples per second")
             .range(1, 10000)
             .differs("default 10 Hz: NVML's counters change about every 1/6 s, nsys's default of "
                      "10 kHz would repeat the same values")
             .cuda()
+            .nvml()
+            .onlyWhen("gpu-metrics-devices", Condition::Test::IsNot, "none")
             .group("CUDA"));
     add(Opt(P, "gpu-metrics-set", 0, K::Text, "SET", "", "the GPU metrics set to sample")
             .unavailable("the NVML metrics are sampled whatever the set")
@@ -161,6 +168,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "sampling-frequency", 0, K::Integer, "HZ", "1000",
             "CPU samples per second of CPU time")
             .range(100, 8000)
+            .onlyWhen("sample", Condition::Test::IsNot, "none")
             .group("CPU"));
     add(Opt(P, "sampling-period", 0, K::Integer, "CYCLES", "",
             "CPU cycles between samples (hardware sampling)")
@@ -182,6 +190,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      na("lbr", "no last-branch-record hardware access; frame pointers are walked"),
                      na("dwarf", "DWARF unwinding is not built yet; frame pointers are walked"),
                      val("none")})
+            .onlyWhen("sample", Condition::Test::IsNot, "none")
             .group("CPU"));
     add(Opt(P, "cpuctxsw", 0, K::Choice, "process-tree|system-wide|none", "process-tree",
             "trace thread scheduling (context switches)")
@@ -196,6 +205,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "cpu-metrics-frequency", 0, K::Integer, "HZ", "100", "CPU metrics samples per second")
             .range(1, 1000)
             .extension()
+            .onlyWhen("cpu-metrics", Condition::Test::Is, "true")
             .group("CPU"));
     add(Opt(P, "cpu-core-events", 0, K::Text, "EVENTS", "none", "sample CPU core counters")
             .unavailable(kNoHwCounters)
@@ -400,6 +410,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "nvtx-capture", 'p', K::Text, "RANGE[@DOMAIN]", "",
             "the NVTX range of -c nvtx: RANGE (default domain), RANGE@DOMAIN or RANGE@* (any "
             "domain)")
+            .onlyWhen("capture-range", Condition::Test::Is, "nvtx")
             .group("Timing"));
     add(Opt(P, "capture-range-end", 0, K::Choice, "MODE", "stop",
             "after the range: stop recording (the program runs on), stop and end the program, "
@@ -409,6 +420,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      na("none", "the range's end stops the recording as with stop")})
             .differs("the default is stop (nsys: stop-shutdown), so a program is never ended "
                      "unasked")
+            .onlyWhen("capture-range", Condition::Test::IsNot, "none")
             .group("Timing"));
     add(Opt(P, "stop-on-range-end", 0, K::Switch, "", "true",
             "old nsys option: true ends the program at the end of the capture range "

@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QCheckBox>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -153,7 +154,7 @@ TEST_F(EndToEnd, TheShownCommandLineRunByHandGivesAnEquivalentReport) {
     type("program", client("nvtx_threads"));
     type("workingDirectory", dir.path());
     type("output", "same.rep");
-    tab->findChild<QWidget*>("forceOverwrite")->setProperty("checked", true);
+    tab->findChild<QCheckBox*>("force-overwrite")->setChecked(true);
     click("start");
     ASSERT_TRUE(
         test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, 60000))
@@ -281,7 +282,7 @@ TEST_F(EndToEnd, ProgramThatCannotRunIsReportedByTheRunner) {
     CaptureSettings s;
     s.program = dir.filePath("vanished");
     s.workingDirectory = dir.path();
-    s.output = "never.rep";
+    s.set("output", "never.rep");
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(test::waitFor([&] { return !failed.isEmpty() || !finished.isEmpty(); }, 30000));
     EXPECT_EQ(finished, "");

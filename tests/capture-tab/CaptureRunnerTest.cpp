@@ -46,8 +46,8 @@ TEST_F(RunnerFixture, RunsTheProfilerWithTheBuiltArgvAndFindsTheReport) {
     s.program = "/bin/echo";
     s.arguments = {"hello", "from the program"};
     s.workingDirectory = dir.path();
-    s.output = "run1";
-    s.traceCuda = false;
+    s.set("output", "run1");
+    s.set("trace", "nvtx,osrt");
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(waitDone());
     EXPECT_EQ(failed, "");
@@ -59,8 +59,12 @@ TEST_F(RunnerFixture, RunsTheProfilerWithTheBuiltArgvAndFindsTheReport) {
     EXPECT_EQ(runner.progress().processes(), 1);
     EXPECT_EQ(runner.progress().events(), 1042);
     EXPECT_GT(runner.progress().rootPid(), 0);
-    EXPECT_EQ(test::readText(dir.filePath("argv.txt")),
-              ProfileCommandBuilder::arguments(s).join('\n') + "\n");
+    // The built argv, with the progress channel's descriptor after "profile".
+    QStringList argv = test::readText(dir.filePath("argv.txt")).split('\n', Qt::SkipEmptyParts);
+    ASSERT_GE(argv.size(), 2);
+    EXPECT_TRUE(argv[1].startsWith("--progress-fd=")) << argv[1].toStdString();
+    argv.removeAt(1);
+    EXPECT_EQ(argv, ProfileCommandBuilder::arguments(s));
     EXPECT_FALSE(runner.isRunning());
 }
 
@@ -69,7 +73,7 @@ TEST_F(RunnerFixture, StopSendsSigintAndKeepsTheReport) {
     s.program = "sleep";
     s.arguments = {"30"};
     s.workingDirectory = dir.path();
-    s.output = "long.rep";
+    s.set("output", "long.rep");
     QSignalSpy progress(&runner, &CaptureRunner::progressChanged);
     ASSERT_TRUE(runner.start(s));
     // The tree is the fake profiler's one child: `sleep 30`.
@@ -95,7 +99,7 @@ TEST_F(RunnerFixture, ProgramStdoutIsATerminalSoBufferedOutputArrivesLive) {
     s.program = "python3";
     s.arguments = {"-c", "import sys, time; print('early', sys.stdout.isatty()); time.sleep(30)"};
     s.workingDirectory = dir.path();
-    s.output = "tty.rep";
+    s.set("output", "tty.rep");
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(test::waitFor([&] { return out.contains("early True"); }, 10000))
         << out.join('|').toStdString();
@@ -123,7 +127,7 @@ TEST_F(RunnerFixture, UnwritableOutput) {
     CaptureSettings s;
     s.program = "/bin/true";
     s.workingDirectory = dir.path();
-    s.output = "ro/x.rep";
+    s.set("output", "ro/x.rep");
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(waitDone());
     EXPECT_EQ(failed,
@@ -136,10 +140,10 @@ TEST_F(RunnerFixture, RepeatedRangesGiveOneFinishedSignalPerReport) {
     CaptureSettings s;
     s.program = "/bin/true";
     s.workingDirectory = dir.path();
-    s.output = "rep";
-    s.captureRange = CaptureRangeKind::Nvtx;
-    s.nvtxRange = "step";
-    s.rangeEnd = CaptureRangeEndKind::Repeat;
+    s.set("output", "rep");
+    s.set("capture-range", "nvtx");
+    s.set("nvtx-capture", "step");
+    s.set("capture-range-end", "repeat");
     QSignalSpy spy(&runner, &CaptureRunner::captureFinished);
     ASSERT_TRUE(runner.start(s));
     ASSERT_TRUE(test::waitFor([&] { return spy.count() == 2; }));
@@ -164,15 +168,15 @@ TEST(CaptureRunnerPaths, ExpectedReportPath) {
     CaptureSettings s;
     s.workingDirectory = "/work/runs";
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "");
-    s.output = "a";
+    s.set("output", "a");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/work/runs/a.rep");
-    s.output = "/abs/b.rep";
+    s.set("output", "/abs/b.rep");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/abs/b.rep");
     qputenv("SL_CAPTURE_TAB_TEST", "v1");
-    s.output = "%h_%q{SL_CAPTURE_TAB_TEST}_100%%";
+    s.set("output", "%h_%q{SL_CAPTURE_TAB_TEST}_100%%");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s),
               "/work/runs/" + QSysInfo::machineHostName() + "_v1_100%.rep");
-    s.output = "r-%p";
+    s.set("output", "r-%p");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "");
 }
 
@@ -182,7 +186,7 @@ TEST_F(RunnerFixture, SilentProfilerReportFoundByNameButAnOldFileIsNeverTaken) {
     CaptureSettings s;
     s.program = "/bin/true";
     s.workingDirectory = dir.path();
-    s.output = "quiet.rep";
+    s.set("output", "quiet.rep");
     test::writeScript(dir.filePath("quiet.rep"), "old");
     runner.setProfilerPath(test::writeScript(dir.filePath("silent-noop"), "#!/bin/sh\nexit 0\n"));
     ASSERT_TRUE(runner.start(s));

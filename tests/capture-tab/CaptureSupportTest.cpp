@@ -40,33 +40,36 @@ TEST(SightlineLocator, OverrideThenNextToTheAppThenTheBuildTree) {
     EXPECT_EQ(SightlineLocator::displayName(installed), installed);
 }
 
-TEST(CaptureProgress, ReadsProfilerLinesOnly) {
+TEST(CaptureProgress, ReadsTheJsonLinesOfTheProgressChannel) {
+    // The lines capture/launcher/ProgressChannel writes; anything else is ignored.
     CaptureProgress p;
     EXPECT_EQ(p.events(), -1);
-    EXPECT_FALSE(p.feedLine("the program says 99 events, 5 processes"));
+    EXPECT_FALSE(p.feedLine("sightline: 1,234 events, 2 processes"));  // text is never parsed
+    EXPECT_FALSE(p.feedLine("{\"event\":\"progress\""));                  // half a line
+    EXPECT_FALSE(p.feedLine("[1,2]"));
     EXPECT_EQ(p.events(), -1);
-    EXPECT_TRUE(p.feedLine("sightline: capture running: pid 4242 (./app --make 5 events)"));
+    EXPECT_TRUE(p.feedLine(R"({"event":"started","pid":4242,"command":["./app","5 events"]})"));
     EXPECT_EQ(p.rootPid(), 4242);
     EXPECT_EQ(p.events(), -1);
-    EXPECT_TRUE(p.feedLine("sightline: 1,234 events, 2 processes"));
+    EXPECT_TRUE(p.feedLine(R"({"event":"progress","seconds":3,"processes":2,"events":1234})"));
     EXPECT_EQ(p.events(), 1234);
     EXPECT_EQ(p.processes(), 2);
-    EXPECT_TRUE(
-        p.feedLine("sightline: merged 12,345,678 events from 3 processes in 15 ms; report written "
-                   "to /tmp/my dir/r.rep (1.50 MiB)"));
-    EXPECT_EQ(p.events(), 12345678);
-    EXPECT_EQ(p.processes(), 3);
-    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep"}));
-    EXPECT_FALSE(p.feedLine("Generated:"));
-    EXPECT_TRUE(p.feedLine("    /tmp/x/report1.rep"));
-    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.rep", "/tmp/x/report1.rep"}));
-    EXPECT_TRUE(p.feedLine(
-        "sightline: error: out.rep already exists (use -f/--force-overwrite to replace it)"));
-    EXPECT_EQ(p.lastError(), "out.rep already exists (use -f/--force-overwrite to replace it)");
-    EXPECT_TRUE(
-        p.feedLine("sightline profile: error: --delay: expected a number of seconds, got 'x' (see "
-                   "'sightline profile --help')"));
-    EXPECT_EQ(p.lastError(), "--delay: expected a number of seconds, got 'x'");
+    EXPECT_TRUE(p.feedLine(R"({"event":"progress","seconds":4,"processes":3,"events":12345678901})"));
+    EXPECT_EQ(p.events(), 12345678901);
+    EXPECT_FALSE(p.feedLine(R"({"event":"message","text":"merging"})"));
+    EXPECT_TRUE(p.feedLine(R"({"event":"warning","text":"CPU sampling off"})"));
+    EXPECT_EQ(p.warnings(), QStringList({"CPU sampling off"}));
+    EXPECT_TRUE(p.feedLine(R"({"event":"report","path":"/tmp/my dir/r.1.rep","bytes":4096})"));
+    EXPECT_TRUE(p.feedLine(R"({"event":"report","path":"/tmp/my dir/r.2.rep","bytes":4096})"));
+    EXPECT_EQ(p.reportPaths(), QStringList({"/tmp/my dir/r.1.rep", "/tmp/my dir/r.2.rep"}));
+    EXPECT_FALSE(p.finished());
+    EXPECT_TRUE(p.feedLine(R"({"event":"finished","exit_code":3})"));
+    EXPECT_TRUE(p.finished());
+    EXPECT_EQ(p.exitCode(), 3);
+    CaptureProgress failed;
+    EXPECT_TRUE(failed.feedLine(R"({"event":"error","message":"out.rep already exists"})"));
+    EXPECT_EQ(failed.lastError(), "out.rep already exists");
+    EXPECT_TRUE(failed.finished());
 }
 
 TEST(ProcessTreeWatcher, DescendantsAndProc) {
@@ -146,12 +149,12 @@ TEST(CapturePresets, SaveListLoadRemove) {
     a.program = "/bin/true";
     a.arguments = {"x y"};
     a.workingDirectory = "/tmp";
-    a.traceOsrt = false;
-    a.durationSeconds = 2.5;
+    a.set("trace", "cuda,nvtx");
+    a.set("duration", "2.5");
     CaptureSettings b;
     b.program = "";  // a preset of options only
-    b.captureRange = CaptureRangeKind::Nvtx;
-    b.nvtxRange = "epoch";
+    b.set("capture-range", "nvtx");
+    b.set("nvtx-capture", "epoch");
     presets.save("zeta/with slash", a);
     presets.save("Alpha", b);
     presets.saveLast(a);

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +20,8 @@
 #include "viewer/capture/CaptureForm.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/capture/OptionField.h"
+#include "model/options/OptionDef.h"
 
 using namespace sl::viewer;
 
@@ -48,6 +51,10 @@ struct TabFixture : ::testing::Test {
         e->clear();
         QTest::keyClicks(e, text);
     }
+    // A click on the box itself (a check box in a wide cell is not clickable at its centre).
+    static void tick(QCheckBox* box) {
+        QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(6, box->height() / 2));
+    }
     void click(const char* button) {
         QTest::mouseClick(child<QPushButton>(button), Qt::LeftButton);
     }
@@ -56,18 +63,18 @@ struct TabFixture : ::testing::Test {
 }  // namespace
 
 TEST_F(TabFixture, CudaOptionsDisabledWithTheReasonWhenTheCliHasNoCuda) {
-    auto* cuda = child<QCheckBox>("traceCuda");
+    auto* cuda = child<QCheckBox>("trace-cuda");
     EXPECT_FALSE(cuda->isEnabled());
     EXPECT_FALSE(cuda->isChecked());
-    EXPECT_FALSE(child<QCheckBox>("cudaMemoryUsage")->isEnabled());
+    EXPECT_FALSE(child<QCheckBox>("cuda-memory-usage")->isEnabled());
     auto* reason = child<QLabel>("cudaReason");
     EXPECT_TRUE(reason->isVisible());
     EXPECT_EQ(reason->text(),
               "This sightline has no CUDA capture ('sightline profile --list-options' lists CUDA "
               "as not available).");
     EXPECT_EQ(cuda->toolTip(), reason->text());
-    EXPECT_FALSE(child<QCheckBox>("gpuMetrics")->isEnabled());
-    EXPECT_TRUE(child<QCheckBox>("traceNvtx")->isEnabled());
+    EXPECT_FALSE(child<QLineEdit>("gpu-metrics-devices")->isEnabled());
+    EXPECT_TRUE(child<QCheckBox>("trace-nvtx")->isEnabled());
     // For the docs and for eyes: CAPTURE_TAB_SCREENSHOT=out.png saves the tab as shown.
     if (const QString shot = qEnvironmentVariable("CAPTURE_TAB_SCREENSHOT"); !shot.isEmpty()) {
         tab->resize(1400, 900);
@@ -83,7 +90,7 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     type("program", "/bin/echo");
     type("arguments", "one 'two words'");
     type("output", "out/%p");
-    QTest::mouseClick(child<QCheckBox>("traceOsrt"), Qt::LeftButton);
+    tick(child<QCheckBox>("trace-osrt"));
     const QString bin = tab->runner()->profilerPath();
     EXPECT_EQ(tab->commandLine(),
               bin + " profile --trace=nvtx --output=out/%p /bin/echo one 'two words'");
@@ -96,13 +103,13 @@ TEST_F(TabFixture, CommandLineFollowsTheFormAndCopies) {
     type("arguments", "");
     // The environment table: Add, then edit the cells as a user would.
     click("addEnv");
-    auto* env = child<QTableWidget>("environment");
+    auto* env = child<QTableWidget>("env-var");
     ASSERT_EQ(env->rowCount(), 1);
     env->item(0, 0)->setText("OMP_NUM_THREADS");
     env->item(0, 1)->setText("4 threads");
     EXPECT_EQ(tab->commandLine(), bin +
-                                      " profile --trace=nvtx '--env-var=OMP_NUM_THREADS=4 threads' "
-                                      "--output=out/%p /bin/echo");
+                                      " profile --trace=nvtx --output=out/%p "
+                                      "'--env-var=OMP_NUM_THREADS=4 threads' /bin/echo");
     env->setCurrentCell(0, 0);
     click("removeEnv");
     EXPECT_EQ(env->rowCount(), 0);
@@ -186,15 +193,14 @@ TEST_F(TabFixture, PresetsSaveAndRestoreTheForm) {
     type("program", "/bin/echo");
     type("arguments", "preset args");
     type("output", "p.rep");
-    child<QComboBox>("captureRange")->setCurrentIndex(1);
-    type("nvtxRange", "epoch");
-    type("nvtxDomain", "train");
+    child<QComboBox>("capture-range")->setCurrentIndex(1);
+    type("nvtx-capture", "epoch@train");
     child<QComboBox>("presetName")->setCurrentText("my preset");
     click("savePreset");
     const QString saved = tab->commandLine();
     type("program", "/bin/true");
     type("arguments", "");
-    child<QComboBox>("captureRange")->setCurrentIndex(0);
+    child<QComboBox>("capture-range")->setCurrentIndex(0);
     EXPECT_NE(tab->commandLine(), saved);
     child<QComboBox>("presetName")->setCurrentText("my preset");
     click("loadPreset");
@@ -216,20 +222,98 @@ TEST_F(TabFixture, CpuSamplingOptionsReachTheCommandLine) {
     type("program", "/bin/echo");
     const QString bin = tab->runner()->profilerPath();
     EXPECT_FALSE(tab->commandLine().contains("--sampl")) << tab->commandLine().toStdString();
-    auto* sample = child<QCheckBox>("sampleCpu");
-    auto* frequency = child<QSpinBox>("samplingFrequency");
+    auto* sample = child<QComboBox>("sample");
+    auto* frequency = child<QDoubleSpinBox>("sampling-frequency");
     auto* backtrace = child<QComboBox>("backtrace");
-    EXPECT_TRUE(sample->isChecked());  // the CLI samples the process tree by default
+    EXPECT_EQ(sample->currentText(), "process-tree");  // the CLI's default
+    // The definition's range, not a copy of it.
+    EXPECT_EQ(frequency->minimum(), 100);
+    EXPECT_EQ(frequency->maximum(), 8000);
     frequency->setValue(4000);
     backtrace->setCurrentIndex(backtrace->findData("none"));
     EXPECT_TRUE(
         tab->commandLine().endsWith(" --sampling-frequency=4000 --backtrace=none /bin/echo"))
         << tab->commandLine().toStdString();
-    QTest::mouseClick(sample, Qt::LeftButton);
-    EXPECT_FALSE(frequency->isEnabled());
+    sample->setCurrentIndex(sample->findData("none"));
+    EXPECT_FALSE(frequency->isEnabled());  // --sampling-frequency only while sampling
     EXPECT_FALSE(backtrace->isEnabled());
     EXPECT_TRUE(tab->commandLine().endsWith(" --sample=none /bin/echo"))
         << tab->commandLine().toStdString();
     EXPECT_TRUE(tab->commandLine().startsWith(bin + " profile --trace="))
+        << tab->commandLine().toStdString();
+}
+
+TEST_F(TabFixture, TheFormOffersExactlyTheDefinitionsOptions) {
+    // Every capture setting of `sightline profile` has one field, with the definition's limits;
+    // nothing else in the form claims to be an option.
+    auto* form = tab->findChild<CaptureForm*>();
+    ASSERT_NE(form, nullptr);
+    // Limits and defaults on a form that has not been told what this machine lacks.
+    CaptureForm fresh;
+    QStringList expected, offered;
+    for (const sl::options::OptionDef* o : sl::options::optionsOf("profile"))
+        if (!o->group.empty()) expected << QString::fromUtf8(o->name.data(), o->name.size());
+    for (QWidget* w : form->findChildren<QWidget*>())
+        if (w->property("option").isValid()) offered << w->property("option").toString();
+    expected.sort();
+    offered.sort();
+    EXPECT_EQ(offered, expected);
+    for (OptionField* f : fresh.fields()) {
+        const sl::options::OptionDef& d = f->def();
+        SCOPED_TRACE(f->name().toStdString());
+        // Nsys's not-available options are offered, greyed out, saying why.
+        if (d.support == sl::options::Support::Unavailable) {
+            EXPECT_FALSE(f->isEnabled());
+            EXPECT_TRUE(f->toolTip().contains(QString::fromUtf8(d.note.data(), d.note.size())));
+        }
+        EXPECT_EQ(f->value(), QString::fromUtf8(d.defaultValue.data(), d.defaultValue.size()))
+            << "the field starts at the definition's default";
+        switch (d.kind) {
+            case sl::options::ValueKind::Integer: {
+                auto* n = f->findChild<QDoubleSpinBox*>();
+                ASSERT_NE(n, nullptr);
+                // One step below the range means "not set" for an option without a default.
+                EXPECT_EQ(n->minimum(), double(d.min) - (d.defaultValue.empty() ? 1 : 0));
+                EXPECT_EQ(n->maximum(), double(d.max));
+                break;
+            }
+            case sl::options::ValueKind::Choice: {
+                auto* c = f->findChild<QComboBox*>();
+                ASSERT_NE(c, nullptr);
+                QStringList listed, values;
+                for (int i = 0; i < c->count(); ++i) listed << c->itemData(i).toString();
+                for (const auto& v : d.values)
+                    if (!v.hidden) values << QString::fromUtf8(v.name.data(), v.name.size());
+                EXPECT_EQ(listed, values);
+                break;
+            }
+            case sl::options::ValueKind::List: {
+                QStringList boxes, values;
+                for (auto* b : f->findChildren<QCheckBox*>()) boxes << b->text();
+                for (const auto& v : d.values)
+                    if (!v.hidden && v.name != "none")
+                        values << QString::fromUtf8(v.name.data(), v.name.size());
+                EXPECT_EQ(boxes, values);
+                break;
+            }
+            case sl::options::ValueKind::Switch:
+                EXPECT_NE(f->findChild<QCheckBox*>(), nullptr);
+                break;
+            default:
+                break;
+        }
+    }
+    // Each field's value reaches the command line in the CLI's own spelling.
+    type("program", "/bin/echo");
+    child<QComboBox>("capture-range")->setCurrentIndex(
+        child<QComboBox>("capture-range")->findData("nvtx"));
+    type("nvtx-capture", "step");
+    auto* end = child<QComboBox>("capture-range-end");
+    end->setCurrentIndex(end->findData("repeat-shutdown:N"));
+    child<QSpinBox>("capture-range-end-count")->setValue(3);
+    tick(child<QCheckBox>("stop-on-exit"));
+    EXPECT_TRUE(tab->commandLine().endsWith(" --capture-range=nvtx --nvtx-capture=step "
+                                            "--capture-range-end=repeat-shutdown:3 "
+                                            "--stop-on-exit=false /bin/echo"))
         << tab->commandLine().toStdString();
 }

@@ -161,3 +161,37 @@ TEST(OptionDefinition, WithoutCudaTheCudaOptionsAreNotAvailable) {
     EXPECT_NE(optionsJson("profile", noCuda).find("\"cuda\": false"), std::string::npos);
     EXPECT_NE(helpText("profile", noCuda).find("not available here"), std::string::npos);
 }
+
+TEST(OptionDefinition, ConditionsNameAnOptionAndAValueOfTheSameCommand) {
+    // onlyWhen greys fields out in the Capture tab and keeps them off its command line: a typo in
+    // a condition would silently hide an option.
+    int conditions = 0;
+    for (const CommandDef& c : commandDefs())
+        for (const OptionDef* o : optionsOf(c.name)) {
+            if (o->onlyWhen.option.empty()) continue;
+            ++conditions;
+            SCOPED_TRACE(std::string(o->name));
+            const OptionDef* other = findOption(c.name, o->onlyWhen.option);
+            ASSERT_NE(other, nullptr);
+            EXPECT_NE(other, o);
+            EXPECT_TRUE(checkValue(*other, std::string(o->onlyWhen.value)).ok());
+            EXPECT_EQ(o->onlyWhen.test == Condition::Test::Has, other->kind == ValueKind::List);
+            // The other option's default decides whether the option applies out of the box.
+            (void)o->onlyWhen.holds(other->defaultValue);
+        }
+    EXPECT_GE(conditions, 10);
+    Condition has{"trace", Condition::Test::Has, "osrt"};
+    EXPECT_TRUE(has.holds("cuda,osrt"));
+    EXPECT_FALSE(has.holds("cuda,osrt-x"));
+    EXPECT_FALSE(has.holds(""));
+    EXPECT_TRUE((Condition{"sample", Condition::Test::IsNot, "none"}.holds("process-tree")));
+    EXPECT_FALSE((Condition{"sample", Condition::Test::IsNot, "none"}.holds("none")));
+    EXPECT_TRUE(Condition{}.holds("anything"));
+}
+
+TEST(OptionDefinition, EveryIntegerHasARange) {
+    // The Capture tab's number boxes take their limits from here.
+    for (const CommandDef& c : commandDefs())
+        for (const OptionDef* o : optionsOf(c.name))
+            if (o->kind == ValueKind::Integer) EXPECT_LT(o->min, o->max) << o->name;
+}

@@ -124,3 +124,12 @@ TEST(OptionParser, ClosestMatch) {
     EXPECT_EQ(closestMatch("trcae", {"trace", "delay"}), "trace");
     EXPECT_EQ(closestMatch("q", {"trace", "delay"}), "");
 }
+
+TEST(OptionParser, TheRecordedOptionsAreTheCaptureSettings) {
+    // A GUI's --progress-fd is not part of the capture: two runs of the same settings, one from
+    // the Capture tab, record the same options.
+    auto a = parseArgs("profile", {"--progress-fd=11", "-t", "nvtx", "-o", "x", "./app"}, {});
+    ASSERT_TRUE(a.ok()) << a.error();
+    EXPECT_EQ(a->optionsText, "-t nvtx -o x");
+    EXPECT_EQ(a->value("progress-fd"), "11");
+}

@@ -1,10 +1,5 @@
 #include "viewer/capture/CaptureForm.h"
 
-#include <algorithm>
-
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -13,11 +8,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSpinBox>
-#include <QStandardItemModel>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
+#include "model/options/OptionDef.h"
+#include "viewer/capture/OptionField.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 
 namespace sl::viewer {
@@ -46,36 +42,48 @@ QLabel* reasonLabel(const char* name) {
     return l;
 }
 
+QString qs(std::string_view v) {
+    return QString::fromUtf8(v.data(), qsizetype(v.size()));
+}
+
+// The sections of the form, in order: the definition's group names and the titles shown.
+struct Section {
+    const char* group;
+    const char* title;
+};
+constexpr Section kSections[] = {{"Trace", "Trace"},       {"CUDA", "CUDA and GPU"},
+                                 {"CPU", "CPU"},           {"Timing", "When"},
+                                 {"Output", "Report"}};
+constexpr const char* kMoreGroup = "More";
+
 }  // namespace
 
 CaptureForm::CaptureForm(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildProgramGroup());
-    layout->addWidget(buildTraceGroup());
-    layout->addWidget(buildTimingGroup());
-    layout->addWidget(buildOutputGroup());
+    for (const Section& s : kSections) layout->addWidget(buildOptionGroup(s.group, s.title));
+    layout->addWidget(buildMoreSection());
     layout->addStretch(1);
     setSettings(CaptureSettings());
-    updateEnabled();
 }
 
-void CaptureForm::watch(QWidget* w) {
-    if (auto* e = qobject_cast<QLineEdit*>(w))
-        connect(e, &QLineEdit::textChanged, this, &CaptureForm::changed);
-    else if (auto* c = qobject_cast<QCheckBox*>(w))
-        connect(c, &QCheckBox::toggled, this, [this] {
-            updateEnabled();
-            emit changed();
-        });
-    else if (auto* s = qobject_cast<QSpinBox*>(w))
-        connect(s, &QSpinBox::valueChanged, this, &CaptureForm::changed);
-    else if (auto* d = qobject_cast<QDoubleSpinBox*>(w))
-        connect(d, &QDoubleSpinBox::valueChanged, this, &CaptureForm::changed);
-    else if (auto* b = qobject_cast<QComboBox*>(w))
-        connect(b, &QComboBox::currentIndexChanged, this, [this] {
-            updateEnabled();
-            emit changed();
-        });
+OptionField* CaptureForm::field(const QString& option) const {
+    for (OptionField* f : m_fields)
+        if (f->name() == option) return f;
+    return nullptr;
+}
+
+void CaptureForm::addFields(const QString& group, QFormLayout* form) {
+    for (const options::OptionDef* o : options::optionsOf("profile")) {
+        if (qs(o->group) != group || o->name == "env-var") continue;
+        auto* f = new OptionField(*o);
+        m_fields << f;
+        if (f->label())
+            form->addRow(f->label(), f);
+        else
+            form->addRow(f);
+        connect(f, &OptionField::changed, this, &CaptureForm::onFieldChanged);
+    }
 }
 
 QWidget* CaptureForm::buildProgramGroup() {
@@ -95,7 +103,10 @@ QWidget* CaptureForm::buildProgramGroup() {
     connect(browseDir, &QPushButton::clicked, this, &CaptureForm::browseDirectory);
     form->addRow("Working directory:", row({m_workingDir, browseDir}));
 
-    m_env = named(new QTableWidget(0, 2), "environment");
+    // --env-var as a table of names and values (the option's field).
+    m_env = named(new QTableWidget(0, 2), "env-var");
+    m_env->setProperty("option", "env-var");
+    m_env->setToolTip("--env-var, -e: " + qs(options::findOption("profile", "env-var")->help));
     m_env->setHorizontalHeaderLabels({"Variable", "Value"});
     m_env->horizontalHeader()->setStretchLastSection(true);
     m_env->verticalHeader()->hide();
@@ -124,153 +135,97 @@ QWidget* CaptureForm::buildProgramGroup() {
     envLayout->addWidget(m_env);
     envLayout->addLayout(envButtons);
     form->addRow("Environment:", envRow);
-    for (QWidget* w : {static_cast<QWidget*>(m_program), static_cast<QWidget*>(m_arguments),
-                       static_cast<QWidget*>(m_workingDir)})
-        watch(w);
+    for (QLineEdit* e : {m_program, m_arguments, m_workingDir})
+        connect(e, &QLineEdit::textChanged, this, &CaptureForm::changed);
+    addFields("Program", form);
     return box;
 }
 
-QWidget* CaptureForm::buildTraceGroup() {
-    auto* box = new QGroupBox("Trace");
+QWidget* CaptureForm::buildOptionGroup(const QString& group, const QString& title) {
+    auto* box = new QGroupBox(title);
+    box->setObjectName("group-" + group);
     auto* form = new QFormLayout(box);
-    m_cuda = named(new QCheckBox("CUDA API and GPU activity"), "traceCuda");
-    m_cudaMemory = named(new QCheckBox("CUDA memory usage"), "cudaMemoryUsage");
-    m_cudaReason = reasonLabel("cudaReason");
-    form->addRow(row({m_cuda, m_cudaMemory}));
-    form->addRow(m_cudaReason);
-    m_nvtx = named(new QCheckBox("NVTX ranges and marks"), "traceNvtx");
-    form->addRow(m_nvtx);
-    m_osrt = named(new QCheckBox("OS runtime calls longer than"), "traceOsrt");
-    m_osrtThreshold = named(new QSpinBox, "osrtThreshold");
-    m_osrtThreshold->setRange(0, 1'000'000'000);
-    m_osrtThreshold->setSuffix(" ns");
-    form->addRow(row({m_osrt, m_osrtThreshold}));
-    m_gpuMetrics = named(new QCheckBox("GPU metrics of devices"), "gpuMetrics");
-    m_gpuDevices = named(new QLineEdit, "gpuMetricsDevices");
-    m_gpuDevices->setPlaceholderText("all, or indices such as 0,1");
-    m_gpuFrequency = named(new QSpinBox, "gpuMetricsFrequency");
-    m_gpuFrequency->setRange(1, 10000);
-    m_gpuFrequency->setSuffix(" Hz");
-    m_gpuReason = reasonLabel("gpuMetricsReason");
-    form->addRow(row({m_gpuMetrics, m_gpuDevices, m_gpuFrequency}));
-    form->addRow(m_gpuReason);
-    m_cpuMetrics = named(new QCheckBox("CPU metrics (per-core utilization, memory)"), "cpuMetrics");
-    form->addRow(m_cpuMetrics);
-    m_sample = named(new QCheckBox("CPU samples of the process tree at"), "sampleCpu");
-    m_samplingFrequency = named(new QSpinBox, "samplingFrequency");
-    m_samplingFrequency->setRange(100, 8000);  // what the CLI accepts
-    m_samplingFrequency->setSuffix(" Hz");
-    m_backtrace = named(new QComboBox, "backtrace");
-    m_backtrace->addItem("with call stacks (frame pointers)", "fp");
-    m_backtrace->addItem("without call stacks", "none");
-    form->addRow(row({m_sample, m_samplingFrequency, m_backtrace}));
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             m_cuda, m_cudaMemory, m_nvtx, m_osrt, m_osrtThreshold, m_gpuMetrics, m_gpuDevices,
-             m_gpuFrequency, m_cpuMetrics, m_sample, m_samplingFrequency, m_backtrace})
-        watch(w);
-    return box;
-}
-
-QWidget* CaptureForm::buildTimingGroup() {
-    auto* box = new QGroupBox("When");
-    auto* form = new QFormLayout(box);
-    m_delay = named(new QDoubleSpinBox, "delay");
-    m_delay->setRange(0, 1e6);
-    m_delay->setDecimals(3);
-    m_delay->setSuffix(" s");
-    form->addRow("Delay before capture:", m_delay);
-    m_duration = named(new QDoubleSpinBox, "duration");
-    m_duration->setRange(0, 1e6);
-    m_duration->setDecimals(3);
-    m_duration->setSuffix(" s");
-    m_duration->setSpecialValueText("until the program ends");
-    form->addRow("Duration:", m_duration);
-    m_range = named(new QComboBox, "captureRange");
-    m_range->addItems({"None (capture everything)", "NVTX range", "cudaProfilerStart/Stop"});
-    form->addRow("Capture range:", m_range);
-    m_nvtxRange = named(new QLineEdit, "nvtxRange");
-    m_nvtxRange->setPlaceholderText("range name (message)");
-    m_nvtxDomain = named(new QLineEdit, "nvtxDomain");
-    m_nvtxDomain->setPlaceholderText("domain (optional)");
-    form->addRow("NVTX range @ domain:", row({m_nvtxRange, m_nvtxDomain}));
-    m_rangeEnd = named(new QComboBox, "captureRangeEnd");
-    m_rangeEnd->addItems({"stop", "stop-shutdown", "repeat"});
-    m_repeatCount = named(new QSpinBox, "repeatCount");
-    m_repeatCount->setRange(0, 100000);
-    m_repeatCount->setSpecialValueText("every range");
-    m_repeatCount->setPrefix("times: ");
-    form->addRow("At the end of the range:", row({m_rangeEnd, m_repeatCount}));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_delay, m_duration, m_range, m_nvtxRange,
-                                                      m_nvtxDomain, m_rangeEnd, m_repeatCount})
-        watch(w);
-    return box;
-}
-
-QWidget* CaptureForm::buildOutputGroup() {
-    auto* box = new QGroupBox("Report");
-    auto* form = new QFormLayout(box);
-    m_output = named(new QLineEdit, "output");
-    m_output->setPlaceholderText("report1.rep, report2.rep, ... in the working directory");
-    m_output->setToolTip(
-        "Patterns: %p process id, %h host name, %n the next free number, %q{NAME} environment "
-        "variable, %% a percent sign");
-    auto* browse = named(new QPushButton("..."), "browseOutput");
-    connect(browse, &QPushButton::clicked, this, &CaptureForm::browseOutput);
-    form->addRow("Output:", row({m_output, browse}));
-    auto* help =
-        new QLabel("%p process id, %h host name, %n next free number, %q{NAME} environment variable, "
-                   "%% percent sign");
-    help->setStyleSheet("color: gray;");
-    form->addRow(help);
-    m_overwrite = named(new QCheckBox("Overwrite an existing report"), "forceOverwrite");
-    form->addRow(m_overwrite);
-    watch(m_output);
-    watch(m_overwrite);
-    return box;
-}
-
-void CaptureForm::updateEnabled() {
-    const bool cuda = !m_capsKnown || m_caps.cuda;
-    const bool gpu = !m_capsKnown || m_caps.gpuMetrics;
-    for (QWidget* w : {static_cast<QWidget*>(m_cuda), static_cast<QWidget*>(m_cudaMemory)}) {
-        w->setEnabled(cuda);
-        w->setToolTip(cuda ? QString() : m_caps.cudaReason);
+    if (group == "CUDA") {  // why CUDA capture or GPU metrics are off on this machine
+        m_cudaReason = reasonLabel("cudaReason");
+        m_gpuReason = reasonLabel("gpuMetricsReason");
+        form->addRow(m_cudaReason);
+        form->addRow(m_gpuReason);
     }
-    m_cudaReason->setText(m_caps.cudaReason);
-    m_cudaReason->setVisible(m_capsKnown && !cuda);
-    m_gpuMetrics->setEnabled(gpu);
-    m_gpuMetrics->setToolTip(gpu ? QString() : m_caps.gpuMetricsReason);
-    m_gpuDevices->setEnabled(gpu && m_gpuMetrics->isChecked());
-    m_gpuFrequency->setEnabled(gpu && m_gpuMetrics->isChecked());
-    m_gpuReason->setText(m_caps.gpuMetricsReason);
-    m_gpuReason->setVisible(m_capsKnown && !gpu);
-    if (auto* model = qobject_cast<QStandardItemModel*>(m_range->model())) {
-        QStandardItem* item = model->item(2);
-        item->setEnabled(cuda);
-        item->setToolTip(cuda ? QString() : m_caps.cudaReason);
-    }
-    m_osrtThreshold->setEnabled(m_osrt->isChecked());
-    m_samplingFrequency->setEnabled(m_sample->isChecked());
-    m_backtrace->setEnabled(m_sample->isChecked());
-    const bool nvtxRange = m_range->currentIndex() == 1;
-    m_nvtxRange->setEnabled(nvtxRange);
-    m_nvtxDomain->setEnabled(nvtxRange);
-    m_rangeEnd->setEnabled(m_range->currentIndex() != 0);
-    m_repeatCount->setEnabled(m_range->currentIndex() != 0 && m_rangeEnd->currentIndex() == 2);
+    addFields(group, form);
+    return box;
+}
+
+QWidget* CaptureForm::buildMoreSection() {
+    // Every other option nsys has: most are not available here, each says why. Folded by default
+    // so that the common settings stay on one screen.
+    auto* section = new QWidget;
+    auto* layout = new QVBoxLayout(section);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* toggle = named(new QToolButton, "moreOptions");
+    toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle->setArrowType(Qt::RightArrow);
+    toggle->setCheckable(true);
+    toggle->setAutoRaise(true);
+    auto* box = named(new QGroupBox, "group-More");
+    auto* form = new QFormLayout(box);
+    addFields(kMoreGroup, form);
+    int available = 0, total = 0;
+    for (OptionField* f : m_fields)
+        if (f->def().group == kMoreGroup)
+            ++total, available += f->def().support != options::Support::Unavailable;
+    toggle->setText(QString("More options (%1 of nsys's other %2 work here)")
+                        .arg(available)
+                        .arg(total));
+    box->hide();
+    connect(toggle, &QToolButton::toggled, this, [toggle, box](bool open) {
+        toggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        box->setVisible(open);
+    });
+    layout->addWidget(toggle);
+    layout->addWidget(box);
+    return section;
+}
+
+void CaptureForm::onFieldChanged() {
+    updateApplies();
+    emit changed();
+}
+
+void CaptureForm::updateApplies() {
+    const CaptureSettings s = settings();
+    for (OptionField* f : m_fields) f->setApplies(s.applies(f->name()));
 }
 
 void CaptureForm::setCapabilities(const CaptureCapabilities& c) {
     m_caps = c;
     m_capsKnown = true;
-    // Unavailable options are also unticked, so the command line never asks for them.
-    if (!c.cuda) {
-        m_cuda->setChecked(false);
-        m_cudaMemory->setChecked(false);
-        if (m_range->currentIndex() == 2) m_range->setCurrentIndex(0);
-    }
-    if (!c.gpuMetrics) m_gpuMetrics->setChecked(false);
-    updateEnabled();
+    applyCapabilities();
+    updateApplies();
     emit changed();
+}
+
+void CaptureForm::applyCapabilities() {
+    if (!m_capsKnown) return;
+    for (OptionField* f : m_fields) {
+        const options::OptionDef& d = f->def();
+        QString reason;
+        if (d.needsCuda && !m_caps.cuda)
+            reason = m_caps.cudaReason;
+        else if (d.needsNvml && !m_caps.gpuMetrics)
+            reason = m_caps.gpuMetricsReason;
+        f->setUnavailable(reason);
+        // Unavailable options go back to their defaults, so the command line never asks for them.
+        if (!reason.isEmpty()) f->setValue(qs(d.defaultValue));
+        for (const options::ValueDef& v : d.values) {
+            if (!v.needsCuda) continue;
+            f->setValueUnavailable(qs(v.name), m_caps.cuda ? QString() : m_caps.cudaReason);
+            if (!m_caps.cuda && f->value() == qs(v.name)) f->setValue(qs(d.defaultValue));
+        }
+    }
+    m_cudaReason->setText(m_caps.cudaReason);
+    m_cudaReason->setVisible(!m_caps.cuda);
+    m_gpuReason->setText(m_caps.gpuMetricsReason);
+    m_gpuReason->setVisible(m_caps.cuda && !m_caps.gpuMetrics);
 }
 
 CaptureSettings CaptureForm::settings(QString* argumentsError) const {
@@ -287,29 +242,8 @@ CaptureSettings CaptureForm::settings(QString* argumentsError) const {
         if (!name.isEmpty())
             s.environment.append({name, m_env->item(r, 1) ? m_env->item(r, 1)->text() : QString()});
     }
-    s.traceCuda = m_cuda->isEnabled() && m_cuda->isChecked();
-    s.traceNvtx = m_nvtx->isChecked();
-    s.traceOsrt = m_osrt->isChecked();
-    s.osrtThresholdNs = m_osrtThreshold->value();
-    s.cudaMemoryUsage = m_cudaMemory->isEnabled() && m_cudaMemory->isChecked();
-    const QString devices = m_gpuDevices->text().trimmed();
-    s.gpuMetricsDevices = m_gpuMetrics->isEnabled() && m_gpuMetrics->isChecked()
-                              ? (devices.isEmpty() ? "all" : devices)
-                              : "none";
-    s.gpuMetricsFrequencyHz = m_gpuFrequency->value();
-    s.cpuMetrics = m_cpuMetrics->isChecked();
-    s.sampleCpu = m_sample->isChecked();
-    s.samplingFrequencyHz = m_samplingFrequency->value();
-    s.backtrace = m_backtrace->currentData().toString();
-    s.delaySeconds = m_delay->value();
-    s.durationSeconds = m_duration->value();
-    s.captureRange = static_cast<CaptureRangeKind>(m_range->currentIndex());
-    s.nvtxRange = m_nvtxRange->text();
-    s.nvtxDomain = m_nvtxDomain->text();
-    s.rangeEnd = static_cast<CaptureRangeEndKind>(m_rangeEnd->currentIndex());
-    s.repeatCount = m_repeatCount->value();
-    s.output = m_output->text().trimmed();
-    s.forceOverwrite = m_overwrite->isChecked();
+    for (OptionField* f : m_fields)
+        if (f->isAvailable()) s.set(f->name(), f->value());
     return s;
 }
 
@@ -326,29 +260,9 @@ void CaptureForm::setSettings(const CaptureSettings& s) {
             m_env->setItem(r, 0, new QTableWidgetItem(name));
             m_env->setItem(r, 1, new QTableWidgetItem(value));
         }
-        m_cuda->setChecked(s.traceCuda);
-        m_nvtx->setChecked(s.traceNvtx);
-        m_osrt->setChecked(s.traceOsrt);
-        m_osrtThreshold->setValue(int(s.osrtThresholdNs));
-        m_cudaMemory->setChecked(s.cudaMemoryUsage);
-        m_gpuMetrics->setChecked(s.gpuMetricsDevices != "none" && !s.gpuMetricsDevices.isEmpty());
-        m_gpuDevices->setText(m_gpuMetrics->isChecked() ? s.gpuMetricsDevices : QString("all"));
-        m_gpuFrequency->setValue(s.gpuMetricsFrequencyHz);
-        m_cpuMetrics->setChecked(s.cpuMetrics);
-        m_sample->setChecked(s.sampleCpu);
-        m_samplingFrequency->setValue(s.samplingFrequencyHz);
-        m_backtrace->setCurrentIndex(std::max(0, m_backtrace->findData(s.backtrace)));
-        m_delay->setValue(s.delaySeconds);
-        m_duration->setValue(s.durationSeconds);
-        m_range->setCurrentIndex(int(s.captureRange));
-        m_nvtxRange->setText(s.nvtxRange);
-        m_nvtxDomain->setText(s.nvtxDomain);
-        m_rangeEnd->setCurrentIndex(int(s.rangeEnd));
-        m_repeatCount->setValue(s.repeatCount);
-        m_output->setText(s.output);
-        m_overwrite->setChecked(s.forceOverwrite);
-        if (m_capsKnown) setCapabilities(m_caps);  // re-clear what this machine cannot do
-        updateEnabled();
+        for (OptionField* f : m_fields) f->setValue(s.value(f->name()));
+        applyCapabilities();  // re-clear what this machine cannot do
+        updateApplies();
     }
     emit changed();
 }
@@ -363,13 +277,6 @@ void CaptureForm::browseDirectory() {
     const QString d =
         QFileDialog::getExistingDirectory(this, "Working directory", m_workingDir->text());
     if (!d.isEmpty()) m_workingDir->setText(d);
-}
-
-void CaptureForm::browseOutput() {
-    const QString p = QFileDialog::getSaveFileName(this, "Report file", m_output->text(),
-                                                   "Sightline reports (*.rep)", nullptr,
-                                                   QFileDialog::DontConfirmOverwrite);
-    if (!p.isEmpty()) m_output->setText(p);
 }
 
 }  // namespace sl::viewer

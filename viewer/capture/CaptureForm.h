@@ -1,22 +1,26 @@
 #pragma once
-// The Capture tab's form: program, arguments, working directory, environment table, what to
-// trace, timing, capture range and output. Maps widgets to CaptureSettings and back; options the
-// machine cannot capture are disabled with the reason next to them. Emits changed() on every
-// edit so the tab can refresh the command line. GUI thread. Widgets carry objectNames for tests.
+// The Capture tab's form: the program, its arguments, working directory and environment, then
+// one field per option of `sightline profile` that is a capture setting, generated from the option
+// definition (model/options) and laid out in its groups (Trace, CUDA, CPU, When, Report, and the
+// rest under "More options"). Options this machine or build cannot capture are greyed out with
+// the reason; options that do not apply with the other values (their onlyWhen condition) are
+// greyed out too. Maps the widgets to CaptureSettings and back; emits changed() on every edit.
+// GUI thread. Every option field has the option's long name as objectName.
+#include <QList>
 #include <QWidget>
 
 #include "viewer/capture/CaptureCapabilities.h"
 #include "viewer/capture/CaptureSettings.h"
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QSpinBox;
 class QTableWidget;
+class QToolButton;
 
 namespace sl::viewer {
+
+class OptionField;
 
 class CaptureForm : public QWidget {
     Q_OBJECT
@@ -28,31 +32,29 @@ public:
     void setSettings(const CaptureSettings& s);
     void setCapabilities(const CaptureCapabilities& c);
     const CaptureCapabilities& capabilities() const { return m_caps; }
+    // The generated option fields, in the definition's order.
+    const QList<OptionField*>& fields() const { return m_fields; }
+    OptionField* field(const QString& option) const;
 
 signals:
     void changed();
 
 private:
     QWidget* buildProgramGroup();
-    QWidget* buildTraceGroup();
-    QWidget* buildTimingGroup();
-    QWidget* buildOutputGroup();
-    void updateEnabled();
+    QWidget* buildOptionGroup(const QString& group, const QString& title);
+    QWidget* buildMoreSection();
+    void addFields(const QString& group, QFormLayout* form);
+    void applyCapabilities();
+    void updateApplies();
+    void onFieldChanged();
     void browseProgram();
     void browseDirectory();
-    void browseOutput();
-    void watch(QWidget* w);
 
     CaptureCapabilities m_caps;
     bool m_capsKnown = false;
-    QLineEdit *m_program, *m_arguments, *m_workingDir, *m_output, *m_nvtxRange, *m_nvtxDomain,
-        *m_gpuDevices;
+    QLineEdit *m_program, *m_arguments, *m_workingDir;
     QTableWidget* m_env;
-    QCheckBox *m_cuda, *m_nvtx, *m_osrt, *m_cudaMemory, *m_gpuMetrics, *m_cpuMetrics, *m_sample,
-        *m_overwrite;
-    QSpinBox *m_osrtThreshold, *m_gpuFrequency, *m_samplingFrequency, *m_repeatCount;
-    QDoubleSpinBox *m_delay, *m_duration;
-    QComboBox *m_range, *m_rangeEnd, *m_backtrace;
+    QList<OptionField*> m_fields;
     QLabel *m_cudaReason, *m_gpuReason;
 };
 

@@ -1,62 +1,34 @@
 #include "viewer/capture/CaptureProgress.h"
 
-#include <QRegularExpression>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace sl::viewer {
 
-namespace {
-
-// Only the profiler's own lines count (the traced program's stderr may well say "42 events").
-bool isProfilerLine(const QString& line) {
-    return line.startsWith("sightline");
-}
-
-qint64 number(const QString& digits) {
-    QString d = digits;
-    d.remove(',');
-    return d.toLongLong();
-}
-
-}  // namespace
-
-bool CaptureProgress::feedLine(const QString& rawLine) {
-    const QString line = rawLine.trimmed();
-    if (m_expectPath) {
-        m_expectPath = false;
-        if (!line.isEmpty()) {
-            m_reports << line;
-            return true;
-        }
+bool CaptureProgress::feedLine(const QString& line) {
+    const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8());
+    if (!doc.isObject()) return false;
+    const QJsonObject o = doc.object();
+    const QString event = o.value("event").toString();
+    if (event == "started") {
+        m_rootPid = qint64(o.value("pid").toDouble(-1));
+    } else if (event == "progress") {
+        m_events = qint64(o.value("events").toDouble(double(m_events)));
+        m_processes = o.value("processes").toInt(m_processes);
+    } else if (event == "warning") {
+        m_warnings << o.value("text").toString();
+    } else if (event == "report") {
+        const QString path = o.value("path").toString();
+        if (path.isEmpty()) return false;
+        m_reports << path;
+    } else if (event == "finished") {
+        m_exitCode = o.value("exit_code").toInt(0);
+    } else if (event == "error") {
+        m_lastError = o.value("message").toString();
+    } else {
+        return false;  // "message": the same text is in the log from stderr
     }
-    static const QRegularExpression generated("^Generated:\\s*(.*)$");
-    if (auto m = generated.match(line); m.hasMatch()) {
-        if (m.captured(1).isEmpty())
-            m_expectPath = true;
-        else
-            m_reports << m.captured(1);
-        return !m_expectPath;
-    }
-    if (!isProfilerLine(line)) return false;
-    static const QRegularExpression error(
-        "^sightline(?: [a-z]+)?: error: (.*?)(?: \\(see 'sightline [a-z]+ --help'\\))?$");
-    if (auto m = error.match(line); m.hasMatch()) {
-        m_lastError = m.captured(1);
-        return true;
-    }
-    bool changed = false;
-    static const QRegularExpression running("^sightline: capture running: pid ([0-9]+)\\b");
-    static const QRegularExpression events("\\b([0-9][0-9,]*) events?\\b");
-    static const QRegularExpression processes("\\b([0-9]+) process(?:es)?\\b");
-    static const QRegularExpression written("; report written to (.+\\.rep)(?: \\(.*\\))?$");
-    if (auto m = running.match(line); m.hasMatch()) {
-        m_rootPid = m.captured(1).toLongLong();  // the rest of the line is the program's command
-        return true;
-    }
-    if (auto m = events.match(line); m.hasMatch()) m_events = number(m.captured(1)), changed = true;
-    if (auto m = processes.match(line); m.hasMatch())
-        m_processes = int(number(m.captured(1))), changed = true;
-    if (auto m = written.match(line); m.hasMatch()) m_reports << m.captured(1), changed = true;
-    return changed;
+    return true;
 }
 
 }  // namespace sl::viewer

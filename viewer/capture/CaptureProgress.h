@@ -1,13 +1,9 @@
 #pragma once
-// Reads the progress that `sightline profile` writes to stderr out of the mixed stderr stream,
-// which also carries the traced program's own stderr. Lines of the profiler start with
-// "sightline"; the ones used are
-//   sightline: capture running: pid 123 (prog args)
-//   sightline: 1,234 events, 2 processes                 (periodic progress, when the CLI has it)
-//   sightline: merged 1,234 events from 2 processes in 15 ms; report written to PATH (1.2 KiB)
-//   sightline: error: MESSAGE / sightline profile: error: MESSAGE (see 'sightline profile --help')
-// and nsys's "Generated:" followed by the path. Fed line by line; keeps the latest values.
-// Pure; any thread.
+// Reads the progress that `sightline profile --progress-fd N` writes as JSON lines
+// (capture/launcher/ProgressChannel.h): "started" (the program's pid), "progress" (processes and
+// events so far), "warning", "report" (one per report written), "finished" and "error". Never
+// parses the mixed stderr text, which also carries the traced program's own output. Fed line by
+// line; keeps the latest values. Pure; any thread.
 #include <QString>
 #include <QStringList>
 
@@ -15,21 +11,24 @@ namespace sl::viewer {
 
 class CaptureProgress {
 public:
-    // Takes one complete line (without the newline). Returns whether a value changed.
+    // Takes one complete line (without the newline). Returns whether a value changed. A line
+    // that is not a JSON object of the channel is ignored.
     bool feedLine(const QString& line);
 
     qint64 events() const { return m_events; }             // -1 until reported
     int processes() const { return m_processes; }          // -1 until reported
     qint64 rootPid() const { return m_rootPid; }           // -1 until reported
     QStringList reportPaths() const { return m_reports; }  // in the order written (repeat: several)
-    QString lastError() const { return m_lastError; }      // the last "error:" line of the profiler
+    QStringList warnings() const { return m_warnings; }    // data the report will miss
+    QString lastError() const { return m_lastError; }      // the profiler's error, if it failed
+    int exitCode() const { return m_exitCode; }            // the program's; -1 until finished
+    bool finished() const { return m_exitCode >= 0 || !m_lastError.isEmpty(); }
 
 private:
     qint64 m_events = -1, m_rootPid = -1;
-    int m_processes = -1;
-    QStringList m_reports;
+    int m_processes = -1, m_exitCode = -1;
+    QStringList m_reports, m_warnings;
     QString m_lastError;
-    bool m_expectPath = false;  // nsys style: "Generated:" then the path on the next line
 };
 
 }  // namespace sl::viewer

@@ -1,6 +1,5 @@
 #include "viewer/capture/CaptureRunner.h"
 
-#include <QProcessEnvironment>
 
 #include <signal.h>
 #include <unistd.h>
@@ -36,8 +35,12 @@ CaptureRunner::CaptureRunner(QObject* parent)
     connect(&m_process, &QProcess::errorOccurred, this, &CaptureRunner::onError);
     connect(&m_pty, &PseudoTerminal::dataRead, this,
             [this](const QByteArray& d) { consume(d, false); });
+    connect(&m_progressPipe, &ProgressPipe::lineRead, this, [this](const QByteArray& line) {
+        if (m_progress.feedLine(QString::fromUtf8(line))) emit progressChanged();
+    });
     connect(&m_process, &QProcess::started, this, [this] {
         m_pty.closeSlave();
+        m_progressPipe.closeWriteEnd();
         m_tree.reset(m_process.processId());
         m_treeTimer.start();
         emit started();
@@ -82,20 +85,20 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     m_reported = false;
     m_tree.reset(-1);
     m_process.setProgram(m_profiler);
-    // One progress line per second on stderr (elapsed, processes, events so far) for the tab.
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("SIGHTLINE_PROGRESS_LINES", "1");
-    m_process.setProcessEnvironment(env);
-    m_process.setArguments(ProfileCommandBuilder::arguments(settings));
+    QStringList args = ProfileCommandBuilder::arguments(settings);
+    // Progress as JSON lines on a pipe of its own (processes, events, warnings, the report paths),
+    // never parsed out of stderr, which also carries the program's output.
+    const int progressFd = m_progressPipe.open() ? m_progressPipe.writeFd() : -1;
+    if (progressFd >= 0) args.insert(1, "--progress-fd=" + QString::number(progressFd));
+    m_process.setArguments(args);
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
     m_process.setStandardInputFile(
         QProcess::nullDevice());  // a program waiting on stdin would hang the capture
-    if (m_pty.open()) {
-        const int slave = m_pty.slaveFd();
-        m_process.setChildProcessModifier([slave] { ::dup2(slave, STDOUT_FILENO); });
-    } else {
-        m_process.setChildProcessModifier({});
-    }
+    const int slave = m_pty.open() ? m_pty.slaveFd() : -1;
+    m_process.setChildProcessModifier([slave, progressFd] {
+        if (slave >= 0) ::dup2(slave, STDOUT_FILENO);
+        ProgressPipe::inheritInChild(progressFd);
+    });
     m_startTime = QDateTime::currentDateTime();
     m_before = snapshotReports();
     m_elapsed.start();
@@ -121,7 +124,6 @@ void CaptureRunner::consume(const QByteArray& data, bool err) {
     QByteArray& partial = m_partial[err ? 1 : 0];
     partial += data;
     qsizetype nl;
-    bool changed = false;
     while ((nl = partial.indexOf('\n')) >= 0) {
         QByteArray raw = partial.left(nl);
         partial.remove(0, nl + 1);
@@ -129,19 +131,16 @@ void CaptureRunner::consume(const QByteArray& data, bool err) {
         // A bare \r redraws a progress line in place: keep its last state.
         const QString line = QString::fromLocal8Bit(raw).section('\r', -1);
         if (err) {
-            changed |= m_progress.feedLine(line);
             m_stderrTail << line;
             if (m_stderrTail.size() > kTailLines) m_stderrTail.removeFirst();
         }
         emit outputLine(line, err);
     }
-    if (changed) emit progressChanged();
 }
 
 QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
-    if (s.output.isEmpty()) return {};
     QString out;
-    const QString& p = s.output;
+    const QString p = s.value("output");
     for (qsizetype i = 0; i < p.size(); ++i) {
         if (p[i] != '%') {
             out += p[i];
@@ -162,14 +161,18 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
             return {};  // %p (known only after the start) or an unknown sequence
     }
     if (QFileInfo(out).suffix() != "rep") out += ".rep";
-    return workingDir(s).absoluteFilePath(out);
+    return reportBase(s).absoluteFilePath(out);
+}
+
+QDir CaptureRunner::reportBase(const CaptureSettings& s) {
+    // --output-dir holds reports whose name has no folder of its own (the CLI's rule).
+    const QString dir = s.value("output-dir");
+    return dir.isEmpty() ? workingDir(s) : QDir(workingDir(s).absoluteFilePath(dir));
 }
 
 QString CaptureRunner::outputDir() const {
-    const QDir wd = workingDir(m_settings);
-    return m_settings.output.isEmpty()
-               ? wd.absolutePath()
-               : QFileInfo(wd.absoluteFilePath(m_settings.output)).absolutePath();
+    return QFileInfo(reportBase(m_settings).absoluteFilePath(m_settings.value("output")))
+        .absolutePath();
 }
 
 QHash<QString, QDateTime> CaptureRunner::snapshotReports() const {
@@ -234,13 +237,13 @@ QString CaptureRunner::failureMessage(int exitCode, QProcess::ExitStatus status)
 
 void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
     m_pty.drainAndClose();
+    m_progressPipe.drainAndClose();
     readChannel(QProcess::StandardOutput);
     readChannel(QProcess::StandardError);
     for (int c = 0; c < 2; ++c) {
         if (m_partial[c].isEmpty()) continue;
         const QString line = QString::fromLocal8Bit(m_partial[c]);
         m_partial[c].clear();
-        if (c == 1 && m_progress.feedLine(line)) emit progressChanged();
         emit outputLine(line, c == 1);
     }
     m_treeTimer.stop();
@@ -256,6 +259,7 @@ void CaptureRunner::onError(QProcess::ProcessError error) {
     m_reported = true;
     m_treeTimer.stop();
     m_pty.drainAndClose();
+    m_progressPipe.drainAndClose();
     emit captureFailed("Cannot run " + m_profiler + ": " + m_process.errorString() +
                        ". Check that sightline is installed and executable, or set SIGHTLINE_CLI.");
 }

@@ -1,11 +1,13 @@
 #pragma once
 // Runs one `sightline profile` process for the Capture tab: builds its argv from the settings,
-// forwards its stdout/stderr (the traced program's output and the profiler's progress) line by
-// line, tracks progress, and on exit finds the report. The program's stdout is a pseudo-terminal
+// forwards its stdout/stderr (the traced program's output and the profiler's messages) line by
+// line, reads its progress from `--progress-fd` (JSON lines on a pipe of its own), and on exit
+// finds the report. The program's stdout is a pseudo-terminal
 // (line-buffered output, a live log) when the system has one, else a pipe. Stop sends SIGINT, as
 // Ctrl+C in a terminal does, so the profiler ends the program and still writes a complete report.
 // Never blocks: all work is driven by QProcess signals on the GUI thread. One capture at a time.
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
@@ -15,6 +17,7 @@
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
 #include "viewer/capture/ProcessTreeWatcher.h"
+#include "viewer/capture/ProgressPipe.h"
 #include "viewer/capture/PseudoTerminal.h"
 
 namespace sl::viewer {
@@ -58,6 +61,8 @@ private:
     void onError(QProcess::ProcessError error);
     QStringList locateReports() const;
     QString outputDir() const;
+    // The folder a report name without a folder lands in (the working directory or --output-dir).
+    static QDir reportBase(const CaptureSettings& settings);
     // *.rep files (and the expected report) with their modification times, before the start, so
     // that a report that was already there is never taken for the new one.
     QHash<QString, QDateTime> snapshotReports() const;
@@ -66,6 +71,7 @@ private:
 
     QProcess m_process;
     PseudoTerminal m_pty;
+    ProgressPipe m_progressPipe;
     QString m_profiler;
     CaptureSettings m_settings;
     CaptureProgress m_progress;

@@ -1,40 +1,37 @@
 #pragma once
 // The state of the Capture tab's form: everything one `sightline profile` run needs, as plain
 // values (no widgets), so that the command line, presets and validation are testable without a
-// window. Defaults match the CLI's defaults except `traceCuda`, which the tab sets from what the
-// machine can do.
+// window. The options are kept by their long name with their value as the CLI reads it
+// ("--sampling-frequency" -> "500"); which options exist, their values, ranges and defaults come
+// from the one option definition (model/options), so nothing here repeats them.
 #include <QList>
+#include <QMap>
 #include <QPair>
 #include <QString>
 #include <QStringList>
 
 namespace sl::viewer {
 
-enum class CaptureRangeKind { None, Nvtx, CudaProfilerApi };
-enum class CaptureRangeEndKind { Stop, StopShutdown, Repeat };
-
 struct CaptureSettings {
     QString program;
     QStringList arguments;
     QString workingDirectory;                    // empty: the GUI's current directory
     QList<QPair<QString, QString>> environment;  // --env-var NAME=VALUE, in order
-    bool traceCuda = true, traceNvtx = true, traceOsrt = true;
-    qint64 osrtThresholdNs = 1000;       // --osrt-threshold (ns)
-    bool cudaMemoryUsage = false;        // --cuda-memory-usage
-    QString gpuMetricsDevices = "none";  // none, all or "0,2"
-    int gpuMetricsFrequencyHz = 10;      // --gpu-metrics-frequency
-    bool cpuMetrics = true;              // --cpu-metrics
-    bool sampleCpu = true;               // -s/--sample process-tree (false: none)
-    int samplingFrequencyHz = 1000;      // --sampling-frequency of the CPU samples (100-8000)
-    QString backtrace = "fp";            // -b/--backtrace: fp (frame pointers) or none
-    double delaySeconds = 0;             // -y
-    double durationSeconds = 0;          // -d; 0: until the program ends
-    CaptureRangeKind captureRange = CaptureRangeKind::None;
-    QString nvtxRange, nvtxDomain;  // -p RANGE[@DOMAIN]
-    CaptureRangeEndKind rangeEnd = CaptureRangeEndKind::Stop;
-    int repeatCount = 0;  // repeat:N; 0 = every range
-    QString output;       // pattern with %p %h %q{ENV} %%; empty: reportN.rep
-    bool forceOverwrite = false;
+    // Options set to something other than their default, by long name (no "--env-var": that is
+    // `environment`). An option not here has the definition's default.
+    QMap<QString, QString> options;
+
+    // The value in effect: the one set, else the definition's default ("" for none).
+    QString value(const QString& option) const;
+    bool isTrue(const QString& option) const { return value(option) == "true"; }
+    // Sets an option; its default value (or "" for an option without one) removes it.
+    void set(const QString& option, const QString& value);
+    // Whether a list option ("trace") contains an item ("nvtx").
+    bool has(const QString& listOption, const QString& item) const;
+    // Adds or removes one item of a list option, keeping the others ("none" when none is left).
+    void setItem(const QString& listOption, const QString& item, bool on);
+    // Whether the option matters with the other values (its definition's onlyWhen condition).
+    bool applies(const QString& option) const;
 
     bool operator==(const CaptureSettings&) const = default;
 };

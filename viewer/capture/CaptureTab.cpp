@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -41,6 +42,11 @@ CaptureTab::CaptureTab(QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_form);
+    // The form scrolls down, never sideways: the pane is at least as wide as the form needs.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_form->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() +
+                            2 * scroll->frameWidth());
     leftLayout->addWidget(scroll, 1);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);

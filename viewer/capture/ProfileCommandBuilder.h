@@ -14,15 +14,19 @@ namespace sl::viewer {
 class ProfileCommandBuilder {
 public:
     // The arguments after the `sightline` binary: "profile", options, the program, its arguments.
-    // Options equal to the CLI's defaults are left out, except --trace, which is always given.
+    // Options at their defaults, and those that do not apply (their onlyWhen condition is not
+    // met), are left out, except --trace, which is always given.
     static QStringList arguments(const CaptureSettings& s);
     // What a user pastes into a shell: "cd DIR && sightline profile ..." (the cd only when a
     // working directory is set), every word quoted only when it needs it.
     static QString displayCommand(const QString& binary, const CaptureSettings& s);
-    // The inverse of arguments() (also accepts "-o X", "--output X" and the short options).
-    // The working directory is not part of the argv; it stays empty.
+    // The inverse of arguments(), through the CLI's own parser (model/options): every spelling
+    // the CLI accepts ("-o X", "--output X", "-s cpu", "-w true"). Options that are not capture
+    // settings (--help, --progress-fd) are dropped. The working directory is not part of the
+    // argv; it stays empty.
     static Result<CaptureSettings> parse(const QStringList& args);
-    // Problems that stop a start, as one sentence each with what to do; empty when fine.
+    // Problems that stop a start, as one sentence each with what to do; empty when fine. Every
+    // option value is checked as the CLI will check it.
     static QStringList validate(const CaptureSettings& s);
 
     // POSIX-shell word quoting: ' when needed, ' inside written as '\''.
