@@ -20,6 +20,7 @@
 #include "viewer/capture/CaptureForm.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/capture/EnvironmentChecksView.h"
 #include "viewer/capture/OptionField.h"
 #include "model/options/OptionDef.h"
 
@@ -316,4 +317,33 @@ TEST_F(TabFixture, TheFormOffersExactlyTheDefinitionsOptions) {
                                             "--capture-range-end=repeat-shutdown:3 "
                                             "--stop-on-exit=false /bin/echo"))
         << tab->commandLine().toStdString();
+}
+
+TEST_F(TabFixture, MachineChecksAreShownBeforeStart) {
+    // What `sightline status -e` says, before any capture: the summary, then what is not OK with
+    // the fix.
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }));
+    EXPECT_EQ(tab->environmentText(),
+              "Machine checks: 3 run, 1 failed, 1 warning.\n"
+              "FAIL  perf_event_paranoid: 4: CPU sampling off\n"
+              "      fix: sudo sysctl kernel.perf_event_paranoid=1\n"
+              "WARN  CUDA driver: no NVIDIA driver\n"
+              "      fix: install the NVIDIA driver");
+    EXPECT_TRUE(child<QLabel>("environmentProblems")->isVisible());
+    // No sightline at all: said so, nothing else breaks.
+    tab->setProfilerPath(dir.filePath("missing-sightline"));
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }));
+    EXPECT_EQ(tab->environmentText(),
+              "Machine checks unavailable: sightline was not found\n");
+}
+
+TEST(EnvironmentChecksView, ParseRejectsWhatIsNotTheChecks) {
+    EXPECT_FALSE(EnvironmentChecksView::parse("").ok());
+    EXPECT_FALSE(EnvironmentChecksView::parse("{\"a\":1}").ok());
+    EXPECT_FALSE(EnvironmentChecksView::parse("[{\"id\":\"x\"}]").ok());
+    auto ok = EnvironmentChecksView::parse(
+        R"([{"id":"a","title":"A","level":"ok","detail":"fine","fix":""}])");
+    ASSERT_TRUE(ok.ok()) << ok.error();
+    ASSERT_EQ(ok->size(), 1);
+    EXPECT_EQ(ok->front().detail, "fine");
 }

@@ -21,6 +21,7 @@
 #include "viewer/capture/CaptureForm.h"
 #include "viewer/capture/CapturePresets.h"
 #include "viewer/capture/CaptureRunner.h"
+#include "viewer/capture/EnvironmentChecksView.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 #include "viewer/capture/SightlineLocator.h"
 
@@ -73,7 +74,13 @@ CaptureTab::CaptureTab(QWidget* parent)
 }
 
 CaptureTab::~CaptureTab() {
-    // The probe would report into half-destroyed widgets otherwise.
+    // The probes would report into half-destroyed widgets otherwise.
+    if (m_envProbe) {
+        m_envProbe->disconnect(this);
+        m_envProbe->kill();
+        m_envProbe->waitForFinished(1000);
+        delete m_envProbe;
+    }
     if (m_probe) {
         m_probe->disconnect(this);
         m_probe->kill();
@@ -157,6 +164,8 @@ QWidget* CaptureTab::buildRunPanel() {
     m_check->setWordWrap(true);
     m_check->setStyleSheet("color: #a05a00;");
     l->addWidget(m_check);
+    m_envChecks = new EnvironmentChecksView;
+    l->addWidget(m_envChecks);
 
     auto* runRow = new QHBoxLayout;
     m_start = new QPushButton("Start");
@@ -223,15 +232,57 @@ void CaptureTab::probeCapabilities() {
         m_probe->deleteLater();
         m_probe = nullptr;
         emit capabilitiesChanged();
+        probeEnvironment();
     };
     connect(m_probe, &QProcess::finished, this, done);
     connect(m_probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart) done();
     });
     m_capsKnown = false;
+    m_envKnown = false;  // checked again once the capabilities are known
     m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
                                                       : m_runner->profilerPath(),
                    {"profile", "--list-options", "--format", "json"});
+}
+
+void CaptureTab::probeEnvironment() {
+    // The same checks as `sightline status -e`, from the same code, before any Start.
+    if (m_envProbe) {
+        m_envProbe->disconnect(this);
+        m_envProbe->kill();
+        m_envProbe->waitForFinished(1000);
+        m_envProbe->deleteLater();
+    }
+    m_envProbe = new QProcess(this);
+    auto done = [this, probe = m_envProbe] {
+        if (probe != m_envProbe) return;
+        const QString out = probe->state() == QProcess::NotRunning
+                                ? QString::fromUtf8(probe->readAllStandardOutput())
+                                : QString();
+        if (auto checks = EnvironmentChecksView::parse(out))
+            m_envChecks->setChecks(*checks);
+        else
+            m_envChecks->setProblem(
+                probe->error() == QProcess::FailedToStart
+                    ? "sightline was not found"
+                    : "'sightline status -e --format json' gave no checks; run it in a terminal");
+        m_envProbe->deleteLater();
+        m_envProbe = nullptr;
+        m_envKnown = true;
+        emit environmentChecked();
+    };
+    connect(m_envProbe, &QProcess::finished, this, done);
+    connect(m_envProbe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) done();
+    });
+    m_envKnown = false;
+    m_envProbe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
+                                                         : m_runner->profilerPath(),
+                      {"status", "--environment", "--format", "json"});
+}
+
+QString CaptureTab::environmentText() const {
+    return m_envChecks->summaryText() + "\n" + m_envChecks->problemsText();
 }
 
 QString CaptureTab::commandLine() const {

@@ -20,6 +20,7 @@ namespace sl::viewer {
 
 class CaptureForm;
 class CapturePresets;
+class EnvironmentChecksView;
 class CaptureRunner;
 
 class CaptureTab : public QWidget {
@@ -42,6 +43,10 @@ public:
     QString checkText() const;
     QString logText() const;
     bool capabilitiesKnown() const { return m_capsKnown; }
+    // The machine checks (`sightline status -e`), once they have run: the summary line, then the
+    // checks that are not OK with their fixes.
+    bool environmentKnown() const { return m_envKnown; }
+    QString environmentText() const;
 
 public slots:
     void start();
@@ -50,11 +55,13 @@ public slots:
 signals:
     void reportReady(const QString& path);
     void capabilitiesChanged();
+    void environmentChecked();
 
 private:
     QWidget* buildPresetBar();
     QWidget* buildRunPanel();
     void probeCapabilities();
+    void probeEnvironment();
     void refreshCommand();
     void refreshStatus();
     void refreshPresets(const QString& select = {});
@@ -68,7 +75,9 @@ private:
     CaptureRunner* m_runner = nullptr;
     CapturePresets* m_presets = nullptr;
     QProcess* m_probe = nullptr;
-    bool m_capsKnown = false;
+    QProcess* m_envProbe = nullptr;
+    bool m_capsKnown = false, m_envKnown = false;
+    EnvironmentChecksView* m_envChecks = nullptr;
     QComboBox* m_presetBox = nullptr;
     QPlainTextEdit* m_command = nullptr;
     QPushButton *m_start = nullptr, *m_stop = nullptr;
