@@ -55,6 +55,10 @@ struct RealFn {
         {nullptr}, #fn                                       \
     }
 
+// Puts the flush-on-signal handler on the signals the program leaves at their default, and keeps
+// the program's own view of every disposition (SignalInterpose.cpp).
+void installSignalHandlers();
+
 // The calling thread's kernel tid (cached; refreshed after fork).
 int64_t currentTid();
 

@@ -1,5 +1,5 @@
 // Load and unload of the injection module: configuration, the process's first records, the
-// final flush at exit, and fatal-signal handlers that flush before the default action.
+// final flush at exit (the flush on fatal signals is in SignalInterpose.cpp).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -23,10 +23,6 @@ namespace {
 thread_local int64_t t_tid SL_CAPTURE_TLS = 0;
 thread_local uint32_t t_tidGen SL_CAPTURE_TLS = 0;
 
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-                                 SIGTERM, SIGINT, SIGHUP, SIGQUIT};
-struct sigaction g_oldActions[65];
-
 // Our saved environment, restored into exec'd programs whose environment lost it.
 std::vector<std::string>* g_savedEnv = nullptr;
 
@@ -40,42 +36,6 @@ std::string readFile(const char* path) {
         out.append(buf, static_cast<size_t>(n));
     ::close(fd);
     return out;
-}
-
-void fatalHandler(int sig, siginfo_t* info, void* uctx) {
-    const struct sigaction& old = g_oldActions[sig];
-    bool chained = (old.sa_flags & SA_SIGINFO)
-                       ? old.sa_sigaction != nullptr
-                       : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
-    if (chained) {  // the program handles this signal itself: let it
-        if (old.sa_flags & SA_SIGINFO)
-            old.sa_sigaction(sig, info, uctx);
-        else
-            old.sa_handler(sig);
-        return;
-    }
-    if (old.sa_handler == SIG_IGN) return;
-    g_osrtOn.store(false);
-    ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, nullptr);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-    syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
-}
-
-void installSignalHandlers() {
-    for (int sig : kFatalSignals) {
-        struct sigaction sa {};
-        sa.sa_sigaction = fatalHandler;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sig, &sa, &g_oldActions[sig]);
-    }
 }
 
 void readConfig() {

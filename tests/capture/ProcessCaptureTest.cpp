@@ -243,5 +243,49 @@ TEST(ProcessCapture, ClosingAllDescriptorsKeepsTheStream) {
     EXPECT_TRUE(slept);
 }
 
+// Issue #15: the program's signal dispositions are its own under the profiler. Before, the
+// injected module's handlers made Python see SIGINT as "not default" (no KeyboardInterrupt,
+// signal.getsignal returning None) and turned ignored signals into caught ones.
+TEST(SignalCapture, PythonSeesItsOwnDispositionsAndKeyboardInterrupt) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string script = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    // The client's own verdict without the profiler first, so the test cannot pass vacuously.
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_PYTHON, script, "dispositions"})), 7);
+    CaptureDir dir;
+    EXPECT_EQ(profile(dir.file("sig.rep"), {}, {SIGHTLINE_PYTHON, script, "dispositions"}), 7);
+    auto r = load(dir.file("sig.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitCode, 7);
+}
+
+TEST(SignalCapture, PythonForkserverPool) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string script = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    CaptureDir dir;
+    EXPECT_EQ(profile(dir.file("fs.rep"), {}, {SIGHTLINE_PYTHON, script, "forkserver"}), 0);
+}
+
+TEST(SignalCapture, NohupChildrenKeepIgnoringSighup) {
+    // nohup sets SIGHUP to SIG_IGN and execs: the child must still ignore it (a caught signal
+    // would be reset to default by exec and kill it).
+    if (access("/usr/bin/nohup", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/nohup";
+    CaptureDir dir;
+    EXPECT_EQ(profile(dir.file("hup.rep"), {},
+                      {"/usr/bin/nohup", "/bin/sh", "-c", "kill -HUP $$; exit 5"}),
+              5);
+}
+
+TEST(SignalCapture, DefaultActionSignalsStillFlushAndEndTheProcessTheSameWay) {
+    // SIGPIPE by default (yes | head -1 style): the process ends by SIGPIPE, as without us, and
+    // what it recorded is in the report.
+    CaptureDir dir;
+    const int code = profile(dir.file("pipe.rep"), {},
+                             {"/bin/sh", "-c", "kill -PIPE $$; exit 0"});
+    EXPECT_EQ(code, 128 + SIGPIPE);
+    auto r = load(dir.file("pipe.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitSignal, SIGPIPE);
+}
+
 }  // namespace
 }  // namespace sl::test

@@ -1,0 +1,128 @@
+// Signal dispositions exactly as the program sets and sees them, with the record buffers still
+// flushed when a signal ends the process by its default action.
+//
+// Why: a handler of ours changes the program. Python then sees SIGINT as "not default" at start,
+// installs no KeyboardInterrupt handler and its signal.getsignal returns None (multiprocessing's
+// forkserver then fails with a TypeError); a signal the program ignored becomes a caught one,
+// which exec resets to default, so nohup's children die on SIGHUP.
+//
+// How: the module keeps the program's own disposition of each signal below (its "view"). While
+// the view is SIG_DFL, the module's handler is installed for real: it flushes, restores SIG_DFL
+// and re-raises, so the process still ends by the same signal. Any other disposition (a handler,
+// SIG_IGN) is installed for real as the program gave it, and the module stays out of the way.
+// sigaction() and signal() are interposed: they report and update the view, never our handler.
+// Everything here is async-signal-safe (programs call sigaction in handlers).
+#include <signal.h>
+
+#include "capture/inject/InjectCommon.h"
+
+namespace sl::inject {
+namespace {
+
+// The signals whose default action ends the process (and so would lose unflushed records).
+constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGINT,
+                                 SIGHUP,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2};
+constexpr int kMaxSignal = 65;
+
+struct Slot {
+    struct sigaction view;  // the program's disposition, as it set or found it
+    bool managed;           // the view is kept here (set once at load)
+};
+Slot g_slots[kMaxSignal];
+
+using SigactionFn = int (*)(int, const struct sigaction*, struct sigaction*);
+// Resolved at load, before any handler can run: dlsym is not async-signal-safe.
+SigactionFn g_realSigaction = nullptr;
+
+bool isDefault(const struct sigaction& a) {
+    return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
+}
+
+void flushHandler(int sig, siginfo_t*, void*) {
+    // Only installed while the program's disposition is SIG_DFL: the process is about to end.
+    g_osrtOn.store(false);
+    ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    g_realSigaction(sig, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    // A fault re-executes the faulting instruction and ends the process by the same signal; a
+    // signal sent from outside is sent again, now with the default action.
+    syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
+}
+
+int installFlushHandler(int sig) {
+    struct sigaction sa {};
+    sa.sa_sigaction = flushHandler;
+    // SA_ONSTACK: a stack overflow's SIGSEGV runs on the program's alternate stack, if it has one.
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    return g_realSigaction(sig, &sa, nullptr);
+}
+
+int virtualSigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {
+    if (!g_realSigaction) g_realSigaction = reinterpret_cast<SigactionFn>(dlsym(RTLD_NEXT, "sigaction"));
+    if (sig <= 0 || sig >= kMaxSignal || !g_slots[sig].managed)
+        return g_realSigaction(sig, act, oldact);
+    const struct sigaction previous = g_slots[sig].view;
+    if (act) {
+        const int r = isDefault(*act) ? installFlushHandler(sig) : g_realSigaction(sig, act, nullptr);
+        if (r != 0) return r;
+        g_slots[sig].view = *act;
+    }
+    if (oldact) *oldact = previous;
+    return 0;
+}
+
+// glibc's signal(): BSD semantics (the handler stays, interrupted calls restart).
+sighandler_t signalVia(int sig, sighandler_t handler, int flags) {
+    struct sigaction sa {}, old {};
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    if (!(flags & SA_NODEFER) && sig > 0 && sig < kMaxSignal) sigaddset(&sa.sa_mask, sig);
+    sa.sa_flags = flags;
+    if (virtualSigaction(sig, &sa, &old) != 0) return SIG_ERR;
+    return (old.sa_flags & SA_SIGINFO) ? reinterpret_cast<sighandler_t>(old.sa_sigaction)
+                                       : old.sa_handler;
+}
+
+}  // namespace
+
+void installSignalHandlers() {
+    g_realSigaction = reinterpret_cast<SigactionFn>(dlsym(RTLD_NEXT, "sigaction"));
+    if (!g_realSigaction) return;
+    for (int sig : kFlushSignals) {
+        Slot& s = g_slots[sig];
+        if (g_realSigaction(sig, nullptr, &s.view) != 0) continue;
+        s.managed = true;
+        // Ignored (nohup) or handled signals stay exactly as they are.
+        if (isDefault(s.view)) installFlushHandler(sig);
+    }
+}
+
+}  // namespace sl::inject
+
+SL_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {
+    return sl::inject::virtualSigaction(sig, act, oldact);
+}
+
+SL_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
+    return sl::inject::signalVia(sig, handler, SA_RESTART);
+}
+
+SL_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler) {
+    return sl::inject::signalVia(sig, handler, SA_RESTART);
+}
+
+// System V semantics: the handler is reset to default when it runs, and not blocked in it.
+SL_EXPORT sighandler_t sysv_signal(int sig, sighandler_t handler) {
+    return sl::inject::signalVia(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+SL_EXPORT sighandler_t __sysv_signal(int sig, sighandler_t handler) {
+    return sl::inject::signalVia(sig, handler, SA_RESETHAND | SA_NODEFER);
+}

@@ -1,0 +1,49 @@
+"""Signal dispositions under the profiler must be exactly the program's (issue #15).
+
+Modes:
+  dispositions  Python's own view at start (SIGINT: KeyboardInterrupt, SIGTERM/SIGHUP: default),
+                then Ctrl+C as KeyboardInterrupt; exits 7 when all of it holds, 1 otherwise.
+  forkserver    a multiprocessing Pool with the forkserver start method; exits 0 when it works.
+"""
+import multiprocessing
+import os
+import signal
+import sys
+import time
+
+
+def dispositions():
+    problems = []
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        problems.append("SIGINT is %r" % (signal.getsignal(signal.SIGINT),))
+    for name in ("SIGTERM", "SIGHUP", "SIGSEGV", "SIGPIPE"):
+        sig = getattr(signal, name)
+        expected = signal.SIG_IGN if name == "SIGPIPE" else signal.SIG_DFL  # Python ignores SIGPIPE
+        if signal.getsignal(sig) != expected:
+            problems.append("%s is %r" % (name, signal.getsignal(sig)))
+    # A handler set and read back, then the default again.
+    signal.signal(signal.SIGUSR1, lambda *_: None)
+    if signal.signal(signal.SIGUSR1, signal.SIG_DFL) is signal.SIG_DFL:
+        problems.append("SIGUSR1 handler not read back")
+    if signal.getsignal(signal.SIGUSR1) != signal.SIG_DFL:
+        problems.append("SIGUSR1 not back to default")
+    for p in problems:
+        print("problem:", p, file=sys.stderr)
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt")
+        return 1 if problems else 7
+    return 1
+
+
+def forkserver():
+    with multiprocessing.get_context("forkserver").Pool(2) as pool:
+        result = pool.map(abs, [-1, -2, -3])
+    print(result)
+    return 0 if result == [1, 2, 3] else 1
+
+
+if __name__ == "__main__":
+    sys.exit({"dispositions": dispositions, "forkserver": forkserver}[sys.argv[1]]())
