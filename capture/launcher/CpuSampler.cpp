@@ -64,10 +64,19 @@ perf_event_attr sampleAttr(int frequency, bool callchains, bool excludeKernel) {
 
 std::string refused(int cpu, int e, int frequency) {
     std::string why = std::strerror(e);
-    if (e == EACCES || e == EPERM)
-        why +=
-            " (lower /proc/sys/kernel/perf_event_paranoid to 2 or less, or run with "
-            "CAP_PERFMON)";
+    if (e == EACCES || e == EPERM) {
+        // The fix depends on what refused it: the sysctl, or (when the sysctl allows it) a
+        // container's seccomp profile or a security module.
+        const std::string paranoid = readSysctl("/proc/sys/kernel/perf_event_paranoid");
+        if (!paranoid.empty() && std::strtoll(paranoid.c_str(), nullptr, 10) > 2)
+            why += " (perf_event_paranoid is " + paranoid +
+                   "; run: sudo sysctl kernel.perf_event_paranoid=2, or run with CAP_PERFMON)";
+        else
+            why += " (perf_event_paranoid is " + (paranoid.empty() ? "unknown" : paranoid) +
+                   ", which allows it: a container's seccomp profile or a security module blocks "
+                   "perf_event_open; in Docker run with --cap-add PERFMON or a seccomp profile "
+                   "that allows it)";
+    }
     if (e == EINVAL) {
         const std::string max = readSysctl("/proc/sys/kernel/perf_event_max_sample_rate");
         if (!max.empty() && std::strtoll(max.c_str(), nullptr, 10) < frequency)
