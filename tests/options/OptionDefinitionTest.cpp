@@ -94,9 +94,14 @@ TEST(OptionDefinition, EveryOptionIsDocumentedHelpedAndListed) {
             EXPECT_NE(help.find("--" + std::string(o->name)), std::string::npos);
             EXPECT_NE(md.find("`--" + std::string(o->name) + "`"), std::string::npos);
             EXPECT_NE(json.find("\"name\": \"" + std::string(o->name) + "\""), std::string::npos);
-            if (o->support != Support::Implemented) EXPECT_FALSE(o->note.empty());
-            for (const auto& v : o->values)
-                if (v.support != Support::Implemented && v.sameAs.empty()) EXPECT_FALSE(v.note.empty());
+            if (o->support != Support::Implemented) {
+                EXPECT_FALSE(o->note.empty());
+            }
+            for (const auto& v : o->values) {
+                if (v.support != Support::Implemented && v.sameAs.empty()) {
+                    EXPECT_FALSE(v.note.empty());
+                }
+            }
             if (!o->defaultValue.empty() && o->kind != ValueKind::Text) {
                 auto d = checkValue(*o, std::string(o->defaultValue));
                 EXPECT_TRUE(d) << d.error();
@@ -113,8 +118,9 @@ TEST(OptionDefinition, NamesAreUniquePerCommand) {
             EXPECT_TRUE(longs.insert(std::string(o->name)).second) << c.name << " --" << o->name;
             for (auto old : o->oldNames)
                 EXPECT_TRUE(longs.insert(std::string(old)).second) << c.name << " --" << old;
-            if (o->shortName)
+            if (o->shortName) {
                 EXPECT_TRUE(shorts.insert(o->shortName).second) << c.name << " -" << o->shortName;
+            }
         }
     }
 }
@@ -193,5 +199,7 @@ TEST(OptionDefinition, EveryIntegerHasARange) {
     // The Capture tab's number boxes take their limits from here.
     for (const CommandDef& c : commandDefs())
         for (const OptionDef* o : optionsOf(c.name))
-            if (o->kind == ValueKind::Integer) EXPECT_LT(o->min, o->max) << o->name;
+            if (o->kind == ValueKind::Integer) {
+                EXPECT_LT(o->min, o->max) << o->name;
+            }
 }
