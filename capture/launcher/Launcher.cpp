@@ -41,8 +41,10 @@ namespace fs = std::filesystem;
 
 volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
+volatile sig_atomic_t g_stopCount = 0;
 void onStopSignal(int sig) {
     g_stopSignal = sig;
+    g_stopCount = g_stopCount + 1;
 }
 void onRangeEnded(int) {
     g_rangeEnded = 1;
@@ -177,6 +179,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                                          const std::function<void(const std::string&)>& say) {
     TreeWait w;
     bool stopped = false;
+    sig_atomic_t handledStops = 0;  // stop signals acted on (a second one kills)
     int64_t killDeadline = INT64_MAX;
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
@@ -202,10 +205,22 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         if (g_stopSignal && !stopped) {
             stopped = true;
             w.captureEnd = now;
-            say(std::string("received ") + (g_stopSignal == SIGINT ? "SIGINT" : "a stop signal") +
-                ": stopping the capture and ending the program");
-            killTree(SIGINT);  // the terminal may not have sent it (kill -INT to us only)
+            handledStops = g_stopCount;
+            const int sig = g_stopSignal;
+            const char* abbrev = sigabbrev_np(sig);
+            say(std::string("received SIG") + (abbrev ? abbrev : "?") +
+                ": stopping the capture and ending the program (again to kill it)");
+            // The same signal, as without the profiler: the terminal may have sent it to us only
+            // (kill -TERM <sightline>), and shell scripts' background jobs ignore SIGINT but not
+            // SIGTERM.
+            killTree(sig);
             killDeadline = now + 5'000'000'000;
+        } else if (stopped && g_stopCount > handledStops) {
+            // A second Ctrl+C: the user does not want to wait for the program to wind down.
+            handledStops = g_stopCount;
+            say("received a second stop signal: killing the program (SIGKILL)");
+            killTree(SIGKILL);
+            killDeadline = INT64_MAX;
         }
         if (!stopped && g_rangeEnded && shutdownAtRangeEnd) {
             g_rangeEnded = 0;
@@ -325,6 +340,7 @@ Result<ProfileResult> Launcher::run() {
     sigaction(SIGTERM, &sa, &oldTerm);
     sigaction(SIGHUP, &sa, &oldHup);
     g_stopSignal = 0;
+    g_stopCount = 0;
     g_rangeEnded = 0;
     struct sigaction usr {
     }, oldUsr{};

@@ -1,4 +1,5 @@
 // End to end: process trees, crashes, --duration/--kill, Ctrl+C, Python programs.
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -285,6 +286,60 @@ TEST(SignalCapture, DefaultActionSignalsStillFlushAndEndTheProcessTheSameWay) {
     auto r = load(dir.file("pipe.rep"));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->processes[0].exitSignal, SIGPIPE);
+}
+
+// Issue #15: SIGTERM to the profiler reaches the program as SIGTERM (it used to be turned into
+// SIGINT, which a shell script's background jobs ignore: they ran 5 s more and were killed).
+TEST(SignalCapture, SigtermToTheProfilerIsForwardedAsSigterm) {
+    CaptureDir dir;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("term.rep").c_str(),
+              "/bin/sh", "-c", "sleep 30 & wait", static_cast<char*>(nullptr));
+        _exit(121);
+    }
+    usleep(800 * 1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(pid, SIGTERM);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGTERM);  // the shell ended by the SIGTERM it was forwarded
+    EXPECT_LT(seconds, 4.0) << "the background job waited for the 5 s SIGKILL deadline";
+    auto r = load(dir.file("term.rep"));
+    ASSERT_TRUE(r);
+    const Process* sleeper = nullptr;
+    for (const auto& p : r->processes)
+        if (p.name == "sleep") sleeper = &p;
+    ASSERT_TRUE(sleeper);
+    EXPECT_EQ(sleeper->exitSignal, SIGTERM);
+}
+
+// A second Ctrl+C kills a program that ignores the first, at once, and the report is written.
+TEST(SignalCapture, SecondCtrlCKillsTheProgram) {
+    CaptureDir dir;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("twice.rep").c_str(),
+              "/bin/sh", "-c", "trap '' INT; while :; do sleep 0.05; done",
+              static_cast<char*>(nullptr));
+        _exit(121);
+    }
+    usleep(800 * 1000);
+    kill(pid, SIGINT);
+    usleep(300 * 1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(pid, SIGINT);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGKILL);
+    EXPECT_LT(seconds, 3.0) << "the second Ctrl+C waited for the 5 s deadline";
+    auto r = load(dir.file("twice.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitSignal, SIGKILL);
 }
 
 }  // namespace
