@@ -281,10 +281,11 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         usleep(5000);
     }
     if (progressShown) std::fprintf(stderr, "\n");
-    // The last count, so that a reader of --progress-fd knows the events of a short run too.
+    // The last count, so that a reader of --progress-fd knows the events of a short run too. The
+    // tree has ended by now: its processes are the ones reaped (plus any left running).
     if (m_progress.enabled())
-        m_progress.progress((nowNs() - startMono) / 1'000'000'000, descendantsOf(getpid()).size(),
-                            counter.poll());
+        m_progress.progress((nowNs() - startMono) / 1'000'000'000,
+                            w.exits.size() + descendantsOf(getpid()).size(), counter.poll());
     return w;
 }
 

@@ -3,8 +3,9 @@
 // for programs that run the profiler (the GUI's Capture tab) instead of text they would parse.
 // One object per line, each with "event":
 //   {"event":"started","pid":123,"command":["prog","arg"]}
-//   {"event":"progress","seconds":3,"processes":2,"events":12345}      (about once a second,
-//                                                                       and once when it ends)
+//   {"event":"progress","seconds":3,"processes":2,"events":12345}      (about once a second:
+//                                          processes running; once more at the end: processes
+//                                          that ran)
 //   {"event":"message","text":"..."}                                   (what stderr also says)
 //   {"event":"warning","text":"..."}                                   (data that will be missing)
 //   {"event":"report","path":"report1.rep","bytes":4096}               (one per report written)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/options/OptionParser.h"
+
 namespace sl::options {
 
 namespace {
@@ -119,14 +121,10 @@ bool Condition::holds(std::string_view current) const {
             return current == value;
         case Test::IsNot:
             return current != value;
-        case Test::Has:
-            // A comma-separated list: an item equal to `value`.
-            for (size_t start = 0; start <= current.size();) {
-                const size_t comma = std::min(current.find(',', start), current.size());
-                if (current.substr(start, comma - start) == value) return true;
-                start = comma + 1;
-            }
-            return false;
+        case Test::Has: {  // a comma-separated list with an item equal to `value`
+            const std::vector<std::string> items = splitCommaList(current);
+            return std::find(items.begin(), items.end(), value) != items.end();
+        }
     }
     return true;
 }

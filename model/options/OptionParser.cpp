@@ -333,9 +333,9 @@ Result<ParsedArgs> parseArgs(std::string_view command, const std::vector<std::st
             }
         }
         if (Status s = store(*o, value); !s) return makeError(s.error());
-        // profile's options outside the Capture-tab groups (--progress-fd, --list-options) are
-        // about this run of the tool, not the capture: the report does not record them.
-        if (command != "profile" || !o->group.empty())
+        // Options outside the Capture-tab groups (--progress-fd, --list-options) are about this
+        // run of the tool, not the capture: the report does not record them.
+        if (!o->group.empty())
             for (size_t k = first; k <= i; ++k) given.push_back(args[k]);
     }
     for (const auto& g : given) out.optionsText += (out.optionsText.empty() ? "" : " ") + g;

@@ -31,8 +31,8 @@ public:
     std::vector<std::string> positionals;
     std::vector<std::string> warnings;  // one line each, without a "warning:" prefix
     bool help = false;                  // -h/--help was given
-    // The options as given, joined by spaces (for profile: the capture settings only, without
-    // --progress-fd and the like), recorded in the report.
+    // The capture settings as given (options with a Capture-tab group, so not --progress-fd and
+    // the like), joined by spaces: what the report records.
     std::string optionsText;
 
 private:

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -34,10 +35,17 @@ private:
     std::string m_path;
 };
 
-// Runs argv (argv[0] a path) in `cwd`; returns the raw wait status. With `sigintAfterMs` > 0 the
-// process gets SIGINT after that many milliseconds.
-inline int runProcess(const std::vector<std::string>& args, const std::string& cwd = {},
-                      int sigintAfterMs = 0) {
+// A signal sent to a process `afterMs` milliseconds after the previous one (or its start).
+struct TimedSignal {
+    int afterMs;
+    int signal;
+};
+
+// Runs argv (argv[0] a path) in `cwd`, sending `signals` in turn; returns the raw wait status.
+// `secondsAfterLast` gets how long the process took to end after the last signal.
+inline int runSignalled(const std::vector<std::string>& args,
+                        const std::vector<TimedSignal>& signals,
+                        double* secondsAfterLast = nullptr, const std::string& cwd = {}) {
     pid_t pid = fork();
     if (pid == 0) {
         if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(120);
@@ -47,13 +55,27 @@ inline int runProcess(const std::vector<std::string>& args, const std::string& c
         execv(argv[0], argv.data());
         _exit(121);
     }
-    if (sigintAfterMs > 0) {
-        usleep(static_cast<useconds_t>(sigintAfterMs) * 1000);
-        kill(pid, SIGINT);
+    auto last = std::chrono::steady_clock::now();
+    for (const TimedSignal& s : signals) {
+        usleep(static_cast<useconds_t>(s.afterMs) * 1000);
+        last = std::chrono::steady_clock::now();
+        kill(pid, s.signal);
     }
     int st = 0;
     waitpid(pid, &st, 0);
+    if (secondsAfterLast)
+        *secondsAfterLast =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - last).count();
     return st;
+}
+
+// Runs argv in `cwd`; with `sigintAfterMs` > 0 the process gets SIGINT after that long.
+inline int runProcess(const std::vector<std::string>& args, const std::string& cwd = {},
+                      int sigintAfterMs = 0) {
+    return runSignalled(args,
+                        sigintAfterMs > 0 ? std::vector<TimedSignal>{{sigintAfterMs, SIGINT}}
+                                          : std::vector<TimedSignal>{},
+                        nullptr, cwd);
 }
 
 inline int exitCodeOf(int status) {

@@ -1,5 +1,4 @@
 // End to end: process trees, crashes, --duration/--kill, Ctrl+C, Python programs.
-#include <chrono>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -292,19 +291,10 @@ TEST(SignalCapture, DefaultActionSignalsStillFlushAndEndTheProcessTheSameWay) {
 // SIGINT, which a shell script's background jobs ignore: they ran 5 s more and were killed).
 TEST(SignalCapture, SigtermToTheProfilerIsForwardedAsSigterm) {
     CaptureDir dir;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("term.rep").c_str(),
-              "/bin/sh", "-c", "sleep 30 & wait", static_cast<char*>(nullptr));
-        _exit(121);
-    }
-    usleep(800 * 1000);
-    const auto t0 = std::chrono::steady_clock::now();
-    kill(pid, SIGTERM);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double seconds = 0;
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("term.rep"),
+                                 "/bin/sh", "-c", "sleep 30 & wait"},
+                                {{800, SIGTERM}}, &seconds);
     EXPECT_EQ(exitCodeOf(st), 128 + SIGTERM);  // the shell ended by the SIGTERM it was forwarded
     EXPECT_LT(seconds, 4.0) << "the background job waited for the 5 s SIGKILL deadline";
     auto r = load(dir.file("term.rep"));
@@ -319,22 +309,10 @@ TEST(SignalCapture, SigtermToTheProfilerIsForwardedAsSigterm) {
 // A second Ctrl+C kills a program that ignores the first, at once, and the report is written.
 TEST(SignalCapture, SecondCtrlCKillsTheProgram) {
     CaptureDir dir;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("twice.rep").c_str(),
-              "/bin/sh", "-c", "trap '' INT; while :; do sleep 0.05; done",
-              static_cast<char*>(nullptr));
-        _exit(121);
-    }
-    usleep(800 * 1000);
-    kill(pid, SIGINT);
-    usleep(300 * 1000);
-    const auto t0 = std::chrono::steady_clock::now();
-    kill(pid, SIGINT);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double seconds = 0;
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "-o", dir.file("twice.rep"),
+                                 "/bin/sh", "-c", "trap '' INT; while :; do sleep 0.05; done"},
+                                {{800, SIGINT}, {300, SIGINT}}, &seconds);
     EXPECT_EQ(exitCodeOf(st), 128 + SIGKILL);
     EXPECT_LT(seconds, 3.0) << "the second Ctrl+C waited for the 5 s deadline";
     auto r = load(dir.file("twice.rep"));

@@ -71,7 +71,9 @@ TEST_P(NsysLine, RunsUnchanged) {
     EXPECT_EQ(r.code, 0) << l.args << "\nstderr:\n" << r.err;
     EXPECT_EQ(r.err.find("unknown option"), std::string::npos) << r.err;
     for (const auto& f : l.files) EXPECT_TRUE(fs::exists(dir / f)) << f << " missing after " << l.args;
-    if (l.stdoutHas) EXPECT_NE(r.out.find(l.stdoutHas), std::string::npos) << r.out;
+    if (l.stdoutHas) {
+        EXPECT_NE(r.out.find(l.stdoutHas), std::string::npos) << r.out;
+    }
 }
 
 // The lines as the guides write them (PyTorch, HPC, the nsys user guide's examples).

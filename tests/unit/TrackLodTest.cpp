@@ -165,7 +165,9 @@ std::vector<LaneItem> bruteLayout(const Track& t, uint32_t lane, int64_t t0, int
 TEST(Lod, RandomLanesMatchBruteForce) {
     for (uint64_t seed : {1u, 2u, 3u, 4u}) {
         const Track t = randomTrack(seed, seed == 4 ? EventKind::NvtxMark : EventKind::NvtxRange);
-        if (seed != 4) ASSERT_GE(t.laneCount(), 3u) << "seed " << seed;
+        if (seed != 4) {
+            ASSERT_GE(t.laneCount(), 3u) << "seed " << seed;
+        }
         std::mt19937_64 rng(seed * 977);
         std::vector<LodBucket> buckets;
         std::vector<LaneItem> items;
@@ -252,8 +254,10 @@ TEST(Lod, RangeSummariesMatchBruteForce) {
         ASSERT_EQ(t.lod.prefixBusy(t, j) - t.lod.prefixBusy(t, i), busy);
         size_t at = SIZE_MAX;
         ASSERT_EQ(t.lod.longest(t, i, j, &at), j > i ? longest : 0);
-        if (j > i) ASSERT_EQ(t.durationAt(at), longest);
-        if (j > i) ASSERT_EQ(at, longestAt) << "the first of equally long events";
+        if (j > i) {
+            ASSERT_EQ(t.durationAt(at), longest);
+            ASSERT_EQ(at, longestAt) << "the first of equally long events";
+        }
         const int64_t minD = static_cast<int64_t>(rng() % 120000);
         size_t first = j;
         for (size_t k = i; k < j && first == j; ++k)

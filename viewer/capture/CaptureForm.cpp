@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "model/options/OptionDef.h"
+#include "viewer/capture/OptionText.h"
 #include "viewer/capture/OptionField.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 
@@ -40,10 +41,6 @@ QLabel* reasonLabel(const char* name) {
     l->setStyleSheet("color: #a05a00;");
     l->hide();
     return l;
-}
-
-QString qs(std::string_view v) {
-    return QString::fromUtf8(v.data(), qsizetype(v.size()));
 }
 
 // The sections of the form, in order: the definition's group names and the titles shown.
@@ -75,7 +72,7 @@ OptionField* CaptureForm::field(const QString& option) const {
 
 void CaptureForm::addFields(const QString& group, QFormLayout* form) {
     for (const options::OptionDef* o : options::optionsOf("profile")) {
-        if (qs(o->group) != group || o->name == "env-var") continue;
+        if (optionText(o->group) != group || o->name == "env-var") continue;
         auto* f = new OptionField(*o);
         m_fields << f;
         if (f->label())
@@ -106,7 +103,7 @@ QWidget* CaptureForm::buildProgramGroup() {
     // --env-var as a table of names and values (the option's field).
     m_env = named(new QTableWidget(0, 2), "env-var");
     m_env->setProperty("option", "env-var");
-    m_env->setToolTip("--env-var, -e: " + qs(options::findOption("profile", "env-var")->help));
+    m_env->setToolTip("--env-var, -e: " + optionText(options::findOption("profile", "env-var")->help));
     m_env->setHorizontalHeaderLabels({"Variable", "Value"});
     m_env->horizontalHeader()->setStretchLastSection(true);
     m_env->verticalHeader()->hide();
@@ -215,11 +212,11 @@ void CaptureForm::applyCapabilities() {
             reason = m_caps.gpuMetricsReason;
         f->setUnavailable(reason);
         // Unavailable options go back to their defaults, so the command line never asks for them.
-        if (!reason.isEmpty()) f->setValue(qs(d.defaultValue));
+        if (!reason.isEmpty()) f->setValue(optionText(d.defaultValue));
         for (const options::ValueDef& v : d.values) {
             if (!v.needsCuda) continue;
-            f->setValueUnavailable(qs(v.name), m_caps.cuda ? QString() : m_caps.cudaReason);
-            if (!m_caps.cuda && f->value() == qs(v.name)) f->setValue(qs(d.defaultValue));
+            f->setValueUnavailable(optionText(v.name), m_caps.cuda ? QString() : m_caps.cudaReason);
+            if (!m_caps.cuda && f->value() == optionText(v.name)) f->setValue(optionText(d.defaultValue));
         }
     }
     m_cudaReason->setText(m_caps.cudaReason);

@@ -1,6 +1,7 @@
 #include "viewer/capture/CaptureSettings.h"
 
 #include "model/options/OptionDef.h"
+#include "viewer/capture/OptionText.h"
 
 namespace sl::viewer {
 
@@ -10,21 +11,20 @@ const options::OptionDef* profileOption(const QString& name) {
     return options::findOption("profile", name.toStdString());
 }
 
+QString defaultOf(const QString& option) {
+    const options::OptionDef* o = profileOption(option);
+    return o ? optionText(o->defaultValue) : QString();
+}
+
 }  // namespace
 
 QString CaptureSettings::value(const QString& option) const {
     if (auto it = options.find(option); it != options.end()) return *it;
-    const options::OptionDef* o = profileOption(option);
-    return o ? QString::fromUtf8(o->defaultValue.data(), qsizetype(o->defaultValue.size()))
-             : QString();
+    return defaultOf(option);
 }
 
 void CaptureSettings::set(const QString& option, const QString& v) {
-    const options::OptionDef* o = profileOption(option);
-    const QString def =
-        o ? QString::fromUtf8(o->defaultValue.data(), qsizetype(o->defaultValue.size()))
-          : QString();
-    if (v == def)
+    if (v == defaultOf(option))
         options.remove(option);
     else
         options.insert(option, v);
@@ -43,7 +43,7 @@ void CaptureSettings::setItem(const QString& listOption, const QString& item, bo
     QStringList ordered;
     if (const options::OptionDef* o = profileOption(listOption))
         for (const options::ValueDef& v : o->values) {
-            const QString name = QString::fromUtf8(v.name.data(), qsizetype(v.name.size()));
+            const QString name = optionText(v.name);
             if (items.removeAll(name) > 0) ordered << name;
         }
     ordered << items;
@@ -53,8 +53,7 @@ void CaptureSettings::setItem(const QString& listOption, const QString& item, bo
 bool CaptureSettings::applies(const QString& option) const {
     const options::OptionDef* o = profileOption(option);
     if (!o || o->onlyWhen.option.empty()) return true;
-    const QString other =
-        QString::fromUtf8(o->onlyWhen.option.data(), qsizetype(o->onlyWhen.option.size()));
+    const QString other = optionText(o->onlyWhen.option);
     return o->onlyWhen.holds(value(other).toStdString()) && applies(other);
 }
 

@@ -75,18 +75,8 @@ CaptureTab::CaptureTab(QWidget* parent)
 
 CaptureTab::~CaptureTab() {
     // The probes would report into half-destroyed widgets otherwise.
-    if (m_envProbe) {
-        m_envProbe->disconnect(this);
-        m_envProbe->kill();
-        m_envProbe->waitForFinished(1000);
-        delete m_envProbe;
-    }
-    if (m_probe) {
-        m_probe->disconnect(this);
-        m_probe->kill();
-        m_probe->waitForFinished(1000);
-        delete m_probe;
-    }
+    cancelProbe(m_envProbe);
+    cancelProbe(m_probe);
     if (m_runner->isRunning()) {
         // Closing the tab mid-capture: stop as Ctrl+C does and let the profiler finish its report
         // in the background, without freezing the window. At exit the application deletes it,
@@ -207,78 +197,71 @@ void CaptureTab::setProfilerPath(const QString& path) {
     probeCapabilities();
 }
 
-void CaptureTab::probeCapabilities() {
-    if (m_probe) {
-        m_probe->disconnect(this);
-        m_probe->kill();
-        m_probe->waitForFinished(1000);
-        m_probe->deleteLater();
-    }
-    m_probe = new QProcess(this);
-    m_probe->setProcessChannelMode(QProcess::MergedChannels);
-    auto done = [this, probe = m_probe] {
-        if (probe != m_probe) return;
-        const QString help =
-            probe->state() == QProcess::NotRunning && probe->exitStatus() == QProcess::NormalExit
-                ? QString::fromLocal8Bit(probe->readAll())
-                : QString();
-        m_form->setCapabilities(CaptureCapabilities::evaluate(
-            help,
-            CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(),
-                                                    qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
-            CaptureCapabilities::libraryProblem("libcuda.so.1"),
-            CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
-        m_capsKnown = true;
-        m_probe->deleteLater();
-        m_probe = nullptr;
-        emit capabilitiesChanged();
-        probeEnvironment();
+void CaptureTab::cancelProbe(QProcess*& probe) {
+    if (!probe) return;
+    probe->disconnect();
+    probe->kill();
+    probe->waitForFinished(1000);
+    delete probe;
+    probe = nullptr;
+}
+
+void CaptureTab::runProbe(QProcess*& slot, const QStringList& args,
+                          const std::function<void(const QString&, bool)>& done) {
+    cancelProbe(slot);
+    auto* probe = new QProcess(this);
+    slot = probe;
+    // `slot` is a member of this tab; the connections die with the tab.
+    auto finish = [this, probe, &slot, done] {
+        if (slot != probe) return;
+        const bool started = probe->error() != QProcess::FailedToStart;
+        const QString out = started ? QString::fromUtf8(probe->readAllStandardOutput()) : QString();
+        slot = nullptr;
+        probe->deleteLater();
+        done(out, started);
     };
-    connect(m_probe, &QProcess::finished, this, done);
-    connect(m_probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart) done();
+    connect(probe, &QProcess::finished, this, finish);
+    connect(probe, &QProcess::errorOccurred, this, [finish](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) finish();
     });
+    probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
+                                                    : m_runner->profilerPath(),
+                 args);
+}
+
+void CaptureTab::probeCapabilities() {
+    // A new binary: what it can capture first, then the machine checks (which it also runs).
+    cancelProbe(m_envProbe);
     m_capsKnown = false;
-    m_envKnown = false;  // checked again once the capabilities are known
-    m_probe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
-                                                      : m_runner->profilerPath(),
-                   {"profile", "--list-options", "--format", "json"});
+    m_envKnown = false;
+    runProbe(m_probe, {"profile", "--list-options", "--format", "json"},
+             [this](const QString& listing, bool) {
+                 m_form->setCapabilities(CaptureCapabilities::evaluate(
+                     listing,
+                     CaptureCapabilities::cuptiModuleProblem(
+                         m_runner->profilerPath(), qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
+                     CaptureCapabilities::libraryProblem("libcuda.so.1"),
+                     CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
+                 m_capsKnown = true;
+                 emit capabilitiesChanged();
+                 probeEnvironment();
+             });
 }
 
 void CaptureTab::probeEnvironment() {
     // The same checks as `sightline status -e`, from the same code, before any Start.
-    if (m_envProbe) {
-        m_envProbe->disconnect(this);
-        m_envProbe->kill();
-        m_envProbe->waitForFinished(1000);
-        m_envProbe->deleteLater();
-    }
-    m_envProbe = new QProcess(this);
-    auto done = [this, probe = m_envProbe] {
-        if (probe != m_envProbe) return;
-        const QString out = probe->state() == QProcess::NotRunning
-                                ? QString::fromUtf8(probe->readAllStandardOutput())
-                                : QString();
-        if (auto checks = EnvironmentChecksView::parse(out))
-            m_envChecks->setChecks(*checks);
-        else
-            m_envChecks->setProblem(
-                probe->error() == QProcess::FailedToStart
-                    ? "sightline was not found"
-                    : "'sightline status -e --format json' gave no checks; run it in a terminal");
-        m_envProbe->deleteLater();
-        m_envProbe = nullptr;
-        m_envKnown = true;
-        emit environmentChecked();
-    };
-    connect(m_envProbe, &QProcess::finished, this, done);
-    connect(m_envProbe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart) done();
-    });
     m_envKnown = false;
-    m_envProbe->start(m_runner->profilerPath().isEmpty() ? QString("sightline-not-found")
-                                                         : m_runner->profilerPath(),
-                      {"status", "--environment", "--format", "json"});
+    runProbe(m_envProbe, {"status", "--environment", "--format", "json"},
+             [this](const QString& out, bool started) {
+                 if (auto checks = EnvironmentChecksView::parse(out))
+                     m_envChecks->setChecks(*checks);
+                 else
+                     m_envChecks->setProblem(started ? "'sightline status -e --format json' gave "
+                                                       "no checks; run it in a terminal"
+                                                     : "sightline was not found");
+                 m_envKnown = true;
+                 emit environmentChecked();
+             });
 }
 
 QString CaptureTab::environmentText() const {
@@ -329,7 +312,7 @@ void CaptureTab::refreshStatus() {
     QString text = (m_runner->isStopping() ? "Stopping... " : "Capturing... ") +
                    QString::number(m_runner->elapsedMs() / 1000.0, 'f', 1) + " s";
     if (p.events() >= 0) text += ", " + loc.toString(p.events()) + " events";
-    // The profiler reports counts when it merges; until then the processes come from /proc.
+    // The profiler's count from its progress channel; until its first report, from /proc.
     const int processes = p.processes() >= 0 ? p.processes() : m_runner->processesSeen();
     text += ", " + QString::number(processes) + (processes == 1 ? " process" : " processes");
     m_status->setText(text);

@@ -4,6 +4,8 @@
 // When a capture ends it emits reportReady(path) for the main window to open the report; errors
 // stay in the tab with what to do. Runs the `sightline` CLI as a process (viewer/ never links
 // capture/). GUI thread; nothing here blocks.
+#include <functional>
+
 #include <QWidget>
 
 #include "viewer/capture/CaptureCapabilities.h"
@@ -62,6 +64,11 @@ private:
     QWidget* buildRunPanel();
     void probeCapabilities();
     void probeEnvironment();
+    // Runs `sightline ARGS` as a child, never blocking the window; `done(stdout, started)` once,
+    // unless the probe is replaced or cancelled first.
+    void runProbe(QProcess*& slot, const QStringList& args,
+                  const std::function<void(const QString&, bool)>& done);
+    static void cancelProbe(QProcess*& probe);
     void refreshCommand();
     void refreshStatus();
     void refreshPresets(const QString& select = {});

@@ -16,16 +16,13 @@
 #include <QWheelEvent>
 
 #include "model/options/OptionParser.h"
+#include "viewer/capture/OptionText.h"
 
 namespace sl::viewer {
 
 namespace {
 
 using options::ValueKind;
-
-QString qs(std::string_view v) {
-    return QString::fromUtf8(v.data(), qsizetype(v.size()));
-}
 
 // "repeat:N" and "N" (a number alone) take a number.
 bool takesNumber(const QString& valueName) {
@@ -63,24 +60,26 @@ constexpr int kMaxCount = 1'000'000;
 
 OptionField::OptionField(const options::OptionDef& def, QWidget* parent)
     : QWidget(parent), m_def(def) {
-    setObjectName(qs(def.name));
-    setProperty("option", qs(def.name));
-    if (def.support == options::Support::Unavailable) m_buildReason = qs(def.note);
+    setObjectName(optionText(def.name));
+    setProperty("option", optionText(def.name));
+    if (def.support == options::Support::Unavailable) m_buildReason = optionText(def.note);
     m_available = m_buildReason.isEmpty();
     build();
-    setValue(qs(def.defaultValue));
+    setValue(optionText(def.defaultValue));
     updateEnabled();
 }
 
 QString OptionField::title(const options::OptionDef& def) {
+    // Acronyms and abbreviations in nsys's option names, as a label says them.
     static const QMap<QString, QString> words{
-        {"cuda", "CUDA"},     {"gpu", "GPU"},   {"cpu", "CPU"},      {"nvtx", "NVTX"},
-        {"osrt", "OS runtime"}, {"cpuctxsw", "CPU context switches"}, {"env", "environment"},
-        {"mpi", "MPI"},       {"nic", "NIC"},   {"ib", "InfiniBand"}, {"os", "OS"},
-        {"vm", "VM"},         {"dx", "DirectX"}, {"opengl", "OpenGL"}, {"etw", "ETW"},
-        {"nvlink", "NVLink"}, {"ucx", "UCX"},   {"id", "ID"},        {"api", "API"}};
+        {"cuda", "CUDA"},   {"gpu", "GPU"},       {"cpu", "CPU"},
+        {"nvtx", "NVTX"},   {"osrt", "OS runtime"}, {"cpuctxsw", "CPU context switches"},
+        {"env", "environment"}, {"mpi", "MPI"},   {"nic", "NIC"},
+        {"ib", "InfiniBand"}, {"os", "OS"},       {"vm", "VM"},
+        {"dx", "DirectX"},  {"opengl", "OpenGL"}, {"etw", "ETW"},
+        {"api", "API"}};
     QStringList out;
-    for (const QString& w : qs(def.name).split('-')) out << words.value(w, w);
+    for (const QString& w : optionText(def.name).split('-')) out << words.value(w, w);
     QString t = out.join(' ');
     if (!t.isEmpty() && t[0].isLower()) t[0] = t[0].toUpper();
     return t;
@@ -89,7 +88,7 @@ QString OptionField::title(const options::OptionDef& def) {
 void OptionField::build() {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    const QString valueName = qs(m_def.valueName);
+    const QString valueName = optionText(m_def.valueName);
     switch (m_def.kind) {
         case ValueKind::Switch:
             m_switch = new QCheckBox(title(m_def));
@@ -100,9 +99,9 @@ void OptionField::build() {
             m_choice = new ScrollSafe<QComboBox>;
             for (const options::ValueDef& v : m_def.values) {
                 if (v.hidden) continue;
-                m_choice->addItem(qs(v.name), qs(v.name));
+                m_choice->addItem(optionText(v.name), optionText(v.name));
                 if (v.support != options::Support::Implemented)
-                    m_choice->setItemData(m_choice->count() - 1, qs(v.note), Qt::ToolTipRole);
+                    m_choice->setItemData(m_choice->count() - 1, optionText(v.note), Qt::ToolTipRole);
             }
             layout->addWidget(m_choice, 1);
             for (int i = 0; i < m_choice->count(); ++i)
@@ -120,7 +119,7 @@ void OptionField::build() {
             });
             for (const options::ValueDef& v : m_def.values)
                 if (v.support == options::Support::Unavailable)
-                    setValueUnavailable(qs(v.name), qs(v.note));
+                    setValueUnavailable(optionText(v.name), optionText(v.note));
             break;
         }
         case ValueKind::List: {
@@ -133,16 +132,16 @@ void OptionField::build() {
             int shown = 0, folded = 0;
             for (const options::ValueDef& v : m_def.values) {
                 if (v.hidden || v.name == "none") continue;
-                auto* box = new QCheckBox(qs(v.name));
-                box->setObjectName(objectName() + "-" + qs(v.name));
-                if (!v.note.empty()) box->setToolTip(qs(v.note));
+                auto* box = new QCheckBox(optionText(v.name));
+                box->setObjectName(objectName() + "-" + optionText(v.name));
+                if (!v.note.empty()) box->setToolTip(optionText(v.note));
                 const bool unavailable = v.support == options::Support::Unavailable;
                 int& n = unavailable ? folded : shown;
                 (unavailable ? otherGrid : grid)->addWidget(box, n / kListColumns, n % kListColumns);
                 ++n;
                 m_items << box;
                 connect(box, &QCheckBox::toggled, this, &OptionField::changed);
-                if (unavailable) setValueUnavailable(qs(v.name), qs(v.note));
+                if (unavailable) setValueUnavailable(optionText(v.name), optionText(v.note));
             }
             column->addLayout(grid);
             if (folded > 0) {
@@ -185,7 +184,7 @@ void OptionField::build() {
         case ValueKind::Flag:
             m_text = new QLineEdit;
             m_text->setPlaceholderText(m_def.defaultValue.empty() ? valueName
-                                                                  : qs(m_def.defaultValue));
+                                                                  : optionText(m_def.defaultValue));
             layout->addWidget(m_text, 1);
             connect(m_text, &QLineEdit::textChanged, this, &OptionField::changed);
             break;
@@ -215,7 +214,7 @@ QString OptionField::value() const {
     }
     if (m_text) {
         const QString t = m_text->text().trimmed();
-        return t.isEmpty() ? qs(m_def.defaultValue) : t;
+        return t.isEmpty() ? optionText(m_def.defaultValue) : t;
     }
     QStringList on;
     for (QCheckBox* box : m_items)
@@ -248,7 +247,7 @@ void OptionField::setValue(const QString& v) {
         m_number->setValue(ok ? n : m_number->minimum());  // "" is "not set" where allowed
     } else if (m_text) {
         const QSignalBlocker blockText(m_text);
-        m_text->setText(v == qs(m_def.defaultValue) ? QString() : v);
+        m_text->setText(v == optionText(m_def.defaultValue) ? QString() : v);
     } else {
         const QStringList on = v.split(',');
         for (QCheckBox* box : m_items) {
@@ -296,10 +295,10 @@ void OptionField::updateEnabled() {
 }
 
 QString OptionField::tooltip(const QString& unavailableReason) const {
-    QString t = "--" + qs(m_def.name);
+    QString t = "--" + optionText(m_def.name);
     if (m_def.shortName) t += ", -" + QString(QChar(m_def.shortName));
-    t += ": " + qs(m_def.help);
-    if (m_def.support == options::Support::Different) t += "\nDiffers from nsys: " + qs(m_def.note);
+    t += ": " + optionText(m_def.help);
+    if (m_def.support == options::Support::Different) t += "\nDiffers from nsys: " + optionText(m_def.note);
     if (!unavailableReason.isEmpty()) t += "\nNot available here: " + unavailableReason;
     return t;
 }

@@ -6,15 +6,12 @@
 #include <QStandardPaths>
 
 #include "model/options/OptionDef.h"
+#include "viewer/capture/OptionText.h"
 #include "model/options/OptionParser.h"
 
 namespace sl::viewer {
 
 namespace {
-
-QString qs(std::string_view v) {
-    return QString::fromUtf8(v.data(), qsizetype(v.size()));
-}
 
 // The options the tab sets through its own fields rather than `CaptureSettings::options`.
 bool isSpecial(std::string_view name) {
@@ -37,7 +34,7 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
     QStringList a{"profile", "--trace=" + s.value("trace")};
     // In the definition's order, so that equal settings give the same command line.
     for (const options::OptionDef* o : options::optionsOf("profile")) {
-        const QString name = qs(o->name);
+        const QString name = optionText(o->name);
         if (isSpecial(o->name) || !s.options.contains(name)) continue;
         if (!s.applies(name)) continue;  // greyed out in the form: it would change nothing
         a << "--" + name + "=" + s.options.value(name);
@@ -70,7 +67,7 @@ Result<CaptureSettings> ProfileCommandBuilder::parse(const QStringList& args) {
         if (o->group.empty() || !parsed->given(o->name)) continue;
         if (o->name == "env-var") {
             for (const std::string& v : parsed->values(o->name))
-                for (const QString& item : qs(v).split(',', Qt::SkipEmptyParts)) {
+                for (const QString& item : optionText(v).split(',', Qt::SkipEmptyParts)) {
                     const qsizetype eq = item.indexOf('=');
                     if (eq <= 0)
                         return makeError(("--env-var: expected NAME=VALUE, got '" + item + "'")
@@ -78,7 +75,7 @@ Result<CaptureSettings> ProfileCommandBuilder::parse(const QStringList& args) {
                     s.environment.append({item.left(eq), item.mid(eq + 1)});
                 }
         } else {
-            s.set(qs(o->name), QString::fromStdString(parsed->value(o->name)));
+            s.set(optionText(o->name), QString::fromStdString(parsed->value(o->name)));
         }
     }
     s.program = QString::fromStdString(parsed->positionals.front());
