@@ -119,6 +119,11 @@ TEST(ProfileCommandBuilder, DisplayQuotesOnlyWhatNeedsIt) {
     EXPECT_TRUE(display.contains(" '--env-var=MODE=fast mode' ")) << display.toStdString();
     EXPECT_TRUE(display.endsWith(" /opt/app/bin/train --epochs 3 'a b' 'it'\\''s'"))
         << display.toStdString();
+    // Before a program is chosen, a placeholder stands where it goes.
+    CaptureSettings none;
+    none.arguments = {"x y"};
+    EXPECT_EQ(ProfileCommandBuilder::displayCommand("sightline", none),
+              "sightline profile --trace=cuda,nvtx,osrt PROGRAM 'x y'");
     EXPECT_EQ(ProfileCommandBuilder::shellQuote(""), "''");
     EXPECT_EQ(ProfileCommandBuilder::shellQuote("$HOME"), "'$HOME'");
 }

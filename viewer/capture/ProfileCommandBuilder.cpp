@@ -48,7 +48,14 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
 }
 
 QString ProfileCommandBuilder::displayCommand(const QString& binary, const CaptureSettings& s) {
-    QString cmd = shellJoin(QStringList{binary} + arguments(s));
+    const QStringList words = QStringList{binary} + arguments(s);
+    QString cmd = shellJoin(words);
+    if (s.program.isEmpty()) {  // a placeholder reads better than an empty quoted word
+        const qsizetype at = words.size() - s.arguments.size() - 1;
+        const QStringList after = words.mid(at + 1);
+        cmd = shellJoin(words.mid(0, at)) + " PROGRAM" +
+              (after.isEmpty() ? QString() : " " + shellJoin(after));
+    }
     if (!s.workingDirectory.isEmpty()) cmd = "cd " + shellQuote(s.workingDirectory) + " && " + cmd;
     return cmd;
 }
