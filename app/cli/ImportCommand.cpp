@@ -1,11 +1,14 @@
 // `sightline import INPUT [-o OUT.rep]`: converts an nsys SQLite export or a Chrome/Kineto trace
-// (.json, .json.gz) into a Sightline report. The input format is recognized by content.
+// (.json, .json.gz) into a Sightline report. The input format is recognized by content. A
+// directory is a capture session `sightline profile` kept because its report could not be
+// written: its raw streams are merged as the profiler would have.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
+#include "capture/launcher/SessionFacts.h"
 #include "model/import/ImportFile.h"
 #include "model/rep/RepWriter.h"
 #include "model/util/Format.h"
@@ -36,8 +39,23 @@ int runImport(int argc, char** argv) {
     const bool force = args->isTrue("force-overwrite"), quiet = args->isTrue("quiet");
     const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 1) return usageError("import", "expected one INPUT");
-    if (output.empty()) output = defaultOutput(inputs[0]);
     std::error_code ec;
+    if (capture::isSessionDirectory(inputs[0])) {
+        if (output.empty()) output = capture::nextDefaultReportName();
+        if (!force && std::filesystem::exists(output, ec))
+            return fail("'" + output + "' already exists (use -f/--force-overwrite to replace it)");
+        auto say = [quiet](const std::string& line) {
+            if (!quiet) std::fprintf(stderr, "sightline: %s\n", line.c_str());
+        };
+        auto written = capture::reportFromSession(inputs[0], output, say);
+        if (!written) return fail(written.error());
+        if (!quiet)
+            std::fprintf(stderr, "sightline: the raw capture in %s is left as it was; remove it "
+                                 "when the report is what you need\n",
+                         inputs[0].c_str());
+        return 0;
+    }
+    if (output.empty()) output = defaultOutput(inputs[0]);
     if (!force && std::filesystem::exists(output, ec))
         return fail("'" + output + "' already exists (use -f/--force-overwrite to replace it)");
     const auto t0 = std::chrono::steady_clock::now();
@@ -61,7 +79,7 @@ int runImport(int argc, char** argv) {
 }
 
 const Registrar kImport({"import",
-                         "convert an nsys SQLite export or a Chrome/Kineto trace to a report",
+                         "convert an nsys SQLite export, a Chrome/Kineto trace or a kept capture to a report",
                          runImport, false, 30});
 
 }  // namespace

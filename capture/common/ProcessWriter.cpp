@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
+#include "capture/common/BufferArena.h"
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
 #include "capture/common/SessionEnv.h"
@@ -26,6 +28,13 @@ std::atomic<uint32_t> g_generation{1};
 
 namespace {
 
+static_assert(sizeof(Buffer) == sizeof(ArenaSlotHeader));
+static_assert(offsetof(Buffer, tid) == offsetof(ArenaSlotHeader, tid));
+static_assert(offsetof(Buffer, seq) == offsetof(ArenaSlotHeader, seq));
+static_assert(offsetof(Buffer, used) == offsetof(ArenaSlotHeader, used));
+static_assert(offsetof(Buffer, capacity) == offsetof(ArenaSlotHeader, capacity));
+static_assert(offsetof(Buffer, slot) == offsetof(ArenaSlotHeader, slot));
+
 using detail::g_generation;
 using detail::t_state;
 
@@ -38,6 +47,10 @@ int g_fd = -1;
 int64_t g_pid = 0;
 char g_module[24] = {};
 char g_sessionDir[1024] = {};
+char g_arenaDir[1024] = {};  // where buffer arenas go (a tmpfs when the launcher found one)
+// constinit: start() runs from a constructor(101) before dynamic initializers would.
+constinit BufferArena g_arena;
+int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
 uint32_t g_bufferBytes = 256 * 1024;
 int64_t g_budgetBytes = 512ll << 20;
 
@@ -77,12 +90,25 @@ bool writeFully(const iovec* iov, int count) {
     iovec local[4];
     for (int i = 0; i < count; ++i) local[i] = iov[i];
     int first = 0;
+    long written = 0;
     while (first < count) {
         long n = syscall(SYS_writev, g_fd, local + first, count - first);
         if (n < 0) {
             if (errno == EINTR) continue;
+            // A block cut short would end the readable stream here: take it back, so blocks
+            // written once there is room again are still read.
+            if (written > 0) {
+                int err = errno;
+                long end = syscall(SYS_lseek, g_fd, 0, SEEK_CUR);
+                if (end >= written) {
+                    syscall(SYS_ftruncate, g_fd, end - written);
+                    syscall(SYS_lseek, g_fd, end - written, SEEK_SET);
+                }
+                errno = err;
+            }
             return false;
         }
+        written += n;
         g_bytes.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
         while (first < count && static_cast<size_t>(n) >= local[first].iov_len) {
             n -= static_cast<long>(local[first].iov_len);
@@ -100,14 +126,18 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (g_fd < 0 || bytes == 0) return;
     BlockHeader h{kBlockMagic, bytes, tid, seq};
     iovec iov[2] = {{&h, sizeof h}, {const_cast<void*>(data), bytes}};
-    if (writeFully(iov, 2)) g_blocks.fetch_add(1, std::memory_order_relaxed);
+    if (writeFully(iov, 2))
+        g_blocks.fetch_add(1, std::memory_order_relaxed);
+    else
+        g_arena.noteWriteFailure(errno, bytes);
 }
 
 bool openStream() {
+    char stem[128] = {};
     for (int n = 0; n < 1000; ++n) {
         char path[1200];
-        std::snprintf(path, sizeof path, "%s/%s-%lld-%d.slraw", g_sessionDir, g_module,
-                      static_cast<long long>(g_pid), n);
+        std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
+        std::snprintf(path, sizeof path, "%s/%s.slraw", g_sessionDir, stem);
         long fd =
             syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
@@ -133,7 +163,25 @@ bool openStream() {
     h.startUtcNs = utcNowNs();
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
     iovec iov{&h, sizeof h};
-    return writeFully(&iov, 1);
+    if (!writeFully(&iov, 1)) return false;
+    g_arenaErrno = 0;
+    if (!g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes, g_pid))
+        g_arenaErrno = errno ? errno : EIO;
+    return true;
+}
+
+// Said in the stream when its buffers could not be put in an arena file: the records are then
+// safe only once written, and a SIGKILL loses the rest.
+void reportMissingArena() {
+    if (!g_arenaErrno) return;
+    char reason[1400];
+    std::snprintf(reason, sizeof reason,
+                  "cannot create the buffer file %s (%s): events not yet written are lost if "
+                  "the process is killed",
+                  g_arena.path(), std::strerror(g_arenaErrno));
+    int64_t count = 1;
+    std::string_view strs[2] = {"capture.no_buffer_file", reason};
+    ProcessWriter::emitMeta(MetaKind::Diagnostic, &count, 1, strs, 2);
 }
 
 // Written buffers are kept for reuse (their pages are already faulted in: a fresh 256 KiB
@@ -156,20 +204,41 @@ void freeBuffer(Buffer* b) {
         g_pool = b;
         ++g_poolSize;
         b = nullptr;
+    } else if (b->slot) {
+        g_arena.release(b->slot);  // its (tid, seq) is in the stream: the slot may be a hole
+        b = nullptr;
     }
     g_poolLock.clear(std::memory_order_release);
     std::free(b);
 }
 
-Buffer* takePooled() {
+// A pooled buffer, else a fresh arena slot, else nullptr (the caller then uses the heap).
+Buffer* takePooledOrSlot() {
     lockPool();
     Buffer* b = g_pool;
     if (b) {
         g_pool = b->next;
         --g_poolSize;
+    } else {
+        uint32_t slot = 0;
+        if (void* p = g_arena.take(&slot)) {
+            b = static_cast<Buffer*>(p);
+            b->slot = slot;
+        }
     }
     g_poolLock.clear(std::memory_order_release);
     return b;
+}
+
+// The pool's buffers belong to an arena being given up (after a failed exec).
+void dropPool() {
+    lockPool();
+    while (Buffer* b = g_pool) {
+        g_pool = b->next;
+        if (!b->slot) std::free(b);
+    }
+    g_poolSize = 0;
+    g_poolLock.clear(std::memory_order_release);
 }
 
 // Writes the handed-over buffers in order. `recycle` is false on the final flush, which may run
@@ -253,16 +322,22 @@ Buffer* allocBuffer(ThreadState* t) {
         g_inflight.fetch_sub(cap, std::memory_order_relaxed);
         return nullptr;
     }
-    Buffer* b = takePooled();
-    if (!b) b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));
+    Buffer* b = takePooledOrSlot();
+    if (!b) {
+        b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));
+        if (b) b->slot = 0;
+    }
     if (!b) {
         g_inflight.fetch_sub(cap, std::memory_order_relaxed);
         return nullptr;
     }
+    // `used` goes to 0 before the slot takes its new (tid, seq): a reader of the arena after a
+    // crash here sees an empty slot, never the old records under the new identity.
+    b->used.store(0, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
     b->next = nullptr;
     b->tid = t->tid;
     b->seq = t->seq++;
-    b->used.store(0, std::memory_order_relaxed);
     b->capacity = static_cast<uint32_t>(cap);
     b->limit = static_cast<uint32_t>(cap) - kCriticalReserve;
     return b;
@@ -374,6 +449,8 @@ bool ProcessWriter::start(const char* module) {
         }
         if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
             g_keyCreated.store(true);
+        const char* arenaDir = std::getenv(env::kArenaDir);
+        std::snprintf(g_arenaDir, sizeof g_arenaDir, "%s", arenaDir && *arenaDir ? arenaDir : dir);
         g_pid = rawGetpid();
         // The capture switch of --capture-range (absent otherwise: always on). Mapped before the
         // stream opens, so no record of this process escapes a switch that is off.
@@ -381,11 +458,12 @@ bool ProcessWriter::start(const char* module) {
         if (openStream()) g_active.store(true, std::memory_order_release);
     }
     g_startState.store(2);
+    if (g_active.load()) reportMissingArena();
     return g_active.load();
 }
 
 bool ProcessWriter::ownsFd(int fd) {
-    return fd >= 0 && fd == g_fd;
+    return fd >= 0 && (fd == g_fd || fd == g_arena.fd());
 }
 
 bool ProcessWriter::active() {
@@ -558,6 +636,7 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         writeBlock(0, UINT64_MAX, rec, sizeof rec);
     }
     syscall(SYS_fsync, g_fd);
+    g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
     if (how == ExitHow::Exec) {
         syscall(SYS_close, g_fd);
         g_fd = -1;
@@ -574,8 +653,11 @@ void ProcessWriter::resumeAfterExec() {
     g_writerStop.store(0);
     g_writerDone.store(0);
     g_shutdown.store(false);
+    dropPool();
+    g_arena.forget();
     g_active.store(openStream());
     t_state = nullptr;
+    if (g_active.load()) reportMissingArena();
 }
 
 void ProcessWriter::onForkChild(bool trace) {
@@ -593,10 +675,12 @@ void ProcessWriter::onForkChild(bool trace) {
     t_state = nullptr;
     if (g_fd >= 0) syscall(SYS_close, g_fd);
     g_fd = -1;
+    g_arena.forget();  // the parent's buffers: the child must never write into them
     g_pid = rawGetpid();
     bool wasActive = g_active.load() && !g_shutdown.load();
     g_shutdown.store(false);
     g_active.store(wasActive && trace && openStream());
+    if (g_active.load()) reportMissingArena();
 }
 
 uint64_t ProcessWriter::blocksWritten() {

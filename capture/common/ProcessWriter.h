@@ -13,8 +13,12 @@
 //
 // Final flush (shutdown): at exit, _exit, exec, and fatal signals. It drains the writer and
 // writes the committed part of every thread's current buffer; it uses only syscalls and
-// atomics, so it is async-signal-safe. Data lost on a crash: records a thread had reserved but
-// not committed. After fork the child gets a new stream (or none, see onForkChild).
+// atomics, so it is async-signal-safe. After fork the child gets a new stream (or none, see
+// onForkChild).
+//
+// A death without the final flush (SIGKILL, the OOM killer, a crash inside the flush) loses
+// nothing committed: the buffers live in the stream's arena file (BufferArena.h), which the
+// launcher reads when the process is gone. Lost are only records reserved and not committed.
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -26,14 +30,15 @@
 
 namespace sl::capture {
 
+// Laid out as ArenaSlotHeader (RawFormat.h): most buffers are slots of the stream's arena file.
 struct Buffer {
     Buffer* next;  // link in the writer's queue
     int64_t tid;
     uint64_t seq;
-    std::atomic<uint32_t> used;  // committed bytes (readable by the final flush)
+    std::atomic<uint32_t> used;  // committed bytes (readable by the final flush and the launcher)
     uint32_t limit;              // capacity minus the critical reserve
     uint32_t capacity;
-    uint32_t pad;
+    uint32_t slot;  // 1 + index in the arena; 0: heap memory (no arena, or it is full)
     // The records follow the header.
     uint8_t* data() { return reinterpret_cast<uint8_t*>(this + 1); }
 };

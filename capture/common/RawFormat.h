@@ -167,6 +167,8 @@ enum class MetaKind : uint32_t {
     Diagnostic = 17,      // {count}                                           {name, reason}
     ResourceHandle = 18,  // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
                           //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
+    Recovered = 19,       // {blocks, bytes}: written by the launcher, not the process: blocks
+                          //  taken from the process's buffer arena after it died unflushed
 };
 
 enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3 };
@@ -188,6 +190,42 @@ enum class DropKind : int64_t {
     Event = 5,  // any generic EventRecord
     Meta = 6,
 };
+
+// The buffer arena of a stream: the file <arena dir>/<stream name>.slbuf that holds the
+// process's thread buffers (mapped shared), so that what a thread committed survives any death
+// of the process (SIGKILL included): the launcher appends the blocks the stream lacks
+// (ArenaSalvage). The process unlinks it after a complete final flush.
+//
+//   ArenaHeader (padded to kArenaHeaderBytes), then slotCount slots of slotBytes each:
+//   ArenaSlotHeader + capacity bytes of records, committed up to `used`.
+constexpr char kArenaMagic[8] = {'S', 'L', 'A', 'R', 'E', 'N', 'A', '1'};
+constexpr uint32_t kArenaHeaderBytes = 4096;
+struct ArenaHeader {
+    char magic[8];  // kArenaMagic
+    uint32_t version;
+    uint32_t slotBytes;
+    uint32_t slotCount;
+    int32_t writeErrno;  // the first error writing the stream (ENOSPC: the disk is full), or 0
+    int64_t pid;
+    // Blocks the stream could not take: their records are lost. With any, the process keeps
+    // the arena at its end so the launcher can say so (the stream itself may have no room).
+    uint64_t failedBlocks;
+    uint64_t failedBytes;
+};
+static_assert(sizeof(ArenaHeader) == 48);
+// The head of a slot as the process writes it (ProcessWriter's Buffer has this layout). A slot
+// is in the stream already when its (tid, seq) is; `used` is stored last by commit and first
+// (as 0) when the slot is reused, so a slot never shows records of another (tid, seq).
+struct ArenaSlotHeader {
+    uint64_t link;  // the process's queue pointer (meaningless outside it)
+    int64_t tid;
+    uint64_t seq;
+    uint32_t used;  // committed bytes
+    uint32_t limit;
+    uint32_t capacity;
+    uint32_t slot;  // 1 + the slot index (0: a heap buffer, never in a file)
+};
+static_assert(sizeof(ArenaSlotHeader) == 40);
 
 inline constexpr uint32_t paddedTo8(uint32_t n) {
     return (n + 7u) & ~7u;

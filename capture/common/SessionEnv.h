@@ -10,6 +10,8 @@ constexpr const char* kOsrtThresholdNs = "SIGHTLINE_OSRT_THRESHOLD_NS";
 constexpr const char* kTraceForkBeforeExec = "SIGHTLINE_TRACE_FORK_BEFORE_EXEC";  // "1" or "0"
 constexpr const char* kBufferMb = "SIGHTLINE_BUFFER_MB";  // per-process in-flight limit
 constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";  // size of one thread buffer
+// Where the buffer arenas go (RawFormat.h, ArenaHeader); the session directory when unset.
+constexpr const char* kArenaDir = "SIGHTLINE_ARENA_DIR";
 constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
 // --capture-range=nvtx: the NVTX range that switches the capture on (GateState.h, the file
 // <session>/capture.gate), and its domain ("" default, "*" any). With stop-shutdown the module
@@ -26,6 +28,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kTraceForkBeforeExec,
                                 kBufferMb,
                                 kBufferKb,
+                                kArenaDir,
                                 kLauncherPid,
                                 kCaptureRange,
                                 kCaptureDomain};

@@ -27,7 +27,7 @@ using capture::ProcessWriter;
 struct Config {
     bool nvtx = false;
     bool osrt = false;
-    bool traceForkBeforeExec = false;
+    bool traceForkBeforeExec = true;
     int64_t osrtThresholdNs = 1000;
 };
 extern Config g_config;

@@ -25,10 +25,15 @@
 #include "capture/common/Clock.h"
 #include "capture/common/GateFile.h"
 #include "capture/common/SessionEnv.h"
+#include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/LauncherGuards.h"
+#include "capture/launcher/PreflightChecks.h"
+#include "capture/launcher/ProgramCheck.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/ProcTree.h"
 #include "capture/launcher/ReportAssembler.h"
+#include "capture/launcher/SessionFacts.h"
 #include "capture/launcher/SchedTracer.h"
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"
@@ -289,175 +294,192 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     return w;
 }
 
-Result<ProfileResult> Launcher::run() {
-    auto say = [this](const std::string& s) {
-        if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
-        m_progress.message(s);
-    };
+Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::string&)>& say) {
+    Plan plan;
     if (m_o.command.empty()) return makeError("no program to profile");
     // The NVTX module is what switches the capture on: without it nothing would be recorded.
     if (m_o.captureRange == CaptureRange::Nvtx && !m_o.traceNvtx)
         return makeError("--capture-range=nvtx needs NVTX tracing (-t ...,nvtx)");
-
-    // Step 1: the output name (checked now unless it depends on the pid) and the modules.
-    std::string output;
-    bool defaultName = m_o.output.empty();
-    if (!defaultName && !patternUsesPid(m_o.output)) {
+    // The report's name (now unless it depends on the pid) and its directory, which must take a
+    // new file: a program that ran for an hour must not end in "cannot write the report".
+    plan.defaultName = m_o.output.empty();
+    std::string probeName = nextDefaultReportName();
+    if (!plan.defaultName) {
         auto name = expandOutputPattern(m_o.output, 0);
         if (!name) return makeError(name.error());
-        output = *name;
-        std::error_code ec;
-        if (!m_o.forceOverwrite && fs::exists(output, ec))
-            return makeError(output + " already exists (use -f/--force-overwrite to replace it)");
+        probeName = *name;
+        if (!patternUsesPid(m_o.output)) {
+            plan.output = *name;
+            std::error_code ec;
+            if (!m_o.forceOverwrite && fs::exists(plan.output, ec))
+                return makeError(plan.output +
+                                 " already exists (use -f/--force-overwrite to replace it)");
+        }
     }
+    const std::string option = plan.defaultName ? "the report (" + probeName + ")"
+                                                : "-o " + m_o.output;
+    if (std::string e = checkReportDirectory(probeName, option, say); !e.empty())
+        return makeError(e);
     std::string moduleDir = findModuleDir();
     if (moduleDir.empty())
         return makeError(
             "cannot find libsightline-inject.so (looked next to the sightline executable; set "
             "SIGHTLINE_INJECT_DIR)");
-    std::string injectLib = moduleDir + "/libsightline-inject.so";
-    std::string cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
-    bool cudaAvailable = m_o.traceCuda && isFile(cuptiLib);
+    // A program the loader will not preload us into: said now, the capture still goes on.
+    if (std::string why = untraceableReason(resolveProgram(m_o.command[0])); !why.empty())
+        say("warning: " + why);
+    plan.injectLib = moduleDir + "/libsightline-inject.so";
+    plan.cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
+    plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
+    return plan;
+}
 
-    // Step 2: the session directory.
+Result<ProfileResult> Launcher::run() {
+    auto say = [this](const std::string& s) {
+        if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+        m_progress.message(s);
+    };
+    // Step 1: everything that can fail before the program runs.
+    auto planned = preflight(say);
+    if (!planned) return makeError(planned.error());
+    Plan& plan = *planned;
+
+    // Step 2: the session directory (streams) and the arena directory (thread buffers).
     const char* tmp = std::getenv("TMPDIR");
-    std::string sessionTemplate =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/sightline-session-XXXXXX";
+    const std::string tmpDir = tmp && *tmp ? tmp : "/tmp";
+    std::string sessionTemplate = tmpDir + "/sightline-session-XXXXXX";
     std::vector<char> dirBuf(sessionTemplate.begin(), sessionTemplate.end());
     dirBuf.push_back(0);
     if (!mkdtemp(dirBuf.data()))
-        return makeError("cannot create a session directory in " + sessionTemplate + ": " +
-                         std::strerror(errno));
-    std::string sessionDir = dirBuf.data();
+        return makeError("cannot create the capture's temporary directory in " + tmpDir + " (" +
+                         std::strerror(errno) + "); set TMPDIR to a writable directory");
+    TempDir session(dirBuf.data());
+    if (std::string e = checkSessionSpace(session.path(), say); !e.empty()) return makeError(e);
+    TempDir arenas(makeArenaDir());
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    struct sigaction sa {};
-    sa.sa_handler = onStopSignal;
-    sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt {
-    }, oldTerm{}, oldHup{};
-    sigaction(SIGINT, &sa, &oldInt);
-    sigaction(SIGTERM, &sa, &oldTerm);
-    sigaction(SIGHUP, &sa, &oldHup);
     g_stopSignal = 0;
     g_stopCount = 0;
     g_rangeEnded = 0;
-    struct sigaction usr {
-    }, oldUsr{};
-    usr.sa_handler = onRangeEnded;
-    sigemptyset(&usr.sa_mask);
-    sigaction(SIGUSR1, &usr, &oldUsr);
+    SignalHandlers stops({SIGINT, SIGTERM, SIGHUP}, onStopSignal);
+    SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
     const bool shutdownAtRangeEnd =
         m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
                                                    m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown);
-
-    int go[2], err[2], outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
-    if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return makeError("pipe failed");
-    if (m_o.showOutput && (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0))
-        return makeError("pipe failed");
+    Pipe go, err, outPipe, errPipe;
+    if (!go.open() || !err.open() ||
+        (m_o.showOutput && (!outPipe.open() || !errPipe.open())))
+        return makeError(std::string("cannot create a pipe: ") + std::strerror(errno));
     std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
-                        (cudaAvailable ? "cuda," : "");
+                        (plan.cudaAvailable ? "cuda," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
-    std::string preload = injectLib;
+    std::string preload = plan.injectLib;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old && m_o.inheritEnvironment)
-        preload = std::string(old) + ":" + injectLib;
+        preload = std::string(old) + ":" + plan.injectLib;
 
     // The program's environment: ours, then the user's -e variables.
     ChildSetup setup;
     setup.env = {{"LD_PRELOAD", preload},
-                 {env::kSessionDir, sessionDir},
+                 {env::kSessionDir, session.path()},
                  {env::kTrace, trace},
                  {env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs)},
                  {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
                  {env::kLauncherPid, std::to_string(getpid())}};
-    if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", injectLib);
-    if (cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", cuptiLib);
+    if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
+    if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", plan.injectLib);
+    if (plan.cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", plan.cuptiLib);
     // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
     GateFile gate;
     if (m_o.captureRange == CaptureRange::Nvtx) {
         uint32_t maxWindows = repeats(m_o.rangeEnd) ? static_cast<uint32_t>(m_o.repeatCount) : 1u;
-        if (std::string e = gate.create(sessionDir, maxWindows, shutdownAtRangeEnd); !e.empty()) {
-            fs::remove_all(sessionDir);
+        if (std::string e = gate.create(session.path(), maxWindows, shutdownAtRangeEnd);
+            !e.empty())
             return makeError("--capture-range=nvtx: " + e);
-        }
         setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
         setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
     }
 #if SIGHTLINE_HAVE_CUDA_REPORT
-    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, cudaAvailable);
+    cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, plan.cudaAvailable);
     for (const auto& kv : cudaSession.environment()) setup.env.push_back(kv);
 #endif
     for (const auto& kv : m_o.env) setup.env.push_back(kv);
     setup.command = &m_o.command;
     setup.inheritEnvironment = m_o.inheritEnvironment;
-    setup.goFd = go[0];
-    setup.errFd = err[1];
-    setup.stdoutFd = outPipe[1];
-    setup.stderrFd = errPipe[1];
-    setup.restore = {{SIGINT, oldInt}, {SIGTERM, oldTerm}, {SIGHUP, oldHup}, {SIGUSR1, oldUsr}};
+    setup.goFd = go.read.get();
+    setup.errFd = err.write.get();
+    setup.stdoutFd = outPipe.write.get();
+    setup.stderrFd = errPipe.write.get();
+    setup.restore = stops.previous();
+    for (const auto& r : rangeEnd.previous()) setup.restore.push_back(r);
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
+    ProgramTree program;
     pid_t child = fork();
     if (child < 0) return makeError(std::string("fork failed: ") + std::strerror(errno));
     if (child == 0) {
-        close(go[1]);
+        go.write.reset();
         execChild(setup);
     }
-    close(go[0]);
-    close(err[1]);
-    if (m_o.showOutput) {
-        close(outPipe[1]);
-        close(errPipe[1]);
-    }
+    program.started(child);
+    go.read.reset();
+    err.write.reset();
+    outPipe.write.reset();
+    errPipe.write.reset();
 
     SchedTracer sched;
     std::string schedProblem = m_o.contextSwitches ? sched.start(child) : std::string();
     CpuSampler cpuSampler;  // opened before the exec: the program's own mappings are recorded
     std::string samplingProblem =
         m_o.cpuSampling ? cpuSampler.start(child, m_o.samplingFrequency, m_o.backtraces) : "";
-    [[maybe_unused]] ssize_t w = write(go[1], "g", 1);
-    close(go[1]);
+    [[maybe_unused]] ssize_t w = write(go.write.get(), "g", 1);
+    go.write.reset();
     int execErr = 0;
-    if (read(err[0], &execErr, sizeof execErr) == static_cast<ssize_t>(sizeof execErr)) {
-        close(err[0]);
+    if (read(err.read.get(), &execErr, sizeof execErr) == static_cast<ssize_t>(sizeof execErr)) {
         int st;
         waitpid(child, &st, 0);
+        program.done();
         sched.stop();
         cpuSampler.stop();
-        fs::remove_all(sessionDir);
         return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
     }
-    close(err[0]);
+    err.read.reset();
     if (!schedProblem.empty()) say(schedProblem);
     if (!samplingProblem.empty()) say(samplingProblem);
 
-    // Step 4: the output name can be made now that the root pid is known.
-    if (!defaultName && output.empty()) {
+    // Step 4: the output name can be made now that the root pid is known (its directory was
+    // checked before the start).
+    if (!plan.defaultName && plan.output.empty()) {
         auto name = expandOutputPattern(m_o.output, child);
-        if (!name) {
-            kill(child, SIGKILL);
-            return makeError(name.error());
-        }
-        output = *name;
+        if (!name) return makeError(name.error());
+        plan.output = *name;
         std::error_code ec;
-        if (!m_o.forceOverwrite && fs::exists(output, ec)) {
-            kill(child, SIGKILL);
-            return makeError(output + " already exists (use -f/--force-overwrite to replace it)");
-        }
+        if (!m_o.forceOverwrite && fs::exists(plan.output, ec))
+            return makeError(plan.output +
+                             " already exists (use -f/--force-overwrite to replace it)");
     }
 
+    {
+        AssemblyInput early;  // what a later `sightline import` needs should we not get to the end
+        early.options = &m_o;
+        early.sessionDir = session.path();
+        early.startMono = startMono;
+        early.startUtc = startUtc;
+        early.rootPid = child;
+        writeSessionFacts(early, arenas.path());
+    }
     m_progress.started(child, m_o.command);
     say("capture running: pid " + std::to_string(child) + " (" + joinArgs(m_o.command) + ")" +
-        (m_o.traceCuda && !cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
+        (m_o.traceCuda && !plan.cudaAvailable ? "; CUDA trace unavailable in this build" : ""));
     ProcSampler sampler(child, m_o.cpuMetricsFrequency);
     if (m_o.cpuMetrics) sampler.start();
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.start(say);
 #endif
     OutputReader output_reader;
-    if (m_o.showOutput) output_reader.start(outPipe[0], errPipe[0], m_o.echoOutput);
+    if (m_o.showOutput) output_reader.start(outPipe.read.release(), errPipe.read.release(),
+                                            m_o.echoOutput);
 
     // Step 5: wait for the whole tree (ECHILD), handling the duration and Ctrl+C.
     // repeat-shutdown:N ends the program when the N-th range has ended, stop-shutdown at the first.
@@ -468,12 +490,10 @@ Result<ProfileResult> Launcher::run() {
         for (const auto& gw : gate.windows(&opened)) closed += gw.end != 0;
         return closed >= static_cast<size_t>(m_o.repeatCount);
     };
-    TreeWait tw = waitForTree(child, startMono, sessionDir, shutdownAtRangeEnd, rangesDone, say);
-    auto& exits = tw.exits;
-    const int rootStatus = tw.rootStatus;
-    const bool rootDone = tw.rootDone, detached = tw.detached;
-    const int64_t captureEnd = tw.captureEnd;
-    int64_t sessionEnd = std::min(nowNs(), captureEnd);
+    TreeWait tw =
+        waitForTree(child, startMono, session.path(), shutdownAtRangeEnd, rangesDone, say);
+    program.done();
+    const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);
     sampler.stop();
     sched.stop();
     cpuSampler.stop();
@@ -482,20 +502,21 @@ Result<ProfileResult> Launcher::run() {
     cudaSession.stop();
 #endif
     output_reader.stop();
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
-    sigaction(SIGHUP, &oldHup, nullptr);
-    sigaction(SIGUSR1, &oldUsr, nullptr);
 
-    // Step 6: merge into the report(s).
+    // Step 6: what died without its final flush is taken from its buffer arena.
+    SalvageSummary salvage = salvageArenas(session.path(), arenas.path());
+    for (const auto& problem : salvage.problems) say("warning: " + problem);
+    arenas.remove();
+
+    // Step 7: merge into the report(s).
     AssemblyInput in;
     in.options = &m_o;
-    in.sessionDir = sessionDir;
+    in.sessionDir = session.path();
     in.startMono = startMono;
     in.startUtc = startUtc;
     in.sessionEnd = sessionEnd;
     in.rootPid = child;
-    in.exits = std::move(exits);
+    in.exits = std::move(tw.exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
 #if SIGHTLINE_HAVE_CUDA_REPORT
     in.cuda = &cudaSession;
@@ -504,20 +525,31 @@ Result<ProfileResult> Launcher::run() {
     in.schedProblem = schedProblem;
     in.cpuSampler = samplingProblem.empty() && m_o.cpuSampling ? &cpuSampler : nullptr;
     in.samplingProblem = samplingProblem;
-    in.cudaRequestedButUnavailable = m_o.traceCuda && !cudaAvailable;
+    in.cudaRequestedButUnavailable = m_o.traceCuda && !plan.cudaAvailable;
     in.output = output_reader.take();
-    in.outputPath = output;
-    in.defaultName = defaultName;
-    in.detached = detached;
+    in.outputPath = plan.output;
+    in.defaultName = plan.defaultName;
+    in.detached = tw.detached;
+    for (const auto& l : salvage.writeLosses)
+        in.writeLosses.push_back({l.pid, l.err, l.blocks, l.bytes});
     if (gate.valid()) {
         in.gateUsed = true;
         for (const auto& gw : gate.windows(&in.gateWindowsOpened))
             in.gateWindows.push_back({gw.start, gw.end});
     }
+    // The launcher's own facts go into the session directory first: should the report not be
+    // written (or sightline be killed while merging), `sightline import DIR` makes it later.
+    writeSessionFacts(in);
     auto written = assembleReports(in, say);
-    fs::remove_all(
-        sessionDir);  // with --kill=none the program may still write: unlinked files are harmless
-    if (!written) return makeError(written.error());
+    if (!written) {
+        // Never delete what was captured.
+        session.keep();
+        return makeError(written.error() + "\nsightline: the raw capture is kept in " +
+                         session.path() + "; make the report from it with: sightline import " +
+                         session.path() + " -o REPORT.rep");
+    }
+    // With --kill=none the program may still write: unlinked files are harmless.
+    session.remove();
 
     ProfileResult result;
     result.reports = std::move(*written);
@@ -526,9 +558,9 @@ Result<ProfileResult> Launcher::run() {
         const auto bytes = fs::file_size(path, ec);
         m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
     }
-    if (rootDone)
-        result.exitCode =
-            WIFEXITED(rootStatus) ? WEXITSTATUS(rootStatus) : 128 + WTERMSIG(rootStatus);
+    if (tw.rootDone)
+        result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)
+                                                   : 128 + WTERMSIG(tw.rootStatus);
     return result;
 }
 

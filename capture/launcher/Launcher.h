@@ -33,6 +33,15 @@ public:
     static std::string findModuleDir();
 
 private:
+    // What the checks before the start found out.
+    struct Plan {
+        std::string output;  // the report's name; empty with a default name or a %p pattern
+        bool defaultName = true;
+        std::string injectLib, cuptiLib;
+        bool cudaAvailable = false;
+    };
+    Result<Plan> preflight(const std::function<void(const std::string&)>& say);
+
     struct TreeWait {
         std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
         int rootStatus = 0;

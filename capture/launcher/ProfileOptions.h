@@ -44,7 +44,7 @@ struct ProfileOptions {
     CaptureRangeEnd rangeEnd = CaptureRangeEnd::Stop;
     int repeatCount = 0;  // repeat:N, repeat-shutdown:N; 0 = every range
     std::vector<std::pair<std::string, std::string>> env;
-    bool traceForkBeforeExec = false;
+    bool traceForkBeforeExec = true;  // nsys: false (a deliberate difference, see the definition)
     bool cpuSampling = true;         // -s process-tree|none
     int samplingFrequency = 1000;    // --sampling-frequency, 100-8000 Hz
     bool backtraces = true;          // -b fp|none (frame-pointer callchains)

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -94,6 +95,16 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         if (!s) b.addDiagnostic("capture.stream_unreadable", 1, s.error());
         if (bar) bar->set(0.6 * static_cast<double>(i + 1) / static_cast<double>(streams.size()));
     }
+    merger.rootProcess(in.rootPid, o.command);
+    for (const auto& loss : in.writeLosses) {
+        merger.streamWriteFailed(loss.pid);
+        b.addDiagnostic("capture.write_failed", static_cast<int64_t>(loss.blocks),
+                        "process " + std::to_string(loss.pid) + " could not write " +
+                            formatBytes(loss.bytes) + " of events to the capture's temporary "
+                            "directory " + in.sessionDir + " (" + std::strerror(loss.err) +
+                            "): they are lost; set TMPDIR to a directory with room",
+                        loss.pid);
+    }
     for (const auto& [pid, ex] : in.exits) {
         int st = ex.second;
         merger.processExited(pid, ex.first, WIFEXITED(st) ? WEXITSTATUS(st) : 0,
@@ -123,6 +134,11 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     if (in.cudaRequestedButUnavailable)
         b.addDiagnostic("cuda.unavailable", 1,
                         "CUDA tracing was requested but this build has no CUDA capture module");
+    if (in.fromKeptSession)
+        b.addDiagnostic("capture.from_kept_session", 1,
+                        "made after the capture from its kept raw data: CPU samples, CPU "
+                        "metrics, context switches and the program's output were held by the "
+                        "profiler and are not in this report");
     if (in.detached)
         b.addDiagnostic("capture.program_still_running", 1,
                         "the duration ended with --kill=none: the program kept running and later "
@@ -164,7 +180,9 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
 // module, the capture-range windows).
 std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "cuda.unavailable" || name == "capture.range_window") return "";
-    if (name == "sampling.frames_unresolved") return "note: ";
+    if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
+        name == "capture.stream_recovered")
+        return "note: ";
     return "warning: ";
 }
 

@@ -46,6 +46,14 @@ struct AssemblyInput {
     bool gateUsed = false;
     std::vector<std::pair<int64_t, int64_t>> gateWindows;
     uint64_t gateWindowsOpened = 0;  // more than gateWindows.size() past kGateMaxWindows
+    bool fromKeptSession = false;    // `sightline import SESSION-DIR`: made after the capture
+    // Blocks processes could not write to their streams (ArenaSalvage): pid, errno, blocks, bytes.
+    struct WriteLoss {
+        int64_t pid;
+        int err;
+        uint64_t blocks, bytes;
+    };
+    std::vector<WriteLoss> writeLosses;
 };
 
 // Returns the files written. `say` prints one progress line.

@@ -1,5 +1,6 @@
 #include "capture/launcher/SessionMerger.h"
 #include "capture/launcher/SessionMergerStream.h"
+#include "model/util/Format.h"
 
 #include <dirent.h>
 
@@ -68,6 +69,15 @@ void SessionMerger::noteTime(int64_t pid, int64_t t) {
     if (p.lastEventTime == kUnknownTime || t > p.lastEventTime) p.lastEventTime = t;
 }
 
+void SessionMerger::rootProcess(int64_t pid, const std::vector<std::string>& command) {
+    m_rootPid = pid;
+    ProcInfo& p = proc(pid);
+    if (p.announced || command.empty()) return;
+    p.p.name = command[0].substr(command[0].find_last_of('/') + 1);
+    p.p.commandLine.clear();
+    for (const auto& a : command) p.p.commandLine += (p.p.commandLine.empty() ? "" : " ") + a;
+}
+
 Status SessionMerger::addStream(const std::string& path) {
     auto opened = RawStream::open(path);
     if (!opened) return Error{opened.error()};
@@ -132,7 +142,8 @@ Status SessionMerger::addStream(const std::string& path) {
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
     if (!s.sawEnd) {
         pi.incompleteStreams += 1;
-        m_incomplete.emplace_back(s.pid, path.substr(path.find_last_of('/') + 1));
+        m_incomplete.push_back({s.pid, path.substr(path.find_last_of('/') + 1), s.salvaged,
+                                s.recoveredBlocks, s.recoveredBytes});
     }
     if (s.lastTime != kUnknownTime) noteTime(s.pid, s.lastTime);
     return {};
@@ -213,6 +224,10 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                         if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) s.sawExec = true;
                     } else if (m.kind == MetaKind::Drops) {
                         dropDiagnostic(pid, m.i(0), m.i(1), m.i(2));
+                    } else if (m.kind == MetaKind::Recovered) {
+                        s.salvaged = true;
+                        s.recoveredBlocks += m.i(0);
+                        s.recoveredBytes += m.i(1);
                     }
                 }
                 break;
@@ -523,17 +538,45 @@ void SessionMerger::finish(int64_t sessionEnd) {
             pi.p.end = pi.lastStreamEnd;
         r.processes.push_back(pi.p);
     }
-    for (const auto& [pid, file] : m_incomplete) {
-        const ProcInfo& p = proc(pid);
-        if (p.endedCleanly) continue;
-        std::string how = p.p.exitSignal ? "killed by signal " + std::to_string(p.p.exitSignal)
-                                         : "ended abruptly";
-        m_b.addDiagnostic("capture.stream_incomplete", 1,
-                          "process " + std::to_string(pid) + " (" + p.p.name + ") " + how +
-                              " before its stream " + file +
-                              " was finished: events it had not yet handed to the writer are lost",
-                          pid);
+    for (const IncompleteStream& inc : m_incomplete) {
+        const ProcInfo& p = proc(inc.pid);
+        if (p.endedCleanly || p.writeFailed) continue;
+        std::string how = p.p.exitSignal ? "was killed by signal " + std::to_string(p.p.exitSignal)
+                                         : "ended without its final flush";
+        std::string who = "process " + std::to_string(inc.pid) + " (" + p.p.name + ") " + how;
+        if (inc.salvaged) {
+            // Nothing committed was lost: the buffers were read back from the arena.
+            m_b.addDiagnostic("capture.stream_recovered", inc.recoveredBlocks,
+                              who + ": " + formatBytes(static_cast<uint64_t>(inc.recoveredBytes)) +
+                                  " of events it had not written yet were recovered from its "
+                                  "buffer file into " + inc.file,
+                              inc.pid);
+        } else {
+            m_b.addDiagnostic("capture.stream_incomplete", 1,
+                              who + " before its stream " + inc.file +
+                                  " was finished and had no buffer file: events it had not yet "
+                                  "written are lost",
+                              inc.pid);
+        }
     }
+    // Processes that recorded nothing of their own: the loader never ran our module in them.
+    std::string untraced;
+    int64_t untracedCount = 0;
+    for (const auto& [pid, pi] : m_procs) {
+        if (pi.announced || pi.streams > 0 || (!pi.created && pid != m_rootPid)) continue;
+        if (untracedCount++ < 8)
+            untraced += (untraced.empty() ? "" : ", ") + std::to_string(pid) + " (" +
+                        (pi.p.name.empty() ? "?" : pi.p.name) + ")";
+    }
+    if (untracedCount)
+        m_b.addDiagnostic(
+            "capture.processes_untraced", untracedCount,
+            "processes that recorded nothing of their own (shown with start, end and exit "
+            "status only): " + untraced + (untracedCount > 8 ? ", ..." : "") +
+                ". Causes: forked without exec under --trace-fork-before-exec=false, a "
+                "statically linked program (no loader to preload our module), a setuid or "
+                "setgid program (the loader ignores LD_PRELOAD), an environment cleared of "
+                "LD_PRELOAD by a program we do not trace");
     // Step 3: threads, including those only known from their events.
     for (const Track& t : r.tracks)
         if (schemaOf(t.key.kind).owner == OwnerKind::Thread && t.key.tid != 0)

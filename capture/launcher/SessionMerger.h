@@ -39,6 +39,12 @@ public:
     // Reads one stream into the builder. A damaged tail is a diagnostic, not an error.
     Status addStream(const std::string& path);
     void processExited(int64_t pid, int64_t time, int exitCode, int signal);
+    // The program the launcher started: named from its command line when it recorded nothing
+    // itself (a statically linked or setuid program).
+    void rootProcess(int64_t pid, const std::vector<std::string>& command);
+    // The process could not write all of its stream (a full disk, said by its own diagnostic):
+    // its missing end is not reported as an abrupt end.
+    void streamWriteFailed(int64_t pid) { proc(pid).writeFailed = true; }
     // Pairs start/end ranges, closes ranges left open, fills processes, threads and diagnostics.
     void finish(int64_t sessionEnd);
     const MergeStats& stats() const { return m_stats; }
@@ -61,6 +67,8 @@ private:
     struct ProcInfo {
         Process p;
         bool announced = false;  // a stream of its own said ProcessStart
+        bool created = false;    // its parent recorded creating it (ChildCreated)
+        bool writeFailed = false;
         bool endedCleanly = false;
         bool reaped = false;
         int64_t lastStreamEnd = kUnknownTime;
@@ -105,6 +113,7 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
     int64_t m_unresolvedNames = 0;
+    int64_t m_rootPid = 0;
     struct ResourceNameRec {
         int64_t pid, kind, handle, time;
         std::string name;
@@ -114,7 +123,13 @@ private:
     std::map<std::tuple<int64_t, int64_t, int64_t>, std::tuple<int64_t, int64_t, int64_t>>
         m_resourceHandles;
     std::vector<std::string> m_damage;
-    std::vector<std::pair<int64_t, std::string>> m_incomplete;
+    struct IncompleteStream {  // a stream without ProcessEnd
+        int64_t pid;
+        std::string file;
+        bool salvaged;
+        int64_t recoveredBlocks, recoveredBytes;
+    };
+    std::vector<IncompleteStream> m_incomplete;
 };
 
 }  // namespace sl::capture

@@ -36,6 +36,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         }
         case MetaKind::ChildCreated: {
             ProcInfo& c = proc(m.i(0));
+            c.created = true;
             if (c.p.parentPid == 0) c.p.parentPid = pid;
             if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
             if (!c.announced && c.p.name.empty()) {

@@ -33,6 +33,8 @@ struct SessionMerger::StreamCtx {
     }
     int64_t lastTime = kUnknownTime;
     bool sawEnd = false, sawExec = false;
+    bool salvaged = false;  // Meta Recovered (ArenaSalvage): its arena was read back
+    int64_t recoveredBlocks = 0, recoveredBytes = 0;
     int64_t endTime = kUnknownTime;
 };
 

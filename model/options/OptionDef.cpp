@@ -57,8 +57,10 @@ const std::vector<CommandDef>& commandDefs() {
          "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite export\n"
          "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's (.json,\n"
          ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
-         "report's diagnostics (sightline info).",
-         "INPUT: an nsys .sqlite export or a Chrome/Kineto .json[.gz] trace"},
+         "report's diagnostics (sightline info). A directory is a capture that `sightline profile`\n"
+         "kept because its report could not be written: it is merged into the report it would have\n"
+         "made.",
+         "INPUT: an nsys .sqlite export, a Chrome/Kineto .json[.gz] trace or a kept capture directory"},
         {"info", "sightline info [options] REPORT",
          "Shows the session, processes, threads, GPUs, event counts per kind and per track, and\n"
          "diagnostics of a report.",

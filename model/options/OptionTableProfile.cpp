@@ -78,8 +78,11 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .values({val("openmpi"), val("mpich")})
             .unavailable("MPI calls are not traced yet")
             .group("More"));
-    add(Opt(P, "trace-fork-before-exec", 0, K::Switch, "", "false",
+    add(Opt(P, "trace-fork-before-exec", 0, K::Switch, "", "true",
             "also trace forked children before they exec")
+            .differs("true by default (nsys: false), so forked workers such as PyTorch "
+                     "DataLoader and Python multiprocessing are traced; with false the report "
+                     "counts the forked children it did not trace")
             .group("Trace"));
 
     // CUDA.

@@ -143,7 +143,8 @@ TEST(ProfileOptions, TraceSelectionAndThreshold) {
     bool cudaModule = fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-cuda.so");
     EXPECT_EQ(diagnostic(*c, "cuda.unavailable"), cudaModule ? 0 : 1);
     EXPECT_TRUE(events(*c, EventKind::OsRuntime).empty());
-    EXPECT_EQ(events(*c, EventKind::NvtxRange).size(), 4u);  // parent + 3 exec'd children
+    // parent, the forked child before its exec, 3 exec'd children
+    EXPECT_EQ(events(*c, EventKind::NvtxRange).size(), 5u);
     // none: no NVTX, no OS runtime, but still the whole process tree.
     EXPECT_EQ(profile(dir.file("d.rep"), {"-t", "none"}, {client("proc_tree")}), 0);
     auto d = load(dir.file("d.rep"));

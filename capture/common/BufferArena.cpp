@@ -1,0 +1,112 @@
+#include "capture/common/BufferArena.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "capture/common/RawFormat.h"
+
+namespace sl::capture {
+
+bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
+                       int64_t budgetBytes, int64_t pid) {
+    std::snprintf(m_path, sizeof m_path, "%s/%s.slbuf", dir, stem);
+    const uint64_t page = 4096;
+    m_slotBytes = static_cast<uint32_t>((sizeof(ArenaSlotHeader) + bufferBytes + page - 1) /
+                                        page * page);
+    uint64_t count = static_cast<uint64_t>(budgetBytes) / bufferBytes;
+    if (count < 1) count = 1;
+    if (count > sizeof m_cold / sizeof m_cold[0]) count = sizeof m_cold / sizeof m_cold[0];
+    m_slotCount = static_cast<uint32_t>(count);
+    m_mapBytes = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * m_slotCount;
+    long fd = syscall(SYS_openat, AT_FDCWD, m_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    // Far from the descriptors programs open and close in bulk, as the stream's.
+    if (long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000); high >= 0) {
+        syscall(SYS_close, fd);
+        fd = high;
+    }
+    m_fd = static_cast<int>(fd);
+    auto fail = [&] {
+        int e = errno;
+        syscall(SYS_close, m_fd);
+        syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);
+        m_fd = -1;
+        errno = e;
+        return false;
+    };
+    // Sparse: only the header is backed now, each slot when first taken.
+    if (syscall(SYS_ftruncate, m_fd, m_mapBytes) != 0) return fail();
+    if (syscall(SYS_fallocate, m_fd, 0, 0, kArenaHeaderBytes) != 0) return fail();
+    long p = syscall(SYS_mmap, nullptr, m_mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, m_fd, 0);
+    if (p == -1) return fail();
+    m_base = reinterpret_cast<uint8_t*>(p);
+    auto* h = reinterpret_cast<ArenaHeader*>(m_base);
+    h->version = 1;
+    h->slotBytes = m_slotBytes;
+    h->slotCount = m_slotCount;
+    h->pid = pid;
+    std::memcpy(h->magic, kArenaMagic, 8);
+    m_linked = true;
+    m_nextFresh = 0;
+    m_coldCount = 0;
+    return true;
+}
+
+void* BufferArena::take(uint32_t* slot) {
+    if (!m_base) return nullptr;
+    uint32_t index;
+    if (m_coldCount > 0) {
+        index = m_cold[--m_coldCount];
+    } else if (m_nextFresh < m_slotCount) {
+        index = m_nextFresh++;
+    } else {
+        return nullptr;
+    }
+    uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
+    if (syscall(SYS_fallocate, m_fd, 0, off, m_slotBytes) != 0) {
+        // No room in the arena's file system: this slot stays a hole; the caller uses the heap.
+        m_cold[m_coldCount++] = index;
+        return nullptr;
+    }
+    *slot = index + 1;
+    return m_base + off;
+}
+
+void BufferArena::release(uint32_t slot) {
+    if (!m_base || slot == 0 || slot > m_slotCount) return;
+    uint32_t index = slot - 1;
+    uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
+    syscall(SYS_fallocate, m_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, m_slotBytes);
+    m_cold[m_coldCount++] = index;
+}
+
+void BufferArena::noteWriteFailure(int err, uint64_t bytes) {
+    if (!m_base) return;
+    auto* h = reinterpret_cast<ArenaHeader*>(m_base);
+    if (h->writeErrno == 0) h->writeErrno = err;
+    __atomic_fetch_add(&h->failedBlocks, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&h->failedBytes, bytes, __ATOMIC_RELAXED);
+}
+
+void BufferArena::finished() {
+    if (!m_linked) return;
+    if (m_base && reinterpret_cast<const ArenaHeader*>(m_base)->failedBlocks != 0) return;
+    m_linked = false;
+    syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);
+}
+
+void BufferArena::forget() {
+    if (m_base) syscall(SYS_munmap, m_base, m_mapBytes);
+    if (m_fd >= 0) syscall(SYS_close, m_fd);
+    m_base = nullptr;
+    m_fd = -1;
+    m_linked = false;
+}
+
+}  // namespace sl::capture

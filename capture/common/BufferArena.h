@@ -1,0 +1,45 @@
+#pragma once
+// The in-process side of a stream's buffer arena (RawFormat.h, ArenaHeader): thread buffers
+// carved from one file mapped MAP_SHARED, so what a thread committed is in the page cache, not
+// only in the process, and outlives a SIGKILL. Slots are backed (fallocate) when first taken, so
+// a full tmpfs or disk shows as "no slot" (the writer then uses heap memory), never as SIGBUS in
+// the program. Not thread-safe: ProcessWriter calls it under its pool lock. Raw syscalls only
+// (no interposed libc call, async-signal-safe where noted).
+#include <cstdint>
+
+namespace sl::capture {
+
+class BufferArena {
+public:
+    // Creates and maps <dir>/<stem>.slbuf with room for `budgetBytes` of buffers of
+    // `bufferBytes` each. On failure returns false with errno set; the arena is then unused.
+    bool open(const char* dir, const char* stem, uint32_t bufferBytes, int64_t budgetBytes,
+              int64_t pid);
+    bool active() const { return m_base != nullptr; }
+    // A backed slot: its address (an ArenaSlotHeader, then the records) and 1-based index.
+    void* take(uint32_t* slot);
+    // A slot not needed soon: its memory goes back to the system (the file keeps a hole).
+    void release(uint32_t slot);
+    // A block the stream could not take (errno `err`), counted in the header for the launcher.
+    void noteWriteFailure(int err, uint64_t bytes);
+    // The final flush is done: remove the file (the mapping stays valid) unless a write failed,
+    // which the launcher must still learn about. Async-signal-safe.
+    void finished();
+    // Unmaps without touching the file: in a forked child (the parent owns it), or after a
+    // failed exec once its buffers are no longer referenced.
+    void forget();
+    const char* path() const { return m_path; }
+    int fd() const { return m_fd; }
+
+private:
+    uint8_t* m_base = nullptr;
+    uint64_t m_mapBytes = 0;
+    uint32_t m_slotBytes = 0, m_slotCount = 0, m_nextFresh = 0;
+    uint32_t m_cold[4096] = {};  // released slots (their pages returned), reused before fresh ones
+    uint32_t m_coldCount = 0;
+    int m_fd = -1;
+    bool m_linked = false;
+    char m_path[1100] = {};
+};
+
+}  // namespace sl::capture

@@ -1,0 +1,35 @@
+#pragma once
+// Recovers what processes committed but never wrote: after the tree has ended, each buffer
+// arena still on disk (its process died without the final flush: SIGKILL, the OOM killer, a
+// crash inside the flush) has its committed blocks that the stream lacks appended to the stream,
+// with a Meta Recovered record saying how many. The stream's damaged tail (a block cut short by
+// the death) is cut off first: its buffer is still in the arena. The stream file is then
+// complete on its own (the session directory can be merged again later) and the arena removed.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sl::capture {
+
+struct SalvageSummary {
+    int streams = 0;      // streams that received blocks
+    uint64_t blocks = 0;  // blocks appended
+    uint64_t bytes = 0;
+    std::vector<std::string> problems;  // arenas that could not be read (kept in place)
+    struct WriteLoss {  // blocks a process could not write to its stream (a full disk)
+        int64_t pid;
+        int err;
+        uint64_t blocks, bytes;
+    };
+    std::vector<WriteLoss> writeLosses;
+};
+
+// Arenas are <arenaDir>/<stem>.slbuf, their streams <sessionDir>/<stem>.slraw.
+SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir);
+
+// Where the session's arenas should go: a new directory on a tmpfs (/dev/shm) when there is a
+// writable one, so the buffers' pages are never written back to a disk; else "" (the arenas
+// then go in the session directory).
+std::string makeArenaDir();
+
+}  // namespace sl::capture

@@ -1,0 +1,87 @@
+#pragma once
+// The resources `sightline profile` holds while the program runs, each owned by one object that
+// gives it back on every path out of Launcher::run (errors included): a descriptor, a temporary
+// directory, the stop-signal handlers, the started program.
+#include <signal.h>
+#include <sys/types.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sl::capture {
+
+class UniqueFd {
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) : m_fd(fd) {}
+    UniqueFd(UniqueFd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
+    UniqueFd& operator=(UniqueFd&& o) noexcept;
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    ~UniqueFd() { reset(); }
+    int get() const { return m_fd; }
+    int release() { return std::exchange(m_fd, -1); }
+    void reset();
+
+private:
+    int m_fd = -1;
+};
+
+struct Pipe {
+    UniqueFd read, write;
+    // pipe2(O_CLOEXEC); false with errno set.
+    bool open();
+};
+
+// A directory removed with its contents when the guard ends, unless keep() was called.
+class TempDir {
+public:
+    TempDir() = default;
+    explicit TempDir(std::string path) : m_path(std::move(path)) {}
+    TempDir(TempDir&& o) noexcept : m_path(std::exchange(o.m_path, {})), m_keep(o.m_keep) {}
+    TempDir& operator=(TempDir&& o) noexcept;
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir() { remove(); }
+    const std::string& path() const { return m_path; }
+    void keep() { m_keep = true; }
+    void remove();
+
+private:
+    std::string m_path;
+    bool m_keep = false;
+};
+
+// Handlers installed for a set of signals; the previous ones come back when the guard ends.
+class SignalHandlers {
+public:
+    SignalHandlers(std::initializer_list<int> signals, void (*handler)(int));
+    ~SignalHandlers();
+    SignalHandlers(const SignalHandlers&) = delete;
+    SignalHandlers& operator=(const SignalHandlers&) = delete;
+    // What the program must get back in the forked child before exec.
+    const std::vector<std::pair<int, struct sigaction>>& previous() const { return m_old; }
+
+private:
+    std::vector<std::pair<int, struct sigaction>> m_old;
+};
+
+// The started program and its tree: killed (SIGKILL) and reaped when the guard ends before the
+// tree was waited for, so no error path leaves a program running or a zombie behind.
+class ProgramTree {
+public:
+    ProgramTree() = default;
+    ~ProgramTree();
+    ProgramTree(const ProgramTree&) = delete;
+    ProgramTree& operator=(const ProgramTree&) = delete;
+    void started(pid_t pid) { m_pid = pid; }
+    pid_t pid() const { return m_pid; }
+    // The tree was waited for (or deliberately left running with --kill=none).
+    void done() { m_pid = -1; }
+
+private:
+    pid_t m_pid = -1;
+};
+
+}  // namespace sl::capture

@@ -1,0 +1,185 @@
+// What the capture keeps when things go wrong: a program killed by SIGKILL, an output that
+// cannot be written, a full disk (issue #15). Each runs the real `sightline profile` on a real
+// program.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Starts argv (argv[0] a path) and returns its pid (not waited for).
+pid_t start(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (const auto& kv : env) putenv(const_cast<char*>(kv.c_str()));
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(121);
+    }
+    return pid;
+}
+
+int waitFor(pid_t pid) {
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return exitCodeOf(st);
+}
+
+// SIGKILL at a random moment of a steady NVTX program: every range it completed (its own count,
+// kept in a shared file) is in the report, recovered from its buffer arena.
+TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
+    CaptureDir dir;
+    const std::string counts = dir.file("counts");
+    std::random_device rd;
+    const int delayMs = 100 + static_cast<int>(rd() % 900);
+    SCOPED_TRACE("SIGKILL " + std::to_string(delayMs) + " ms after the first ranges");
+    pid_t profiler = start({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o",
+                            dir.file("k.rep"), "-s", "none", "--cpuctxsw", "none",
+                            client("steady_nvtx"), counts});
+    // Wait for the program to have started recording.
+    int64_t* shared = nullptr;
+    for (int i = 0; i < 500 && !shared; ++i) {
+        usleep(10000);
+        int fd = open(counts.c_str(), O_RDONLY);
+        if (fd < 0) continue;
+        struct stat st {};
+        fstat(fd, &st);
+        if (st.st_size >= 24) {
+            void* p = mmap(nullptr, 24, PROT_READ, MAP_SHARED, fd, 0);
+            if (p != MAP_FAILED) shared = static_cast<int64_t*>(p);
+        }
+        close(fd);
+    }
+    ASSERT_TRUE(shared) << "the client never started";
+    while (__atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) == 0) usleep(1000);
+    usleep(static_cast<useconds_t>(delayMs) * 1000);
+    const pid_t program = static_cast<pid_t>(shared[0]);
+    ASSERT_EQ(kill(program, SIGKILL), 0);
+    EXPECT_EQ(waitFor(profiler), 128 + SIGKILL);
+    const int64_t completed = __atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) +
+                              __atomic_load_n(&shared[2], __ATOMIC_ACQUIRE);
+    munmap(shared, 24);
+    auto r = load(dir.file("k.rep"));
+    ASSERT_TRUE(r);
+    const auto ranges = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "steady").size());
+    // Each thread may have had one more range pushed and popped but not yet counted, and one
+    // open range (closed at the process end, counted as unterminated).
+    EXPECT_GE(ranges, completed) << "completed ranges lost";
+    EXPECT_LE(ranges, completed + 4);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    EXPECT_GE(diagnostic(*r, "capture.stream_recovered", program), 1);
+}
+
+// -o into a directory that does not exist or cannot be written: refused before the program
+// starts (it would create the marker file).
+TEST(Robustness, UnwritableOutputDirectoryStopsBeforeTheProgramStarts) {
+    CaptureDir dir;
+    const std::string marker = dir.file("ran");
+    for (const std::string& out :
+         {dir.file("missing/sub/r.rep"), std::string("/proc/sightline-test.rep")}) {
+        SCOPED_TRACE(out);
+        std::string err = dir.file("stderr");
+        pid_t p = fork();
+        if (p == 0) {
+            int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(fd, 2);
+            execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-o", out.c_str(), "/usr/bin/touch",
+                  marker.c_str(), static_cast<char*>(nullptr));
+            _exit(121);
+        }
+        EXPECT_EQ(waitFor(p), 1);
+        EXPECT_FALSE(fs::exists(marker)) << "the program ran";
+        std::ifstream in(err);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        EXPECT_NE(text.find("error: -o " + out), std::string::npos) << text;
+    }
+}
+
+// The report cannot be written at the end (its directory went away while the program ran): the
+// raw capture is kept, the message says where, and `sightline import DIR` makes the report.
+TEST(Robustness, UnwritableReportKeepsTheRawCaptureForImport) {
+    CaptureDir dir;
+    const std::string outDir = dir.file("out");
+    fs::create_directory(outDir);
+    const std::string err = dir.file("stderr");
+    pid_t p = fork();
+    if (p == 0) {
+        int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        std::string script = "rmdir " + outDir + " && " + client("crash_client") + " exit";
+        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-s", "none", "-o",
+              (outDir + "/r.rep").c_str(), "/bin/sh", "-c", script.c_str(),
+              static_cast<char*>(nullptr));
+        _exit(121);
+    }
+    EXPECT_EQ(waitFor(p), 1);
+    std::ifstream in(err);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const std::string kept = "the raw capture is kept in ";
+    auto at = text.find(kept);
+    ASSERT_NE(at, std::string::npos) << text;
+    std::string session = text.substr(at + kept.size());
+    session = session.substr(0, session.find(';'));
+    ASSERT_TRUE(fs::is_directory(session)) << session;
+    const std::string rep = dir.file("later.rep");
+    EXPECT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", "-q", "true", session, "-o", rep})),
+              0);
+    auto r = load(rep);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "before-crash").size(), 1000u);
+    const Process* crashed = processWithExit(*r, 3);  // _exit(3), reaped by the shell
+    EXPECT_TRUE(crashed);
+    EXPECT_EQ(diagnostic(*r, "capture.from_kept_session"), 1);
+    std::error_code ec;
+    fs::remove_all(session, ec);
+}
+
+// A TMPDIR that fills up: the program runs as without the profiler, and the report says how
+// much could not be written and why (not that the program "ended abruptly").
+TEST(Robustness, FullTmpdirSaysWhatWasLost) {
+    CaptureDir dir;
+    const std::string small = dir.file("small");
+    fs::create_directory(small);
+    if (mount("tmpfs", small.c_str(), "tmpfs", 0, "size=2m") != 0)
+        GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno)
+                     << "): needs CAP_SYS_ADMIN";
+    struct Unmount {
+        std::string path;
+        ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+    } unmount{small};
+    pid_t p = start({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none",
+                     "--cpuctxsw", "none", "-o", dir.file("full.rep"), client("flood"), "4",
+                     "100000"},
+                    {"TMPDIR=" + small});
+    EXPECT_EQ(waitFor(p), 0);  // the program's own exit code
+    auto r = load(dir.file("full.rep"));
+    ASSERT_TRUE(r);
+    const auto ranges = events(*r, EventKind::NvtxRange).size();
+    EXPECT_LT(ranges, 400000u);
+    EXPECT_GT(diagnostic(*r, "capture.write_failed"), 0);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    bool saysWhy = false;
+    for (const auto& d : r->diagnostics)
+        if (d.name == "capture.write_failed" &&
+            d.reason.find("No space left on device") != std::string::npos)
+            saysWhy = true;
+    EXPECT_TRUE(saysWhy);
+}
+
+}  // namespace
+}  // namespace sl::test
