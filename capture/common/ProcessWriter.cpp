@@ -51,6 +51,10 @@ char g_arenaDir[1024] = {};  // where buffer arenas go (a tmpfs when the launche
 // constinit: start() runs from a constructor(101) before dynamic initializers would.
 constinit BufferArena g_arena;
 int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
+// A forked child's stream opens with its first record, not at fork: the usual child execs at
+// once (a shell running a command) and would pay for a stream and an arena it never uses.
+std::atomic<bool> g_lazyPending{false};
+void (*g_onLazyOpen)() = nullptr;  // the module's announcement, written first into the stream
 uint32_t g_bufferBytes = 256 * 1024;
 int64_t g_budgetBytes = 512ll << 20;
 
@@ -82,8 +86,45 @@ void sleepNs(long ns) {
 int64_t rawGetpid() {
     return syscall(SYS_getpid);
 }
+int64_t g_nsPid = 0;      // getpid(): the pid in the process's own PID namespace
+int64_t g_parentPid = 0;  // the parent as the launcher sees it (0: unknown)
+
 int64_t rawGettid() {
-    return syscall(SYS_gettid);
+    int64_t tid = syscall(SYS_gettid);
+    return tid == g_nsPid ? g_pid : tid;  // the main thread's tid is the pid the launcher sees
+}
+
+// Pids as the launcher sees them, from /proc/self/status: NSpid lists the pid in every PID
+// namespace the process is in, outermost (that of /proc's mount) first; PPid is shown in /proc's
+// namespace too. In a container or under `unshare --pid`, getpid() would be 1 in each of them.
+// Where /proc is the process's own namespace's (unshare --mount-proc) there is nothing better
+// than getpid(). Raw syscalls: also called in a forked child.
+void readPids() {
+    g_nsPid = syscall(SYS_getpid);
+    g_pid = g_nsPid;
+    g_parentPid = syscall(SYS_getppid);
+    long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buf[4096];
+    long n = 0, r;
+    while (n < static_cast<long>(sizeof buf) - 1 &&
+           (r = syscall(SYS_read, fd, buf + n, sizeof buf - 1 - static_cast<size_t>(n))) > 0)
+        n += r;
+    syscall(SYS_close, fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    auto field = [&](const char* key) -> int64_t {
+        const char* at = std::strstr(buf, key);
+        if (!at) return -1;
+        at += std::strlen(key);
+        while (*at == ' ' || *at == '\t') ++at;
+        int64_t v = 0;
+        bool any = false;
+        while (*at >= '0' && *at <= '9') v = v * 10 + (*at++ - '0'), any = true;
+        return any ? v : -1;
+    };
+    if (int64_t host = field("\nNSpid:"); host > 0) g_pid = host;
+    if (int64_t ppid = field("\nPPid:"); ppid >= 0) g_parentPid = ppid;
 }
 
 bool writeFully(const iovec* iov, int count) {
@@ -266,9 +307,10 @@ void writeQueued(bool recycle = true) {
 
 void* writerMain(void*) {
     detail::t_inTool = true;
-    syscall(SYS_prctl, PR_SET_NAME, "sightline-io", 0, 0, 0);  // shown as the tool's own thread
+    syscall(SYS_prctl, PR_SET_NAME, "sightline-io", 0, 0, 0);  // in top and gdb: ours
     {
-        int64_t ints[3] = {rawGettid(), nowNs(), 0};
+        // Source 2: the tool's own thread, left out of the program's rows by the merge.
+        int64_t ints[3] = {rawGettid(), nowNs(), 2};
         std::string_view name = "sightline-io";
         ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
     }
@@ -406,12 +448,26 @@ ThreadState* currentState() {
     return registerThread();
 }
 
+// Opens the deferred stream of a forked child (once) and writes its announcement first.
+void openLazily() {
+    bool expected = true;
+    if (!g_lazyPending.compare_exchange_strong(expected, false)) return;
+    ProcessWriter::ToolScope scope;
+    if (!openStream()) {
+        g_active.store(false);
+        return;
+    }
+    reportMissingArena();
+    if (g_onLazyOpen) g_onLazyOpen();
+}
+
 }  // namespace
 
 namespace detail {
 uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed))
         return nullptr;
+    if (__builtin_expect(g_lazyPending.load(std::memory_order_relaxed), 0)) openLazily();
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
@@ -451,7 +507,7 @@ bool ProcessWriter::start(const char* module) {
             g_keyCreated.store(true);
         const char* arenaDir = std::getenv(env::kArenaDir);
         std::snprintf(g_arenaDir, sizeof g_arenaDir, "%s", arenaDir && *arenaDir ? arenaDir : dir);
-        g_pid = rawGetpid();
+        readPids();
         // The capture switch of --capture-range (absent otherwise: always on). Mapped before the
         // stream opens, so no record of this process escapes a switch that is off.
         CaptureGate::attach(g_sessionDir);
@@ -471,6 +527,12 @@ bool ProcessWriter::active() {
 }
 int64_t ProcessWriter::pid() {
     return g_pid;
+}
+int64_t ProcessWriter::namespacePid() {
+    return g_nsPid;
+}
+int64_t ProcessWriter::parentPid() {
+    return g_parentPid;
 }
 
 void ProcessWriter::countDrop(DropKind kind) {
@@ -598,7 +660,16 @@ void ProcessWriter::threadExit() {
 }
 
 void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
-    if (!g_active.load() || g_shutdown.exchange(true)) return;
+    if (!g_active.load()) return;
+    // A forked child that recorded nothing: before an exec (the new image announces itself) or
+    // in a signal handler (no allocation there) it leaves no stream; else it says it existed.
+    if (g_lazyPending.load()) {
+        if (how == ExitHow::Exec || how == ExitHow::Signal)
+            g_lazyPending.store(false);
+        else
+            openLazily();
+    }
+    if (g_shutdown.exchange(true)) return;
     bool wasInTool = detail::t_inTool;
     detail::t_inTool = true;
     // Step 1: let the writer drain what was handed over, then stop it (bounded wait).
@@ -635,7 +706,8 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         std::memcpy(m + 1, ints, sizeof ints);
         writeBlock(0, UINT64_MAX, rec, sizeof rec);
     }
-    syscall(SYS_fsync, g_fd);
+    // No fsync: the launcher reads the stream from the page cache on this machine; forcing it
+    // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.
     g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
     if (how == ExitHow::Exec) {
         syscall(SYS_close, g_fd);
@@ -676,11 +748,15 @@ void ProcessWriter::onForkChild(bool trace) {
     if (g_fd >= 0) syscall(SYS_close, g_fd);
     g_fd = -1;
     g_arena.forget();  // the parent's buffers: the child must never write into them
-    g_pid = rawGetpid();
+    readPids();
     bool wasActive = g_active.load() && !g_shutdown.load();
     g_shutdown.store(false);
-    g_active.store(wasActive && trace && openStream());
-    if (g_active.load()) reportMissingArena();
+    g_lazyPending.store(wasActive && trace);
+    g_active.store(wasActive && trace);
+}
+
+void ProcessWriter::setAnnouncer(void (*announce)()) {
+    g_onLazyOpen = announce;
 }
 
 uint64_t ProcessWriter::blocksWritten() {

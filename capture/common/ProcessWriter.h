@@ -69,8 +69,11 @@ public:
     static bool active();
     // Whether `fd` is this module's stream file (interposers refuse to close it).
     static bool ownsFd(int fd);
-    // This process's pid as the writer knows it (updated after fork).
+    // This process's pid as the launcher sees it (NSpid; updated after fork), its pid in its own
+    // PID namespace (getpid(); differs in containers) and its parent's pid as the launcher sees it.
     static int64_t pid();
+    static int64_t namespacePid();
+    static int64_t parentPid();
 
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).
@@ -125,8 +128,10 @@ public:
     // After a failed exec: tracing resumes with a new stream file.
     static void resumeAfterExec();
     // In the child right after fork(): parent data is discarded; with `trace` the child gets its
-    // own stream (pid, new writer thread on first use); without it the child records nothing.
+    // own stream with its first record (then the announcer set below writes first), or at its
+    // exit; a child that execs first never has one. Without `trace` it records nothing.
     static void onForkChild(bool trace);
+    static void setAnnouncer(void (*announce)());
     // Fork generation: changes in a forked child. Caches of stream-local ids (strings, domains)
     // compare against it and re-define their ids when it changed.
     static uint32_t generation() { return detail::g_generation.load(std::memory_order_relaxed); }

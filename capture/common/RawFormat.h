@@ -145,13 +145,15 @@ struct MetaRecord {
 enum class MetaKind : uint32_t {
     //                     ints                                              strings
     ProcessStart =
-        1,  // {pid, parentPid, time, startUtcNs}                {name, commandLine, exePath}
+        1,  // {pid, parentPid, time, startUtcNs, namespacePid}  {name, commandLine, exePath}
+            //  pids as the launcher sees them; namespacePid: getpid() in its own namespace
     ProcessEnd = 2,     // {time, exitCode, signal, how (ExitHow)}           {}
     ChildCreated = 3,   // {childPid, time, via (ChildVia)}                  {}
     ChildReaped = 4,    // {childPid, time, exitCode, signal}                {}
     ThreadStart = 5,    // {tid, time}                                       {name}
     ThreadEnd = 6,      // {tid, time}                                       {}
-    ThreadName = 7,     // {tid, time, source (0: the OS name, 1: nvtxNameOsThread)} {name}
+    ThreadName = 7,     // {tid, time, source (0: the OS name, 1: nvtxNameOsThread,
+                        //  2: a thread of the capture itself, hidden)}      {name}
     DomainCreate = 8,   // {domainId, time}                                  {name}
     DomainDestroy = 9,  // {domainId, time}                                  {}
     Category = 10,      // {domainId, category}                              {name}

@@ -72,6 +72,7 @@ int64_t currentTid() {
     uint32_t gen = ProcessWriter::generation();
     if (__builtin_expect(t_tidGen != gen, 0)) {
         t_tid = syscall(SYS_gettid);
+        if (t_tid == ProcessWriter::namespacePid()) t_tid = ProcessWriter::pid();  // see readPids
         t_tidGen = gen;
     }
     return t_tid;
@@ -104,22 +105,20 @@ void announceProcess() {
         std::string base = first.substr(first.find_last_of('/') + 1);
         if (base.size() > 15 && base.compare(0, 15, name) == 0) name = base;
     }
-    int64_t ints[4] = {ProcessWriter::pid(), static_cast<int64_t>(getppid()), now,
-                       capture::utcNowNs()};
+    int64_t ints[5] = {ProcessWriter::pid(), ProcessWriter::parentPid(), now,
+                       capture::utcNowNs(), ProcessWriter::namespacePid()};
     std::string_view strs[3] = {name, cmdline, exePath};
-    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 4, strs, 3);
+    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 5, strs, 3);
     int64_t t[2] = {currentTid(), now};
     std::string_view threadName[1] = {comm};
     ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);
 }
 
 void afterForkChild() {
+    ProcessWriter::setAnnouncer(announceProcess);  // when the child's stream opens (lazily)
     ProcessWriter::onForkChild(g_config.traceForkBeforeExec);
     nvtxForgetWindowOwner();
-    if (ProcessWriter::active())
-        announceProcess();
-    else
-        g_osrtOn.store(false);
+    if (!ProcessWriter::active()) g_osrtOn.store(false);
 }
 
 char** prepareExec(char* const envp[]) {

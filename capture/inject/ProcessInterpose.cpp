@@ -22,15 +22,21 @@ namespace {
 using capture::ChildVia;
 using capture::MetaKind;
 
+// In another PID namespace than the launcher's, pids of children are that namespace's: they
+// would name the wrong processes. The children announce themselves (with their parent) instead.
+bool childPidsAreOurs() {
+    return ProcessWriter::pid() == ProcessWriter::namespacePid();
+}
+
 void childCreated(pid_t child, ChildVia via) {
-    if (child <= 0 || !ProcessWriter::active()) return;
+    if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
     ProcessWriter::ToolScope scope;
     int64_t ints[3] = {child, capture::nowNs(), static_cast<int64_t>(via)};
     ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 3);
 }
 
 void childReaped(pid_t child, int status) {
-    if (child <= 0 || !ProcessWriter::active()) return;
+    if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
     if (!WIFEXITED(status) && !WIFSIGNALED(status)) return;
     ProcessWriter::ToolScope scope;
     int64_t ints[4] = {child, capture::nowNs(), WIFEXITED(status) ? WEXITSTATUS(status) : 0,

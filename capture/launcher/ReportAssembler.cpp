@@ -181,7 +181,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
 std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "cuda.unavailable" || name == "capture.range_window") return "";
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
-        name == "capture.stream_recovered")
+        name == "capture.stream_recovered" || name == "capture.pid_namespaces")
         return "note: ";
     return "warning: ";
 }

@@ -577,7 +577,29 @@ void SessionMerger::finish(int64_t sessionEnd) {
                 "statically linked program (no loader to preload our module), a setuid or "
                 "setgid program (the loader ignores LD_PRELOAD), an environment cleared of "
                 "LD_PRELOAD by a program we do not trace");
-    // Step 3: threads, including those only known from their events.
+    // Processes in other PID namespaces (containers, unshare --pid): their own pids, kept here.
+    std::string namespaced;
+    int64_t namespacedCount = 0;
+    for (const auto& [pid, pi] : m_procs) {
+        if (!pi.namespacePid) continue;
+        if (namespacedCount++ < 8)
+            namespaced += (namespaced.empty() ? "" : ", ") + std::to_string(pid) + " (" +
+                          std::to_string(pi.namespacePid) + " there)";
+    }
+    if (namespacedCount)
+        m_b.addDiagnostic("capture.pid_namespaces", namespacedCount,
+                          "processes that ran in another PID namespace (a container, unshare "
+                          "--pid) are shown with the pids the profiler sees: " + namespaced +
+                              (namespacedCount > 8 ? ", ..." : ""));
+    // Step 3: threads, including those only known from their events; the capture's own threads
+    // (their CPU samples and context switches included) are not the program's.
+    auto isTool = [&](int64_t pid, int64_t tid) { return m_toolThreads.count({pid, tid}) != 0; };
+    if (!m_toolThreads.empty()) {
+        std::erase_if(r.tracks, [&](const Track& t) {
+            return schemaOf(t.key.kind).owner == OwnerKind::Thread && isTool(t.key.pid, t.key.tid);
+        });
+        std::erase_if(m_threads, [&](const auto& kv) { return isTool(kv.first.first, kv.first.second); });
+    }
     for (const Track& t : r.tracks)
         if (schemaOf(t.key.kind).owner == OwnerKind::Thread && t.key.tid != 0)
             thread(t.key.pid, t.key.tid);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,6 +70,7 @@ private:
         bool announced = false;  // a stream of its own said ProcessStart
         bool created = false;    // its parent recorded creating it (ChildCreated)
         bool writeFailed = false;
+        int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
         bool endedCleanly = false;
         bool reaped = false;
         int64_t lastStreamEnd = kUnknownTime;
@@ -114,6 +116,7 @@ private:
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
     int64_t m_unresolvedNames = 0;
     int64_t m_rootPid = 0;
+    std::set<std::pair<int64_t, int64_t>> m_toolThreads;  // (pid, tid) of our writer threads
     struct ResourceNameRec {
         int64_t pid, kind, handle, time;
         std::string name;

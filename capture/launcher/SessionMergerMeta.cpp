@@ -18,6 +18,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             if (!p.announced || p.p.parentPid == 0) p.p.parentPid = m.i(1);
             if (p.p.start == kUnknownTime || t < p.p.start) p.p.start = t;
             p.announced = true;
+            if (m.i(4) != 0 && m.i(4) != pid) p.namespacePid = m.i(4);
             break;
         }
         case MetaKind::ProcessEnd: {
@@ -64,6 +65,10 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::ThreadName: {
             // nvtxNameOsThread wins over OS names (as in nsys); among names of one source the
             // latest wins. Records come grouped by the thread that wrote them, so compare times.
+            if (m.i(2) == 2) {  // the capture's own writer thread: not the program's
+                m_toolThreads.insert({pid, m.i(0)});
+                break;
+            }
             if (m.s(0).empty()) break;
             Thread& t = thread(pid, m.i(0));
             auto [it, fresh] =

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <set>
 #include <random>
 #include <thread>
 
@@ -179,6 +181,43 @@ TEST(Robustness, FullTmpdirSaysWhatWasLost) {
             d.reason.find("No space left on device") != std::string::npos)
             saysWhy = true;
     EXPECT_TRUE(saysWhy);
+}
+
+}  // namespace
+}  // namespace sl::test
+
+namespace sl::test {
+namespace {
+
+// Three programs in a new PID namespace (as in a container) are three processes with the pids
+// the profiler sees, each with its own ranges; their namespace pids are kept in a diagnostic.
+TEST(Robustness, PidNamespaceProgramsStayApart) {
+    if (std::system("unshare --pid --fork true 2>/dev/null") != 0)
+        GTEST_SKIP() << "unshare --pid --fork is not permitted here (needs CAP_SYS_ADMIN or user "
+                        "namespaces)";
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("one.rep"), {"-s", "none"}, {client("nvtx_threads")}), 0);
+    auto one = load(dir.file("one.rep"));
+    ASSERT_TRUE(one);
+    const size_t perRun = events(*one, EventKind::NvtxRange).size();
+    ASSERT_GT(perRun, 0u);
+    const std::string c = client("nvtx_threads");
+    ASSERT_EQ(profile(dir.file("ns.rep"), {"-s", "none"},
+                      {"/usr/bin/unshare", "--pid", "--fork", "/bin/sh", "-c",
+                       c + "; " + c + "; " + c}),
+              0);
+    auto r = load(dir.file("ns.rep"));
+    ASSERT_TRUE(r);
+    std::set<int64_t> programs;
+    for (const auto& p : r->processes)
+        if (p.name == "nvtx_threads") programs.insert(p.pid);
+    EXPECT_EQ(programs.size(), 3u);
+    std::map<int64_t, size_t> rangesPerPid;
+    for (const auto& e : events(*r, EventKind::NvtxRange)) ++rangesPerPid[e.pid];
+    for (int64_t pid : programs) EXPECT_EQ(rangesPerPid[pid], perRun) << pid;
+    EXPECT_EQ(diagnostic(*r, "capture.pid_namespaces"), 4);  // sh and the three programs
+    EXPECT_FALSE(programs.count(1));
+    for (const auto& d : r->diagnostics) EXPECT_EQ(d.name.find("dropped"), std::string::npos);
 }
 
 }  // namespace
