@@ -129,13 +129,9 @@ int printStats(const std::vector<std::string>& reports) {
 // left to the CUDA module, which says so when a program uses CUDA: a CPU-only program on a
 // machine without a driver loses nothing.
 void warnAboutEnvironment(const capture::ProfileOptions& o) {
+    // The report's directory and TMPDIR are checked by the launcher, which refuses what cannot
+    // work and warns about the rest (capture/launcher/PreflightChecks.h): said once.
     capture::EnvironmentProbe probe;
-    probe.directories = {capture::sessionParentDirectory()};
-    if (!o.output.empty() && o.output.find('%') == std::string::npos)
-        probe.directories.push_back(
-            std::filesystem::absolute(o.output).parent_path().string());
-    else
-        probe.directories.push_back(".");
     capture::CaptureRequest want{o.cpuSampling, o.contextSwitches, o.cpuSampling,
                                  false, false};
 #if SIGHTLINE_HAVE_CUDA_REPORT

@@ -58,24 +58,26 @@ bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
     return true;
 }
 
-void* BufferArena::take(uint32_t* slot) {
-    if (!m_base) return nullptr;
-    uint32_t index;
-    if (m_coldCount > 0) {
-        index = m_cold[--m_coldCount];
-    } else if (m_nextFresh < m_slotCount) {
-        index = m_nextFresh++;
-    } else {
-        return nullptr;
-    }
+bool BufferArena::reserve(uint32_t* index) {
+    if (!m_base) return false;
+    if (m_coldCount > 0)
+        *index = m_cold[--m_coldCount];
+    else if (m_nextFresh < m_slotCount)
+        *index = m_nextFresh++;
+    else
+        return false;
+    return true;
+}
+
+void* BufferArena::back(uint32_t index) {
     uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
-    if (syscall(SYS_fallocate, m_fd, 0, off, m_slotBytes) != 0) {
-        // No room in the arena's file system: this slot stays a hole; the caller uses the heap.
-        m_cold[m_coldCount++] = index;
-        return nullptr;
-    }
-    *slot = index + 1;
+    // No room in the arena's file system: the caller uses the heap for this buffer.
+    if (syscall(SYS_fallocate, m_fd, 0, off, m_slotBytes) != 0) return nullptr;
     return m_base + off;
+}
+
+void BufferArena::unreserve(uint32_t index) {
+    m_cold[m_coldCount++] = index;
 }
 
 void BufferArena::release(uint32_t slot) {

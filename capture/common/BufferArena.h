@@ -3,7 +3,7 @@
 // carved from one file mapped MAP_SHARED, so what a thread committed is in the page cache, not
 // only in the process, and outlives a SIGKILL. Slots are backed (fallocate) when first taken, so
 // a full tmpfs or disk shows as "no slot" (the writer then uses heap memory), never as SIGBUS in
-// the program. Not thread-safe: ProcessWriter calls it under its pool lock. Raw syscalls only
+// the program. Not thread-safe: ProcessWriter calls it under its pool lock (back() excepted). Raw syscalls only
 // (no interposed libc call, async-signal-safe where noted).
 #include <cstdint>
 
@@ -16,8 +16,13 @@ public:
     bool open(const char* dir, const char* stem, uint32_t bufferBytes, int64_t budgetBytes,
               int64_t pid);
     bool active() const { return m_base != nullptr; }
-    // A backed slot: its address (an ArenaSlotHeader, then the records) and 1-based index.
-    void* take(uint32_t* slot);
+    // Taking a slot is two steps, so that the caller's lock is not held while the kernel backs
+    // and zeroes the slot's pages: reserve() picks an index (under the caller's lock), back()
+    // backs it (without the lock) and returns its address (an ArenaSlotHeader, then the
+    // records) or nullptr, after which the index goes back with unreserve() (under the lock).
+    bool reserve(uint32_t* index);
+    void* back(uint32_t index);
+    void unreserve(uint32_t index);
     // A slot not needed soon: its memory goes back to the system (the file keeps a hole).
     void release(uint32_t slot);
     // A block the stream could not take (errno `err`), counted in the header for the launcher.

@@ -127,15 +127,38 @@ void readPids() {
     if (int64_t ppid = field("\nPPid:"); ppid >= 0) g_parentPid = ppid;
 }
 
+char g_streamPath[1200] = {};
+
+// The program closed our stream's descriptor behind our back (close_range, or closing every fd
+// of /proc/self/fd with raw syscalls, as Python's subprocess does before exec): open the file
+// again, at its end. Raw syscalls only.
+bool reopenStream() {
+    if (g_streamPath[0] == 0) return false;
+    long fd = syscall(SYS_openat, AT_FDCWD, g_streamPath, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) return false;
+    if (long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000); high >= 0) {
+        syscall(SYS_close, fd);
+        fd = high;
+    }
+    g_fd = static_cast<int>(fd);
+    return true;
+}
+
 bool writeFully(const iovec* iov, int count) {
     iovec local[4];
     for (int i = 0; i < count; ++i) local[i] = iov[i];
     int first = 0;
     long written = 0;
+    bool reopened = false;
     while (first < count) {
         long n = syscall(SYS_writev, g_fd, local + first, count - first);
         if (n < 0) {
             if (errno == EINTR) continue;
+            if (errno == EBADF && !reopened && written == 0) {
+                reopened = true;
+                if (reopenStream()) continue;
+                errno = EBADF;
+            }
             // A block cut short would end the readable stream here: take it back, so blocks
             // written once there is room again are still read.
             if (written > 0) {
@@ -190,6 +213,7 @@ bool openStream() {
                 fd = high;
             }
             g_fd = static_cast<int>(fd);
+            std::memcpy(g_streamPath, path, sizeof path);
             break;
         }
         if (errno != EEXIST) return false;
@@ -257,17 +281,25 @@ void freeBuffer(Buffer* b) {
 Buffer* takePooledOrSlot() {
     lockPool();
     Buffer* b = g_pool;
+    uint32_t index = 0;
+    bool reserved = false;
     if (b) {
         g_pool = b->next;
         --g_poolSize;
     } else {
-        uint32_t slot = 0;
-        if (void* p = g_arena.take(&slot)) {
-            b = static_cast<Buffer*>(p);
-            b->slot = slot;
-        }
+        reserved = g_arena.reserve(&index);
     }
     g_poolLock.clear(std::memory_order_release);
+    if (reserved) {
+        if (void* p = g_arena.back(index)) {  // outside the lock: the kernel zeroes 256 KiB
+            b = static_cast<Buffer*>(p);
+            b->slot = index + 1;
+        } else {
+            lockPool();
+            g_arena.unreserve(index);
+            g_poolLock.clear(std::memory_order_release);
+        }
+    }
     return b;
 }
 
@@ -390,17 +422,9 @@ uint32_t encodeDrops(ThreadState* t, uint8_t* out) {
     uint32_t bytes = 0;
     for (int k = 0; k < 8; ++k) {
         if (!t->drops[k]) continue;
-        auto* m = reinterpret_cast<MetaRecord*>(out + bytes);
-        m->h = {RecordType::Meta, 0, 5, static_cast<uint32_t>(MetaKind::Drops)};
-        m->intCount = 3;
-        m->strCount = 0;
-        m->reserved = 0;
-        int64_t* ints = reinterpret_cast<int64_t*>(m + 1);
-        ints[0] = t->tid;
-        ints[1] = k;
-        ints[2] = t->drops[k];
+        const int64_t ints[3] = {t->tid, k, t->drops[k]};
         t->drops[k] = 0;
-        bytes += 40;
+        bytes += encodeMeta(out + bytes, MetaKind::Drops, ints, 3);
     }
     t->hasDrops = false;
     return bytes;
@@ -533,6 +557,9 @@ int64_t ProcessWriter::namespacePid() {
 }
 int64_t ProcessWriter::parentPid() {
     return g_parentPid;
+}
+int64_t ProcessWriter::threadId() {
+    return rawGettid();
 }
 
 void ProcessWriter::countDrop(DropKind kind) {
@@ -697,14 +724,8 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // Step 4: how the process ended.
     if (how != ExitHow::Exec) {
         alignas(8) uint8_t rec[sizeof(MetaRecord) + 32];
-        auto* m = reinterpret_cast<MetaRecord*>(rec);
-        m->h = {RecordType::Meta, 0, sizeof rec / 8, static_cast<uint32_t>(MetaKind::ProcessEnd)};
-        m->intCount = 4;
-        m->strCount = 0;
-        m->reserved = 0;
-        int64_t ints[4] = {nowNs(), exitCode, signal, static_cast<int64_t>(how)};
-        std::memcpy(m + 1, ints, sizeof ints);
-        writeBlock(0, UINT64_MAX, rec, sizeof rec);
+        const int64_t ints[4] = {nowNs(), exitCode, signal, static_cast<int64_t>(how)};
+        writeBlock(0, UINT64_MAX, rec, encodeMeta(rec, MetaKind::ProcessEnd, ints, 4));
     }
     // No fsync: the launcher reads the stream from the page cache on this machine; forcing it
     // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.

@@ -74,6 +74,8 @@ public:
     static int64_t pid();
     static int64_t namespacePid();
     static int64_t parentPid();
+    // The calling thread's id as records carry it (gettid(); the main thread's is pid()).
+    static int64_t threadId();
 
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).

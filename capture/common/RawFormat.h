@@ -12,6 +12,7 @@
 // (model/core/Schema.h, a header without dependencies). Compatibility rule: record types and
 // meta kinds are only ever added; a reader skips record types it does not know (size8).
 #include <cstdint>
+#include <cstring>
 
 #include "model/core/Schema.h"
 
@@ -172,6 +173,18 @@ enum class MetaKind : uint32_t {
     Recovered = 19,       // {blocks, bytes}: written by the launcher, not the process: blocks
                           //  taken from the process's buffer arena after it died unflushed
 };
+
+// A MetaRecord of `intCount` values and no strings, written at `out` (room for
+// sizeof(MetaRecord) + 8 * intCount bytes); returns its size. Async-signal-safe.
+inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, uint16_t intCount) {
+    const uint32_t bytes = static_cast<uint32_t>(sizeof(MetaRecord)) + 8u * intCount;
+    MetaRecord m{};
+    m.h = {RecordType::Meta, 0, static_cast<uint16_t>(bytes / 8), static_cast<uint32_t>(kind)};
+    m.intCount = intCount;
+    std::memcpy(out, &m, sizeof m);
+    std::memcpy(out + sizeof m, ints, 8u * intCount);
+    return bytes;
+}
 
 enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3 };
 enum class ChildVia : int64_t { Fork = 0, Vfork = 1, PosixSpawn = 2, Clone = 3 };

@@ -71,8 +71,7 @@ __attribute__((destructor(101))) void onUnload() {
 int64_t currentTid() {
     uint32_t gen = ProcessWriter::generation();
     if (__builtin_expect(t_tidGen != gen, 0)) {
-        t_tid = syscall(SYS_gettid);
-        if (t_tid == ProcessWriter::namespacePid()) t_tid = ProcessWriter::pid();  // see readPids
+        t_tid = ProcessWriter::threadId();
         t_tidGen = gen;
     }
     return t_tid;

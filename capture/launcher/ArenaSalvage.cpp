@@ -111,15 +111,11 @@ std::string salvageOne(const std::string& arenaPath, const std::string& streamPa
         }
         if (ok) {
             alignas(8) uint8_t rec[sizeof(MetaRecord) + 16];
-            auto* m = reinterpret_cast<MetaRecord*>(rec);
-            m->h = {RecordType::Meta, 0, sizeof rec / 8, static_cast<uint32_t>(MetaKind::Recovered)};
-            m->intCount = 2;
-            m->strCount = 0;
-            m->reserved = 0;
-            int64_t ints[2] = {static_cast<int64_t>(missing.size()), static_cast<int64_t>(bytes)};
-            std::memcpy(m + 1, ints, sizeof ints);
-            BlockHeader bh{kBlockMagic, sizeof rec, 0, UINT64_MAX};
-            iovec iov[2] = {{&bh, sizeof bh}, {rec, sizeof rec}};
+            const int64_t ints[2] = {static_cast<int64_t>(missing.size()),
+                                     static_cast<int64_t>(bytes)};
+            const uint32_t n = encodeMeta(rec, MetaKind::Recovered, ints, 2);
+            BlockHeader bh{kBlockMagic, n, 0, UINT64_MAX};
+            iovec iov[2] = {{&bh, sizeof bh}, {rec, n}};
             ok = writeAll(sfd, iov, 2);
         }
         const int err = errno;

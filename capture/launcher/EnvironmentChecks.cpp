@@ -850,49 +850,6 @@ void containerChecks(const Context& c, std::vector<EnvironmentCheck>& out) {
                            {}, "unknown"));
 }
 
-EnvironmentCheck spaceCheck(const std::string& dir) {
-    const std::string id = "free_space:" + dir, title = "free space " + dir;
-    const std::string fix =
-        "free space there, or use another directory (TMPDIR for the session directory, -o for "
-        "the report)";
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0) {
-        const int e = errno;
-        return make(id, title, CheckLevel::Fail, std::strerror(e),
-                    "mkdir -p " + dir + " (or choose another directory)", errnoName(e));
-    }
-    if (!S_ISDIR(st.st_mode))
-        return make(id, title, CheckLevel::Fail, "not a directory", "choose a directory",
-                    "ENOTDIR");
-    // Writable for real (root passes access(W_OK) on read-only mounts' modes, not on EROFS).
-    std::string probe = dir + "/.sightline-write-test-XXXXXX";
-    int fd = ::mkstemp(probe.data());
-    if (fd < 0) {
-        const int e = errno;
-        return make(id, title, CheckLevel::Fail,
-                    "not writable: " + errnoText(e) + ": the capture cannot store data",
-                    "choose a writable directory (TMPDIR for the session directory, -o for the "
-                    "report)",
-                    errnoName(e));
-    }
-    ::close(fd);
-    ::unlink(probe.c_str());
-    struct statvfs vfs {};
-    if (::statvfs(dir.c_str(), &vfs) != 0) {
-        const int e = errno;
-        return make(id, title, CheckLevel::Warn, "statvfs failed: " + errnoText(e));
-    }
-    const uint64_t available = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-    const uint64_t total = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
-    const CheckLevel level = freeSpaceLevel(available);
-    std::string detail = humanBytes(available) + " free of " + humanBytes(total);
-    if (level == CheckLevel::Fail)
-        detail += " (under 100 MiB: a capture fills it in seconds and stops early)";
-    else if (level == CheckLevel::Warn)
-        detail += " (under 1 GiB: long or CUDA-heavy captures may fill it)";
-    return make(id, title, level, detail, level == CheckLevel::Ok ? std::string() : fix,
-                std::to_string(available));
-}
 
 const EnvironmentCheck* find(const std::vector<EnvironmentCheck>& checks, const std::string& id) {
     for (const auto& c : checks)
@@ -954,6 +911,50 @@ void jsonString(std::string& out, const std::string& s) {
 }
 
 }  // namespace
+
+EnvironmentCheck directoryCheck(const std::string& dir) {
+    const std::string id = "free_space:" + dir, title = "free space " + dir;
+    const std::string fix =
+        "free space there, or use another directory (TMPDIR for the session directory, -o for "
+        "the report)";
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) {
+        const int e = errno;
+        return make(id, title, CheckLevel::Fail, std::strerror(e),
+                    "mkdir -p " + dir + " (or choose another directory)", errnoName(e));
+    }
+    if (!S_ISDIR(st.st_mode))
+        return make(id, title, CheckLevel::Fail, "not a directory", "choose a directory",
+                    "ENOTDIR");
+    // Writable for real (root passes access(W_OK) on read-only mounts' modes, not on EROFS).
+    std::string probe = dir + "/.sightline-write-test-XXXXXX";
+    int fd = ::mkstemp(probe.data());
+    if (fd < 0) {
+        const int e = errno;
+        return make(id, title, CheckLevel::Fail,
+                    "not writable: " + errnoText(e) + ": the capture cannot store data",
+                    "choose a writable directory (TMPDIR for the session directory, -o for the "
+                    "report)",
+                    errnoName(e));
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
+    struct statvfs vfs {};
+    if (::statvfs(dir.c_str(), &vfs) != 0) {
+        const int e = errno;
+        return make(id, title, CheckLevel::Warn, "statvfs failed: " + errnoText(e));
+    }
+    const uint64_t available = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+    const uint64_t total = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
+    const CheckLevel level = freeSpaceLevel(available);
+    std::string detail = humanBytes(available) + " free of " + humanBytes(total);
+    if (level == CheckLevel::Fail)
+        detail += " (under 100 MiB: a capture fills it in seconds and stops early)";
+    else if (level == CheckLevel::Warn)
+        detail += " (under 1 GiB: long or CUDA-heavy captures may fill it)";
+    return make(id, title, level, detail, level == CheckLevel::Ok ? std::string() : fix,
+                std::to_string(available));
+}
 
 const char* levelName(CheckLevel level) {
     switch (level) {
@@ -1020,7 +1021,7 @@ std::vector<EnvironmentCheck> checkEnvironment(const EnvironmentProbe& probe) {
     containerChecks(c, out);
     std::set<std::string> seen;
     for (const std::string& dir : probe.directories)
-        if (!dir.empty() && seen.insert(dir).second) out.push_back(spaceCheck(dir));
+        if (!dir.empty() && seen.insert(dir).second) out.push_back(directoryCheck(dir));
     return out;
 }
 
@@ -1141,15 +1142,17 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
         if (nvml && nvml->level != CheckLevel::Ok)
             out.push_back(withFix("GPU metrics off: " + shortDetail(nvml->detail), nvml->fix));
     }
-    for (const auto& c : checks) {
-        if (c.id.rfind("free_space:", 0) != 0 || c.level == CheckLevel::Ok) continue;
-        const std::string dir = c.id.substr(std::strlen("free_space:"));
-        out.push_back(
-            withFix((c.level == CheckLevel::Fail ? dir + ": " : "low disk space in " + dir + ": ") +
-                        c.detail,
-                    c.fix));
-    }
+    for (const auto& c : checks)
+        if (std::string line = directoryWarning(c); !line.empty()) out.push_back(line);
     return out;
+}
+
+std::string directoryWarning(const EnvironmentCheck& c) {
+    if (c.id.rfind("free_space:", 0) != 0 || c.level == CheckLevel::Ok) return {};
+    const std::string dir = c.id.substr(std::strlen("free_space:"));
+    return withFix(
+        (c.level == CheckLevel::Fail ? dir + ": " : "low disk space in " + dir + ": ") + c.detail,
+        c.fix);
 }
 
 }  // namespace sl::capture

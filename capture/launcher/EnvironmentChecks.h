@@ -70,6 +70,14 @@ struct CaptureRequest {
 std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& checks,
                                          const CaptureRequest& request);
 
+// The check of one directory a capture writes to, as `status -e` shows it (id "free_space:DIR"):
+// it exists, is a directory, takes a new file (a probe file is created and removed, which also
+// catches read-only mounts) and has room. `value` is the errno name when it fails, else the free
+// bytes. `sightline profile` refuses to start on what it says (PreflightChecks.h).
+EnvironmentCheck directoryCheck(const std::string& dir);
+// The one line a directory check gives among the capture warnings ("" when it is OK).
+std::string directoryWarning(const EnvironmentCheck& check);
+
 // Helpers (exposed for tests and the CLI).
 // WARN under 1 GiB, FAIL under 100 MiB.
 CheckLevel freeSpaceLevel(uint64_t bytesAvailable);

@@ -27,6 +27,7 @@
 #include "capture/common/SessionEnv.h"
 #include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/LauncherGuards.h"
 #include "capture/launcher/PreflightChecks.h"
 #include "capture/launcher/ProgramCheck.h"
@@ -318,7 +319,12 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     }
     const std::string option = plan.defaultName ? "the report (" + probeName + ")"
                                                 : "-o " + m_o.output;
-    if (std::string e = checkReportDirectory(probeName, option, say); !e.empty())
+    std::string reportDir = fs::path(probeName).parent_path().string();
+    if (std::string e = checkCaptureDirectory(reportDir.empty() ? "." : reportDir, option, say);
+        !e.empty())
+        return makeError(e);
+    // Where the session directory will go (the streams, until the merge).
+    if (std::string e = checkCaptureDirectory(sessionParentDirectory(), "TMPDIR", say); !e.empty())
         return makeError(e);
     std::string moduleDir = findModuleDir();
     if (moduleDir.empty())
@@ -345,8 +351,7 @@ Result<ProfileResult> Launcher::run() {
     Plan& plan = *planned;
 
     // Step 2: the session directory (streams) and the arena directory (thread buffers).
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string tmpDir = tmp && *tmp ? tmp : "/tmp";
+    const std::string tmpDir = sessionParentDirectory();
     std::string sessionTemplate = tmpDir + "/sightline-session-XXXXXX";
     std::vector<char> dirBuf(sessionTemplate.begin(), sessionTemplate.end());
     dirBuf.push_back(0);
@@ -354,7 +359,6 @@ Result<ProfileResult> Launcher::run() {
         return makeError("cannot create the capture's temporary directory in " + tmpDir + " (" +
                          std::strerror(errno) + "); set TMPDIR to a writable directory");
     TempDir session(dirBuf.data());
-    if (std::string e = checkSessionSpace(session.path(), say); !e.empty()) return makeError(e);
     TempDir arenas(makeArenaDir());
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.

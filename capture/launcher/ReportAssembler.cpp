@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -98,11 +99,13 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     merger.rootProcess(in.rootPid, o.command);
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
+        const bool full = loss.err == ENOSPC || loss.err == EDQUOT;
         b.addDiagnostic("capture.write_failed", static_cast<int64_t>(loss.blocks),
                         "process " + std::to_string(loss.pid) + " could not write " +
                             formatBytes(loss.bytes) + " of events to the capture's temporary "
                             "directory " + in.sessionDir + " (" + std::strerror(loss.err) +
-                            "): they are lost; set TMPDIR to a directory with room",
+                            "): they are lost" +
+                            (full ? "; set TMPDIR to a directory with room" : ""),
                         loss.pid);
     }
     for (const auto& [pid, ex] : in.exits) {

@@ -32,6 +32,10 @@ perf_event_attr SchedTracer::contextSwitchEvent(bool excludeKernel) {
     attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
     attr.sample_id_all = 1;
     attr.context_switch = 1;
+    // Exit records too: a thread's last period ends with its exit, for which the kernel writes
+    // no switch-out record (the event is gone by then). Without them a thread that ran to its
+    // end in one period had no row at all.
+    attr.task = 1;
     attr.inherit = 1;
     attr.use_clockid = 1;
     attr.clockid = CLOCK_MONOTONIC;
@@ -133,6 +137,14 @@ void SchedTracer::drain(Ring& r) {
             uint64_t lost;
             std::memcpy(&lost, tmp + sizeof h + 8, 8);
             m_lost += lost;
+        } else if (h.type == PERF_RECORD_EXIT && h.size >= sizeof h + 24) {
+            // u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
+            uint32_t pid, tid;
+            uint64_t time;
+            std::memcpy(&pid, tmp + sizeof h, 4);
+            std::memcpy(&tid, tmp + sizeof h + 8, 4);
+            std::memcpy(&time, tmp + sizeof h + 16, 8);
+            m_records.push_back({static_cast<int64_t>(time), pid, tid, -1, true});
         } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
             // sample_id: u32 pid, tid; u64 time; u32 cpu, res.
             uint32_t pid, tid, cpu;

@@ -32,6 +32,19 @@ const char* dropName(int64_t kind) {
 
 }  // namespace
 
+namespace {
+// "a, b, c, ...": the first 8 items of a diagnostic's list, and how many there were.
+struct ShortList {
+    int64_t count = 0;
+    std::string text;
+    void add(const std::string& item) {
+        if (count < 8) text += (text.empty() ? "" : ", ") + item;
+        if (count == 8) text += ", ...";
+        ++count;
+    }
+};
+}  // namespace
+
 SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window)
     : m_b(builder), m_window(window) {}
 
@@ -545,7 +558,9 @@ void SessionMerger::finish(int64_t sessionEnd) {
                                          : "ended without its final flush";
         std::string who = "process " + std::to_string(inc.pid) + " (" + p.p.name + ") " + how;
         if (inc.salvaged) {
-            // Nothing committed was lost: the buffers were read back from the arena.
+            // Nothing committed was lost: the buffers were read back from the arena (when none
+            // was missing there is nothing to say beyond the process's end, which its row shows).
+            if (inc.recoveredBlocks == 0) continue;
             m_b.addDiagnostic("capture.stream_recovered", inc.recoveredBlocks,
                               who + ": " + formatBytes(static_cast<uint64_t>(inc.recoveredBytes)) +
                                   " of events it had not written yet were recovered from its "
@@ -560,37 +575,29 @@ void SessionMerger::finish(int64_t sessionEnd) {
         }
     }
     // Processes that recorded nothing of their own: the loader never ran our module in them.
-    std::string untraced;
-    int64_t untracedCount = 0;
-    for (const auto& [pid, pi] : m_procs) {
-        if (pi.announced || pi.streams > 0 || (!pi.created && pid != m_rootPid)) continue;
-        if (untracedCount++ < 8)
-            untraced += (untraced.empty() ? "" : ", ") + std::to_string(pid) + " (" +
-                        (pi.p.name.empty() ? "?" : pi.p.name) + ")";
-    }
-    if (untracedCount)
+    ShortList untraced;
+    for (const auto& [pid, pi] : m_procs)
+        if (!pi.announced && pi.streams == 0 && (pi.created || pid == m_rootPid))
+            untraced.add(std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")");
+    if (untraced.count)
         m_b.addDiagnostic(
-            "capture.processes_untraced", untracedCount,
+            "capture.processes_untraced", untraced.count,
             "processes that recorded nothing of their own (shown with start, end and exit "
-            "status only): " + untraced + (untracedCount > 8 ? ", ..." : "") +
+            "status only): " + untraced.text +
                 ". Causes: forked without exec under --trace-fork-before-exec=false, a "
                 "statically linked program (no loader to preload our module), a setuid or "
                 "setgid program (the loader ignores LD_PRELOAD), an environment cleared of "
                 "LD_PRELOAD by a program we do not trace");
     // Processes in other PID namespaces (containers, unshare --pid): their own pids, kept here.
-    std::string namespaced;
-    int64_t namespacedCount = 0;
-    for (const auto& [pid, pi] : m_procs) {
-        if (!pi.namespacePid) continue;
-        if (namespacedCount++ < 8)
-            namespaced += (namespaced.empty() ? "" : ", ") + std::to_string(pid) + " (" +
-                          std::to_string(pi.namespacePid) + " there)";
-    }
-    if (namespacedCount)
-        m_b.addDiagnostic("capture.pid_namespaces", namespacedCount,
+    ShortList namespaced;
+    for (const auto& [pid, pi] : m_procs)
+        if (pi.namespacePid)
+            namespaced.add(std::to_string(pid) + " (" + std::to_string(pi.namespacePid) +
+                           " there)");
+    if (namespaced.count)
+        m_b.addDiagnostic("capture.pid_namespaces", namespaced.count,
                           "processes that ran in another PID namespace (a container, unshare "
-                          "--pid) are shown with the pids the profiler sees: " + namespaced +
-                              (namespacedCount > 8 ? ", ..." : ""));
+                          "--pid) are shown with the pids the profiler sees: " + namespaced.text);
     // Step 3: threads, including those only known from their events; the capture's own threads
     // (their CPU samples and context switches included) are not the program's.
     auto isTool = [&](int64_t pid, int64_t tid) { return m_toolThreads.count({pid, tid}) != 0; };

@@ -222,3 +222,28 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
 
 }  // namespace
 }  // namespace sl::test
+
+namespace sl::test {
+namespace {
+
+// A program that closes every descriptor with close_range (Python's os.closerange, subprocess
+// before exec) closes the stream's too, bypassing the close interposer: the stream is opened
+// again and nothing is reported lost.
+TEST(Robustness, StreamClosedBehindOurBackIsReopened) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("c.rep"), {"-s", "none"},
+                      {SIGHTLINE_PYTHON, "-c",
+                       "import os, time; os.closerange(3, 65536); time.sleep(0.05)"}),
+              0);
+    auto r = load(dir.file("c.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.write_failed"), 0);
+    bool sleep = false;
+    for (const auto& e : events(*r, EventKind::OsRuntime))
+        if (e.end - e.start >= 40'000'000) sleep = true;
+    EXPECT_TRUE(sleep);
+}
+
+}  // namespace
+}  // namespace sl::test
