@@ -61,15 +61,19 @@ void printText(const RepFile& file, const Report& r) {
     std::printf("Source       %s, written by sightline %s\n", s.source.c_str(), s.toolVersion.c_str());
     if (!s.captureOptions.empty()) std::printf("Options      %s\n", s.captureOptions.c_str());
 
+    auto at = [&r](int64_t t) { return t == kUnknownTime ? std::string("?") : formatDuration(t - r.timeOrigin()); };
     std::printf("\nProcesses (%zu)\n", r.processes.size());
     for (const auto& p : r.processes) {
         std::string exit = p.exitSignal ? "signal " + std::to_string(p.exitSignal)
                          : p.end != kUnknownTime ? "exit " + std::to_string(p.exitCode) : "running";
         std::printf("  %-8lld parent %-8lld %-20s %-12s %s\n", static_cast<long long>(p.pid),
                     static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
+        for (const auto& rp : r.reparents)
+            if (rp.pid == p.pid)
+                std::printf("           orphaned at %s when %lld ended; adopted by %lld\n", at(rp.time).c_str(),
+                            static_cast<long long>(rp.fromPid), static_cast<long long>(rp.toPid));
     }
     std::printf("\nThreads (%zu)\n", r.threads.size());
-    auto at = [&r](int64_t t) { return t == kUnknownTime ? std::string("?") : formatDuration(t - r.timeOrigin()); };
     for (const auto& t : r.threads)
         std::printf("  %-8lld pid %-8lld %-24s %s .. %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid),
                     t.name.c_str(), at(t.start).c_str(), at(t.end).c_str());
@@ -153,6 +157,13 @@ void printJson(const RepFile& file, const Report& r) {
         time("start_ns", p.start);
         time("end_ns", p.end);
         j.field("exit_code", p.exitCode).field("exit_signal", p.exitSignal).endObject();
+    }
+    j.endArray();
+    j.key("reparents").beginArray();
+    for (const auto& rp : r.reparents) {
+        j.beginObject().field("pid", rp.pid);
+        time("time_ns", rp.time);
+        j.field("from_pid", rp.fromPid).field("to_pid", rp.toPid).endObject();
     }
     j.endArray();
     j.key("threads").beginArray();

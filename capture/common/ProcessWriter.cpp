@@ -83,9 +83,6 @@ void sleepNs(long ns) {
     timespec ts{ns / 1000000000, ns % 1000000000};
     syscall(SYS_nanosleep, &ts, nullptr);
 }
-int64_t rawGetpid() {
-    return syscall(SYS_getpid);
-}
 int64_t g_nsPid = 0;      // getpid(): the pid in the process's own PID namespace
 int64_t g_parentPid = 0;  // the parent as the launcher sees it (0: unknown)
 
@@ -721,8 +718,8 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
             writeBlock(t->tid, UINT64_MAX, tmp, n);
         }
     }
-    // Step 4: how the process ended.
-    if (how != ExitHow::Exec) {
+    // Step 4: how the process (or, before an exec, this image) ended: the stream is complete.
+    {
         alignas(8) uint8_t rec[sizeof(MetaRecord) + 32];
         const int64_t ints[4] = {nowNs(), exitCode, signal, static_cast<int64_t>(how)};
         writeBlock(0, UINT64_MAX, rec, encodeMeta(rec, MetaKind::ProcessEnd, ints, 4));
@@ -778,6 +775,10 @@ void ProcessWriter::onForkChild(bool trace) {
 
 void ProcessWriter::setAnnouncer(void (*announce)()) {
     g_onLazyOpen = announce;
+}
+
+void ProcessWriter::openDeferred() {
+    if (g_lazyPending.load() && g_active.load() && !g_shutdown.load()) openLazily();
 }
 
 uint64_t ProcessWriter::blocksWritten() {

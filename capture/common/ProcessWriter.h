@@ -134,6 +134,9 @@ public:
     // exit; a child that execs first never has one. Without `trace` it records nothing.
     static void onForkChild(bool trace);
     static void setAnnouncer(void (*announce)());
+    // Opens a forked child's deferred stream now (announcing it), so that a record timed next
+    // comes after the announcement.
+    static void openDeferred();
     // Fork generation: changes in a forked child. Caches of stream-local ids (strings, domains)
     // compare against it and re-define their ids when it changed.
     static uint32_t generation() { return detail::g_generation.load(std::memory_order_relaxed); }

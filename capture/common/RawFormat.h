@@ -172,6 +172,9 @@ enum class MetaKind : uint32_t {
                           //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
     Recovered = 19,       // {blocks, bytes}: written by the launcher, not the process: blocks
                           //  taken from the process's buffer arena after it died unflushed
+    UntracedImage = 20,   // {pid, time, reason (Untraceable)}                 {path, commandLine}
+                          //  process pid (this one before exec, or a posix_spawn child) runs
+                          //  an image our module cannot be loaded into (ExecCheck.h)
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

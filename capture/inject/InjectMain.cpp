@@ -4,9 +4,11 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "capture/common/SessionEnv.h"
@@ -126,23 +128,58 @@ char** prepareExec(char* const envp[]) {
     return withOurEnvironment(envp);
 }
 
+namespace {
+// The entries of a preload list (separated by ':' or ' ', as the loader reads it).
+std::vector<std::string_view> preloadEntries(std::string_view list) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < list.size()) {
+        size_t j = list.find_first_of(": ", i);
+        if (j == std::string_view::npos) j = list.size();
+        if (j > i) out.push_back(list.substr(i, j - i));
+        i = j + 1;
+    }
+    return out;
+}
+
+// LD_PRELOAD as the program set it, with our entries it lacks appended ("" when none lacks).
+std::string preloadWithOurs(std::string_view theirs, std::string_view ours) {
+    std::string merged(theirs);
+    const auto have = preloadEntries(theirs);
+    for (std::string_view e : preloadEntries(ours))
+        if (std::find(have.begin(), have.end(), e) == have.end())
+            (merged += merged.empty() ? "" : ":") += e;
+    return merged.size() == theirs.size() ? std::string() : merged;
+}
+}  // namespace
+
+// The environment an exec'd program gets: the program's, with our variables it dropped put
+// back, and our module added to an LD_PRELOAD it replaced (else that program is not traced).
 char** withOurEnvironment(char* const envp[]) {
     if (!g_savedEnv || g_savedEnv->empty()) return const_cast<char**>(envp);
-    std::vector<const char*> missing;
-    for (const auto& kv : *g_savedEnv) {
-        size_t eq = kv.find('=');
-        bool found = false;
-        for (char* const* e = envp; e && *e; ++e)
-            if (std::strncmp(*e, kv.c_str(), eq + 1) == 0) found = true;
-        if (!found) missing.push_back(kv.c_str());
-    }
-    if (missing.empty()) return const_cast<char**>(envp);
     size_t n = 0;
     for (char* const* e = envp; e && *e; ++e) ++n;
+    std::vector<const char*> missing;
+    std::vector<std::pair<size_t, std::string>> replaced;  // envp index -> new "NAME=value"
+    for (const auto& kv : *g_savedEnv) {
+        const size_t eq = kv.find('=');
+        size_t at = n;
+        for (size_t i = 0; i < n && at == n; ++i)
+            if (std::strncmp(envp[i], kv.c_str(), eq + 1) == 0) at = i;
+        if (at == n) {
+            missing.push_back(kv.c_str());
+        } else if (kv.compare(0, eq, "LD_PRELOAD") == 0) {
+            std::string merged = preloadWithOurs(envp[at] + eq + 1, std::string_view(kv).substr(eq + 1));
+            if (!merged.empty()) replaced.emplace_back(at, "LD_PRELOAD=" + merged);
+        }
+    }
+    if (missing.empty() && replaced.empty()) return const_cast<char**>(envp);
     // Leaked on purpose: exec replaces the image (and a failed exec is rare).
     auto** out = static_cast<char**>(std::calloc(n + missing.size() + 1, sizeof(char*)));
     if (!out) return const_cast<char**>(envp);
     for (size_t i = 0; i < n; ++i) out[i] = envp[i];
+    for (auto& [i, text] : replaced)
+        if (char* copy = strdup(text.c_str())) out[i] = copy;
     for (size_t i = 0; i < missing.size(); ++i) out[n + i] = const_cast<char*>(missing[i]);
     return out;
 }

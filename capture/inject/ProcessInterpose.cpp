@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture/common/ExecCheck.h"
 #include "capture/inject/InjectCommon.h"
 
 extern char** environ;
@@ -42,6 +43,28 @@ void childReaped(pid_t child, int status) {
     int64_t ints[4] = {child, capture::nowNs(), WIFEXITED(status) ? WEXITSTATUS(status) : 0,
                        WIFSIGNALED(status) ? WTERMSIG(status) : 0};
     ProcessWriter::emitMeta(MetaKind::ChildReaped, ints, 4);
+}
+
+// Before `pid` runs `file` (searched in PATH when `search`): when our module cannot be loaded
+// into it (static, setuid), say so now; the process will record nothing of its own.
+void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
+    if (pid <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
+    ProcessWriter::ToolScope scope;
+    char found[4096];
+    const char* path = file;
+    if (search) {
+        if (!capture::findExecutable(file, found, sizeof found)) return;
+        path = found;
+    }
+    const capture::Untraceable why = capture::untraceableImage(path);
+    if (why == capture::Untraceable::No) return;
+    ProcessWriter::openDeferred();  // a forked child's announcement comes first
+    std::string commandLine;
+    for (char* const* a = argv; a && *a; ++a) (commandLine += commandLine.empty() ? "" : " ") += *a;
+    int64_t ints[3] = {pid == getpid() ? ProcessWriter::pid() : pid, capture::nowNs(),
+                       static_cast<int64_t>(why)};
+    std::string_view strs[2] = {path, commandLine};
+    ProcessWriter::emitMeta(MetaKind::UntracedImage, ints, 3, strs, 2);
 }
 
 pid_t forkImpl(ChildVia via) {
@@ -135,6 +158,27 @@ void recordThreadName(int64_t tid, const char* name) {
     ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 2, s, 1);
 }
 
+using Wait4Fn = pid_t (*)(pid_t, int*, int, struct rusage*);
+
+// wait4 and wait3: the child that ended is recorded (exit code or signal) and a long wait is an
+// OS runtime call.
+pid_t timedWait4(Wait4Fn real, capture::CachedString& name, const char* label, pid_t pid,
+                 int* status, int options, struct rusage* ru) {
+    int local = 0;
+    int* st = status ? status : &local;
+    if (ProcessWriter::inTool()) return real(pid, status, options, ru);
+    const bool inWindow = capture::CaptureGate::isOn();  // --capture-range
+    int64_t t0 = capture::nowNs();
+    pid_t r = real(pid, st, options, ru);
+    int64_t t1 = capture::nowNs();
+    int e = errno;
+    if (r > 0) childReaped(r, *st);
+    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+        recordOsrt(name, label, t0, t1, r, r < 0 ? e : 0);
+    errno = e;
+    return r;
+}
+
 }  // namespace
 }  // namespace sl::inject
 
@@ -162,6 +206,7 @@ SL_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_a
     }
     int r = real_posix_spawn.get()(pid ? pid : &local, path, fa, attr, argv, env);
     if (r == 0) childCreated(pid ? *pid : local, sl::capture::ChildVia::PosixSpawn);
+    if (r == 0) checkImage(pid ? *pid : local, path, false, argv);
     return r;
 }
 
@@ -176,11 +221,13 @@ SL_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_
     }
     int r = real_posix_spawnp.get()(pid ? pid : &local, file, fa, attr, argv, env);
     if (r == 0) childCreated(pid ? *pid : local, sl::capture::ChildVia::PosixSpawn);
+    if (r == 0) checkImage(pid ? *pid : local, file, true, argv);
     return r;
 }
 
 SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
     SL_REAL(execve);
+    checkImage(getpid(), path, false, argv);
     char** env = prepareExec(envp);
     int r = real_execve.get()(path, argv, env);
     int e = errno;
@@ -191,6 +238,7 @@ SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
 
 SL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
     SL_REAL(execvpe);
+    checkImage(getpid(), file, true, argv);
     char** env = prepareExec(envp);
     int r = real_execvpe.get()(file, argv, env);
     int e = errno;
@@ -298,19 +346,14 @@ SL_EXPORT pid_t wait(int* status) {
 SL_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* ru) {
     SL_REAL(wait4);
     static sl::capture::CachedString name;
-    int local = 0;
-    int* st = status ? status : &local;
-    if (ProcessWriter::inTool()) return real_wait4.get()(pid, status, options, ru);
-    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
-    int64_t t0 = sl::capture::nowNs();
-    pid_t r = real_wait4.get()(pid, st, options, ru);
-    int64_t t1 = sl::capture::nowNs();
-    int e = errno;
-    if (r > 0) childReaped(r, *st);
-    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
-        recordOsrt(name, "wait4", t0, t1, r, r < 0 ? e : 0);
-    errno = e;
-    return r;
+    return timedWait4(real_wait4.get(), name, "wait4", pid, status, options, ru);
+}
+
+// glibc's wait3 calls its internal wait4, not through the PLT: shells (dash) reap with it.
+SL_EXPORT pid_t wait3(int* status, int options, struct rusage* ru) {
+    SL_REAL(wait4);
+    static sl::capture::CachedString name;
+    return timedWait4(real_wait4.get(), name, "wait3", -1, status, options, ru);
 }
 
 SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {

@@ -471,6 +471,7 @@ Result<ProfileResult> Launcher::run() {
         early.startMono = startMono;
         early.startUtc = startUtc;
         early.rootPid = child;
+        early.launcherPid = getpid();
         writeSessionFacts(early, arenas.path());
     }
     m_progress.started(child, m_o.command);
@@ -520,6 +521,7 @@ Result<ProfileResult> Launcher::run() {
     in.startUtc = startUtc;
     in.sessionEnd = sessionEnd;
     in.rootPid = child;
+    in.launcherPid = getpid();
     in.exits = std::move(tw.exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
 #if SIGHTLINE_HAVE_CUDA_REPORT

@@ -1,8 +1,7 @@
 #pragma once
-// Why a program cannot be traced by preloading (checked before it starts, so the user is told
-// at once and not by an empty report): a statically linked executable has no loader to preload
-// our module; for a setuid or setgid one the loader ignores LD_PRELOAD. Such programs still get
-// CPU samples, context switches and their process row.
+// Why a program cannot be traced by preloading, checked before it starts so the user is told at
+// once and not by an empty report (the facts are capture/common/ExecCheck.h's). Such programs
+// still get CPU samples, context switches and their process row.
 #include <string>
 
 namespace sl::capture {

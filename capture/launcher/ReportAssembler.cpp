@@ -96,7 +96,9 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         if (!s) b.addDiagnostic("capture.stream_unreadable", 1, s.error());
         if (bar) bar->set(0.6 * static_cast<double>(i + 1) / static_cast<double>(streams.size()));
     }
-    merger.rootProcess(in.rootPid, o.command);
+    merger.rootProcess(in.rootPid, o.command, in.launcherPid, in.startMono);
+    if (in.sched)
+        for (const auto& f : in.sched->forks()) merger.processForked(f.pid, f.parentPid, f.time);
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
         const bool full = loss.err == ENOSPC || loss.err == EDQUOT;

@@ -28,6 +28,7 @@ struct AssemblyInput {
     std::string sessionDir;
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
+    int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)
     std::map<int64_t, std::pair<int64_t, int>>
         exits;  // pid -> (time, wait status) reaped by the launcher
     const ProcSampler* sampler = nullptr;

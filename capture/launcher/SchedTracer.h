@@ -31,6 +31,12 @@ public:
     void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
     uint64_t switchCount() const { return m_switches; }
     uint64_t lostRecords() const { return m_lost; }
+    // Processes the tree created (the kernel's fork records): the real parent of each, also of
+    // children of processes our module is not in. After stop().
+    struct Fork {
+        int64_t pid, parentPid, time;
+    };
+    const std::vector<Fork>& forks() const { return m_forks; }
 
 private:
     struct Ring {
@@ -57,6 +63,7 @@ private:
     };
     std::vector<SwitchRecord> m_records;
     std::vector<Running> m_periods;
+    std::vector<Fork> m_forks;
     uint64_t m_switches = 0, m_lost = 0;
 };
 

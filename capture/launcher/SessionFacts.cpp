@@ -41,6 +41,7 @@ bool writeSessionFacts(const AssemblyInput& in, const std::string& arenaDir) {
         o << "start " << in.startMono << ' ' << in.startUtc << '\n';
         if (in.sessionEnd) o << "end " << in.sessionEnd << '\n';
         o << "root " << in.rootPid << '\n';
+        if (in.launcherPid) o << "launcher " << in.launcherPid << '\n';
         if (in.options) {
             const ProfileOptions& p = *in.options;
             o << "delay " << p.delayNs << "\nduration " << p.durationNs << '\n';
@@ -73,6 +74,8 @@ Result<SessionFacts> readSessionFacts(const std::string& sessionDir) {
             in >> f.sessionEnd;
         } else if (key == "root") {
             in >> f.rootPid;
+        } else if (key == "launcher") {
+            in >> f.launcherPid;
         } else if (key == "delay") {
             in >> f.delayNs;
         } else if (key == "duration") {
@@ -155,6 +158,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.startUtc = f.startUtc;
     in.sessionEnd = f.sessionEnd;
     in.rootPid = f.rootPid;
+    in.launcherPid = f.launcherPid;
     in.exits = f.exits;
     in.outputPath = output;
     in.defaultName = output.empty();

@@ -1,4 +1,6 @@
 #include "capture/launcher/SessionMerger.h"
+
+#include "capture/common/ExecCheck.h"
 #include "capture/launcher/SessionMergerStream.h"
 #include "model/util/Format.h"
 
@@ -82,10 +84,19 @@ void SessionMerger::noteTime(int64_t pid, int64_t t) {
     if (p.lastEventTime == kUnknownTime || t > p.lastEventTime) p.lastEventTime = t;
 }
 
-void SessionMerger::rootProcess(int64_t pid, const std::vector<std::string>& command) {
+void SessionMerger::rootProcess(int64_t pid, const std::vector<std::string>& command,
+                                int64_t launcherPid, int64_t started) {
     m_rootPid = pid;
+    m_launcherPid = launcherPid;
     ProcInfo& p = proc(pid);
-    if (p.announced || command.empty()) return;
+    if (p.announced) return;
+    // A root that recorded nothing (static, setuid): what the launcher knows of it.
+    if (p.p.parentPid == 0) p.p.parentPid = launcherPid;
+    if (p.p.start == kUnknownTime && started) p.p.start = started;
+    if (command.empty()) return;
+    char path[4096];
+    if (!p.untraced && findExecutable(command[0].c_str(), path, sizeof path))
+        p.untraced = static_cast<uint8_t>(untraceableImage(path));
     p.p.name = command[0].substr(command[0].find_last_of('/') + 1);
     p.p.commandLine.clear();
     for (const auto& a : command) p.p.commandLine += (p.p.commandLine.empty() ? "" : " ") + a;
@@ -498,12 +509,47 @@ void SessionMerger::dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64
     m_dropsByThread[{pid, kind}].emplace_back(tid, count);
 }
 
-void SessionMerger::processExited(int64_t pid, int64_t time, int exitCode, int signal) {
+void SessionMerger::processExited(int64_t pid, int64_t time, int exitCode, int signal,
+                                  int64_t reaper) {
     ProcInfo& p = proc(pid);
     p.reaped = true;
+    p.reaper = reaper ? reaper : -1;
     p.p.end = time;
     p.p.exitCode = exitCode;
     p.p.exitSignal = signal;
+}
+
+void SessionMerger::processForked(int64_t pid, int64_t parent, int64_t time) {
+    auto it = m_procs.find(pid);
+    if (it == m_procs.end() || it->second.creator) return;
+    ProcInfo& p = it->second;
+    p.creator = parent;
+    if (p.p.start == kUnknownTime || time < p.p.start) p.p.start = time;
+}
+
+void SessionMerger::findOrphans() {
+    for (auto& [pid, pi] : m_procs) {
+        if (pid == m_rootPid) continue;
+        const int64_t parent = pi.creator ? pi.creator : pi.firstParent;
+        if (parent == 0) continue;
+        pi.p.parentPid = parent;
+        // Adopted: a later image saw another parent, or another process (the launcher, -1)
+        // reaped it.
+        int64_t adopter = 0, seen = kUnknownTime;
+        if (pi.lastParent && pi.lastParent != parent) {
+            adopter = pi.lastParent;
+            seen = pi.lastParentTime;
+        } else if (pi.reaper && pi.reaper != parent) {
+            adopter = pi.reaper == -1 ? m_launcherPid : pi.reaper;
+        }
+        if (adopter == 0 || adopter == parent) continue;
+        // The parent's end is the moment it was orphaned (when the parent's end is known and
+        // not after the evidence).
+        auto it = m_procs.find(parent);
+        int64_t when = it != m_procs.end() ? it->second.p.end : kUnknownTime;
+        if (when == kUnknownTime || (seen != kUnknownTime && when > seen)) when = seen;
+        m_b.report().reparents.push_back({pid, when, parent, adopter});
+    }
 }
 
 void SessionMerger::finish(int64_t sessionEnd) {
@@ -546,11 +592,11 @@ void SessionMerger::finish(int64_t sessionEnd) {
     m_ownIndex.clear();
     m_lastOwn = SIZE_MAX;
     // Step 2: processes (every one that announced itself, was created or reaped).
-    for (auto& [pid, pi] : m_procs) {
+    for (auto& [pid, pi] : m_procs)
         if (pi.p.end == kUnknownTime && pi.lastStreamEnd != kUnknownTime)
             pi.p.end = pi.lastStreamEnd;
-        r.processes.push_back(pi.p);
-    }
+    findOrphans();
+    for (auto& [pid, pi] : m_procs) r.processes.push_back(pi.p);
     for (const IncompleteStream& inc : m_incomplete) {
         const ProcInfo& p = proc(inc.pid);
         if (p.endedCleanly || p.writeFailed) continue;
@@ -574,20 +620,33 @@ void SessionMerger::finish(int64_t sessionEnd) {
                               inc.pid);
         }
     }
-    // Processes that recorded nothing of their own: the loader never ran our module in them.
+    // Processes that recorded nothing of their own (or not after an exec): the loader never ran
+    // our module in them. Why, when a traced parent saw the image before it ran.
     ShortList untraced;
-    for (const auto& [pid, pi] : m_procs)
-        if (!pi.announced && pi.streams == 0 && (pi.created || pid == m_rootPid))
-            untraced.add(std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")");
+    bool unexplained = false;
+    for (const auto& [pid, pi] : m_procs) {
+        const bool silent = !pi.announced && pi.streams == 0 && (pi.created || pid == m_rootPid);
+        if (!silent && !pi.untraced) continue;
+        std::string who =
+            std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")";
+        if (pi.untraced)
+            who += " " + std::string(untraceableText(static_cast<Untraceable>(pi.untraced)));
+        else
+            unexplained = true;
+        untraced.add(who);
+    }
     if (untraced.count)
         m_b.addDiagnostic(
             "capture.processes_untraced", untraced.count,
-            "processes that recorded nothing of their own (shown with start, end and exit "
-            "status only): " + untraced.text +
-                ". Causes: forked without exec under --trace-fork-before-exec=false, a "
-                "statically linked program (no loader to preload our module), a setuid or "
-                "setgid program (the loader ignores LD_PRELOAD), an environment cleared of "
-                "LD_PRELOAD by a program we do not trace");
+            "processes whose NVTX, OS runtime and CUDA calls could not be traced (shown with "
+            "start, end, exit status, CPU samples and context switches): " + untraced.text +
+                (unexplained
+                     ? ". Causes: forked without exec under --trace-fork-before-exec=false, a "
+                       "statically linked program (no loader to preload our module), a setuid "
+                       "or setgid program (the loader ignores LD_PRELOAD), an exec by a program "
+                       "we do not trace (or by a direct system call) with LD_PRELOAD removed "
+                       "from its environment"
+                     : std::string()));
     // Processes in other PID namespaces (containers, unshare --pid): their own pids, kept here.
     ShortList namespaced;
     for (const auto& [pid, pi] : m_procs)

@@ -39,10 +39,15 @@ public:
     static std::vector<std::string> listStreams(const std::string& dir);
     // Reads one stream into the builder. A damaged tail is a diagnostic, not an error.
     Status addStream(const std::string& path);
-    void processExited(int64_t pid, int64_t time, int exitCode, int signal);
-    // The program the launcher started: named from its command line when it recorded nothing
-    // itself (a statically linked or setuid program).
-    void rootProcess(int64_t pid, const std::vector<std::string>& command);
+    // `reaper`: the process that reaped it; 0 for the launcher.
+    void processExited(int64_t pid, int64_t time, int exitCode, int signal, int64_t reaper = 0);
+    // The kernel saw `parent` create `pid` (perf fork records): its real parent even when no
+    // traced process recorded the creation. Only for processes the streams know.
+    void processForked(int64_t pid, int64_t parent, int64_t time);
+    // The program the launcher (`launcherPid`) started at `started`: named from its command line
+    // when it recorded nothing itself (a statically linked or setuid program).
+    void rootProcess(int64_t pid, const std::vector<std::string>& command, int64_t launcherPid,
+                     int64_t started);
     // The process could not write all of its stream (a full disk, said by its own diagnostic):
     // its missing end is not reported as an abrupt end.
     void streamWriteFailed(int64_t pid) { proc(pid).writeFailed = true; }
@@ -71,6 +76,15 @@ private:
         bool created = false;    // its parent recorded creating it (ChildCreated)
         bool writeFailed = false;
         int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
+        int64_t imageTime = kUnknownTime;  // start of the image that names it (the last exec)
+        // Who its parent was, by the evidence: the process that recorded creating it, the
+        // parent each of its images saw (first and last), the process that reaped it (-1: the
+        // launcher). They differ when it was orphaned and adopted.
+        int64_t creator = 0;
+        int64_t firstParent = 0, firstParentTime = kUnknownTime;
+        int64_t lastParent = 0, lastParentTime = kUnknownTime;
+        int64_t reaper = 0;
+        uint8_t untraced = 0;  // Untraceable: its last image could not load our module
         bool endedCleanly = false;
         bool reaped = false;
         int64_t lastStreamEnd = kUnknownTime;
@@ -82,6 +96,8 @@ private:
     bool firstPass(StreamCtx& s, const RawBlock& b);
     void secondPass(StreamCtx& s, const RawBlock& b);
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
+    // Real parents of processes orphaned while they ran, and who adopted them (Report::reparents).
+    void findOrphans();
     void onEvent(StreamCtx& s, const uint8_t* rec);
     uint32_t sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
     struct NvtxWorker;
@@ -116,6 +132,7 @@ private:
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
     int64_t m_unresolvedNames = 0;
     int64_t m_rootPid = 0;
+    int64_t m_launcherPid = 0;
     std::set<std::pair<int64_t, int64_t>> m_toolThreads;  // (pid, tid) of our writer threads
     struct ResourceNameRec {
         int64_t pid, kind, handle, time;

@@ -10,12 +10,19 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::ProcessStart: {
             ProcInfo& p = proc(pid);
             int64_t t = m.i(2);
-            if (!p.announced || p.p.start == kUnknownTime || t >= p.p.start) {
-                // The latest image (after exec) names the process.
+            if (!p.announced || p.imageTime == kUnknownTime || t >= p.imageTime) {
+                // The latest image (after exec) names the process, whatever order its streams
+                // are read in.
+                p.imageTime = t;
+                p.untraced = 0;
                 p.p.name = std::string(m.s(0));
                 p.p.commandLine = std::string(m.s(1));
             }
-            if (!p.announced || p.p.parentPid == 0) p.p.parentPid = m.i(1);
+            if (p.firstParentTime == kUnknownTime || t < p.firstParentTime)
+                p.firstParent = m.i(1), p.firstParentTime = t;
+            if (p.lastParentTime == kUnknownTime || t >= p.lastParentTime)
+                p.lastParent = m.i(1), p.lastParentTime = t;
+            if (!p.creator) p.p.parentPid = p.firstParent;
             if (p.p.start == kUnknownTime || t < p.p.start) p.p.start = t;
             p.announced = true;
             if (m.i(4) != 0 && m.i(4) != pid) p.namespacePid = m.i(4);
@@ -38,7 +45,8 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::ChildCreated: {
             ProcInfo& c = proc(m.i(0));
             c.created = true;
-            if (c.p.parentPid == 0) c.p.parentPid = pid;
+            c.creator = pid;  // the real parent, whoever adopts it later
+            c.p.parentPid = pid;
             if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
             if (!c.announced && c.p.name.empty()) {
                 const ProcInfo& parent = proc(pid);
@@ -48,7 +56,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             break;
         }
         case MetaKind::ChildReaped:
-            processExited(m.i(0), m.i(1), static_cast<int>(m.i(2)), static_cast<int>(m.i(3)));
+            processExited(m.i(0), m.i(1), static_cast<int>(m.i(2)), static_cast<int>(m.i(3)), pid);
             break;
         case MetaKind::ThreadStart: {
             Thread& t = thread(pid, m.i(0));
@@ -157,6 +165,17 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::Diagnostic:
             m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid);
             break;
+        case MetaKind::UntracedImage: {
+            ProcInfo& p = proc(m.i(0));
+            const int64_t t = m.i(1);
+            if (p.imageTime != kUnknownTime && t < p.imageTime) break;  // an exec that failed
+            p.imageTime = t;
+            p.untraced = static_cast<uint8_t>(m.i(2));
+            std::string_view path = m.s(0);
+            p.p.name = std::string(path.substr(path.find_last_of('/') + 1));
+            p.p.commandLine = std::string(m.s(1));
+            break;
+        }
         default:
             break;  // Drops are counted in the second pass; unknown kinds are skipped
     }

@@ -145,6 +145,16 @@ struct Diagnostic {
     int64_t pid = 0;     // the process it concerns, 0 for the session
 };
 
+// A process orphaned while it ran: its parent `fromPid` ended at `time` (kUnknownTime when the
+// parent's end was not seen) and `toPid` adopted it (the profiler, a subreaper, a namespace's
+// init). Process::parentPid stays the real parent.
+struct ProcessReparent {
+    int64_t pid = 0;
+    int64_t time = kUnknownTime;
+    int64_t fromPid = 0;
+    int64_t toPid = 0;
+};
+
 // Program output captured with --show-output.
 struct ProgramOutput {
     int64_t pid = 0;

@@ -15,6 +15,7 @@ class Report {
 public:
     Session session;
     std::vector<Process> processes;
+    std::vector<ProcessReparent> reparents;  // orphans and who adopted them
     std::vector<Thread> threads;
     std::vector<Gpu> gpus;
     std::vector<CudaContext> contexts;

@@ -137,6 +137,13 @@ Status RepFile::readMetadata() {
         r.processes.push_back(std::move(p));
         return {};
     });
+    // Added in format 1 without raising min_reader_version (older files do not have it).
+    if (s && m_db.hasTable("process_reparents"))
+        s = forEachRow(m_db, "process_reparents", "SELECT pid, time_ns, from_pid, to_pid FROM process_reparents",
+                       [&](const sqlite::Stmt& st) -> Status {
+            r.reparents.push_back({st.i64(0), timeOrNull(st, 1), st.i64(2), st.i64(3)});
+            return {};
+        });
     if (s) s = forEachRow(m_db, "threads", "SELECT tid, pid, name, start_ns, end_ns FROM threads", [&](const sqlite::Stmt& st) -> Status {
         Thread t;
         t.tid = st.i64(0); t.pid = st.i64(1); t.name = st.text(2);

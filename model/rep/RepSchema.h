@@ -10,6 +10,7 @@ CREATE TABLE session_argv(idx INTEGER PRIMARY KEY, arg TEXT NOT NULL);
 CREATE TABLE session_env(name TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE processes(pid INTEGER NOT NULL, parent_pid INTEGER, name TEXT, command_line TEXT, start_ns INTEGER,
   end_ns INTEGER, exit_code INTEGER, exit_signal INTEGER);
+CREATE TABLE process_reparents(pid INTEGER NOT NULL, time_ns INTEGER, from_pid INTEGER, to_pid INTEGER);
 CREATE TABLE threads(tid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT, start_ns INTEGER, end_ns INTEGER);
 CREATE TABLE gpus(device_id INTEGER NOT NULL, name TEXT, uuid TEXT, pci_bus_id TEXT, sm_count INTEGER,
   memory_bytes INTEGER, compute_major INTEGER, compute_minor INTEGER, sm_clock_khz INTEGER,

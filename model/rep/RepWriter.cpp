@@ -210,6 +210,15 @@ Status RepWriter::writeMetadata(const Report& m) {
         }
     }
     {
+        SL_INSERT("process_reparents", "INSERT INTO process_reparents VALUES(?,?,?,?)");
+        for (const auto& rp : m.reparents) {
+            st.bind(1, rp.pid);
+            bindTime(st, 2, rp.time);
+            st.bind(3, rp.fromPid).bind(4, rp.toPid);
+            SL_STEP("process_reparents");
+        }
+    }
+    {
         SL_INSERT("threads", "INSERT INTO threads VALUES(?,?,?,?,?)");
         for (const auto& t : m.threads) {
             st.bind(1, t.tid).bind(2, t.pid).bind(3, t.name);
