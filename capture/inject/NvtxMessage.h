@@ -28,16 +28,33 @@ struct Message {
     char wideBuf[512];
 };
 
+// wchar_t is UTF-32 on Linux: encoded as UTF-8 here, not through wcrtomb, whose result depends
+// on the program's locale (the C locale turned every non-ASCII character into '?'). A value that
+// is no Unicode scalar (a surrogate, above U+10FFFF) becomes U+FFFD.
 inline void fromWide(Message& m, const wchar_t* w) {
     size_t n = 0;
-    if (w) {
-        std::mbstate_t st{};
-        for (; *w && n + 4 < sizeof m.wideBuf; ++w) {
-            size_t k = std::wcrtomb(m.wideBuf + n, *w, &st);
-            if (k == static_cast<size_t>(-1))
-                m.wideBuf[n++] = '?';
-            else
-                n += k;
+    for (; w && *w && n + 4 < sizeof m.wideBuf; ++w) {
+        uint32_t c = static_cast<uint32_t>(*w);
+        if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
+        char* o = m.wideBuf + n;
+        if (c < 0x80) {
+            o[0] = static_cast<char>(c);
+            n += 1;
+        } else if (c < 0x800) {
+            o[0] = static_cast<char>(0xC0 | (c >> 6));
+            o[1] = static_cast<char>(0x80 | (c & 0x3F));
+            n += 2;
+        } else if (c < 0x10000) {
+            o[0] = static_cast<char>(0xE0 | (c >> 12));
+            o[1] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            o[2] = static_cast<char>(0x80 | (c & 0x3F));
+            n += 3;
+        } else {
+            o[0] = static_cast<char>(0xF0 | (c >> 18));
+            o[1] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+            o[2] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            o[3] = static_cast<char>(0x80 | (c & 0x3F));
+            n += 4;
         }
     }
     m.text = m.wideBuf;

@@ -107,9 +107,8 @@ void nvtxFields(const Report& r, const Track& t, size_t i, bool range, Fields& f
     f.push_back({"Domain", std::string(r.domainName(t.key.pid, t.key.domain))});
     const auto cat = static_cast<uint32_t>(t.intAt(cols::Nvtx::Category, i));
     std::string catName = std::to_string(cat);
-    for (const auto& c : r.nvtxCategories)
-        if (c.pid == t.key.pid && c.domainId == t.key.domain && c.category == cat)
-            catName = c.name + " (" + catName + ")";
+    if (std::string_view name = r.categoryName(t.key.pid, t.key.domain, cat); !name.empty())
+        catName = std::string(name) + " (" + catName + ")";
     f.push_back({"Category", catName});
     const auto color = static_cast<uint32_t>(t.intAt(cols::Nvtx::Color, i));
     f.push_back({"Color", color ? hex(color) : "none"});

@@ -97,6 +97,12 @@ std::string_view Report::domainName(int64_t pid, uint32_t domainId) const {
     return domainId == 0 ? "default" : "unnamed domain";
 }
 
+std::string_view Report::categoryName(int64_t pid, uint32_t domainId, uint32_t category) const {
+    for (const auto& c : nvtxCategories)
+        if (c.pid == pid && c.domainId == domainId && c.category == category) return c.name;
+    return {};
+}
+
 std::string Report::trackTitle(const Track& t) const {
     const TrackKey& k = t.key;
     const KindSchema& s = schemaOf(k.kind);

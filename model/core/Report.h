@@ -53,6 +53,8 @@ public:
     std::string trackTitle(const Track& track) const;
     std::string threadTitle(int64_t pid, int64_t tid) const;
     std::string_view domainName(int64_t pid, uint32_t domainId) const;
+    // The name nvtxNameCategory / nvtxDomainNameCategory gave; "" when none.
+    std::string_view categoryName(int64_t pid, uint32_t domainId, uint32_t category) const;
     int64_t diagnosticCount(std::string_view name) const;
     // "function (libfoo.so)", or "libfoo.so+0x1a2b" for a frame whose function is unknown.
     std::string frameText(uint32_t frameId) const;

@@ -206,6 +206,17 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                     if (sf >= 0) w.raw(",\"sf\":").num(sf);
                     w.raw(",\"args\":{\"cpu\":").num(t.intAt(cols::CpuSample::Cpu, i)).raw("}");
                 }
+                if (t.key.kind == EventKind::NvtxRange || t.key.kind == EventKind::NvtxMark) {
+                    // The category as its name when it has one, else its number; none for 0.
+                    if (const uint32_t c = t.col<uint32_t>(cols::Nvtx::Category)[i]) {
+                        w.raw(",\"args\":{\"category\":");
+                        if (std::string_view n = r.categoryName(t.key.pid, t.key.domain, c); !n.empty())
+                            w.str(n);
+                        else
+                            w.num(c);
+                        w.raw("}");
+                    }
+                }
                 if (t.key.kind == EventKind::CudaApi || gpu) {
                     const uint32_t corr = t.col<uint32_t>(0)[i];
                     w.raw(",\"args\":{\"correlation\":").num(corr);

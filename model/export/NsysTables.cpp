@@ -1,6 +1,7 @@
 #include "model/export/NsysTables.h"
 
 #include "model/analysis/StatsCommon.h"
+#include "model/core/NsysNvtxTypes.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/NsysSampleTables.h"
 #include "model/export/TableScope.h"
@@ -15,7 +16,7 @@ namespace {
 constexpr int64_t kHardwareId = int64_t{1} << 48;  // the "vm/hardware" part of nsys GlobalIds
 
 // nsys's NVTX_EVENTS eventType values and CUDA API eventClass values.
-constexpr int64_t kNvtxMark = 34, kNvtxPushPop = 59, kNvtxStartEnd = 60, kNvtxDomainCreate = 75;
+using namespace nsys;  // NVTX event types
 constexpr int64_t kOsrtEventClass = 1;  // as nsys 2022 writes OSRT_API.eventClass
 
 // Extra strings that live outside the report's string table (thread and domain names).
@@ -250,6 +251,18 @@ private:
             c[7] = I(globalTid(dom.pid, dom.pid));
             c[9] = I(m_extra.id(dom.name));
             c[10] = I(dom.domainId);
+            t.row(c);
+        }
+        // Category names (nvtxNameCategory, nvtxDomainNameCategory), as nsys writes them.
+        for (const auto& cat : m_r.nvtxCategories) {
+            for (auto& x : c) x = N();
+            c[0] = I(0);
+            c[2] = I(kNvtxCategory);
+            c[4] = I(cat.category);
+            c[6] = T(cat.name);
+            c[7] = I(globalTid(cat.pid, cat.pid));
+            c[9] = I(m_extra.id(cat.name));
+            c[10] = I(cat.domainId);
             t.row(c);
         }
         int64_t rangeId = 0;

@@ -3,14 +3,14 @@
 #include <bit>
 #include <cstring>
 
+#include "model/core/NsysNvtxTypes.h"
 #include "model/import/ImportText.h"
 #include "model/import/NsysSqliteImporter.h"
 
 namespace sl::import {
 namespace {
 
-constexpr int64_t kNvtxCategory = 33, kNvtxMark = 34, kNvtxThreadName = 39, kNvtxPushPop = 59,
-                  kNvtxStartEnd = 60, kNvtxDomainCreate = 75, kNvtxDomainDestroy = 76;
+using namespace nsys;  // NVTX event types
 constexpr int64_t kRuntimeClass = 0, kDriverClass = 1, kBacktraceClass = 67;
 
 template <class E>

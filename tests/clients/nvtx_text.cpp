@@ -1,0 +1,52 @@
+// Test client: NVTX text as programs write it. Category names given with nvtxNameCategoryA/W and
+// nvtxDomainNameCategoryA/W, and wide-string (UTF-32) messages with non-ASCII characters of 2, 3
+// and 4 bytes in UTF-8:
+//   default domain: categories 1 "compute", 2 "catégorie_wide"; push "wide_é_push" (W) holding
+//                   mark "mark_✓" (W); start/end "start_日本" (W); push "cat2_🚀" (unicode attrs,
+//                   category 2); push "cat1_ascii" (category 1).
+//   domain "domaine_ü" (W): categories 3 "io", 4 "réseau" (W); push "net_range" (category 4).
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdio>
+
+namespace {
+nvtxEventAttributes_t attrs(uint32_t category) {
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = category;
+    return a;
+}
+}  // namespace
+
+int main() {
+    nvtxDomainHandle_t d = nvtxDomainCreateW(L"domaine_ü");
+    nvtxNameCategoryA(1, "compute");
+    nvtxNameCategoryW(2, L"catégorie_wide");
+    nvtxDomainNameCategoryA(d, 3, "io");
+    nvtxDomainNameCategoryW(d, 4, L"réseau");
+
+    nvtxRangePushW(L"wide_é_push");
+    nvtxMarkW(L"mark_✓");
+    nvtxRangePop();
+    nvtxRangeId_t id = nvtxRangeStartW(L"start_日本");
+    nvtxRangeEnd(id);
+
+    nvtxEventAttributes_t a = attrs(2);
+    a.messageType = NVTX_MESSAGE_TYPE_UNICODE;
+    a.message.unicode = L"cat2_🚀";
+    nvtxRangePushEx(&a);
+    nvtxRangePop();
+    a = attrs(1);
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "cat1_ascii";
+    nvtxRangePushEx(&a);
+    nvtxRangePop();
+    a = attrs(4);
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "net_range";
+    nvtxDomainRangePushEx(d, &a);
+    nvtxDomainRangePop(d);
+    std::printf("nvtx_text done\n");
+    return 0;
+}
