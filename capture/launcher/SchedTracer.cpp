@@ -137,23 +137,19 @@ void SchedTracer::drain(Ring& r) {
             uint64_t lost;
             std::memcpy(&lost, tmp + sizeof h + 8, 8);
             m_lost += lost;
-        } else if (h.type == PERF_RECORD_FORK && h.size >= sizeof h + 24) {
-            // u32 pid, ppid, tid, ptid; u64 time. A new process when its tid is its pid.
+        } else if ((h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_EXIT) &&
+                   h.size >= sizeof h + 24) {
+            // Both: u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
             uint32_t pid, ppid, tid;
             uint64_t time;
             std::memcpy(&pid, tmp + sizeof h, 4);
             std::memcpy(&ppid, tmp + sizeof h + 4, 4);
             std::memcpy(&tid, tmp + sizeof h + 8, 4);
             std::memcpy(&time, tmp + sizeof h + 16, 8);
-            if (pid == tid) m_forks.push_back({pid, ppid, static_cast<int64_t>(time)});
-        } else if (h.type == PERF_RECORD_EXIT && h.size >= sizeof h + 24) {
-            // u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
-            uint32_t pid, tid;
-            uint64_t time;
-            std::memcpy(&pid, tmp + sizeof h, 4);
-            std::memcpy(&tid, tmp + sizeof h + 8, 4);
-            std::memcpy(&time, tmp + sizeof h + 16, 8);
-            m_records.push_back({static_cast<int64_t>(time), pid, tid, -1, true});
+            if (h.type == PERF_RECORD_EXIT)
+                m_records.push_back({static_cast<int64_t>(time), pid, tid, -1, true});
+            else if (pid == tid)  // a new process (its main thread), not a thread
+                m_forks.push_back({pid, ppid, static_cast<int64_t>(time)});
         } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
             // sample_id: u32 pid, tid; u64 time; u32 cpu, res.
             uint32_t pid, tid, cpu;
