@@ -560,7 +560,10 @@ int64_t ProcessWriter::threadId() {
 }
 
 void ProcessWriter::countDrop(DropKind kind) {
-    if (!g_active.load(std::memory_order_relaxed)) return;
+    // Refused because the process is ending (another thread called exit): not buffers that
+    // were full, and nothing is written after the final flush anyway.
+    if (!g_active.load(std::memory_order_relaxed) || g_shutdown.load(std::memory_order_relaxed))
+        return;
     ThreadState* t = currentState();
     if (!t) return;
     auto k = static_cast<int>(kind);

@@ -25,18 +25,25 @@ struct Message {
     uint32_t length = 0;
     uint32_t registered = 0;
     const std::string* registeredText = nullptr;
-    char wideBuf[512];
 };
+
+// Where a wide message is converted: one per thread (a call decodes one message, used before
+// the call returns), as long as an ASCII message may be (fromAscii), not on the caller's stack.
+// The default TLS model on purpose: 4 KiB of initial-exec TLS could make a later dlopen of this
+// module (NVTX_INJECTION64_PATH without LD_PRELOAD) fail for want of static TLS.
+constexpr size_t kMaxMessageBytes = 4096;
+inline thread_local char t_wideBuf[kMaxMessageBytes + 4];
 
 // wchar_t is UTF-32 on Linux: encoded as UTF-8 here, not through wcrtomb, whose result depends
 // on the program's locale (the C locale turned every non-ASCII character into '?'). A value that
 // is no Unicode scalar (a surrogate, above U+10FFFF) becomes U+FFFD.
 inline void fromWide(Message& m, const wchar_t* w) {
     size_t n = 0;
-    for (; w && *w && n + 4 < sizeof m.wideBuf; ++w) {
+    char* const buf = t_wideBuf;
+    for (; w && *w && n + 4 <= kMaxMessageBytes; ++w) {
         uint32_t c = static_cast<uint32_t>(*w);
         if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
-        char* o = m.wideBuf + n;
+        char* o = buf + n;
         if (c < 0x80) {
             o[0] = static_cast<char>(c);
             n += 1;
@@ -57,14 +64,14 @@ inline void fromWide(Message& m, const wchar_t* w) {
             n += 4;
         }
     }
-    m.text = m.wideBuf;
+    m.text = buf;
     m.length = static_cast<uint32_t>(n);
 }
 
 inline void fromAscii(Message& m, const char* s) {
     m.text = s ? s : "";
     m.length = static_cast<uint32_t>(std::strlen(m.text));
-    if (m.length > 4096) m.length = 4096;
+    if (m.length > kMaxMessageBytes) m.length = kMaxMessageBytes;
 }
 
 struct Attrs {

@@ -97,8 +97,6 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         if (bar) bar->set(0.6 * static_cast<double>(i + 1) / static_cast<double>(streams.size()));
     }
     merger.rootProcess(in.rootPid, o.command, in.launcherPid, in.startMono);
-    if (in.sched)
-        for (const auto& f : in.sched->forks()) merger.processForked(f.pid, f.parentPid, f.time);
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
         const bool full = loss.err == ENOSPC || loss.err == EDQUOT;
@@ -114,6 +112,13 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         int st = ex.second;
         merger.processExited(pid, ex.first, WIFEXITED(st) ? WEXITSTATUS(st) : 0,
                              WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    }
+    // The kernel's view of the tree (with context switches): creators and execs, for processes
+    // the streams or the launcher's reaping made known.
+    if (in.sched) {
+        for (const auto& f : in.sched->forks()) merger.processForked(f.pid, f.parentPid, f.time);
+        for (const auto& e : in.sched->execs()) merger.processExecd(e.pid, e.tid, e.name, e.time);
+        for (const auto& x : in.sched->exits()) merger.threadExited(x.pid, x.tid, x.time);
     }
     // Launcher-side events first: finish() makes thread rows for every thread-owned track.
     if (in.sampler) in.sampler->addTo(b, 1, window.start, window.end);

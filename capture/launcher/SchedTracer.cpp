@@ -36,6 +36,9 @@ perf_event_attr SchedTracer::contextSwitchEvent(bool excludeKernel) {
     // no switch-out record (the event is gone by then). Without them a thread that ran to its
     // end in one period had no row at all.
     attr.task = 1;
+    // Exec records (comm with comm_exec): the name of every image, traced or not.
+    attr.comm = 1;
+    attr.comm_exec = 1;
     attr.inherit = 1;
     attr.use_clockid = 1;
     attr.clockid = CLOCK_MONOTONIC;
@@ -146,10 +149,25 @@ void SchedTracer::drain(Ring& r) {
             std::memcpy(&ppid, tmp + sizeof h + 4, 4);
             std::memcpy(&tid, tmp + sizeof h + 8, 4);
             std::memcpy(&time, tmp + sizeof h + 16, 8);
-            if (h.type == PERF_RECORD_EXIT)
+            if (h.type == PERF_RECORD_EXIT) {
                 m_records.push_back({static_cast<int64_t>(time), pid, tid, -1, true});
+                m_exits.push_back({pid, tid, static_cast<int64_t>(time)});
+            }
             else if (pid == tid)  // a new process (its main thread), not a thread
                 m_forks.push_back({pid, ppid, static_cast<int64_t>(time)});
+        } else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC) &&
+                   h.size >= sizeof h + 8 + 1 + 24) {
+            // u32 pid, tid; char comm[] (NUL-padded to 8 bytes); then sample_id (pid, tid,
+            // time, cpu, res: 24 bytes).
+            uint32_t pid, tid;
+            uint64_t time;
+            std::memcpy(&pid, tmp + sizeof h, 4);
+            std::memcpy(&tid, tmp + sizeof h + 4, 4);
+            std::memcpy(&time, tmp + h.size - 16, 8);
+            const char* comm = reinterpret_cast<const char*>(tmp + sizeof h + 8);
+            const size_t room = h.size - sizeof h - 8 - 24;
+            m_execs.push_back({pid, tid, static_cast<int64_t>(time),
+                               std::string(comm, strnlen(comm, room))});
         } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
             // sample_id: u32 pid, tid; u64 time; u32 cpu, res.
             uint32_t pid, tid, cpu;

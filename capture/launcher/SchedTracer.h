@@ -37,6 +37,19 @@ public:
         int64_t pid, parentPid, time;
     };
     const std::vector<Fork>& forks() const { return m_forks; }
+    // Execs the kernel saw (comm records): the new image's name (15 characters) for every
+    // process, also those our module is not in (static, setuid, fexecve, a raw execve).
+    struct Exec {
+        int64_t pid, tid, time;
+        std::string name;
+    };
+    const std::vector<Exec>& execs() const { return m_execs; }
+    // Threads' exits the kernel saw (pid, tid, time): when each thread and so each process really
+    // ended, which its reaping can follow much later (a zombie nobody waited for).
+    struct Exit {
+        int64_t pid, tid, time;
+    };
+    const std::vector<Exit>& exits() const { return m_exits; }
 
 private:
     struct Ring {
@@ -64,6 +77,8 @@ private:
     std::vector<SwitchRecord> m_records;
     std::vector<Running> m_periods;
     std::vector<Fork> m_forks;
+    std::vector<Exec> m_execs;
+    std::vector<Exit> m_exits;
     uint64_t m_switches = 0, m_lost = 0;
 };
 

@@ -527,6 +527,33 @@ void SessionMerger::processForked(int64_t pid, int64_t parent, int64_t time) {
     if (p.p.start == kUnknownTime || time < p.p.start) p.p.start = time;
 }
 
+void SessionMerger::processExecd(int64_t pid, int64_t tid, const std::string& name,
+                                 int64_t time) {
+    auto it = m_procs.find(pid);
+    if (it == m_procs.end()) return;
+    ProcInfo& p = it->second;
+    nameThread(pid, pid, name, time, false);  // the thread that exec'd is the main thread now
+    (void)tid;
+    // Our module announced this image (its ProcessStart comes after the exec) or a later one.
+    if (p.imageTime != kUnknownTime && time <= p.imageTime) return;
+    // The image a traced caller described before the exec (UntracedImage, same name).
+    if (p.untraced && p.p.name.compare(0, 15, name) == 0) return;
+    p.imageTime = time;
+    p.unseenImage = true;
+    p.untraced = 0;
+    p.p.name = name;
+    p.p.commandLine = name;  // its arguments are not known; the previous image's would mislead
+}
+
+void SessionMerger::threadExited(int64_t pid, int64_t tid, int64_t time) {
+    auto it = m_procs.find(pid);
+    if (it == m_procs.end()) return;
+    ProcInfo& p = it->second;
+    if (p.kernelExit == kUnknownTime || time > p.kernelExit) p.kernelExit = time;
+    auto t = m_threads.find({pid, tid});
+    if (t != m_threads.end() && t->second.end == kUnknownTime) t->second.end = time;
+}
+
 void SessionMerger::findOrphans() {
     for (auto& [pid, pi] : m_procs) {
         if (pid == m_rootPid) continue;
@@ -543,10 +570,15 @@ void SessionMerger::findOrphans() {
             adopter = pi.reaper == -1 ? m_launcherPid : pi.reaper;
         }
         if (adopter == 0 || adopter == parent) continue;
+        // A process that ended before its parent was only reaped by another (a zombie whose
+        // parent never waited): it was never orphaned while it ran.
+        auto pit = m_procs.find(parent);
+        if (pit != m_procs.end() && pi.p.end != kUnknownTime &&
+            pit->second.p.end != kUnknownTime && pi.p.end <= pit->second.p.end)
+            continue;
         // The parent's end is the moment it was orphaned (when the parent's end is known and
         // not after the evidence).
-        auto it = m_procs.find(parent);
-        int64_t when = it != m_procs.end() ? it->second.p.end : kUnknownTime;
+        int64_t when = pit != m_procs.end() ? pit->second.p.end : kUnknownTime;
         if (when == kUnknownTime || (seen != kUnknownTime && when > seen)) when = seen;
         m_b.report().reparents.push_back({pid, when, parent, adopter});
     }
@@ -592,9 +624,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
     m_ownIndex.clear();
     m_lastOwn = SIZE_MAX;
     // Step 2: processes (every one that announced itself, was created or reaped).
-    for (auto& [pid, pi] : m_procs)
-        if (pi.p.end == kUnknownTime && pi.lastStreamEnd != kUnknownTime)
+    // The end a process recorded itself is when it exited; a reap can come much later (a zombie
+    // its parent never waited for, reaped by whoever adopted it).
+    for (auto& [pid, pi] : m_procs) {
+        if (pi.lastStreamEnd != kUnknownTime &&
+            (pi.p.end == kUnknownTime || pi.lastStreamEnd < pi.p.end))
             pi.p.end = pi.lastStreamEnd;
+        if (pi.kernelExit != kUnknownTime && pi.p.end != kUnknownTime && pi.kernelExit < pi.p.end)
+            pi.p.end = pi.kernelExit;
+    }
     findOrphans();
     for (auto& [pid, pi] : m_procs) r.processes.push_back(pi.p);
     for (const IncompleteStream& inc : m_incomplete) {
@@ -603,6 +641,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
         std::string how = p.p.exitSignal ? "was killed by signal " + std::to_string(p.p.exitSignal)
                                          : "ended without its final flush";
         std::string who = "process " + std::to_string(inc.pid) + " (" + p.p.name + ") " + how;
+        if (inc.salvaged && p.unseenImage) continue;  // replaced by an exec we did not see
         if (inc.salvaged) {
             // Nothing committed was lost: the buffers were read back from the arena (when none
             // was missing there is nothing to say beyond the process's end, which its row shows).
@@ -625,12 +664,17 @@ void SessionMerger::finish(int64_t sessionEnd) {
     ShortList untraced;
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
-        const bool silent = !pi.announced && pi.streams == 0 && (pi.created || pid == m_rootPid);
-        if (!silent && !pi.untraced) continue;
+        const bool silent = !pi.announced && pi.streams == 0 &&
+                            (pi.created || pi.creator || pid == m_rootPid);
+        if (!silent && !pi.untraced && !pi.unseenImage) continue;
         std::string who =
             std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")";
         if (pi.untraced)
             who += " " + std::string(untraceableText(static_cast<Untraceable>(pi.untraced)));
+        else if (pi.unseenImage)
+            who += " ran an image our module was not loaded into (a static or setuid program "
+                   "exec'd by an untraced process, fexecve, a direct execve system call, or an "
+                   "environment without LD_PRELOAD)";
         else
             unexplained = true;
         untraced.add(who);

@@ -44,6 +44,13 @@ public:
     // The kernel saw `parent` create `pid` (perf fork records): its real parent even when no
     // traced process recorded the creation. Only for processes the streams know.
     void processForked(int64_t pid, int64_t parent, int64_t time);
+    // The kernel saw `tid` of `pid` exec an image named `name` (perf comm records): names a
+    // process whose last image our module did not announce (static, setuid, fexecve, a raw
+    // execve) and the thread that is now its main thread.
+    void processExecd(int64_t pid, int64_t tid, const std::string& name, int64_t time);
+    // The kernel saw thread `tid` of `pid` exit at `time` (perf exit records): its end, and the
+    // process's end when it is earlier than what the reaping said.
+    void threadExited(int64_t pid, int64_t tid, int64_t time);
     // The program the launcher (`launcherPid`) started at `started`: named from its command line
     // when it recorded nothing itself (a statically linked or setuid program).
     void rootProcess(int64_t pid, const std::vector<std::string>& command, int64_t launcherPid,
@@ -84,7 +91,9 @@ private:
         int64_t firstParent = 0, firstParentTime = kUnknownTime;
         int64_t lastParent = 0, lastParentTime = kUnknownTime;
         int64_t reaper = 0;
+        int64_t kernelExit = kUnknownTime;  // its last thread's exit, as the kernel saw it
         uint8_t untraced = 0;  // Untraceable: its last image could not load our module
+        bool unseenImage = false;  // its last image was exec'd past our exec interposers
         bool endedCleanly = false;
         bool reaped = false;
         int64_t lastStreamEnd = kUnknownTime;
@@ -98,6 +107,7 @@ private:
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     // Real parents of processes orphaned while they ran, and who adopted them (Report::reparents).
     void findOrphans();
+    void nameThread(int64_t pid, int64_t tid, std::string_view name, int64_t time, bool fromNvtx);
     void onEvent(StreamCtx& s, const uint8_t* rec);
     uint32_t sequentialMessage(StreamCtx& s, const RecordHeader& h, const NvtxFields& f);
     struct NvtxWorker;

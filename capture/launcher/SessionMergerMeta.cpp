@@ -4,6 +4,21 @@
 
 namespace sl::capture {
 
+// nvtxNameOsThread wins over OS names (as in nsys); among names of one source the latest wins
+// (a rename, an exec). Records come grouped by the thread that wrote them, so compare times.
+void SessionMerger::nameThread(int64_t pid, int64_t tid, std::string_view name, int64_t time,
+                               bool fromNvtx) {
+    if (name.empty()) return;
+    Thread& t = thread(pid, tid);
+    auto [it, fresh] = m_nameSource.try_emplace({pid, tid}, std::make_pair(false, INT64_MIN));
+    auto& [bestNvtx, bestTime] = it->second;
+    if (!fresh && bestNvtx && !fromNvtx) return;
+    if (!fresh && bestNvtx == fromNvtx && time < bestTime) return;
+    t.name = std::string(name);
+    bestNvtx = fromNvtx;
+    bestTime = time;
+}
+
 void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
     const int64_t pid = s.pid;
     switch (m.kind) {
@@ -60,11 +75,9 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             break;
         case MetaKind::ThreadStart: {
             Thread& t = thread(pid, m.i(0));
-            t.start = m.i(1);
-            if (!m.s(0).empty() && !m_nameSource.count({pid, m.i(0)})) {
-                t.name = std::string(m.s(0));
-                m_nameSource[{pid, m.i(0)}] = {false, m.i(1)};
-            }
+            // The main thread starts again with each exec: its first start stays.
+            if (t.start == kUnknownTime || m.i(1) < t.start) t.start = m.i(1);
+            nameThread(pid, m.i(0), m.s(0), m.i(1), false);
             break;
         }
         case MetaKind::ThreadEnd:
@@ -77,17 +90,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 m_toolThreads.insert({pid, m.i(0)});
                 break;
             }
-            if (m.s(0).empty()) break;
-            Thread& t = thread(pid, m.i(0));
-            auto [it, fresh] =
-                m_nameSource.try_emplace({pid, m.i(0)}, std::make_pair(false, INT64_MIN));
-            bool fromNvtx = m.i(2) == 1;
-            auto& [bestNvtx, bestTime] = it->second;
-            if (!fresh && (bestNvtx && !fromNvtx)) break;
-            if (!fresh && bestNvtx == fromNvtx && m.i(1) < bestTime) break;
-            t.name = std::string(m.s(0));
-            bestNvtx = fromNvtx;
-            bestTime = m.i(1);
+            nameThread(pid, m.i(0), m.s(0), m.i(1), m.i(2) == 1);
             break;
         }
         case MetaKind::DomainCreate:

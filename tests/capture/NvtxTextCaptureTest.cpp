@@ -59,6 +59,9 @@ TEST_F(NvtxText, WideMessagesAndCategoriesInTheReport) {
     for (const std::string m : {"wide_é_push", "start_日本", "cat2_🚀"})
         EXPECT_EQ(events(*r, EventKind::NvtxRange, m).size(), 1u) << m;
     EXPECT_EQ(events(*r, EventKind::NvtxMark, "mark_✓").size(), 1u);
+    std::string longText;
+    for (int i = 0; i < 1000; ++i) longText += "é";
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, longText).size(), 1u) << "a long wide message was cut";
     const int64_t pid = r->processes.at(0).pid;
     const uint32_t d = domainId(*r, pid, "domaine_ü");
     ASSERT_NE(d, UINT32_MAX) << "the wide domain name was not kept";

@@ -67,6 +67,16 @@ TEST_P(Orphans, KeepTheirRealParentAndTheAdoptionIsAnEvent) {
     EXPECT_EQ(rp.toPid, root->parentPid);  // the profiler
     ASSERT_NE(middle->end, kUnknownTime);
     EXPECT_EQ(rp.time, middle->end);
+    // The exec'd image names the main thread too (the kernel's comm of /proc/self/exe: "exe").
+    const Thread* main = r->findThread(grandchild->pid, grandchild->pid);
+    ASSERT_TRUE(main);
+    EXPECT_EQ(main->name, grandchild->name);
+    // The zombie ended before the program: reaped by the profiler, not orphaned (the single
+    // reparent above is the grandchild's).
+    const Process* zombie = processWithExit(*r, 9);
+    ASSERT_TRUE(zombie);
+    EXPECT_EQ(zombie->parentPid, root->pid);
+    EXPECT_LT(zombie->end, root->end);
 }
 
 INSTANTIATE_TEST_SUITE_P(ForkTracing, Orphans, ::testing::Values("true", "false"));
@@ -100,6 +110,11 @@ TEST(ProcessTree, StaticProgramsAreNamedWithTheReason) {
         if (std::string(forkTracing) == "true") {  // its traced parent saw the image
             EXPECT_EQ(child->name, "static_exit");
             EXPECT_NE(untracedReason(*c).find("statically linked"), std::string::npos);
+        } else if (c->eventCount(EventKind::ThreadState) > 0) {  // the kernel's exec records
+            EXPECT_EQ(child->name, "static_exit");
+            EXPECT_NE(untracedReason(*c).find("static_exit) ran an image our module was not"),
+                      std::string::npos)
+                << untracedReason(*c);
         }
     }
 }

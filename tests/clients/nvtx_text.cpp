@@ -5,9 +5,11 @@
 //                   mark "mark_✓" (W); start/end "start_日本" (W); push "cat2_🚀" (unicode attrs,
 //                   category 2); push "cat1_ascii" (category 1).
 //   domain "domaine_ü" (W): categories 3 "io", 4 "réseau" (W); push "net_range" (category 4).
+//   and a push of 1000 'é' (W): 2000 bytes of UTF-8, within the 4096 a message may have.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
+#include <string>
 
 namespace {
 nvtxEventAttributes_t attrs(uint32_t category) {
@@ -47,6 +49,9 @@ int main() {
     a.message.ascii = "net_range";
     nvtxDomainRangePushEx(d, &a);
     nvtxDomainRangePop(d);
+    std::wstring longText(1000, L'é');
+    nvtxRangePushW(longText.c_str());
+    nvtxRangePop();
     std::printf("nvtx_text done\n");
     return 0;
 }

@@ -1,7 +1,9 @@
 // Test client: an orphan. The program forks a middle process that forks a grandchild and exits
 // at once; the grandchild waits until it is orphaned (its parent changed), then execs itself as
 // `orphan adopted` and exits 7. The program prints "middle PID grandchild PID" and returns when
-// the grandchild has ended (the end of a pipe only the grandchild holds).
+// the grandchild has ended (the end of a pipe only the grandchild holds). It also forks a child
+// that exits 9 at once and is never waited for: a zombie until the program ends, reaped by
+// whoever adopts it, but never an orphan while it ran.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@ int main(int argc, char** argv) {
         usleep(20000);
         return 7;
     }
+    if (fork() == 0) _exit(9);  // the zombie
     int done[2], ids[2];
     if (pipe(done) != 0 || pipe(ids) != 0) return 1;
     pid_t middle = fork();
