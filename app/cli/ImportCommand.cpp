@@ -47,7 +47,7 @@ int runImport(int argc, char** argv) {
         auto say = [quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "sightline: %s\n", line.c_str());
         };
-        auto written = capture::reportFromSession(inputs[0], output, say);
+        auto written = capture::reportFromSession(inputs[0], output, say, quiet);
         if (!written) return fail(written.error());
         if (!quiet)
             std::fprintf(stderr, "sightline: the raw capture in %s is left as it was; remove it "

@@ -15,7 +15,6 @@ public:
     // `bufferBytes` each. On failure returns false with errno set; the arena is then unused.
     bool open(const char* dir, const char* stem, uint32_t bufferBytes, int64_t budgetBytes,
               int64_t pid);
-    bool active() const { return m_base != nullptr; }
     // Taking a slot is two steps, so that the caller's lock is not held while the kernel backs
     // and zeroes the slot's pages: reserve() picks an index (under the caller's lock), back()
     // backs it (without the lock) and returns its address (an ArenaSlotHeader, then the

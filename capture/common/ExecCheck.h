@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,33 +21,52 @@ namespace sl::capture {
 enum class Untraceable : uint8_t { No = 0, Static = 1, Setuid = 2, Setgid = 3 };
 
 // Why the loader will not run our module in `path` (No also when it cannot be read: the exec
-// then decides).
+// then decides). One open, one fstat and two or three preads.
 inline Untraceable untraceableImage(const char* path) {
-    struct stat st {};
-    if (!path || ::stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return Untraceable::No;
-    if ((st.st_mode & S_ISUID) && st.st_uid != ::getuid()) return Untraceable::Setuid;
-    if ((st.st_mode & S_ISGID) && st.st_gid != ::getgid()) return Untraceable::Setgid;
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (!path) return Untraceable::No;
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return Untraceable::No;
+    struct stat st {};
+    Untraceable why = Untraceable::No;
     Elf64_Ehdr eh{};
-    const bool isElf64 = ::pread(fd, &eh, sizeof eh, 0) == static_cast<ssize_t>(sizeof eh) &&
-                         std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-                         eh.e_ident[EI_CLASS] == ELFCLASS64;
-    bool hasInterp = false;
-    if (isElf64 && eh.e_phentsize == sizeof(Elf64_Phdr)) {
-        for (int i = 0; i < eh.e_phnum && !hasInterp; ++i) {
-            Elf64_Phdr ph{};
-            const off_t at = static_cast<off_t>(eh.e_phoff + static_cast<uint64_t>(i) * sizeof ph);
-            if (::pread(fd, &ph, sizeof ph, at) != static_cast<ssize_t>(sizeof ph)) break;
-            hasInterp = ph.p_type == PT_INTERP;
+    Elf64_Phdr ph[32];
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        why = Untraceable::No;
+    } else if ((st.st_mode & S_ISUID) && st.st_uid != ::getuid()) {
+        why = Untraceable::Setuid;
+    } else if ((st.st_mode & S_ISGID) && st.st_gid != ::getgid()) {
+        why = Untraceable::Setgid;
+    } else if (::pread(fd, &eh, sizeof eh, 0) == static_cast<ssize_t>(sizeof eh) &&
+               std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+               (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) && eh.e_phentsize == sizeof(Elf64_Phdr) &&
+               eh.e_phnum > 0 && eh.e_phnum <= 32) {
+        // Only ELF executables without an interpreter run without the loader (a script (#!) or
+        // another format: its interpreter decides). Not the loader itself run as a program
+        // (`ld-linux-x86-64.so.2 prog`): a shared object, it has a DT_SONAME, and preloads.
+        const size_t bytes = sizeof(Elf64_Phdr) * eh.e_phnum;
+        if (::pread(fd, ph, bytes, static_cast<off_t>(eh.e_phoff)) == static_cast<ssize_t>(bytes)) {
+            const Elf64_Phdr* dynamic = nullptr;
+            bool hasInterp = false;
+            for (int i = 0; i < eh.e_phnum; ++i) {
+                hasInterp = hasInterp || ph[i].p_type == PT_INTERP;
+                if (ph[i].p_type == PT_DYNAMIC) dynamic = &ph[i];
+            }
+            bool hasSoname = false;
+            if (!hasInterp && dynamic && eh.e_type == ET_DYN) {
+                Elf64_Dyn dyn[64];
+                const size_t n = std::min<size_t>(dynamic->p_filesz / sizeof(Elf64_Dyn), 64);
+                const ssize_t got = ::pread(fd, dyn, n * sizeof(Elf64_Dyn),
+                                            static_cast<off_t>(dynamic->p_offset));
+                for (size_t i = 0; got > 0 && i < static_cast<size_t>(got) / sizeof(Elf64_Dyn) &&
+                                   dyn[i].d_tag != DT_NULL;
+                     ++i)
+                    hasSoname = hasSoname || dyn[i].d_tag == DT_SONAME;
+            }
+            if (!hasInterp && !hasSoname) why = Untraceable::Static;
         }
     }
     ::close(fd);
-    // A script (#!) or another format: its interpreter decides; only ELF executables without an
-    // interpreter (ET_EXEC, or static-pie ET_DYN) are known to run without the loader.
-    if (isElf64 && !hasInterp && (eh.e_type == ET_EXEC || eh.e_type == ET_DYN))
-        return Untraceable::Static;
-    return Untraceable::No;
+    return why;
 }
 
 // What the report and the launcher's warning say after the program's name.

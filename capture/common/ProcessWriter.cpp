@@ -54,6 +54,7 @@ int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
 // A forked child's stream opens with its first record, not at fork: the usual child execs at
 // once (a shell running a command) and would pay for a stream and an arena it never uses.
 std::atomic<bool> g_lazyPending{false};
+bool g_lazyAtExec = false;  // an exec by a forked child whose stream was never opened
 void (*g_onLazyOpen)() = nullptr;  // the module's announcement, written first into the stream
 uint32_t g_bufferBytes = 256 * 1024;
 int64_t g_budgetBytes = 512ll << 20;
@@ -690,11 +691,14 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     if (!g_active.load()) return;
     // A forked child that recorded nothing: before an exec (the new image announces itself) or
     // in a signal handler (no allocation there) it leaves no stream; else it says it existed.
+    g_lazyAtExec = false;
     if (g_lazyPending.load()) {
-        if (how == ExitHow::Exec || how == ExitHow::Signal)
+        if (how == ExitHow::Exec || how == ExitHow::Signal) {
             g_lazyPending.store(false);
-        else
+            g_lazyAtExec = how == ExitHow::Exec;
+        } else {
             openLazily();
+        }
     }
     if (g_shutdown.exchange(true)) return;
     bool wasInTool = detail::t_inTool;
@@ -730,15 +734,15 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // No fsync: the launcher reads the stream from the page cache on this machine; forcing it
     // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.
     g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
-    if (how == ExitHow::Exec) {
+    if (how == ExitHow::Exec && g_fd >= 0) {
         syscall(SYS_close, g_fd);
         g_fd = -1;
     }
     detail::t_inTool = wasInTool;
 }
 
-void ProcessWriter::resumeAfterExec() {
-    if (!g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0) return;
+bool ProcessWriter::resumeAfterExec() {
+    if (!g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0) return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);
     g_queueLen.store(0);
@@ -748,9 +752,15 @@ void ProcessWriter::resumeAfterExec() {
     g_shutdown.store(false);
     dropPool();
     g_arena.forget();
-    g_active.store(openStream());
     t_state = nullptr;
+    if (g_lazyAtExec) {  // still a child that recorded nothing: its stream stays deferred
+        g_lazyAtExec = false;
+        g_lazyPending.store(true);
+        return false;
+    }
+    g_active.store(openStream());
     if (g_active.load()) reportMissingArena();
+    return g_active.load();
 }
 
 void ProcessWriter::onForkChild(bool trace) {

@@ -127,8 +127,9 @@ public:
     // Final flush; the first call wins, later calls return at once. Writes a ProcessEnd record
     // unless how == Exec. Async-signal-safe.
     static void shutdown(ExitHow how, int exitCode, int signal);
-    // After a failed exec: tracing resumes with a new stream file.
-    static void resumeAfterExec();
+    // After a failed exec: tracing resumes with a new stream file (true: opened now, to be
+    // announced), or, for a forked child that had recorded nothing, deferred again (false).
+    static bool resumeAfterExec();
     // In the child right after fork(): parent data is discarded; with `trace` the child gets its
     // own stream with its first record (then the announcer set below writes first), or at its
     // exit; a child that execs first never has one. Without `trace` it records nothing.

@@ -68,7 +68,11 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
 
 // Emits ProcessStart and the calling thread's ThreadStart for this process image.
 void announceProcess();
-// Called by the fork interposer in the child: new stream (with --trace-fork-before-exec) or none.
+// In every forked child, as the first pthread_atfork child handler (registered when the module
+// starts): its own stream (with --trace-fork-before-exec, opened lazily) or none. A handler and
+// not the fork interposer alone: glibc's own forks (daemon) bypass the interposer, and the
+// program's handlers run after ours, so nothing of the child ever writes into the parent's
+// shared buffers.
 void afterForkChild();
 // In a forked child: the capture window the parent's range opened is the parent's to close.
 void nvtxForgetWindowOwner();

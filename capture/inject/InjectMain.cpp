@@ -1,10 +1,11 @@
 // Load and unload of the injection module: configuration, the process's first records, the
 // final flush at exit (the flush on fatal signals is in SignalInterpose.cpp).
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -58,6 +59,7 @@ __attribute__((constructor(101))) void onLoad() {
     ProcessWriter::ToolScope scope;
     readConfig();
     if (!ProcessWriter::start("inject")) return;
+    pthread_atfork(nullptr, nullptr, afterForkChild);
     announceProcess();
     installSignalHandlers();
     g_osrtOn.store(g_config.osrt);
@@ -129,27 +131,38 @@ char** prepareExec(char* const envp[]) {
 }
 
 namespace {
-// The entries of a preload list (separated by ':' or ' ', as the loader reads it).
-std::vector<std::string_view> preloadEntries(std::string_view list) {
-    std::vector<std::string_view> out;
+// Whether a preload list (entries separated by ':' or ' ', as the loader reads it) has `entry`.
+bool hasPreload(std::string_view list, std::string_view entry) {
     size_t i = 0;
     while (i < list.size()) {
         size_t j = list.find_first_of(": ", i);
         if (j == std::string_view::npos) j = list.size();
-        if (j > i) out.push_back(list.substr(i, j - i));
+        if (list.substr(i, j - i) == entry) return true;
         i = j + 1;
     }
-    return out;
+    return false;
 }
 
-// LD_PRELOAD as the program set it, with our entries it lacks appended ("" when none lacks).
-std::string preloadWithOurs(std::string_view theirs, std::string_view ours) {
+// This module's own file, as the loader found it (the entry of LD_PRELOAD that is ours).
+std::string_view ownPath() {
+    static const std::string path = [] {
+        Dl_info info{};
+        return dladdr(reinterpret_cast<void*>(&ownPath), &info) && info.dli_fname
+                   ? std::string(info.dli_fname)
+                   : std::string();
+    }();
+    return path;
+}
+
+// LD_PRELOAD as the program set it, with our module appended when it lacks it ("" when it has
+// it). Only ours: preloads of the user's the program dropped stay dropped.
+std::string preloadWithOurs(std::string_view theirs) {
+    const std::string_view ours = ownPath();
+    if (ours.empty()) return {};
+    if (hasPreload(theirs, ours)) return {};
     std::string merged(theirs);
-    const auto have = preloadEntries(theirs);
-    for (std::string_view e : preloadEntries(ours))
-        if (std::find(have.begin(), have.end(), e) == have.end())
-            (merged += merged.empty() ? "" : ":") += e;
-    return merged.size() == theirs.size() ? std::string() : merged;
+    (merged += merged.empty() ? "" : ":") += ours;
+    return merged;
 }
 }  // namespace
 
@@ -169,7 +182,7 @@ char** withOurEnvironment(char* const envp[]) {
         if (at == n) {
             missing.push_back(kv.c_str());
         } else if (kv.compare(0, eq, "LD_PRELOAD") == 0) {
-            std::string merged = preloadWithOurs(envp[at] + eq + 1, std::string_view(kv).substr(eq + 1));
+            std::string merged = preloadWithOurs(envp[at] + eq + 1);
             if (!merged.empty()) replaced.emplace_back(at, "LD_PRELOAD=" + merged);
         }
     }
@@ -185,11 +198,8 @@ char** withOurEnvironment(char* const envp[]) {
 }
 
 void execFailed() {
-    ProcessWriter::resumeAfterExec();
-    if (ProcessWriter::active()) {
-        announceProcess();
-        g_osrtOn.store(g_config.osrt);
-    }
+    if (ProcessWriter::resumeAfterExec()) announceProcess();  // else announced when it opens
+    if (ProcessWriter::active()) g_osrtOn.store(g_config.osrt);
 }
 
 }  // namespace sl::inject

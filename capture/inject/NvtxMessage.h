@@ -1,12 +1,12 @@
 #pragma once
 // NVTX messages and event attributes as our callbacks decode them (NvtxInjection.cpp): ASCII,
-// wide (converted to UTF-8 in a stack buffer) or registered strings, category, color, payload.
+// wide (converted to UTF-8 in a per-thread buffer) or registered strings, category, color,
+// payload.
 // No allocation; any thread.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdint>
 #include <cstring>
-#include <cwchar>
 #include <string>
 
 #include "capture/common/ProcessWriter.h"

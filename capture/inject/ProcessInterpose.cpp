@@ -69,11 +69,8 @@ void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
 
 pid_t forkImpl(ChildVia via) {
     SL_REAL(fork);
-    pid_t r = real_fork.get()();
-    if (r == 0)
-        afterForkChild();
-    else if (r > 0)
-        childCreated(r, via);
+    pid_t r = real_fork.get()();  // the child runs afterForkChild (a pthread_atfork handler)
+    if (r > 0) childCreated(r, via);
     return r;
 }
 

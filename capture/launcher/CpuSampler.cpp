@@ -14,22 +14,18 @@
 #include <fstream>
 
 #include "capture/common/Clock.h"
+#include "capture/launcher/PerfRecord.h"
 
 namespace sl::capture {
 namespace {
 
 constexpr size_t kDataPages = 64;        // per CPU; halved (down to 8) when mlock limits refuse
-constexpr uint64_t kSampleIdBytes = 24;  // sample_id_all trailer: pid, tid, time, cpu, res
 // Records reach the rings when they happen; everything older than this is in hand after a
 // drain of every ring and can be replayed in time order.
 constexpr int64_t kReplayHorizonNs = 50'000'000;
 
-template <class T>
-T load(const uint8_t* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
+using perf::kSampleIdBytes;
+using perf::load;
 
 std::string readSysctl(const char* path) {
     std::ifstream f(path);
@@ -217,7 +213,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
     const auto* h = reinterpret_cast<const perf_event_header*>(rec);
     const uint8_t* p = rec + sizeof *h;
     const size_t body = size - sizeof *h;
-    auto trailerTime = [&] { return load<int64_t>(rec + size - kSampleIdBytes + 8); };
+    auto trailerTime = [&] { return static_cast<int64_t>(perf::trailerTime(rec, size)); };
     switch (h->type) {
         case PERF_RECORD_SAMPLE: {
             // ip; pid, tid; time; cpu, res; [nr; ips[nr]]

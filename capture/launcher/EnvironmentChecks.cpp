@@ -931,8 +931,10 @@ EnvironmentCheck directoryCheck(const std::string& dir) {
     int fd = ::mkstemp(probe.data());
     if (fd < 0) {
         const int e = errno;
+        const bool full = e == ENOSPC || e == EDQUOT;
         return make(id, title, CheckLevel::Fail,
-                    "not writable: " + errnoText(e) + ": the capture cannot store data",
+                    std::string(full ? "full: " : "not writable: ") + errnoText(e) +
+                        ": the capture cannot store data",
                     "choose a writable directory (TMPDIR for the session directory, -o for the "
                     "report)",
                     errnoName(e));

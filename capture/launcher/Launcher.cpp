@@ -20,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "capture/common/Clock.h"
@@ -33,6 +34,7 @@
 #include "capture/launcher/ProgramCheck.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/ProcTree.h"
+#include "capture/launcher/SessionMerger.h"
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SessionFacts.h"
 #include "capture/launcher/SchedTracer.h"
@@ -67,10 +69,6 @@ std::string selfExeDir() {
     if (n <= 0) return ".";
     buf[n] = 0;
     return fs::path(buf).parent_path().string();
-}
-
-void killTree(int sig) {
-    for (int64_t pid : descendantsOf(getpid())) kill(static_cast<pid_t>(pid), sig);
 }
 
 // Reads the program's stdout/stderr pipes (--show-output): echoes and keeps them.
@@ -288,10 +286,16 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     }
     if (progressShown) std::fprintf(stderr, "\n");
     // The last count, so that a reader of --progress-fd knows the events of a short run too. The
-    // tree has ended by now: its processes are the ones reaped (plus any left running).
-    if (m_progress.enabled())
-        m_progress.progress((nowNs() - startMono) / 1'000'000'000,
-                            w.exits.size() + descendantsOf(getpid()).size(), counter.poll());
+    // tree has ended by now: the processes that ran are those with a stream (module-PID-N), and
+    // those the launcher reaped (a program that recorded nothing), and any left running.
+    if (m_progress.enabled()) {
+        std::set<int64_t> ran;
+        for (const auto& path : SessionMerger::listStreams(sessionDir))
+            if (int64_t pid = SessionMerger::streamPid(path)) ran.insert(pid);
+        for (const auto& [pid, exit] : w.exits) ran.insert(pid);
+        for (int64_t pid : descendantsOf(getpid())) ran.insert(pid);
+        m_progress.progress((nowNs() - startMono) / 1'000'000'000, ran.size(), counter.poll());
+    }
     return w;
 }
 
@@ -508,10 +512,19 @@ Result<ProfileResult> Launcher::run() {
 #endif
     output_reader.stop();
 
-    // Step 6: what died without its final flush is taken from its buffer arena.
-    SalvageSummary salvage = salvageArenas(session.path(), arenas.path());
+    // Step 6: what died without its final flush is taken from its buffer arena. Not with
+    // --kill=none while the program runs on: its arenas are live buffers, not remains. An arena
+    // that could not be read back (a full disk) is kept, with the session, for a later import.
+    SalvageSummary salvage;
+    if (!tw.detached) salvage = salvageArenas(session.path(), arenas.path());
     for (const auto& problem : salvage.problems) say("warning: " + problem);
-    arenas.remove();
+    const bool keepRaw = !salvage.problems.empty();
+    if (keepRaw) {
+        arenas.keep();
+        session.keep();
+    } else {
+        arenas.remove();
+    }
 
     // Step 7: merge into the report(s).
     AssemblyInput in;
@@ -536,8 +549,7 @@ Result<ProfileResult> Launcher::run() {
     in.outputPath = plan.output;
     in.defaultName = plan.defaultName;
     in.detached = tw.detached;
-    for (const auto& l : salvage.writeLosses)
-        in.writeLosses.push_back({l.pid, l.err, l.blocks, l.bytes});
+    in.writeLosses = std::move(salvage.writeLosses);
     if (gate.valid()) {
         in.gateUsed = true;
         for (const auto& gw : gate.windows(&in.gateWindowsOpened))
@@ -545,7 +557,7 @@ Result<ProfileResult> Launcher::run() {
     }
     // The launcher's own facts go into the session directory first: should the report not be
     // written (or sightline be killed while merging), `sightline import DIR` makes it later.
-    writeSessionFacts(in);
+    writeSessionFacts(in, keepRaw ? arenas.path() : std::string());
     auto written = assembleReports(in, say);
     if (!written) {
         // Never delete what was captured.
@@ -554,8 +566,14 @@ Result<ProfileResult> Launcher::run() {
                          session.path() + "; make the report from it with: sightline import " +
                          session.path() + " -o REPORT.rep");
     }
-    // With --kill=none the program may still write: unlinked files are harmless.
-    session.remove();
+    if (keepRaw) {
+        say("warning: some buffers could not be added to the capture; the raw capture is kept in " +
+            session.path() + " (buffers in " + arenas.path() + "): when there is room again, "
+            "sightline import " + session.path() + " -o REPORT.rep makes the complete report");
+    } else {
+        // With --kill=none the program may still write: unlinked files are harmless.
+        session.remove();
+    }
 
     ProfileResult result;
     result.reports = std::move(*written);

@@ -65,11 +65,13 @@ SignalHandlers::~SignalHandlers() {
 
 ProgramTree::~ProgramTree() {
     if (m_pid <= 0) return;
-    // Children first found through the subreaper relation, then the root; reap all of them.
-    for (int64_t pid : descendantsOf(getpid())) kill(static_cast<pid_t>(pid), SIGKILL);
-    kill(m_pid, SIGKILL);
+    // Kill the tree (the root is in it: our child) and reap it. A process forked after the
+    // kill reached its parent is adopted by us, alive: kill again until none is left.
     int st;
-    while (waitpid(-1, &st, __WALL) > 0 || errno == EINTR) {
+    for (;;) {
+        killTree(SIGKILL);
+        const pid_t r = waitpid(-1, &st, __WALL);
+        if (r < 0 && errno == ECHILD) break;
     }
 }
 

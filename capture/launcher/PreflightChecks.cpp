@@ -12,9 +12,9 @@ std::string checkCaptureDirectory(const std::string& dir, const std::string& rol
     char* end = nullptr;
     const unsigned long long available = std::strtoull(c.value.c_str(), &end, 10);
     const bool spaceKnown = !c.value.empty() && end && *end == 0;
-    if ((c.level == CheckLevel::Fail && !spaceKnown) ||
-        (spaceKnown && available < kMinFreeBytes))
-        return role + ": " + directoryWarning(c);
+    if (c.level == CheckLevel::Fail && !spaceKnown) return role + ": " + directoryWarning(c);
+    if (spaceKnown && available < kMinFreeBytes)
+        return role + ": " + directoryWarning(c) + "; under " + std::to_string(kMinFreeBytes >> 20) + " MiB free, the capture is not started";
     if (c.level != CheckLevel::Ok) warn("warning: " + directoryWarning(c));
     return {};
 }

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,6 +47,10 @@ std::vector<int64_t> descendantsOf(int64_t root) {
         }
     }
     return out;
+}
+
+void killTree(int sig) {
+    for (int64_t pid : descendantsOf(getpid())) kill(static_cast<pid_t>(pid), sig);
 }
 
 }  // namespace sl::capture

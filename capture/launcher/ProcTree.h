@@ -8,5 +8,7 @@
 namespace sl::capture {
 
 std::vector<int64_t> descendantsOf(int64_t pid);
+// Sends `sig` to every process below the calling one (the launcher: the whole traced tree).
+void killTree(int sig);
 
 }  // namespace sl::capture

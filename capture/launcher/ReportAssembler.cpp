@@ -117,7 +117,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     // the streams or the launcher's reaping made known.
     if (in.sched) {
         for (const auto& f : in.sched->forks()) merger.processForked(f.pid, f.parentPid, f.time);
-        for (const auto& e : in.sched->execs()) merger.processExecd(e.pid, e.tid, e.name, e.time);
+        for (const auto& e : in.sched->execs()) merger.processExecd(e.pid, e.name, e.time);
         for (const auto& x : in.sched->exits()) merger.threadExited(x.pid, x.tid, x.time);
     }
     // Launcher-side events first: finish() makes thread rows for every thread-owned track.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/ProfileOptions.h"
 #include "model/core/Entities.h"
 #include "model/core/Result.h"
@@ -48,13 +49,8 @@ struct AssemblyInput {
     std::vector<std::pair<int64_t, int64_t>> gateWindows;
     uint64_t gateWindowsOpened = 0;  // more than gateWindows.size() past kGateMaxWindows
     bool fromKeptSession = false;    // `sightline import SESSION-DIR`: made after the capture
-    // Blocks processes could not write to their streams (ArenaSalvage): pid, errno, blocks, bytes.
-    struct WriteLoss {
-        int64_t pid;
-        int err;
-        uint64_t blocks, bytes;
-    };
-    std::vector<WriteLoss> writeLosses;
+    // Blocks processes could not write to their streams, as the arenas said (ArenaSalvage).
+    std::vector<SalvageSummary::WriteLoss> writeLosses;
 };
 
 // Returns the files written. `say` prints one progress line.

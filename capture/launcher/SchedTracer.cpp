@@ -1,5 +1,7 @@
 #include "capture/launcher/SchedTracer.h"
 
+#include "capture/launcher/PerfRecord.h"
+
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -136,48 +138,36 @@ void SchedTracer::drain(Ring& r) {
             reinterpret_cast<uint8_t*>(&h)[i] = data[(off + i) % r.size];
         if (h.size < sizeof h || h.size > sizeof tmp) break;
         for (size_t i = 0; i < h.size; ++i) tmp[i] = data[(off + i) % r.size];
+        // Record bodies start after the header; every one ends with the sample_id trailer.
+        const uint8_t* b = tmp + sizeof h;
+        using perf::load;
         if (h.type == PERF_RECORD_LOST) {
-            uint64_t lost;
-            std::memcpy(&lost, tmp + sizeof h + 8, 8);
-            m_lost += lost;
+            m_lost += load<uint64_t>(b + 8);
         } else if ((h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_EXIT) &&
                    h.size >= sizeof h + 24) {
             // Both: u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
-            uint32_t pid, ppid, tid;
-            uint64_t time;
-            std::memcpy(&pid, tmp + sizeof h, 4);
-            std::memcpy(&ppid, tmp + sizeof h + 4, 4);
-            std::memcpy(&tid, tmp + sizeof h + 8, 4);
-            std::memcpy(&time, tmp + sizeof h + 16, 8);
+            const uint32_t pid = load<uint32_t>(b), ppid = load<uint32_t>(b + 4),
+                           tid = load<uint32_t>(b + 8);
+            const auto time = static_cast<int64_t>(load<uint64_t>(b + 16));
             if (h.type == PERF_RECORD_EXIT) {
-                m_records.push_back({static_cast<int64_t>(time), pid, tid, -1, true});
-                m_exits.push_back({pid, tid, static_cast<int64_t>(time)});
+                m_records.push_back({time, pid, tid, -1, true});
+                m_exits.push_back({pid, tid, time});
+            } else if (pid == tid) {  // a new process (its main thread), not a thread
+                m_forks.push_back({pid, ppid, time});
             }
-            else if (pid == tid)  // a new process (its main thread), not a thread
-                m_forks.push_back({pid, ppid, static_cast<int64_t>(time)});
         } else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC) &&
-                   h.size >= sizeof h + 8 + 1 + 24) {
-            // u32 pid, tid; char comm[] (NUL-padded to 8 bytes); then sample_id (pid, tid,
-            // time, cpu, res: 24 bytes).
-            uint32_t pid, tid;
-            uint64_t time;
-            std::memcpy(&pid, tmp + sizeof h, 4);
-            std::memcpy(&tid, tmp + sizeof h + 4, 4);
-            std::memcpy(&time, tmp + h.size - 16, 8);
-            const char* comm = reinterpret_cast<const char*>(tmp + sizeof h + 8);
-            const size_t room = h.size - sizeof h - 8 - 24;
-            m_execs.push_back({pid, tid, static_cast<int64_t>(time),
+                   h.size >= sizeof h + 8 + 1 + perf::kSampleIdBytes) {
+            // u32 pid, tid (the thread that exec'd); char comm[] (NUL-padded to 8 bytes);
+            // then sample_id.
+            const char* comm = reinterpret_cast<const char*>(b + 8);
+            const size_t room = h.size - sizeof h - 8 - perf::kSampleIdBytes;
+            m_execs.push_back({load<uint32_t>(b), static_cast<int64_t>(perf::trailerTime(tmp, h.size)),
                                std::string(comm, strnlen(comm, room))});
         } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
-            // sample_id: u32 pid, tid; u64 time; u32 cpu, res.
-            uint32_t pid, tid, cpu;
-            uint64_t time;
-            std::memcpy(&pid, tmp + sizeof h, 4);
-            std::memcpy(&tid, tmp + sizeof h + 4, 4);
-            std::memcpy(&time, tmp + sizeof h + 8, 8);
-            std::memcpy(&cpu, tmp + sizeof h + 16, 4);
+            // sample_id only: u32 pid, tid; u64 time; u32 cpu, res.
             ++m_switches;
-            m_records.push_back({static_cast<int64_t>(time), pid, tid, static_cast<int16_t>(cpu),
+            m_records.push_back({static_cast<int64_t>(load<uint64_t>(b + 8)), load<uint32_t>(b),
+                                 load<uint32_t>(b + 4), static_cast<int16_t>(load<uint32_t>(b + 16)),
                                  (h.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0});
         }
         tail += h.size;

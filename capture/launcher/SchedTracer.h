@@ -40,7 +40,7 @@ public:
     // Execs the kernel saw (comm records): the new image's name (15 characters) for every
     // process, also those our module is not in (static, setuid, fexecve, a raw execve).
     struct Exec {
-        int64_t pid, tid, time;
+        int64_t pid, time;
         std::string name;
     };
     const std::vector<Exec>& execs() const { return m_execs; }

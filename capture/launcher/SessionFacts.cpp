@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "capture/common/RawReader.h"
 #include "capture/launcher/ArenaSalvage.h"
@@ -107,7 +106,7 @@ bool isSessionDirectory(const std::string& dir) {
 
 Result<std::vector<std::string>> reportFromSession(
     const std::string& sessionDir, const std::string& output,
-    const std::function<void(const std::string&)>& say) {
+    const std::function<void(const std::string&)>& say, bool quiet) {
     auto streams = SessionMerger::listStreams(sessionDir);
     if (streams.empty()) return makeError(sessionDir + ": no raw streams (*.slraw) in it");
     SessionFacts f;
@@ -148,6 +147,7 @@ Result<std::vector<std::string>> reportFromSession(
     o.optionsText = f.optionsText;
     o.output = output;
     o.forceOverwrite = true;
+    o.quiet = quiet;  // no progress bar
     o.delayNs = f.delayNs;
     o.durationNs = f.durationNs;
     o.cpuSampling = o.cpuMetrics = o.contextSwitches = false;
@@ -163,8 +163,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.outputPath = output;
     in.defaultName = output.empty();
     in.fromKeptSession = true;
-    for (const auto& l : salvage.writeLosses)
-        in.writeLosses.push_back({l.pid, l.err, l.blocks, l.bytes});
+    in.writeLosses = std::move(salvage.writeLosses);
     return assembleReports(in, say);
 }
 

@@ -40,6 +40,6 @@ bool isSessionDirectory(const std::string& dir);
 // in the profiler and are not in it (a diagnostic says so).
 Result<std::vector<std::string>> reportFromSession(
     const std::string& sessionDir, const std::string& output,
-    const std::function<void(const std::string&)>& say);
+    const std::function<void(const std::string&)>& say, bool quiet = false);
 
 }  // namespace sl::capture

@@ -64,6 +64,15 @@ std::vector<std::string> SessionMerger::listStreams(const std::string& dir) {
     return out;
 }
 
+int64_t SessionMerger::streamPid(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    const size_t last = name.rfind('-');
+    if (last == std::string::npos || last == 0) return 0;
+    const size_t prev = name.rfind('-', last - 1);
+    return prev == std::string::npos ? 0 : std::strtoll(name.c_str() + prev + 1, nullptr, 10);
+}
+
 SessionMerger::ProcInfo& SessionMerger::proc(int64_t pid) {
     auto [it, inserted] = m_procs.try_emplace(pid);
     if (inserted) it->second.p.pid = pid;
@@ -512,7 +521,6 @@ void SessionMerger::dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64
 void SessionMerger::processExited(int64_t pid, int64_t time, int exitCode, int signal,
                                   int64_t reaper) {
     ProcInfo& p = proc(pid);
-    p.reaped = true;
     p.reaper = reaper ? reaper : -1;
     p.p.end = time;
     p.p.exitCode = exitCode;
@@ -527,13 +535,11 @@ void SessionMerger::processForked(int64_t pid, int64_t parent, int64_t time) {
     if (p.p.start == kUnknownTime || time < p.p.start) p.p.start = time;
 }
 
-void SessionMerger::processExecd(int64_t pid, int64_t tid, const std::string& name,
-                                 int64_t time) {
+void SessionMerger::processExecd(int64_t pid, const std::string& name, int64_t time) {
     auto it = m_procs.find(pid);
     if (it == m_procs.end()) return;
     ProcInfo& p = it->second;
-    nameThread(pid, pid, name, time, false);  // the thread that exec'd is the main thread now
-    (void)tid;
+    nameThread(pid, pid, name, time, false);
     // Our module announced this image (its ProcessStart comes after the exec) or a later one.
     if (p.imageTime != kUnknownTime && time <= p.imageTime) return;
     // The image a traced caller described before the exec (UntracedImage, same name).
@@ -665,7 +671,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
         const bool silent = !pi.announced && pi.streams == 0 &&
-                            (pi.created || pi.creator || pid == m_rootPid);
+                            (pi.creator || pid == m_rootPid);
         if (!silent && !pi.untraced && !pi.unseenImage) continue;
         std::string who =
             std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")";

@@ -37,6 +37,8 @@ public:
 
     // The stream files of a session directory, sorted by name (*.slraw).
     static std::vector<std::string> listStreams(const std::string& dir);
+    // The pid in a stream's name (<module>-<pid>-<n>.slraw, as ProcessWriter names it); 0 if none.
+    static int64_t streamPid(const std::string& path);
     // Reads one stream into the builder. A damaged tail is a diagnostic, not an error.
     Status addStream(const std::string& path);
     // `reaper`: the process that reaped it; 0 for the launcher.
@@ -44,10 +46,10 @@ public:
     // The kernel saw `parent` create `pid` (perf fork records): its real parent even when no
     // traced process recorded the creation. Only for processes the streams know.
     void processForked(int64_t pid, int64_t parent, int64_t time);
-    // The kernel saw `tid` of `pid` exec an image named `name` (perf comm records): names a
-    // process whose last image our module did not announce (static, setuid, fexecve, a raw
-    // execve) and the thread that is now its main thread.
-    void processExecd(int64_t pid, int64_t tid, const std::string& name, int64_t time);
+    // The kernel saw `pid` exec an image named `name` (perf comm records): names a process whose
+    // last image our module did not announce (static, setuid, fexecve, a raw execve) and its
+    // main thread (whichever thread exec'd, it is the main one after).
+    void processExecd(int64_t pid, const std::string& name, int64_t time);
     // The kernel saw thread `tid` of `pid` exit at `time` (perf exit records): its end, and the
     // process's end when it is earlier than what the reaping said.
     void threadExited(int64_t pid, int64_t tid, int64_t time);
@@ -80,7 +82,6 @@ private:
     struct ProcInfo {
         Process p;
         bool announced = false;  // a stream of its own said ProcessStart
-        bool created = false;    // its parent recorded creating it (ChildCreated)
         bool writeFailed = false;
         int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
         int64_t imageTime = kUnknownTime;  // start of the image that names it (the last exec)
@@ -95,7 +96,6 @@ private:
         uint8_t untraced = 0;  // Untraceable: its last image could not load our module
         bool unseenImage = false;  // its last image was exec'd past our exec interposers
         bool endedCleanly = false;
-        bool reaped = false;
         int64_t lastStreamEnd = kUnknownTime;
         int64_t lastEventTime = kUnknownTime;
         int streams = 0, incompleteStreams = 0;

@@ -48,7 +48,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) break;
             // Several modules (inject, cupti) each end their stream: the latest time wins, and
             // an exit code or signal is taken from whichever stream knows it.
-            if (!p.reaped) {
+            if (!p.reaper) {  // the reaper's status wins
                 if (p.p.end == kUnknownTime || m.i(0) > p.p.end) p.p.end = m.i(0);
                 if (m.i(2) != 0) p.p.exitSignal = static_cast<int32_t>(m.i(2));
                 if (m.i(1) >= 0) p.p.exitCode = static_cast<int32_t>(m.i(1));
@@ -59,7 +59,6 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         }
         case MetaKind::ChildCreated: {
             ProcInfo& c = proc(m.i(0));
-            c.created = true;
             c.creator = pid;  // the real parent, whoever adopts it later
             c.p.parentPid = pid;
             if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
