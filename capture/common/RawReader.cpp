@@ -46,17 +46,33 @@ Result<RawStream> RawStream::open(const std::string& path) {
         return makeError(path + ": truncated stream header (" + std::to_string(s.m_size) +
                          " bytes)");
     }
-    void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    ::close(fd);
-    if (map == MAP_FAILED) return makeError(path + ": cannot map: " + std::strerror(errno));
-    s.m_map = static_cast<const uint8_t*>(map);
-    std::memcpy(&s.m_header, s.m_map, sizeof(StreamHeader));
-    if (std::memcmp(s.m_header.magic, kStreamMagic, 8) != 0)
+    // The headers are read with pread, not through the map: touching one in every block would
+    // fault the whole file in (the kernel maps the pages around each fault).
+    auto readAt = [fd](void* to, size_t n, uint64_t at) {
+        return ::pread(fd, to, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n);
+    };
+    if (!readAt(&s.m_header, sizeof(StreamHeader), 0)) {
+        const int err = errno;
+        ::close(fd);
+        return makeError(path + ": cannot read: " + std::strerror(err));
+    }
+    if (std::memcmp(s.m_header.magic, kStreamMagic, 8) != 0) {
+        ::close(fd);
         return makeError(path + ": not a Sightline raw stream (bad magic at byte 0)");
-    if (s.m_header.version != kStreamVersion)
+    }
+    if (s.m_header.version != kStreamVersion) {
+        ::close(fd);
         return makeError(path + ": unsupported raw stream version " +
                          std::to_string(s.m_header.version));
+    }
     s.m_header.module[sizeof s.m_header.module - 1] = 0;
+    void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        const int err = errno;
+        ::close(fd);
+        return makeError(path + ": cannot map: " + std::strerror(err));
+    }
+    s.m_map = static_cast<const uint8_t*>(map);
     uint64_t off = s.m_header.headerBytes;
     while (off < s.m_size) {
         if (off + sizeof(BlockHeader) > s.m_size) {
@@ -64,7 +80,10 @@ Result<RawStream> RawStream::open(const std::string& path) {
             break;
         }
         BlockHeader bh;
-        std::memcpy(&bh, s.m_map + off, sizeof bh);
+        if (!readAt(&bh, sizeof bh, off)) {
+            s.m_damage = "unreadable block header at byte " + std::to_string(off);
+            break;
+        }
         if (bh.magic != kBlockMagic || bh.bytes % 8 != 0) {
             s.m_damage = "bad block header at byte " + std::to_string(off);
             break;
@@ -76,8 +95,16 @@ Result<RawStream> RawStream::open(const std::string& path) {
         s.m_blocks.push_back({bh.tid, bh.seq, s.m_map + off + sizeof bh, bh.bytes, off});
         off += sizeof bh + bh.bytes;
     }
+    ::close(fd);
     s.m_damagedBytes = s.m_size - std::min(off, s.m_size);
     return s;
+}
+
+void releasePages(const RawBlock& b) {
+    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(b.data) + page - 1) & ~(page - 1);
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(b.data) + b.bytes) & ~(page - 1);
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
 bool decodeMeta(const uint8_t* record, MetaView* out) {

@@ -1,6 +1,7 @@
 #pragma once
-// Reads one raw stream file (RawFormat.h) for the merge: maps the file, validates the header
-// and every block header, and stops at the first damaged or truncated block (a process that
+// Reads one raw stream file (RawFormat.h) for the merge: maps the file (pages are read as the
+// passes reach them and released after, see releasePages), validates the header and every
+// block header, and stops at the first damaged or truncated block (a process that
 // was killed mid-write), saying where. Records are then walked per block.
 #include <cstdint>
 #include <string>
@@ -59,6 +60,12 @@ private:
     uint64_t m_damagedBytes = 0;
     std::string m_damage;
 };
+
+// Gives the pages wholly inside a block back to the kernel once a pass over it is done: the
+// merge then holds a window of the stream, not the whole file (which can be larger than the
+// report it becomes). The mapping is read-only and private, so a later pass over the block
+// reads the same bytes again from the page cache.
+void releasePages(const RawBlock& b);
 
 // Calls f(const RecordHeader&, const uint8_t* record) for each record of a block; returns false
 // (and stops) at a malformed record.

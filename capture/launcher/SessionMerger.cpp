@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <tuple>
 
 namespace sl::capture {
 
@@ -141,7 +142,7 @@ Status SessionMerger::addStream(const std::string& path) {
     // The NVTX tracks of this stream, created with exact capacities (no reallocation while
     // appending, and no insertion while workers append in parallel).
     auto reserveTrack = [&](EventKind kind, const std::pair<int64_t, uint32_t>& key, size_t n) {
-        Track& t = ownTrack(TrackKey::forThread(kind, s.pid, key.first, key.second));
+        Track& t = m_own[ownTrack(TrackKey::forThread(kind, s.pid, key.first, key.second))];
         size_t want = t.size() + n;
         t.start.reserve(want);
         if (kind == EventKind::NvtxRange) t.end.reserve(want);
@@ -150,6 +151,7 @@ Status SessionMerger::addStream(const std::string& path) {
     };
     for (const auto& [key, n] : s.rangeCounts) reserveTrack(EventKind::NvtxRange, key, n);
     for (const auto& [key, n] : s.markCounts) reserveTrack(EventKind::NvtxMark, key, n);
+    s.startEnds.expect(s.minStartId, s.maxStartId, s.startCount);
     // Step 2: everything but NVTX push/pop/mark, per thread in order; sequence gaps are lost
     // blocks.
     int64_t curTid = INT64_MIN;
@@ -168,6 +170,7 @@ Status SessionMerger::addStream(const std::string& path) {
         if (needsSecond[k]) secondPass(s, *b);  // blocks of only push/pop/mark go to step 3
         bytes += b->bytes;
     }
+    pairStartEnd(s);
     // Step 3: NVTX push/pop/mark, threads split over workers (each thread's records stay in
     // order on one worker). Ranges still open when the image ended close at its last time.
     const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
@@ -198,9 +201,16 @@ bool SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
                 s.lastTime = std::max(s.lastTime, t);
                 return;
             }
-            case RecordType::NvtxStart:
+            case RecordType::NvtxStart: {
                 ++s.rangeCounts[{b.tid, h.aux}];
+                NvtxFields f;
+                if (decodeNvtx(rec, &f)) {
+                    s.minStartId = std::min(s.minStartId, f.rangeId);
+                    s.maxStartId = std::max(s.maxStartId, f.rangeId);
+                    ++s.startCount;
+                }
                 break;
+            }
             case RecordType::String:
                 if (h.aux >= s.text.size()) s.text.resize(h.aux + 1);
                 s.text[h.aux] = stringText(rec);
@@ -215,6 +225,7 @@ bool SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
         }
         other = true;
     });
+    releasePages(b);
     return other || !ok;
 }
 
@@ -231,18 +242,31 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                 NvtxFields f;
                 if (!decodeNvtx(rec, &f)) break;
                 s.lastTime = std::max(s.lastTime, f.time);
-                m_starts[static_cast<uint64_t>(pid) << 40 ^ f.rangeId] = {
-                    pid,
-                    tid,
-                    h.aux,
-                    {f.time, sequentialMessage(s, h, f), f.category, f.color,
-                     static_cast<uint8_t>(h.flags & kNvtxPayloadMask), f.payload}};
+                uint64_t ref = 0;
+                const bool outside = !m_window.contains(f.time);
+                if (!outside) {
+                    NvtxRangeEvent e;
+                    e.pid = pid;
+                    e.tid = tid;
+                    e.domain = h.aux;
+                    e.start = e.end = f.time;
+                    e.message = sequentialMessage(s, h, f);
+                    e.category = f.category;
+                    e.color = f.color;
+                    e.payloadType = static_cast<PayloadType>(h.flags & kNvtxPayloadMask);
+                    e.payload = f.payload;
+                    e.rangeType = RangeType::StartEnd;
+                    const auto [track, row] = addRange(e);
+                    ref = static_cast<uint64_t>(track) << 32 | row;
+                }
+                s.startEnds.started(f.rangeId, ref, outside);
                 break;
             }
             case RecordType::NvtxEnd: {
                 const auto* r = reinterpret_cast<const NvtxEndRecord*>(rec);
                 s.lastTime = std::max(s.lastTime, r->time);
-                m_ends[static_cast<uint64_t>(pid) << 40 ^ r->rangeId] = {r->time, tid};
+                if (!endRange(s, r->rangeId, r->time, tid))
+                    s.earlyEnds.push_back({r->rangeId, r->time, tid});
                 break;
             }
             case RecordType::Event:
@@ -269,6 +293,7 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                 break;  // String (first pass) and record types of newer writers
         }
     });
+    releasePages(b);
     if (!ok)
         m_damage.push_back("malformed record in a block of thread " + std::to_string(tid) +
                            " at byte " + std::to_string(b.fileOffset));
@@ -325,12 +350,12 @@ void SessionMerger::pairNvtx(const StreamCtx& s, const std::vector<const RawBloc
         tr->start.push_back(p.start);
         tr->end.push_back(std::max(t, p.start));
         tr->name.push_back(p.message);
-        tr->cols[cols::Nvtx::Category].get<uint32_t>().push_back(p.category);
-        tr->cols[cols::Nvtx::Color].get<uint32_t>().push_back(p.color);
-        tr->cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(p.payloadType);
-        tr->cols[cols::Nvtx::Payload].get<uint64_t>().push_back(p.payload);
-        tr->cols[cols::Nvtx::RangeType].get<uint8_t>().push_back(0);
-        tr->cols[cols::Nvtx::EndTid].get<int64_t>().push_back(0);
+        tr->cols[cols::Nvtx::Category].push<uint32_t>(p.category);
+        tr->cols[cols::Nvtx::Color].push<uint32_t>(p.color);
+        tr->cols[cols::Nvtx::PayloadType].push<uint8_t>(p.payloadType);
+        tr->cols[cols::Nvtx::Payload].push<uint64_t>(p.payload);
+        tr->cols[cols::Nvtx::RangeType].push<uint8_t>(0);
+        tr->cols[cols::Nvtx::EndTid].push<int64_t>(0);
         ++w.events;
     };
     std::pair<int64_t, uint32_t> lastKey{INT64_MIN, 0};
@@ -367,14 +392,15 @@ void SessionMerger::pairNvtx(const StreamCtx& s, const std::vector<const RawBloc
                 if (!tr) return;
                 tr->start.push_back(f.time);
                 tr->name.push_back(w.message(s, h, f));
-                tr->cols[cols::Nvtx::Category].get<uint32_t>().push_back(f.category);
-                tr->cols[cols::Nvtx::Color].get<uint32_t>().push_back(f.color);
-                tr->cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(
+                tr->cols[cols::Nvtx::Category].push<uint32_t>(f.category);
+                tr->cols[cols::Nvtx::Color].push<uint32_t>(f.color);
+                tr->cols[cols::Nvtx::PayloadType].push<uint8_t>(
                     static_cast<uint8_t>(h.flags & kNvtxPayloadMask));
-                tr->cols[cols::Nvtx::Payload].get<uint64_t>().push_back(f.payload);
+                tr->cols[cols::Nvtx::Payload].push<uint64_t>(f.payload);
                 ++w.events;
             }
         });
+        releasePages(*b);
     }
     for (auto& [key, st] : w.stacks) {
         while (!st.empty()) {
@@ -441,29 +467,58 @@ void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const
     }
 }
 
-Track& SessionMerger::ownTrack(const TrackKey& key) {
-    if (m_lastOwn != SIZE_MAX && key == m_lastOwnKey) return m_own[m_lastOwn];
+size_t SessionMerger::ownTrack(const TrackKey& key) {
+    if (m_lastOwn != SIZE_MAX && key == m_lastOwnKey) return m_lastOwn;
     auto [it, inserted] = m_ownIndex.try_emplace(key, m_own.size());
     if (inserted) m_own.emplace_back(key);
     m_lastOwnKey = key;
     m_lastOwn = it->second;
-    return m_own[it->second];
+    return it->second;
 }
 
 // NVTX events are the bulk of most captures: they are appended straight into typed columns
 // (the generic builder path costs about three times more per event).
-void SessionMerger::addRange(const NvtxRangeEvent& e) {
-    Track& t = ownTrack(TrackKey::forThread(EventKind::NvtxRange, e.pid, e.tid, e.domain));
+std::pair<uint32_t, uint32_t> SessionMerger::addRange(const NvtxRangeEvent& e) {
+    const size_t index = ownTrack(TrackKey::forThread(EventKind::NvtxRange, e.pid, e.tid, e.domain));
+    Track& t = m_own[index];
+    const size_t row = t.size();
     t.start.push_back(e.start);
     t.end.push_back(std::max(e.end, e.start));
     t.name.push_back(e.message);
-    t.cols[cols::Nvtx::Category].get<uint32_t>().push_back(e.category);
-    t.cols[cols::Nvtx::Color].get<uint32_t>().push_back(e.color);
-    t.cols[cols::Nvtx::PayloadType].get<uint8_t>().push_back(static_cast<uint8_t>(e.payloadType));
-    t.cols[cols::Nvtx::Payload].get<uint64_t>().push_back(e.payload);
-    t.cols[cols::Nvtx::RangeType].get<uint8_t>().push_back(static_cast<uint8_t>(e.rangeType));
-    t.cols[cols::Nvtx::EndTid].get<int64_t>().push_back(e.endTid);
+    t.cols[cols::Nvtx::Category].push<uint32_t>(e.category);
+    t.cols[cols::Nvtx::Color].push<uint32_t>(e.color);
+    t.cols[cols::Nvtx::PayloadType].push<uint8_t>(static_cast<uint8_t>(e.payloadType));
+    t.cols[cols::Nvtx::Payload].push<uint64_t>(e.payload);
+    t.cols[cols::Nvtx::RangeType].push<uint8_t>(static_cast<uint8_t>(e.rangeType));
+    t.cols[cols::Nvtx::EndTid].push<int64_t>(e.endTid);
     ++m_stats.events;
+    return {static_cast<uint32_t>(index), static_cast<uint32_t>(row)};
+}
+
+// Ends the open start/end range `id` of the stream: false when no start with that id was read.
+bool SessionMerger::endRange(StreamCtx& s, uint64_t id, int64_t time, int64_t tid) {
+    uint64_t ref = 0;
+    bool known = false;
+    if (s.startEnds.end(id, &ref, &known)) {
+        Track& t = m_own[ref >> 32];
+        const uint32_t row = static_cast<uint32_t>(ref);
+        t.end[row] = std::max(time, t.start[row]);
+        if (tid != t.key.tid) t.cols[cols::Nvtx::EndTid].setInt(row, tid);
+    }
+    return known;
+}
+
+// After the stream's records: ends read before their starts, then the ranges that never ended
+// (they end with their process, in finish()).
+void SessionMerger::pairStartEnd(StreamCtx& s) {
+    for (const StreamCtx::RangeEnd& e : s.earlyEnds)
+        if (!endRange(s, e.id, e.time, e.tid)) ++m_unmatchedEnds;
+    s.startEnds.forEachOpen([&](uint64_t ref) {
+        ++m_unterminated;
+        m_openRanges.push_back({static_cast<uint32_t>(ref >> 32), static_cast<uint32_t>(ref), s.pid});
+    });
+    std::vector<StreamCtx::RangeEnd>().swap(s.earlyEnds);
+    s.startEnds = StartEndIndex{};
 }
 
 // The message id of a start record (rare: read in the sequential pass).
@@ -592,39 +647,16 @@ void SessionMerger::findOrphans() {
 
 void SessionMerger::finish(int64_t sessionEnd) {
     Report& r = m_b.report();
-    // Step 1: start/end ranges (the end may have been written by any thread).
-    for (auto& [key, st] : m_starts) {
-        auto it = m_ends.find(key);
-        int64_t end;
-        int64_t endTid = 0;
-        if (it != m_ends.end()) {
-            end = it->second.time;
-            if (it->second.tid != st.tid) endTid = it->second.tid;
-            m_ends.erase(it);
-        } else {
-            if (m_window.contains(st.attrs.start)) ++m_unterminated;
-            const ProcInfo& p = proc(st.pid);
-            end = p.p.end != kUnknownTime
-                      ? p.p.end
-                      : (p.lastEventTime != kUnknownTime ? p.lastEventTime : sessionEnd);
-        }
-        if (!m_window.contains(st.attrs.start)) continue;
-        NvtxRangeEvent e;
-        e.pid = st.pid;
-        e.tid = st.tid;
-        e.domain = st.domain;
-        e.start = st.attrs.start;
-        e.end = std::max(end, e.start);
-        e.message = st.attrs.message;
-        e.category = st.attrs.category;
-        e.color = st.attrs.color;
-        e.payloadType = static_cast<PayloadType>(st.attrs.payloadType);
-        e.payload = st.attrs.payload;
-        e.rangeType = RangeType::StartEnd;
-        e.endTid = endTid;
-        addRange(e);
+    // Step 1: start/end ranges that never ended end with their process.
+    for (const OpenRange& o : m_openRanges) {
+        const ProcInfo& p = proc(o.pid);
+        const int64_t end = p.p.end != kUnknownTime
+                                ? p.p.end
+                                : (p.lastEventTime != kUnknownTime ? p.lastEventTime : sessionEnd);
+        Track& t = m_own[o.track];
+        t.end[o.row] = std::max(end, t.start[o.row]);
     }
-    m_unmatchedEnds += static_cast<int64_t>(m_ends.size());
+    m_openRanges.clear();
     for (Track& t : m_own) r.tracks.push_back(std::move(t));
     m_own.clear();
     m_ownIndex.clear();

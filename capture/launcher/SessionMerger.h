@@ -71,13 +71,10 @@ private:
         uint8_t payloadType;
         uint64_t payload;
     };
-    struct StartRec {
-        int64_t pid, tid;
-        uint32_t domain;
-        OpenPush attrs;
-    };
-    struct EndRec {
-        int64_t time, tid;
+    // A start/end range whose end never came: it ends with its process (known in finish()).
+    struct OpenRange {
+        uint32_t track, row;
+        int64_t pid;
     };
     struct ProcInfo {
         Process p;
@@ -116,9 +113,12 @@ private:
                   int64_t end);
     void pairNvtxParallel(const StreamCtx& s, const std::vector<const RawBlock*>& order,
                           int64_t end, uint64_t bytes);
+    bool endRange(StreamCtx& s, uint64_t id, int64_t time, int64_t tid);
+    void pairStartEnd(StreamCtx& s);
     ProcInfo& proc(int64_t pid);
-    Track& ownTrack(const TrackKey& key);
-    void addRange(const NvtxRangeEvent& e);
+    size_t ownTrack(const TrackKey& key);  // its index in m_own
+    // Appends a range to its track; returns its (track, row).
+    std::pair<uint32_t, uint32_t> addRange(const NvtxRangeEvent& e);
     Thread& thread(int64_t pid, int64_t tid);
     void noteTime(int64_t pid, int64_t t);
     void dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count);
@@ -135,8 +135,7 @@ private:
     std::map<std::pair<int64_t, int64_t>, std::pair<bool, int64_t>> m_nameSource;  // (nvtx?, time)
     std::map<std::pair<int64_t, uint32_t>, std::string> m_domains;
     std::map<std::tuple<int64_t, uint32_t, uint32_t>, std::string> m_categories;
-    std::unordered_map<uint64_t, StartRec> m_starts;  // key: pid << 40 ^ range id
-    std::unordered_map<uint64_t, EndRec> m_ends;
+    std::vector<OpenRange> m_openRanges;
     std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> m_dropsByThread;
     std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;

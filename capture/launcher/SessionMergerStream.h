@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "capture/launcher/SessionMerger.h"
+#include "capture/launcher/StartEndIndex.h"
 
 namespace sl::capture {
 
@@ -36,6 +37,17 @@ struct SessionMerger::StreamCtx {
     bool salvaged = false;  // Meta Recovered (ArenaSalvage): its arena was read back
     int64_t recoveredBlocks = 0, recoveredBytes = 0;
     int64_t endTime = kUnknownTime;
+    // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
+    // so a range starts and ends in one stream): the start is already a row of its track (end
+    // = start until paired), found by id in `startEnds`. An end read before its start (another
+    // thread's blocks come later) waits in `earlyEnds`.
+    StartEndIndex startEnds;
+    uint64_t minStartId = UINT64_MAX, maxStartId = 0, startCount = 0;
+    struct RangeEnd {
+        uint64_t id;
+        int64_t time, tid;
+    };
+    std::vector<RangeEnd> earlyEnds;
 };
 
 }  // namespace sl::capture

@@ -36,8 +36,8 @@ std::vector<SelectionGroup> scanTrack(const Report& report, uint32_t trackIndex,
     const int col = named ? -1 : groupColumn(t.key.kind);
     std::vector<int32_t>& slots = scratchSlots(std::max<size_t>(report.strings.size(), 256));
     const bool copies = t.key.kind == EventKind::Memcpy || t.key.kind == EventKind::Memset;
-    const std::vector<uint64_t>* bytes = nullptr;
-    if (copies) bytes = &t.col<uint64_t>(bytesColumn(t.key.kind));
+    const ColumnView<uint64_t> bytes =
+        copies ? t.col<uint64_t>(bytesColumn(t.key.kind)) : ColumnView<uint64_t>(nullptr, 0, 0);
 
     for (uint32_t l = 0; l < t.laneCount(); ++l) {
         const IndexRange r = t.overlapping(l, t0, t1);
@@ -64,7 +64,7 @@ std::vector<SelectionGroup> scanTrack(const Report& report, uint32_t trackIndex,
             g.min = std::min(g.min, clipped);
             g.max = std::max(g.max, clipped);
             if (copies) {
-                g.bytes += (*bytes)[i];
+                g.bytes += bytes[i];
                 g.fullDuration += e - s;
             }
         }

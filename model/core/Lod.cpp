@@ -77,7 +77,7 @@ void TrackLod::build(const Track& t) {
 
     buildLaneBuckets(t);
     if (t.key.kind == EventKind::Metric && !t.cols.empty()) {
-        const auto& v = t.cols[0].get<double>();
+        const auto& v = t.col<double>(0);
         m_minTree.assign(2 * m_leaves, std::numeric_limits<double>::infinity());
         m_maxValueTree.assign(2 * m_leaves, -std::numeric_limits<double>::infinity());
         m_sumPrefix.resize(blocks + 1);
@@ -207,7 +207,7 @@ size_t TrackLod::firstLongerThan(const Track& t, size_t i, size_t j, int64_t min
 
 namespace {
 template <class Op>
-double rangeValue(const std::vector<double>& tree, size_t leaves, const std::vector<double>& v, size_t i,
+double rangeValue(const std::vector<double>& tree, size_t leaves, const ColumnView<double>& v, size_t i,
                   size_t j, double init, Op op) {
     constexpr size_t B = TrackLod::kBlock;
     double acc = init;
@@ -227,17 +227,17 @@ double rangeValue(const std::vector<double>& tree, size_t leaves, const std::vec
 }  // namespace
 
 double TrackLod::minValue(const Track& t, size_t i, size_t j) const {
-    return rangeValue(m_minTree, m_leaves, t.cols[0].get<double>(), i, j,
+    return rangeValue(m_minTree, m_leaves, t.col<double>(0), i, j,
                       std::numeric_limits<double>::infinity(), [](double a, double b) { return std::min(a, b); });
 }
 
 double TrackLod::maxValue(const Track& t, size_t i, size_t j) const {
-    return rangeValue(m_maxValueTree, m_leaves, t.cols[0].get<double>(), i, j,
+    return rangeValue(m_maxValueTree, m_leaves, t.col<double>(0), i, j,
                       -std::numeric_limits<double>::infinity(), [](double a, double b) { return std::max(a, b); });
 }
 
 double TrackLod::sumValue(const Track& t, size_t i, size_t j) const {
-    const auto& v = t.cols[0].get<double>();
+    const auto& v = t.col<double>(0);
     auto prefix = [&](size_t k) {
         const size_t b = k / kBlock;
         double acc = m_sumPrefix[b];

@@ -156,7 +156,7 @@ void layoutLane(const Track& t, uint32_t lane, int64_t t0, int64_t t1, double ns
 void queryMetricBuckets(const Track& t, int64_t t0, int64_t t1, uint32_t count, std::vector<MetricBucket>& out) {
     out.assign(count, {});
     if (count == 0 || t1 <= t0 || t.empty() || t.cols.empty() || t.key.kind != EventKind::Metric) return;
-    const auto& v = t.cols[0].get<double>();
+    const auto& v = t.col<double>(0);
     const double width = static_cast<double>(t1 - t0) / count;
     for (uint32_t b = 0; b < count; ++b) {
         const int64_t b0 = t0 + static_cast<int64_t>(std::floor(width * b));

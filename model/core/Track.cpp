@@ -56,8 +56,7 @@ void Track::append(int64_t s, int64_t e, uint32_t n, const int64_t* extra) {
 void Track::finalize() {
     const size_t n = start.size();
     // Step 1: order by start, longer first on ties so that parents precede their children.
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
+    // Events that arrive in that order (the common case) need no order array.
     const bool sorted = [&] {
         for (size_t i = 1; i < n; ++i) {
             if (start[i] < start[i - 1]) return false;
@@ -65,32 +64,46 @@ void Track::finalize() {
         }
         return true;
     }();
+    std::vector<uint32_t> order;
     if (!sorted) {
+        order.resize(n);
+        std::iota(order.begin(), order.end(), 0u);
         std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
             if (start[a] != start[b]) return start[a] < start[b];
             return !end.empty() && end[a] > end[b];
         });
     }
-    // Step 2: first-fit lanes in that order.
-    std::vector<uint32_t> laneOfSorted(n);
-    LanePacker packer;
-    for (size_t k = 0; k < n; ++k) {
-        uint32_t i = order[k];
-        laneOfSorted[k] = packer.place(start[i], endAt(i));
-    }
-    const uint32_t lanes = std::max<uint32_t>(packer.laneCount(), 1);
-    // Step 3: stable counting sort by lane, then apply the permutation to every column.
-    laneOffsets.assign(lanes + 1, 0);
-    for (size_t k = 0; k < n; ++k) ++laneOffsets[laneOfSorted[k] + 1];
-    for (uint32_t l = 0; l < lanes; ++l) laneOffsets[l + 1] += laneOffsets[l];
-    std::vector<uint32_t> finalOrder(n);
+    auto at = [&](size_t k) { return sorted ? static_cast<uint32_t>(k) : order[k]; };
+    // Step 2: first-fit lanes in that order, counted per lane. Packing is cheap and repeatable,
+    // so the lane of each event is not stored: step 3 packs again when it has to move events.
+    bool inPlace = sorted;  // lanes never go down along the order: the events stay where they are
     {
-        std::vector<uint32_t> cursor(laneOffsets.begin(), laneOffsets.end() - 1);
-        for (size_t k = 0; k < n; ++k) finalOrder[cursor[laneOfSorted[k]]++] = order[k];
+        LanePacker packer;
+        uint32_t prev = 0;
+        laneOffsets.assign(2, 0);
+        for (size_t k = 0; k < n; ++k) {
+            const uint32_t i = at(k);
+            const uint32_t l = packer.place(start[i], endAt(i));
+            if (l + 2 > laneOffsets.size()) laneOffsets.resize(l + 2, 0);
+            ++laneOffsets[l + 1];
+            inPlace = inPlace && l >= prev;
+            prev = l;
+        }
     }
-    bool identity = true;
-    for (size_t k = 0; k < n && identity; ++k) identity = finalOrder[k] == k;
-    if (!identity) {
+    const uint32_t lanes = static_cast<uint32_t>(laneOffsets.size() - 1);
+    for (uint32_t l = 0; l < lanes; ++l) laneOffsets[l + 1] += laneOffsets[l];
+    // Step 3: a stable counting sort by lane, applied to every column.
+    if (!inPlace) {
+        std::vector<uint32_t> finalOrder(n);
+        {
+            std::vector<uint32_t> cursor(laneOffsets.begin(), laneOffsets.end() - 1);
+            LanePacker packer;
+            for (size_t k = 0; k < n; ++k) {
+                const uint32_t i = at(k);
+                finalOrder[cursor[packer.place(start[i], endAt(i))]++] = i;
+            }
+        }
+        std::vector<uint32_t>().swap(order);
         permuteVec(start, finalOrder);
         permuteVec(end, finalOrder);
         permuteVec(name, finalOrder);

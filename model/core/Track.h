@@ -48,7 +48,7 @@ public:
     int64_t durationAt(size_t i) const { return end.empty() ? 0 : end[i] - start[i]; }
     uint32_t nameAt(size_t i) const { return name.empty() ? 0 : name[i]; }
     template <class T>
-    const std::vector<T>& col(int index) const { return cols[static_cast<size_t>(index)].get<T>(); }
+    ColumnView<T> col(int index) const { return cols[static_cast<size_t>(index)].view<T>(); }
     int64_t intAt(int column, size_t i) const { return cols[static_cast<size_t>(column)].intAt(i); }
 
     // Events of a lane that overlap [t0, t1): end > t0 and start < t1. Instants (and

@@ -102,7 +102,7 @@ Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& ou
         const Column& col = t.cols[c];
         if (sc.columns[c].type == ColumnType::F64) {
             putColumn(m_raw, [&] {
-                const auto& v = col.get<double>();
+                const auto v = col.view<double>();
                 for (size_t i = b; i < e; ++i) {
                     uint64_t bits = std::bit_cast<uint64_t>(v[i]);
                     for (int k = 0; k < 8; ++k) m_raw.push_back(static_cast<uint8_t>(bits >> (8 * k)));
@@ -216,12 +216,11 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         if (spec.type == ColumnType::F64) {
             if (static_cast<size_t>(cr.end - cr.p) != static_cast<size_t>(count) * 8)
                 return makeError("column '" + what + "' has the wrong size");
-            auto& v = col.get<double>();
             for (uint32_t i = 0; i < count; ++i) {
                 uint64_t bits = 0;
                 for (int k = 0; k < 8; ++k) bits |= static_cast<uint64_t>(cr.p[k]) << (8 * k);
                 cr.p += 8;
-                v.push_back(std::bit_cast<double>(bits));
+                col.push<double>(std::bit_cast<double>(bits));
             }
         } else if (spec.coding == ColumnCoding::Delta) {
             int64_t prev = 0;

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "capture/common/Clock.h"
@@ -128,6 +129,75 @@ TEST(RawStream, TruncatedFileIsReadUpToTheDamage) {
     EXPECT_NE(s->damage().find("truncated block at byte"), std::string::npos);
     auto bad = RawStream::open(dir.file("missing.slraw"));
     EXPECT_FALSE(bad);
+}
+
+// Start/end ranges are paired by id within a stream, whichever thread's blocks come first: an
+// end read before its start (thread 10 ends a range thread 20 started), a second end of one
+// range and an end of no range are counted, a range that never ends closes at its process's
+// end, ids far apart (not from one counter) still pair.
+TEST(RawStream, StartEndRangesPairInAnyThreadOrder) {
+    CaptureDir dir;
+    const std::string path = dir.file("inject-42-0.slraw");
+    auto start = [](int64_t time, uint64_t id) {
+        std::vector<uint8_t> r(48);
+        NvtxRecord n{};
+        n.h = {RecordType::NvtxStart, kNvtxRegistered, 6, 0};
+        n.time = time;
+        std::memcpy(r.data(), &n, sizeof n);
+        std::memcpy(r.data() + 40, &id, 8);
+        return r;
+    };
+    auto end = [](int64_t time, uint64_t id) {
+        NvtxEndRecord e{{RecordType::NvtxEnd, 0, 3, 0}, time, id};
+        std::vector<uint8_t> r(24);
+        std::memcpy(r.data(), &e, sizeof e);
+        return r;
+    };
+    auto block = [](FILE* f, int64_t tid, uint64_t seq, std::vector<std::vector<uint8_t>> recs) {
+        std::vector<uint8_t> data;
+        for (auto& r : recs) data.insert(data.end(), r.begin(), r.end());
+        BlockHeader b{kBlockMagic, static_cast<uint32_t>(data.size()), tid, seq};
+        fwrite(&b, sizeof b, 1, f);
+        fwrite(data.data(), data.size(), 1, f);
+    };
+    {
+        StreamHeader h{};
+        std::memcpy(h.magic, kStreamMagic, 8);
+        h.version = kStreamVersion;
+        h.headerBytes = sizeof h;
+        h.pid = 42;
+        FILE* f = fopen(path.c_str(), "wb");
+        fwrite(&h, sizeof h, 1, f);
+        const uint64_t far = 1ull << 50;
+        // Thread 20's blocks come after thread 10's in the merge (blocks go by thread id).
+        block(f, 20, 0, {start(100, 1), start(110, 2), start(120, 3), start(130, far)});
+        block(f, 20, 1, {end(200, 1), end(210, 1), end(220, far)});
+        block(f, 10, 0, {end(300, 2), end(310, 99)});
+        fclose(f);
+    }
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(path));
+    m.processExited(42, 1000, 0, 0);
+    m.finish(2000);
+    auto r = b.finish();
+    const Track* t = r->findTrack(TrackKey::forThread(EventKind::NvtxRange, 42, 20, 0));
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->size(), 4u);
+    std::map<int64_t, std::pair<int64_t, int64_t>> byStart;  // start -> (end, end thread)
+    for (size_t i = 0; i < t->size(); ++i)
+        byStart[t->start[i]] = {t->end[i], t->intAt(cols::Nvtx::EndTid, i)};
+    EXPECT_EQ(byStart[100], std::make_pair(int64_t{200}, int64_t{0}));   // its first end
+    EXPECT_EQ(byStart[110], std::make_pair(int64_t{300}, int64_t{10}));  // ended by thread 10
+    EXPECT_EQ(byStart[120].first, 1000);  // never ended: its process's end
+    EXPECT_EQ(byStart[130].first, 220);
+    auto diag = [&](const std::string& name) {
+        for (const auto& d : r->diagnostics)
+            if (d.name == name) return d.count;
+        return int64_t{0};
+    };
+    EXPECT_EQ(diag("nvtx.unterminated_ranges"), 1);
+    EXPECT_EQ(diag("nvtx.unmatched_ends"), 2);  // the second end of 1, the end of 99
 }
 
 TEST(ProfileOptionsParse, Values) {

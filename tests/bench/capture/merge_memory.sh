@@ -10,22 +10,24 @@
 #   tests/bench/capture/merge_memory.sh build/app/cli/sightline [N1 N2 ...]
 # Sizes default to 1000000 10000000 25000000 (about 1.2 GB of raw stream in TMPDIR at 25 M).
 # Environment: FLOOD (the flood client, default build/tests/clients/flood next to the binary),
-# THREADS (flood threads, default 1; N must be a multiple).
+# THREADS (flood threads, default 1; N must be a multiple), MODE (empty: push/pop ranges;
+# startend: start/end ranges, paired by id in the merge).
 set -eu
 new=$1
 shift
 sizes=${*:-1000000 10000000 25000000}
 flood=${FLOOD:-$(dirname "$new")/../../tests/clients/flood}
 threads=${THREADS:-1}
+mode=${MODE:-}
 out=${TMPDIR:-/tmp}/sightline-merge-memory
 mkdir -p "$out"
 flags="-q true -f true -s none --cpuctxsw none"
-echo "== sightline profile $flags $flood $threads N/$threads: peak memory of the launcher"
+echo "== sightline profile $flags $flood $threads N/$threads $mode: peak memory of the launcher"
 : >"$out/peaks"
 for n in $sizes; do
     rm -f "$out/outer" "$out/inner"
     /usr/bin/time -o "$out/outer" -f '%M %e' "$new" profile $flags -o "$out/m.rep" \
-        /usr/bin/time -o "$out/inner" -f '%M' "$flood" "$threads" $((n / threads)) >"$out/log" 2>&1 ||
+        /usr/bin/time -o "$out/inner" -f '%M' "$flood" "$threads" $((n / threads)) $mode >"$out/log" 2>&1 ||
         { cat "$out/log"; exit 1; }
     ranges=$("$new" info "$out/m.rep" | awk '$1 == "NVTX" && $2 == "ranges" && $4 == "in" {
         gsub(",", "", $3); print $3; exit }')
