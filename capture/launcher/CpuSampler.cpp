@@ -163,7 +163,7 @@ void CpuSampler::seedMappings(int64_t pid) {
 
 void CpuSampler::stop() {
     if (!m_thread.joinable()) return;
-    m_stop.store(true);
+    m_stop.set();
     m_thread.join();
     for (auto& r : m_rings) {
         drain(r);
@@ -175,7 +175,7 @@ void CpuSampler::stop() {
 }
 
 void CpuSampler::run() {
-    while (!m_stop.load()) {
+    do {
         const int64_t drainStart = nowNs();
         for (auto& r : m_rings) drain(r);
         const auto t0 = std::chrono::steady_clock::now();
@@ -183,8 +183,7 @@ void CpuSampler::run() {
         m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::steady_clock::now() - t0)
                                  .count();
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    } while (!m_stop.waitFor(std::chrono::milliseconds(10)));
 }
 
 void CpuSampler::drain(Ring& r) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "capture/launcher/SampleResolver.h"
+#include "capture/launcher/StopFlag.h"
 #include "model/core/ReportBuilder.h"
 
 namespace sl::capture {
@@ -77,7 +78,7 @@ private:
     void replay(int64_t upTo);
 
     std::vector<Ring> m_rings;
-    std::atomic<bool> m_stop{false};
+    StopFlag m_stop;
     std::thread m_thread;
     std::vector<uint8_t> m_scratch;
     // Pending (raw), filled by the reader thread, replayed in time order.

@@ -47,7 +47,7 @@ void ProcSampler::start() {
 }
 
 void ProcSampler::stop() {
-    m_stop.store(true);
+    m_stop.set();
     if (m_thread.joinable()) m_thread.join();
 }
 
@@ -95,8 +95,7 @@ void ProcSampler::run() {
     auto next = std::chrono::steady_clock::now() + period;
     std::vector<CpuTimes> cur;
     int n = 0;
-    while (!m_stop.load()) {
-        std::this_thread::sleep_until(next);
+    while (!m_stop.waitUntil(next)) {
         next += period;
         if (n++ % std::max(1, m_hz / 10) == 0) refreshTree();  // new processes: ~10 times a second
         if (!readCpuTimes(cur) || cur.size() != m_prev.size()) continue;

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture/launcher/StopFlag.h"
 #include "model/core/ReportBuilder.h"
 
 namespace sl::capture {
@@ -35,7 +36,7 @@ private:
 
     int64_t m_root;
     int m_hz;
-    std::atomic<bool> m_stop{false};
+    StopFlag m_stop;
     std::thread m_thread;
     std::vector<int64_t> m_tree;
     std::vector<CpuTimes> m_prev;

@@ -96,7 +96,7 @@ std::string SchedTracer::start(int64_t pid) {
 
 void SchedTracer::stop() {
     if (!m_thread.joinable()) return;
-    m_stop.store(true);
+    m_stop.set();
     m_thread.join();
     for (auto& r : m_rings) drain(r);
     // Rings are per CPU: a thread that migrates switches out on one ring and in on another, so
@@ -119,10 +119,9 @@ void SchedTracer::stop() {
 }
 
 void SchedTracer::run() {
-    while (!m_stop.load()) {
+    do {
         for (auto& r : m_rings) drain(r);
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    } while (!m_stop.waitFor(std::chrono::milliseconds(10)));
 }
 
 void SchedTracer::drain(Ring& r) {

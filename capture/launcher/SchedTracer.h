@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/launcher/StopFlag.h"
 #include "model/core/ReportBuilder.h"
 
 namespace sl::capture {
@@ -66,7 +67,7 @@ private:
     void drain(Ring& r);
 
     std::vector<Ring> m_rings;
-    std::atomic<bool> m_stop{false};
+    StopFlag m_stop;
     std::thread m_thread;
     struct SwitchRecord {
         int64_t time;

@@ -424,7 +424,7 @@ void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const
         groups.emplace_back(k, e);
         k = e;
     }
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());  // reads /sys
     size_t workers = bytes < (8u << 20) ? 1 : std::min<size_t>({hw, 8, groups.size()});
     workers = std::max<size_t>(workers, 1);
     std::vector<std::vector<const RawBlock*>> parts(workers);
