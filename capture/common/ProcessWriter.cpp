@@ -86,6 +86,7 @@ void sleepNs(long ns) {
 }
 int64_t g_nsPid = 0;      // getpid(): the pid in the process's own PID namespace
 int64_t g_parentPid = 0;  // the parent as the launcher sees it (0: unknown)
+std::atomic<bool> g_childPidNsChanged{false};  // unshare/setns(CLONE_NEWPID) in this process
 
 int64_t rawGettid() {
     int64_t tid = syscall(SYS_gettid);
@@ -779,11 +780,24 @@ void ProcessWriter::onForkChild(bool trace) {
     if (g_fd >= 0) syscall(SYS_close, g_fd);
     g_fd = -1;
     g_arena.forget();  // the parent's buffers: the child must never write into them
-    readPids();
+    // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
+    // that did not move its children elsewhere has its children there too: getpid() is the
+    // pid the launcher sees. Reading /proc/self/status in every forked child cost 40-50 us.
+    if (g_pid == g_nsPid && !g_childPidNsChanged.load()) {
+        g_nsPid = g_pid = syscall(SYS_getpid);
+        g_parentPid = syscall(SYS_getppid);
+    } else {
+        g_childPidNsChanged.store(false);  // its own children go where it is, unless it moves them
+        readPids();
+    }
     bool wasActive = g_active.load() && !g_shutdown.load();
     g_shutdown.store(false);
     g_lazyPending.store(wasActive && trace);
     g_active.store(wasActive && trace);
+}
+
+void ProcessWriter::childPidNamespaceChanged() {
+    g_childPidNsChanged.store(true);
 }
 
 void ProcessWriter::setAnnouncer(void (*announce)()) {

@@ -134,6 +134,9 @@ public:
     // own stream with its first record (then the announcer set below writes first), or at its
     // exit; a child that execs first never has one. Without `trace` it records nothing.
     static void onForkChild(bool trace);
+    // The process moved its children to another PID namespace (unshare or setns of
+    // CLONE_NEWPID): a forked child must read its pids from /proc (onForkChild).
+    static void childPidNamespaceChanged();
     static void setAnnouncer(void (*announce)());
     // Opens a forked child's deferred stream now (announcing it), so that a record timed next
     // comes after the announcement.

@@ -2,6 +2,7 @@
 // exec* (flush before the image is replaced, keep our environment), wait* (how children
 // ended), _exit/exit, pthread_create (thread lifetimes) and thread names.
 #include <pthread.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -183,6 +184,23 @@ using namespace sl::inject;
 
 SL_EXPORT pid_t fork(void) {
     return forkImpl(sl::capture::ChildVia::Fork);
+}
+
+// A process that moves its future children to another PID namespace: its forked children
+// cannot take getpid() for the pid the launcher sees (ProcessWriter::onForkChild).
+SL_EXPORT int unshare(int flags) {
+    SL_REAL(unshare);
+    const int r = real_unshare.get()(flags);
+    if (r == 0 && (flags & CLONE_NEWPID)) ProcessWriter::childPidNamespaceChanged();
+    return r;
+}
+
+SL_EXPORT int setns(int fd, int nstype) {
+    SL_REAL(setns);
+    const int r = real_setns.get()(fd, nstype);
+    if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)))  // 0: whatever fd is
+        ProcessWriter::childPidNamespaceChanged();
+    return r;
 }
 
 // vfork's contract (the child only execs or _exits) is also met by fork; a real vfork cannot

@@ -220,6 +220,34 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
     for (const auto& d : r->diagnostics) EXPECT_EQ(d.name.find("dropped"), std::string::npos);
 }
 
+// A program that unshares its children's PID namespace and forks without exec: the forked child
+// (pid 1 in there) and its own child keep the pids the profiler sees and their real parents. A
+// forked child takes getpid() as that pid only when its parent did not move it.
+TEST(Robustness, ForkIntoOwnPidNamespaceKeepsTheLaunchersPids) {
+    CaptureDir dir;
+    const int code = profile(dir.file("f.rep"), {"-s", "none"}, {client("pidns_fork")});
+    if (code == 77) GTEST_SKIP() << "unshare(CLONE_NEWPID) is not permitted here";
+    ASSERT_EQ(code, 0);
+    auto r = load(dir.file("f.rep"));
+    ASSERT_TRUE(r);
+    const auto child = events(*r, EventKind::NvtxRange, "ns-child");
+    const auto grandchild = events(*r, EventKind::NvtxRange, "ns-grandchild");
+    ASSERT_EQ(child.size(), 1u);
+    ASSERT_EQ(grandchild.size(), 1u);
+    EXPECT_GT(child[0].pid, 2);  // not its namespace pid (1)
+    EXPECT_GT(grandchild[0].pid, 2);
+    EXPECT_NE(child[0].pid, grandchild[0].pid);
+    const Process* root = nullptr;
+    for (const auto& p : r->processes)
+        if (p.name == "pidns_fork" && p.pid != child[0].pid && p.pid != grandchild[0].pid)
+            root = &p;
+    ASSERT_TRUE(root);
+    for (const auto& p : r->processes) {
+        if (p.pid == child[0].pid) EXPECT_EQ(p.parentPid, root->pid);
+        if (p.pid == grandchild[0].pid) EXPECT_EQ(p.parentPid, child[0].pid);
+    }
+}
+
 }  // namespace
 }  // namespace sl::test
 
