@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up plus every test: builds Sightline, runs all ctest tests (unit, e2e, gui under Xvfb;
 # gpu tests skip without a GPU), then builds the model with ASan+UBSan and runs the unit tests
-# again under the sanitizers.
+# again under the sanitizers, then runs each fuzz target for 60 s (clang, libFuzzer; set
+# SIGHTLINE_FUZZ_SECONDS to change it, 0 to skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,3 +28,9 @@ cmake --build "$ASAN_DIR" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp:print_suppressions=0 \
   ctest --test-dir "$ASAN_DIR" --output-on-failure -j"$(nproc)" -L 'unit|e2e' --timeout 900
+
+seconds=${SIGHTLINE_FUZZ_SECONDS:-60}
+if [[ "$seconds" != 0 ]]; then
+  echo "== fuzzing: each target ${seconds} s =="
+  scripts/fuzz.sh "$seconds"
+fi

@@ -121,7 +121,7 @@ bool decodeMeta(const uint8_t* record, MetaView* out) {
         if (off + 4 > size) return false;
         uint32_t len;
         std::memcpy(&len, record + off, 4);
-        if (off + 4 + len > size) return false;
+        if (len > size - off - 4) return false;  // (off + 4 + len could wrap around)
         if (i < 4) {
             out->strs[i] = std::string_view(reinterpret_cast<const char*>(record + off + 4), len);
             out->strCount = i + 1;

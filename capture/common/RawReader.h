@@ -67,6 +67,22 @@ private:
 // reads the same bytes again from the page cache.
 void releasePages(const RawBlock& b);
 
+// The fixed part of a record of each type: a shorter one is malformed (its fields would be read
+// past its end). NVTX push/start/mark sizes depend on their flags: decodeNvtx checks those.
+inline uint32_t minimumRecordBytes(RecordType t) {
+    switch (t) {
+        case RecordType::Event: return sizeof(EventRecord);
+        case RecordType::String: return sizeof(StringRecord);
+        case RecordType::Meta: return sizeof(MetaRecord);
+        case RecordType::NvtxPush:
+        case RecordType::NvtxMark:
+        case RecordType::NvtxStart: return sizeof(NvtxCompactRecord);
+        case RecordType::NvtxPop: return 16;  // NvtxEndRecord without the range id
+        case RecordType::NvtxEnd: return sizeof(NvtxEndRecord);
+    }
+    return sizeof(RecordHeader);  // a type of a newer writer: skipped by its size
+}
+
 // Calls f(const RecordHeader&, const uint8_t* record) for each record of a block; returns false
 // (and stops) at a malformed record.
 template <class F>
@@ -75,7 +91,7 @@ bool forEachRecord(const RawBlock& b, F&& f) {
     while (off + sizeof(RecordHeader) <= b.bytes) {
         const auto* h = reinterpret_cast<const RecordHeader*>(b.data + off);
         uint32_t size = static_cast<uint32_t>(h->size8) * 8;
-        if (size < sizeof(RecordHeader) || off + size > b.bytes) return false;
+        if (size < minimumRecordBytes(h->type) || off + size > b.bytes) return false;
         f(*h, b.data + off);
         off += size;
     }

@@ -316,9 +316,7 @@ struct SessionMerger::NvtxWorker {
 
     uint32_t message(const StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
         if (h.flags & kNvtxRegistered) return f.message < s.ids.size() ? s.ids[f.message] : 0;
-        if (f.text.size() == lastText.size() &&
-            std::memcmp(f.text.data(), lastText.data(), f.text.size()) == 0)
-            return lastTextId;
+        if (f.text == lastText) return lastTextId;  // (memcmp of an empty view's null data is UB)
         auto [it, inserted] = texts.try_emplace(f.text, 0);
         if (inserted) {
             it->second = kLocal | static_cast<uint32_t>(localTexts.size());
@@ -537,7 +535,9 @@ void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {
     s.lastTime = std::max(s.lastTime, e->end);
     if (!m_window.contains(e->start)) return;
     int64_t cols[24] = {};
-    int n = std::min<int>(e->columnCount, static_cast<int>(schema->columns.size()));
+    const size_t room = (static_cast<size_t>(e->h.size8) * 8 - sizeof(EventRecord)) / 8;
+    int n = std::min<int>({e->columnCount, static_cast<int>(schema->columns.size()),
+                           static_cast<int>(room)});
     std::memcpy(cols, rec + sizeof(EventRecord), 8 * static_cast<size_t>(n));
     if (static_cast<EventKind>(e->kind) == EventKind::Kernel) {
         auto it = s.launches.find(cols[cols::Kernel::Launch]);

@@ -55,6 +55,11 @@ void Track::append(int64_t s, int64_t e, uint32_t n, const int64_t* extra) {
 
 void Track::finalize() {
     const size_t n = start.size();
+    // Times from bad input (a damaged stream, a hostile trace) are held to the model's range.
+    for (size_t i = 0; i < n; ++i) {
+        start[i] = std::clamp(start[i], -kMaxEventTime, kMaxEventTime);
+        if (!end.empty()) end[i] = std::clamp(end[i], start[i], kMaxEventTime);
+    }
     // Step 1: order by start, longer first on ties so that parents precede their children.
     // Events that arrive in that order (the common case) need no order array.
     const bool sorted = [&] {

@@ -12,6 +12,14 @@
 #include <optional>
 
 namespace sl::import {
+
+size_t firstInflateBuffer(size_t compressedBytes, uint32_t trailerSize) {
+    // The trailer is a good first guess when it is plausible; the buffer grows as data actually
+    // inflates either way.
+    if (trailerSize > compressedBytes && trailerSize / 1032 <= compressedBytes) return trailerSize;
+    return compressedBytes * 4;
+}
+
 namespace {
 
 std::string quoted(const std::string& p) {
@@ -60,13 +68,9 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
                   const std::function<bool(double)>& progress) {
     const char* src = in.buffer.get();
     const size_t n = in.size;
-    // The last 4 bytes of a gzip member hold its size mod 2^32: a good first guess.
-    size_t guess = n * 4;
-    if (n >= 4) {
-        uint32_t isize = 0;
-        std::memcpy(&isize, src + n - 4, 4);
-        if (isize > n) guess = isize;
-    }
+    uint32_t isize = 0;
+    if (n >= 4) std::memcpy(&isize, src + n - 4, 4);
+    const size_t guess = firstInflateBuffer(n, isize);
     if (!grow(out, guess + padding + 65536))
         return makeError("cannot inflate " + quoted(path) + ": out of memory");
     z_stream z{};

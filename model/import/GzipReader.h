@@ -15,6 +15,11 @@
 
 namespace sl::import {
 
+// The first buffer for inflating `compressedBytes` of gzip whose last member's trailer says
+// `trailerSize` (its size mod 2^32): the trailer when deflate could produce it (at most 1032
+// bytes per compressed byte), else 4x the input. A damaged or hostile trailer never sizes it.
+size_t firstInflateBuffer(size_t compressedBytes, uint32_t trailerSize);
+
 struct FreeDeleter {
     void operator()(char* p) const { std::free(p); }
 };

@@ -12,7 +12,16 @@ namespace {
 
 constexpr uint8_t kMagic[4] = {'S', 'L', 'C', 1};
 constexpr uint64_t kMaxRawBytes = 1ull << 32;  // a chunk decodes to at most 4 GiB
+constexpr size_t kFirstOutput = 1 << 20;      // decoded bytes are allocated as they come
 
+// Deltas of a hostile chunk may overflow: two's complement wrap-around, as the writer's
+// subtraction did (no undefined behaviour; the range checks then refuse what is out of range).
+inline int64_t wrappingAdd(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrappingSub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
 inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
@@ -113,7 +122,7 @@ Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& ou
                 int64_t prev = 0;
                 for (size_t i = b; i < e; ++i) {
                     int64_t v = col.intAt(i);
-                    putVarint(m_raw, zigzag(v - prev));
+                    putVarint(m_raw, zigzag(wrappingSub(v, prev)));
                     prev = v;
                 }
             });
@@ -142,9 +151,42 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
                             uint64_t checksum, Track& t) {
     if (chunkChecksum(blob, blobSize) != checksum) return makeError("checksum mismatch");
     if (rawBytes > kMaxRawBytes || rawBytes < 9) return makeError("implausible decoded size " + std::to_string(rawBytes));
-    m_raw.resize(rawBytes);
-    size_t n = ZSTD_decompressDCtx(m_ctx, m_raw.data(), m_raw.size(), blob, blobSize);
-    if (ZSTD_isError(n)) return makeError(std::string("zstd: ") + ZSTD_getErrorName(n));
+    // Each event takes at least one byte: a count the decoded bytes cannot hold is refused
+    // before anything is sized by it.
+    if (count > rawBytes) return makeError("event count " + std::to_string(count) + " exceeds the decoded size");
+    // The decoded size must be the frame's own, and memory follows what decompression actually
+    // produces (a frame can claim any size): bad input cannot make the reader allocate what its
+    // bytes do not back.
+    const unsigned long long declared = ZSTD_getFrameContentSize(blob, blobSize);
+    if (declared == ZSTD_CONTENTSIZE_ERROR) return makeError("not a zstd frame");
+    if (declared != rawBytes)
+        return makeError("decoded size " + std::to_string(rawBytes) + " does not match the zstd frame's");
+    size_t n = 0;
+    if (rawBytes <= kFirstOutput) {  // every chunk our writer makes: one call, no copies
+        m_raw.resize(rawBytes);
+        n = ZSTD_decompressDCtx(m_ctx, m_raw.data(), m_raw.size(), blob, blobSize);
+        if (ZSTD_isError(n)) return makeError(std::string("zstd: ") + ZSTD_getErrorName(n));
+    } else {
+        ZSTD_DCtx_reset(m_ctx, ZSTD_reset_session_only);
+        m_raw.resize(kFirstOutput);
+        ZSTD_inBuffer in{blob, blobSize, 0};
+        for (;;) {
+            ZSTD_outBuffer out{m_raw.data(), m_raw.size(), n};
+            const size_t rc = ZSTD_decompressStream(m_ctx, &out, &in);
+            if (ZSTD_isError(rc)) return makeError(std::string("zstd: ") + ZSTD_getErrorName(rc));
+            n = out.pos;
+            if (rc == 0) {
+                if (in.pos != in.size) return makeError("bytes after the zstd frame");
+                break;
+            }
+            if (n == m_raw.size()) {
+                if (n >= rawBytes) return makeError("the zstd frame decodes to more than its declared size");
+                m_raw.resize(std::min<size_t>(rawBytes, 2 * n));
+            } else if (in.pos == in.size) {
+                return makeError("the zstd frame is truncated");
+            }
+        }
+    }
     if (n != rawBytes) return makeError("decoded " + std::to_string(n) + " bytes, expected " + std::to_string(rawBytes));
     if (std::memcmp(m_raw.data(), kMagic, 3) != 0) return makeError("bad chunk magic");
     if (m_raw[3] != kMagic[3]) return makeError("unsupported chunk encoding version " + std::to_string(m_raw[3]));
@@ -180,7 +222,8 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
     {
         int64_t prev = 0;
         for (uint32_t i = 0; i < count; ++i) {
-            prev += unzigzag(cr.varint());
+            prev = wrappingAdd(prev, unzigzag(cr.varint()));
+            if (prev < -kMaxEventTime || prev > kMaxEventTime) return makeError("start time out of range");
             t.start[base + i] = prev;
             if (i > 0 && prev < t.start[base + i - 1]) return makeError("start times are not sorted");
         }
@@ -192,6 +235,7 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         for (uint32_t i = 0; i < count; ++i) {
             int64_t d = unzigzag(cr.varint());
             if (d < 0) return makeError("negative duration");
+            if (d > kMaxEventTime - t.start[base + i]) return makeError("end time out of range");
             t.end[base + i] = t.start[base + i] + d;
             if (i > 0 && t.start[base + i] < t.end[base + i - 1]) return makeError("overlapping events in one lane");
         }
@@ -225,7 +269,7 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         } else if (spec.coding == ColumnCoding::Delta) {
             int64_t prev = 0;
             for (uint32_t i = 0; i < count; ++i) {
-                prev += unzigzag(cr.varint());
+                prev = wrappingAdd(prev, unzigzag(cr.varint()));
                 col.pushInt(prev);
             }
         } else {

@@ -200,6 +200,29 @@ TEST(RawStream, StartEndRangesPairInAnyThreadOrder) {
     EXPECT_EQ(diag("nvtx.unmatched_ends"), 2);  // the second end of 1, the end of 99
 }
 
+// fuzz_nvtx_records: a metadata record whose string length is near 2^32 passed the bounds
+// check (offset + 4 + length wrapped around) and was read far past the record.
+TEST(RawStream, MetaStringLengthCannotWrapAround) {
+    alignas(8) uint8_t rec[40] = {};
+    MetaRecord m{};
+    m.h = {RecordType::Meta, 0, 5, static_cast<uint32_t>(MetaKind::ProcessStart)};
+    m.intCount = 0;
+    m.strCount = 1;
+    std::memcpy(rec, &m, sizeof m);
+    const uint32_t len = 0xFFFFFFF0u;
+    std::memcpy(rec + sizeof m, &len, 4);
+    MetaView v;
+    EXPECT_FALSE(decodeMeta(rec, &v));
+    // Records shorter than their type's fixed part end the block as malformed.
+    alignas(8) uint8_t shortEnd[8] = {static_cast<uint8_t>(RecordType::NvtxEnd), 0, 1, 0};
+    RawBlock b;
+    b.data = shortEnd;
+    b.bytes = 8;
+    int seen = 0;
+    EXPECT_FALSE(forEachRecord(b, [&](const RecordHeader&, const uint8_t*) { ++seen; }));
+    EXPECT_EQ(seen, 0);
+}
+
 TEST(ProfileOptionsParse, Values) {
     ProfileOptions o;
     ASSERT_TRUE(parseTraceList("nvtx,osrt", o));

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "ImportTestUtil.h"
+#include "model/import/GzipReader.h"
 #include "model/import/OpenAny.h"
 #include "model/rep/RepReader.h"
 #include "model/rep/RepWriter.h"
@@ -60,6 +61,22 @@ TEST(ImportErrors, TruncatedGzip) {
     const std::string e = errorOf(path);
     EXPECT_NE(e.find("truncated gzip"), std::string::npos) << e;
     EXPECT_NE(e.find("cut.json.gz"), std::string::npos) << e;
+}
+
+// A corrupt gzip file whose trailer claims 2 GB (found by fuzz_import, issue #24) is a clear
+// error, and the trailer never sizes the buffer beyond what deflate could produce from the input.
+TEST(ImportErrors, GzipTrailerCannotSizeTheBuffer) {
+    EXPECT_EQ(import::firstInflateBuffer(13690, 0x7d000000u), 13690u * 4);
+    EXPECT_EQ(import::firstInflateBuffer(13690, 100000u), 100000u);  // plausible: used
+    EXPECT_EQ(import::firstInflateBuffer(1000, 1032u * 1000), 1032u * 1000);
+    EXPECT_EQ(import::firstInflateBuffer(1000, 1032u * 1000 + 1032), 4000u);
+    TempDir dir;
+    std::string bytes = readBytes(fixture("hta_compare_base.json.gz")).substr(0, 60);
+    bytes += std::string(40, '\0');
+    bytes += std::string("\x00\x00\x00\x7d", 4);  // ISIZE 2 GB
+    const std::string e = errorOf(dir.write("bomb.json.gz", bytes));
+    EXPECT_NE(e.find("gzip"), std::string::npos) << e;
+    EXPECT_NE(e.find("bomb.json.gz"), std::string::npos) << e;
 }
 
 TEST(ImportErrors, MalformedJsonNamesTheByteOffset) {

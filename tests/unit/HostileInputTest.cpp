@@ -1,0 +1,55 @@
+// Inputs the fuzz targets found (issue #24, tests/fuzz): each is a clear error or a bounded
+// result, never a crash, an overflow or an allocation its bytes do not back.
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "model/core/Track.h"
+#include "model/rep/ChunkCodec.h"
+
+namespace sl {
+namespace {
+
+std::vector<uint8_t> zstdFrame(const std::string& content) {
+    std::vector<uint8_t> out(ZSTD_compressBound(content.size()));
+    out.resize(ZSTD_compress(out.data(), out.size(), content.data(), content.size(), 1));
+    return out;
+}
+
+// fuzz_chunk: a chunk whose index claims 4 GiB of decoded bytes for a 40-byte frame was
+// allocated before decompression (1 GB at the fuzzer's peak). The size must be the frame's own.
+TEST(HostileInput, ChunkDecodedSizeMustBeTheFrames) {
+    const std::vector<uint8_t> blob = zstdFrame(std::string(64, 'x'));
+    Track t(TrackKey::forThread(EventKind::OsRuntime, 1, 1));
+    ChunkDecoder d;
+    Status s = d.decode(blob.data(), blob.size(), 0xFFFFFFF0u, 3, chunkChecksum(blob.data(), blob.size()), t);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().find("does not match the zstd frame"), std::string::npos) << s.error();
+    // A count the decoded bytes cannot hold is refused before any column is sized by it.
+    s = d.decode(blob.data(), blob.size(), 64, 1000000, chunkChecksum(blob.data(), blob.size()), t);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().find("exceeds the decoded size"), std::string::npos) << s.error();
+    EXPECT_TRUE(t.empty());
+}
+
+// fuzz_raw_stream: a damaged stream with a time near INT64_MIN made a duration overflow in the
+// level-of-detail build. Times are held to +-kMaxEventTime.
+TEST(HostileInput, ExtremeTimesAreHeldToTheModelsRange) {
+    Track t(TrackKey::forThread(EventKind::OsRuntime, 1, 1));
+    const int64_t extra[3] = {0, 0, 0};
+    t.append(INT64_MIN + 5, 24508858313598, 0, extra);
+    t.append(100, INT64_MAX, 0, extra);
+    t.finalize();
+    for (size_t i = 0; i < t.size(); ++i) {
+        EXPECT_GE(t.start[i], -kMaxEventTime);
+        EXPECT_LE(t.endAt(i), kMaxEventTime);
+        EXPECT_GE(t.durationAt(i), 0);
+    }
+    EXPECT_EQ(t.tMax, kMaxEventTime);
+}
+
+}  // namespace
+}  // namespace sl
