@@ -182,8 +182,14 @@ Status SessionMerger::addStream(const std::string& path) {
                                 s.recoveredBlocks, s.recoveredBytes});
     }
     if (s.lastTime != kUnknownTime) noteTime(s.pid, s.lastTime);
+    if (s.badStringIds)
+        m_damage.push_back(path.substr(path.find_last_of('/') + 1) + ": " +
+                           std::to_string(s.badStringIds) +
+                           " string records with an impossible id (damaged), left out");
     return {};
 }
+
+constexpr uint32_t kMaxStringIdGap = 1 << 16;
 
 // Strings, metadata and NVTX counts; also the latest NVTX time. Returns whether the block holds
 // records other than NVTX push/pop/mark (those need the second pass).
@@ -212,6 +218,12 @@ bool SessionMerger::firstPass(StreamCtx& s, const RawBlock& b) {
                 break;
             }
             case RecordType::String:
+                // Ids are given in order from 1: one far past those seen is damage, and must
+                // not size the table (a damaged id of 2^32 would take 64 GiB).
+                if (h.aux >= s.text.size() + kMaxStringIdGap) {
+                    ++s.badStringIds;
+                    break;
+                }
                 if (h.aux >= s.text.size()) s.text.resize(h.aux + 1);
                 s.text[h.aux] = stringText(rec);
                 break;

@@ -37,6 +37,7 @@ struct SessionMerger::StreamCtx {
     bool salvaged = false;  // Meta Recovered (ArenaSalvage): its arena was read back
     int64_t recoveredBlocks = 0, recoveredBytes = 0;
     int64_t endTime = kUnknownTime;
+    int64_t badStringIds = 0;  // string records with an id far past the others (damage)
     // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
     // so a range starts and ends in one stream): the start is already a row of its track (end
     // = start until paired), found by id in `startEnds`. An end read before its start (another

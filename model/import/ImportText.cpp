@@ -66,12 +66,12 @@ std::string sanitizeUtf8(std::string_view s) {
 }
 
 std::optional<int64_t> decimalToNs(std::string_view t, int64_t unit) {
-    // Fast path: up to 17 integer digits and up to 3 fraction digits, no exponent, unit 1000
-    // or 1 (the shape of every Kineto timestamp).
-    if (!t.empty() && t.size() <= 21 && t[0] >= '0' && t[0] <= '9') {
+    // Fast path: up to 15 integer digits and up to 3 fraction digits, no exponent, unit 1000
+    // or 1 (the shape of every Kineto timestamp); 15 digits times 1000 cannot overflow.
+    if (!t.empty() && t.size() <= 19 && t[0] >= '0' && t[0] <= '9') {
         int64_t whole = 0;
         size_t i = 0;
-        while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i < 17)
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i < 15)
             whole = whole * 10 + (t[i++] - '0');
         if (i == t.size()) return whole * unit;
         if (t[i] == '.' && unit == 1000 && t.size() - i - 1 <= 3 && t.size() - i - 1 >= 1) {

@@ -223,6 +223,41 @@ TEST(RawStream, MetaStringLengthCannotWrapAround) {
     EXPECT_EQ(seen, 0);
 }
 
+// fuzz_raw_stream: a damaged string record with an id near 2^32 sized the stream's string table
+// by it (512 MiB and more). It is left out, and said.
+TEST(RawStream, ImpossibleStringIdIsDamageNotATable) {
+    CaptureDir dir;
+    const std::string path = dir.file("inject-42-0.slraw");
+    {
+        StreamHeader h{};
+        std::memcpy(h.magic, kStreamMagic, 8);
+        h.version = kStreamVersion;
+        h.headerBytes = sizeof h;
+        h.pid = 42;
+        alignas(8) uint8_t rec[24] = {};
+        StringRecord sr{};
+        sr.h = {RecordType::String, 0, 3, 0xFFFFFF00u};
+        sr.length = 3;
+        std::memcpy(rec, &sr, sizeof sr);
+        std::memcpy(rec + sizeof sr, "abc", 3);
+        BlockHeader b{kBlockMagic, sizeof rec, 42, 0};
+        FILE* f = fopen(path.c_str(), "wb");
+        fwrite(&h, sizeof h, 1, f);
+        fwrite(&b, sizeof b, 1, f);
+        fwrite(rec, sizeof rec, 1, f);
+        fclose(f);
+    }
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(path));
+    m.finish(1000);
+    auto r = b.finish();
+    bool said = false;
+    for (const auto& d : r->diagnostics)
+        if (d.reason.find("impossible id") != std::string::npos) said = true;
+    EXPECT_TRUE(said);
+}
+
 TEST(ProfileOptionsParse, Values) {
     ProfileOptions o;
     ASSERT_TRUE(parseTraceList("nvtx,osrt", o));

@@ -25,6 +25,10 @@ TEST(ImportText, DecimalMicrosecondsToExactNanoseconds) {
     EXPECT_FALSE(decimalToNs("abc", 1000).has_value());
     EXPECT_FALSE(decimalToNs("1e30", 1000).has_value());  // does not fit in int64 ns
     EXPECT_FALSE(decimalToNs("", 1000).has_value());
+    // 16 and 17 digits of microseconds overflowed the fast path (found by fuzz_import).
+    EXPECT_FALSE(decimalToNs("9661938466265090", 1000).has_value());  // 9.66e18 ns: too large
+    EXPECT_EQ(decimalToNs("9161938466265090", 1000), 9161938466265090000LL);
+    EXPECT_EQ(decimalToNs("1623142623460111.5", 1000), 1623142623460111500LL);
     EXPECT_EQ(import::trailingInteger("stream 7"), 7);
     EXPECT_FALSE(import::trailingInteger("Spans").has_value());
     EXPECT_EQ(import::sanitizeUtf8("ok \xE9 \xE2\x82\xAC"), "ok \xEF\xBF\xBD \xE2\x82\xAC");
