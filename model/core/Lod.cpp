@@ -67,7 +67,7 @@ void TrackLod::build(const Track& t) {
         const size_t e = std::min(n, (b + 1) * kBlock);
         for (size_t i = b * kBlock; i < e; ++i) {
             int64_t d = t.durationAt(i);
-            acc += d;
+            acc = wrapAdd(acc, d);
             mx = std::max(mx, d);
         }
         m_maxTree[m_leaves + b] = mx;
@@ -132,13 +132,13 @@ void TrackLod::buildLaneBuckets(const Track& t) {
 int64_t TrackLod::prefixBusy(const Track& t, size_t k) const {
     const size_t b = k / kBlock;
     int64_t acc = m_busyPrefix[b];
-    for (size_t i = b * kBlock; i < k; ++i) acc += t.durationAt(i);
+    for (size_t i = b * kBlock; i < k; ++i) acc = wrapAdd(acc, t.durationAt(i));
     return acc;
 }
 
 int64_t TrackLod::busy(const Track& t, size_t i, size_t j) const {
     if (j <= i) return 0;
-    return prefixBusy(t, j) - prefixBusy(t, i);
+    return wrapSub(prefixBusy(t, j), prefixBusy(t, i));
 }
 
 // Max of the per-block longest durations over blocks [bi, bj), bottom-up: it touches about

@@ -13,6 +13,17 @@
 
 namespace sl {
 
+// Busy-time prefix sums wrap around (two's complement) instead of overflowing: a difference of
+// two prefixes is exact whenever the busy time it measures fits in int64, which a window of
+// one lane always does; only tracks of absurd times (bad input) wrap, without undefined
+// behaviour.
+inline int64_t wrapAdd(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrapSub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+
 class Track;
 
 class TrackLod {

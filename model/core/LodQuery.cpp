@@ -87,18 +87,18 @@ void queryBuckets(const Track& t, uint32_t lane, int64_t t0, int64_t t1, uint32_
         // Neighbouring buckets share a boundary index (j of one is i or i + 1 of the next): keep
         // the last prefix sum instead of scanning its block again.
         if (i + 1 == prefixAt) {
-            prefix -= t.durationAt(i);  // the previous bucket's last event straddles into this one
+            prefix = wrapSub(prefix, t.durationAt(i));  // the previous bucket's last event straddles into this one
             prefixAt = i;
         } else if (i != prefixAt) {
             prefix = t.lod.prefixBusy(t, prefixAt = i);
         }
         const int64_t busyI = prefix;
         prefix = t.lod.prefixBusy(t, prefixAt = j);
-        int64_t busy = prefix - busyI;
+        int64_t busy = wrapSub(prefix, busyI);
         // Clip the first and last events to the bucket.
-        if (t.start[i] < b0) busy -= std::min(b0, t.endAt(i)) - t.start[i];
+        if (t.start[i] < b0) busy = wrapSub(busy, std::min(b0, t.endAt(i)) - t.start[i]);
         const size_t last = j - 1;
-        if (t.endAt(last) > b1) busy -= t.endAt(last) - std::max(b1, t.start[last]);
+        if (t.endAt(last) > b1) busy = wrapSub(busy, t.endAt(last) - std::max(b1, t.start[last]));
         o.busyNs = std::max<int64_t>(busy, 0);
         if (wantLongest) o.longestNs = t.lod.longest(t, i, j);
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/LodQuery.h"
 #include "model/core/Track.h"
 #include "model/rep/ChunkCodec.h"
 
@@ -49,6 +50,24 @@ TEST(HostileInput, ExtremeTimesAreHeldToTheModelsRange) {
         EXPECT_GE(t.durationAt(i), 0);
     }
     EXPECT_EQ(t.tMax, kMaxEventTime);
+}
+
+// fuzz_raw_stream: overlapping ranges of 2^62 ns each (two lanes) overflowed the busy-time
+// prefix sums of the level of detail. They wrap now; a lane's window is still exact.
+TEST(HostileInput, BusyTimeOfAbsurdRangesDoesNotOverflow) {
+    Track t(TrackKey::forThread(EventKind::OsRuntime, 1, 1));
+    const int64_t extra[3] = {0, 0, 0};
+    t.append(-kMaxEventTime + 1, kMaxEventTime - 1, 0, extra);
+    t.append(-kMaxEventTime + 2, kMaxEventTime - 2, 0, extra);
+    t.append(-kMaxEventTime + 3, kMaxEventTime - 3, 0, extra);
+    t.finalize();
+    ASSERT_EQ(t.laneCount(), 3u);
+    std::vector<LodBucket> out;
+    for (uint32_t l = 0; l < t.laneCount(); ++l) {
+        queryBuckets(t, l, -1000, 1000, 4, out);
+        for (const LodBucket& b : out) EXPECT_EQ(b.busyNs, 500);
+    }
+    EXPECT_EQ(t.lod.busy(t, 0, 1), t.durationAt(0));
 }
 
 }  // namespace
