@@ -164,7 +164,14 @@ Status SessionMerger::addStream(const std::string& path) {
             expect = 0;
         }
         if (b->seq != UINT64_MAX) {
-            if (b->seq > expect) m_lostBlocks += static_cast<int64_t>(b->seq - expect);
+            // A gap no process could make (2^32 blocks of a thread) is a damaged header, not
+            // lost blocks.
+            if (b->seq > expect && b->seq - expect <= (uint64_t{1} << 32))
+                m_lostBlocks += static_cast<int64_t>(b->seq - expect);
+            else if (b->seq > expect)
+                m_damage.push_back(path.substr(path.find_last_of('/') + 1) +
+                                   ": a block of thread " + std::to_string(b->tid) +
+                                   " has an impossible sequence number (damaged)");
             expect = b->seq + 1;
         }
         if (needsSecond[k]) secondPass(s, *b);  // blocks of only push/pop/mark go to step 3

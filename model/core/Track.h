@@ -18,7 +18,7 @@ namespace sl {
 // Event times lie within +-kMaxEventTime ns of the clock's zero (146 years either way: any real
 // monotonic or epoch clock), so that a duration, end - start, never overflows. finalize() holds
 // every track to it and the .rep reader refuses chunks outside it (bad input, issue #24).
-constexpr int64_t kMaxEventTime = int64_t{1} << 62;
+constexpr int64_t kMaxEventTime = (int64_t{1} << 62) - 1;  // end - start <= 2^63 - 2
 
 struct IndexRange {
     size_t begin = 0;

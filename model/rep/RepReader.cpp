@@ -236,7 +236,7 @@ Status RepFile::readMetadata() {
                                  " bytes is not a whole number of frame ids");
             CallStack stack;
             stack.frames.resize(blob.size() / sizeof(uint32_t));
-            std::memcpy(stack.frames.data(), blob.data(), blob.size());
+            if (!blob.empty()) std::memcpy(stack.frames.data(), blob.data(), blob.size());
             for (uint32_t f : stack.frames)
                 if (f >= r.stackFrames.size())
                     return makeError("stack " + std::to_string(st.i64(0)) + " refers to missing frame " + std::to_string(f));

@@ -258,6 +258,42 @@ TEST(RawStream, ImpossibleStringIdIsDamageNotATable) {
     EXPECT_TRUE(said);
 }
 
+// fuzz_raw_stream: a block sequence number near 2^63 overflowed the lost-block count. A gap no
+// process could make is damage, said as such; the count stays that of real gaps.
+TEST(RawStream, ImpossibleBlockSequenceIsDamageNotLostBlocks) {
+    CaptureDir dir;
+    const std::string path = dir.file("inject-42-0.slraw");
+    {
+        StreamHeader h{};
+        std::memcpy(h.magic, kStreamMagic, 8);
+        h.version = kStreamVersion;
+        h.headerBytes = sizeof h;
+        h.pid = 42;
+        NvtxEndRecord pop{{RecordType::NvtxPop, 0, 2, 0}, 5, 0};
+        FILE* f = fopen(path.c_str(), "wb");
+        fwrite(&h, sizeof h, 1, f);
+        for (uint64_t seq : {uint64_t{0}, uint64_t{3}, uint64_t{1} << 62, uint64_t{3} << 61}) {
+            BlockHeader b{kBlockMagic, 16, 42, seq};
+            fwrite(&b, sizeof b, 1, f);
+            fwrite(&pop, 16, 1, f);
+        }
+        fclose(f);
+    }
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(path));
+    m.finish(1000);
+    auto r = b.finish();
+    int64_t lost = -1;
+    bool damaged = false;
+    for (const auto& d : r->diagnostics) {
+        if (d.name == "capture.blocks_lost") lost = d.count;
+        if (d.reason.find("impossible sequence number") != std::string::npos) damaged = true;
+    }
+    EXPECT_EQ(lost, 2);  // blocks 1 and 2
+    EXPECT_TRUE(damaged);
+}
+
 TEST(ProfileOptionsParse, Values) {
     ProfileOptions o;
     ASSERT_TRUE(parseTraceList("nvtx,osrt", o));

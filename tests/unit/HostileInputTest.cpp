@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ TEST(HostileInput, ExtremeTimesAreHeldToTheModelsRange) {
     const int64_t extra[3] = {0, 0, 0};
     t.append(INT64_MIN + 5, 24508858313598, 0, extra);
     t.append(100, INT64_MAX, 0, extra);
+    t.append(INT64_MIN, INT64_MAX, 0, extra);  // the widest: still a duration int64 can hold
     t.finalize();
     for (size_t i = 0; i < t.size(); ++i) {
         EXPECT_GE(t.start[i], -kMaxEventTime);
@@ -50,6 +52,9 @@ TEST(HostileInput, ExtremeTimesAreHeldToTheModelsRange) {
         EXPECT_GE(t.durationAt(i), 0);
     }
     EXPECT_EQ(t.tMax, kMaxEventTime);
+    int64_t widest = 0;
+    for (size_t i = 0; i < t.size(); ++i) widest = std::max(widest, t.durationAt(i));
+    EXPECT_EQ(widest, 2 * kMaxEventTime);
 }
 
 // fuzz_raw_stream: overlapping ranges of 2^62 ns each (two lanes) overflowed the busy-time
