@@ -21,6 +21,40 @@ namespace {
 
 using namespace sl::capture;
 
+// A stream file of process `pid`, as a process writes it, for the merge tests: the header, then
+// blocks of raw records. A block's header may declare more bytes than follow (a cut file).
+class StreamFile {
+public:
+    StreamFile(const std::string& path, int64_t pid) : m_f(std::fopen(path.c_str(), "wb")) {
+        StreamHeader h{};
+        std::memcpy(h.magic, kStreamMagic, 8);
+        h.version = kStreamVersion;
+        h.headerBytes = sizeof h;
+        h.pid = pid;
+        std::fwrite(&h, sizeof h, 1, m_f);
+    }
+    ~StreamFile() { std::fclose(m_f); }
+    void block(int64_t tid, uint64_t seq, const std::vector<std::vector<uint8_t>>& records,
+               uint32_t declared = 0) {
+        std::vector<uint8_t> data;
+        for (const auto& r : records) data.insert(data.end(), r.begin(), r.end());
+        BlockHeader b{kBlockMagic, declared ? declared : static_cast<uint32_t>(data.size()), tid, seq};
+        std::fwrite(&b, sizeof b, 1, m_f);
+        std::fwrite(data.data(), data.size(), 1, m_f);
+    }
+
+private:
+    FILE* m_f;
+};
+
+// The first `n` bytes of a record struct (a pop is an NvtxEndRecord without its range id).
+template <class T>
+std::vector<uint8_t> recordBytes(const T& r, size_t n = sizeof(T)) {
+    std::vector<uint8_t> out(n);
+    std::memcpy(out.data(), &r, n);
+    return out;
+}
+
 TEST(RawStream, WriterRoundTripThroughMerger) {
     CaptureDir dir;
     setenv("SIGHTLINE_SESSION_DIR", dir.path().c_str(), 1);
@@ -106,21 +140,10 @@ TEST(RawStream, TruncatedFileIsReadUpToTheDamage) {
     CaptureDir dir;
     std::string path = dir.file("x.slraw");
     {
-        StreamHeader h{};
-        std::memcpy(h.magic, kStreamMagic, 8);
-        h.version = kStreamVersion;
-        h.headerBytes = sizeof h;
-        h.pid = 42;
-        BlockHeader b{kBlockMagic, 16, 42, 0};
-        NvtxEndRecord pop{{RecordType::NvtxPop, 0, 2, 0}, 5, 0};
-        FILE* f = fopen(path.c_str(), "wb");
-        fwrite(&h, sizeof h, 1, f);
-        fwrite(&b, sizeof b, 1, f);
-        fwrite(&pop, 16, 1, f);
-        BlockHeader b2{kBlockMagic, 64, 42, 1};
-        fwrite(&b2, sizeof b2, 1, f);
-        fwrite(&pop, 16, 1, f);  // 48 bytes short
-        fclose(f);
+        const auto pop = recordBytes(NvtxEndRecord{{RecordType::NvtxPop, 0, 2, 0}, 5, 0}, 16);
+        StreamFile f(path, 42);
+        f.block(42, 0, {pop});
+        f.block(42, 1, {pop}, 64);  // 48 bytes short
     }
     auto s = RawStream::open(path);
     ASSERT_TRUE(s);
@@ -148,32 +171,15 @@ TEST(RawStream, StartEndRangesPairInAnyThreadOrder) {
         return r;
     };
     auto end = [](int64_t time, uint64_t id) {
-        NvtxEndRecord e{{RecordType::NvtxEnd, 0, 3, 0}, time, id};
-        std::vector<uint8_t> r(24);
-        std::memcpy(r.data(), &e, sizeof e);
-        return r;
-    };
-    auto block = [](FILE* f, int64_t tid, uint64_t seq, std::vector<std::vector<uint8_t>> recs) {
-        std::vector<uint8_t> data;
-        for (auto& r : recs) data.insert(data.end(), r.begin(), r.end());
-        BlockHeader b{kBlockMagic, static_cast<uint32_t>(data.size()), tid, seq};
-        fwrite(&b, sizeof b, 1, f);
-        fwrite(data.data(), data.size(), 1, f);
+        return recordBytes(NvtxEndRecord{{RecordType::NvtxEnd, 0, 3, 0}, time, id});
     };
     {
-        StreamHeader h{};
-        std::memcpy(h.magic, kStreamMagic, 8);
-        h.version = kStreamVersion;
-        h.headerBytes = sizeof h;
-        h.pid = 42;
-        FILE* f = fopen(path.c_str(), "wb");
-        fwrite(&h, sizeof h, 1, f);
+        StreamFile f(path, 42);
         const uint64_t far = 1ull << 50;
         // Thread 20's blocks come after thread 10's in the merge (blocks go by thread id).
-        block(f, 20, 0, {start(100, 1), start(110, 2), start(120, 3), start(130, far)});
-        block(f, 20, 1, {end(200, 1), end(210, 1), end(220, far)});
-        block(f, 10, 0, {end(300, 2), end(310, 99)});
-        fclose(f);
+        f.block(20, 0, {start(100, 1), start(110, 2), start(120, 3), start(130, far)});
+        f.block(20, 1, {end(200, 1), end(210, 1), end(220, far)});
+        f.block(10, 0, {end(300, 2), end(310, 99)});
     }
     ReportBuilder b;
     SessionMerger m(b);
@@ -229,23 +235,12 @@ TEST(RawStream, ImpossibleStringIdIsDamageNotATable) {
     CaptureDir dir;
     const std::string path = dir.file("inject-42-0.slraw");
     {
-        StreamHeader h{};
-        std::memcpy(h.magic, kStreamMagic, 8);
-        h.version = kStreamVersion;
-        h.headerBytes = sizeof h;
-        h.pid = 42;
-        alignas(8) uint8_t rec[24] = {};
         StringRecord sr{};
         sr.h = {RecordType::String, 0, 3, 0xFFFFFF00u};
         sr.length = 3;
-        std::memcpy(rec, &sr, sizeof sr);
-        std::memcpy(rec + sizeof sr, "abc", 3);
-        BlockHeader b{kBlockMagic, sizeof rec, 42, 0};
-        FILE* f = fopen(path.c_str(), "wb");
-        fwrite(&h, sizeof h, 1, f);
-        fwrite(&b, sizeof b, 1, f);
-        fwrite(rec, sizeof rec, 1, f);
-        fclose(f);
+        std::vector<uint8_t> rec = recordBytes(sr);
+        rec.insert(rec.end(), {'a', 'b', 'c', 0, 0, 0, 0, 0});
+        StreamFile(path, 42).block(42, 0, {rec});
     }
     ReportBuilder b;
     SessionMerger m(b);
@@ -264,20 +259,10 @@ TEST(RawStream, ImpossibleBlockSequenceIsDamageNotLostBlocks) {
     CaptureDir dir;
     const std::string path = dir.file("inject-42-0.slraw");
     {
-        StreamHeader h{};
-        std::memcpy(h.magic, kStreamMagic, 8);
-        h.version = kStreamVersion;
-        h.headerBytes = sizeof h;
-        h.pid = 42;
-        NvtxEndRecord pop{{RecordType::NvtxPop, 0, 2, 0}, 5, 0};
-        FILE* f = fopen(path.c_str(), "wb");
-        fwrite(&h, sizeof h, 1, f);
-        for (uint64_t seq : {uint64_t{0}, uint64_t{3}, uint64_t{1} << 62, uint64_t{3} << 61}) {
-            BlockHeader b{kBlockMagic, 16, 42, seq};
-            fwrite(&b, sizeof b, 1, f);
-            fwrite(&pop, 16, 1, f);
-        }
-        fclose(f);
+        const auto pop = recordBytes(NvtxEndRecord{{RecordType::NvtxPop, 0, 2, 0}, 5, 0}, 16);
+        StreamFile f(path, 42);
+        for (uint64_t seq : {uint64_t{0}, uint64_t{3}, uint64_t{1} << 62, uint64_t{3} << 61})
+            f.block(42, seq, {pop});
     }
     ReportBuilder b;
     SessionMerger m(b);
