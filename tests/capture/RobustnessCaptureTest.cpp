@@ -243,8 +243,12 @@ TEST(Robustness, ForkIntoOwnPidNamespaceKeepsTheLaunchersPids) {
             root = &p;
     ASSERT_TRUE(root);
     for (const auto& p : r->processes) {
-        if (p.pid == child[0].pid) EXPECT_EQ(p.parentPid, root->pid);
-        if (p.pid == grandchild[0].pid) EXPECT_EQ(p.parentPid, child[0].pid);
+        if (p.pid == child[0].pid) {
+            EXPECT_EQ(p.parentPid, root->pid);
+        }
+        if (p.pid == grandchild[0].pid) {
+            EXPECT_EQ(p.parentPid, child[0].pid);
+        }
     }
 }
 

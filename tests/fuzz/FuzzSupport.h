@@ -6,14 +6,17 @@
 // a breach aborts with the figures, as a crash would.
 #include <unistd.h>
 
+// The allocator hooks exist under ASan; their header comes with clang (GCC's ASan build, which
+// replays the corpora, may lack it: no cap there, the fuzz build checks it).
 #if defined(__SANITIZE_ADDRESS__)
-#define SL_FUZZ_HOOKS 1
+#define SL_FUZZ_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
+#define SL_FUZZ_ASAN 1
+#endif
+#endif
+#if defined(SL_FUZZ_ASAN) && __has_include(<sanitizer/allocator_interface.h>)
 #define SL_FUZZ_HOOKS 1
-#endif
-#endif
-#ifdef SL_FUZZ_HOOKS
 #include <sanitizer/allocator_interface.h>
 #endif
 
