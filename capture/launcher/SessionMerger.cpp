@@ -138,6 +138,7 @@ Status SessionMerger::addStream(const std::string& path) {
     for (size_t k = 0; k < order.size(); ++k) needsSecond[k] = firstPass(s, *order[k]);
     // Every stream string gets its report id now: the parallel NVTX pass only reads them.
     s.ids.assign(s.text.size(), UINT32_MAX);
+    if (!s.ids.empty()) s.ids[0] = 0;  // id 0 is no string (a damaged record may name it)
     for (size_t k = 1; k < s.text.size(); ++k) s.ids[k] = m_b.intern(s.text[k]);
     // The NVTX tracks of this stream, created with exact capacities (no reallocation while
     // appending, and no insertion while workers append in parallel).

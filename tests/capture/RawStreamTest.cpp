@@ -279,6 +279,37 @@ TEST(RawStream, ImpossibleBlockSequenceIsDamageNotLostBlocks) {
     EXPECT_TRUE(damaged);
 }
 
+// fuzz_raw_stream: an NVTX push naming registered string 0 (no string) got the id table's
+// "not yet interned" marker as its name, which the parallel pass took for a worker-local id and
+// looked up far out of range. String 0 is the empty name.
+TEST(RawStream, RegisteredStringZeroIsTheEmptyName) {
+    CaptureDir dir;
+    const std::string path = dir.file("inject-42-0.slraw");
+    {
+        StringRecord sr{};
+        sr.h = {RecordType::String, 0, 3, 1};
+        sr.length = 3;
+        std::vector<uint8_t> str = recordBytes(sr);
+        str.insert(str.end(), {'a', 'b', 'c', 0, 0, 0, 0, 0});
+        NvtxCompactRecord push{};
+        push.h = {RecordType::NvtxPush, static_cast<uint8_t>(kNvtxCompact | kNvtxRegistered), 3, 0};
+        push.time = 100;
+        push.message = 0;
+        const auto pop = recordBytes(NvtxEndRecord{{RecordType::NvtxPop, 0, 2, 0}, 200, 0}, 16);
+        StreamFile(path, 42).block(42, 0, {str, recordBytes(push), pop});
+    }
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(path));
+    m.finish(1000);
+    auto r = b.finish();
+    const Track* t = r->findTrack(TrackKey::forThread(EventKind::NvtxRange, 42, 42, 0));
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->size(), 1u);
+    EXPECT_EQ(t->nameAt(0), 0u);
+    EXPECT_EQ(r->str(t->nameAt(0)), "");
+}
+
 TEST(ProfileOptionsParse, Values) {
     ProfileOptions o;
     ASSERT_TRUE(parseTraceList("nvtx,osrt", o));
