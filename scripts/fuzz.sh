@@ -12,7 +12,7 @@ ROOT=$PWD
 FUZZ_DIR=${SIGHTLINE_FUZZ_DIR:-$ROOT/build-fuzz}
 seconds=${1:-60}
 shift || true
-all=(fuzz_rep fuzz_chunk fuzz_import fuzz_raw_stream fuzz_nvtx_records fuzz_options)
+all=(fuzz_rep fuzz_chunk fuzz_import fuzz_raw_stream fuzz_nvtx_records fuzz_options fuzz_progress)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 

@@ -109,6 +109,27 @@ TEST_F(RunnerFixture, ProgramStdoutIsATerminalSoBufferedOutputArrivesLive) {
     EXPECT_EQ(finished, dir.filePath("tty.rep"));
 }
 
+TEST_F(RunnerFixture, AnEndlessLineOfTheProgramComesOutInPiecesWithNothingLost) {
+    // A program that writes 200,000 bytes without a newline (binary output, a progress bar
+    // without \n): shown in pieces of 64 KiB instead of held whole, and every byte arrives.
+    CaptureSettings s;
+    s.program = "/bin/sh";
+    s.arguments = {"-c", "head -c 200000 /dev/zero | tr '\\0' x; echo; echo done"};
+    s.workingDirectory = dir.path();
+    s.set("output", "long.rep");
+    ASSERT_TRUE(runner.start(s));
+    ASSERT_TRUE(waitDone());
+    ASSERT_TRUE(out.contains("done")) << out.size();
+    qsizetype xs = 0, longest = 0;
+    for (const QString& l : out) {
+        xs += l.count('x');
+        longest = std::max(longest, l.size());
+    }
+    EXPECT_EQ(xs, 200000);
+    EXPECT_LE(longest, 64 << 10);
+    EXPECT_GE(out.size(), 4);
+}
+
 TEST_F(RunnerFixture, ProfilerErrorsBecomeAFailureWithAHint) {
     CaptureSettings s;
     s.program = "no-such-program-for-sightline";

@@ -9,6 +9,7 @@
 #include "viewer/capture/CaptureCapabilities.h"
 #include "viewer/capture/CapturePresets.h"
 #include "viewer/capture/CaptureProgress.h"
+#include "viewer/capture/LineCutter.h"
 #include "viewer/capture/ProcessTreeWatcher.h"
 #include "viewer/capture/SightlineLocator.h"
 
@@ -70,6 +71,56 @@ TEST(CaptureProgress, ReadsTheJsonLinesOfTheProgressChannel) {
     EXPECT_TRUE(failed.feedLine(R"({"event":"error","message":"out.rep already exists"})"));
     EXPECT_EQ(failed.lastError(), "out.rep already exists");
     EXPECT_TRUE(failed.finished());
+}
+
+TEST(CaptureProgress, IgnoresValuesOutOfTheirRange) {
+    // A number a double holds but qint64 does not must not be converted; a negative count or a
+    // pid of 0 is not one; an exit status is 0-255.
+    CaptureProgress p;
+    EXPECT_FALSE(p.feedLine(R"({"event":"started","pid":1e300})"));
+    EXPECT_FALSE(p.feedLine(R"({"event":"started","pid":0})"));
+    EXPECT_FALSE(p.feedLine(R"({"event":"started","pid":"12"})"));
+    EXPECT_EQ(p.rootPid(), -1);
+    EXPECT_FALSE(p.feedLine(R"({"event":"progress","events":-5,"processes":1.5})"));
+    EXPECT_FALSE(p.feedLine(R"({"event":"progress","events":1e19})"));
+    EXPECT_EQ(p.events(), -1);
+    EXPECT_EQ(p.processes(), -1);
+    EXPECT_TRUE(p.feedLine(R"({"event":"progress","events":7,"processes":1e12})"));
+    EXPECT_EQ(p.events(), 7);
+    EXPECT_EQ(p.processes(), -1);
+    EXPECT_TRUE(p.feedLine(R"({"event":"finished","exit_code":-9e99})"));
+    EXPECT_EQ(p.exitCode(), 0);
+}
+
+TEST(LineCutter, CutsLinesAcrossReads) {
+    LineCutter c(100, LineCutter::OverLong::Drop);
+    EXPECT_TRUE(c.append("{\"a\"").isEmpty());
+    EXPECT_EQ(c.append(":1}\n{\"b\":2}\n\n{\"c\""), QList<QByteArray>({"{\"a\":1}", "{\"b\":2}", ""}));
+    EXPECT_EQ(c.takeRest(), "{\"c\"");
+    EXPECT_EQ(c.takeRest(), "");
+}
+
+TEST(LineCutter, DropsAnOverLongLineUpToItsNewline) {
+    // The progress channel: a writer that never ends a line holds at most the limit.
+    LineCutter c(8, LineCutter::OverLong::Drop);
+    EXPECT_EQ(c.append("12345678\n123"), QList<QByteArray>({"12345678"}));
+    EXPECT_TRUE(c.append("456789").isEmpty());                  // over 8: dropped from here
+    EXPECT_TRUE(c.append(QByteArray(1 << 20, 'x')).isEmpty());  // still the same line
+    EXPECT_EQ(c.takeRest(), "");
+    LineCutter d(8, LineCutter::OverLong::Drop);
+    d.append("123456789");
+    EXPECT_EQ(d.append("abc\nok\n"), QList<QByteArray>({"ok"}));
+    EXPECT_EQ(d.overLongLines(), 1);
+}
+
+TEST(LineCutter, SplitsAnOverLongLineIntoPiecesAndLosesNothing) {
+    // The program's own output: shown in pieces of the limit, every byte kept.
+    LineCutter c(4, LineCutter::OverLong::Split);
+    EXPECT_EQ(c.append("abcdefghij"), QList<QByteArray>({"abcd", "efgh"}));
+    EXPECT_EQ(c.append("\nxy\n"), QList<QByteArray>({"ij", "xy"}));
+    EXPECT_EQ(c.append("1234\n"), QList<QByteArray>({"1234"}));  // exactly the limit: one line
+    EXPECT_EQ(c.append("12345678\n"), QList<QByteArray>({"1234", "5678"}));  // no empty third piece
+    EXPECT_EQ(c.overLongLines(), 2);
 }
 
 TEST(ProcessTreeWatcher, DescendantsAndProc) {

@@ -78,8 +78,8 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     }
     m_settings = settings;
     m_progress = CaptureProgress();
-    m_partial[0].clear();
-    m_partial[1].clear();
+    m_lines[0].takeRest();
+    m_lines[1].takeRest();
     m_stderrTail.clear();
     m_stopRequests = 0;
     m_reported = false;
@@ -121,21 +121,18 @@ void CaptureRunner::readChannel(QProcess::ProcessChannel channel) {
 }
 
 void CaptureRunner::consume(const QByteArray& data, bool err) {
-    QByteArray& partial = m_partial[err ? 1 : 0];
-    partial += data;
-    qsizetype nl;
-    while ((nl = partial.indexOf('\n')) >= 0) {
-        QByteArray raw = partial.left(nl);
-        partial.remove(0, nl + 1);
-        if (raw.endsWith('\r')) raw.chop(1);
-        // A bare \r redraws a progress line in place: keep its last state.
-        const QString line = QString::fromLocal8Bit(raw).section('\r', -1);
-        if (err) {
-            m_stderrTail << line;
-            if (m_stderrTail.size() > kTailLines) m_stderrTail.removeFirst();
-        }
-        emit outputLine(line, err);
+    for (QByteArray raw : m_lines[err ? 1 : 0].append(data)) emitLine(raw, err);
+}
+
+void CaptureRunner::emitLine(QByteArray raw, bool err) {
+    if (raw.endsWith('\r')) raw.chop(1);
+    // A bare \r redraws a progress line in place: keep its last state.
+    const QString line = QString::fromLocal8Bit(raw).section('\r', -1);
+    if (err) {
+        m_stderrTail << line;
+        if (m_stderrTail.size() > kTailLines) m_stderrTail.removeFirst();
     }
+    emit outputLine(line, err);
 }
 
 QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
@@ -241,10 +238,8 @@ void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
     readChannel(QProcess::StandardOutput);
     readChannel(QProcess::StandardError);
     for (int c = 0; c < 2; ++c) {
-        if (m_partial[c].isEmpty()) continue;
-        const QString line = QString::fromLocal8Bit(m_partial[c]);
-        m_partial[c].clear();
-        emit outputLine(line, c == 1);
+        const QByteArray rest = m_lines[c].takeRest();
+        if (!rest.isEmpty()) emitLine(rest, c == 1);
     }
     m_treeTimer.stop();
     if (m_reported) return;

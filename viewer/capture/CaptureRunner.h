@@ -16,6 +16,7 @@
 
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
+#include "viewer/capture/LineCutter.h"
 #include "viewer/capture/ProcessTreeWatcher.h"
 #include "viewer/capture/ProgressPipe.h"
 #include "viewer/capture/PseudoTerminal.h"
@@ -57,6 +58,7 @@ signals:
 private:
     void readChannel(QProcess::ProcessChannel channel);
     void consume(const QByteArray& data, bool fromStderr);
+    void emitLine(QByteArray raw, bool fromStderr);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     QStringList locateReports() const;
@@ -80,7 +82,9 @@ private:
     ProcessTreeWatcher m_tree;
     QDateTime m_startTime;
     QHash<QString, QDateTime> m_before;
-    QByteArray m_partial[2];   // incomplete last line per channel
+    // Per channel (stdout, stderr): the program's own output, where a line without end (binary
+    // output, `yes | tr -d '\n'`) comes out in 64 KiB pieces instead of growing without bound.
+    LineCutter m_lines[2] = {{64 << 10, LineCutter::OverLong::Split}, {64 << 10, LineCutter::OverLong::Split}};
     QStringList m_stderrTail;  // the last lines of stderr, for error messages
     int m_stopRequests = 0;
     bool m_reported = false;  // captureFinished/Failed emitted for this run

@@ -41,7 +41,7 @@ void ProgressPipe::readAvailable() {
     for (;;) {
         const ssize_t n = ::read(m_read, buf, sizeof buf);
         if (n > 0) {
-            m_partial.append(buf, n);
+            for (const QByteArray& line : m_lines.append(QByteArrayView(buf, n))) emit lineRead(line);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -49,17 +49,12 @@ void ProgressPipe::readAvailable() {
         if (m_notifier) m_notifier->setEnabled(false);  // end of file: every writer is gone
         break;
     }
-    qsizetype nl;
-    while ((nl = m_partial.indexOf('\n')) >= 0) {
-        const QByteArray line = m_partial.left(nl);
-        m_partial.remove(0, nl + 1);
-        emit lineRead(line);
-    }
 }
 
 void ProgressPipe::drainAndClose() {
     if (m_read >= 0) readAvailable();
-    if (!m_partial.isEmpty()) emit lineRead(m_partial);  // the writer died mid-line
+    const QByteArray rest = m_lines.takeRest();
+    if (!rest.isEmpty()) emit lineRead(rest);  // the writer died mid-line
     closeAll();
 }
 
@@ -69,7 +64,7 @@ void ProgressPipe::closeAll() {
     closeWriteEnd();
     if (m_read >= 0) ::close(m_read);
     m_read = -1;
-    m_partial.clear();
+    m_lines.takeRest();
 }
 
 }  // namespace sl::viewer

@@ -2,9 +2,11 @@
 // The pipe that carries `sightline profile --progress-fd N`'s JSON lines to the Capture tab: the
 // write end is inherited by the profiler only (it is close-on-exec here and made inheritable in
 // the child between fork and exec), the read end is watched with a QSocketNotifier and cut into
-// complete lines. GUI thread.
+// complete lines (LineCutter). GUI thread.
 #include <QByteArray>
 #include <QObject>
+
+#include "viewer/capture/LineCutter.h"
 
 class QSocketNotifier;
 
@@ -36,7 +38,9 @@ private:
 
     int m_read = -1, m_write = -1;
     QSocketNotifier* m_notifier = nullptr;
-    QByteArray m_partial;
+    // The channel's JSON lines are short (the longest, a report path, is at most PATH_MAX
+    // escaped): a line of a MiB is not one of them and is dropped.
+    LineCutter m_lines{qsizetype(1) << 20, LineCutter::OverLong::Drop};
 };
 
 }  // namespace sl::viewer
