@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12 packages from scripts/packages.txt) and configures and
-# builds Sightline into build/ (or $SIGHTLINE_BUILD_DIR). Safe to run again.
+# builds Sightline into build/ (or $SIGHTLINE_BUILD_DIR), and makes the virtual environment
+# <build>/venv with the Python packages the tests need (scripts/python-requirements.txt, from
+# PyPI; the system Python is left alone). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -21,3 +23,17 @@ fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
 cmake --build "$BUILD_DIR" -j"$(nproc)"
+
+# The tests' Python: Debian's interpreter (not a version manager's shim) in a virtual environment,
+# remade only when the requirements change.
+VENV=$BUILD_DIR/venv
+REQS=$ROOT/scripts/python-requirements.txt
+if [[ ! -x $VENV/bin/python ]] || ! cmp -s "$REQS" "$VENV/requirements.installed"; then
+  echo "setup: making $VENV ($(grep -v '^#' "$REQS" | tr '\n' ' '))"
+  /usr/bin/python3 -m venv --clear "$VENV"
+  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQS"; then
+    echo "setup: could not install the Python packages of $REQS from PyPI into $VENV" >&2
+    exit 1
+  fi
+  cp "$REQS" "$VENV/requirements.installed"
+fi
