@@ -77,6 +77,11 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     o.echoOutput = a.isTrue("show-output");
     o.quiet = a.isTrue("quiet");
     if (a.given("progress-fd")) o.progressFd = std::stoi(a.value("progress-fd"));
+    if (const std::string file = a.value("python-functions-trace"); !file.empty()) {
+        auto functions = capture::readPythonFunctionsConfig(file);
+        if (!functions) return makeError(functions.error());
+        o.pythonFunctions = std::move(*functions);
+    }
 #if SIGHTLINE_HAVE_CUDA_REPORT
     {
         auto graph = cuda::parseGraphTrace(a.value("cuda-graph-trace"));

@@ -18,6 +18,9 @@ constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
 // signals the launcher (SIGUSR1) when that range ends.
 constexpr const char* kCaptureRange = "SIGHTLINE_CAPTURE_RANGE";
 constexpr const char* kCaptureDomain = "SIGHTLINE_CAPTURE_DOMAIN";
+// --python-functions-trace: the table of functions (capture/launcher/PythonFunctionsConfig.h)
+// that capture/python/sightline_pytrace.py reads; the hook's directory is first in PYTHONPATH.
+constexpr const char* kPythonFunctions = "SIGHTLINE_PYTHON_FUNCTIONS";
 // Every variable the exec interposers restore, in this order.
 constexpr const char* kAll[] = {"LD_PRELOAD",
                                 "NVTX_INJECTION64_PATH",
@@ -31,6 +34,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kArenaDir,
                                 kLauncherPid,
                                 kCaptureRange,
-                                kCaptureDomain};
+                                kCaptureDomain,
+                                kPythonFunctions};
 
 }  // namespace sl::capture::env

@@ -9,6 +9,7 @@
 #include <nvtx3/nvToolsExtCuda.h>
 #include <nvtx3/nvToolsExtCudaRt.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <cwchar>
@@ -18,6 +19,7 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/NvtxApi.h"
 #include "capture/inject/NvtxMessage.h"
 #include "capture/inject/NvtxPushStack.h"
 
@@ -88,9 +90,49 @@ inline PushStack& stackFor(uint32_t domain) {
 
 
 
+// Category names, kept so that a forked child (a new stream) names them again before its first
+// NVTX record: a name given before fork is used after it (Pool workers, DataLoader workers).
+// Append-only and lock-free: a child forked while a parent thread named one cannot deadlock.
+struct NamedCategory {
+    uint32_t domain, category;
+    std::string name;
+};
+constexpr uint32_t kMaxNamedCategories = 4096;
+std::atomic<NamedCategory*>* g_namedCategories = new std::atomic<NamedCategory*>[kMaxNamedCategories]();
+std::atomic<uint32_t> g_namedCount{0};
+std::atomic<uint32_t> g_namedGen{0};  // the stream generation that has every name
+
+void emitCategory(uint32_t domain, uint32_t category, std::string_view name) {
+    int64_t ints[2] = {domain, category};
+    ProcessWriter::emitMeta(MetaKind::Category, ints, 2, &name, 1);
+}
+
+// Brings a stream that has not named the categories yet (a forked child's) up to date; called
+// before each begin record, one relaxed load when there is nothing to do.
+inline void nameCategoriesAgain() {
+    const uint32_t gen = ProcessWriter::generation();
+    uint32_t seen = g_namedGen.load(std::memory_order_relaxed);
+    if (__builtin_expect(seen == gen, 1)) return;
+    if (!g_namedGen.compare_exchange_strong(seen, gen)) return;  // another thread does it
+    const uint32_t n = std::min(g_namedCount.load(std::memory_order_acquire), kMaxNamedCategories);
+    for (uint32_t i = 0; i < n; ++i)
+        if (const NamedCategory* c = g_namedCategories[i].load(std::memory_order_acquire))
+            emitCategory(c->domain, c->category, c->name);
+}
+
+void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
+    nameCategoriesAgain();  // the names given before a fork first
+    const uint32_t i = g_namedCount.fetch_add(1, std::memory_order_acq_rel);
+    if (i < kMaxNamedCategories)
+        g_namedCategories[i].store(new NamedCategory{domain, category, std::string(name)},
+                                   std::memory_order_release);
+    emitCategory(domain, category, name);
+}
+
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
                        const Message& m, uint64_t rangeId) {
+    nameCategoriesAgain();
     const bool compact = (a.category | a.color | a.payloadType) == 0;
     const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
@@ -285,11 +327,6 @@ inline void end(nvtxRangeId_t id) {
 
 inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
     writeBegin(RecordType::NvtxMark, domain, time, a, m, 0);
-}
-
-void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
-    int64_t ints[2] = {domain, category};
-    ProcessWriter::emitMeta(MetaKind::Category, ints, 2, &name, 1);
 }
 
 void nameThread(uint32_t tid, std::string_view name) {
@@ -582,6 +619,24 @@ bool installModule(const NvtxExportTableCallbacks* cb, NvtxCallbackModule module
 }
 
 }  // namespace
+
+namespace nvtx {
+nvtxDomainHandle_t domainCreate(const char* name) {
+    return domainCreateA(name);
+}
+nvtxStringHandle_t registerString(nvtxDomainHandle_t d, const char* text) {
+    return domainRegisterStringA(d, text);
+}
+void nameCategory(nvtxDomainHandle_t d, uint32_t category, const char* name) {
+    domainNameCategoryA(d, category, name);
+}
+int pushRange(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
+    return domainRangePushEx(d, a);
+}
+int popRange(nvtxDomainHandle_t d) {
+    return domainRangePop(d);
+}
+}  // namespace nvtx
 
 void nvtxForgetWindowOwner() {
     t_watched = {0, 0, 0};

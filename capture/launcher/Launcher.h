@@ -38,9 +38,12 @@ private:
         std::string output;  // the report's name; empty with a default name or a %p pattern
         bool defaultName = true;
         std::string injectLib, cuptiLib;
+        std::string pythonHookDir;  // capture/python, for --python-functions-trace
         bool cudaAvailable = false;
     };
     Result<Plan> preflight(const std::function<void(const std::string&)>& say);
+    Status addPythonFunctionsTrace(const Plan& plan, const std::string& sessionDir,
+                                   std::vector<std::pair<std::string, std::string>>& env);
 
     struct TreeWait {
         std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "capture/launcher/PythonFunctionsConfig.h"
 #include "model/core/Result.h"
 
 #if SIGHTLINE_HAVE_CUDA_REPORT
@@ -56,6 +57,8 @@ struct ProfileOptions {
     int progressFd = -1;      // --progress-fd: JSON lines of the capture's progress
     bool quiet = false;       // no progress on stderr
     std::string optionsText;  // the options as given, stored in the report
+    // --python-functions-trace, read and checked (empty: off).
+    std::vector<PythonTracedFunction> pythonFunctions;
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
     cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices/-frequency (NVML, launcher side)

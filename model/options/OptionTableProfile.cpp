@@ -273,7 +273,9 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .group("More"));
     add(Opt(P, "python-functions-trace", 0, K::Text, "JSON", "",
             "trace the Python functions listed in this JSON file")
-            .unavailable(kPython)
+            .differs("checked before the program starts (an error names the entry at fault); "
+                     "traced from Python's start-up through PYTHONPATH, so `python -E`/`-I`/`-S` "
+                     "run untraced")
             .group("More"));
     add(Opt(P, "pytorch", 0, K::List, "MODE", "none", "PyTorch annotations")
             .values({val("autograd-nvtx"), val("autograd-shapes-nvtx"), val("functions-trace"),

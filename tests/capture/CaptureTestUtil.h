@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -90,6 +91,19 @@ inline int profile(const std::string& out, const std::vector<std::string>& extra
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), program.begin(), program.end());
     return exitCodeOf(runProcess(args, cwd));
+}
+
+// Runs argv through the shell; returns stdout and stderr together, the exit code in *code.
+inline std::string runCapturingStdout(const std::vector<std::string>& args, int* code) {
+    std::string cmd;
+    for (const auto& a : args) cmd += "'" + a + "' ";
+    FILE* f = popen((cmd + "2>&1").c_str(), "r");
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    *code = exitCodeOf(pclose(f));
+    return out;
 }
 
 inline std::string client(const std::string& name) {

@@ -14,18 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string runCapturingStdout(const std::vector<std::string>& args, int* code) {
-    std::string cmd;
-    for (const auto& a : args) cmd += "'" + a + "' ";
-    FILE* f = popen((cmd + "2>&1").c_str(), "r");
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    *code = exitCodeOf(pclose(f));
-    return out;
-}
-
 TEST(ProfileOptions, HelpListsEveryOption) {
     int code = -1;
     std::string help = runCapturingStdout({SIGHTLINE_CLI, "profile", "--help"}, &code);

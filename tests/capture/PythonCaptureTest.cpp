@@ -6,7 +6,9 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <vector>
 
 #include "CaptureTestUtil.h"
 
@@ -162,3 +164,135 @@ TEST_P(NvtxPackage, EveryCallFormArrivesWithItsAttributes) {
 INSTANTIATE_TEST_SUITE_P(StartMethods, NvtxPackage,
                          ::testing::Values("none", "fork", "spawn", "forkserver"),
                          [](const auto& p) { return p.param; });
+
+// --python-functions-trace with nsys's JSON format, on every interpreter the build found: the
+// test environment's (Debian's Python: sys.setprofile) and any Python >= 3.12 (sys.monitoring).
+namespace {
+
+std::vector<std::string> interpreters() {
+    std::vector<std::string> out;
+    if (haveVenv()) out.push_back(kVenvPython);
+    std::string extra = SIGHTLINE_TEST_EXTRA_PYTHONS;
+    for (size_t at = 0; at < extra.size();) {
+        size_t end = extra.find(':', at);
+        if (end == std::string::npos) end = extra.size();
+        if (end > at) out.push_back(extra.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
+class FunctionsTrace : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(FunctionsTrace, ListedFunctionsInThreadsAndForkedAndSpawnedChildren) {
+    const std::string python = GetParam();
+    if (python.empty()) GTEST_SKIP() << "no Python";
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("ft.rep"),
+                      {"-t", "nvtx", "--python-functions-trace", pyClient("functions_trace.json")},
+                      {python, pyClient("functions_trace.py")}),
+              0);
+    auto rep = load(dir.file("ft.rep"));
+    ASSERT_TRUE(rep);
+    const Report& r = *rep;
+    int64_t root = -1;
+    for (const auto& p : r.processes)
+        if (p.commandLine.find("functions_trace.py") != std::string::npos && root < 0) root = p.pid;
+    ASSERT_GE(root, 0);
+
+    // json.dumps (a Python function) everywhere it was called, under any name it was bound to.
+    auto dumps = events(r, EventKind::NvtxRange, "dumps");
+    ASSERT_EQ(dumps.size(), 14u);
+    std::set<int64_t> pids, rootTids;
+    for (const auto& e : dumps) {
+        pids.insert(e.pid);
+        if (e.pid == root) rootTids.insert(e.tid);
+        EXPECT_EQ(e.domain, domainId(r, e.pid, "stdlib"));
+        EXPECT_EQ(color(e), 0xFF9C27B0u);
+        EXPECT_EQ(r.categoryName(e.pid, e.domain, uint32_t(category(e))), "std");
+    }
+    EXPECT_EQ(pids.size(), 3u);      // the program, its forked and its spawned child
+    EXPECT_GE(rootTids.size(), 2u);  // the main thread and worker threads
+    // An entry's own color and numeric category.
+    auto loads = events(r, EventKind::NvtxRange, "loads");
+    ASSERT_EQ(loads.size(), 3u);
+    for (const auto& e : loads) {
+        EXPECT_EQ(color(e), 0xFFFF0000u);
+        EXPECT_EQ(category(e), 7);
+    }
+    // time.sleep, a built-in: 2 + 3 threads + 2 children, each as long as it slept.
+    auto sleeps = events(r, EventKind::NvtxRange, "sleep");
+    ASSERT_EQ(sleeps.size(), 7u);
+    for (const auto& e : sleeps) {
+        EXPECT_EQ(color(e), 0xFFE8B795u);
+        EXPECT_GE(e.end - e.start, 9'000'000);
+    }
+    // Methods of a class, in the default domain; calls nest: run holds its 3 dumps and loads.
+    auto run = events(r, EventKind::NvtxRange, "Worker.run");
+    ASSERT_EQ(run.size(), 1u);
+    EXPECT_EQ(run[0].domain, 0u);
+    int inside = 0;
+    for (const auto& e : dumps)
+        if (e.tid == run[0].tid && e.start >= run[0].start && e.end <= run[0].end) ++inside;
+    EXPECT_EQ(inside, 3);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "Worker.cm").size(), 1u);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "Worker.sm").size(), 1u);
+    // A generator: a range each time it runs (two yields and the return).
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "gen").size(), 3u);
+    // Nothing else became a range.
+    EXPECT_EQ(events(r, EventKind::NvtxRange).size(), 14u + 3 + 7 + 1 + 1 + 1 + 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Interpreters, FunctionsTrace, ::testing::ValuesIn(interpreters()),
+                         [](const auto& p) {
+                             std::string name = "python" + std::to_string(p.index);
+                             return name;
+                         });
+
+TEST(FunctionsTraceErrors, ABadFileStopsBeforeTheProgramStartsAndNamesTheEntry) {
+    CaptureDir dir;
+    const std::string marker = dir.file("program-ran");
+    struct Case {
+        const char* json;
+        const char* expect;
+    };
+    const Case cases[] = {
+        {"[{\"module\": \"json\", \"functions\": [\"dumps\"]", "not valid JSON"},
+        {"{\"module\": \"json\"}", "must hold a list of groups"},
+        {"[{\"module\": \"json\", \"functions\": [\"dumps\", \"bad name\"]}]", "group 0, function 1"},
+        {"[{\"module\": \"json\", \"functions\": [\"dumps\"], \"colour\": \"red\"}]",
+         "unknown key \"colour\""},
+        {"[{\"module\": \"json\", \"functions\": [\"dumps\"]}, {\"functions\": [\"f\"]}]",
+         "group 1, function 0"},
+        {"[{\"module\": \"json\", \"color\": \"blurple\", \"functions\": [\"dumps\"]}]",
+         "unknown color \"blurple\""},
+        {"[{\"module\": \"__main__\", \"functions\": [\"main\"]}]", "__main__"},
+    };
+    int i = 0;
+    for (const Case& c : cases) {
+        const std::string file = dir.file("bad" + std::to_string(i++) + ".json");
+        {
+            std::ofstream(file) << c.json;
+        }
+        int code = -1;
+        const std::string out = runCapturingStdout(
+            {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bad.rep"),
+             "--python-functions-trace=" + file, "/bin/touch", marker},
+            &code);
+        EXPECT_NE(code, 0) << c.json;
+        EXPECT_NE(out.find(c.expect), std::string::npos) << c.json << "\n" << out;
+        EXPECT_NE(out.find(file), std::string::npos) << out;  // the file is named
+        EXPECT_FALSE(std::filesystem::exists(marker)) << c.json;
+        EXPECT_FALSE(std::filesystem::exists(dir.file("bad.rep")));
+    }
+    int code = -1;
+    const std::string missing = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bad.rep"),
+         "--python-functions-trace=" + dir.file("none.json"), "/bin/touch", marker},
+        &code);
+    EXPECT_NE(code, 0);
+    EXPECT_NE(missing.find("cannot read"), std::string::npos) << missing;
+    EXPECT_FALSE(std::filesystem::exists(marker));
+}

@@ -48,7 +48,7 @@ const std::string kClient = std::string(SIGHTLINE_CLIENTS) + "/nvtx_threads";
 
 struct Line {
     const char* name;
-    std::string args;                  // with {P} for the test client
+    std::string args;                  // with {P} for the test client, {J} a function-trace file
     std::vector<std::string> files;    // that must exist afterwards
     const char* stdoutHas = nullptr;   // text stdout must contain
 };
@@ -57,6 +57,9 @@ void PrintTo(const Line& l, std::ostream* os) { *os << l.args; }
 
 std::string withClient(std::string s) {
     for (size_t at; (at = s.find("{P}")) != std::string::npos;) s.replace(at, 3, kClient);
+    // A real --python-functions-trace file (nsys's JSON format).
+    const std::string json = std::string(SIGHTLINE_CLIENTS_SRC) + "/python/functions_trace.json";
+    for (size_t at; (at = s.find("{J}")) != std::string::npos;) s.replace(at, 3, json);
     return s;
 }
 
@@ -93,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
              {}},
         Line{"python_options",
              "profile --python-backtrace=cuda --python-sampling=true --pytorch=autograd-nvtx "
-             "--python-functions-trace=cfg.json --resolve-symbols=true --debug-symbols=/tmp "
+             "--python-functions-trace={J} --resolve-symbols=true --debug-symbols=/tmp "
              "-o py {P}",
              {"py.rep"}},
         Line{"capture_range", "profile -c nvtx -p level0@* --capture-range-end=repeat:2 -o range {P}",
