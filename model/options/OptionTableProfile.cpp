@@ -14,7 +14,8 @@ constexpr std::string_view kNoHwCounters =
     "hardware performance counters are not sampled; the option is ignored";
 constexpr std::string_view kLinuxOnly = "Sightline runs on Linux x86-64; the option is ignored";
 constexpr std::string_view kPython =
-    "Python tracing is not built yet; Python code shows as the interpreter's native frames";
+    "Python call stacks and PyTorch annotations are not captured yet (--python-functions-trace "
+    "and the nvtx package are); Python code shows as the interpreter's native frames";
 constexpr std::string_view kNoTraceDomain = "not traced yet; the other -t domains are traced";
 
 }  // namespace
