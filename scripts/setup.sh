@@ -21,10 +21,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
-cmake --build "$BUILD_DIR" -j"$(nproc)"
-
-# The tests' Python: Debian's interpreter (not a version manager's shim) in a virtual environment,
+mkdir -p "$BUILD_DIR"
+# The tests' Python, made before the build: the test binaries list their Python cases when
+# they are built (gtest discovery), and a case whose interpreter is missing then is never run.
+# Debian's interpreter (not a version manager's shim) in a virtual environment,
 # remade only when the requirements change.
 VENV=$BUILD_DIR/venv
 REQS=$ROOT/scripts/python-requirements.txt
@@ -37,3 +37,7 @@ if [[ ! -x $VENV/bin/python ]] || ! cmp -s "$REQS" "$VENV/requirements.installed
   fi
   cp "$REQS" "$VENV/requirements.installed"
 fi
+
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+cmake --build "$BUILD_DIR" -j"$(nproc)"
+

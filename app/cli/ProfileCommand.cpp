@@ -82,6 +82,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         if (!functions) return makeError(functions.error());
         o.pythonFunctions = std::move(*functions);
     }
+    if (a.isTrue("python-sampling")) o.pythonSamplingHz = std::stoi(a.value("python-sampling-frequency"));
 #if SIGHTLINE_HAVE_CUDA_REPORT
     {
         auto graph = cuda::parseGraphTrace(a.value("cuda-graph-trace"));

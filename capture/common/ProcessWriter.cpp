@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -63,7 +64,11 @@ std::atomic<Buffer*> g_queue{nullptr};
 std::atomic<uint32_t> g_queueLen{0};  // futex word the writer sleeps on
 std::atomic<int64_t> g_inflight{0};
 std::atomic<ThreadState*> g_registry{nullptr};
-std::atomic<int> g_writerRunning{0};
+// The writer thread's state: none, being created, running (g_writerThread valid), being
+// stopped before a fork (beforeFork). Only the thread that moves it out of kWriterRunning joins.
+enum : int { kWriterNone = 0, kWriterStarting = 1, kWriterRunning = 2, kWriterStopping = 3 };
+std::atomic<int> g_writerRunning{kWriterNone};
+pthread_t g_writerThread;
 std::atomic<int> g_writerStop{0};
 std::atomic<uint32_t> g_writerDone{0};
 std::atomic<uint32_t> g_nextString{1};
@@ -359,18 +364,18 @@ void* writerMain(void*) {
 }
 
 void ensureWriter() {
-    int expected = 0;
-    if (!g_writerRunning.compare_exchange_strong(expected, 1)) return;
+    int expected = kWriterNone;
+    if (!g_writerRunning.compare_exchange_strong(expected, kWriterStarting)) return;
     ProcessWriter::ToolScope scope;
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);  // the writer never runs the program's handlers
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 256 * 1024);
-    pthread_t th;
-    if (pthread_create(&th, &attr, writerMain, nullptr) != 0) g_writerRunning.store(0);
+    // Joinable: beforeFork() waits for it to be gone from the process.
+    const bool created = pthread_create(&g_writerThread, &attr, writerMain, nullptr) == 0;
+    g_writerRunning.store(created ? kWriterRunning : kWriterNone, std::memory_order_release);
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
@@ -709,7 +714,10 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         g_writerStop.store(1, std::memory_order_release);
         g_queueLen.fetch_add(0);
         futexWake(&g_queueLen);
-        for (int i = 0; i < 2000 && !g_writerDone.load(std::memory_order_acquire); ++i)
+        // (A fork's beforeFork() may join it meanwhile: then it is gone, and done.)
+        for (int i = 0; i < 2000 && !g_writerDone.load(std::memory_order_acquire) &&
+                        g_writerRunning.load(std::memory_order_acquire) != kWriterNone;
+             ++i)
             sleepNs(1000000);
     }
     // Step 2: whatever is still queued (the writer never started or did not finish in time).
@@ -762,6 +770,31 @@ bool ProcessWriter::resumeAfterExec() {
     g_active.store(openStream());
     if (g_active.load()) reportMissingArena();
     return g_active.load();
+}
+
+void ProcessWriter::beforeFork() {
+    // The writer thread leaves before fork() and comes back at the next hand-over: a program
+    // that counts its threads at fork (Python 3.12+ warns "This process is multi-threaded"
+    // from /proc/self/stat) must see only its own. It drains what was handed over first.
+    if (g_shutdown.load()) return;
+    int state = g_writerRunning.load(std::memory_order_acquire);
+    for (int spins = 0; state == kWriterStarting && spins < 10000; ++spins) {
+        sched_yield();  // another thread is creating it: g_writerThread is not set yet
+        state = g_writerRunning.load(std::memory_order_acquire);
+    }
+    if (state != kWriterRunning ||
+        !g_writerRunning.compare_exchange_strong(state, kWriterStopping))
+        return;  // none, or another thread's fork is stopping it
+    const bool wasInTool = detail::t_inTool;
+    detail::t_inTool = true;
+    g_writerStop.store(1, std::memory_order_release);
+    g_queueLen.fetch_add(0);
+    futexWake(&g_queueLen);
+    pthread_join(g_writerThread, nullptr);
+    g_writerStop.store(0);
+    g_writerDone.store(0);
+    g_writerRunning.store(kWriterNone, std::memory_order_release);
+    detail::t_inTool = wasInTool;
 }
 
 void ProcessWriter::onForkChild(bool trace) {

@@ -175,6 +175,10 @@ enum class MetaKind : uint32_t {
     UntracedImage = 20,   // {pid, time, reason (Untraceable)}                 {path, commandLine}
                           //  process pid (this one before exec, or a posix_spawn child) runs
                           //  an image our module cannot be loaded into (ExecCheck.h)
+    PythonFrame = 21,     // {frameId, line}                                   {function, file}
+                          //  a Python frame (--python-sampling), stream-local id from 1
+    PythonSample = 22,    // {tid, time, frameCount}     {frame ids, uint32 little-endian each,
+                          //  leaf first}: a Python call stack of thread tid at time
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

@@ -21,6 +21,8 @@ constexpr const char* kCaptureDomain = "SIGHTLINE_CAPTURE_DOMAIN";
 // --python-functions-trace: the table of functions (capture/launcher/PythonFunctionsConfig.h)
 // that capture/python/sightline_pytrace.py reads; the hook's directory is first in PYTHONPATH.
 constexpr const char* kPythonFunctions = "SIGHTLINE_PYTHON_FUNCTIONS";
+// --python-sampling: samples per second of the hook's sampler (unset: off).
+constexpr const char* kPythonSamplingHz = "SIGHTLINE_PYTHON_SAMPLING_HZ";
 // Every variable the exec interposers restore, in this order.
 constexpr const char* kAll[] = {"LD_PRELOAD",
                                 "NVTX_INJECTION64_PATH",
@@ -35,6 +37,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kLauncherPid,
                                 kCaptureRange,
                                 kCaptureDomain,
-                                kPythonFunctions};
+                                kPythonFunctions,
+                                kPythonSamplingHz};
 
 }  // namespace sl::capture::env

@@ -59,7 +59,7 @@ __attribute__((constructor(101))) void onLoad() {
     ProcessWriter::ToolScope scope;
     readConfig();
     if (!ProcessWriter::start("inject")) return;
-    pthread_atfork(nullptr, nullptr, afterForkChild);
+    pthread_atfork(ProcessWriter::beforeFork, nullptr, afterForkChild);
     announceProcess();
     installSignalHandlers();
     g_osrtOn.store(g_config.osrt);

@@ -1,9 +1,14 @@
-// The C entry points of `--python-functions-trace` (capture/python/sightline_pytrace.py calls
-// them through ctypes): each traced function is defined once, as a domain, a registered name,
-// a color and a category, and each call is then one push and one pop of that prebuilt NVTX
-// range: a call costs the ctypes call and a push, no string handling.
+// The C entry points of the Python hook (capture/python/sightline_pytrace.py calls them through
+// ctypes).
+// --python-functions-trace: each traced function is defined once, as a domain, a registered
+// name, a color and a category, and each call is then one push and one pop of that prebuilt
+// NVTX range: a call costs the ctypes call and a push, no string handling.
+// --python-sampling: each distinct frame (function, file, line) is defined once (a PythonFrame
+// record), and a sample is the thread, the time and the frame ids (a PythonSample record). A
+// forked child (a new stream) defines the frames it inherited again before its first sample.
 #include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -34,6 +39,34 @@ nvtxDomainHandle_t domainNamed(const std::string& name) {
     auto [it, fresh] = domains.try_emplace(name, nullptr);
     if (fresh) it->second = nvtx::domainCreate(name.c_str());
     return it->second;
+}
+
+// Python frames: append-only and lock-free (a child forked mid-append cannot deadlock).
+struct PythonFrame {
+    int64_t line;
+    std::string function, file;
+};
+constexpr uint32_t kMaxFrames = 1u << 20;
+std::atomic<PythonFrame*>* g_frames = new std::atomic<PythonFrame*>[kMaxFrames]();
+std::atomic<uint32_t> g_frameCount{0};
+std::atomic<uint32_t> g_framesGen{0};  // the stream generation that has every definition
+
+void emitFrame(uint32_t id, const PythonFrame& f) {
+    int64_t ints[2] = {id, f.line};
+    std::string_view strs[2] = {f.function, f.file};
+    ProcessWriter::emitMeta(capture::MetaKind::PythonFrame, ints, 2, strs, 2);
+}
+
+// Before a definition or a sample: a stream that lacks the earlier definitions (a forked
+// child's) gets them first.
+void defineFramesAgain() {
+    const uint32_t gen = ProcessWriter::generation();
+    uint32_t seen = g_framesGen.load(std::memory_order_relaxed);
+    if (__builtin_expect(seen == gen, 1)) return;
+    if (!g_framesGen.compare_exchange_strong(seen, gen)) return;
+    const uint32_t n = std::min(g_frameCount.load(std::memory_order_acquire), kMaxFrames);
+    for (uint32_t i = 0; i < n; ++i)
+        if (const PythonFrame* f = g_frames[i].load(std::memory_order_acquire)) emitFrame(i + 1, *f);
 }
 
 inline const TracedFunction* lookup(uint32_t id) {
@@ -77,4 +110,33 @@ SL_EXPORT void sightline_pytrace_push(uint32_t id) {
 
 SL_EXPORT void sightline_pytrace_pop(uint32_t id) {
     if (const auto* f = sl::inject::lookup(id)) sl::inject::nvtx::popRange(f->domain);
+}
+
+// Defines a Python frame; returns its id (from 1), or 0 when this process records nothing or
+// the table is full (the hook then leaves such frames out).
+SL_EXPORT uint32_t sightline_pyframe_define(const char* function, const char* file, int64_t line) {
+    using namespace sl::inject;
+    if (!ProcessWriter::active()) return 0;
+    ProcessWriter::ToolScope scope;
+    defineFramesAgain();
+    const uint32_t i = g_frameCount.fetch_add(1, std::memory_order_acq_rel);
+    if (i >= kMaxFrames) return 0;
+    auto* f = new PythonFrame{line, function ? function : "", file ? file : ""};
+    g_frames[i].store(f, std::memory_order_release);
+    emitFrame(i + 1, *f);
+    return i + 1;
+}
+
+// A Python call stack of thread `tid` (the OS thread id), `count` frame ids leaf first, taken
+// now.
+SL_EXPORT void sightline_pysample(int64_t tid, const uint32_t* frames, uint32_t count) {
+    using namespace sl::inject;
+    if (!ProcessWriter::active() || !frames) return;
+    ProcessWriter::ToolScope scope;
+    defineFramesAgain();
+    constexpr uint32_t kMaxDepth = 512;  // deeper stacks keep their innermost frames
+    count = std::min(count, kMaxDepth);
+    int64_t ints[3] = {tid, sl::capture::nowNs(), count};
+    std::string_view ids(reinterpret_cast<const char*>(frames), size_t{count} * 4);
+    ProcessWriter::emitMeta(sl::capture::MetaKind::PythonSample, ints, 3, &ids, 1);
 }

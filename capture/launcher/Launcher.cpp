@@ -164,11 +164,19 @@ std::string joinArgs(const std::vector<std::string>& v) {
 Launcher::Launcher(ProfileOptions options)
     : m_o(std::move(options)), m_progress(m_o.progressFd) {}
 
-// --python-functions-trace: the checked functions as the hook's table in the session directory,
-// and the hook's directory first in PYTHONPATH (before the user's own, inherited or given with
-// -e, which the hook leaves in place).
-Status Launcher::addPythonFunctionsTrace(const Plan& plan, const std::string& sessionDir,
-                                         std::vector<std::pair<std::string, std::string>>& env) {
+// The Python start-up hook (--python-functions-trace, --python-sampling): its directory first
+// in PYTHONPATH (before the user's own, inherited or given with -e, which the hook leaves in
+// place); the checked functions as the hook's table in the session directory; the sampling rate.
+Status Launcher::addPythonHook(const Plan& plan, const std::string& sessionDir,
+                               std::vector<std::pair<std::string, std::string>>& env) {
+    std::string theirs;
+    if (const char* v = std::getenv("PYTHONPATH"); v && m_o.inheritEnvironment) theirs = v;
+    for (const auto& kv : m_o.env)
+        if (kv.first == "PYTHONPATH") theirs = kv.second;
+    env.emplace_back("PYTHONPATH", plan.pythonHookDir + (theirs.empty() ? "" : ":" + theirs));
+    if (m_o.pythonSamplingHz > 0)
+        env.emplace_back(env::kPythonSamplingHz, std::to_string(m_o.pythonSamplingHz));
+    if (m_o.pythonFunctions.empty()) return {};
     const std::string table = sessionDir + "/python-functions.tsv";
     {
         std::ofstream out(table, std::ios::binary | std::ios::trunc);
@@ -177,11 +185,6 @@ Status Launcher::addPythonFunctionsTrace(const Plan& plan, const std::string& se
             return makeError("--python-functions-trace: cannot write " + table + ": " +
                              std::strerror(errno));
     }
-    std::string theirs;
-    if (const char* v = std::getenv("PYTHONPATH"); v && m_o.inheritEnvironment) theirs = v;
-    for (const auto& kv : m_o.env)
-        if (kv.first == "PYTHONPATH") theirs = kv.second;
-    env.emplace_back("PYTHONPATH", plan.pythonHookDir + (theirs.empty() ? "" : ":" + theirs));
     env.emplace_back(env::kPythonFunctions, table);
     return {};
 }
@@ -364,8 +367,9 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     plan.cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
     plan.pythonHookDir = moduleDir + "/python";
-    if (!m_o.pythonFunctions.empty() && !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
-        return makeError("--python-functions-trace: cannot find the Python start-up hook (" +
+    if ((!m_o.pythonFunctions.empty() || m_o.pythonSamplingHz > 0) &&
+        !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
+        return makeError("Python tracing: cannot find the Python start-up hook (" +
                          plan.pythonHookDir + "/sightline_pytrace.py); the installation is incomplete");
     return plan;
 }
@@ -437,11 +441,12 @@ Result<ProfileResult> Launcher::run() {
     cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, plan.cudaAvailable);
     for (const auto& kv : cudaSession.environment()) setup.env.push_back(kv);
 #endif
-    if (!m_o.pythonFunctions.empty())
-        if (Status st = addPythonFunctionsTrace(plan, session.path(), setup.env); !st)
+    const bool pythonHook = !m_o.pythonFunctions.empty() || m_o.pythonSamplingHz > 0;
+    if (pythonHook)
+        if (Status st = addPythonHook(plan, session.path(), setup.env); !st)
             return makeError(st.error());
     for (const auto& kv : m_o.env)
-        if (m_o.pythonFunctions.empty() || kv.first != "PYTHONPATH") setup.env.push_back(kv);
+        if (!pythonHook || kv.first != "PYTHONPATH") setup.env.push_back(kv);
     setup.command = &m_o.command;
     setup.inheritEnvironment = m_o.inheritEnvironment;
     setup.goFd = go.read.get();

@@ -42,8 +42,8 @@ private:
         bool cudaAvailable = false;
     };
     Result<Plan> preflight(const std::function<void(const std::string&)>& say);
-    Status addPythonFunctionsTrace(const Plan& plan, const std::string& sessionDir,
-                                   std::vector<std::pair<std::string, std::string>>& env);
+    Status addPythonHook(const Plan& plan, const std::string& sessionDir,
+                         std::vector<std::pair<std::string, std::string>>& env);
 
     struct TreeWait {
         std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)

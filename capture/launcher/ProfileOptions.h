@@ -59,6 +59,7 @@ struct ProfileOptions {
     std::string optionsText;  // the options as given, stored in the report
     // --python-functions-trace, read and checked (empty: off).
     std::vector<PythonTracedFunction> pythonFunctions;
+    int pythonSamplingHz = 0;  // --python-sampling[-frequency]; 0: off
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
     cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices/-frequency (NVML, launcher side)

@@ -194,10 +194,14 @@ Status SessionMerger::addStream(const std::string& path) {
         m_damage.push_back(path.substr(path.find_last_of('/') + 1) + ": " +
                            std::to_string(s.badStringIds) +
                            " string records with an impossible id (damaged), left out");
+    if (s.pySamplesUnresolved)
+        m_b.addDiagnostic("python.samples_unresolved", s.pySamplesUnresolved,
+                          "Python samples whose frames were not defined in their stream (a "
+                          "damaged or cut stream), left out",
+                          s.pid);
     return {};
 }
 
-constexpr uint32_t kMaxStringIdGap = 1 << 16;
 
 // Strings, metadata and NVTX counts; also the latest NVTX time. Returns whether the block holds
 // records other than NVTX push/pop/mark (those need the second pass).

@@ -2,6 +2,9 @@
 #include "capture/launcher/SessionMerger.h"
 #include "capture/launcher/SessionMergerStream.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace sl::capture {
 
 // nvtxNameOsThread wins over OS names (as in nsys); among names of one source the latest wins
@@ -176,6 +179,49 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             std::string_view path = m.s(0);
             p.p.name = std::string(path.substr(path.find_last_of('/') + 1));
             p.p.commandLine = std::string(m.s(1));
+            break;
+        }
+        case MetaKind::PythonFrame: {
+            // Ids are given in order from 1 (the hook's table): one far past those seen is
+            // damage and must not size the table.
+            const int64_t id = m.i(0);
+            if (id <= 0 || id > int64_t(s.pyFrames.size()) + kMaxStringIdGap) break;
+            if (size_t(id) >= s.pyFrames.size()) s.pyFrames.resize(size_t(id) + 1, UINT32_MAX);
+            // A Python frame: the function, its source file as the module, the line as the
+            // offset (Report::frameText shows "function (file.py:line)").
+            StackFrame f;
+            f.function = m_b.intern(m.s(0));
+            f.module = m_b.intern(m.s(1));
+            f.offset = static_cast<uint64_t>(std::max<int64_t>(m.i(1), 0));
+            s.pyFrames[size_t(id)] = m_b.frameId(f);
+            break;
+        }
+        case MetaKind::PythonSample: {
+            const std::string_view ids = m.s(0);
+            const int64_t count = m.i(2);
+            if (count <= 0 || size_t(count) * 4 != ids.size()) {
+                ++s.pySamplesUnresolved;
+                break;
+            }
+            std::vector<uint32_t> frames(static_cast<size_t>(count));
+            bool known = true;
+            for (size_t k = 0; k < frames.size() && known; ++k) {
+                uint32_t id;
+                std::memcpy(&id, ids.data() + 4 * k, 4);
+                known = id < s.pyFrames.size() && s.pyFrames[id] != UINT32_MAX;
+                if (known) frames[k] = s.pyFrames[id];
+            }
+            if (!known) {
+                ++s.pySamplesUnresolved;
+                break;
+            }
+            CpuSampleEvent e;
+            e.pid = pid;
+            e.tid = m.i(0);
+            e.time = m.i(1);
+            e.name = m_b.report().stackFrames[frames[0]].function;
+            e.stack = m_b.stackId(std::move(frames));
+            m_b.add(e);
             break;
         }
         default:

@@ -10,6 +10,10 @@
 
 namespace sl::capture {
 
+// Stream-local ids are given in order from 1: an id this far past those seen is damage, and
+// must not size a table (a damaged id of 2^32 would take 64 GiB).
+constexpr uint32_t kMaxStringIdGap = 1 << 16;
+
 struct SessionMerger::StreamCtx {
     int64_t pid = 0;
     std::vector<std::string_view> text;  // stream-local string id -> text
@@ -38,6 +42,10 @@ struct SessionMerger::StreamCtx {
     int64_t recoveredBlocks = 0, recoveredBytes = 0;
     int64_t endTime = kUnknownTime;
     int64_t badStringIds = 0;  // string records with an id far past the others (damage)
+    // --python-sampling: stream frame id -> report frame id (UINT32_MAX: not defined), and
+    // samples whose frames were not defined or whose record was damaged.
+    std::vector<uint32_t> pyFrames;
+    int64_t pySamplesUnresolved = 0;
     // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
     // so a range starts and ends in one stream): the start is already a row of its track (end
     // = start until paired), found by id in `startEnds`. An end read before its start (another

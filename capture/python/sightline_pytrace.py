@@ -1,4 +1,5 @@
-"""Sightline's Python function trace (`sightline profile --python-functions-trace=FILE`).
+"""Sightline's Python hook: the function trace (`--python-functions-trace=FILE`) and the
+Python call-stack sampler (`--python-sampling`).
 
 The profiler checks FILE (nsys's JSON format) and writes the functions it lists as a plain
 table (capture/launcher/PythonFunctionsConfig.h); this module reads that table and turns each
@@ -9,13 +10,23 @@ entry points (capture/inject/PythonTraceApi.cpp), in every thread:
   - built-in functions (time.sleep): on Python < 3.12 the same profile function sees their
     c_call and c_return; on >= 3.12 the attribute is replaced by a thin wrapper.
 Modules are resolved when imported (a finder on sys.meta_path), or at once if already loaded.
+
+The sampler is a thread of its own (started with _thread, so threading.enumerate() and
+active_count() do not see it) that wakes HZ times a second, takes every other thread's Python
+stack with sys._current_frames() and hands it to the injected library as frame ids (each
+distinct function, file and line defined once). It runs again in a forked child.
 """
+import _thread
 import ctypes
 import os
 import sys
 import threading
+import time
 
 _TABLE_ENV = "SIGHTLINE_PYTHON_FUNCTIONS"
+_SAMPLING_ENV = "SIGHTLINE_PYTHON_SAMPLING_HZ"
+_sleep = time.sleep  # taken before the function trace may wrap it
+_monotonic = time.monotonic
 
 _lib = None
 _push = _pop = None
@@ -207,16 +218,9 @@ def _start_profile():
     sys.setprofile(profile)
 
 
-def start():
-    global _lib, _push, _pop, _monitoring
-    path = os.environ.get(_TABLE_ENV)
-    if not path:
-        return
-    try:
-        lib = ctypes.CDLL(None)
-        define = lib.sightline_pytrace_define
-    except (OSError, AttributeError):
-        return  # this process is not traced (no injected library): nothing to record into
+def _start_functions_trace(lib, path):
+    global _push, _pop, _monitoring
+    define = lib.sightline_pytrace_define
     define.restype = ctypes.c_uint32
     define.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
                        ctypes.c_char_p]
@@ -225,7 +229,6 @@ def start():
     for f in (_push, _pop):
         f.restype = None
         f.argtypes = [ctypes.c_uint32]
-    _lib = lib
     for domain, module, function, color, category, category_name in _load_table(path):
         rid = define(domain.encode(), function.encode(), color, category, category_name.encode())
         if rid:
@@ -243,3 +246,125 @@ def start():
             if name in sys.modules:
                 _attach(sys.modules[name])
     sys.meta_path.insert(0, _Finder())
+
+
+_MAX_DEPTH = 512
+
+
+def _start_sampler(lib, hz):
+    define = lib.sightline_pyframe_define
+    define.restype = ctypes.c_uint32
+    define.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64]
+    sample = lib.sightline_pysample
+    sample.restype = None
+    sample.argtypes = [ctypes.c_int64, ctypes.c_void_p, ctypes.c_uint32]
+    interval = 1.0 / hz
+    frame_ids = {}  # (code, line) -> id; 0: could not be defined
+    current_frames = sys._current_frames
+    active = threading._active  # ident -> Thread (native_id): the threads Python knows
+
+    running = {}  # the sampler thread: its stop lock, its exit lock and its OS thread id
+
+    def loop(stop, exited):
+        me = _thread.get_ident()
+        running["tid"] = _thread.get_native_id()
+        buf = (ctypes.c_uint32 * _MAX_DEPTH)()
+        due = _monotonic()
+        try:
+            while True:
+                due += interval
+                wait = due - _monotonic()
+                if wait <= 0:
+                    due = _monotonic()  # behind (the GIL was busy): no burst to catch up
+                    wait = 0
+                if stop.acquire(timeout=wait):  # a sleep that fork() can cut short
+                    return
+                for ident, frame in current_frames().items():
+                    if ident == me:
+                        continue
+                    thread = active.get(ident)
+                    tid = getattr(thread, "native_id", None) if thread is not None else None
+                    if tid is None:
+                        continue
+                    n = 0
+                    while frame is not None and n < _MAX_DEPTH:
+                        code = frame.f_code
+                        key = (code, frame.f_lineno)
+                        fid = frame_ids.get(key)
+                        if fid is None:
+                            name = getattr(code, "co_qualname", code.co_name)
+                            fid = define(name.encode("utf-8", "replace"),
+                                         code.co_filename.encode("utf-8", "replace"), key[1] or 0)
+                            frame_ids[key] = fid
+                        if fid:
+                            buf[n] = fid
+                            n += 1
+                        frame = frame.f_back
+                    if n:
+                        sample(tid, buf, n)
+                frame = None
+        finally:
+            exited.release()
+
+    def launch():
+        stop, exited = _thread.allocate_lock(), _thread.allocate_lock()
+        stop.acquire()
+        exited.acquire()
+        running.update(stop=stop, exited=exited, tid=None)  # (relaunch stays)
+        _thread.start_new_thread(loop, (stop, exited))
+
+    def before_fork():
+        # The sampler leaves before fork(): a child gets no half-held lock of ours, and Python
+        # 3.12+ counts the process's threads at fork() to warn about them, so the program must
+        # not see ours. Its OS thread is awaited (at most 0.1 s) for that count.
+        stop, exited, tid = running.get("stop"), running.get("exited"), running.get("tid")
+        if stop is None:
+            return
+        for key in ("stop", "exited", "tid"):
+            running.pop(key, None)
+        stop.release()
+        exited.acquire(timeout=1.0)
+        if tid:
+            task = "/proc/self/task/%d" % tid
+            deadline = _monotonic() + 0.1
+            while os.path.exists(task) and _monotonic() < deadline:
+                _sleep(0.0002)
+
+    # In the parent the sampler comes back once fork() has returned to the Python code that
+    # called it: Python 3.13 counts the threads after its after_in_parent hooks, so a thread
+    # started in one would be seen. A profile function on this thread, for this one return,
+    # notices it (then hands the thread back to the profile function it had, if any).
+    def after_in_parent():
+        caller = sys._getframe(1)  # the frame that called os.fork (hooks are called from C)
+        previous = sys.getprofile()
+
+        def until_fork_returns(frame, event, arg):
+            if previous is not None:
+                previous(frame, event, arg)
+            if frame is caller and event in ("c_return", "c_exception", "return"):
+                sys.setprofile(previous)
+                launch()
+
+        sys.setprofile(until_fork_returns)
+
+    launch()
+    os.register_at_fork(before=before_fork, after_in_parent=after_in_parent,
+                        after_in_child=launch)
+
+
+def start():
+    table = os.environ.get(_TABLE_ENV)
+    hz = os.environ.get(_SAMPLING_ENV)
+    if not table and not hz:
+        return
+    try:
+        lib = ctypes.CDLL(None)
+        lib.sightline_pytrace_define
+    except (OSError, AttributeError):
+        return  # this process is not traced (no injected library): nothing to record into
+    global _lib
+    _lib = lib
+    if table:
+        _start_functions_trace(lib, table)
+    if hz:
+        _start_sampler(lib, max(1, min(int(hz), 2000)))

@@ -140,13 +140,22 @@ int64_t Report::diagnosticCount(std::string_view name) const {
     return n;
 }
 
+bool Report::isPythonFrame(const StackFrame& f) const {
+    const std::string_view module = str(f.module);
+    return f.function != 0 && (module.ends_with(".py") || module.ends_with(".pyw"));
+}
+
 std::string Report::frameText(uint32_t frameId) const {
     if (frameId >= stackFrames.size()) return "[frame " + std::to_string(frameId) + "]";
     const StackFrame& f = stackFrames[frameId];
     std::string module(str(f.module));
     if (const auto slash = module.rfind('/'); slash != std::string::npos) module.erase(0, slash + 1);
     if (module.empty()) module = "[unknown]";
-    if (f.function != 0) return std::string(str(f.function)) + " (" + module + ")";
+    if (f.function != 0) {
+        // A Python frame (--python-sampling): the module is the source file, the offset the line.
+        if (isPythonFrame(f)) return std::string(str(f.function)) + " (" + module + ":" + std::to_string(f.offset) + ")";
+        return std::string(str(f.function)) + " (" + module + ")";
+    }
     char offset[32];
     std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(f.offset));
     return module + offset;

@@ -57,7 +57,9 @@ public:
     std::string_view categoryName(int64_t pid, uint32_t domainId, uint32_t category) const;
     int64_t diagnosticCount(std::string_view name) const;
     // "function (libfoo.so)", or "libfoo.so+0x1a2b" for a frame whose function is unknown.
+    // A Python frame ("hot (app.py:12)"): the module is a source file, the offset its line.
     std::string frameText(uint32_t frameId) const;
+    bool isPythonFrame(const StackFrame& f) const;
     size_t memoryBytes() const;
 };
 

@@ -265,12 +265,13 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .unavailable(kPython)
             .group("More"));
     add(Opt(P, "python-sampling", 0, K::Switch, "", "false", "sample Python call stacks")
-            .unavailable(kPython)
+            .differs("every Python thread is sampled (function, file, line) from inside the "
+                     "interpreter, started through PYTHONPATH (`python -E`/`-I`/`-S` run "
+                     "unsampled); the samples join the CPU samples of their thread")
             .group("More"));
     add(Opt(P, "python-sampling-frequency", 0, K::Integer, "HZ", "1000",
             "Python call stack samples per second")
             .range(1, 2000)
-            .unavailable(kPython)
             .group("More"));
     add(Opt(P, "python-functions-trace", 0, K::Text, "JSON", "",
             "trace the Python functions listed in this JSON file")

@@ -296,3 +296,74 @@ TEST(FunctionsTraceErrors, ABadFileStopsBeforeTheProgramStartsAndNamesTheEntry) 
     EXPECT_NE(missing.find("cannot read"), std::string::npos) << missing;
     EXPECT_FALSE(std::filesystem::exists(marker));
 }
+
+// --python-sampling on a pure-Python program whose hot function is known, on every interpreter.
+class PythonSampling : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PythonSampling, StacksOfEveryThreadAndForkedChildNameTheHotFunction) {
+    const std::string python = GetParam();
+    CaptureDir dir;
+    // The program's own output must be as without the profiler: Python 3.12+ warns at fork()
+    // when the process has other threads, and the sampler's thread must not count.
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("ps.rep"), "-t",
+         "none", "-s", "none", "--python-sampling=true", "--python-sampling-frequency=200",
+         python, pyClient("sampling.py")},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_EQ(out, "sampling done\n");
+    auto rep = load(dir.file("ps.rep"));
+    ASSERT_TRUE(rep);
+    const Report& r = *rep;
+    int64_t root = -1;
+    for (const auto& p : r.processes)
+        if (p.commandLine.find("sampling.py") != std::string::npos && root < 0) root = p.pid;
+    ASSERT_GE(root, 0);
+    auto samples = events(r, EventKind::CpuSample);
+    auto stackOf = [&](const Ev& e) {
+        return r.callStacks[size_t(e.track->intAt(cols::CpuSample::Stack, e.index))].frames;
+    };
+    size_t mainSamples = 0, mainHot = 0, waiterSamples = 0, childHot = 0;
+    int64_t waiterTid = -1;  // (Python names its threads for itself, not for the OS)
+    for (const auto& e : samples)
+        if (e.pid == root && e.tid != root && e.name == "waiter") waiterTid = e.tid;
+    ASSERT_GT(waiterTid, 0);
+    bool hotLine = false;
+    for (const auto& e : samples) {
+        const auto frames = stackOf(e);
+        ASSERT_FALSE(frames.empty());
+        const StackFrame& leaf = r.stackFrames[frames[0]];
+        EXPECT_TRUE(r.isPythonFrame(leaf)) << r.frameText(frames[0]);
+        EXPECT_EQ(r.str(leaf.function), e.name);
+        if (e.pid == root && e.tid == root) {
+            ++mainSamples;
+            if (e.name == "hot_inner") {
+                ++mainHot;
+                // Outer frames: hot, then main, then <module>.
+                ASSERT_GE(frames.size(), 3u);
+                EXPECT_EQ(r.str(r.stackFrames[frames[1]].function), "hot");
+                EXPECT_EQ(r.str(r.stackFrames[frames[2]].function), "main");
+                if (r.frameText(frames[0]).find("sampling.py:") != std::string::npos) hotLine = true;
+            }
+        } else if (e.pid == root && e.tid == waiterTid) {
+            ++waiterSamples;
+            EXPECT_EQ(e.name, "waiter");
+        } else if (e.pid != root && e.name == "hot_inner") {
+            ++childHot;
+        }
+    }
+    // About 1.4 s of the main thread at 200 Hz (the GIL may delay a few).
+    EXPECT_GE(mainSamples, 150u);
+    EXPECT_LE(mainSamples, 400u);
+    EXPECT_GE(mainHot * 10, mainSamples * 6) << mainHot << " of " << mainSamples;
+    EXPECT_TRUE(hotLine);
+    // 0.4 s of the waiter thread, sleeping: sampled all the same (wall-clock sampling).
+    EXPECT_GE(waiterSamples, 40u);
+    EXPECT_LE(waiterSamples, 120u);
+    // The forked child samples itself.
+    EXPECT_GE(childHot, 20u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Interpreters, PythonSampling, ::testing::ValuesIn(interpreters()),
+                         [](const auto& p) { return "python" + std::to_string(p.index); });

@@ -90,7 +90,7 @@ TEST(OptionParser, MistakesAreNamedWithWhatIsAllowed) {
 
 TEST(OptionParser, UnavailableOptionsWarnOnceAndTheRunGoesOn) {
     auto a = parse("profile", {"-t", "cuda,mpi,nccl", "--cudabacktrace=all", "--cudabacktrace=kernel",
-                               "--python-sampling=true", "p"});
+                               "--gpuctxsw=true", "p"});
     ASSERT_TRUE(a) << a.error();
     ASSERT_EQ(a->warnings.size(), 4u);
     EXPECT_EQ(a->warnings[0], "--trace=mpi is not available: not traced yet; the other -t domains are traced");
