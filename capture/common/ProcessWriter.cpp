@@ -69,6 +69,7 @@ std::atomic<ThreadState*> g_registry{nullptr};
 enum : int { kWriterNone = 0, kWriterStarting = 1, kWriterRunning = 2, kWriterStopping = 3 };
 std::atomic<int> g_writerRunning{kWriterNone};
 pthread_t g_writerThread;
+std::atomic<int64_t> g_writerTid{0};  // the latest writer thread's (named again at the end)
 std::atomic<int> g_writerStop{0};
 std::atomic<uint32_t> g_writerDone{0};
 std::atomic<uint32_t> g_nextString{1};
@@ -344,6 +345,7 @@ void writeQueued(bool recycle = true) {
 void* writerMain(void*) {
     detail::t_inTool = true;
     syscall(SYS_prctl, PR_SET_NAME, "sightline-io", 0, 0, 0);  // in top and gdb: ours
+    g_writerTid.store(rawGettid(), std::memory_order_relaxed);
     {
         // Source 2: the tool's own thread, left out of the program's rows by the merge.
         int64_t ints[3] = {rawGettid(), nowNs(), 2};
@@ -366,6 +368,13 @@ void* writerMain(void*) {
 void ensureWriter() {
     int expected = kWriterNone;
     if (!g_writerRunning.compare_exchange_strong(expected, kWriterStarting)) return;
+    // A thread ending while the process ends (Python's daemon threads do) must not start a
+    // writer that shutdown() will not wait for: it would be an unnamed thread of the program.
+    // (Both are sequentially consistent: shutdown() sets g_shutdown before it looks here.)
+    if (g_shutdown.load()) {
+        g_writerRunning.store(kWriterNone);
+        return;
+    }
     ProcessWriter::ToolScope scope;
     sigset_t all, old;
     sigfillset(&all);
@@ -631,31 +640,12 @@ bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_
 
 bool ProcessWriter::emitMeta(MetaKind kind, const int64_t* ints, int intCount,
                              const std::string_view* strs, int strCount) {
-    uint32_t bytes = sizeof(MetaRecord) + 8 * static_cast<uint32_t>(intCount);
-    for (int i = 0; i < strCount; ++i)
-        bytes += 4 + static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
-    bytes = paddedTo8(bytes);
-    uint8_t* p = reserveCritical(bytes);
+    uint8_t* p = reserveCritical(metaRecordBytes(intCount, strs, strCount));
     if (!p) {
         countDrop(DropKind::Meta);
         return false;
     }
-    auto* m = reinterpret_cast<MetaRecord*>(p);
-    m->h = {RecordType::Meta, 0, static_cast<uint16_t>(bytes / 8), static_cast<uint32_t>(kind)};
-    m->intCount = static_cast<uint16_t>(intCount);
-    m->strCount = static_cast<uint16_t>(strCount);
-    m->reserved = 0;
-    uint8_t* q = p + sizeof(MetaRecord);
-    if (intCount) std::memcpy(q, ints, 8 * static_cast<size_t>(intCount));
-    q += 8 * intCount;
-    for (int i = 0; i < strCount; ++i) {
-        uint32_t len = static_cast<uint32_t>(std::min<size_t>(strs[i].size(), 16384));
-        std::memcpy(q, &len, 4);
-        std::memcpy(q + 4, strs[i].data(), len);
-        q += 4 + len;
-    }
-    std::memset(q, 0, static_cast<size_t>(p + bytes - q));
-    commit(bytes);
+    commit(encodeMeta(p, kind, ints, intCount, strs, strCount));
     return true;
 }
 
@@ -734,7 +724,16 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
             writeBlock(t->tid, UINT64_MAX, tmp, n);
         }
     }
-    // Step 4: how the process (or, before an exec, this image) ended: the stream is complete.
+    // Step 4: the writer thread is the capture's, even one started by a thread that ended
+    // while the process was ending (its own record of that is refused once shutdown begins).
+    if (const int64_t writer = g_writerTid.load(std::memory_order_relaxed)) {
+        const std::string_view name = "sightline-io";
+        const int64_t ints[3] = {writer, nowNs(), 2};
+        alignas(8) uint8_t rec[sizeof(MetaRecord) + 3 * 8 + 4 + 16];
+        const uint32_t bytes = encodeMeta(rec, MetaKind::ThreadName, ints, 3, &name, 1);
+        writeBlock(0, UINT64_MAX, rec, bytes);
+    }
+    // Step 5: how the process (or, before an exec, this image) ended: the stream is complete.
     {
         alignas(8) uint8_t rec[sizeof(MetaRecord) + 32];
         const int64_t ints[4] = {nowNs(), exitCode, signal, static_cast<int64_t>(how)};
@@ -756,6 +755,7 @@ bool ProcessWriter::resumeAfterExec() {
     g_queue.store(nullptr);
     g_queueLen.store(0);
     g_writerRunning.store(0);
+    g_writerTid.store(0);
     g_writerStop.store(0);
     g_writerDone.store(0);
     g_shutdown.store(false);
@@ -807,6 +807,7 @@ void ProcessWriter::onForkChild(bool trace) {
     g_inflight.store(0);
     g_registry.store(nullptr);
     g_writerRunning.store(0);
+    g_writerTid.store(0);
     g_writerStop.store(0);
     g_writerDone.store(0);
     t_state = nullptr;

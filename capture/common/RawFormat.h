@@ -13,6 +13,8 @@
 // meta kinds are only ever added; a reader skips record types it does not know (size8).
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
+#include <string_view>
 
 #include "model/core/Schema.h"
 
@@ -190,6 +192,40 @@ inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, uin
     m.intCount = intCount;
     std::memcpy(out, &m, sizeof m);
     std::memcpy(out + sizeof m, ints, 8u * intCount);
+    return bytes;
+}
+
+// Strings of a MetaRecord are at most this long (longer ones are cut).
+inline constexpr uint32_t kMetaStringMax = 16384;
+
+// The size of a MetaRecord of `intCount` values and these strings (padded to 8).
+inline uint32_t metaRecordBytes(int intCount, const std::string_view* strs, int strCount) {
+    uint32_t bytes = static_cast<uint32_t>(sizeof(MetaRecord)) + 8u * static_cast<uint32_t>(intCount);
+    for (int i = 0; i < strCount; ++i)
+        bytes += 4 + static_cast<uint32_t>(std::min<size_t>(strs[i].size(), kMetaStringMax));
+    return (bytes + 7u) & ~7u;
+}
+
+// A MetaRecord with strings, written at `out` (room for metaRecordBytes()); returns its size.
+// Async-signal-safe.
+inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, int intCount,
+                           const std::string_view* strs, int strCount) {
+    const uint32_t bytes = metaRecordBytes(intCount, strs, strCount);
+    MetaRecord m{};
+    m.h = {RecordType::Meta, 0, static_cast<uint16_t>(bytes / 8), static_cast<uint32_t>(kind)};
+    m.intCount = static_cast<uint16_t>(intCount);
+    m.strCount = static_cast<uint16_t>(strCount);
+    std::memcpy(out, &m, sizeof m);
+    uint8_t* q = out + sizeof m;
+    if (intCount) std::memcpy(q, ints, 8 * static_cast<size_t>(intCount));
+    q += 8 * intCount;
+    for (int i = 0; i < strCount; ++i) {
+        const uint32_t len = static_cast<uint32_t>(std::min<size_t>(strs[i].size(), kMetaStringMax));
+        std::memcpy(q, &len, 4);
+        if (len) std::memcpy(q + 4, strs[i].data(), len);
+        q += 4 + len;
+    }
+    std::memset(q, 0, static_cast<size_t>(out + bytes - q));
     return bytes;
 }
 

@@ -7,6 +7,7 @@
 // record), and a sample is the thread, the time and the frame ids (a PythonSample record). A
 // forked child (a new stream) defines the frames it inherited again before its first sample.
 #include <nvtx3/nvToolsExt.h>
+#include <sys/prctl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -139,4 +140,16 @@ SL_EXPORT void sightline_pysample(int64_t tid, const uint32_t* frames, uint32_t 
     int64_t ints[3] = {tid, sl::capture::nowNs(), count};
     std::string_view ids(reinterpret_cast<const char*>(frames), size_t{count} * 4);
     ProcessWriter::emitMeta(sl::capture::MetaKind::PythonSample, ints, 3, &ids, 1);
+}
+
+// The calling thread is the hook's own (the Python sampler): named as the capture's, so the
+// merge leaves it and its CPU samples out of the program's rows, as it does the writer thread.
+SL_EXPORT void sightline_pytool_thread() {
+    using namespace sl::inject;
+    if (!ProcessWriter::active()) return;
+    ProcessWriter::ToolScope scope;
+    prctl(PR_SET_NAME, "sightline-py", 0, 0, 0);  // in top and gdb: ours
+    int64_t ints[3] = {ProcessWriter::threadId(), sl::capture::nowNs(), 2};
+    std::string_view name = "sightline-py";
+    ProcessWriter::emitMeta(sl::capture::MetaKind::ThreadName, ints, 3, &name, 1);
 }

@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <unordered_map>
 
 #include "capture/common/Clock.h"
 #include "capture/launcher/PerfRecord.h"
+#include "capture/launcher/PythonStacks.h"
 
 namespace sl::capture {
 namespace {
@@ -364,7 +366,8 @@ std::string CpuSampler::summary() const {
            (m_stats.kernelSamples ? "" : " (user space only: perf_event_paranoid)");
 }
 
-void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const {
+void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd,
+                       const PythonStacks* python, int64_t pythonTolerance) const {
     // Frames and stacks are interned into the builder on first use (a report per window).
     const auto& frames = m_resolver.frames();
     const auto& modules = m_resolver.modules();
@@ -373,8 +376,13 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
     std::vector<uint32_t> leafNames(stackIds.size(), 0);
     const uint32_t kernelName = b.intern("[kernel]");
     const uint32_t unknownModule = b.intern("[unknown]");
-    uint64_t unresolvedFrames = 0, samples = 0;
+    uint64_t unresolvedFrames = 0, samples = 0, joinedSamples = 0;
     std::vector<uint32_t> stack;
+    std::unordered_map<uint64_t, uint32_t> joined;  // (native stack << 32 | Python stack) -> stack
+    std::vector<bool> interpreter(modules.size());
+    if (python)
+        for (size_t m = 0; m < modules.size(); ++m)
+            interpreter[m] = PythonStacks::isInterpreterModule(modules[m]);
     for (const Sample& s : m_samples) {
         if (s.time < windowStart || s.time > windowEnd) continue;
         const auto st = static_cast<uint32_t>(s.begin);
@@ -412,9 +420,35 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd)
         e.cpu = s.cpu;
         e.name = leafNames[st];
         e.stack = stackIds[st];
+        if (python) {
+            const uint32_t py = python->nearest(s.pid, s.tid, s.time, pythonTolerance);
+            if (py != UINT32_MAX) {
+                // Joined stacks are interned once per (native stack, Python stack).
+                auto [it, isNew] = joined.try_emplace((uint64_t{st} << 32) | py, 0);
+                if (isNew) {
+                    const uint32_t* nb = m_resolver.stackBegin(st);
+                    std::vector<uint32_t> native;
+                    for (const uint32_t* fi = nb; fi != m_resolver.stackEnd(st); ++fi)
+                        native.push_back(frameIds[*fi]);
+                    const auto& pyFrames = b.report().callStacks[py].frames;
+                    auto merged = PythonStacks::splice(native, pyFrames, [&](size_t i) {
+                        const uint32_t module = frames[nb[i]].module;
+                        return module < modules.size() && interpreter[module];
+                    });
+                    it->second = b.stackId(std::move(merged));
+                }
+                e.stack = it->second;
+                e.name = b.report().stackFrames[b.report().callStacks[e.stack].frames[0]].function;
+                ++joinedSamples;
+            }
+        }
         b.add(e);
         ++samples;
     }
+    if (joinedSamples)
+        b.addDiagnostic("python.samples_joined", static_cast<int64_t>(joinedSamples),
+                        "CPU samples of Python threads shown with the Python stack of the "
+                        "nearest Python sample of their thread (--python-sampling)");
     if (m_stats.lost)
         b.addDiagnostic("sampling.samples_lost", static_cast<int64_t>(m_stats.lost),
                         "records the kernel dropped, almost all CPU samples (ring buffer full: the "

@@ -37,7 +37,10 @@ public:
     std::string start(int64_t pid, int frequency, bool callchains);
     // Ends sampling, drains the rings and resolves every frame.
     void stop();
-    void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
+    // With `python` (--python-sampling), a sample of a Python thread takes the Python stack of
+    // its thread nearest in time, at most `pythonTolerance` ns away (PythonStacks::splice).
+    void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd,
+               const class PythonStacks* python = nullptr, int64_t pythonTolerance = 0) const;
     const Stats& stats() const { return m_stats; }
     // "CPU sampling: N samples, M distinct frames symbolized in X ms" (after stop()).
     std::string summary() const;

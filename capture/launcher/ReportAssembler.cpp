@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/PythonStacks.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
@@ -91,6 +92,10 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     ReportBuilder b;
     if (!windowText.empty()) b.addDiagnostic("capture.range_window", windowNumber, windowText);
     SessionMerger merger(b, window);
+    // --python-sampling with native sampling: Python stacks join the native samples.
+    PythonStacks pythonStacks;
+    const bool joinPython = in.cpuSampler && o.pythonSamplingHz > 0;
+    if (joinPython) merger.keepPythonSamples(&pythonStacks);
     for (size_t i = 0; i < streams.size(); ++i) {
         Status s = merger.addStream(streams[i]);
         if (!s) b.addDiagnostic("capture.stream_unreadable", 1, s.error());
@@ -128,7 +133,16 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
             b.addDiagnostic("sched.records_lost", static_cast<int64_t>(in.sched->lostRecords()),
                             "context-switch records the kernel dropped (ring buffer full)");
     }
-    if (in.cpuSampler) in.cpuSampler->addTo(b, window.start, window.end);
+    if (in.cpuSampler) {
+        pythonStacks.finish();
+        // A native sample takes a Python stack at most one Python sampling period and one
+        // GIL switch interval (5 ms, Python's default) away: the sampler thread waits for the
+        // GIL that a busy thread gives up only every switch interval.
+        const int64_t tolerance =
+            joinPython ? 1'000'000'000 / o.pythonSamplingHz + 5'000'000 : 0;
+        in.cpuSampler->addTo(b, window.start, window.end, joinPython ? &pythonStacks : nullptr,
+                             tolerance);
+    }
 #if SIGHTLINE_HAVE_CUDA_REPORT
     // CUDA stream files of the module's fallback format (none when it writes through the raw
     // streams), then NVML metrics and the CUDA diagnostics.

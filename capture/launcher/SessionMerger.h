@@ -63,6 +63,9 @@ public:
     // Pairs start/end ranges, closes ranges left open, fills processes, threads and diagnostics.
     void finish(int64_t sessionEnd);
     const MergeStats& stats() const { return m_stats; }
+    // --python-sampling with native CPU sampling: Python samples go to `into`, to be joined
+    // with the native samples (PythonStacks.h), instead of becoming samples of their own.
+    void keepPythonSamples(class PythonStacks* into) { m_pyStacks = into; }
 
 private:
     struct OpenPush {
@@ -130,6 +133,7 @@ private:
     size_t m_lastOwn = SIZE_MAX;
     MergeWindow m_window;
     MergeStats m_stats;
+    class PythonStacks* m_pyStacks = nullptr;
     std::map<int64_t, ProcInfo> m_procs;
     std::map<std::pair<int64_t, int64_t>, Thread> m_threads;
     std::map<std::pair<int64_t, int64_t>, std::pair<bool, int64_t>> m_nameSource;  // (nvtx?, time)

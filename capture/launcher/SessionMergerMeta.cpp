@@ -1,5 +1,6 @@
 // SessionMerger: metadata records (processes, threads, names, domains, CUDA entities).
 #include "capture/launcher/SessionMerger.h"
+#include "capture/launcher/PythonStacks.h"
 #include "capture/launcher/SessionMergerStream.h"
 
 #include <algorithm>
@@ -221,7 +222,10 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             e.time = m.i(1);
             e.name = m_b.report().stackFrames[frames[0]].function;
             e.stack = m_b.stackId(std::move(frames));
-            m_b.add(e);
+            if (m_pyStacks)
+                m_pyStacks->add(e.pid, e.tid, e.time, e.stack);  // joined with native samples
+            else if (m_window.contains(e.time))
+                m_b.add(e);
             break;
         }
         default:

@@ -258,6 +258,9 @@ def _start_sampler(lib, hz):
     sample = lib.sightline_pysample
     sample.restype = None
     sample.argtypes = [ctypes.c_int64, ctypes.c_void_p, ctypes.c_uint32]
+    tool_thread = lib.sightline_pytool_thread
+    tool_thread.restype = None
+    tool_thread.argtypes = []
     interval = 1.0 / hz
     frame_ids = {}  # (code, line) -> id; 0: could not be defined
     current_frames = sys._current_frames
@@ -265,9 +268,11 @@ def _start_sampler(lib, hz):
 
     running = {}  # the sampler thread: its stop lock, its exit lock and its OS thread id
 
-    def loop(stop, exited):
+    def loop(stop, exited, started):
         me = _thread.get_ident()
         running["tid"] = _thread.get_native_id()
+        tool_thread()  # not the program's thread: left out of its rows
+        started.release()
         buf = (ctypes.c_uint32 * _MAX_DEPTH)()
         due = _monotonic()
         try:
@@ -311,7 +316,13 @@ def _start_sampler(lib, hz):
         stop.acquire()
         exited.acquire()
         running.update(stop=stop, exited=exited, tid=None)  # (relaunch stays)
-        _thread.start_new_thread(loop, (stop, exited))
+        # Wait until the thread has said it is ours: a process that ends right after (a parent
+        # whose fork returned last) would otherwise leave a thread the merge cannot tell apart
+        # from the program's.
+        started = _thread.allocate_lock()
+        started.acquire()
+        _thread.start_new_thread(loop, (stop, exited, started))
+        started.acquire(timeout=1.0)
 
     def before_fork():
         # The sampler leaves before fork(): a child gets no half-held lock of ours, and Python

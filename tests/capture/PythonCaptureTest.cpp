@@ -367,3 +367,57 @@ TEST_P(PythonSampling, StacksOfEveryThreadAndForkedChildNameTheHotFunction) {
 
 INSTANTIATE_TEST_SUITE_P(Interpreters, PythonSampling, ::testing::ValuesIn(interpreters()),
                          [](const auto& p) { return "python" + std::to_string(p.index); });
+
+// --python-sampling with native CPU sampling (the default -s process-tree): the native samples
+// of Python threads show Python functions instead of the interpreter, and the sampler thread
+// is not one of the program's.
+TEST_P(PythonSampling, NativeSamplesOfPythonThreadsShowPythonFunctions) {
+    const std::string python = GetParam();
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("pj.rep"), "-t",
+         "none", "-s", "process-tree", "--python-sampling=true",
+         "--python-sampling-frequency=200", python, pyClient("sampling.py")},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_EQ(out, "sampling done\n");
+    auto rep = load(dir.file("pj.rep"));
+    ASSERT_TRUE(rep);
+    const Report& r = *rep;
+    if (r.diagnosticCount("python.samples_joined") == 0 && events(r, EventKind::CpuSample).empty())
+        GTEST_SKIP() << "CPU sampling is refused here (perf_event_paranoid)";
+    int64_t root = -1;
+    for (const auto& p : r.processes)
+        if (p.commandLine.find("sampling.py") != std::string::npos && root < 0) root = p.pid;
+    ASSERT_GE(root, 0);
+    size_t mainSamples = 0, mainHot = 0, interpreterLeaf = 0;
+    for (const auto& e : events(r, EventKind::CpuSample)) {
+        if (e.pid != root || e.tid != root) continue;
+        ++mainSamples;
+        const auto& frames =
+            r.callStacks[size_t(e.track->intAt(cols::CpuSample::Stack, e.index))].frames;
+        ASSERT_FALSE(frames.empty());
+        if (e.name == "hot_inner") {
+            ++mainHot;
+            bool hot = false, main = false;
+            for (uint32_t f : frames) {
+                hot = hot || r.str(r.stackFrames[f].function) == "hot";
+                main = main || r.str(r.stackFrames[f].function) == "main";
+            }
+            EXPECT_TRUE(hot && main) << r.frameText(frames.back());
+        }
+        if (r.str(r.stackFrames[frames[0]].function) == "_PyEval_EvalFrameDefault") ++interpreterLeaf;
+    }
+    // About 1.3 s of CPU at the default 1000 Hz, most of it in hot_inner; few samples keep the
+    // bare interpreter (those without a Python sample near enough).
+    ASSERT_GE(mainSamples, 300u);
+    EXPECT_GE(mainHot * 10, mainSamples * 6) << mainHot << " of " << mainSamples;
+    EXPECT_LE(interpreterLeaf * 5, mainSamples) << interpreterLeaf << " of " << mainSamples;
+    EXPECT_GE(r.diagnosticCount("python.samples_joined"), int64_t(mainHot));
+    // Every thread of the report is the program's: the main thread, the waiter, the child's.
+    for (const auto& t : r.threads) EXPECT_NE(t.name, "sightline-py") << t.tid;
+    size_t rootThreads = 0;
+    for (const auto& t : r.threads) rootThreads += t.pid == root;
+    EXPECT_EQ(rootThreads, 2u) << "the main thread and the waiter, not the sampler";
+}
