@@ -267,6 +267,9 @@ def _start_sampler(lib, hz):
     active = threading._active  # ident -> Thread (native_id): the threads Python knows
 
     running = {}  # the sampler thread: its stop lock, its exit lock and its OS thread id
+    # In a forked child, the thread that forked (its only one) keeps the parent's native_id in
+    # threading (3.11 to 3.13): its own OS thread id, by ident.
+    forked = {}
 
     def loop(stop, exited, started):
         me = _thread.get_ident()
@@ -287,8 +290,10 @@ def _start_sampler(lib, hz):
                 for ident, frame in current_frames().items():
                     if ident == me:
                         continue
-                    thread = active.get(ident)
-                    tid = getattr(thread, "native_id", None) if thread is not None else None
+                    tid = forked.get(ident)
+                    if tid is None:
+                        thread = active.get(ident)
+                        tid = getattr(thread, "native_id", None) if thread is not None else None
                     if tid is None:
                         continue
                     n = 0
@@ -341,11 +346,15 @@ def _start_sampler(lib, hz):
             while os.path.exists(task) and _monotonic() < deadline:
                 _sleep(0.0002)
 
-    # In the parent the sampler comes back once fork() has returned to the Python code that
-    # called it: Python 3.13 counts the threads after its after_in_parent hooks, so a thread
-    # started in one would be seen. A profile function on this thread, for this one return,
+    # In the parent the sampler comes back at once where Python counts the threads before its
+    # after_in_parent hooks (3.12; 3.11 does not count). 3.13 counts them after, so a thread
+    # started in a hook would be seen: there it comes back once fork() has returned to the
+    # Python code that called it. A profile function on this thread, for this one return,
     # notices it (then hands the thread back to the profile function it had, if any).
     def after_in_parent():
+        if sys.version_info < (3, 13):
+            launch()
+            return
         caller = sys._getframe(1)  # the frame that called os.fork (hooks are called from C)
         previous = sys.getprofile()
 
@@ -358,9 +367,14 @@ def _start_sampler(lib, hz):
 
         sys.setprofile(until_fork_returns)
 
+    def after_in_child():
+        forked.clear()
+        forked[_thread.get_ident()] = _thread.get_native_id()
+        launch()
+
     launch()
     os.register_at_fork(before=before_fork, after_in_parent=after_in_parent,
-                        after_in_child=launch)
+                        after_in_child=after_in_child)
 
 
 def start():

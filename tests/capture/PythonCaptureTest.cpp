@@ -351,6 +351,8 @@ TEST_P(PythonSampling, StacksOfEveryThreadAndForkedChildNameTheHotFunction) {
             EXPECT_EQ(e.name, "waiter");
         } else if (e.pid != root && e.name == "hot_inner") {
             ++childHot;
+            // The forked child's only thread is its main one (threading keeps the parent's id).
+            EXPECT_EQ(e.tid, e.pid);
         }
     }
     // About 1.4 s of the main thread at 200 Hz (the GIL may delay a few).
@@ -391,8 +393,12 @@ TEST_P(PythonSampling, NativeSamplesOfPythonThreadsShowPythonFunctions) {
     for (const auto& p : r.processes)
         if (p.commandLine.find("sampling.py") != std::string::npos && root < 0) root = p.pid;
     ASSERT_GE(root, 0);
-    size_t mainSamples = 0, mainHot = 0, interpreterLeaf = 0;
+    size_t mainSamples = 0, mainHot = 0, interpreterLeaf = 0, childSamples = 0, childHot = 0;
     for (const auto& e : events(r, EventKind::CpuSample)) {
+        if (e.pid != root && e.tid == e.pid) {  // the forked child: 0.3 s in hot_inner
+            ++childSamples;
+            childHot += e.name == "hot_inner";
+        }
         if (e.pid != root || e.tid != root) continue;
         ++mainSamples;
         const auto& frames =
@@ -414,7 +420,9 @@ TEST_P(PythonSampling, NativeSamplesOfPythonThreadsShowPythonFunctions) {
     ASSERT_GE(mainSamples, 300u);
     EXPECT_GE(mainHot * 10, mainSamples * 6) << mainHot << " of " << mainSamples;
     EXPECT_LE(interpreterLeaf * 5, mainSamples) << interpreterLeaf << " of " << mainSamples;
-    EXPECT_GE(r.diagnosticCount("python.samples_joined"), int64_t(mainHot));
+    EXPECT_GE(childSamples, 100u);
+    EXPECT_GE(childHot * 10, childSamples * 6) << childHot << " of " << childSamples;
+    EXPECT_GE(r.diagnosticCount("python.samples_joined"), int64_t(mainHot + childHot));
     // Every thread of the report is the program's: the main thread, the waiter, the child's.
     for (const auto& t : r.threads) EXPECT_NE(t.name, "sightline-py") << t.tid;
     size_t rootThreads = 0;

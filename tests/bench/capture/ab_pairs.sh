@@ -4,20 +4,26 @@
 # directory) and $runs (runs or pairs).
 # pairs LABEL COMMAND_A COMMAND_B: warm-up A and B once, then $runs pairs A B; prints the median
 # wall of each and the median of the pair-by-pair ratios A/B (and min-max of the ratios).
+# With metric=cpu set, CPU seconds (user + system, the command's waited-for children included)
+# instead of wall seconds.
 pairs() {
     label=$1
     a=$2
     b=$3
     rm -f "$out/a.t" "$out/b.t"
+    local fmt=%e what=wall
+    if [ "${metric:-wall}" = cpu ]; then fmt="%U %S"; what=CPU; fi
     eval "$a" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
     eval "$b" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
     k=0
     while [ $k -lt "$runs" ]; do
-        eval "/usr/bin/time -a -o $out/a.t -f %e $a" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
-        eval "/usr/bin/time -a -o $out/b.t -f %e $b" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+        eval "/usr/bin/time -a -o $out/a.t -f '$fmt' $a" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+        eval "/usr/bin/time -a -o $out/b.t -f '$fmt' $b" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
         k=$((k + 1))
     done
-    paste "$out/a.t" "$out/b.t" | awk -v label="$label" '
+    # One figure per run: wall, or user + system.
+    for f in a b; do awk '{ print ($2 == "" ? $1 : $1 + $2) }' "$out/$f.t" >"$out/$f.v"; done
+    paste "$out/a.v" "$out/b.v" | awk -v label="$label" -v what="$what" '
         function median(v, n,   i, j, t) {
             for (i = 2; i <= n; ++i)
                 for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
@@ -26,8 +32,8 @@ pairs() {
         { ++n; a[n] = $1; b[n] = $2; r[n] = $1 / $2 }
         END {
             ma = median(a, n); mb = median(b, n); mr = median(r, n)
-            printf "%s: %d pairs; median wall A %.2f s, B %.2f s; A/B pair by pair: median %.3f (%+.1f%%), min %.3f, max %.3f\n",
-                label, n, ma, mb, mr, (mr - 1) * 100, r[1], r[n]
+            printf "%s: %d pairs; median %s A %.2f s, B %.2f s; A/B pair by pair: median %.3f (%+.1f%%), min %.3f, max %.3f\n",
+                label, n, what, ma, mb, mr, (mr - 1) * 100, r[1], r[n]
         }'
 }
 
