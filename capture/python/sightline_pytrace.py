@@ -262,7 +262,8 @@ def _start_sampler(lib, hz):
     tool_thread.restype = None
     tool_thread.argtypes = []
     interval = 1.0 / hz
-    frame_ids = {}  # (code, line) -> id; 0: could not be defined
+    frame_ids = {}  # (code, instruction offset) -> id; 0: could not be defined
+    line_ids = {}  # (code, line) -> id: the frame definitions (function, file, line)
     current_frames = sys._current_frames
     active = threading._active  # ident -> Thread (native_id): the threads Python knows
 
@@ -298,13 +299,19 @@ def _start_sampler(lib, hz):
                         continue
                     n = 0
                     while frame is not None and n < _MAX_DEPTH:
+                        # Keyed by the instruction, not the line: f_lineno decodes the line
+                        # table on every read, f_lasti is a subtraction.
                         code = frame.f_code
-                        key = (code, frame.f_lineno)
+                        key = (code, frame.f_lasti)
                         fid = frame_ids.get(key)
                         if fid is None:
-                            name = getattr(code, "co_qualname", code.co_name)
-                            fid = define(name.encode("utf-8", "replace"),
-                                         code.co_filename.encode("utf-8", "replace"), key[1] or 0)
+                            line = frame.f_lineno or 0
+                            fid = line_ids.get((code, line))
+                            if fid is None:
+                                name = getattr(code, "co_qualname", code.co_name)
+                                fid = define(name.encode("utf-8", "replace"),
+                                             code.co_filename.encode("utf-8", "replace"), line)
+                                line_ids[(code, line)] = fid
                             frame_ids[key] = fid
                         if fid:
                             buf[n] = fid

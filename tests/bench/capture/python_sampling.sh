@@ -30,3 +30,7 @@ done
 pairs "python sampling 100 Hz joined with native sampling (default -s, 1000 Hz)" \
     "$native --python-sampling=true --python-sampling-frequency=100 $python $here/py_loop.py $n" \
     "$native $python $here/py_loop.py $n"
+for hz in "${rates[@]}"; do
+    echo -n "$hz Hz: "
+    $quiet --python-sampling=true --python-sampling-frequency=$hz $python $here/py_loop.py $n | grep "sampler thread"
+done
