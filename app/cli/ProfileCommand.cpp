@@ -83,6 +83,15 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         o.pythonFunctions = std::move(*functions);
     }
     if (a.isTrue("python-sampling")) o.pythonSamplingHz = std::stoi(a.value("python-sampling-frequency"));
+    // --pytorch=MODE[,MODE]: the modes as the hook reads them, "none" left out.
+    const std::string pytorchModes = a.value("pytorch");
+    for (std::string_view rest = pytorchModes; !rest.empty();) {
+        const size_t comma = rest.find(',');
+        const std::string_view mode = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        if (mode.empty() || mode == "none") continue;
+        o.pytorch += (o.pytorch.empty() ? "" : ",") + std::string(mode);
+    }
 #if SIGHTLINE_HAVE_CUDA_REPORT
     {
         auto graph = cuda::parseGraphTrace(a.value("cuda-graph-trace"));

@@ -181,6 +181,8 @@ enum class MetaKind : uint32_t {
                           //  a Python frame (--python-sampling), stream-local id from 1
     PythonSample = 22,    // {tid, time, frameCount}     {frame ids, uint32 little-endian each,
                           //  leaf first}: a Python call stack of thread tid at time
+    PyTorchState = 23,    // {time, state (1 on, 2 failed)} {what: "torch 2.5.1: modes" or why}
+                          //  --pytorch: the hook switched PyTorch's annotations on, or could not
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

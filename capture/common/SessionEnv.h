@@ -23,6 +23,8 @@ constexpr const char* kCaptureDomain = "SIGHTLINE_CAPTURE_DOMAIN";
 constexpr const char* kPythonFunctions = "SIGHTLINE_PYTHON_FUNCTIONS";
 // --python-sampling: samples per second of the hook's sampler (unset: off).
 constexpr const char* kPythonSamplingHz = "SIGHTLINE_PYTHON_SAMPLING_HZ";
+// --pytorch: the modes, comma-separated (unset: none).
+constexpr const char* kPytorch = "SIGHTLINE_PYTORCH";
 // Every variable the exec interposers restore, in this order.
 constexpr const char* kAll[] = {"LD_PRELOAD",
                                 "NVTX_INJECTION64_PATH",
@@ -38,6 +40,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kCaptureRange,
                                 kCaptureDomain,
                                 kPythonFunctions,
-                                kPythonSamplingHz};
+                                kPythonSamplingHz,
+                                kPytorch};
 
 }  // namespace sl::capture::env

@@ -153,3 +153,30 @@ SL_EXPORT void sightline_pytool_thread() {
     std::string_view name = "sightline-py";
     ProcessWriter::emitMeta(sl::capture::MetaKind::ThreadName, ints, 3, &name, 1);
 }
+
+// --pytorch: the hook switched PyTorch's annotations on in this process (state 1, `text`: the
+// torch version and the modes) or could not (state 2, `text`: why).
+SL_EXPORT void sightline_pytorch_state(int32_t state, const char* text) {
+    using namespace sl::inject;
+    if (!ProcessWriter::active()) return;
+    ProcessWriter::ToolScope scope;
+    int64_t ints[2] = {sl::capture::nowNs(), state};
+    std::string_view what = text ? text : "";
+    ProcessWriter::emitMeta(sl::capture::MetaKind::PyTorchState, ints, 2, &what, 1);
+}
+
+// A range of traced function `id` (its domain, color and category) named `text` for this call
+// (--pytorch=functions-trace-shapes: the shapes of the call's tensors); popped with
+// sightline_pytrace_pop(id).
+SL_EXPORT void sightline_pytrace_push_text(uint32_t id, const char* text) {
+    const auto* f = sl::inject::lookup(id);
+    if (!f) return;
+    if (!text) {
+        sl::inject::nvtx::pushRange(f->domain, &f->attrs);
+        return;
+    }
+    nvtxEventAttributes_t attrs = f->attrs;
+    attrs.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attrs.message.ascii = text;
+    sl::inject::nvtx::pushRange(f->domain, &attrs);
+}

@@ -176,6 +176,7 @@ Status Launcher::addPythonHook(const Plan& plan, const std::string& sessionDir,
     env.emplace_back("PYTHONPATH", plan.pythonHookDir + (theirs.empty() ? "" : ":" + theirs));
     if (m_o.pythonSamplingHz > 0)
         env.emplace_back(env::kPythonSamplingHz, std::to_string(m_o.pythonSamplingHz));
+    if (!m_o.pytorch.empty()) env.emplace_back(env::kPytorch, m_o.pytorch);
     if (m_o.pythonFunctions.empty()) return {};
     const std::string table = sessionDir + "/python-functions.tsv";
     {
@@ -367,8 +368,7 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     plan.cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
     plan.pythonHookDir = moduleDir + "/python";
-    if ((!m_o.pythonFunctions.empty() || m_o.pythonSamplingHz > 0) &&
-        !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
+    if (m_o.usesPythonHook() && !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
         return makeError("Python tracing: cannot find the Python start-up hook (" +
                          plan.pythonHookDir + "/sightline_pytrace.py); the installation is incomplete");
     return plan;
@@ -441,7 +441,7 @@ Result<ProfileResult> Launcher::run() {
     cuda::CudaCaptureSession cudaSession(m_o.cuda, m_o.gpuMetrics, plan.cudaAvailable);
     for (const auto& kv : cudaSession.environment()) setup.env.push_back(kv);
 #endif
-    const bool pythonHook = !m_o.pythonFunctions.empty() || m_o.pythonSamplingHz > 0;
+    const bool pythonHook = m_o.usesPythonHook();
     if (pythonHook)
         if (Status st = addPythonHook(plan, session.path(), setup.env); !st)
             return makeError(st.error());

@@ -60,6 +60,11 @@ struct ProfileOptions {
     // --python-functions-trace, read and checked (empty: off).
     std::vector<PythonTracedFunction> pythonFunctions;
     int pythonSamplingHz = 0;  // --python-sampling[-frequency]; 0: off
+    std::string pytorch;       // --pytorch modes, comma-separated ("": none)
+    // Whether the Python start-up hook (capture/python) is needed.
+    bool usesPythonHook() const {
+        return !pythonFunctions.empty() || pythonSamplingHz > 0 || !pytorch.empty();
+    }
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)
     cuda::GpuMetricsOptions gpuMetrics;  // --gpu-metrics-devices/-frequency (NVML, launcher side)

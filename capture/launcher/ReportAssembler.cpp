@@ -152,6 +152,10 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         in.cuda->addToReport(b, window.start, window.end == INT64_MAX ? INT64_MAX : window.end + 1);
 #endif
     merger.finish(in.sessionEnd);
+    if (!o.pytorch.empty() && merger.pytorchProcesses() == 0)
+        b.addDiagnostic("pytorch.not_found", 1,
+                        "--pytorch=" + o.pytorch + ": no process of the program imported torch "
+                        "(or ran Python with -E, -I or -S): nothing was annotated");
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (!in.samplingProblem.empty())
         b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
@@ -205,7 +209,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
 std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "cuda.unavailable" || name == "capture.range_window") return "";
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
-        name == "capture.stream_recovered" || name == "capture.pid_namespaces")
+        name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
+        name == "python.samples_joined" || name == "pytorch.enabled")
         return "note: ";
     return "warning: ";
 }

@@ -846,6 +846,26 @@ void SessionMerger::finish(int64_t sessionEnd) {
                           "NVTX names of CUDA devices, contexts, streams or events that could not "
                           "be attached to a CUDA row "
                           "(no CUDA trace of that object was captured)");
+    // --pytorch: where PyTorch's annotations were switched on, and where they could not be.
+    for (const int64_t state : {1, 2}) {
+        int64_t count = 0;
+        std::string text;
+        for (const auto& [pid, st] : m_pytorch) {
+            if (st.first != state) continue;
+            if (++count <= 3)
+                text += (count > 1 ? "; " : "") + std::string("pid ") + std::to_string(pid) + ": " +
+                        st.second;
+        }
+        if (count > 3) text += "; ...";
+        if (count && state == 1)
+            m_b.addDiagnostic("pytorch.enabled", count,
+                              "processes where PyTorch's annotations were switched on (--pytorch): " +
+                                  text);
+        if (count && state == 2)
+            m_b.addDiagnostic("pytorch.failed", count,
+                              "processes that imported torch but where --pytorch could not switch "
+                              "its annotations on: " + text);
+    }
 }
 
 }  // namespace sl::capture

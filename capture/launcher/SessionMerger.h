@@ -66,6 +66,8 @@ public:
     // --python-sampling with native CPU sampling: Python samples go to `into`, to be joined
     // with the native samples (PythonStacks.h), instead of becoming samples of their own.
     void keepPythonSamples(class PythonStacks* into) { m_pyStacks = into; }
+    // --pytorch: processes whose hook said it switched PyTorch's annotations on or failed to.
+    size_t pytorchProcesses() const { return m_pytorch.size(); }
 
 private:
     struct OpenPush {
@@ -146,6 +148,7 @@ private:
     int64_t m_unresolvedNames = 0;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;
+    std::map<int64_t, std::pair<int64_t, std::string>> m_pytorch;  // pid -> (state, what)
     std::set<std::pair<int64_t, int64_t>> m_toolThreads;  // (pid, tid) of our writer threads
     struct ResourceNameRec {
         int64_t pid, kind, handle, time;

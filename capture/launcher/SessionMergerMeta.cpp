@@ -228,6 +228,9 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 m_b.add(e);
             break;
         }
+        case MetaKind::PyTorchState:
+            m_pytorch[pid] = {m.i(1), std::string(m.s(0))};
+            break;
         default:
             break;  // Drops are counted in the second pass; unknown kinds are skipped
     }

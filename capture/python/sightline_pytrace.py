@@ -1,5 +1,5 @@
-"""Sightline's Python hook: the function trace (`--python-functions-trace=FILE`) and the
-Python call-stack sampler (`--python-sampling`).
+"""Sightline's Python hook: the function trace (`--python-functions-trace=FILE`), the
+Python call-stack sampler (`--python-sampling`) and PyTorch's annotations (`--pytorch`).
 
 The profiler checks FILE (nsys's JSON format) and writes the functions it lists as a plain
 table (capture/launcher/PythonFunctionsConfig.h); this module reads that table and turns each
@@ -34,6 +34,8 @@ _by_module = {}       # module name -> [(dotted function path, id)]
 _codes = {}           # code object -> id (Python functions)
 _builtins = {}        # id(builtin) -> id (Python < 3.12: matched in c_call)
 _pending_lock = threading.Lock()
+_on_import = {}       # module name -> [callback(module)], run once the module has been imported
+_finder = None
 
 
 def _load_table(path):
@@ -116,7 +118,7 @@ class _Finder:
     functions once it has run."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname not in _by_module:
+        if fullname not in _by_module and fullname not in _on_import:
             return None
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
@@ -145,6 +147,9 @@ class _Loader:
         self._loader.exec_module(module)
         with _pending_lock:
             _attach(module)
+            callbacks = _on_import.pop(module.__name__, ())
+        for callback in callbacks:
+            callback(module)
 
     def __getattr__(self, name):  # get_source, is_package, ... of the real loader
         return getattr(self._loader, name)
@@ -245,7 +250,25 @@ def _start_functions_trace(lib, path):
         for name in list(_by_module):
             if name in sys.modules:
                 _attach(sys.modules[name])
-    sys.meta_path.insert(0, _Finder())
+    _install_finder()
+
+
+def _install_finder():
+    global _finder
+    if _finder is None:
+        _finder = _Finder()
+        sys.meta_path.insert(0, _finder)
+
+
+def _when_imported(name, callback):
+    """Runs callback(module) once module `name` has been imported (now, if it already is)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        callback(module)
+        return
+    with _pending_lock:
+        _on_import.setdefault(name, []).append(callback)
+    _install_finder()
 
 
 _MAX_DEPTH = 512
@@ -384,10 +407,137 @@ def _start_sampler(lib, hz):
                         after_in_child=after_in_child)
 
 
+# ---- --pytorch ----
+_PYTORCH_ENV = "SIGHTLINE_PYTORCH"
+_keep = []  # what must live as long as the process (the entered emit_nvtx)
+
+
+def _enable_emit_nvtx(torch, record_shapes):
+    # PyTorch's own NVTX ranges per autograd operator ("aten::linear, seq = 12"), as
+    # `with torch.autograd.profiler.emit_nvtx(record_shapes=...)` around the whole program.
+    # Entering it synchronizes CUDA, which would initialize CUDA in a program that has not
+    # (yet) used it, or never will: a fork-based DataLoader then fails. It is skipped then.
+    prof = torch.autograd.profiler.emit_nvtx(enabled=True, record_shapes=record_shapes)
+    cuda = getattr(torch, "cuda", None)
+    sync = getattr(cuda, "synchronize", None)
+    skip_sync = sync is not None and not cuda.is_initialized()
+    if skip_sync:
+        cuda.synchronize = lambda *args, **kwargs: None
+    try:
+        prof.__enter__()
+    finally:
+        if skip_sync:
+            cuda.synchronize = sync
+    _keep.append(prof)
+
+
+def _shapes(values):
+    parts = []
+    for v in values:
+        shape = getattr(v, "shape", None)
+        if shape is not None and hasattr(v, "dtype"):
+            parts.append("x".join(str(d) for d in shape) or "scalar")
+    return " [" + ", ".join(parts) + "]" if parts else ""
+
+
+def _enable_functions_trace(torch, lib, with_shapes):
+    # NVTX ranges (default domain) for each module's forward ("Linear.forward"), each backward
+    # pass ("backward") and each optimizer step ("SGD.step"), through PyTorch's global hooks.
+    define = lib.sightline_pytrace_define
+    define.restype = ctypes.c_uint32
+    define.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
+                       ctypes.c_char_p]
+    push = lib.sightline_pytrace_push
+    pop = lib.sightline_pytrace_pop
+    for f in (push, pop):
+        f.restype = None
+        f.argtypes = [ctypes.c_uint32]
+    push_text = lib.sightline_pytrace_push_text
+    push_text.restype = None
+    push_text.argtypes = [ctypes.c_uint32, ctypes.c_char_p]
+    ids = {}
+
+    def range_id(name):
+        rid = ids.get(name)
+        if rid is None:
+            rid = ids[name] = define(b"", name.encode("utf-8", "replace"), 0, 0, b"")
+        return rid
+
+    def forward_pre(module, args):
+        rid = range_id(type(module).__name__ + ".forward")
+        if with_shapes:
+            push_text(rid, (type(module).__name__ + ".forward" + _shapes(args)).encode())
+        else:
+            push(rid)
+
+    def forward_post(module, args, output):
+        pop(range_id(type(module).__name__ + ".forward"))
+
+    hooks = torch.nn.modules.module
+    hooks.register_module_forward_pre_hook(forward_pre)
+    try:  # PyTorch >= 2.0: also when forward raises
+        hooks.register_module_forward_hook(forward_post, always_call=True)
+    except TypeError:
+        hooks.register_module_forward_hook(forward_post)
+
+    backward = torch.autograd.backward
+    backward_id = range_id("backward")
+
+    def traced_backward(*args, **kwargs):
+        push(backward_id)
+        try:
+            return backward(*args, **kwargs)
+        finally:
+            pop(backward_id)
+
+    traced_backward.__wrapped__ = backward
+    for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
+        setattr(traced_backward, attr, getattr(backward, attr, None))
+    torch.autograd.backward = traced_backward  # Tensor.backward calls it through the module
+
+    optim = getattr(getattr(torch, "optim", None), "optimizer", None)
+    if optim is not None and hasattr(optim, "register_optimizer_step_pre_hook"):
+        optim.register_optimizer_step_pre_hook(
+            lambda opt, args, kwargs: push(range_id(type(opt).__name__ + ".step")))
+        optim.register_optimizer_step_post_hook(
+            lambda opt, args, kwargs: pop(range_id(type(opt).__name__ + ".step")))
+
+
+def _start_pytorch(lib, modes):
+    state = lib.sightline_pytorch_state
+    state.restype = None
+    state.argtypes = [ctypes.c_int32, ctypes.c_char_p]
+
+    def on_torch(torch):
+        # Each kind of annotation on its own: one that fails leaves the other on.
+        version = str(getattr(torch, "__version__", "?"))
+        on, failed = [], []
+        autograd = [m for m in modes if m in ("autograd-nvtx", "autograd-shapes-nvtx")]
+        functions = [m for m in modes if m in ("functions-trace", "functions-trace-shapes")]
+        for chosen, enable in (
+                (autograd, lambda: _enable_emit_nvtx(torch, "autograd-shapes-nvtx" in modes)),
+                (functions, lambda: _enable_functions_trace(torch, lib,
+                                                            "functions-trace-shapes" in modes))):
+            if not chosen:
+                continue
+            try:
+                enable()
+                on += chosen
+            except Exception as e:  # the program runs unannotated rather than not at all
+                failed.append("%s: %s: %s" % (",".join(chosen), type(e).__name__, e))
+        text = "torch %s: %s" % (version, ",".join(on) or "nothing on")
+        if failed:  # said by the profiler at the end, not on the program's stderr
+            text += "; failed: " + "; ".join(failed)
+        state(2 if failed else 1, text.encode("utf-8", "replace"))
+
+    _when_imported("torch", on_torch)
+
+
 def start():
     table = os.environ.get(_TABLE_ENV)
     hz = os.environ.get(_SAMPLING_ENV)
-    if not table and not hz:
+    pytorch = [m for m in os.environ.get(_PYTORCH_ENV, "").split(",") if m]
+    if not table and not hz and not pytorch:
         return
     try:
         lib = ctypes.CDLL(None)
@@ -400,3 +550,5 @@ def start():
         _start_functions_trace(lib, table)
     if hz:
         _start_sampler(lib, max(1, min(int(hz), 2000)))
+    if pytorch:
+        _start_pytorch(lib, pytorch)

@@ -13,7 +13,7 @@ def _sightline_start():
 
         sightline_pytrace.start()
     except Exception as e:  # the program runs untraced rather than not at all
-        sys.stderr.write("sightline: Python function trace not started: %r\n" % (e,))
+        sys.stderr.write("sightline: Python hook not started: %r\n" % (e,))
     # Our directory leaves sys.path (the program sees its own path), then the next
     # sitecustomize, if any, runs as Python would have run it.
     sys.path[:] = [p for p in sys.path if p.rstrip("/") != here.rstrip("/")]

@@ -280,9 +280,19 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      "run untraced")
             .group("More"));
     add(Opt(P, "pytorch", 0, K::List, "MODE", "none", "PyTorch annotations")
-            .values({val("autograd-nvtx"), val("autograd-shapes-nvtx"), val("functions-trace"),
-                     val("functions-trace-shapes"), val("none")})
-            .unavailable(kPython)
+            .values({val("autograd-nvtx"), val("autograd-shapes-nvtx"),
+                     differs("functions-trace",
+                             "NVTX ranges named after the module's class for each forward "
+                             "(\"Linear.forward\"), \"backward\" for each backward pass, and the "
+                             "optimizer's class for each step (\"SGD.step\")"),
+                     differs("functions-trace-shapes",
+                             "as functions-trace, with the shapes of the tensors given to each "
+                             "forward in the range's name (\"Linear.forward [64x128]\")"),
+                     val("none")})
+            .differs("switched on through the Python start-up hook when the program imports "
+                     "torch (`python -E`/`-I`/`-S` run unannotated); the autograd modes annotate "
+                     "the thread that imported torch and the autograd threads its backward "
+                     "passes use; the run says so when no process imported torch")
             .group("More"));
     add(Opt(P, "dask", 0, K::Choice, "functions-trace|none", "none", "trace Dask functions")
             .values({val("functions-trace"), val("none")})

@@ -429,3 +429,121 @@ TEST_P(PythonSampling, NativeSamplesOfPythonThreadsShowPythonFunctions) {
     for (const auto& t : r.threads) rootThreads += t.pid == root;
     EXPECT_EQ(rootThreads, 2u) << "the main thread and the waiter, not the sampler";
 }
+
+// --pytorch on the PyTorch stand-in (tests/clients/python/torch_standin: the API PyTorch
+// documents for emit_nvtx, global module and optimizer hooks; real PyTorch runs in
+// tests/gpu/run_gpu_tests.sh where a GPU is lent).
+namespace {
+
+struct TorchRun {
+    std::string output;
+    std::shared_ptr<Report> report;
+};
+
+TorchRun profileTorch(CaptureDir& dir, const std::string& modes,
+                      const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true",
+                                     "-o", dir.file("torch.rep"), "-t", "nvtx", "-s", "none",
+                                     "--pytorch=" + modes};
+    args.insert(args.end(), more.begin(), more.end());
+    args.push_back(kVenvPython);
+    args.push_back(pyClient("torch_train_standin.py"));
+    int code = -1;
+    TorchRun run;
+    run.output = runCapturingStdout(args, &code);
+    EXPECT_EQ(code, 0) << run.output;
+    run.report = load(dir.file("torch.rep"));
+    return run;
+}
+
+size_t countNamed(const Report& r, const std::string& prefix) {
+    size_t n = 0;
+    for (const auto& e : events(r, EventKind::NvtxRange)) n += e.name.rfind(prefix, 0) == 0;
+    return n;
+}
+
+}  // namespace
+
+TEST(PyTorchOption, AutogradNvtxSwitchesPyTorchsOwnRangesOnWithoutInitializingCuda) {
+    REQUIRE_VENV();
+    CaptureDir dir;
+    auto run = profileTorch(dir, "autograd-nvtx");
+    ASSERT_TRUE(run.report);
+    const Report& r = *run.report;
+    // Entering emit_nvtx synchronizes CUDA: the profiler must not initialize it for the program.
+    EXPECT_EQ(run.output, "cuda initialized: False\n");
+    // Three steps: two linear and one relu forward, two backward operators, one optimizer op.
+    EXPECT_EQ(countNamed(r, "aten::linear, seq = "), 6u);
+    EXPECT_EQ(countNamed(r, "aten::mm_backward, seq = "), 3u);
+    EXPECT_EQ(countNamed(r, "aten::add_, seq = "), 3u);
+    for (const auto& e : events(r, EventKind::NvtxRange))
+        EXPECT_EQ(e.name.find("sizes ="), std::string::npos) << e.name;
+    EXPECT_EQ(r.diagnosticCount("pytorch.enabled"), 1);
+    EXPECT_EQ(r.diagnosticCount("pytorch.not_found"), 0);
+
+    auto shapes = profileTorch(dir, "autograd-shapes-nvtx");
+    ASSERT_TRUE(shapes.report);
+    EXPECT_EQ(countNamed(*shapes.report, "aten::linear, seq = "), 6u);
+    size_t withSizes = 0;
+    for (const auto& e : events(*shapes.report, EventKind::NvtxRange))
+        withSizes += e.name.find(", sizes = [[64, 128]]") != std::string::npos;
+    EXPECT_EQ(withSizes, 3u);  // the first linear of each step
+}
+
+TEST(PyTorchOption, FunctionsTraceRangesForForwardBackwardAndStep) {
+    REQUIRE_VENV();
+    CaptureDir dir;
+    auto run = profileTorch(dir, "functions-trace");
+    ASSERT_TRUE(run.report);
+    const Report& r = *run.report;
+    EXPECT_EQ(run.output, "cuda initialized: False\n");
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "Sequential.forward").size(), 3u);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "Linear.forward").size(), 6u);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "ReLU.forward").size(), 3u);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "backward").size(), 3u);
+    EXPECT_EQ(events(r, EventKind::NvtxRange, "SGD.step").size(), 3u);
+    EXPECT_EQ(countNamed(r, "aten::"), 0u);  // PyTorch's own ranges were not asked for
+    // Each layer's forward lies inside its model's forward.
+    auto outer = events(r, EventKind::NvtxRange, "Sequential.forward");
+    for (const auto& e : events(r, EventKind::NvtxRange, "Linear.forward")) {
+        bool inside = false;
+        for (const auto& o : outer) inside = inside || (e.start >= o.start && e.end <= o.end);
+        EXPECT_TRUE(inside) << e.start;
+    }
+
+    auto shapes = profileTorch(dir, "functions-trace-shapes");
+    ASSERT_TRUE(shapes.report);
+    EXPECT_EQ(events(*shapes.report, EventKind::NvtxRange, "Linear.forward [64x128]").size(), 3u);
+    EXPECT_EQ(events(*shapes.report, EventKind::NvtxRange, "Linear.forward [64x256]").size(), 3u);
+    EXPECT_EQ(events(*shapes.report, EventKind::NvtxRange, "SGD.step").size(), 3u);
+}
+
+TEST(PyTorchOption, SaysWhenNoProcessImportedTorchOrWhenAnnotationsFailed) {
+    REQUIRE_VENV();
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-f", "true", "-o", dir.file("none.rep"), "-t", "nvtx",
+         "-s", "none", "--pytorch=autograd-nvtx", kVenvPython,
+         pyClient("torch_train_standin.py"), "--no-torch"},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("warning: pytorch.not_found"), std::string::npos) << out;
+    EXPECT_NE(out.find("no process of the program imported torch"), std::string::npos) << out;
+    auto rep = load(dir.file("none.rep"));
+    ASSERT_TRUE(rep);
+    EXPECT_EQ(rep->diagnosticCount("pytorch.not_found"), 1);
+
+    // A torch that cannot give NVTX ranges (built without CUDA): the function trace still runs,
+    // the report says what failed and why, and the program's output is its own.
+    auto run = profileTorch(dir, "autograd-nvtx,functions-trace", {"-e", "TORCH_STANDIN_NO_NVTX=1"});
+    ASSERT_TRUE(run.report);
+    EXPECT_EQ(run.output, "cuda initialized: False\n");
+    EXPECT_EQ(run.report->diagnosticCount("pytorch.failed"), 1);
+    bool saidWhy = false;
+    for (const auto& d : run.report->diagnostics)
+        saidWhy = saidWhy || (d.name == "pytorch.failed" &&
+                              d.reason.find("compiled without CUDA") != std::string::npos);
+    EXPECT_TRUE(saidWhy);
+    EXPECT_EQ(events(*run.report, EventKind::NvtxRange, "Linear.forward").size(), 6u);
+}

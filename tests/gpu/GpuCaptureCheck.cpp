@@ -196,6 +196,36 @@ public:
         for (const auto& n : names) expect(seen.count(n) != 0, "NVTX range '" + n + "' captured");
     }
 
+    // --pytorch and --python-sampling on a real PyTorch training loop of `steps` steps (the
+    // warm-up's included) whose model has `linears` Linear layers.
+    void pytorchAnnotations(int64_t steps, int64_t linears) {
+        int64_t aten = 0, forward = 0, backward = 0;
+        for (const Track* t : m_r.tracksOfKind(EventKind::NvtxRange))
+            for (size_t i = 0; i < t->size(); ++i) {
+                const std::string_view name = m_r.str(t->name[i]);
+                aten += name.starts_with("aten::");
+                forward += name == "Linear.forward";
+                backward += name == "backward";
+            }
+        expect(aten >= steps, "PyTorch operator ranges (emit_nvtx): " + std::to_string(aten) +
+                                  ", expected at least one per step (" + std::to_string(steps) + ")");
+        equal(forward, steps * linears, "Linear.forward ranges (--pytorch=functions-trace)");
+        // (the program names a range "backward" too)
+        expect(backward >= steps, "backward ranges (--pytorch=functions-trace): " +
+                                      std::to_string(backward) + ", expected at least " +
+                                      std::to_string(steps));
+        int64_t pythonSamples = 0;
+        for (const Track* t : m_r.tracksOfKind(EventKind::CpuSample))
+            for (size_t i = 0; i < t->size(); ++i) {
+                const auto& frames = m_r.callStacks[size_t(t->intAt(cols::CpuSample::Stack, i))].frames;
+                bool py = false;
+                for (uint32_t f : frames) py = py || m_r.isPythonFrame(m_r.stackFrames[f]);
+                pythonSamples += py;
+            }
+        expect(pythonSamples > 0, "CPU samples with Python frames (--python-sampling): " +
+                                      std::to_string(pythonSamples));
+    }
+
 private:
     const Report& m_r;
     CheckResult& m_out;
@@ -242,6 +272,7 @@ CheckResult checkGpuCapture(const Report& r, const Expectations& e, const CheckO
     c.streamsInOrder();
     if (o.checkNvtx && !range) c.nvtxRanges(e.list("nvtx_ranges"));
     if (o.gpuMetrics) c.gpuMetrics();
+    if (o.pytorch) c.pytorchAnnotations(e.num("total_steps"), e.num("linear_layers"));
     return out;
 }
 

@@ -32,6 +32,9 @@ struct CheckOptions {
     bool checkNvtx = true;
     bool minimumKernels = false;  // "min_kernels": at least that many (PyTorch)
     bool gpuMetrics = false;      // captured with --gpu-metrics-devices: NVML series with samples
+    // captured with --pytorch=autograd-nvtx,functions-trace --python-sampling=true:
+    // PyTorch's operator ranges, a Linear.forward per layer and step, Python frames in samples
+    bool pytorch = false;
 };
 
 struct CheckResult {

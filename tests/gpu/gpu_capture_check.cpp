@@ -1,5 +1,5 @@
 // gpu_capture_check REPORT EXPECTATIONS [--graph-mode graph|node] [--profiler-range]
-//                   [--no-nvtx] [--min-kernels] [--gpu-metrics]
+//                   [--no-nvtx] [--min-kernels] [--gpu-metrics] [--pytorch]
 // Compares a captured report with what the client says it did; prints one line per check and
 // exits 1 if any failed (2 on bad input).
 #include <cstdio>
@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: %s REPORT EXPECTATIONS [--graph-mode graph|node] [--profiler-range] "
                      "[--no-nvtx] "
-                     "[--min-kernels] [--gpu-metrics]\n",
+                     "[--min-kernels] [--gpu-metrics] [--pytorch]\n",
                      argv[0]);
         return 2;
     }
@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
             o.checkNvtx = false;
         } else if (a == "--min-kernels") {
             o.minimumKernels = true;
+        } else if (a == "--pytorch") {
+            o.pytorch = true;
         } else if (a == "--gpu-metrics") {
             o.gpuMetrics = true;
         } else {

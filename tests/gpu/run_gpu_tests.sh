@@ -53,6 +53,9 @@ run metrics --graph-mode graph --no-nvtx --gpu-metrics -- -t cuda --gpu-metrics-
 # PyTorch, when installed with CUDA.
 if python3 "$HERE/torch_train.py" 1 >/dev/null 2>&1; then
   run torch --min-kernels -- -t cuda,nvtx -- python3 "$HERE/torch_train.py" 50 "$WORK/torch.expect"
+  run torch_annotated --min-kernels --pytorch -- -t cuda,nvtx --pytorch=autograd-nvtx,functions-trace \
+    --python-sampling=true --python-sampling-frequency=200 -- \
+    python3 "$HERE/torch_train.py" 50 "$WORK/torch_annotated.expect"
 else
   echo "SKIP torch: PyTorch with CUDA is not available (python3 -c 'import torch' failed or no device)"
 fi

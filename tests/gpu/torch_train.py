@@ -54,4 +54,5 @@ wall = time.perf_counter() - t0
 print(f"steps={steps} seconds={wall:.6f} loss={loss.item():.4f}")
 if len(sys.argv) > 2:
     with open(sys.argv[2], "w") as f:
-        f.write(f"steps={steps}\nnvtx_ranges=step,forward,backward,optimizer\nmin_kernels={steps * 10}\n")
+        f.write(f"steps={steps}\nnvtx_ranges=step,forward,backward,optimizer\nmin_kernels={steps * 10}\n"
+                f"linear_layers=3\ntotal_steps={steps + 5}\n")  # with the warm-up's
