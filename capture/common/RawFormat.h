@@ -183,6 +183,10 @@ enum class MetaKind : uint32_t {
                           //  leaf first}: a Python call stack of thread tid at time
     PyTorchState = 23,    // {time, state (1 on, 2 failed)} {what: "torch 2.5.1: modes" or why}
                           //  --pytorch: the hook switched PyTorch's annotations on, or could not
+    PythonBacktrace = 24, // {tid, time, frameCount, kind} {frame ids as in PythonSample}: the
+                          //  Python stack of thread tid's event of EventKind kind (OS runtime,
+                          //  NVTX range or mark) that starts at time (--python-backtrace)
+    PythonBacktraceState = 25,  // {time, state (2: off)} {why}: backtraces could not be read
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

@@ -25,6 +25,9 @@ constexpr const char* kPythonFunctions = "SIGHTLINE_PYTHON_FUNCTIONS";
 constexpr const char* kPythonSamplingHz = "SIGHTLINE_PYTHON_SAMPLING_HZ";
 // --pytorch: the modes, comma-separated (unset: none).
 constexpr const char* kPytorch = "SIGHTLINE_PYTORCH";
+// --python-backtrace: the kinds of calls that take one ("osrt,nvtx"; unset: none). Read by the
+// injected library (which calls) and the hook (which checks the layout first).
+constexpr const char* kPythonBacktrace = "SIGHTLINE_PYTHON_BACKTRACE";
 // Every variable the exec interposers restore, in this order.
 constexpr const char* kAll[] = {"LD_PRELOAD",
                                 "NVTX_INJECTION64_PATH",
@@ -41,6 +44,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kCaptureDomain,
                                 kPythonFunctions,
                                 kPythonSamplingHz,
-                                kPytorch};
+                                kPytorch,
+                                kPythonBacktrace};
 
 }  // namespace sl::capture::env

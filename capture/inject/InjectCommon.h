@@ -29,6 +29,9 @@ struct Config {
     bool osrt = false;
     bool traceForkBeforeExec = true;
     int64_t osrtThresholdNs = 1000;
+    // --python-backtrace: at recorded OS runtime calls, at NVTX pushes, starts and marks.
+    bool pythonBacktraceOsrt = false;
+    bool pythonBacktraceNvtx = false;
 };
 extern Config g_config;
 // OS runtime recording is on (set after the constructor, off during shutdown).

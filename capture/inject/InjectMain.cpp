@@ -14,6 +14,7 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/PythonBacktrace.h"
 
 namespace sl::inject {
 
@@ -50,6 +51,11 @@ void readConfig() {
         g_config.osrtThresholdNs = std::atoll(th);
     if (const char* f = std::getenv(capture::env::kTraceForkBeforeExec))
         g_config.traceForkBeforeExec = f[0] == '1';
+    if (const char* b = std::getenv(capture::env::kPythonBacktrace)) {
+        const std::string kinds = b;
+        g_config.pythonBacktraceOsrt = kinds.find("osrt") != std::string::npos;
+        g_config.pythonBacktraceNvtx = kinds.find("nvtx") != std::string::npos;
+    }
     g_savedEnv = new std::vector<std::string>();
     for (const char* name : capture::env::kAll)
         if (const char* v = std::getenv(name)) g_savedEnv->push_back(std::string(name) + "=" + v);
@@ -86,6 +92,7 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
     ProcessWriter::ToolScope scope;
     uint32_t id = name.get(text);
     int64_t cols[2] = {result, err};
+    if (g_config.pythonBacktraceOsrt) pybt::recordFor(t0, EventKind::OsRuntime);  // before its event, in its thread
     ProcessWriter::emitEvent(EventKind::OsRuntime, currentTid(), t0, t1, id, cols, 2);
 }
 

@@ -19,6 +19,7 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/PythonBacktrace.h"
 #include "capture/inject/NvtxApi.h"
 #include "capture/inject/NvtxMessage.h"
 #include "capture/inject/NvtxPushStack.h"
@@ -133,6 +134,7 @@ void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
                        const Message& m, uint64_t rangeId) {
     nameCategoriesAgain();
+    if (__builtin_expect(g_config.pythonBacktraceNvtx, 0)) pybt::recordFor(time, type == RecordType::NvtxMark ? EventKind::NvtxMark : EventKind::NvtxRange);
     const bool compact = (a.category | a.color | a.payloadType) == 0;
     const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;

@@ -18,6 +18,7 @@
 
 #include "capture/inject/InjectCommon.h"
 #include "capture/inject/NvtxApi.h"
+#include "capture/inject/PythonFrames.h"
 
 namespace sl::inject {
 namespace {
@@ -40,34 +41,6 @@ nvtxDomainHandle_t domainNamed(const std::string& name) {
     auto [it, fresh] = domains.try_emplace(name, nullptr);
     if (fresh) it->second = nvtx::domainCreate(name.c_str());
     return it->second;
-}
-
-// Python frames: append-only and lock-free (a child forked mid-append cannot deadlock).
-struct PythonFrame {
-    int64_t line;
-    std::string function, file;
-};
-constexpr uint32_t kMaxFrames = 1u << 20;
-std::atomic<PythonFrame*>* g_frames = new std::atomic<PythonFrame*>[kMaxFrames]();
-std::atomic<uint32_t> g_frameCount{0};
-std::atomic<uint32_t> g_framesGen{0};  // the stream generation that has every definition
-
-void emitFrame(uint32_t id, const PythonFrame& f) {
-    int64_t ints[2] = {id, f.line};
-    std::string_view strs[2] = {f.function, f.file};
-    ProcessWriter::emitMeta(capture::MetaKind::PythonFrame, ints, 2, strs, 2);
-}
-
-// Before a definition or a sample: a stream that lacks the earlier definitions (a forked
-// child's) gets them first.
-void defineFramesAgain() {
-    const uint32_t gen = ProcessWriter::generation();
-    uint32_t seen = g_framesGen.load(std::memory_order_relaxed);
-    if (__builtin_expect(seen == gen, 1)) return;
-    if (!g_framesGen.compare_exchange_strong(seen, gen)) return;
-    const uint32_t n = std::min(g_frameCount.load(std::memory_order_acquire), kMaxFrames);
-    for (uint32_t i = 0; i < n; ++i)
-        if (const PythonFrame* f = g_frames[i].load(std::memory_order_acquire)) emitFrame(i + 1, *f);
 }
 
 inline const TracedFunction* lookup(uint32_t id) {
@@ -119,13 +92,7 @@ SL_EXPORT uint32_t sightline_pyframe_define(const char* function, const char* fi
     using namespace sl::inject;
     if (!ProcessWriter::active()) return 0;
     ProcessWriter::ToolScope scope;
-    defineFramesAgain();
-    const uint32_t i = g_frameCount.fetch_add(1, std::memory_order_acq_rel);
-    if (i >= kMaxFrames) return 0;
-    auto* f = new PythonFrame{line, function ? function : "", file ? file : ""};
-    g_frames[i].store(f, std::memory_order_release);
-    emitFrame(i + 1, *f);
-    return i + 1;
+    return pyframes::define(function ? function : "", file ? file : "", line);
 }
 
 // A Python call stack of thread `tid` (the OS thread id), `count` frame ids leaf first, taken
@@ -134,7 +101,7 @@ SL_EXPORT void sightline_pysample(int64_t tid, const uint32_t* frames, uint32_t 
     using namespace sl::inject;
     if (!ProcessWriter::active() || !frames) return;
     ProcessWriter::ToolScope scope;
-    defineFramesAgain();
+    pyframes::defineAgainIfNewStream();
     constexpr uint32_t kMaxDepth = 512;  // deeper stacks keep their innermost frames
     count = std::min(count, kMaxDepth);
     int64_t ints[3] = {tid, sl::capture::nowNs(), count};

@@ -177,6 +177,8 @@ Status Launcher::addPythonHook(const Plan& plan, const std::string& sessionDir,
     if (m_o.pythonSamplingHz > 0)
         env.emplace_back(env::kPythonSamplingHz, std::to_string(m_o.pythonSamplingHz));
     if (!m_o.pytorch.empty()) env.emplace_back(env::kPytorch, m_o.pytorch);
+    if (!m_o.pythonBacktrace.empty())
+        env.emplace_back(env::kPythonBacktrace, m_o.pythonBacktrace);
     if (m_o.pythonFunctions.empty()) return {};
     const std::string table = sessionDir + "/python-functions.tsv";
     {

@@ -61,9 +61,11 @@ struct ProfileOptions {
     std::vector<PythonTracedFunction> pythonFunctions;
     int pythonSamplingHz = 0;  // --python-sampling[-frequency]; 0: off
     std::string pytorch;       // --pytorch modes, comma-separated ("": none)
+    std::string pythonBacktrace;  // --python-backtrace kinds taken ("osrt,nvtx"; "": none)
     // Whether the Python start-up hook (capture/python) is needed.
     bool usesPythonHook() const {
-        return !pythonFunctions.empty() || pythonSamplingHz > 0 || !pytorch.empty();
+        return !pythonFunctions.empty() || pythonSamplingHz > 0 || !pytorch.empty() ||
+               !pythonBacktrace.empty();
     }
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cuda::CudaTraceOptions cuda;         // --cuda-*, -c cudaProfilerApi (read by libsightline-cuda)

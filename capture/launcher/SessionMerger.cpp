@@ -194,10 +194,11 @@ Status SessionMerger::addStream(const std::string& path) {
         m_damage.push_back(path.substr(path.find_last_of('/') + 1) + ": " +
                            std::to_string(s.badStringIds) +
                            " string records with an impossible id (damaged), left out");
+    resolvePython(s);
     if (s.pySamplesUnresolved)
         m_b.addDiagnostic("python.samples_unresolved", s.pySamplesUnresolved,
-                          "Python samples whose frames were not defined in their stream (a "
-                          "damaged or cut stream), left out",
+                          "Python samples or backtraces whose frames were not defined in their "
+                          "stream (a damaged or cut stream), left out",
                           s.pid);
     return {};
 }
@@ -846,6 +847,17 @@ void SessionMerger::finish(int64_t sessionEnd) {
                           "NVTX names of CUDA devices, contexts, streams or events that could not "
                           "be attached to a CUDA row "
                           "(no CUDA trace of that object was captured)");
+    // --python-backtrace: processes whose interpreter's stacks could not be read, and why.
+    if (!m_pyBacktraceOff.empty()) {
+        std::string text;
+        int64_t shown = 0;
+        for (const auto& [pid, why] : m_pyBacktraceOff)
+            if (++shown <= 3) text += (shown > 1 ? "; " : "") + std::string("pid ") + std::to_string(pid) + ": " + why;
+        if (shown > 3) text += "; ...";
+        m_b.addDiagnostic("python.backtraces_unavailable", static_cast<int64_t>(m_pyBacktraceOff.size()),
+                          "Python processes whose call stacks could not be read at recorded calls "
+                          "(--python-backtrace): " + text);
+    }
     // --pytorch: where PyTorch's annotations were switched on, and where they could not be.
     for (const int64_t state : {1, 2}) {
         int64_t count = 0;

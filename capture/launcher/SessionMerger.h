@@ -107,6 +107,8 @@ private:
     bool firstPass(StreamCtx& s, const RawBlock& b);
     void secondPass(StreamCtx& s, const RawBlock& b);
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
+    uint32_t pythonStack(StreamCtx& s, std::vector<uint32_t> frames);
+    void resolvePython(StreamCtx& s);
     // Real parents of processes orphaned while they ran, and who adopted them (Report::reparents).
     void findOrphans();
     void nameThread(int64_t pid, int64_t tid, std::string_view name, int64_t time, bool fromNvtx);
@@ -149,6 +151,7 @@ private:
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> m_pytorch;  // pid -> (state, what)
+    std::map<int64_t, std::string> m_pyBacktraceOff;  // pid -> why backtraces could not be read
     std::set<std::pair<int64_t, int64_t>> m_toolThreads;  // (pid, tid) of our writer threads
     struct ResourceNameRec {
         int64_t pid, kind, handle, time;

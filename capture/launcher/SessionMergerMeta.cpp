@@ -23,6 +23,42 @@ void SessionMerger::nameThread(int64_t pid, int64_t tid, std::string_view name, 
     bestTime = time;
 }
 
+// The report stack of stream-local Python frame ids (leaf first), or UINT32_MAX when one
+// names a frame its stream never defined (a damaged or cut stream).
+uint32_t SessionMerger::pythonStack(StreamCtx& s, std::vector<uint32_t> frames) {
+    for (uint32_t& f : frames) {
+        if (f >= s.pyFrames.size() || s.pyFrames[f] == UINT32_MAX) return UINT32_MAX;
+        f = s.pyFrames[f];
+    }
+    return m_b.stackId(std::move(frames));
+}
+
+void SessionMerger::resolvePython(StreamCtx& s) {
+    for (auto& p : s.pyPending) {
+        const uint32_t stack = pythonStack(s, std::move(p.ids));
+        if (stack == UINT32_MAX) {
+            ++s.pySamplesUnresolved;
+            continue;
+        }
+        if (p.b.kind != EventKind::CpuSample) {
+            p.b.stack = stack;
+            m_b.report().backtraces.push_back(p.b);
+            continue;
+        }
+        CpuSampleEvent e;
+        e.pid = p.b.pid;
+        e.tid = p.b.tid;
+        e.time = p.b.start;
+        e.name = m_b.report().stackFrames[m_b.report().callStacks[stack].frames[0]].function;
+        e.stack = stack;
+        if (m_pyStacks)
+            m_pyStacks->add(e.pid, e.tid, e.time, e.stack);  // joined with native samples
+        else
+            m_b.add(e);
+    }
+    s.pyPending.clear();
+}
+
 void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
     const int64_t pid = s.pid;
     switch (m.kind) {
@@ -197,37 +233,37 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             s.pyFrames[size_t(id)] = m_b.frameId(f);
             break;
         }
-        case MetaKind::PythonSample: {
+        case MetaKind::PythonSample:
+        case MetaKind::PythonBacktrace: {
+            // Sample: {tid, time, frameCount} {frame ids}. Backtrace: {tid, time, frameCount,
+            // kind} {frame ids}, the stack of that thread's event of `kind` starting at `time`.
+            // Resolved when the whole stream has been read (resolvePython).
+            StreamCtx::PendingPython p;
+            p.b.pid = pid;
+            p.b.tid = m.i(0);
+            p.b.start = m.i(1);
+            p.b.kind = m.kind == MetaKind::PythonSample ? EventKind::CpuSample
+                                                        : static_cast<EventKind>(m.i(3));
             const std::string_view ids = m.s(0);
             const int64_t count = m.i(2);
-            if (count <= 0 || size_t(count) * 4 != ids.size()) {
-                ++s.pySamplesUnresolved;
+            const bool kindOk = p.b.kind == EventKind::CpuSample || p.b.kind == EventKind::OsRuntime ||
+                                p.b.kind == EventKind::NvtxRange || p.b.kind == EventKind::NvtxMark ||
+                                p.b.kind == EventKind::CudaApi;
+            if (!kindOk || count <= 0 || size_t(count) * 4 != ids.size()) {
+                ++s.pySamplesUnresolved;  // damaged
                 break;
             }
-            std::vector<uint32_t> frames(static_cast<size_t>(count));
-            bool known = true;
-            for (size_t k = 0; k < frames.size() && known; ++k) {
-                uint32_t id;
-                std::memcpy(&id, ids.data() + 4 * k, 4);
-                known = id < s.pyFrames.size() && s.pyFrames[id] != UINT32_MAX;
-                if (known) frames[k] = s.pyFrames[id];
-            }
-            if (!known) {
-                ++s.pySamplesUnresolved;
+            // Samples joined with native ones are kept whatever their time (PythonStacks).
+            if (!m_window.contains(p.b.start) && !(m_pyStacks && p.b.kind == EventKind::CpuSample))
                 break;
-            }
-            CpuSampleEvent e;
-            e.pid = pid;
-            e.tid = m.i(0);
-            e.time = m.i(1);
-            e.name = m_b.report().stackFrames[frames[0]].function;
-            e.stack = m_b.stackId(std::move(frames));
-            if (m_pyStacks)
-                m_pyStacks->add(e.pid, e.tid, e.time, e.stack);  // joined with native samples
-            else if (m_window.contains(e.time))
-                m_b.add(e);
+            p.ids.resize(static_cast<size_t>(count));
+            std::memcpy(p.ids.data(), ids.data(), ids.size());
+            s.pyPending.push_back(std::move(p));
             break;
         }
+        case MetaKind::PythonBacktraceState:
+            m_pyBacktraceOff[pid] = std::string(m.s(0));
+            break;
         case MetaKind::PyTorchState:
             m_pytorch[pid] = {m.i(1), std::string(m.s(0))};
             break;

@@ -46,6 +46,15 @@ struct SessionMerger::StreamCtx {
     // samples whose frames were not defined or whose record was damaged.
     std::vector<uint32_t> pyFrames;
     int64_t pySamplesUnresolved = 0;
+    // Python samples and backtraces, resolved once the whole stream's frames are known:
+    // threads share the frame ids, so one thread's record may name a frame that another
+    // thread's block defines later (a forked child's first thread to need them defines again
+    // the frames it inherited). A sample is kind CpuSample.
+    struct PendingPython {
+        EventBacktrace b;
+        std::vector<uint32_t> ids;
+    };
+    std::vector<PendingPython> pyPending;
     // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
     // so a range starts and ends in one stream): the start is already a row of its track (end
     // = start until paired), found by id in `startEnds`. An end read before its start (another

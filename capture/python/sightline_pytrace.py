@@ -1,5 +1,7 @@
 """Sightline's Python hook: the function trace (`--python-functions-trace=FILE`), the
-Python call-stack sampler (`--python-sampling`) and PyTorch's annotations (`--pytorch`).
+Python call-stack sampler (`--python-sampling`), PyTorch's annotations (`--pytorch`) and the
+check that lets the injected library read Python stacks at recorded calls
+(`--python-backtrace`).
 
 The profiler checks FILE (nsys's JSON format) and writes the functions it lists as a plain
 table (capture/launcher/PythonFunctionsConfig.h); this module reads that table and turns each
@@ -533,11 +535,38 @@ def _start_pytorch(lib, modes):
     _when_imported("torch", on_torch)
 
 
+# ---- --python-backtrace ----
+_BACKTRACE_ENV = "SIGHTLINE_PYTHON_BACKTRACE"
+
+
+def _check_backtraces(enable):
+    # The injected library reads Python stacks from the interpreter's structures; it takes
+    # them only once it has read this very stack as Python says it is (function, file, line of
+    # each caller; this frame's line is where it calls, so it is not compared).
+    here = sys._getframe()
+    lines = []
+    f = here
+    while f is not None and len(lines) < 3:
+        code = f.f_code
+        name = getattr(code, "co_qualname", code.co_name)
+        lines.append("%s|%s|%s" % (name, code.co_filename, "-" if f is here else f.f_lineno))
+        f = f.f_back
+    return enable("\n".join(lines).encode("utf-8", "surrogateescape")) == 1
+
+
+def _start_backtraces(lib):
+    enable = lib.sightline_pybt_enable
+    enable.restype = ctypes.c_int
+    enable.argtypes = [ctypes.c_char_p]
+    return _check_backtraces(enable)
+
+
 def start():
     table = os.environ.get(_TABLE_ENV)
     hz = os.environ.get(_SAMPLING_ENV)
     pytorch = [m for m in os.environ.get(_PYTORCH_ENV, "").split(",") if m]
-    if not table and not hz and not pytorch:
+    backtraces = os.environ.get(_BACKTRACE_ENV)
+    if not table and not hz and not pytorch and not backtraces:
         return
     try:
         lib = ctypes.CDLL(None)
@@ -552,3 +581,5 @@ def start():
         _start_sampler(lib, max(1, min(int(hz), 2000)))
     if pytorch:
         _start_pytorch(lib, pytorch)
+    if backtraces:
+        _start_backtraces(lib)

@@ -195,6 +195,11 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             break;
         }
     }
+    // The call stack taken when the event began (--python-backtrace), every frame.
+    if (t.schema().owner == OwnerKind::Thread)
+        if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
+            for (size_t k = 0; k < bt->frames.size(); ++k)
+                f.push_back({k == 0 ? "Python backtrace" : "", r.frameText(bt->frames[k])});
 }
 
 void ownerFields(const Report& r, const Track& t, Fields& f) {

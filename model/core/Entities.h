@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <tuple>
 #include <vector>
 
 #include "model/core/Schema.h"
@@ -134,6 +135,16 @@ struct StackFrame {
 struct CallStack {
     std::vector<uint32_t> frames;
     bool operator==(const CallStack&) const = default;
+};
+
+// The call stack taken when an event began (--python-backtrace: the Python stack of an OS
+// runtime call, an NVTX push, start or mark): the event is the one of `kind` on thread
+// (pid, tid) starting at `start`. Report::backtraces is sorted by (kind, pid, tid, start).
+struct EventBacktrace {
+    EventKind kind = EventKind::OsRuntime;
+    int64_t pid = 0, tid = 0, start = 0;
+    uint32_t stack = 0;  // index into Report::callStacks
+    auto key() const { return std::tuple(kind, pid, tid, start); }
 };
 
 // A named counter of something that went wrong or was left out: dropped events, lost

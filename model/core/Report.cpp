@@ -140,6 +140,14 @@ int64_t Report::diagnosticCount(std::string_view name) const {
     return n;
 }
 
+const CallStack* Report::backtraceOf(EventKind kind, int64_t pid, int64_t tid, int64_t start) const {
+    const auto key = std::tuple(kind, pid, tid, start);
+    const auto it = std::lower_bound(backtraces.begin(), backtraces.end(), key,
+                                     [](const EventBacktrace& b, const auto& k) { return b.key() < k; });
+    if (it == backtraces.end() || it->key() != key || it->stack >= callStacks.size()) return nullptr;
+    return &callStacks[it->stack];
+}
+
 bool Report::isPythonFrame(const StackFrame& f) const {
     const std::string_view module = str(f.module);
     return f.function != 0 && (module.ends_with(".py") || module.ends_with(".pyw"));

@@ -26,6 +26,7 @@ public:
     std::vector<KernelLaunchInfo> kernelLaunches;
     std::vector<StackFrame> stackFrames;  // referenced by callStacks
     std::vector<CallStack> callStacks;    // referenced by CPU samples (cols::CpuSample::Stack)
+    std::vector<EventBacktrace> backtraces;  // sorted by key(); stacks in callStacks
     std::vector<Diagnostic> diagnostics;
     std::vector<ProgramOutput> programOutput;
     StringTable strings;
@@ -56,6 +57,8 @@ public:
     // The name nvtxNameCategory / nvtxDomainNameCategory gave; "" when none.
     std::string_view categoryName(int64_t pid, uint32_t domainId, uint32_t category) const;
     int64_t diagnosticCount(std::string_view name) const;
+    // The call stack taken when this event began (--python-backtrace), or nullptr.
+    const CallStack* backtraceOf(EventKind kind, int64_t pid, int64_t tid, int64_t start) const;
     // "function (libfoo.so)", or "libfoo.so+0x1a2b" for a frame whose function is unknown.
     // A Python frame ("hot (app.py:12)"): the module is a source file, the offset its line.
     std::string frameText(uint32_t frameId) const;

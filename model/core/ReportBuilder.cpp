@@ -186,6 +186,13 @@ std::shared_ptr<Report> ReportBuilder::finish(const std::function<void(double)>&
     std::sort(tracks.begin(), tracks.end(), [](const Track& a, const Track& b) { return a.key < b.key; });
     tracks.erase(std::remove_if(tracks.begin(), tracks.end(), [](const Track& t) { return t.empty(); }),
                  tracks.end());
+    // Backtraces are looked up by event (Report::backtraceOf): one per event (the first).
+    auto& bts = m_report->backtraces;
+    std::stable_sort(bts.begin(), bts.end(),
+                     [](const EventBacktrace& a, const EventBacktrace& b) { return a.key() < b.key(); });
+    bts.erase(std::unique(bts.begin(), bts.end(),
+                          [](const EventBacktrace& a, const EventBacktrace& b) { return a.key() == b.key(); }),
+              bts.end());
     // Finalize the biggest tracks first across worker threads.
     std::vector<size_t> order(tracks.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

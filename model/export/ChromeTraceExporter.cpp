@@ -201,6 +201,11 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                 w.raw(",\"cat\":\"").raw(cat).raw("\",\"name\":").str(eventName(r, t, i));
                 w.raw(",\"pid\":").num(t.key.pid).raw(",\"tid\":").num(tid).raw(",\"ts\":").us(t.start[i] - origin);
                 if (s.hasEnd) w.raw(",\"dur\":").us(t.end[i] - t.start[i]);
+                // --python-backtrace: the stack at the event's start, as the format's "sf".
+                if (!gpu && t.key.kind != EventKind::CpuSample && !r.backtraces.empty())
+                    if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
+                        if (const int64_t sf = frames.leafNode(static_cast<uint32_t>(bt - r.callStacks.data())); sf >= 0)
+                            w.raw(",\"sf\":").num(sf);
                 if (t.key.kind == EventKind::CpuSample) {
                     const int64_t sf = frames.leafNode(static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i)));
                     if (sf >= 0) w.raw(",\"sf\":").num(sf);

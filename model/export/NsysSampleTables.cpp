@@ -41,8 +41,12 @@ Status compositeEvents(const Report& r, const ExportOptions& o, RowSink& sink, E
     return t.finish();
 }
 
-Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
-                  const std::function<uint32_t(const std::string&)>& extraString) {
+// A callchain table as nsys writes them (SAMPLING_CALLCHAINS, OSRT_CALLCHAINS): one row per
+// frame of each (id, stack) that forEachChain gives, stackDepth 0 = the leaf.
+template <class ForEachChain>
+Status callchainTable(const Report& r, const char* table, RowSink& sink, ExportStats& stats,
+                      const std::function<uint32_t(const std::string&)>& extraString,
+                      ForEachChain forEachChain) {
     // The last column carries nsys's table constraint: (id, stackDepth) is the primary key, which
     // is also what makes "ORDER BY id, stackDepth" (how readers rebuild stacks) an index scan.
     static constexpr ColumnDef d[] = {
@@ -56,7 +60,7 @@ Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, Export
         {"originalIP", "INTEGER"},
         {"unwindMethod", "INTEGER"},
         {"stackDepth", "INTEGER NOT NULL, PRIMARY KEY (id, stackDepth)"}};
-    TableScope t(sink, stats, "SAMPLING_CALLCHAINS", d);
+    TableScope t(sink, stats, table, d);
     if (!t.open()) return {};
     // nsys names an unresolved frame by its address; one string per distinct frame, made once.
     // originalIP is NULL where nsys has no address (named entries such as "[Broken backtraces]",
@@ -70,8 +74,7 @@ Status callchains(const Report& r, const ExportOptions& o, RowSink& sink, Export
         std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(f.offset));
         return symbolOf[frame] = extraString(text);
     };
-    forEachSample(r, o, [&](int64_t id, const Track& tr, size_t i) {
-        const auto stack = static_cast<size_t>(tr.intAt(cols::CpuSample::Stack, i));
+    forEachChain([&](int64_t id, size_t stack) {
         if (stack >= r.callStacks.size()) return;
         const auto& frames = r.callStacks[stack].frames;
         for (size_t depth = 0; depth < frames.size(); ++depth) {
@@ -102,7 +105,32 @@ Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, 
                         const std::function<uint32_t(const std::string&)>& extraString) {
     if (r.eventCount(EventKind::CpuSample) == 0) return {};
     if (Status s = compositeEvents(r, o, sink, stats, origin); !s) return s;
-    return callchains(r, o, sink, stats, extraString);
+    return callchainTable(r, "SAMPLING_CALLCHAINS", sink, stats, extraString, [&](auto chain) {
+        forEachSample(r, o, [&](int64_t id, const Track& tr, size_t i) {
+            chain(id, static_cast<size_t>(tr.intAt(cols::CpuSample::Stack, i)));
+        });
+    });
+}
+
+int64_t osrtCallchainId(const Report& r, const Track& t, size_t i) {
+    const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, t.key.pid, t.key.tid, t.start[i]);
+    return bt ? static_cast<int64_t>(bt - r.callStacks.data()) + 1 : 0;
+}
+
+Status emitOsrtCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                          const std::function<uint32_t(const std::string&)>& extraString) {
+    // The Python backtraces of OS runtime calls (--python-backtrace=osrt), each distinct stack
+    // once, id = its call stack index + 1 (OSRT_API.callchainId).
+    std::vector<bool> used(r.callStacks.size());
+    bool any = false;
+    for (const auto& b : r.backtraces)
+        if (b.kind == EventKind::OsRuntime && b.stack < used.size() && o.inWindow(b.start, b.start))
+            any = used[b.stack] = true;
+    if (!any) return {};
+    return callchainTable(r, "OSRT_CALLCHAINS", sink, stats, extraString, [&](auto chain) {
+        for (size_t s = 0; s < used.size(); ++s)
+            if (used[s]) chain(static_cast<int64_t>(s) + 1, s);
+    });
 }
 
 }  // namespace sl::exporter

@@ -1,7 +1,8 @@
 #pragma once
-// CPU samples in the nsys export schema: COMPOSITE_EVENTS (one row per sample) and
-// SAMPLING_CALLCHAINS (one row per frame, stackDepth 0 = the sampled instruction), as nsys
-// writes them, so SQL written against nsys exports and our nsys importer both read them back.
+// Call stacks in the nsys export schema: CPU samples as COMPOSITE_EVENTS (one row per sample)
+// and SAMPLING_CALLCHAINS (one row per frame, stackDepth 0 = the sampled instruction), and the
+// backtraces of OS runtime calls as OSRT_CALLCHAINS, as nsys writes them, so SQL written
+// against nsys exports and our nsys importer both read them back.
 #include <functional>
 #include <string>
 
@@ -14,5 +15,10 @@ namespace sl::exporter {
 Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
                         int64_t origin,
                         const std::function<uint32_t(const std::string&)>& extraString);
+// OSRT_CALLCHAINS: the Python backtraces of OS runtime calls (--python-backtrace=osrt), in the
+// callchain layout; OSRT_API.callchainId is osrtCallchainId() (0: none, written as NULL).
+Status emitOsrtCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                          const std::function<uint32_t(const std::string&)>& extraString);
+int64_t osrtCallchainId(const Report& r, const Track& t, size_t i);
 
 }  // namespace sl::exporter

@@ -332,12 +332,15 @@ private:
             c[4] = I(t.name[i]);
             c[5] = I(t.col<int64_t>(cols::OsRuntime::Result)[i]);
             c[6] = I(t.laneOf(i));
-            c[7] = N();
+            const int64_t chain = osrtCallchainId(m_r, t, i);
+            c[7] = chain ? I(chain) : N();
         });
     }
 
     Status samples() {
-        return emitSampleTables(m_r, m_o, m_sink, m_stats, m_origin, [this](const std::string& s) { return m_extra.id(s); });
+        auto extra = [this](const std::string& s) { return m_extra.id(s); };
+        if (Status s = emitSampleTables(m_r, m_o, m_sink, m_stats, m_origin, extra); !s) return s;
+        return emitOsrtCallchains(m_r, m_o, m_sink, m_stats, extra);
     }
 
     Status memoryUsage() {

@@ -259,10 +259,17 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .group("More"));
 
     // Python.
-    add(Opt(P, "python-backtrace", 0, K::Choice, "cuda|none", "none",
-            "Python call stacks at CUDA API calls")
-            .values({val("cuda"), val("none"), alias("false", "none")})
-            .unavailable(kPython)
+    add(Opt(P, "python-backtrace", 0, K::List, "cuda|osrt|nvtx|none", "none",
+            "Python call stacks at CUDA API calls (and OS runtime calls, NVTX ranges and marks)")
+            .values({na("cuda", "Python call stacks are not taken at CUDA API calls yet; osrt "
+                                "and nvtx are"),
+                     differs("osrt", "Sightline's own: at each recorded OS runtime call"),
+                     differs("nvtx", "Sightline's own: at each NVTX push, start and mark"),
+                     val("none"), alias("false", "none")})
+            .differs("read from CPython 3.11 to 3.13's own structures by the calling thread "
+                     "(checked against Python's view at start-up; other interpreters record "
+                     "none, and the report says why), started through PYTHONPATH "
+                     "(`python -E`/`-I`/`-S` record none)")
             .group("More"));
     add(Opt(P, "python-sampling", 0, K::Switch, "", "false", "sample Python call stacks")
             .differs("every Python thread is sampled (function, file, line) from inside the "

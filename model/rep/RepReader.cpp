@@ -243,6 +243,25 @@ Status RepFile::readMetadata() {
             r.callStacks.push_back(std::move(stack));
             return {};
         });
+    // Backtraces of events (--python-backtrace; a table added without raising
+    // min_reader_version: files without it have none). Kept in key order, as the writer wrote.
+    if (s && m_db.hasTable("event_backtraces"))
+        s = forEachRow(m_db, "event_backtraces",
+                       "SELECT kind, pid, tid, start_ns, stack FROM event_backtraces ORDER BY kind, pid, tid, start_ns",
+                       [&](const sqlite::Stmt& st) -> Status {
+            EventBacktrace b;
+            const int64_t kind = st.i64(0);
+            if (kind < 1 || kind > 255 || !findSchema(static_cast<uint8_t>(kind))) return {};  // a newer kind
+            b.kind = static_cast<EventKind>(kind);
+            b.pid = st.i64(1);
+            b.tid = st.i64(2);
+            b.start = st.i64(3);
+            if (st.i64(4) < 0 || static_cast<uint64_t>(st.i64(4)) >= r.callStacks.size())
+                return makeError("a backtrace refers to missing stack " + std::to_string(st.i64(4)));
+            b.stack = static_cast<uint32_t>(st.i64(4));
+            r.backtraces.push_back(b);
+            return {};
+        });
     if (s) s = forEachRow(m_db, "diagnostics", "SELECT name, count, reason, pid FROM diagnostics", [&](const sqlite::Stmt& st) -> Status {
         r.diagnostics.push_back({std::string(st.text(0)), st.i64(1), std::string(st.text(2)), st.i64(3)});
         return {};

@@ -307,6 +307,14 @@ Status RepWriter::writeMetadata(const Report& m) {
         }
     }
     {
+        SL_INSERT("event_backtraces", "INSERT INTO event_backtraces VALUES(?,?,?,?,?)");
+        for (const auto& b : m.backtraces) {
+            st.bind(1, static_cast<int64_t>(b.kind)).bind(2, b.pid).bind(3, b.tid).bind(4, b.start);
+            st.bind(5, static_cast<int64_t>(b.stack));
+            SL_STEP("event_backtraces");
+        }
+    }
+    {
         SL_INSERT("diagnostics", "INSERT INTO diagnostics VALUES(?,?,?,?)");
         for (const auto& d : m.diagnostics) {
             st.bind(1, d.name).bind(2, d.count).bind(3, d.reason).bind(4, d.pid);

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "CaptureTestUtil.h"
+#include "model/analysis/EventQueryDetails.h"
+#include "model/rep/Sqlite.h"
 
 using namespace sl;
 using namespace sl::test;
@@ -546,4 +548,135 @@ TEST(PyTorchOption, SaysWhenNoProcessImportedTorchOrWhenAnnotationsFailed) {
                               d.reason.find("compiled without CUDA") != std::string::npos);
     EXPECT_TRUE(saidWhy);
     EXPECT_EQ(events(*run.report, EventKind::NvtxRange, "Linear.forward").size(), 6u);
+}
+
+// --python-backtrace=osrt,nvtx: the Python stack of a blocking read() and of an NVTX push made
+// from known lines, in the main thread and in a forked child, on every interpreter; shown in the
+// details and exported.
+namespace {
+
+// One value of a query on an SQLite file, as text ("" on any error).
+std::string sqliteQuery(const std::string& path, const std::string& sql) {
+    sqlite::Db db;
+    if (!db.openReadOnly(path)) return "";
+    sqlite::Stmt st(db, sql);
+    if (!st.valid() || !st.step() || st.isNull(0)) return "";
+    return std::to_string(st.i64(0));
+}
+
+// The line of `marker` in a client file (1-based), 0 if absent.
+int lineOf(const std::string& file, const std::string& marker) {
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+        if (line.find(marker) != std::string::npos) return n;
+    return 0;
+}
+
+}  // namespace
+
+class PythonBacktrace : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PythonBacktrace, OsRuntimeCallsAndNvtxPushesKnowTheirPythonLine) {
+    const std::string python = GetParam();
+    const std::string client = pyClient("backtrace.py");
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("bt.rep"), "-t",
+         "nvtx,osrt", "-s", "none", "--python-backtrace=osrt,nvtx", python, client},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_EQ(out, "backtrace done\n");
+    auto rep = load(dir.file("bt.rep"));
+    ASSERT_TRUE(rep);
+    const Report& r = *rep;
+    EXPECT_EQ(r.diagnosticCount("python.backtraces_unavailable"), 0);
+    const int readLine = lineOf(client, "# the blocking read");
+    const int pushLine = lineOf(client, "# the push");
+    ASSERT_GT(readLine, 0);
+    auto frameIs = [&](uint32_t f, const std::string& function, int line) {
+        const StackFrame& sf = r.stackFrames[f];
+        return r.str(sf.function) == function && r.str(sf.module).ends_with("backtrace.py") &&
+               (line == 0 || sf.offset == uint64_t(line));
+    };
+    int64_t root = -1;
+    for (const auto& p : r.processes)
+        if (p.commandLine.find("backtrace.py") != std::string::npos && root < 0) root = p.pid;
+    ASSERT_GE(root, 0);
+    size_t rootReads = 0, childReads = 0;
+    for (const auto& e : events(r, EventKind::OsRuntime, "read")) {
+        const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
+        if (!bt || bt->frames.empty() || !frameIs(bt->frames[0], "wait_for_data", readLine)) continue;
+        ASSERT_GE(bt->frames.size(), 3u);
+        EXPECT_TRUE(frameIs(bt->frames[1], "main", 0)) << r.frameText(bt->frames[1]);
+        EXPECT_TRUE(frameIs(bt->frames[2], "<module>", 0)) << r.frameText(bt->frames[2]);
+        EXPECT_EQ(e.tid, e.pid);  // the main thread (the child's too)
+        (e.pid == root ? rootReads : childReads) += 1;
+        // Shown in the details panel, leaf first.
+        auto fields = analysis::eventDetails(r, {static_cast<uint32_t>(e.track - r.tracks.data()),
+                                                 e.index});
+        EXPECT_EQ(analysis::detailValue(fields, "Python backtrace"),
+                  "wait_for_data (backtrace.py:" + std::to_string(readLine) + ")");
+    }
+    EXPECT_EQ(rootReads, 2u);   // two blocking reads in the parent
+    EXPECT_EQ(childReads, 1u);  // and one in the forked child
+    if (python == kVenvPython) {  // the nvtx package is there
+        auto pushes = events(r, EventKind::NvtxRange, "annotated");
+        ASSERT_EQ(pushes.size(), 1u);
+        const CallStack* bt = r.backtraceOf(EventKind::NvtxRange, pushes[0].pid, pushes[0].tid,
+                                            pushes[0].start);
+        ASSERT_NE(bt, nullptr);
+        bool annotatedLine = false;
+        for (uint32_t f : bt->frames) annotatedLine = annotatedLine || frameIs(f, "annotated", pushLine);
+        EXPECT_TRUE(annotatedLine);
+    }
+
+    // Exported: the nsys schema's OSRT_API.callchainId and OSRT_CALLCHAINS.
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "export", "--type", "sqlite", "-f", "true",
+                                     "-o", dir.file("bt.sqlite"), dir.file("bt.rep")})),
+              0);
+    const std::string q = sqliteQuery(
+        dir.file("bt.sqlite"),
+        "SELECT count(*) FROM OSRT_API a JOIN OSRT_CALLCHAINS c ON c.id = a.callchainId AND "
+        "c.stackDepth = 0 JOIN StringIds s ON s.id = c.symbol JOIN StringIds n ON n.id = a.nameId "
+        "WHERE s.value = 'wait_for_data' AND n.value = 'read'");
+    EXPECT_EQ(q, "3");
+}
+
+INSTANTIATE_TEST_SUITE_P(Interpreters, PythonBacktrace, ::testing::ValuesIn(interpreters()),
+                         [](const auto& p) { return "python" + std::to_string(p.index); });
+
+// An interpreter whose frames are not read (before 3.11): no backtraces, and the report says
+// why; the program runs as without the option.
+TEST(PythonBacktraceOff, AnOlderInterpreterRecordsNoneAndSaysWhy) {
+    std::string old;
+    for (const char* candidate : {"/usr/bin/python3.10", "/usr/local/bin/python3.10",
+                                  "/root/.pyenv/versions/3.10.13/bin/python3.10"})
+        if (std::filesystem::exists(candidate)) old = candidate;
+    if (const char* home = std::getenv("HOME"); old.empty() && home) {
+        std::error_code ec;
+        for (const auto& v : std::filesystem::directory_iterator(std::string(home) + "/.pyenv/versions", ec))
+            if (v.path().filename().string().starts_with("3.10") &&
+                std::filesystem::exists(v.path() / "bin/python3.10"))
+                old = (v.path() / "bin/python3.10").string();
+    }
+    if (old.empty()) GTEST_SKIP() << "no Python 3.10 here (pyenv or /usr/bin) to check the refusal";
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("old.rep"), "-t",
+         "osrt", "-s", "none", "--python-backtrace=osrt", old, pyClient("backtrace.py")},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_EQ(out, "backtrace done\n");
+    auto rep = load(dir.file("old.rep"));
+    ASSERT_TRUE(rep);
+    EXPECT_TRUE(rep->backtraces.empty());
+    EXPECT_EQ(rep->diagnosticCount("python.backtraces_unavailable"), 2);  // the parent and its child
+    bool why = false;
+    for (const auto& d : rep->diagnostics)
+        why = why || (d.name == "python.backtraces_unavailable" &&
+                      d.reason.find("not CPython 3.11 or later") != std::string::npos);
+    EXPECT_TRUE(why);
 }

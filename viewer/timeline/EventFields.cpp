@@ -42,10 +42,7 @@ std::string payloadText(PayloadType type, uint64_t bits) {
 
 // The tooltip's call stack: the leaf and its nearest callers, one per line, each cut to a
 // readable width (C++ template names run to kilobytes); the details panel lists every frame.
-std::string stackText(const Report& r, const Track& t, size_t i) {
-    const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
-    if (stack >= r.callStacks.size()) return "[unknown stack " + std::to_string(stack) + "]";
-    const auto& frames = r.callStacks[stack].frames;
+std::string framesText(const Report& r, const std::vector<uint32_t>& frames) {
     std::string out;
     const size_t shown = std::min(frames.size(), kTooltipFrames);
     for (size_t k = 0; k < shown; ++k) {
@@ -57,6 +54,12 @@ std::string stackText(const Report& r, const Track& t, size_t i) {
         out += "\n  ... " + std::to_string(frames.size() - shown) + " more frames (click: details)";
     if (frames.empty()) out += " (empty)";
     return out;
+}
+
+std::string stackText(const Report& r, const Track& t, size_t i) {
+    const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
+    if (stack >= r.callStacks.size()) return "[unknown stack " + std::to_string(stack) + "]";
+    return framesText(r, r.callStacks[stack].frames);
 }
 
 }  // namespace
@@ -177,6 +180,10 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         default:
             break;
     }
+    // --python-backtrace: where in the Python code the call was made.
+    if (t.schema().owner == OwnerKind::Thread && t.key.device < 0)
+        if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
+            add("Python backtrace", framesText(r, bt->frames));
 }
 
 }  // namespace sl::viewer
