@@ -185,8 +185,11 @@ enum class MetaKind : uint32_t {
                           //  --pytorch: the hook switched PyTorch's annotations on, or could not
     PythonBacktrace = 24, // {tid, time, frameCount, kind} {frame ids as in PythonSample}: the
                           //  Python stack of thread tid's event of EventKind kind (OS runtime,
-                          //  NVTX range or mark) that starts at time (--python-backtrace)
+                          //  NVTX range or mark) that starts at time (--python-backtrace); or
+                          //  {tid, time, 0, kind, stackId} naming a PythonStack
     PythonBacktraceState = 25,  // {time, state (2: off)} {why}: backtraces could not be read
+    PythonStack = 26,     // {stackId, frameCount} {frame ids}: a whole Python stack, stream-local
+                          //  id from 1 (PythonBacktrace names it)
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

@@ -204,6 +204,12 @@ void recordFor(int64_t time, EventKind kind) {
     const uint32_t n = walk(ids, kMaxDepth);
     if (!n) return;
     pyframes::defineAgainIfNewStream();
+    // The same place again (the common case): the stack's id, one small record; else the frames.
+    if (const uint32_t stack = pyframes::stackOf(ids, n)) {
+        int64_t ints[5] = {currentTid(), time, 0, static_cast<int64_t>(kind), stack};
+        ProcessWriter::emitMeta(capture::MetaKind::PythonBacktrace, ints, 5, nullptr, 0);
+        return;
+    }
     int64_t ints[4] = {currentTid(), time, n, static_cast<int64_t>(kind)};
     std::string_view blob(reinterpret_cast<const char*>(ids), size_t{n} * 4);
     ProcessWriter::emitMeta(capture::MetaKind::PythonBacktrace, ints, 4, &blob, 1);

@@ -1,6 +1,8 @@
 #include "capture/inject/PythonFrames.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <atomic>
 #include <string>
 
@@ -24,6 +26,27 @@ void emit(uint32_t id, const Frame& f) {
     ProcessWriter::emitMeta(capture::MetaKind::PythonFrame, ints, 2, strs, 2);
 }
 
+// Stacks: an open-addressing table keyed by the stack's hash, each slot's frames a heap copy
+// written before its id is published (readers compare the frames on every hit).
+struct Stack {
+    uint32_t id;
+    uint32_t count;
+    uint32_t frames[1];  // count of them
+};
+struct StackSlot {
+    std::atomic<uint64_t> hash{0};  // 0: empty
+    std::atomic<Stack*> stack{nullptr};
+};
+constexpr uint32_t kStackSlots = 1u << 18;
+StackSlot* g_stackSlots = new StackSlot[kStackSlots];
+std::atomic<uint32_t> g_stackCount{0};
+
+void emitStack(const Stack& s) {
+    int64_t ints[2] = {s.id, s.count};
+    std::string_view ids(reinterpret_cast<const char*>(s.frames), size_t{s.count} * 4);
+    ProcessWriter::emitMeta(capture::MetaKind::PythonStack, ints, 2, &ids, 1);
+}
+
 }  // namespace
 
 void defineAgainIfNewStream() {
@@ -34,6 +57,42 @@ void defineAgainIfNewStream() {
     const uint32_t n = std::min(g_count.load(std::memory_order_acquire), kMaxFrames);
     for (uint32_t i = 0; i < n; ++i)
         if (const Frame* f = g_frames[i].load(std::memory_order_acquire)) emit(i + 1, *f);
+    if (g_stackCount.load(std::memory_order_acquire) == 0) return;
+    for (uint32_t i = 0; i < kStackSlots; ++i)
+        if (const Stack* s = g_stackSlots[i].stack.load(std::memory_order_acquire)) emitStack(*s);
+}
+
+uint32_t stackOf(const uint32_t* frames, uint32_t count) {
+    uint64_t hash = 1469598103934665603ULL;
+    for (uint32_t k = 0; k < count; ++k) hash = (hash ^ frames[k]) * 1099511628211ULL;
+    hash = (hash ^ count) | 1;  // never 0 (empty)
+    uint32_t slot = static_cast<uint32_t>(hash >> 40) & (kStackSlots - 1);
+    for (int probe = 0; probe < 32; ++probe, slot = (slot + 1) & (kStackSlots - 1)) {
+        StackSlot& s = g_stackSlots[slot];
+        uint64_t h = s.hash.load(std::memory_order_acquire);
+        if (h == hash) {
+            const Stack* st = s.stack.load(std::memory_order_acquire);
+            if (!st) return 0;  // being defined by another thread
+            if (st->count == count && std::memcmp(st->frames, frames, size_t{count} * 4) == 0)
+                return st->id;
+            continue;  // another stack with the same hash
+        }
+        if (h != 0 || !s.hash.compare_exchange_strong(h, hash, std::memory_order_acq_rel)) {
+            if (h == hash) return 0;  // claimed for this stack just now
+            continue;
+        }
+        const uint32_t id = g_stackCount.fetch_add(1, std::memory_order_acq_rel) + 1;
+        auto* st = static_cast<Stack*>(std::malloc(sizeof(Stack) + sizeof(uint32_t) * count));
+        if (!st) return 0;  // the slot stays claimed and empty: that stack is named frame by frame
+        st->id = id;
+        st->count = count;
+        std::memcpy(st->frames, frames, size_t{count} * 4);
+        defineAgainIfNewStream();
+        emitStack(*st);
+        s.stack.store(st, std::memory_order_release);
+        return id;
+    }
+    return 0;  // the table is crowded here
 }
 
 uint32_t define(std::string_view function, std::string_view file, int64_t line) {

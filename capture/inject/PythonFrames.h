@@ -15,5 +15,10 @@ namespace sl::inject::pyframes {
 uint32_t define(std::string_view function, std::string_view file, int64_t line);
 // Before naming frames in a record: a stream that lacks the earlier definitions gets them.
 void defineAgainIfNewStream();
+// A whole stack of frame ids (leaf first), defined once per stream with a PythonStack record
+// and named by its id (from 1): a backtrace taken again at the same place is one small record.
+// 0 when it cannot be interned now (the table is full, or another thread is defining it): the
+// caller then names the frames themselves.
+uint32_t stackOf(const uint32_t* frames, uint32_t count);
 
 }  // namespace sl::inject::pyframes

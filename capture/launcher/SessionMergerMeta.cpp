@@ -34,8 +34,20 @@ uint32_t SessionMerger::pythonStack(StreamCtx& s, std::vector<uint32_t> frames) 
 }
 
 void SessionMerger::resolvePython(StreamCtx& s) {
+    s.pyStackReport.assign(s.pyStackDefs.size(), UINT32_MAX - 1);  // MAX - 1: not resolved yet
     for (auto& p : s.pyPending) {
-        const uint32_t stack = pythonStack(s, std::move(p.ids));
+        uint32_t stack;
+        if (p.streamStack) {
+            if (p.streamStack >= s.pyStackDefs.size() || s.pyStackDefs[p.streamStack].empty()) {
+                stack = UINT32_MAX;
+            } else {
+                uint32_t& memo = s.pyStackReport[p.streamStack];
+                if (memo == UINT32_MAX - 1) memo = pythonStack(s, s.pyStackDefs[p.streamStack]);
+                stack = memo;
+            }
+        } else {
+            stack = pythonStack(s, std::move(p.ids));
+        }
         if (stack == UINT32_MAX) {
             ++s.pySamplesUnresolved;
             continue;
@@ -57,6 +69,7 @@ void SessionMerger::resolvePython(StreamCtx& s) {
             m_b.add(e);
     }
     s.pyPending.clear();
+    s.pyPending.shrink_to_fit();
 }
 
 void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
@@ -249,16 +262,38 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             const bool kindOk = p.b.kind == EventKind::CpuSample || p.b.kind == EventKind::OsRuntime ||
                                 p.b.kind == EventKind::NvtxRange || p.b.kind == EventKind::NvtxMark ||
                                 p.b.kind == EventKind::CudaApi;
-            if (!kindOk || count <= 0 || size_t(count) * 4 != ids.size()) {
+            // A backtrace naming a stack: {tid, time, 0, kind, stackId}.
+            const bool named = m.kind == MetaKind::PythonBacktrace && count == 0 && m.i(4) > 0 &&
+                               m.i(4) <= int64_t(s.pyStackDefs.size()) + kMaxStringIdGap;
+            if (!kindOk || (!named && (count <= 0 || size_t(count) * 4 != ids.size()))) {
                 ++s.pySamplesUnresolved;  // damaged
                 break;
             }
             // Samples joined with native ones are kept whatever their time (PythonStacks).
             if (!m_window.contains(p.b.start) && !(m_pyStacks && p.b.kind == EventKind::CpuSample))
                 break;
-            p.ids.resize(static_cast<size_t>(count));
-            std::memcpy(p.ids.data(), ids.data(), ids.size());
+            if (named) {
+                p.streamStack = static_cast<uint32_t>(m.i(4));
+            } else {
+                p.ids.resize(static_cast<size_t>(count));
+                std::memcpy(p.ids.data(), ids.data(), ids.size());
+            }
             s.pyPending.push_back(std::move(p));
+            break;
+        }
+        case MetaKind::PythonStack: {
+            // Ids are given in order from 1: one far past those seen is damage.
+            const int64_t id = m.i(0), count = m.i(1);
+            const std::string_view ids = m.s(0);
+            if (id <= 0 || id > int64_t(s.pyStackDefs.size()) + kMaxStringIdGap || count <= 0 ||
+                size_t(count) * 4 != ids.size()) {
+                ++s.pySamplesUnresolved;
+                break;
+            }
+            if (size_t(id) >= s.pyStackDefs.size()) s.pyStackDefs.resize(size_t(id) + 1);
+            auto& def = s.pyStackDefs[size_t(id)];
+            def.resize(static_cast<size_t>(count));
+            std::memcpy(def.data(), ids.data(), ids.size());
             break;
         }
         case MetaKind::PythonBacktraceState:

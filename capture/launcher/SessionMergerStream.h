@@ -52,9 +52,13 @@ struct SessionMerger::StreamCtx {
     // the frames it inherited). A sample is kind CpuSample.
     struct PendingPython {
         EventBacktrace b;
-        std::vector<uint32_t> ids;
+        std::vector<uint32_t> ids;  // the frames, or none and:
+        uint32_t streamStack = 0;   // a PythonStack of the stream
     };
     std::vector<PendingPython> pyPending;
+    // PythonStack definitions: stream stack id -> frame ids, and (once resolved) report stack.
+    std::vector<std::vector<uint32_t>> pyStackDefs;
+    std::vector<uint32_t> pyStackReport;
     // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
     // so a range starts and ends in one stream): the start is already a row of its track (end
     // = start until paired), found by id in `startEnds`. An end read before its start (another

@@ -244,24 +244,42 @@ Status RepFile::readMetadata() {
             return {};
         });
     // Backtraces of events (--python-backtrace; a table added without raising
-    // min_reader_version: files without it have none). Kept in key order, as the writer wrote.
-    if (s && m_db.hasTable("event_backtraces"))
+    // min_reader_version: files without it have none): chunks of a sample-shaped track per
+    // (kind, pid, tid), in key order.
+    if (s && m_db.hasTable("event_backtraces")) {
+        ChunkDecoder decoder;
         s = forEachRow(m_db, "event_backtraces",
-                       "SELECT kind, pid, tid, start_ns, stack FROM event_backtraces ORDER BY kind, pid, tid, start_ns",
+                       "SELECT kind, pid, tid, count, raw_bytes, checksum, data FROM event_backtraces "
+                       "ORDER BY kind, pid, tid, seq",
                        [&](const sqlite::Stmt& st) -> Status {
-            EventBacktrace b;
             const int64_t kind = st.i64(0);
             if (kind < 1 || kind > 255 || !findSchema(static_cast<uint8_t>(kind))) return {};  // a newer kind
-            b.kind = static_cast<EventKind>(kind);
-            b.pid = st.i64(1);
-            b.tid = st.i64(2);
-            b.start = st.i64(3);
-            if (st.i64(4) < 0 || static_cast<uint64_t>(st.i64(4)) >= r.callStacks.size())
-                return makeError("a backtrace refers to missing stack " + std::to_string(st.i64(4)));
-            b.stack = static_cast<uint32_t>(st.i64(4));
-            r.backtraces.push_back(b);
+            const int64_t count = st.i64(3);
+            const std::string_view blob = st.blob(6);
+            if (count < 0 || count > (1 << 20) || st.i64(4) < 0)
+                return makeError("a backtrace chunk has an invalid count or size");
+            Track t(TrackKey::forThread(EventKind::CpuSample, st.i64(1), st.i64(2)));
+            if (Status d = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(4)),
+                                          static_cast<uint32_t>(count), static_cast<uint64_t>(st.i64(5)), t);
+                !d)
+                return makeError("backtraces of thread " + std::to_string(st.i64(2)) + ": " + d.error());
+            for (size_t i = 0; i < t.size(); ++i) {
+                EventBacktrace b;
+                b.kind = static_cast<EventKind>(kind);
+                b.pid = t.key.pid;
+                b.tid = t.key.tid;
+                b.start = t.start[i];
+                const int64_t stack = t.intAt(cols::CpuSample::Stack, i);
+                if (stack < 0 || static_cast<uint64_t>(stack) >= r.callStacks.size())
+                    return makeError("a backtrace refers to missing stack " + std::to_string(stack));
+                b.stack = static_cast<uint32_t>(stack);
+                if (!r.backtraces.empty() && !(r.backtraces.back().key() < b.key()))
+                    return makeError("backtraces are not in order");
+                r.backtraces.push_back(b);
+            }
             return {};
         });
+    }
     if (s) s = forEachRow(m_db, "diagnostics", "SELECT name, count, reason, pid FROM diagnostics", [&](const sqlite::Stmt& st) -> Status {
         r.diagnostics.push_back({std::string(st.text(0)), st.i64(1), std::string(st.text(2)), st.i64(3)});
         return {};

@@ -29,7 +29,8 @@ CREATE TABLE kernel_launches(id INTEGER PRIMARY KEY, mangled_name INTEGER, short
 CREATE TABLE stack_frames(id INTEGER PRIMARY KEY, function INTEGER, module INTEGER, offset INTEGER);
 CREATE TABLE call_stacks(id INTEGER PRIMARY KEY, frames BLOB NOT NULL);
 CREATE TABLE event_backtraces(kind INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL,
-  start_ns INTEGER NOT NULL, stack INTEGER NOT NULL);
+  seq INTEGER NOT NULL, count INTEGER NOT NULL, raw_bytes INTEGER NOT NULL, checksum INTEGER NOT NULL,
+  data BLOB NOT NULL);
 CREATE TABLE diagnostics(name TEXT NOT NULL, count INTEGER NOT NULL, reason TEXT, pid INTEGER);
 CREATE TABLE program_output(pid INTEGER, stream INTEGER, time_ns INTEGER, text TEXT);
 CREATE TABLE strings(id INTEGER PRIMARY KEY, value BLOB NOT NULL);
