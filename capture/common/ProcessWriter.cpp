@@ -389,7 +389,10 @@ void ensureWriter() {
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-void handOver(Buffer* b) {
+// `startWriter`: false from a thread that is ending. Starting a thread there would add one to
+// the process just as the program joins the ending thread and may fork (Python 3.12+ counts the
+// threads at fork and warns); the next hand-over of a living thread, or shutdown, writes it.
+void handOver(Buffer* b, bool startWriter = true) {
     if (b->used.load(std::memory_order_relaxed) == 0) {
         freeBuffer(b);
         return;
@@ -400,7 +403,7 @@ void handOver(Buffer* b) {
     } while (!g_queue.compare_exchange_weak(head, b, std::memory_order_release,
                                             std::memory_order_relaxed));
     if (g_queueLen.fetch_add(1, std::memory_order_release) == 0) futexWake(&g_queueLen);
-    ensureWriter();
+    if (startWriter) ensureWriter();
 }
 
 Buffer* allocBuffer(ThreadState* t) {
@@ -676,7 +679,7 @@ void ProcessWriter::threadExit() {
             }
         }
         Buffer* b = t->buffer.exchange(nullptr);
-        if (b) handOver(b);
+        if (b) handOver(b, /*startWriter=*/false);
         // A state with unreported drops is never reused: the final flush reports them.
         if (!t->hasDrops) t->free.store(true, std::memory_order_release);
     }
