@@ -199,9 +199,15 @@ std::string Launcher::findModuleDir() {
     std::string exe = selfExeDir();
     for (const std::string& c :
          {exe + "/../" SIGHTLINE_INSTALL_LIBDIR "/sightline", exe + "/../lib/sightline",
-          exe + "/../../lib/sightline", std::string(SIGHTLINE_BUILD_MODULE_DIR)}) {
+          exe + "/../../lib/sightline"}) {
         if (isFile(c + lib)) return fs::weakly_canonical(c).string();
     }
+    // The build tree's own modules, only for a binary of that build tree (an installed or
+    // unpacked copy must find its own, not a build left on the machine).
+    const std::string build = fs::weakly_canonical(SIGHTLINE_BUILD_DIR).string() + "/";
+    if (fs::weakly_canonical(exe).string().rfind(build, 0) == 0 &&
+        isFile(std::string(SIGHTLINE_BUILD_MODULE_DIR) + lib))
+        return SIGHTLINE_BUILD_MODULE_DIR;
     return {};
 }
 

@@ -1,7 +1,10 @@
 // sightline-demo: a small program to try `sightline profile` on (scripts/demo.sh). About two
 // seconds of NVTX-annotated work on 4 threads: "frame" ranges with nested "compute" and
 // "write-file" ranges, sleeps, a file written and fsynced, and a child process (itself with
-// --child) doing its own NVTX work.
+// --child) doing its own NVTX work. Where the CUDA driver is present and the demo was built
+// with the CUDA toolkit, it also runs GPU work (demo_gpu.cu, loaded from
+// libsightline-demo-gpu.so next to it); it says which it did.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
@@ -53,6 +56,27 @@ void worker(int id) {
     unlink(path.c_str());
 }
 
+// The GPU half, where it can run: 0 ran, otherwise why not (printed).
+void gpuWork() {
+    if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL)) {
+        std::printf("sightline-demo: no NVIDIA driver here (libcuda.so.1): CPU work only\n");
+        return;
+    }
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+    dir = dir.substr(0, dir.find_last_of('/') + 1);
+    void* lib = dlopen((dir + "libsightline-demo-gpu.so").c_str(), RTLD_NOW);
+    auto* run = lib ? reinterpret_cast<int (*)()>(dlsym(lib, "sightline_demo_gpu")) : nullptr;
+    if (!run) {
+        std::printf("sightline-demo: built without the CUDA toolkit (no libsightline-demo-gpu.so): "
+                    "CPU work only\n");
+        return;
+    }
+    std::printf(run() == 0 ? "sightline-demo: GPU work done\n"
+                           : "sightline-demo: no usable GPU: CPU work only\n");
+}
+
 int child() {
     nvtxRangePushA("child-work");
     for (int i = 0; i < 5; ++i) {
@@ -78,6 +102,7 @@ int main(int argc, char** argv) {
     }
     std::vector<std::thread> threads;
     for (int i = 0; i < 4; ++i) threads.emplace_back(worker, i);
+    gpuWork();
     for (auto& t : threads) t.join();
     if (kid > 0) waitpid(kid, nullptr, 0);
     nvtxRangePop();
