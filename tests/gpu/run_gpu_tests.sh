@@ -50,6 +50,22 @@ run range --profiler-range --graph-mode node -- -t cuda -c cudaProfilerApi --cap
 run metrics --graph-mode graph --no-nvtx --gpu-metrics -- -t cuda --gpu-metrics-devices=all --gpu-metrics-frequency=100 -- \
   "$CLIENTS/cuda_workload" "$WORK/metrics.expect"
 
+# The demo's GPU half (scripts/demo.sh, issue #25): 10 steps x 2 streams x 3 kernels, 3 copies
+# each plus 2 pageable copies, 1 memset.
+DEMO="$CLIENTS/../../clients/sightline-demo"
+if [ -x "$DEMO" ] && [ -f "$(dirname "$DEMO")/libsightline-demo-gpu.so" ]; then
+  echo "=== demo: sightline profile -t cuda,nvtx sightline-demo"
+  if "$SIGHTLINE" profile -t cuda,nvtx -o "$WORK/demo.rep" "$DEMO" > "$WORK/demo.log" 2>&1 &&
+     grep -q "sightline-demo: GPU work done" "$WORK/demo.log"; then
+    "$SIGHTLINE" info "$WORK/demo.rep" > "$WORK/demo.info"
+    for want in "CUDA kernels +60 " "CUDA memcpy +62 " "CUDA memset +1 "; do
+      grep -Eq "^  $want" "$WORK/demo.info" || { echo "FAIL demo: expected '$want' in sightline info"; failed=1; }
+    done
+  else
+    echo "FAIL demo: the demo did not run its GPU work:"; tail -5 "$WORK/demo.log"; failed=1
+  fi
+fi
+
 # PyTorch, when installed with CUDA.
 if python3 "$HERE/torch_train.py" 1 >/dev/null 2>&1; then
   run torch --min-kernels -- -t cuda,nvtx -- python3 "$HERE/torch_train.py" 50 "$WORK/torch.expect"
