@@ -114,17 +114,17 @@ void addReportOptions(std::vector<OptionDef>& out) {
             .unavailable("strings are written in place"));
 
     constexpr std::string_view A = "analyze";
-    constexpr std::string_view kNoAnalyze = "`sightline analyze` is not built yet";
-    add(Opt(A, "rule", 'r', K::Text, "RULE[:ARGS][,...]", "all",
-            "rules to run: cuda_memcpy_async, cuda_memcpy_sync, cuda_memset_sync, cuda_api_sync, "
-            "gpu_gaps, gpu_time_util, dx12_mem_ops or all")
-            .repeatable()
-            .unavailable(kNoAnalyze));
+    add(Opt(A, "rule", 'r', K::Text, "RULE[:OPTION=VALUE...][,...]", "all",
+            "rules to run (see --help-rules): nsys's cuda_memcpy_async, cuda_memcpy_sync, "
+            "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, Sightline's "
+            "gpu_idle_breakdown, nvtx_gpu_idle, copy_compute_overlap, communication, short_kernels, "
+            "kernel_categories, launch_latency, or all")
+            .repeatable());
     addTableOutputOptions(out, A);
     for (auto& o : out)
-        if (o.command == A && o.support == Support::Implemented)
-            o.support = Support::Unavailable, o.note = kNoAnalyze;
-    add(Opt(A, "help-rules", 0, K::Flag, "", "", "list the rules and exit").unavailable(kNoAnalyze));
+        if (o.command == A && o.name == "format")  // and "text", the findings in words (column)
+            o.values.push_back(alias("text", "column"));
+    add(Opt(A, "help-rules", 0, K::Flag, "", "", "list the rules (=RULE: one) and exit"));
 }
 
 }  // namespace sl::options

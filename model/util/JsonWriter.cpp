@@ -70,6 +70,13 @@ JsonWriter& JsonWriter::value(std::string_view v) {
     return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json) {
+    separator();
+    while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.remove_suffix(1);
+    m_out << json;
+    return *this;
+}
+
 JsonWriter& JsonWriter::value(int64_t v) {
     separator();
     m_out << v;

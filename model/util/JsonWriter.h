@@ -28,6 +28,8 @@ public:
     JsonWriter& value(double v);
     JsonWriter& value(bool v);
     JsonWriter& null();
+    // A value that is already JSON text (a document another writer made), written as is.
+    JsonWriter& raw(std::string_view json);
     template <class T>
     JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
 
