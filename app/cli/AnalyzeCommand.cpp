@@ -129,8 +129,7 @@ int runAnalyze(int argc, char** argv) {
         return usageError("analyze", s.error());
     window.cache = std::make_shared<AnalysisCache>(report);
     std::vector<Finding> findings;
-    for (const auto& spec : specs) {
-        auto f = runRule(report, spec, window);
+    for (auto& f : runRules(report, specs, window)) {
         if (!f) return usageError("analyze", f.error());
         findings.push_back(std::move(*f));
     }

@@ -135,6 +135,19 @@ std::span<const EventRef> CorrelationIndex::gpuOps(int64_t pid, uint32_t correla
     return {m_gpu.data() + b, e - b};
 }
 
+EventRef CorrelationIndex::launcherOf(EventRef op, Cursor& cursor) const {
+    if (!op.valid() || op.track >= m_report.tracks.size()) return {};
+    const Track& t = m_report.tracks[op.track];
+    if (!isGpuOpKind(t.key.kind) || op.index >= t.size()) return {};
+    const uint32_t correlation = t.col<uint32_t>(0)[op.index];
+    const uint64_t k = key(t.key.pid, correlation);
+    if (k == UINT64_MAX || correlation == 0) return {};
+    const size_t at = gallopLowerBound(m_apiKeys, cursor.m_api, k);
+    cursor.m_api = at;
+    if (at == m_apiKeys.size() || m_apiKeys[at] != k) return {};
+    return m_api[at];
+}
+
 EventRef CorrelationIndex::launcherOf(EventRef op) const {
     if (!op.valid() || op.track >= m_report.tracks.size()) return {};
     const Track& t = m_report.tracks[op.track];

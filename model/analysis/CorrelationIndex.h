@@ -36,12 +36,15 @@ public:
     // tens of millions of keys misses the cache at every step). Any order gives the same
     // answers as the plain lookups.
     class Cursor {
-        size_t m_gpu = 0;
+        size_t m_gpu = 0, m_api = 0;
         friend class CorrelationIndex;
     };
     std::span<const EventRef> gpuOps(int64_t pid, uint32_t correlation, Cursor& cursor) const;
     // The API call that launched a GPU operation (the event must be on a GPU track).
     EventRef launcherOf(EventRef gpuOp) const;
+    // The same for a pass over a GPU track's operations in order (their correlation ids mostly
+    // grow): a gallop from the previous answer.
+    EventRef launcherOf(EventRef gpuOp, Cursor& cursor) const;
 
     size_t apiCallCount() const { return m_api.size(); }
     size_t gpuOpCount() const { return m_gpu.size(); }

@@ -2,6 +2,7 @@
 // Shared pieces of the stats reports: options (time window, report arguments), the lazily
 // built correlation/NVTX indexes, duration statistics as nsys computes them, and name helpers.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,8 +25,17 @@ public:
     const CorrelationIndex& correlation();
     const NvtxRangeTree& nvtxTree();
     const NvtxGpuProjection& projection();
+    // Indexes of other analyses (the analyze rules' GPU operations by device), by a name that
+    // says what they hold and for which window; built by the caller on first use.
+    template <class T, class Make>
+    const T& extra(const std::string& key, Make make) {
+        auto it = m_extras.find(key);
+        if (it == m_extras.end()) it = m_extras.emplace(key, std::make_shared<T>(make())).first;
+        return *static_cast<const T*>(it->second.get());
+    }
 
 private:
+    std::map<std::string, std::shared_ptr<void>> m_extras;
     const Report& m_report;
     std::unique_ptr<CorrelationIndex> m_correlation;
     std::unique_ptr<NvtxRangeTree> m_tree;

@@ -27,13 +27,15 @@ struct OpRow {
 void finishOps(const Report& r, const RuleContext& c, Finding& f, std::vector<OpRow>& rows, bool memset) {
     std::stable_sort(rows.begin(), rows.end(), [](const OpRow& a, const OpRow& b) { return a.duration > b.duration; });
     f.count = static_cast<int64_t>(rows.size());
-    std::vector<Candidate> worst;
+    WorstOf worst;
     for (const OpRow& o : rows) {
         f.totalNs += o.duration;
-        worst.push_back({o.duration, {o.ref.track, o.ref.index, o.start, o.start + o.duration, o.pid, o.device,
-                                      o.api + (memset ? " memset" : " copy") + " of " + formatBytes(static_cast<uint64_t>(o.bytes))}});
+        worst.offer(o.duration, o.start, [&] {
+            return FindingExample{o.ref.track, o.ref.index, o.start, o.start + o.duration, o.pid, o.device,
+                                  o.api + (memset ? " memset" : " copy") + " of " + formatBytes(static_cast<uint64_t>(o.bytes))};
+        });
     }
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.intCol("Duration", Measure::Duration);
     t.intCol("Start", Measure::Timestamp);
@@ -67,12 +69,14 @@ std::vector<OpRow> selectOps(const Report& r, const RuleContext& c, EventKind ki
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& t = r.tracks[ti];
         if (t.key.kind != kind) continue;
+        CorrelationIndex::Cursor cursor;
         for (size_t i = 0; i < t.size(); ++i) {
             if (!overlaps(c.window, t.start[i], t.endAt(i))) continue;
             const EventRef ref{ti, static_cast<uint32_t>(i)};
-            std::string_view api = launcherName(r, ci, ref);
+            const EventRef call = ci.launcherOf(ref, cursor);
+            const std::string_view api = call.valid() ? r.str(r.tracks[call.track].nameAt(call.index)) : std::string_view{};
             OpRow o{t.durationAt(i), t.start[i], 0, t.key.pid, t.key.device, t.key.context, t.key.stream, 0, 0,
-                    std::string(api), ref};
+                    {}, ref};
             if (kind == EventKind::Memcpy) {
                 o.bytes = t.intAt(cols::Memcpy::Bytes, i);
                 o.srcKind = static_cast<uint8_t>(t.intAt(cols::Memcpy::SrcKind, i));
@@ -84,6 +88,7 @@ std::vector<OpRow> selectOps(const Report& r, const RuleContext& c, EventKind ki
                 o.dstKind = static_cast<uint8_t>(t.intAt(cols::Memset::MemKind, i));
                 if (!select(api, o, CopyKind::Unknown)) continue;
             }
+            o.api = api;
             rows.push_back(std::move(o));
         }
     }
@@ -175,12 +180,14 @@ Finding runCudaApiSync(const Report& r, const RuleContext& c) {
     }
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.duration > b.duration; });
     f.count = static_cast<int64_t>(rows.size());
-    std::vector<Candidate> worst;
+    WorstOf worst;
     for (const Row& o : rows) {
         f.totalNs += o.duration;
-        worst.push_back({o.duration, {o.ref.track, o.ref.index, o.start, o.start + o.duration, o.pid, -1, o.api}});
+        worst.offer(o.duration, o.start, [&] {
+            return FindingExample{o.ref.track, o.ref.index, o.start, o.start + o.duration, o.pid, -1, o.api};
+        });
     }
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.intCol("Duration", Measure::Duration);
     t.intCol("Start", Measure::Timestamp);

@@ -20,12 +20,13 @@ Finding runGpuIdleBreakdown(const Report& r, const RuleContext& c) {
         int64_t host = 0, kernel = 0, other = 0, span = 0;
     };
     std::vector<Stream> streams;
-    std::vector<Candidate> worst;
+    WorstOf worst;
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
         std::map<uint32_t, std::vector<const GpuOp*>> byStream;
-        for (const GpuOp& o : d.ops) byStream[o.stream].push_back(&o);
+        for (const GpuOp& o : d.ops) byStream[keyOf(r, o).stream].push_back(&o);
         for (auto& [stream, ops] : byStream) {
             Stream s{d.pid, d.device, stream};
+            CorrelationIndex::Cursor cursor;
             s.span = ops.back()->end - ops.front()->start;
             for (size_t k = 1; k < ops.size(); ++k) {
                 const int64_t gapStart = ops[k - 1]->end, gap = ops[k]->start - gapStart;
@@ -33,12 +34,14 @@ Finding runGpuIdleBreakdown(const Report& r, const RuleContext& c) {
                 // Host wait: the call that launched the next operation began only after the
                 // previous one had ended (the CPU was late); kernel wait: back-to-back launch
                 // overhead; other: waits on events, other streams, queueing.
-                const EventRef api = ci.launcherOf(ops[k]->ref);
+                const EventRef api = ci.launcherOf(ops[k]->ref, cursor);
                 const bool hostLate = api.valid() && r.tracks[api.track].start[api.index] > gapStart;
                 if (hostLate) {
                     s.host += gap;
-                    worst.push_back({gap, {UINT32_MAX, 0, gapStart, ops[k]->start, d.pid, d.device,
-                                           "stream " + std::to_string(stream) + " waiting for the host"}});
+                    worst.offer(gap, gapStart, [&, stream = stream] {
+                        return FindingExample{UINT32_MAX, 0, gapStart, ops[k]->start, d.pid, d.device,
+                                              "stream " + std::to_string(stream) + " waiting for the host"};
+                    });
                 } else if (gap < kernelWait) {
                     s.kernel += gap;
                 } else {
@@ -56,7 +59,7 @@ Finding runGpuIdleBreakdown(const Report& r, const RuleContext& c) {
     const int64_t idle = host + kernel + other;
     f.count = static_cast<int64_t>(streams.size());
     f.totalNs = host;  // what the CPU side can win back
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.idCol("PID");
     t.idCol("Device ID");
@@ -99,9 +102,7 @@ Finding runNvtxGpuIdle(const Report& r, const RuleContext& c) {
     // Idle intervals of each process's GPUs (all devices together: the process's GPU work).
     std::map<int64_t, Intervals> idleByPid;
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
-        Intervals busy;
-        for (const GpuOp& o : d.ops) busy.push_back({o.start, o.end});
-        busy = merged(std::move(busy));
+        const Intervals busy = mergedOps(d, [](const GpuOp&) { return true; });
         for (size_t k = 1; k < busy.size(); ++k)
             if (busy[k].first - busy[k - 1].second >= minGap)
                 idleByPid[d.pid].push_back({busy[k - 1].second, busy[k].first});
@@ -109,9 +110,10 @@ Finding runNvtxGpuIdle(const Report& r, const RuleContext& c) {
     for (auto& [pid, v] : idleByPid) v = merged(std::move(v));
     struct Range {
         int64_t idle = 0, time = 0, count = 0;
-        Candidate worst{-1, {}};
+        int64_t worstInside = -1;
+        FindingExample worst;
     };
-    std::map<std::string, Range> byName;
+    std::map<uint32_t, Range> byName;  // by name (string id)
     int64_t idleTotal = 0;
     for (const auto& [pid, v] : idleByPid) idleTotal += totalLength(v);
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
@@ -129,20 +131,23 @@ Finding runNvtxGpuIdle(const Report& r, const RuleContext& c) {
             for (; g != idle.end() && g->first < e; ++g)
                 inside += std::max<int64_t>(0, std::min(e, g->second) - std::max(s, g->first));
             if (inside <= 0) continue;
-            Range& rg = byName[std::string(r.str(t.nameAt(i)))];
+            Range& rg = byName[t.nameAt(i)];
             rg.idle += inside;
             rg.time += e - s;
             rg.count += 1;
-            if (inside > rg.worst.weight)
-                rg.worst = {inside, {ti, static_cast<uint32_t>(i), s, e, t.key.pid, -1, std::string(r.str(t.nameAt(i)))}};
+            if (inside > rg.worstInside) {
+                rg.worstInside = inside;
+                rg.worst = {ti, static_cast<uint32_t>(i), s, e, t.key.pid, -1, std::string(r.str(t.nameAt(i)))};
+            }
         }
     }
-    std::vector<std::pair<std::string, Range>> rows(byName.begin(), byName.end());
+    std::vector<std::pair<std::string, Range>> rows;
+    for (auto& [name, rg] : byName) rows.emplace_back(std::string(r.str(name)), rg);
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.idle > b.second.idle; });
     f.count = static_cast<int64_t>(rows.size());
-    std::vector<Candidate> worst;
-    for (const auto& [name, rg] : rows) worst.push_back(rg.worst);
-    keepWorst(f, std::move(worst));
+    WorstOf worst;
+    for (const auto& [name, rg] : rows) worst.offer(rg.worstInside, rg.worst.start, [&] { return rg.worst; });
+    worst.into(f);
     f.totalNs = rows.empty() ? 0 : rows.front().second.idle;
     Table& t = f.table;
     t.textCol("Range");

@@ -28,28 +28,31 @@ Finding runGpuGaps(const Report& r, const RuleContext& c) {
     std::vector<Gap> gaps;
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
         // Between the first and the last operation: idle once every operation begun so far has
-        // ended (the k-th end in end order before the (k+1)-th start), whatever the streams.
-        std::vector<std::pair<int64_t, uint32_t>> ends;  // (end, context)
-        ends.reserve(d.ops.size());
-        for (const GpuOp& o : d.ops) ends.push_back({o.end, o.context});
-        std::sort(ends.begin(), ends.end());
-        for (size_t k = 0; k + 1 < d.ops.size(); ++k) {
-            const int64_t gapStart = ends[k].first, gapEnd = d.ops[k + 1].start;
-            if (gapStart < gapEnd && gapEnd - gapStart > threshold)
-                gaps.push_back({gapEnd - gapStart, gapStart, d.pid, d.device, ends[k].second});
+        // ended, whatever the streams. (nsys pairs the k-th end in end order with the (k+1)-th
+        // start: the same gaps, since an operation that ended before a start began before it;
+        // the gap starts at the latest of those ends, in that operation's context.)
+        int64_t latestEnd = d.ops.front().end;
+        uint32_t context = keyOf(r, d.ops.front()).context;
+        for (size_t k = 1; k < d.ops.size(); ++k) {
+            const GpuOp& next = d.ops[k];
+            if (latestEnd < next.start && next.start - latestEnd > threshold)
+                gaps.push_back({next.start - latestEnd, latestEnd, d.pid, d.device, context});
+            if (next.end > latestEnd) latestEnd = next.end, context = keyOf(r, next).context;
         }
     }
     std::stable_sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) {
         return a.duration != b.duration ? a.duration > b.duration : a.start < b.start;
     });
     f.count = static_cast<int64_t>(gaps.size());
-    std::vector<Candidate> worst;
+    WorstOf worst;
     for (const Gap& g : gaps) {
         f.totalNs += g.duration;
-        worst.push_back({g.duration, {UINT32_MAX, 0, g.start, g.start + g.duration, g.pid, g.device,
-                                      "GPU " + std::to_string(g.device) + " idle"}});
+        worst.offer(g.duration, g.start, [&] {
+            return FindingExample{UINT32_MAX, 0, g.start, g.start + g.duration, g.pid, g.device,
+                                  "GPU " + std::to_string(g.device) + " idle"};
+        });
     }
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.intCol("Row#");
     t.intCol("Duration", Measure::Duration);
@@ -112,7 +115,7 @@ Finding runGpuTimeUtil(const Report& r, const RuleContext& c) {
             const double pct = 100.0 * static_cast<double>(busy[size_t(k)]) / static_cast<double>(len);
             if (pct < static_cast<double>(threshold)) {
                 if (!open) {
-                    cur = {0, 0, cs, d.pid, d.device, d.ops.front().context, 0};
+                    cur = {0, 0, cs, d.pid, d.device, keyOf(r, d.ops.front()).context, 0};
                     weighted = 0;
                     open = true;
                 }
@@ -134,14 +137,16 @@ Finding runGpuTimeUtil(const Report& r, const RuleContext& c) {
         return a.inUse != b.inUse ? a.inUse < b.inUse : a.duration < b.duration;
     });
     f.count = static_cast<int64_t>(lows.size());
-    std::vector<Candidate> worst;
+    WorstOf worst;
     for (const Low& l : lows) {
         f.totalNs += l.idle;
-        char what[96];
-        std::snprintf(what, sizeof what, "GPU %d %.1f%% in use", l.device, l.inUse);
-        worst.push_back({l.idle, {UINT32_MAX, 0, l.start, l.start + l.duration, l.pid, l.device, what}});
+        worst.offer(l.idle, l.start, [&] {
+            char what[96];
+            std::snprintf(what, sizeof what, "GPU %d %.1f%% in use", l.device, l.inUse);
+            return FindingExample{UINT32_MAX, 0, l.start, l.start + l.duration, l.pid, l.device, what};
+        });
     }
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.intCol("Row#");
     t.realCol("In-Use", Measure::Percent, 1);

@@ -17,33 +17,40 @@ Finding runCopyComputeOverlap(const Report& r, const RuleContext& c) {
         int64_t copy, overlapped, span;
     };
     std::vector<Row> rows;
-    std::vector<Candidate> worst;
+    WorstOf worst;
+    int64_t exposedCopies = 0;
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
-        Intervals copies, kernels;
-        for (const GpuOp& o : d.ops) (o.kind == EventKind::Memcpy ? copies : kernels).push_back({o.start, o.end});
+        const Intervals copies = mergedOps(d, [&](const GpuOp& o) { return keyOf(r, o).kind == EventKind::Memcpy; });
         if (copies.empty()) continue;
-        copies = merged(std::move(copies));
-        kernels = merged(std::move(kernels));
+        const Intervals kernels = mergedOps(d, [&](const GpuOp& o) { return keyOf(r, o).kind == EventKind::Kernel; });
         int64_t last = 0;
         for (const GpuOp& o : d.ops) last = std::max(last, o.end);
         Row row{d.pid, d.device, totalLength(copies), overlapLength(copies, kernels), last - d.ops.front().start};
         rows.push_back(row);
-        // The copies that ran with nothing computing: the worst exposed ones.
+        // The copies that ran with nothing computing: the worst exposed ones. The merged kernel
+        // intervals that can overlap a copy start at the last one beginning before it.
         for (const GpuOp& o : d.ops) {
-            if (o.kind != EventKind::Memcpy) continue;
-            const int64_t hidden = overlapLength({{o.start, o.end}}, kernels);
+            if (keyOf(r, o).kind != EventKind::Memcpy) continue;
+            auto k = std::upper_bound(kernels.begin(), kernels.end(), std::pair<int64_t, int64_t>{o.start, INT64_MAX});
+            if (k != kernels.begin()) --k;
+            int64_t hidden = 0;
+            for (; k != kernels.end() && k->first < o.end; ++k)
+                hidden += std::max<int64_t>(0, std::min(o.end, k->second) - std::max(o.start, k->first));
             const int64_t exposed = (o.end - o.start) - hidden;
-            if (exposed > 0)
-                worst.push_back({exposed, {o.ref.track, o.ref.index, o.start, o.end, d.pid, d.device, "copy not overlapped"}});
+            if (exposed <= 0) continue;
+            ++exposedCopies;
+            worst.offer(exposed, o.start, [&] {
+                return FindingExample{o.ref.track, o.ref.index, o.start, o.end, d.pid, d.device, "copy not overlapped"};
+            });
         }
     }
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.copy - a.overlapped > b.copy - b.overlapped; });
     int64_t copy = 0, overlapped = 0, span = 0;
     for (const Row& x : rows) copy += x.copy, overlapped += x.overlapped, span += x.span;
-    f.count = static_cast<int64_t>(worst.size());
+    f.count = exposedCopies;
     f.totalNs = copy - overlapped;
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.idCol("PID");
     t.idCol("Device ID");
@@ -85,34 +92,38 @@ Finding runCommunication(const Report& r, const RuleContext& c) {
         int64_t comm, compute, overlap, busy;
     };
     std::vector<Row> rows;
-    std::vector<Candidate> worst;
+    WorstOf worst;
+    int64_t commKernels = 0;
+    CategoryOfName categoryOf(r);
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
-        Intervals comm, compute, all;
-        for (const GpuOp& o : d.ops) {
-            if (o.kind != EventKind::Kernel) continue;
-            const Track& t = r.tracks[o.ref.track];
-            const KernelCategory cat = kernelCategory(r.str(t.nameAt(o.ref.index)));
-            all.push_back({o.start, o.end});
-            if (cat == KernelCategory::Communication) {
-                comm.push_back({o.start, o.end});
-                worst.push_back({o.end - o.start, {o.ref.track, o.ref.index, o.start, o.end, d.pid, d.device,
-                                                   std::string(r.str(t.nameAt(o.ref.index)))}});
-            } else if (cat != KernelCategory::Memory) {
-                compute.push_back({o.start, o.end});
-            }
-        }
+        auto category = [&](const GpuOp& o) {
+            return categoryOf(r.tracks[o.ref.track].nameAt(o.ref.index));
+        };
+        auto isKernel = [&](const GpuOp& o) { return keyOf(r, o).kind == EventKind::Kernel; };
+        const Intervals comm = mergedOps(d, [&](const GpuOp& o) {
+            if (!isKernel(o) || category(o) != KernelCategory::Communication) return false;
+            ++commKernels;
+            worst.offer(o.end - o.start, o.start, [&] {
+                return FindingExample{o.ref.track, o.ref.index, o.start, o.end, d.pid, d.device,
+                                      std::string(r.str(r.tracks[o.ref.track].nameAt(o.ref.index)))};
+            });
+            return true;
+        });
         if (comm.empty()) continue;
-        comm = merged(std::move(comm));
-        compute = merged(std::move(compute));
-        all = merged(std::move(all));
+        const Intervals compute = mergedOps(d, [&](const GpuOp& o) {
+            if (!isKernel(o)) return false;
+            const KernelCategory k = category(o);
+            return k != KernelCategory::Communication && k != KernelCategory::Memory;
+        });
+        const Intervals all = mergedOps(d, isKernel);
         rows.push_back({d.pid, d.device, totalLength(comm), totalLength(compute), overlapLength(comm, compute),
                         totalLength(all)});
     }
     int64_t comm = 0, overlap = 0, busy = 0;
     for (const Row& x : rows) comm += x.comm, overlap += x.overlap, busy += x.busy;
-    f.count = static_cast<int64_t>(worst.size());
+    f.count = commKernels;
     f.totalNs = comm - overlap;  // communication nothing hid
-    keepWorst(f, std::move(worst));
+    worst.into(f);
     Table& t = f.table;
     t.idCol("PID");
     t.idCol("Device ID");

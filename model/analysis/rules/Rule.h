@@ -77,5 +77,9 @@ const RuleInfo* findRule(std::string_view name);
 // Runs "name[:option=value[:option=value]]"; unknown names, options and bad values are errors
 // naming them.
 Result<Finding> runRule(const Report& r, const std::string& spec, const StatsOptions& window);
+// Runs several, on up to `threads` threads (0: one per core), in the order given. The indexes
+// they share (correlation, GPU operations) are built first, once.
+std::vector<Result<Finding>> runRules(const Report& r, const std::vector<std::string>& specs,
+                                      const StatsOptions& window, unsigned threads = 0);
 
 }  // namespace sl::analysis

@@ -1,9 +1,13 @@
 // The rules, their options (nsys's names and defaults where nsys has the rule) and the
 // "name:option=value" syntax of -r.
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <thread>
 #include <charconv>
 
 #include "model/analysis/rules/Rule.h"
+#include "model/analysis/rules/RuleSupport.h"
 
 namespace sl::analysis {
 namespace rules {
@@ -97,6 +101,27 @@ const RuleInfo* findRule(std::string_view name) {
     for (const auto& r : kRules)
         if (r.name == name) return &r;
     return nullptr;
+}
+
+std::vector<Result<Finding>> runRules(const Report& r, const std::vector<std::string>& specs,
+                                      const StatsOptions& window, unsigned threads) {
+    StatsOptions shared = window;
+    if (!shared.cache) shared.cache = std::make_shared<AnalysisCache>(r);
+    // The shared indexes before the threads: afterwards the cache is only read.
+    shared.cache->correlation();
+    rules::gpuOpsByDevice(r, shared);
+    std::vector<Result<Finding>> out(specs.size(), makeError("not run"));
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(specs.size()));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < specs.size();) out[i] = runRule(r, specs[i], shared);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    return out;
 }
 
 Result<Finding> runRule(const Report& r, const std::string& spec, const StatsOptions& window) {

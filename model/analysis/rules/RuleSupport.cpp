@@ -10,28 +10,61 @@ bool overlaps(const StatsOptions& w, int64_t start, int64_t end) {
     return end >= w.start && start <= w.end;
 }
 
-std::vector<DeviceOps> gpuOpsByDevice(const Report& r, const StatsOptions& window) {
+namespace {
+
+bool earlier(const GpuOp& a, const GpuOp& b) {
+    return a.start != b.start ? a.start < b.start : a.end < b.end;
+}
+
+std::vector<DeviceOps> collectGpuOps(const Report& r, const StatsOptions& window) {
+    // Each track is a run in start order (a track of several lanes is sorted first); a
+    // device's runs (its streams, copies, memsets) are merged, not sorted again.
     std::map<std::pair<int64_t, int32_t>, std::vector<GpuOp>> byDevice;
+    std::map<std::pair<int64_t, int32_t>, std::vector<size_t>> runs;  // where each run begins
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& t = r.tracks[ti];
         const EventKind k = t.key.kind;
         if (k != EventKind::Kernel && k != EventKind::Memcpy && k != EventKind::Memset) continue;
         auto& ops = byDevice[{t.key.pid, t.key.device}];
+        const size_t begin = ops.size();
+        ops.reserve(ops.size() + t.size());
         for (size_t i = 0; i < t.size(); ++i) {
             const int64_t s = t.start[i], e = t.endAt(i);
             if (s <= 0 || !overlaps(window, s, e)) continue;
-            ops.push_back({s, e, EventRef{ti, static_cast<uint32_t>(i)}, k, t.key.context, t.key.stream});
+            ops.push_back({s, e, EventRef{ti, static_cast<uint32_t>(i)}});
         }
+        const auto first = ops.begin() + static_cast<ptrdiff_t>(begin);
+        if (!std::is_sorted(first, ops.end(), earlier)) std::sort(first, ops.end(), earlier);
+        runs[{t.key.pid, t.key.device}].push_back(begin);
     }
     std::vector<DeviceOps> out;
     for (auto& [key, ops] : byDevice) {
         if (ops.empty()) continue;
-        std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) {
-            return a.start != b.start ? a.start < b.start : a.end < b.end;
-        });
+        std::vector<size_t> bounds = runs[key];
+        bounds.push_back(ops.size());
+        // Pairwise merges of neighbouring runs until one is left.
+        while (bounds.size() > 2) {
+            std::vector<size_t> next;
+            for (size_t i = 0; i + 1 < bounds.size(); i += 2) {
+                next.push_back(bounds[i]);
+                if (i + 2 < bounds.size())
+                    std::inplace_merge(ops.begin() + static_cast<ptrdiff_t>(bounds[i]),
+                                       ops.begin() + static_cast<ptrdiff_t>(bounds[i + 1]),
+                                       ops.begin() + static_cast<ptrdiff_t>(bounds[i + 2]), earlier);
+            }
+            next.push_back(ops.size());
+            bounds = std::move(next);
+        }
         out.push_back({key.first, key.second, std::move(ops)});
     }
     return out;
+}
+
+}  // namespace
+
+const std::vector<DeviceOps>& gpuOpsByDevice(const Report& r, const StatsOptions& window) {
+    const std::string key = "rules.gpu_ops:" + std::to_string(window.start) + ":" + std::to_string(window.end);
+    return window.cacheFor(r).extra<std::vector<DeviceOps>>(key, [&] { return collectGpuOps(r, window); });
 }
 
 std::string_view launcherName(const Report& r, const CorrelationIndex& ci, EventRef gpuOp) {
@@ -56,14 +89,22 @@ Finding newFinding(std::string_view rule, std::string_view title) {
     return f;
 }
 
-void keepWorst(Finding& f, std::vector<Candidate> candidates) {
-    const size_t n = std::min(candidates.size(), kMaxExamples);
-    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<ptrdiff_t>(n), candidates.end(),
-                      [](const Candidate& a, const Candidate& b) {
-                          return a.weight != b.weight ? a.weight > b.weight : a.example.start < b.example.start;
-                      });
+void WorstOf::add(int64_t weight, int64_t start, FindingExample example) {
+    // The heap's front is the weakest kept entry.
+    auto weaker = [](const Entry& a, const Entry& b) { return better(a.weight, a.start, b); };
+    if (m_heap.size() == kMaxExamples) {
+        std::pop_heap(m_heap.begin(), m_heap.end(), weaker);
+        m_heap.pop_back();
+    }
+    m_heap.push_back({weight, start, std::move(example)});
+    std::push_heap(m_heap.begin(), m_heap.end(), weaker);
+}
+
+void WorstOf::into(Finding& f) {
+    std::sort(m_heap.begin(), m_heap.end(), [](const Entry& a, const Entry& b) { return better(a.weight, a.start, b); });
     f.examples.clear();
-    for (size_t i = 0; i < n; ++i) f.examples.push_back(std::move(candidates[i].example));
+    for (auto& e : m_heap) f.examples.push_back(std::move(e.example));
+    m_heap.clear();
 }
 
 size_t rowLimit(const RuleContext& c, size_t rows) {
@@ -71,8 +112,18 @@ size_t rowLimit(const RuleContext& c, size_t rows) {
     return limit < 0 ? rows : std::min(rows, static_cast<size_t>(limit));
 }
 
+uint32_t kernelNameIdOf(const Report& r, const Track& t, size_t i) {
+    return kernelNameId(r, t, i, KernelNaming::Demangled);
+}
+
 std::string kernelName(const Report& r, const Track& t, size_t i) {
-    return std::string(r.str(kernelNameId(r, t, i, KernelNaming::Demangled)));
+    return std::string(r.str(kernelNameIdOf(r, t, i)));
+}
+
+KernelCategory CategoryOfName::operator()(uint32_t nameId) {
+    if (nameId >= m_known.size()) return kernelCategory(m_r.str(nameId));
+    if (m_known[nameId] == 0xFF) m_known[nameId] = static_cast<uint8_t>(kernelCategory(m_r.str(nameId)));
+    return static_cast<KernelCategory>(m_known[nameId]);
 }
 
 double percent(int64_t part, int64_t whole) {
@@ -80,7 +131,7 @@ double percent(int64_t part, int64_t whole) {
 }
 
 Intervals merged(Intervals v) {
-    std::sort(v.begin(), v.end());
+    if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
     Intervals out;
     for (const auto& [s, e] : v) {
         if (!out.empty() && s <= out.back().second)
