@@ -3,7 +3,10 @@
 // real nsys exports against SQL written here over the original files.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdio>
+#include <filesystem>
 
 #include "model/analysis/rules/KernelCategory.h"
 #include "model/analysis/rules/Rule.h"
@@ -413,6 +416,78 @@ TEST(RulesOnNsysExports, CudaRulesEqualSqlOverTheOriginalExport) {
     }
 }
 #endif
+
+}  // namespace
+}  // namespace sl::analysis
+
+namespace sl::analysis {
+namespace {
+
+std::string runShell(const std::string& command, int* code) {
+    FILE* f = popen((command + " 2>&1").c_str(), "r");
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    const int st = f ? pclose(f) : -1;
+    *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
+}
+
+std::string runCli(const std::string& args, int* code) {
+    return runShell(std::string(SIGHTLINE_CLI) + " " + args, code);
+}
+
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(AnalyzeCli, JsonDocumentTextAndFilesOfAnNsysExport) {
+    const std::string input = test::externalFixturePath("pipit_saxpy_mpi_cuda.sqlite");
+    int code = -1;
+    const std::string json = runCli("analyze -f json '" + input + "'", &code);
+    ASSERT_EQ(code, 0) << json;
+    // One JSON document that Python reads, with every rule and the fields each finding has.
+    const std::string dir = testing::TempDir();
+    {
+        FILE* f = std::fopen((dir + "/analyze.json").c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fwrite(json.data(), 1, json.size(), f);
+        std::fclose(f);
+    }
+    const std::string check = runShell(
+        "python3 -c \"import json,sys; d=json.load(open('" + dir + "/analyze.json')); "
+        "f={x['rule']: x for x in d['findings']}; "
+        "assert set(['rule','title','severity','count','total_ns','summary','advice','examples','rows']) <= set(f['gpu_time_util']); "
+        "print(len(d['findings']), f['cuda_memcpy_sync']['count'], f['cuda_memcpy_sync']['severity'], "
+        "len(f['cuda_memcpy_sync']['rows']), f['gpu_time_util']['examples'][0]['track'])\"",
+        &code);
+    EXPECT_NE(check.find("13 15 warning 15 GPU 0 (process 1230493)"), std::string::npos) << check;
+    // Text: the finding's words, then its table.
+    const std::string text = runCli("analyze -r cuda_memcpy_sync '" + input + "'", &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_NE(text.find("** CUDA Synchronous Memcpy (cuda_memcpy_sync): warning"), std::string::npos) << text;
+    EXPECT_NE(text.find("Advice: "), std::string::npos);
+    EXPECT_NE(text.find("API Name"), std::string::npos);
+    // Files, one per rule, named after the base given.
+    const std::string base = dir + "/analyze_out";
+    runCli("analyze -r gpu_gaps:gap=0,cuda_api_sync -f csv -o '" + base + "' --force-overwrite true '" + input + "'", &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_TRUE(std::filesystem::exists(base + "_gpu_gaps.csv"));
+    EXPECT_TRUE(std::filesystem::exists(base + "_cuda_api_sync.csv"));
+}
+#endif
+
+TEST(AnalyzeCli, MistakesAreUsageErrors) {
+    int code = -1;
+    const std::string unknown = runCli("analyze -r gpu_gapz nothing.rep", &code);
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(unknown.find("unknown rule 'gpu_gapz'"), std::string::npos) << unknown;
+    const std::string list = runCli("analyze --help-rules", &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_NE(list.find("gpu_idle_breakdown"), std::string::npos);
+    EXPECT_NE(list.find("gap"), std::string::npos);
+    const std::string missing = runCli("analyze /no/such/report.rep", &code);
+    EXPECT_EQ(code, 1);
+    EXPECT_NE(missing.find("/no/such/report.rep"), std::string::npos) << missing;
+}
 
 }  // namespace
 }  // namespace sl::analysis
