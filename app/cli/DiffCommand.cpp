@@ -10,6 +10,7 @@
 #include "model/analysis/ReportDiff.h"
 #include "model/analysis/SampleDiff.h"
 #include "model/analysis/TableFormatter.h"
+#include "model/analysis/rules/FindingsDiff.h"
 #include "app/cli/ReportInput.h"
 #include "model/util/Format.h"
 #include "model/util/JsonWriter.h"
@@ -19,9 +20,10 @@ namespace {
 
 using namespace sl::analysis;
 
-// `samples`: the CPU-sample comparison, or nullptr when not asked for or neither side has samples.
-void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, const FormatOptions& fo, const std::string& a,
-               const std::string& b) {
+// `samples`: the CPU-sample comparison, or nullptr when not asked for or neither side has samples;
+// `rules`: the analyze rules' findings side by side, or nullptr when not asked for.
+void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, const Table* rules, const FormatOptions& fo,
+               const std::string& a, const std::string& b) {
     const Table summary = diffSummaryTable(d), items = diffItemsTable(d);
     switch (fo.format) {
         case TableFormat::Json:
@@ -37,6 +39,10 @@ void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, con
                 out << ",\n\"samples\": ";
                 writeTable(out, *samples, fo);
             }
+            if (rules) {
+                out << ",\n\"rules\": ";
+                writeTable(out, *rules, fo);
+            }
             out << "}\n";
             return;
         }
@@ -48,6 +54,10 @@ void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, con
             if (samples) {
                 out << "\n";
                 writeTable(out, *samples, fo);
+            }
+            if (rules) {
+                out << "\n";
+                writeTable(out, *rules, fo);
             }
             return;
         case TableFormat::Column:
@@ -62,6 +72,13 @@ void writeDiff(std::ostream& out, const DiffResult& d, const Table* samples, con
             if (samples) {
                 out << "\n" << samples->title << ":\n\n";
                 writeTable(out, *samples, fo);
+            }
+            if (rules) {
+                out << "\n" << rules->title << " (sightline analyze):\n\n";
+                if (rules->rowCount() == 0)
+                    out << "No rule found anything in either report.\n";
+                else
+                    writeTable(out, *rules, fo);
             }
             return;
     }
@@ -81,14 +98,15 @@ int runDiff(int argc, char** argv) {
     if (!timeUnitNs(timeUnit)) return usageError("diff", "--timeunit must be ns, us, ms or s");
     DiffOptions o;
     // "samples" is not a DiffCategory (samples are counts, not durations): taken out here.
-    bool wantSamples = false;
+    bool wantSamples = false, wantRules = false;
     std::string timed;
     for (size_t b = 0; b <= reports.size();) {
         size_t e = reports.find(',', b);
         if (e == std::string::npos) e = reports.size();
         const std::string w = reports.substr(b, e - b);
         if (w == "samples" || w == "all") wantSamples = true;
-        if (w != "samples") timed += (timed.empty() ? "" : ",") + w;
+        if (w == "rules" || w == "all") wantRules = true;
+        if (w != "samples" && w != "rules") timed += (timed.empty() ? "" : ",") + w;
         b = e + 1;
     }
     if (timed.empty()) {
@@ -112,20 +130,34 @@ int runDiff(int argc, char** argv) {
     std::optional<Table> samples;
     if (wantSamples && (hasCpuSamples(**a) || hasCpuSamples(**b))) samples = diffSamplesTable(**a, **b);
     const Table* samplesTable = samples ? &*samples : nullptr;
+    std::optional<Table> rules;
+    if (wantRules) {
+        std::vector<std::string> all;
+        for (const auto& r : allRules()) all.emplace_back(r.name);
+        auto findings = [&](const Report& r) {
+            std::vector<Finding> out;
+            for (auto& f : runRules(r, all, StatsOptions{}))
+                if (f) out.push_back(std::move(*f));
+            return out;
+        };
+        rules = findingsDiffTable(pairFindings(findings(**a), findings(**b)));
+    }
+    const Table* rulesTable = rules ? &*rules : nullptr;
     FormatOptions fo{*fmt, timeUnit};
     if (output.empty() || output == "-") {
-        writeDiff(std::cout, d, samplesTable, fo, inputs[0], inputs[1]);
+        writeDiff(std::cout, d, samplesTable, rulesTable, fo, inputs[0], inputs[1]);
         return 0;
     }
     std::ofstream out(output, std::ios::binary);
     if (!out) return fail("cannot write " + output);
-    writeDiff(out, d, samplesTable, fo, inputs[0], inputs[1]);
+    writeDiff(out, d, samplesTable, rulesTable, fo, inputs[0], inputs[1]);
     out.close();
     if (!out) return fail("error writing " + output);
     return 0;
 }
 
-const Registrar kDiff({"diff", "compare two reports (kernels, API, NVTX, memory operations)", runDiff, false, 65});
+const Registrar kDiff({"diff", "compare two reports (kernels, API, NVTX, memory operations, samples, analyze rules)",
+                       runDiff, false, 65});
 
 }  // namespace
 }  // namespace sl::cli

@@ -70,7 +70,9 @@ const std::vector<CommandDef>& commandDefs() {
          "kind, count, total and average time in A and B, the delta (B - A) and percent change,\n"
          "largest absolute delta first; items found on one side only are marked. A header compares\n"
          "session durations and GPU busy time. With CPU samples in either report, a third table\n"
-         "compares each function's share of the samples (self and total %, change in points).",
+         "compares each function's share of the samples (self and total %, change in points). The\n"
+         "last table compares the findings of `sightline analyze`'s rules: count and time on each\n"
+         "side and whether the problem got better or worse.",
          "A.rep B.rep: the baseline and the comparison (.rep, or anything the importers read)"},
         {"generate", "sightline generate [options] -o OUT.rep",
          "Writes a synthetic report with realistic shapes (a training loop on several threads\n"

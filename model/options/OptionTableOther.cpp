@@ -41,7 +41,7 @@ void addOtherOptions(std::vector<OptionDef>& out) {
     constexpr std::string_view D = "diff";
     add(Opt(D, "report", 'r', K::List, "WHAT", "all", "what to compare")
             .values({val("kernels"), val("api"), val("nvtx"), val("memops"), val("samples"),
-                     val("all")})
+                     val("rules"), val("all")})
             .extension());
     add(Opt(D, "format", 'f', K::Choice, "FORMAT", "column", "output format")
             .values({val("column"), val("table"), val("csv"), val("tsv"), val("json")})

@@ -8,6 +8,7 @@
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/FindBar.h"
+#include "viewer/analysis/InsightsDock.h"
 #include "viewer/analysis/SelectionStatsDock.h"
 #include "viewer/analysis/StatsDock.h"
 
@@ -29,6 +30,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
     m_context = new AnalysisContext(m_report, this);
     m_selection = new SelectionStatsDock(m_report, window);
     m_stats = new StatsDock(m_report, window);
+    m_insights = new InsightsDock(m_report, window);
     m_events = new EventsView(m_report, window);
     m_details = new DetailsPanel(m_context, window);
     m_find = new FindBar(m_report, window);
@@ -41,10 +43,12 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
     window->addDockWidget(Qt::BottomDockWidgetArea, m_stats);
     window->tabifyDockWidget(m_eventsDock, m_selection);
     window->tabifyDockWidget(m_selection, m_stats);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_insights);
+    window->tabifyDockWidget(m_stats, m_insights);
     if (m_report->eventCount(EventKind::CpuSample) > 0) {
         m_sampling = new CpuSamplingDock(m_report, window);
         window->addDockWidget(Qt::BottomDockWidgetArea, m_sampling);
-        window->tabifyDockWidget(m_stats, m_sampling);
+        window->tabifyDockWidget(m_insights, m_sampling);
     }
     m_eventsDock->raise();
     window->addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
@@ -59,6 +63,9 @@ void AnalysisDocks::wire() {
         const auto [t0, t1] = EventsView::zoomRangeFor(*m_report, {track, index});
         emit rangeRequested(t0, t1);
     });
+    // An insight's instance is shown as a found event is: selected, then zoomed to.
+    connect(m_insights, &InsightsDock::eventRequested, m_context, &AnalysisContext::selectEvent);
+    connect(m_insights, &InsightsDock::instanceRequested, this, &AnalysisDocks::rangeRequested);
     connect(m_context, &AnalysisContext::eventSelected, m_details, &DetailsPanel::showEventDetails);
     connect(m_context, &AnalysisContext::eventSelected, m_events, &EventsView::selectEvent);
     connect(m_context, &AnalysisContext::selectedEventCleared, m_details, &DetailsPanel::clear);
@@ -67,7 +74,15 @@ void AnalysisDocks::wire() {
 void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {
     m_selection->setSelection(t0, t1, tracks);
     m_stats->setSelection(t0, t1);
+    m_insights->setSelection(t0, t1);
     if (m_sampling) m_sampling->setSelection(t0, t1, tracks);
+}
+
+QList<QDockWidget*> AnalysisDocks::allDocks() const {
+    QList<QDockWidget*> docks{m_findDock, m_eventsDock, m_selection, m_stats, m_insights};
+    if (m_sampling) docks << m_sampling;
+    docks << m_detailsDock;
+    return docks;
 }
 
 void AnalysisDocks::selectEvent(quint32 track, quint32 index) {

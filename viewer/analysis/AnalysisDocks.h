@@ -1,9 +1,10 @@
 #pragma once
 // Puts the analysis panels of one report into a QMainWindow and wires them together: the
-// selection statistics, Stats and CPU sampling docks, the events view, the details panel and the
-// find bar, all around one AnalysisContext (the selected event and its correlations). The timeline
-// talks to them only through the slots and signals below, so they work (and are tested) without it.
-// GUI thread; the docks are children of the window.
+// selection statistics, Stats, Insights and CPU sampling docks, the events view, the details
+// panel and the find bar, all around one AnalysisContext (the selected event and its correlations).
+// The timeline talks to them only through the slots and signals below, so they work (and are
+// tested) without it. GUI thread; the docks are children of the window.
+#include <QList>
 #include <QObject>
 #include <memory>
 #include <vector>
@@ -20,6 +21,7 @@ class CpuSamplingDock;
 class DetailsPanel;
 class EventsView;
 class FindBar;
+class InsightsDock;
 class SelectionStatsDock;
 class StatsDock;
 
@@ -31,6 +33,7 @@ public:
     AnalysisContext* context() const { return m_context; }
     SelectionStatsDock* selectionStats() const { return m_selection; }
     StatsDock* stats() const { return m_stats; }
+    InsightsDock* insights() const { return m_insights; }
     // Null for reports without CPU samples.
     CpuSamplingDock* sampling() const { return m_sampling; }
     EventsView* events() const { return m_events; }
@@ -39,6 +42,8 @@ public:
     QDockWidget* eventsDock() const { return m_eventsDock; }
     QDockWidget* detailsDock() const { return m_detailsDock; }
     QDockWidget* findDock() const { return m_findDock; }
+    // Every dock above, for the View menu (a closed one is reopened there).
+    QList<QDockWidget*> allDocks() const;
 
 public slots:
     // The timeline's time selection changed (empty range: cleared); `tracks` are the selected
@@ -48,7 +53,8 @@ public slots:
     void selectEvent(quint32 track, quint32 index);
 
 signals:
-    // The user asked to see this range (double-click in the events view, find).
+    // The user asked to see this range (double-click in the events view, find, activation of
+    // an insight).
     void rangeRequested(qint64 t0, qint64 t1);
 
 private:
@@ -58,6 +64,7 @@ private:
     AnalysisContext* m_context = nullptr;
     SelectionStatsDock* m_selection = nullptr;
     StatsDock* m_stats = nullptr;
+    InsightsDock* m_insights = nullptr;
     CpuSamplingDock* m_sampling = nullptr;
     EventsView* m_events = nullptr;
     DetailsPanel* m_details = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
 // Connects the analysis panels (AnalysisDocks) to a timeline: the time selection feeds the
 // selection statistics and Stats docks; a click on an event selects it everywhere (details,
-// events view, correlation highlights); the events view's double-click and Find move the
-// timeline's range through its ViewState (with history); highlights, correlation lines, edge
+// events view, correlation highlights); the events view's double-click, Find and the Insights
+// dock's activated instances move the timeline's range through its ViewState (with history); highlights, correlation lines, edge
 // arrows (click: jump to the event), the find filter's dimming and the CPU sampling dock's
 // function highlight (samples not passing through it dimmed) are drawn through the timeline's
 // draw-list hooks. GUI thread; lives as long as the window holding the timeline.

@@ -8,12 +8,15 @@
 #include <QLocale>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "viewer/analysis/StatsDock.h"
+#include "viewer/analysis/TimeText.h"
 #include "viewer/compare/CompareAlignment.h"
+#include "viewer/compare/CompareFindings.h"
 #include "viewer/compare/InstanceOutlines.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -124,8 +127,12 @@ void CompareTab::buildUi() {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip("Double-click a row to select its instances in both timelines");
+    m_findings = new CompareFindings;
+    m_bottomTabs = new QTabWidget;
+    m_bottomTabs->addTab(m_table, "Differences");
+    m_bottomTabs->addTab(m_findings, "Insights");
     bl->addWidget(m_summary);
-    bl->addWidget(m_table, 1);
+    bl->addWidget(m_bottomTabs, 1);
     split->addWidget(bottom);
     split->setSizes({350, 350, 250});
 
@@ -146,6 +153,15 @@ void CompareTab::buildUi() {
     });
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex& i) { showItem(i.row()); });
+    connect(m_findings, &CompareFindings::findingActivated, this, &CompareTab::showFinding);
+    connect(m_findings, &CompareFindings::ready, this, [this] {
+        int worse = 0;
+        for (const analysis::FindingPair& p : m_findings->rows())
+            worse += p.change == analysis::FindingChange::Worse ||
+                     p.change == analysis::FindingChange::New;
+        m_bottomTabs->setTabText(
+            1, worse ? QString("Insights (%1 worse)").arg(worse) : QString("Insights"));
+    });
     connect(m_alignBox, &QComboBox::currentIndexChanged, this,
             &CompareTab::applyAlignmentFromControls);
     connect(m_instanceBox, &QSpinBox::valueChanged, this, &CompareTab::applyAlignmentFromControls);
@@ -185,6 +201,7 @@ void CompareTab::showReports(ComparedReports reports, std::unique_ptr<Row> basel
         std::make_unique<TimelineScene>(m_reports.comparison, std::move(comparisonRows)));
     m_syncing = false;
     align(QString(), 1);
+    m_findings->setReports(m_reports.baseline, m_reports.comparison);
 }
 
 void CompareTab::showDiff(analysis::DiffResult diff, const std::vector<std::string>& commonNames) {
@@ -297,6 +314,41 @@ void CompareTab::showItem(int row) {
                           .arg(QString::fromStdString(item.name))
                           .arg(b.count)
                           .arg(c.count));
+}
+
+void CompareTab::showFinding(const analysis::FindingPair& pair) {
+    bool any = false;
+    int64_t lo = 0, hi = 0;
+    auto show = [&](const Report& report, const analysis::Finding& f, ViewState& view,
+                    std::vector<analysis::EventRef>& outlined, int64_t anchor) {
+        outlined.clear();
+        if (f.examples.empty()) {
+            view.clearSelection();
+            return QString("none");
+        }
+        const analysis::FindingExample& e = f.examples.front();
+        if (e.track < report.tracks.size() && e.index < report.tracks[e.track].size())
+            outlined.push_back({e.track, e.index});
+        view.setSelection(e.start, e.end);
+        lo = any ? std::min(lo, e.start - anchor) : e.start - anchor;
+        hi = any ? std::max(hi, e.end - anchor) : e.end - anchor;
+        any = true;
+        return durationText(e.end - e.start);
+    };
+    const QString b = show(*m_reports.baseline, pair.baseline, m_baselineTimeline->view(),
+                           m_baselineInstances, m_anchors.baseline);
+    const QString c = show(*m_reports.comparison, pair.comparison, m_comparisonTimeline->view(),
+                           m_comparisonInstances, m_anchors.comparison);
+    m_baselineTimeline->update();
+    m_comparisonTimeline->update();
+    if (any) {
+        // On the shared axis, padded as the Insights dock pads an instance.
+        const int64_t pad = std::max<int64_t>((hi - lo) / 4, 500);
+        m_baselineTimeline->view().setRange(lo - pad + m_anchors.baseline,
+                                            hi + pad + m_anchors.baseline);
+    }
+    m_status->setText(QString("%1: worst instance %2 in the baseline, %3 in the comparison")
+                          .arg(QString::fromStdString(pair.title), b, c));
 }
 
 }  // namespace sl::viewer

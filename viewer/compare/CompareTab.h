@@ -2,9 +2,12 @@
 // A report comparison in one tab: the baseline's and the comparison's timelines stacked with
 // one time axis (t=0 is each report's session start or the start of a chosen NVTX range
 // instance), zoom and pan synchronized, and below them the diff table of `sightline diff`
-// (model/analysis/ReportDiff.h). Double-clicking a diff row selects that item's instances in
-// both timelines and zooms to them. Reports load and, for files, the diff is computed off the
-// GUI thread (two 10 M-event reports take over a second to diff); the rest is GUI thread.
+// (model/analysis/ReportDiff.h) and, in a second tab, the findings of `sightline analyze`'s rules
+// on both reports with a verdict per rule (CompareFindings). Double-clicking a diff row selects
+// that item's instances in both timelines and zooms to them; double-clicking a rule shows its
+// worst instance on each side. Reports load and, for files, the diff is computed off the GUI
+// thread (two 10 M-event reports take over a second to diff), the rules always are; the rest is
+// GUI thread.
 //
 // Invariant: for every visible time t in the baseline, the comparison shows
 // t - anchors.baseline + anchors.comparison (up to clamping at the data bounds).
@@ -14,16 +17,19 @@
 
 #include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/ReportDiff.h"
+#include "model/analysis/rules/FindingsDiff.h"
 #include "model/core/Report.h"
 #include "viewer/timeline/Row.h"
 
 class QComboBox;
 class QLabel;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 
 namespace sl::viewer {
 
+class CompareFindings;
 class ReportLoader;
 class StatsTableModel;
 class TimelineWidget;
@@ -57,6 +63,9 @@ public:
     TimelineWidget* comparisonTimeline() const { return m_comparisonTimeline; }
     QTableView* diffView() const { return m_table; }
     StatsTableModel* diffModel() const { return m_model; }
+    // The tabs below the timelines: the differences, then the rules' findings.
+    QTabWidget* bottomTabs() const { return m_bottomTabs; }
+    CompareFindings* findings() const { return m_findings; }
     QLabel* summaryLabel() const { return m_summary; }
     QComboBox* alignBox() const { return m_alignBox; }
     QSpinBox* instanceBox() const { return m_instanceBox; }
@@ -75,6 +84,9 @@ public:
     // What double-clicking diff row `row` does: selects, in each timeline, the span from the
     // item's first to its last instance (cleared on a side without any) and zooms to them.
     void showItem(int row);
+    // What double-clicking a rule's row does: selects, in each timeline, the worst instance of
+    // that side's finding (cleared on a side without one), outlines its event and zooms to them.
+    void showFinding(const analysis::FindingPair& pair);
 
 signals:
     void loaded();
@@ -109,6 +121,8 @@ private:
     QSpinBox* m_instanceBox = nullptr;
     QTableView* m_table = nullptr;
     StatsTableModel* m_model = nullptr;
+    QTabWidget* m_bottomTabs = nullptr;
+    CompareFindings* m_findings = nullptr;
     QString m_alignError;
     std::vector<analysis::EventRef> m_baselineInstances, m_comparisonInstances;
     bool m_syncing = false;  // set while one view follows the other: no ping-pong

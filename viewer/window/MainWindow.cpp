@@ -24,6 +24,8 @@
 #include <QVBoxLayout>
 
 #include "viewer/ReportSummary.h"
+#include "viewer/analysis/AnalysisDocks.h"
+#include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/capture/CaptureTab.h"
 #include "viewer/compare/CompareTab.h"
 #include "viewer/timeline/TimelineWidget.h"
@@ -120,6 +122,19 @@ void MainWindow::setupMenus() {
     for (QAction* a : view->actions()) a->setShortcutContext(Qt::WidgetShortcut);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+    // Each report tab has its own analysis docks (events, statistics, insights...): the menu
+    // lists the current tab's, so a closed one can be opened again.
+    QMenu* panels = view->addMenu("Report &Panels");
+    connect(panels, &QMenu::aboutToShow, this, [this, panels] {
+        panels->clear();
+        ReportTab* tab = currentTab();
+        if (!tab || !tab->analysis()) {
+            panels->addAction("(open a report first)")->setEnabled(false);
+            return;
+        }
+        for (QDockWidget* d : tab->analysis()->docks()->allDocks())
+            panels->addAction(d->toggleViewAction());
+    });
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this,
