@@ -121,7 +121,11 @@ int runAnalyze(int argc, char** argv) {
     const bool quiet = args->given("quiet"), force = args->isTrue("force-overwrite");
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
-    auto loaded = openReportInput(inputs[0]);
+    // The rules read GPU operations, CUDA API calls and NVTX ranges, and draw nothing.
+    ReadOptions read;
+    read.levelOfDetail = false;
+    read.wantTrack = rulesReadTrack;
+    auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions window;

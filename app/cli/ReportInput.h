@@ -13,11 +13,12 @@
 
 namespace sl::cli {
 
-inline Result<std::shared_ptr<Report>> openReportInput(const std::string& path) {
+// `read` chooses what a .rep file loads (ReadOptions: some kinds, no level of detail).
+inline Result<std::shared_ptr<Report>> openReportInput(const std::string& path, const ReadOptions& read = {}) {
 #ifdef SIGHTLINE_CLI_OPEN_ANY
-    return openAnyReport(path, {});
+    return openAnyReport(path, {}, read);
 #else
-    return readReport(path);
+    return readReport(path, read);
 #endif
 }
 

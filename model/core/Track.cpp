@@ -117,7 +117,7 @@ void Track::finalize() {
     finishLoaded();
 }
 
-void Track::finishLoaded() {
+void Track::finishLoaded(bool levelOfDetail) {
     if (laneOffsets.size() < 2) laneOffsets = {0, static_cast<uint32_t>(start.size())};
     tMin = tMax = 0;
     if (!start.empty()) {
@@ -130,7 +130,7 @@ void Track::finishLoaded() {
             tMax = std::max(tMax, endAt(r.end - 1));
         }
     }
-    lod.build(*this);
+    if (levelOfDetail) lod.build(*this);
 }
 
 size_t Track::memoryBytes() const {

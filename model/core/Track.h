@@ -66,7 +66,7 @@ public:
     // Sorts, packs lanes, computes tMin/tMax and the level-of-detail summary.
     void finalize();
     // For data that is already lane-ordered (the reader): computes tMin/tMax and the LOD.
-    void finishLoaded();
+    void finishLoaded(bool levelOfDetail = true);
     size_t memoryBytes() const;
 };
 

@@ -6,9 +6,10 @@
 namespace sl {
 
 Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
-                                              const std::function<bool(double)>& progress) {
+                                              const std::function<bool(double)>& progress,
+                                              const ReadOptions& read) {
     if (detectImportFormat(path) == ImportFormat::Rep) {
-        ReadOptions o;
+        ReadOptions o = read;
         o.progress = progress;
         return readReport(path, o);
     }

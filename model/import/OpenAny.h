@@ -7,11 +7,14 @@
 
 #include "model/core/Report.h"
 #include "model/core/Result.h"
+#include "model/rep/RepReader.h"
 
 namespace sl {
 
-// `progress` gets the fraction done; returning false cancels ("cancelled").
+// `progress` gets the fraction done; returning false cancels ("cancelled"). `read` applies to
+// .rep files (which tracks to load, with or without the level of detail); an import builds all.
 Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
-                                              const std::function<bool(double)>& progress);
+                                              const std::function<bool(double)>& progress,
+                                              const ReadOptions& read = {});
 
 }  // namespace sl

@@ -323,7 +323,7 @@ Status RepFile::readMetadata() {
     return {};
 }
 
-Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
+Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool levelOfDetail) const {
     if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
     const TrackInfo& info = m_tracks[index];
     const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
@@ -397,7 +397,7 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1) const {
             if (stack >= m_refs.stacks)
                 return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack));
     }
-    t.finishLoaded();
+    t.finishLoaded(levelOfDetail);
     return t;
 }
 
@@ -427,12 +427,16 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
     report->tracks.clear();
     report->tracks.resize(infos.size());
 
-    // Largest tracks first over worker threads; each worker has its own connection.
-    std::vector<size_t> order(infos.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    // Largest tracks first over worker threads; each worker has its own connection. Tracks not
+    // wanted keep their key and no events.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < infos.size(); ++i) {
+        if (!options.wantTrack || options.wantTrack(infos[i].key)) order.push_back(i);
+        else report->tracks[i] = Track(infos[i].key);
+    }
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return infos[a].eventCount > infos[b].eventCount; });
     uint64_t totalEvents = 0;
-    for (const auto& t : infos) totalEvents += t.eventCount;
+    for (size_t i : order) totalEvents += infos[i].eventCount;
 
     unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(std::max<size_t>(infos.size(), 1))));
@@ -455,7 +459,7 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
             file = own.get();
         }
         for (size_t k; !stop && (k = next.fetch_add(1)) < order.size();) {
-            auto t = file->readTrack(order[k]);
+            auto t = file->readTrack(order[k], INT64_MIN, INT64_MAX, options.levelOfDetail);
             if (!t) return fail(t.error());
             report->tracks[order[k]] = std::move(t.value());
             doneEvents += infos[order[k]].eventCount;

@@ -18,6 +18,11 @@ struct ReadOptions {
     // "cancelled").
     std::function<bool(double)> progress;
     unsigned threads = 0;  // 0: one per core
+    // Only the tracks this accepts are loaded (null: all); the others stay in the report with
+    // their keys and no events. For reads that need some kinds only (analyze's rules).
+    std::function<bool(const TrackKey&)> wantTrack;
+    // The timeline's level-of-detail index of each track; tools that do not draw skip it.
+    bool levelOfDetail = true;
 };
 
 // Metadata of one track as stored in the file (events not loaded).
@@ -39,7 +44,8 @@ public:
     const Report& metadata() const { return *m_meta; }
     const std::vector<TrackInfo>& trackInfos() const { return m_tracks; }
     // Loads one track; with a window, only the chunks overlapping [t0, t1) are decoded.
-    Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX) const;
+    Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX,
+                            bool levelOfDetail = true) const;
     // Moves the metadata out (the RepFile keeps answering readTrack).
     std::shared_ptr<Report> takeMetadata();
     // Another read-only connection to the same file for reading tracks on another thread. It

@@ -73,6 +73,9 @@ struct RuleInfo {
 };
 
 std::span<const RuleInfo> allRules();
+// Whether the rules read events of this track (GPU operations, CUDA API calls, NVTX ranges): a
+// report loaded for the rules alone needs no other.
+bool rulesReadTrack(const TrackKey& key);
 const RuleInfo* findRule(std::string_view name);
 // Runs "name[:option=value[:option=value]]"; unknown names, options and bad values are errors
 // naming them.

@@ -97,6 +97,11 @@ int64_t RuleContext::value(std::string_view name) const {
 
 std::span<const RuleInfo> allRules() { return kRules; }
 
+bool rulesReadTrack(const TrackKey& k) {
+    return k.kind == EventKind::Kernel || k.kind == EventKind::Memcpy || k.kind == EventKind::Memset ||
+           k.kind == EventKind::CudaApi || k.kind == EventKind::NvtxRange;
+}
+
 const RuleInfo* findRule(std::string_view name) {
     for (const auto& r : kRules)
         if (r.name == name) return &r;
