@@ -115,7 +115,7 @@ int runDiff(int argc, char** argv) {
         auto cats = parseDiffCategories(timed);
         if (!cats) {
             std::string msg = cats.error();
-            if (const auto at = msg.find("memops or all"); at != std::string::npos) msg.replace(at, 13, "memops, samples or all");
+            if (const auto at = msg.find("memops or all"); at != std::string::npos) msg.replace(at, 13, "memops, samples, rules or all");
             return usageError("diff", "-r: " + msg);
         }
         o.categories = *cats;

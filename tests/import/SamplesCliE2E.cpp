@@ -112,7 +112,7 @@ TEST(SamplesCli, ImportInfoStatsAndExport) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(
         bad.out.find("--report: 'sample' is not a valid value (expected a comma-separated list "
-                     "of kernels, api, nvtx, memops, samples and all); did you mean 'samples'?"),
+                     "of kernels, api, nvtx, memops, samples, rules and all); did you mean 'samples'?"),
         std::string::npos)
         << bad.out;
 }
