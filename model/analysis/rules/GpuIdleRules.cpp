@@ -24,7 +24,10 @@ Finding runGpuIdleBreakdown(const Report& r, const RuleContext& c) {
     for (const DeviceOps& d : gpuOpsByDevice(r, c.window)) {
         std::map<uint32_t, std::vector<const GpuOp*>> byStream;
         for (const GpuOp& o : d.ops) byStream[keyOf(r, o).stream].push_back(&o);
-        for (auto& [stream, ops] : byStream) {
+        for (auto& entry : byStream) {
+            // Plain names, not a structured binding: clang 14 cannot capture bindings in lambdas.
+            const uint32_t stream = entry.first;
+            const std::vector<const GpuOp*>& ops = entry.second;
             Stream s{d.pid, d.device, stream};
             CorrelationIndex::Cursor cursor;
             s.span = ops.back()->end - ops.front()->start;
@@ -38,7 +41,7 @@ Finding runGpuIdleBreakdown(const Report& r, const RuleContext& c) {
                 const bool hostLate = api.valid() && r.tracks[api.track].start[api.index] > gapStart;
                 if (hostLate) {
                     s.host += gap;
-                    worst.offer(gap, gapStart, [&, stream = stream] {
+                    worst.offer(gap, gapStart, [&] {
                         return FindingExample{UINT32_MAX, 0, gapStart, ops[k]->start, d.pid, d.device,
                                               "stream " + std::to_string(stream) + " waiting for the host"};
                     });
@@ -146,7 +149,10 @@ Finding runNvtxGpuIdle(const Report& r, const RuleContext& c) {
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.idle > b.second.idle; });
     f.count = static_cast<int64_t>(rows.size());
     WorstOf worst;
-    for (const auto& [name, rg] : rows) worst.offer(rg.worstInside, rg.worst.start, [&] { return rg.worst; });
+    for (const auto& row : rows) {
+        const Range& rg = row.second;
+        worst.offer(rg.worstInside, rg.worst.start, [&] { return rg.worst; });
+    }
     worst.into(f);
     f.totalNs = rows.empty() ? 0 : rows.front().second.idle;
     Table& t = f.table;
