@@ -122,9 +122,11 @@ int runDiff(int argc, char** argv) {
     }
     if (match == "base") o.match = DiffMatch::Base;
     else if (match != "demangled") return usageError("diff", "--match must be demangled or base");
-    auto a = openReportInput(inputs[0]);
+    ReadOptions read;
+    read.levelOfDetail = false;  // the comparison draws nothing
+    auto a = openReportInput(inputs[0], read);
     if (!a) return fail(a.error());
-    auto b = openReportInput(inputs[1]);
+    auto b = openReportInput(inputs[1], read);
     if (!b) return fail(b.error());
     const DiffResult d = diffReports(**a, **b, o);
     std::optional<Table> samples;

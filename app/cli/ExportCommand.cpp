@@ -66,7 +66,9 @@ int runExport(int argc, char** argv) {
         if (!w) return usageError("export", "--times: " + w.error());
         window = *w;
     }
-    auto loaded = openReportInput(inputs[0]);
+    ReadOptions read;
+    read.levelOfDetail = false;  // exports draw nothing
+    auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     const int64_t origin = report.timeOrigin();

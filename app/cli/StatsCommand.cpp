@@ -83,7 +83,12 @@ int runStats(int argc, char** argv) {
     // '.' as an output: files named after the input, as nsys names them after its SQLite file.
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
-    auto loaded = openReportInput(inputs[0]);
+    // Only the tracks of the kinds the reports read, and no level of detail (nothing is drawn).
+    ReadOptions read;
+    read.levelOfDetail = false;
+    const KindSet kinds = kindsReadBy(specs, !args->value("filter-nvtx").empty());
+    read.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
+    auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;

@@ -8,40 +8,44 @@ namespace {
 
 constexpr std::string_view kKernelArgs = "base,mangled";
 
+using K = EventKind;
+// What the correlation index reads (API calls and the GPU operations they launched).
+constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::GraphTrace};
+
 const std::array<ReportInfo, 18> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
-     "time spent in each NVTX range (name and style)"},
-    {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function"},
-    {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function"},
+     "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
+    {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime}},
+    {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function", KindSet{K::CudaApi}},
     {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", runCudaGpuKernSum, true, "gpukernsum", kKernelArgs,
-     "GPU time of each kernel"},
+     "GPU time of each kernel", KindSet{K::Kernel}},
     {"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", runCudaGpuMemTimeSum, true, "gpumemtimesum", "",
-     "GPU time of memory copies by kind, and memsets"},
+     "GPU time of memory copies by kind, and memsets", KindSet{K::Memcpy, K::Memset}},
     {"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", runCudaGpuMemSizeSum, true, "gpumemsizesum", "",
-     "bytes moved by memory copies by kind, and memsets (MB = 10^6 B)"},
+     "bytes moved by memory copies by kind, and memsets (MB = 10^6 B)", KindSet{K::Memcpy, K::Memset}},
     {"cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", runCudaGpuKernGbSum, false, "", kKernelArgs,
-     "GPU time of each kernel and launch configuration"},
+     "GPU time of each kernel and launch configuration", KindSet{K::Kernel}},
     {"cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", runCudaGpuSum, false, "", kKernelArgs,
-     "kernels and memory operations in one summary"},
-    {"cuda_api_trace", "CUDA API Trace", runCudaApiTrace, false, "", "", "every CUDA API call"},
+     "kernels and memory operations in one summary", KindSet{K::Kernel, K::Memcpy, K::Memset}},
+    {"cuda_api_trace", "CUDA API Trace", runCudaApiTrace, false, "", "", "every CUDA API call", KindSet{K::CudaApi}},
     {"cuda_gpu_trace", "CUDA GPU Trace", runCudaGpuTrace, false, "", kKernelArgs,
-     "every kernel and memory operation with launch configuration and sizes"},
+     "every kernel and memory operation with launch configuration and sizes", KindSet{K::Kernel, K::Memcpy, K::Memset}},
     {"cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", runCudaKernExecSum, false, "", kKernelArgs,
-     "API, queue and kernel time per thread, device, API and kernel"},
+     "API, queue and kernel time per thread, device, API and kernel", kCorrelated},
     {"cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", runCudaKernExecTrace, false, "", kKernelArgs,
-     "API, queue (from the end of the call to the kernel start) and kernel time of each launch"},
+     "API, queue (from the end of the call to the kernel start) and kernel time of each launch", kCorrelated},
     {"nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", runNvtxPushPopTrace, false, "", "",
-     "every push/pop range with its nesting and child time"},
+     "every push/pop range with its nesting and child time", KindSet{K::NvtxRange}},
     {"nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", runNvtxGpuProjSum, false, "", "",
-     "NVTX ranges projected onto the GPU work launched inside them"},
+     "NVTX ranges projected onto the GPU work launched inside them", kCorrelated | KindSet{K::NvtxRange}},
     {"nvtx_gpu_proj_trace", "NVTX GPU Projection Trace", runNvtxGpuProjTrace, false, "", "",
-     "each NVTX range projected onto the GPU work launched inside it"},
+     "each NVTX range projected onto the GPU work launched inside it", kCorrelated | KindSet{K::NvtxRange}},
     {"nvtx_kern_sum", "NVTX Range Kernel Summary", runNvtxKernSum, false, "nvtxkernsum", kKernelArgs,
-     "kernels grouped by the NVTX ranges that launched them"},
+     "kernels grouped by the NVTX ranges that launched them", kCorrelated | KindSet{K::NvtxRange}},
     {"cpu_util_sum", "CPU Utilization Summary (per thread)", runCpuUtilSum, false, "", "",
-     "running time of each thread on the CPUs"},
+     "running time of each thread on the CPUs", KindSet{K::ThreadState}},
     {"sample_sum", "CPU Sample Summary (flat profile)", runSampleSum, false, "", "module",
-     "CPU samples per function (:module per module): self (the sampled one) and total (anywhere on the stack)"},
+     "CPU samples per function (:module per module): self (the sampled one) and total (anywhere on the stack)", KindSet{K::CpuSample}},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -70,6 +74,17 @@ std::vector<const ReportInfo*> defaultReports() {
     std::vector<const ReportInfo*> out;
     for (const auto& r : kReports)
         if (r.isDefault) out.push_back(&r);
+    return out;
+}
+
+KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter) {
+    KindSet out;
+    if (nvtxFilter) out |= KindSet{K::NvtxRange};
+    for (const auto& spec : specs) {
+        const ReportInfo* info = findReport(spec.substr(0, spec.find(':')));
+        if (!info) return KindSet::all();
+        out |= info->reads;
+    }
     return out;
 }
 

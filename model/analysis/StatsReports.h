@@ -41,11 +41,15 @@ struct ReportInfo {
     std::string_view alias;        // the pre-2022 nsys name, "" if none
     std::string_view args;         // accepted arguments, comma-separated ("base,mangled")
     std::string_view description;  // one line for --help-reports
+    KindSet reads;                 // the event kinds it reads: a report opened for it loads only these
 };
 
 std::span<const ReportInfo> allReports();
 const ReportInfo* findReport(std::string_view nameOrAlias);
 std::vector<const ReportInfo*> defaultReports();
+// The kinds the reports named by `specs` ("name[:arg]") read, with NVTX ranges when
+// --filter-nvtx needs them; unknown names read everything.
+KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter);
 
 // Runs "name[:arg[:arg]]". Unknown names and arguments are errors naming them.
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o);

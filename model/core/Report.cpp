@@ -19,14 +19,14 @@ uint64_t Report::eventCount(EventKind kind) const {
 }
 
 int64_t Report::tMin() const {
-    int64_t v = INT64_MAX;
+    int64_t v = unloadedTMin;
     for (const auto& t : tracks)
         if (!t.empty()) v = std::min(v, t.tMin);
     return v == INT64_MAX ? 0 : v;
 }
 
 int64_t Report::tMax() const {
-    int64_t v = INT64_MIN;
+    int64_t v = unloadedTMax;
     for (const auto& t : tracks)
         if (!t.empty()) v = std::max(v, t.tMax);
     return v == INT64_MIN ? 0 : v;

@@ -31,11 +31,14 @@ public:
     std::vector<ProgramOutput> programOutput;
     StringTable strings;
     std::vector<Track> tracks;
+    // Time bounds of the events of tracks a partial read left unloaded (ReadOptions::wantTrack),
+    // so that tMin, tMax and timeOrigin stay those of the whole report.
+    int64_t unloadedTMin = INT64_MAX, unloadedTMax = INT64_MIN;
 
     std::string_view str(uint32_t id) const { return strings.get(id); }
     uint64_t eventCount() const;
     uint64_t eventCount(EventKind kind) const;
-    // Earliest and latest event time over all tracks (0, 0 when empty).
+    // Earliest and latest event time over all tracks, loaded or not (0, 0 when empty).
     int64_t tMin() const;
     int64_t tMax() const;
     // The time shown as 0 on rulers: the session start when known, else the first event.

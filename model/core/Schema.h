@@ -5,6 +5,7 @@
 // so an older reader ignores trailing columns it does not know and a newer reader fills
 // columns missing from older files with zeros.
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 
@@ -32,6 +33,34 @@ constexpr EventKind kAllEventKinds[] = {
     EventKind::Memset,    EventKind::Sync,       EventKind::NvtxRange,   EventKind::NvtxMark,
     EventKind::Metric,    EventKind::CudaMemory, EventKind::ThreadState, EventKind::GraphTrace,
     EventKind::CuptiOverhead, EventKind::CpuSample};
+
+// A set of event kinds, a bit per kind: what a query reads (stats reports, analyze's rules),
+// so that a report opened for it loads only those tracks.
+class KindSet {
+public:
+    constexpr KindSet() = default;
+    constexpr KindSet(std::initializer_list<EventKind> kinds) {
+        for (EventKind k : kinds) m_bits |= bit(k);
+    }
+    static constexpr KindSet all() {
+        KindSet s;
+        s.m_bits = ~0u;
+        return s;
+    }
+    constexpr bool has(EventKind k) const { return (m_bits & bit(k)) != 0; }
+    constexpr bool empty() const { return m_bits == 0; }
+    constexpr KindSet operator|(KindSet o) const {
+        KindSet s;
+        s.m_bits = m_bits | o.m_bits;
+        return s;
+    }
+    constexpr KindSet& operator|=(KindSet o) { return *this = *this | o; }
+    constexpr bool operator==(const KindSet&) const = default;
+
+private:
+    static constexpr uint32_t bit(EventKind k) { return 1u << static_cast<uint8_t>(k); }
+    uint32_t m_bits = 0;
+};
 
 // What a track of a kind belongs to (which TrackKey fields are meaningful).
 enum class OwnerKind : uint8_t { Thread, Stream, Series, ProcessDevice };

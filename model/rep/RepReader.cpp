@@ -432,7 +432,13 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
     std::vector<size_t> order;
     for (size_t i = 0; i < infos.size(); ++i) {
         if (!options.wantTrack || options.wantTrack(infos[i].key)) order.push_back(i);
-        else report->tracks[i] = Track(infos[i].key);
+        else {
+            report->tracks[i] = Track(infos[i].key);
+            if (infos[i].eventCount) {
+                report->unloadedTMin = std::min(report->unloadedTMin, infos[i].tMin);
+                report->unloadedTMax = std::max(report->unloadedTMax, infos[i].tMax);
+            }
+        }
     }
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return infos[a].eventCount > infos[b].eventCount; });
     uint64_t totalEvents = 0;

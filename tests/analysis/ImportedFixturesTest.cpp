@@ -8,11 +8,15 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "model/analysis/ReportDiff.h"
 #include "model/analysis/StatsReports.h"
+#include "model/analysis/TableFormatter.h"
 #include "model/export/SqliteExporter.h"
 #include "model/import/ImportFile.h"
+#include "model/rep/RepReader.h"
+#include "model/rep/RepWriter.h"
 #include "model/rep/Sqlite.h"
 #include "tests/analysis/GoldenFixtures.h"
 
@@ -103,6 +107,59 @@ TEST(ImportedNsys, OurExportAnswersTheSameSqlAsTheOriginal) {
              "SELECT start, end, bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY start",
          })
         EXPECT_EQ(query(dir + "/re.sqlite", sql), query(original, sql)) << sql;
+    std::filesystem::remove_all(dir);
+}
+
+std::string csvOf(const Report& r, const std::string& spec, const StatsOptions& o) {
+    auto t = runReport(r, spec, o);
+    if (!t) return "error: " + t.error();
+    std::ostringstream out;
+    writeTable(out, *t, {TableFormat::Csv, "ns"});
+    return t->skipped + out.str();
+}
+
+// `sightline stats` opens a report with only the kinds its reports read (ReportInfo::reads):
+// every report gives the same table from that partial read as from the whole report, on real
+// traces, over the whole report and a window counted from the time origin.
+TEST(ImportedFixtures, EveryStatsReportReadsOnlyItsKindsAndGivesTheSameTable) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sl-partial-XXXXXX").string();
+    const std::string dir = ::mkdtemp(tmpl.data());
+    for (const char* file : {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite",
+                             "hta_compare_base.json.gz"}) {
+        SCOPED_TRACE(file);
+        auto imported = importFile(test::externalFixturePath(file));
+        ASSERT_TRUE(imported.ok()) << imported.error();
+        const std::string rep = dir + "/r.rep";
+        WriteOptions wo;
+        wo.overwrite = true;
+        ASSERT_TRUE(writeReport(**imported, rep, wo).ok());
+        auto whole = readReport(rep);
+        ASSERT_TRUE(whole.ok()) << whole.error();
+        const Report& w = **whole;
+        StatsOptions window;
+        window.start = w.timeOrigin() + (w.tMax() - w.tMin()) / 4;
+        window.end = w.timeOrigin() + (w.tMax() - w.tMin()) / 2;
+        size_t nonEmpty = 0;
+        for (const ReportInfo& info : allReports()) {
+            SCOPED_TRACE(std::string(info.name));
+            EXPECT_FALSE(info.reads.empty());
+            const KindSet kinds = kindsReadBy({std::string(info.name)}, false);
+            EXPECT_EQ(kinds, info.reads);
+            ReadOptions ro;
+            ro.levelOfDetail = false;
+            ro.wantTrack = [&](const TrackKey& k) { return kinds.has(k.kind); };
+            auto part = readReport(rep, ro);
+            ASSERT_TRUE(part.ok()) << part.error();
+            EXPECT_EQ((*part)->timeOrigin(), w.timeOrigin());
+            const std::string full = csvOf(w, std::string(info.name), {});
+            EXPECT_EQ(csvOf(**part, std::string(info.name), {}), full);
+            EXPECT_EQ(csvOf(**part, std::string(info.name), window), csvOf(w, std::string(info.name), window));
+            nonEmpty += full.find("does not contain") == std::string::npos;
+        }
+        EXPECT_GE(nonEmpty, 5u);  // the comparison covered reports with rows
+    }
+    EXPECT_EQ(kindsReadBy({"nvtx_sum", "cuda_gpu_kern_sum"}, false), (KindSet{EventKind::NvtxRange, EventKind::Kernel}));
+    EXPECT_TRUE(kindsReadBy({"cuda_api_sum"}, true).has(EventKind::NvtxRange));
     std::filesystem::remove_all(dir);
 }
 

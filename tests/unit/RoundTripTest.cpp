@@ -125,6 +125,40 @@ TEST(RoundTrip, EveryEntityAndEventKind) {
     EXPECT_EQ(api->laneCount(), 2u);
 }
 
+// A read for some kinds only (stats, analyze): the other tracks keep their keys and no
+// events, the wanted ones are whole, and the report's time bounds stay those of every track
+// (--filter-time counts from the first event of the whole report when the session start is
+// unknown, as in imports).
+TEST(RoundTrip, PartialReadKeepsWantedTracksAndWholeReportBounds) {
+    test::TempDir dir;
+    auto r = test::makeEveryKindReport();
+    r->session.startMonotonicNs = kUnknownTime;
+    const std::string path = dir.file("partial.rep");
+    ASSERT_TRUE(writeReport(*r, path).ok());
+    const KindSet wanted{EventKind::Kernel, EventKind::NvtxRange};
+    ReadOptions o;
+    o.wantTrack = [&](const TrackKey& k) { return wanted.has(k.kind); };
+    o.levelOfDetail = false;
+    auto b = readReport(path, o);
+    ASSERT_TRUE(b.ok()) << b.error();
+    ASSERT_EQ((*b)->tracks.size(), r->tracks.size());
+    for (size_t i = 0; i < r->tracks.size(); ++i) {
+        const Track& t = (*b)->tracks[i];
+        EXPECT_EQ(t.key, r->tracks[i].key);
+        EXPECT_EQ(t.size(), wanted.has(t.key.kind) ? r->tracks[i].size() : 0u) << schemaOf(t.key.kind).id;
+    }
+    EXPECT_GT((*b)->eventCount(EventKind::Kernel), 0u);
+    EXPECT_EQ((*b)->eventCount(EventKind::CudaApi), 0u);
+    EXPECT_EQ((*b)->tMin(), r->tMin());
+    EXPECT_EQ((*b)->tMax(), r->tMax());
+    EXPECT_EQ((*b)->timeOrigin(), r->timeOrigin());
+    // The kinds read exclude the track that starts first, so the bounds came from the file.
+    int64_t wantedMin = INT64_MAX;
+    for (const Track& t : (*b)->tracks)
+        if (!t.empty()) wantedMin = std::min(wantedMin, t.tMin);
+    EXPECT_LT(r->tMin(), wantedMin);
+}
+
 TEST(RoundTrip, EmptyReport) {
     test::TempDir dir;
     Report empty;
