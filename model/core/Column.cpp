@@ -1,4 +1,5 @@
 #include "model/core/Column.h"
+#include "model/core/HugePages.h"
 
 #include <algorithm>
 #include <cstring>
@@ -41,6 +42,7 @@ void Column::writeOut() {
         [this](auto& v) {
             using T = Elem<decltype(v)>;
             v.reserve(std::max(m_reserved, m_count));
+            adviseHugePages(v);
             v.assign(m_count, fromBits<T>(m_bits));
         },
         m_data);
@@ -74,6 +76,30 @@ void Column::pushInt(int64_t x) {
             using T = Elem<decltype(v)>;
             if constexpr (std::is_same_v<T, double>) push<double>(std::bit_cast<double>(x));
             else push<T>(static_cast<T>(x));
+        },
+        m_data);
+}
+
+void Column::appendInts(const int64_t* x, size_t n) {
+    std::visit(
+        [this, x, n](auto& v) {
+            using T = Elem<decltype(v)>;
+            auto conv = [](int64_t i) {
+                if constexpr (std::is_same_v<T, double>) return std::bit_cast<double>(i);
+                else return static_cast<T>(i);
+            };
+            size_t k = 0;
+            if (!m_written) {  // stays one repeated value as long as the values allow
+                if (n && m_count == 0) m_bits = toBits(conv(x[0]));
+                while (k < n && toBits(conv(x[k])) == m_bits) ++k;
+                m_count += k;
+                if (k == n) return;
+                writeOut();
+            }
+            const size_t old = v.size();
+            v.resize(old + (n - k));
+            T* out = v.data() + old;
+            for (size_t i = k; i < n; ++i) out[i - k] = conv(x[i]);
         },
         m_data);
 }

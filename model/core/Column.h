@@ -110,6 +110,8 @@ public:
     int64_t intAt(size_t i) const;
     double doubleAt(size_t i) const;  // any column as a double
     void pushInt(int64_t v);          // truncates to the column's width; F64 takes the bits
+    // pushInt of n values with one type dispatch (the reader's bulk path).
+    void appendInts(const int64_t* values, size_t n);
     void pushDouble(double v);
     void setInt(size_t i, int64_t v);
 

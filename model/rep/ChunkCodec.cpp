@@ -63,6 +63,18 @@ struct Reader {
         return v;
     }
     uint64_t varint() {
+        if (end - p >= 10) {  // the common case: no bounds check per byte
+            uint64_t b = *p++;
+            if (b < 0x80) return b;
+            uint64_t v = b & 0x7f;
+            for (int shift = 7; shift < 70; shift += 7) {
+                b = *p++;
+                v |= (b & 0x7f) << shift;
+                if (b < 0x80) return v;
+            }
+            ok = false;
+            return 0;
+        }
         uint64_t v = 0;
         for (int shift = 0; shift < 70; shift += 7) {
             if (p >= end) { ok = false; return 0; }
@@ -266,14 +278,17 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
                 cr.p += 8;
                 col.push<double>(std::bit_cast<double>(bits));
             }
-        } else if (spec.coding == ColumnCoding::Delta) {
-            int64_t prev = 0;
-            for (uint32_t i = 0; i < count; ++i) {
-                prev = wrappingAdd(prev, unzigzag(cr.varint()));
-                col.pushInt(prev);
-            }
         } else {
-            for (uint32_t i = 0; i < count; ++i) col.pushInt(unzigzag(cr.varint()));
+            // Decoded into scratch, then appended with one type dispatch.
+            m_values.resize(count);
+            int64_t* out = m_values.data();
+            if (spec.coding == ColumnCoding::Delta) {
+                int64_t prev = 0;
+                for (uint32_t i = 0; i < count; ++i) out[i] = prev = wrappingAdd(prev, unzigzag(cr.varint()));
+            } else {
+                for (uint32_t i = 0; i < count; ++i) out[i] = unzigzag(cr.varint());
+            }
+            col.appendInts(out, count);
         }
         if (Status s = finished(cr, what.c_str()); !s) return s;
     }

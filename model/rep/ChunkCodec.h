@@ -53,6 +53,7 @@ public:
 private:
     ZSTD_DCtx_s* m_ctx;
     std::vector<uint8_t> m_raw;
+    std::vector<int64_t> m_values;  // one column of a chunk, decoded
 };
 
 uint64_t chunkChecksum(const void* data, size_t size);

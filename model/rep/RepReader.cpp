@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "model/core/HugePages.h"
 #include "model/rep/ChunkCodec.h"
 #include "model/rep/FormatVersion.h"
 
@@ -343,6 +344,9 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool leve
         if (t.schema().hasEnd) t.end.reserve(n);
         if (t.schema().hasName) t.name.reserve(n);
         for (auto& c : t.cols) c.reserve(n);
+        adviseHugePages(t.start);
+        adviseHugePages(t.end);
+        adviseHugePages(t.name);
     }
     std::vector<uint32_t> laneEnds(info.laneCount, 0);
     int64_t expectLane = 0, expectSeq = 0;

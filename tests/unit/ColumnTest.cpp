@@ -106,6 +106,30 @@ TEST(Column, AppendRangeMixesBothForms) {
     EXPECT_EQ(all<int32_t>(empty), (std::vector<int32_t>{1}));
 }
 
+// appendInts (the reader's bulk path) gives what pushInt of each value gives: the same values,
+// narrowed the same way, and one repeated value stays without a vector.
+TEST(Column, AppendIntsEqualsPushIntOfEachValue) {
+    const std::vector<std::vector<int64_t>> batches = {
+        {7, 7, 7}, {7, 7}, {7, 263, -1, 7}, {}, {1ll << 40, 5}};
+    for (ColumnType type : {ColumnType::I64, ColumnType::U32, ColumnType::U8, ColumnType::I16, ColumnType::F64}) {
+        Column bulk(type), one(type);
+        for (size_t b = 0; b < batches.size(); ++b) {
+            bulk.appendInts(batches[b].data(), batches[b].size());
+            for (int64_t v : batches[b]) one.pushInt(v);
+            ASSERT_EQ(bulk.size(), one.size());
+            EXPECT_EQ(bulk.uniform(), one.uniform()) << "after batch " << b;
+            for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(bulk.intAt(i), one.intAt(i)) << i;
+        }
+        EXPECT_FALSE(bulk.uniform());
+    }
+    Column same(ColumnType::U32);
+    const int64_t zeros[4] = {0, 0, 0, 0};
+    same.appendInts(zeros, 4);
+    same.appendInts(zeros, 4);
+    EXPECT_TRUE(same.uniform());
+    EXPECT_EQ(same.size(), 8u);
+}
+
 TEST(Column, ValuesWritesOutForBulkChanges) {
     Column c(ColumnType::U32);
     c.push<uint32_t>(3);
