@@ -86,8 +86,10 @@ int runStats(int argc, char** argv) {
     // Only the tracks of the kinds the reports read, and no level of detail (nothing is drawn).
     ReadOptions read;
     read.levelOfDetail = false;
-    const KindSet kinds = kindsReadBy(specs, !args->value("filter-nvtx").empty());
+    const bool nvtxFilter = !args->value("filter-nvtx").empty();
+    const KindSet kinds = kindsReadBy(specs, nvtxFilter);
     read.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
+    read.bareKinds = bareKindsFor(specs, nvtxFilter);
     auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "model/analysis/StatsReports.h"
-#include "model/core/HugePages.h"
+#include "model/analysis/DenseGroups.h"
 
 namespace sl::analysis {
 namespace {
@@ -19,67 +19,18 @@ bool hasKind(const Report& r, EventKind k) {
     return false;
 }
 
-// Groups durations by a dense uint32 key (string ids): the hot loop of the big summaries.
-class DenseGroups {
-public:
-    explicit DenseGroups(size_t keySpace) : m_slot(keySpace, UINT32_MAX) {}
-    std::vector<int64_t>& at(uint32_t key) {
-        if (key >= m_slot.size()) m_slot.resize(key + 1, UINT32_MAX);
-        uint32_t& s = m_slot[key];
-        if (s == UINT32_MAX) {
-            s = static_cast<uint32_t>(m_keys.size());
-            m_keys.push_back(key);
-            m_values.emplace_back();
-            if (key < m_sizes.size()) {
-                m_values.back().reserve(m_sizes[key]);
-                adviseHugePages(m_values.back());
-            }
-        }
-        return m_values[s];
-    }
-    // How many values each key will get: a group is then allocated once at its final size
-    // (regrowth copies and their page faults were a third of cuda_gpu_kern_sum's time).
-    void sizeHints(std::vector<uint32_t> sizes) { m_sizes = std::move(sizes); }
-    // Moves the groups out with labels made by `label(key)`.
-    template <class F>
-    void moveInto(std::vector<SummaryGroup>& out, F label) {
-        for (size_t i = 0; i < m_keys.size(); ++i) out.push_back({label(m_keys[i]), std::move(m_values[i])});
-    }
-
-private:
-    std::vector<uint32_t> m_slot;
-    std::vector<uint32_t> m_keys;
-    std::vector<std::vector<int64_t>> m_values;
-    std::vector<uint32_t> m_sizes;
-};
-
 void collectKernels(const Report& r, const StatsOptions& o, std::vector<SummaryGroup>& out,
                     const std::vector<std::string>& prefix) {
     const KernelNaming naming = kernelNaming(o);
-    DenseGroups groups(r.strings.size());
-    const bool byNameId = naming == KernelNaming::Demangled && !o.bounded();
-    if (byNameId) {
-        std::vector<uint32_t> sizes(r.strings.size(), 0);
-        for (const auto& t : r.tracks)
-            if (t.key.kind == EventKind::Kernel)
-                for (uint32_t name : t.name) {
-                    if (name >= sizes.size()) sizes.resize(name + 1, 0);
-                    ++sizes[name];
-                }
-        groups.sizeHints(std::move(sizes));
-    }
-    for (const auto& t : r.tracks) {
-        if (t.key.kind != EventKind::Kernel) continue;
-        const size_t n = t.size();
-        if (byNameId) {
-            for (size_t i = 0; i < n; ++i) groups.at(t.name[i]).push_back(t.end[i] - t.start[i]);
-            continue;
+    DenseGroups groups = naming == KernelNaming::Demangled ? durationsByName(r, EventKind::Kernel, o)
+                                                           : DenseGroups(r.strings.size());
+    if (naming != KernelNaming::Demangled)
+        for (const auto& t : r.tracks) {
+            if (t.key.kind != EventKind::Kernel) continue;
+            for (size_t i = 0; i < t.size(); ++i)
+                if (o.inWindow(t.start[i], t.end[i]))
+                    groups.at(kernelNameId(r, t, i, naming)).push_back(t.end[i] - t.start[i]);
         }
-        for (size_t i = 0; i < n; ++i) {
-            if (!o.inWindow(t.start[i], t.end[i])) continue;
-            groups.at(kernelNameId(r, t, i, naming)).push_back(t.end[i] - t.start[i]);
-        }
-    }
     groups.moveInto(out, [&](uint32_t key) {
         std::vector<std::string> labels = prefix;
         labels.emplace_back(r.str(key));
@@ -113,11 +64,13 @@ void collectMemoryTimes(const Report& r, const StatsOptions& o, std::vector<Summ
 Table runCudaApiSum(const Report& r, const StatsOptions& o) {
     Table t("cuda_api_sum", "CUDA API Summary");
     if (!hasKind(r, EventKind::CudaApi)) return Table::skip(t.name, t.title, kNoApi);
+    // By name id, then merged by the name shown (cudaLaunchKernel_v7000 is cudaLaunchKernel).
+    DenseGroups byId = durationsByName(r, EventKind::CudaApi, o);
     std::map<std::string_view, std::vector<int64_t>> groups;
-    for (const auto& tr : r.tracks) {
-        if (tr.key.kind != EventKind::CudaApi) continue;
-        for (size_t i = 0; i < tr.size(); ++i)
-            if (o.inWindow(tr.start[i], tr.end[i])) groups[apiDisplayName(r.str(tr.name[i]))].push_back(tr.end[i] - tr.start[i]);
+    for (size_t k = 0; k < byId.size(); ++k) {
+        std::vector<int64_t>& into = groups[apiDisplayName(r.str(byId.key(k)))];
+        if (into.empty()) into = std::move(byId.values(k));
+        else into.insert(into.end(), byId.values(k).begin(), byId.values(k).end());
     }
     std::vector<SummaryGroup> g;
     for (auto& [name, v] : groups) g.push_back({{std::string(name)}, std::move(v)});

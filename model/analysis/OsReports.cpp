@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "model/analysis/DenseGroups.h"
 #include "model/analysis/StatsReports.h"
 
 namespace sl::analysis {
@@ -10,11 +11,12 @@ namespace sl::analysis {
 Table runOsrtSum(const Report& r, const StatsOptions& o) {
     Table t("osrt_sum", "OS Runtime Summary");
     if (r.eventCount(EventKind::OsRuntime) == 0) return Table::skip(t.name, t.title, "does not contain OS Runtime trace data.");
-    std::map<std::string_view, std::vector<int64_t>> groups;
-    for (const auto& tr : r.tracks) {
-        if (tr.key.kind != EventKind::OsRuntime) continue;
-        for (size_t i = 0; i < tr.size(); ++i)
-            if (o.inWindow(tr.start[i], tr.end[i])) groups[r.str(tr.name[i])].push_back(tr.end[i] - tr.start[i]);
+    DenseGroups byId = durationsByName(r, EventKind::OsRuntime, o);
+    std::map<std::string_view, std::vector<int64_t>> groups;  // by name, as before: ties keep their order
+    for (size_t k = 0; k < byId.size(); ++k) {
+        std::vector<int64_t>& into = groups[r.str(byId.key(k))];
+        if (into.empty()) into = std::move(byId.values(k));
+        else into.insert(into.end(), byId.values(k).begin(), byId.values(k).end());
     }
     std::vector<SummaryGroup> g;
     for (auto& [name, v] : groups) g.push_back({{std::string(name)}, std::move(v)});

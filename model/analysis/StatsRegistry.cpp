@@ -15,10 +15,12 @@ constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::Gr
 const std::array<ReportInfo, 18> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
-    {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime}},
-    {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function", KindSet{K::CudaApi}},
+    {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
+     KindSet{K::OsRuntime}},
+    {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function", KindSet{K::CudaApi},
+     KindSet{K::CudaApi}},
     {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", runCudaGpuKernSum, true, "gpukernsum", kKernelArgs,
-     "GPU time of each kernel", KindSet{K::Kernel}},
+     "GPU time of each kernel", KindSet{K::Kernel}, KindSet{K::Kernel}},
     {"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", runCudaGpuMemTimeSum, true, "gpumemtimesum", "",
      "GPU time of memory copies by kind, and memsets", KindSet{K::Memcpy, K::Memset}},
     {"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", runCudaGpuMemSizeSum, true, "gpumemsizesum", "",
@@ -86,6 +88,20 @@ KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter) {
         out |= info->reads;
     }
     return out;
+}
+
+KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter) {
+    KindSet bare, whole;
+    if (nvtxFilter) whole |= KindSet{K::NvtxRange};
+    for (const auto& spec : specs) {
+        const ReportInfo* info = findReport(spec.substr(0, spec.find(':')));
+        if (!info) return {};
+        // Arguments may need more (cuda_gpu_kern_sum:base reads the launch column).
+        const bool plain = spec.find(':') == std::string::npos;
+        if (plain) bare |= info->bare;
+        whole |= plain ? info->reads.without(info->bare) : info->reads;
+    }
+    return bare.without(whole);
 }
 
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o) {

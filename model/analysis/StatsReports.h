@@ -42,6 +42,7 @@ struct ReportInfo {
     std::string_view args;         // accepted arguments, comma-separated ("base,mangled")
     std::string_view description;  // one line for --help-reports
     KindSet reads;                 // the event kinds it reads: a report opened for it loads only these
+    KindSet bare = {};             // of these it reads only start, end and name (when given no arguments)
 };
 
 std::span<const ReportInfo> allReports();
@@ -50,6 +51,9 @@ std::vector<const ReportInfo*> defaultReports();
 // The kinds the reports named by `specs` ("name[:arg]") read, with NVTX ranges when
 // --filter-nvtx needs them; unknown names read everything.
 KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter);
+// The kinds of which those reports read only start, end and name (ReadOptions::bareKinds): a
+// kind is bare when every report that reads it reads it bare.
+KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter);
 
 // Runs "name[:arg[:arg]]". Unknown names and arguments are errors naming them.
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o);

@@ -55,6 +55,11 @@ public:
         return s;
     }
     constexpr KindSet& operator|=(KindSet o) { return *this = *this | o; }
+    constexpr KindSet without(KindSet o) const {
+        KindSet s;
+        s.m_bits = m_bits & ~o.m_bits;
+        return s;
+    }
     constexpr bool operator==(const KindSet&) const = default;
 
 private:

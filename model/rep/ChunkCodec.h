@@ -47,8 +47,9 @@ public:
 
     // Decodes and appends `count` events to `track` (whose key gives the schema). Validates
     // checksum, sizes, column lengths and ordering; the error says what is wrong.
+    // bare: the columns after start, end and name are skipped (left as zeros, no memory).
     Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count, uint64_t checksum,
-                  Track& track);
+                  Track& track, bool bare = false);
 
 private:
     ZSTD_DCtx_s* m_ctx;

@@ -21,6 +21,9 @@ struct ReadOptions {
     // Only the tracks this accepts are loaded (null: all); the others stay in the report with
     // their keys and no events. For reads that need some kinds only (analyze's rules).
     std::function<bool(const TrackKey&)> wantTrack;
+    // Of tracks of these kinds only start, end and name are decoded; their other columns read
+    // as zeros and take no memory (a per-name summary needs no correlation ids).
+    KindSet bareKinds;
     // The timeline's level-of-detail index of each track; tools that do not draw skip it.
     bool levelOfDetail = true;
 };
@@ -44,8 +47,9 @@ public:
     const Report& metadata() const { return *m_meta; }
     const std::vector<TrackInfo>& trackInfos() const { return m_tracks; }
     // Loads one track; with a window, only the chunks overlapping [t0, t1) are decoded.
+    // bare: only start, end and name are decoded (ReadOptions::bareKinds).
     Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX,
-                            bool levelOfDetail = true) const;
+                            bool levelOfDetail = true, bool bare = false) const;
     // Moves the metadata out (the RepFile keeps answering readTrack).
     std::shared_ptr<Report> takeMetadata();
     // Another read-only connection to the same file for reading tracks on another thread. It

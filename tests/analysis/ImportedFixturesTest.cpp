@@ -141,25 +141,41 @@ TEST(ImportedFixtures, EveryStatsReportReadsOnlyItsKindsAndGivesTheSameTable) {
         window.end = w.timeOrigin() + (w.tMax() - w.tMin()) / 2;
         size_t nonEmpty = 0;
         for (const ReportInfo& info : allReports()) {
-            SCOPED_TRACE(std::string(info.name));
-            EXPECT_FALSE(info.reads.empty());
-            const KindSet kinds = kindsReadBy({std::string(info.name)}, false);
-            EXPECT_EQ(kinds, info.reads);
-            ReadOptions ro;
-            ro.levelOfDetail = false;
-            ro.wantTrack = [&](const TrackKey& k) { return kinds.has(k.kind); };
-            auto part = readReport(rep, ro);
-            ASSERT_TRUE(part.ok()) << part.error();
-            EXPECT_EQ((*part)->timeOrigin(), w.timeOrigin());
-            const std::string full = csvOf(w, std::string(info.name), {});
-            EXPECT_EQ(csvOf(**part, std::string(info.name), {}), full);
-            EXPECT_EQ(csvOf(**part, std::string(info.name), window), csvOf(w, std::string(info.name), window));
-            nonEmpty += full.find("does not contain") == std::string::npos;
+            EXPECT_FALSE(info.reads.empty()) << info.name;
+            EXPECT_EQ(info.bare.without(info.reads), KindSet{}) << info.name;
+            // The report alone, and with each of its arguments (which may read more).
+            std::vector<std::string> specs{std::string(info.name)};
+            for (size_t b = 0; b < info.args.size();) {
+                const size_t e = std::min(info.args.find(',', b), info.args.size());
+                specs.push_back(std::string(info.name) + ":" + std::string(info.args.substr(b, e - b)));
+                b = e + 1;
+            }
+            for (const std::string& spec : specs) {
+                SCOPED_TRACE(spec);
+                const KindSet kinds = kindsReadBy({spec}, false);
+                EXPECT_EQ(kinds, info.reads);
+                ReadOptions ro;
+                ro.levelOfDetail = false;
+                ro.wantTrack = [&](const TrackKey& k) { return kinds.has(k.kind); };
+                ro.bareKinds = bareKindsFor({spec}, false);
+                EXPECT_EQ(ro.bareKinds, spec == info.name ? info.bare : KindSet{});
+                auto part = readReport(rep, ro);
+                ASSERT_TRUE(part.ok()) << part.error();
+                EXPECT_EQ((*part)->timeOrigin(), w.timeOrigin());
+                const std::string full = csvOf(w, spec, {});
+                EXPECT_EQ(csvOf(**part, spec, {}), full);
+                EXPECT_EQ(csvOf(**part, spec, window), csvOf(w, spec, window));
+                nonEmpty += full.find("does not contain") == std::string::npos;
+            }
         }
         EXPECT_GE(nonEmpty, 5u);  // the comparison covered reports with rows
     }
     EXPECT_EQ(kindsReadBy({"nvtx_sum", "cuda_gpu_kern_sum"}, false), (KindSet{EventKind::NvtxRange, EventKind::Kernel}));
     EXPECT_TRUE(kindsReadBy({"cuda_api_sum"}, true).has(EventKind::NvtxRange));
+    // A kind is bare only when every report that reads it reads it bare.
+    EXPECT_EQ(bareKindsFor({"cuda_gpu_kern_sum", "cuda_api_sum"}, false), (KindSet{EventKind::Kernel, EventKind::CudaApi}));
+    EXPECT_EQ(bareKindsFor({"cuda_gpu_kern_sum", "cuda_gpu_trace"}, false), KindSet{});
+    EXPECT_EQ(bareKindsFor({"cuda_gpu_kern_sum:base"}, false), KindSet{});
     std::filesystem::remove_all(dir);
 }
 
