@@ -1,5 +1,6 @@
 // The .rep column-chunk decoder without the checksum in the way (a fuzzer cannot forge XXH3):
-// the first byte picks the event kind, the next 8 the declared decoded size and event count,
+// the first byte picks the event kind (and, above the kinds, a bare read: start, end and name
+// only), the next 8 the declared decoded size and event count,
 // the rest is the zstd blob.
 #include <zstd.h>
 
@@ -22,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                 : static_cast<size_t>(std::min<unsigned long long>(frame, 1ull << 32));
     sl::fuzz::MemoryCap cap(std::max(size, declared / 4));
     const sl::EventKind kind = sl::kAllEventKinds[data[0] % std::size(sl::kAllEventKinds)];
+    const bool bare = (data[0] / std::size(sl::kAllEventKinds)) % 2 == 1;
     uint32_t raw = 0, count = 0;
     std::memcpy(&raw, data + 1, 4);
     std::memcpy(&count, data + 5, 4);
@@ -29,6 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t blobSize = size - 9;
     sl::Track t(sl::TrackKey::forThread(kind, 1, 1));
     sl::ChunkDecoder d;
-    if (d.decode(blob, blobSize, raw, count, sl::chunkChecksum(blob, blobSize), t)) t.finishLoaded();
+    if (d.decode(blob, blobSize, raw, count, sl::chunkChecksum(blob, blobSize), t, bare)) t.finishLoaded();
     return 0;
 }
