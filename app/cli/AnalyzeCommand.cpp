@@ -125,6 +125,7 @@ int runAnalyze(int argc, char** argv) {
     ReadOptions read;
     read.levelOfDetail = false;
     read.wantTrack = rulesReadTrack;
+    read.bareKinds = rulesReadBare();
     auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;

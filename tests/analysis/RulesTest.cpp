@@ -6,14 +6,19 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
+#include "model/analysis/TableFormatter.h"
 #include "model/analysis/rules/KernelCategory.h"
 #include "model/analysis/rules/Rule.h"
 #include "model/core/ReportBuilder.h"
 #include "model/rep/Sqlite.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
+#include "model/rep/RepReader.h"
+#include "model/rep/RepWriter.h"
 #include "tests/analysis/GoldenFixtures.h"
 #endif
 
@@ -361,6 +366,48 @@ const char* kOpsWithApi =
 bool hasTable(const std::string& db, const char* table) {
     sqlite::Db d;
     return d.openReadOnly(db).ok() && d.hasTable(table);
+}
+
+// `sightline analyze` loads only the kinds the rules read, NVTX ranges bare (rulesReadTrack,
+// rulesReadBare): every rule finds the same on real traces as from the whole report.
+TEST(RulesOnNsysExports, EveryRuleFindsTheSameFromThePartialRead) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sl-rules-partial-XXXXXX").string();
+    const std::string dir = ::mkdtemp(tmpl.data());
+    auto dump = [](const Report& r) {
+        std::vector<std::string> all;
+        for (const RuleInfo& info : allRules()) all.emplace_back(info.name);
+        std::string out;
+        for (auto& f : runRules(r, all, {})) {
+            if (!f) return "error: " + f.error();
+            out += f->rule + " " + std::to_string(f->count) + " " + std::to_string(f->totalNs) + " " + f->summary + "\n";
+            for (const FindingExample& e : f->examples)
+                out += "  " + std::to_string(e.track) + ":" + std::to_string(e.index) + " " + std::to_string(e.start) + "-" +
+                       std::to_string(e.end) + " " + e.name + "\n";
+            std::ostringstream t;
+            writeTable(t, f->table, {TableFormat::Csv, "ns"});
+            out += t.str();
+        }
+        return out;
+    };
+    for (const char* file : {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite", "hta_compare_base.json.gz"}) {
+        SCOPED_TRACE(file);
+        auto imported = importFile(test::externalFixturePath(file));
+        ASSERT_TRUE(imported.ok()) << imported.error();
+        const std::string rep = dir + "/r.rep";
+        ASSERT_TRUE(writeReport(**imported, rep).ok());
+        auto whole = readReport(rep);
+        ASSERT_TRUE(whole.ok()) << whole.error();
+        ReadOptions ro;
+        ro.levelOfDetail = false;
+        ro.wantTrack = rulesReadTrack;
+        ro.bareKinds = rulesReadBare();
+        auto part = readReport(rep, ro);
+        ASSERT_TRUE(part.ok()) << part.error();
+        const std::string full = dump(**whole);
+        EXPECT_NE(full.find("gpu_gaps"), std::string::npos);
+        EXPECT_EQ(dump(**part), full);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(RulesOnNsysExports, CudaRulesEqualSqlOverTheOriginalExport) {

@@ -102,6 +102,8 @@ bool rulesReadTrack(const TrackKey& k) {
            k.kind == EventKind::CudaApi || k.kind == EventKind::NvtxRange;
 }
 
+KindSet rulesReadBare() { return KindSet{EventKind::NvtxRange}; }
+
 const RuleInfo* findRule(std::string_view name) {
     for (const auto& r : kRules)
         if (r.name == name) return &r;
