@@ -122,11 +122,7 @@ int runAnalyze(int argc, char** argv) {
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
     // The rules read GPU operations, CUDA API calls and NVTX ranges, and draw nothing.
-    ReadOptions read;
-    read.levelOfDetail = false;
-    read.wantTrack = rulesReadTrack;
-    read.bareKinds = rulesReadBare();
-    auto loaded = openReportInput(inputs[0], read);
+    auto loaded = openReportInput(inputs[0], rulesReadOptions());
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions window;

@@ -89,7 +89,7 @@ int runStats(int argc, char** argv) {
     const bool nvtxFilter = !args->value("filter-nvtx").empty();
     const KindSet kinds = kindsReadBy(specs, nvtxFilter);
     read.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
-    read.bareKinds = bareKindsFor(specs, nvtxFilter);
+    read.bare(bareKindsFor(specs, nvtxFilter));
     auto loaded = openReportInput(inputs[0], read);
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;

@@ -51,7 +51,7 @@ std::vector<const ReportInfo*> defaultReports();
 // The kinds the reports named by `specs` ("name[:arg]") read, with NVTX ranges when
 // --filter-nvtx needs them; unknown names read everything.
 KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter);
-// The kinds of which those reports read only start, end and name (ReadOptions::bareKinds): a
+// The kinds of which those reports read only start, end and name (ReadOptions::bare): a
 // kind is bare when every report that reads it reads it bare.
 KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter);
 

@@ -160,7 +160,7 @@ ChunkDecoder::ChunkDecoder() : m_ctx(ZSTD_createDCtx()) {}
 ChunkDecoder::~ChunkDecoder() { ZSTD_freeDCtx(m_ctx); }
 
 Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count,
-                            uint64_t checksum, Track& t, bool bare) {
+                            uint64_t checksum, Track& t, uint64_t columns) {
     if (chunkChecksum(blob, blobSize) != checksum) return makeError("checksum mismatch");
     if (rawBytes > kMaxRawBytes || rawBytes < 9) return makeError("implausible decoded size " + std::to_string(rawBytes));
     // Each event takes at least one byte: a count the decoded bytes cannot hold is refused
@@ -269,7 +269,7 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         }
         std::string what(spec.name);
         if (Status s = column(what.c_str(), cr); !s) return s;
-        if (bare) {  // not wanted: its bytes are skipped, the column reads as zeros
+        if (c >= 64 || !(columns >> c & 1)) {  // not wanted: its bytes are skipped, it reads as zeros
             col.resize(base + count);
             continue;
         }

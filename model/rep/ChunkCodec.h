@@ -47,9 +47,9 @@ public:
 
     // Decodes and appends `count` events to `track` (whose key gives the schema). Validates
     // checksum, sizes, column lengths and ordering; the error says what is wrong.
-    // bare: the columns after start, end and name are skipped (left as zeros, no memory).
+    // columns: bit c set decodes schema column c; the others are skipped (zeros, no memory).
     Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count, uint64_t checksum,
-                  Track& track, bool bare = false);
+                  Track& track, uint64_t columns = ~uint64_t{0});
 
 private:
     ZSTD_DCtx_s* m_ctx;

@@ -324,7 +324,7 @@ Status RepFile::readMetadata() {
     return {};
 }
 
-Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool levelOfDetail, bool bare) const {
+Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool levelOfDetail, uint64_t columns) const {
     if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
     const TrackInfo& info = m_tracks[index];
     const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
@@ -369,7 +369,7 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool leve
         std::string_view blob = st.blob(5);
         const size_t before = t.size();
         Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(3)), static_cast<uint32_t>(count),
-                                   static_cast<uint64_t>(st.i64(4)), t, bare);
+                                   static_cast<uint64_t>(st.i64(4)), t, columns);
         if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
         // Lanes must stay sorted and non-overlapping across chunk boundaries too.
         if (before > laneFirst && t.start[before] < t.endAt(before - 1))
@@ -390,14 +390,14 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool leve
     const size_t nstrings = m_refs.strings;
     for (uint32_t n : t.name)
         if (n >= nstrings) return makeError(m_path + ": " + where + ": refers to missing string " + std::to_string(n));
-    // (Bare tracks hold no references but their names.)
-    if (info.key.kind == EventKind::Kernel && !bare) {
+    // (Columns not loaded hold no references.)
+    if (info.key.kind == EventKind::Kernel && (columns >> cols::Kernel::Launch & 1)) {
         const auto& launch = t.col<uint32_t>(cols::Kernel::Launch);
         for (uint32_t l : launch)
             if (l >= m_refs.launches)
                 return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(l));
     }
-    if (info.key.kind == EventKind::CpuSample && !bare) {
+    if (info.key.kind == EventKind::CpuSample && (columns >> cols::CpuSample::Stack & 1)) {
         for (uint32_t stack : t.col<uint32_t>(cols::CpuSample::Stack))
             if (stack >= m_refs.stacks)
                 return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack));
@@ -471,7 +471,7 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
         }
         for (size_t k; !stop && (k = next.fetch_add(1)) < order.size();) {
             auto t = file->readTrack(order[k], INT64_MIN, INT64_MAX, options.levelOfDetail,
-                                     options.bareKinds.has(infos[order[k]].key.kind));
+                                     options.columnsOf(infos[order[k]].key.kind));
             if (!t) return fail(t.error());
             report->tracks[order[k]] = std::move(t.value());
             doneEvents += infos[order[k]].eventCount;

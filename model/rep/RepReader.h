@@ -2,6 +2,7 @@
 // Opens .rep files read-only and validates them: magic, format version, table contents, chunk
 // checksums, sizes and ordering. A damaged file gives an error naming the table or chunk at
 // fault, never a crash.
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -21,11 +22,32 @@ struct ReadOptions {
     // Only the tracks this accepts are loaded (null: all); the others stay in the report with
     // their keys and no events. For reads that need some kinds only (analyze's rules).
     std::function<bool(const TrackKey&)> wantTrack;
-    // Of tracks of these kinds only start, end and name are decoded; their other columns read
-    // as zeros and take no memory (a per-name summary needs no correlation ids).
-    KindSet bareKinds;
     // The timeline's level-of-detail index of each track; tools that do not draw skip it.
     bool levelOfDetail = true;
+
+    // Which schema columns of each kind are decoded besides start, end and name (bit c:
+    // KindSchema::columns[c]); the others read as zeros and take no memory (a per-name summary
+    // needs no correlation ids). Every column unless narrowed.
+    uint64_t columnsOf(EventKind k) const { return m_columns[static_cast<uint8_t>(k) % kSlots]; }
+    // Of `kind`, only these columns.
+    void onlyColumns(EventKind kind, std::initializer_list<uint8_t> columns) {
+        uint64_t mask = 0;
+        for (uint8_t c : columns) mask |= uint64_t{1} << c;
+        m_columns[static_cast<uint8_t>(kind) % kSlots] = mask;
+    }
+    // Of these kinds, start, end and name only.
+    void bare(KindSet kinds) {
+        for (EventKind k : kAllEventKinds)
+            if (kinds.has(k)) onlyColumns(k, {});
+    }
+
+private:
+    static constexpr size_t kSlots = 32;  // more than the kinds' ids
+    std::array<uint64_t, kSlots> m_columns = [] {
+        std::array<uint64_t, kSlots> all;
+        all.fill(~uint64_t{0});
+        return all;
+    }();
 };
 
 // Metadata of one track as stored in the file (events not loaded).
@@ -47,9 +69,9 @@ public:
     const Report& metadata() const { return *m_meta; }
     const std::vector<TrackInfo>& trackInfos() const { return m_tracks; }
     // Loads one track; with a window, only the chunks overlapping [t0, t1) are decoded.
-    // bare: only start, end and name are decoded (ReadOptions::bareKinds).
+    // columns: the schema columns decoded besides start, end and name (ReadOptions::columnsOf).
     Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX,
-                            bool levelOfDetail = true, bool bare = false) const;
+                            bool levelOfDetail = true, uint64_t columns = ~uint64_t{0}) const;
     // Moves the metadata out (the RepFile keeps answering readTrack).
     std::shared_ptr<Report> takeMetadata();
     // Another read-only connection to the same file for reading tracks on another thread. It

@@ -157,8 +157,9 @@ TEST(ImportedFixtures, EveryStatsReportReadsOnlyItsKindsAndGivesTheSameTable) {
                 ReadOptions ro;
                 ro.levelOfDetail = false;
                 ro.wantTrack = [&](const TrackKey& k) { return kinds.has(k.kind); };
-                ro.bareKinds = bareKindsFor({spec}, false);
-                EXPECT_EQ(ro.bareKinds, spec == info.name ? info.bare : KindSet{});
+                const KindSet bare = bareKindsFor({spec}, false);
+                EXPECT_EQ(bare, spec == info.name ? info.bare : KindSet{});
+                ro.bare(bare);
                 auto part = readReport(rep, ro);
                 ASSERT_TRUE(part.ok()) << part.error();
                 EXPECT_EQ((*part)->timeOrigin(), w.timeOrigin());

@@ -368,8 +368,7 @@ bool hasTable(const std::string& db, const char* table) {
     return d.openReadOnly(db).ok() && d.hasTable(table);
 }
 
-// `sightline analyze` loads only the kinds the rules read, NVTX ranges bare (rulesReadTrack,
-// rulesReadBare): every rule finds the same on real traces as from the whole report.
+// `sightline analyze` loads only the kinds and columns the rules read (rulesReadOptions): every rule finds the same on real traces as from the whole report.
 TEST(RulesOnNsysExports, EveryRuleFindsTheSameFromThePartialRead) {
     std::string tmpl = (std::filesystem::temp_directory_path() / "sl-rules-partial-XXXXXX").string();
     const std::string dir = ::mkdtemp(tmpl.data());
@@ -397,11 +396,7 @@ TEST(RulesOnNsysExports, EveryRuleFindsTheSameFromThePartialRead) {
         ASSERT_TRUE(writeReport(**imported, rep).ok());
         auto whole = readReport(rep);
         ASSERT_TRUE(whole.ok()) << whole.error();
-        ReadOptions ro;
-        ro.levelOfDetail = false;
-        ro.wantTrack = rulesReadTrack;
-        ro.bareKinds = rulesReadBare();
-        auto part = readReport(rep, ro);
+        auto part = readReport(rep, rulesReadOptions());
         ASSERT_TRUE(part.ok()) << part.error();
         const std::string full = dump(**whole);
         EXPECT_NE(full.find("gpu_gaps"), std::string::npos);

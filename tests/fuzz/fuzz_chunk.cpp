@@ -31,6 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t blobSize = size - 9;
     sl::Track t(sl::TrackKey::forThread(kind, 1, 1));
     sl::ChunkDecoder d;
-    if (d.decode(blob, blobSize, raw, count, sl::chunkChecksum(blob, blobSize), t, bare)) t.finishLoaded();
+    if (d.decode(blob, blobSize, raw, count, sl::chunkChecksum(blob, blobSize), t, bare ? 0 : ~uint64_t{0})) t.finishLoaded();
     return 0;
 }

@@ -139,14 +139,33 @@ TEST(RoundTrip, PartialReadKeepsWantedTracksAndWholeReportBounds) {
     ReadOptions o;
     o.wantTrack = [&](const TrackKey& k) { return wanted.has(k.kind); };
     o.levelOfDetail = false;
+    o.bare(KindSet{EventKind::Kernel});                        // start, end, name only
+    o.onlyColumns(EventKind::NvtxRange, {cols::Nvtx::Color});  // and one column
     auto b = readReport(path, o);
     ASSERT_TRUE(b.ok()) << b.error();
     ASSERT_EQ((*b)->tracks.size(), r->tracks.size());
     for (size_t i = 0; i < r->tracks.size(); ++i) {
         const Track& t = (*b)->tracks[i];
-        EXPECT_EQ(t.key, r->tracks[i].key);
-        EXPECT_EQ(t.size(), wanted.has(t.key.kind) ? r->tracks[i].size() : 0u) << schemaOf(t.key.kind).id;
+        const Track& full = r->tracks[i];
+        EXPECT_EQ(t.key, full.key);
+        EXPECT_EQ(t.size(), wanted.has(t.key.kind) ? full.size() : 0u) << schemaOf(t.key.kind).id;
+        if (t.empty()) continue;
+        EXPECT_EQ(t.start, full.start);
+        EXPECT_EQ(t.end, full.end);
+        EXPECT_EQ(t.name, full.name);
+        // Columns left out read as zeros and hold no vector; the ones asked for are whole.
+        for (size_t c = 0; c < t.cols.size(); ++c) {
+            const bool loaded = t.key.kind == EventKind::NvtxRange && c == cols::Nvtx::Color;
+            ASSERT_EQ(t.cols[c].size(), full.size());
+            if (!loaded) EXPECT_TRUE(t.cols[c].uniform()) << schemaOf(t.key.kind).id << " column " << c;
+            for (size_t k = 0; k < t.size(); ++k)
+                EXPECT_EQ(t.cols[c].intAt(k), loaded ? full.cols[c].intAt(k) : 0) << schemaOf(t.key.kind).id << " column " << c;
+        }
     }
+    // The test means something: the kernels' correlation ids and the ranges' colors are not 0.
+    const Track* kernels = r->findTrack(TrackKey::forStream(EventKind::Kernel, 100, 0, 1, 7));
+    ASSERT_TRUE(kernels);
+    EXPECT_NE(kernels->cols[cols::Kernel::Correlation].intAt(0), 0);
     EXPECT_GT((*b)->eventCount(EventKind::Kernel), 0u);
     EXPECT_EQ((*b)->eventCount(EventKind::CudaApi), 0u);
     EXPECT_EQ((*b)->tMin(), r->tMin());

@@ -14,6 +14,7 @@
 #include "model/analysis/StatsCommon.h"
 #include "model/analysis/Table.h"
 #include "model/core/Result.h"
+#include "model/rep/RepReader.h"
 
 namespace sl::analysis {
 
@@ -76,9 +77,9 @@ std::span<const RuleInfo> allRules();
 // Whether the rules read events of this track (GPU operations, CUDA API calls, NVTX ranges): a
 // report loaded for the rules alone needs no other.
 bool rulesReadTrack(const TrackKey& key);
-// The kinds of which the rules read only start, end and name (ReadOptions::bareKinds): NVTX
-// ranges (the rules name ranges; their colors, payloads and categories play no part).
-KindSet rulesReadBare();
+// What a report loaded for the rules alone needs: the tracks of rulesReadTrack, of each kind
+// only the columns the rules and the correlation index read, and no level of detail.
+ReadOptions rulesReadOptions();
 const RuleInfo* findRule(std::string_view name);
 // Runs "name[:option=value[:option=value]]"; unknown names, options and bad values are errors
 // naming them.

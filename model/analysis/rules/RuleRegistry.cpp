@@ -102,7 +102,21 @@ bool rulesReadTrack(const TrackKey& k) {
            k.kind == EventKind::CudaApi || k.kind == EventKind::NvtxRange;
 }
 
-KindSet rulesReadBare() { return KindSet{EventKind::NvtxRange}; }
+ReadOptions rulesReadOptions() {
+    ReadOptions o;
+    o.levelOfDetail = false;
+    o.wantTrack = rulesReadTrack;
+    // Correlation ids join calls and GPU operations; the copy rules read sizes and memory
+    // kinds; NVTX ranges count by name and time. Launch configurations, callback ids, results,
+    // devices and the NVTX attributes play no part.
+    o.onlyColumns(EventKind::CudaApi, {cols::CudaApi::Correlation});
+    o.onlyColumns(EventKind::Kernel, {cols::Kernel::Correlation});
+    o.onlyColumns(EventKind::Memcpy, {cols::Memcpy::Correlation, cols::Memcpy::Bytes, cols::Memcpy::CopyKind,
+                                      cols::Memcpy::SrcKind, cols::Memcpy::DstKind});
+    o.onlyColumns(EventKind::Memset, {cols::Memset::Correlation, cols::Memset::Bytes, cols::Memset::MemKind});
+    o.bare(KindSet{EventKind::NvtxRange});
+    return o;
+}
 
 const RuleInfo* findRule(std::string_view name) {
     for (const auto& r : kRules)
