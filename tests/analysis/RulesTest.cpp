@@ -515,6 +515,32 @@ TEST(AnalyzeCli, JsonDocumentTextAndFilesOfAnNsysExport) {
     EXPECT_TRUE(std::filesystem::exists(base + "_gpu_gaps.csv"));
     EXPECT_TRUE(std::filesystem::exists(base + "_cuda_api_sync.csv"));
 }
+
+// The kernel rules on real PyTorch traces, against counts a plain Python reading of the same
+// JSON works out (tests/analysis/kineto_kernel_counts.py): kernels shorter than 10 us, and
+// kernels with a launch call that began no later than the kernel.
+TEST(RulesOnKinetoTraces, ShortKernelsAndLaunchLatencyEqualAPlainCountOfTheTrace) {
+    const std::string script = std::string(SIGHTLINE_TEST_DATA) + "/../analysis/kineto_kernel_counts.py";
+    for (const std::string& trace : {std::string(SIGHTLINE_TEST_DATA) + "/import/kineto_resnet50_legacy_2021.json.gz",
+                                     test::externalFixturePath("hta_compare_base.json.gz")}) {
+        SCOPED_TRACE(trace);
+        int code = -1;
+        const std::string counts = runShell("python3 '" + script + "' '" + trace + "' 10", &code);
+        ASSERT_EQ(code, 0) << counts;
+        long long kernels = -1, shortKernels = -1, launched = -1;
+        ASSERT_EQ(std::sscanf(counts.c_str(), "%lld %lld %lld", &kernels, &shortKernels, &launched), 3) << counts;
+        ASSERT_GT(kernels, 0);
+        auto r = importFile(trace);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto found = runRules(**r, {"short_kernels", "launch_latency"}, {});
+        ASSERT_TRUE(found[0].ok() && found[1].ok());
+        EXPECT_EQ(found[0]->count, shortKernels);
+        EXPECT_EQ(found[1]->count, launched);
+        int64_t instances = 0;  // the table's rows add up to the count
+        for (size_t i = 0; i < found[0]->table.rowCount(); ++i) instances += found[0]->table.columns[1].ints[i];
+        EXPECT_EQ(instances, shortKernels);
+    }
+}
 #endif
 
 TEST(AnalyzeCli, MistakesAreUsageErrors) {
