@@ -83,14 +83,7 @@ int runStats(int argc, char** argv) {
     // '.' as an output: files named after the input, as nsys names them after its SQLite file.
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
-    // Only the tracks of the kinds the reports read, and no level of detail (nothing is drawn).
-    ReadOptions read;
-    read.levelOfDetail = false;
-    const bool nvtxFilter = !args->value("filter-nvtx").empty();
-    const KindSet kinds = kindsReadBy(specs, nvtxFilter);
-    read.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
-    read.bare(bareKindsFor(specs, nvtxFilter));
-    auto loaded = openReportInput(inputs[0], read);
+    auto loaded = openReportInput(inputs[0], statsReadOptions(specs, !args->value("filter-nvtx").empty()));
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;

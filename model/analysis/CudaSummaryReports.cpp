@@ -66,14 +66,7 @@ Table runCudaApiSum(const Report& r, const StatsOptions& o) {
     if (!hasKind(r, EventKind::CudaApi)) return Table::skip(t.name, t.title, kNoApi);
     // By name id, then merged by the name shown (cudaLaunchKernel_v7000 is cudaLaunchKernel).
     DenseGroups byId = durationsByName(r, EventKind::CudaApi, o);
-    std::map<std::string_view, std::vector<int64_t>> groups;
-    for (size_t k = 0; k < byId.size(); ++k) {
-        std::vector<int64_t>& into = groups[apiDisplayName(r.str(byId.key(k)))];
-        if (into.empty()) into = std::move(byId.values(k));
-        else into.insert(into.end(), byId.values(k).begin(), byId.values(k).end());
-    }
-    std::vector<SummaryGroup> g;
-    for (auto& [name, v] : groups) g.push_back({{std::string(name)}, std::move(v)});
+    std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return apiDisplayName(r.str(id)); });
     fillSummary(t, {"Num Calls", {"Name"}}, g);
     return t;
 }

@@ -4,6 +4,8 @@
 // index per event where a map keyed by the name string costs a lookup; names are resolved
 // once per group afterwards.
 #include <cstdint>
+#include <map>
+#include <string_view>
 #include <vector>
 
 #include "model/analysis/StatsCommon.h"
@@ -72,6 +74,21 @@ inline DenseGroups durationsByName(const Report& r, EventKind kind, const StatsO
             if (o.inWindow(t.start[i], t.end[i])) groups.at(t.name[i]).push_back(t.end[i] - t.start[i]);
     }
     return groups;
+}
+
+// Groups of `byId` merged under the name `nameOf(id)` shows (cudaLaunchKernel_v7000 is
+// cudaLaunchKernel), in name order; each name is one SummaryGroup.
+template <class NameOf>
+std::vector<SummaryGroup> mergedByName(DenseGroups& byId, NameOf nameOf) {
+    std::map<std::string_view, std::vector<int64_t>> groups;
+    for (size_t k = 0; k < byId.size(); ++k) {
+        std::vector<int64_t>& into = groups[nameOf(byId.key(k))];
+        if (into.empty()) into = std::move(byId.values(k));
+        else into.insert(into.end(), byId.values(k).begin(), byId.values(k).end());
+    }
+    std::vector<SummaryGroup> out;
+    for (auto& [name, v] : groups) out.push_back({{std::string(name)}, std::move(v)});
+    return out;
 }
 
 }  // namespace sl::analysis

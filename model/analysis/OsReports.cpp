@@ -12,14 +12,7 @@ Table runOsrtSum(const Report& r, const StatsOptions& o) {
     Table t("osrt_sum", "OS Runtime Summary");
     if (r.eventCount(EventKind::OsRuntime) == 0) return Table::skip(t.name, t.title, "does not contain OS Runtime trace data.");
     DenseGroups byId = durationsByName(r, EventKind::OsRuntime, o);
-    std::map<std::string_view, std::vector<int64_t>> groups;  // by name, as before: ties keep their order
-    for (size_t k = 0; k < byId.size(); ++k) {
-        std::vector<int64_t>& into = groups[r.str(byId.key(k))];
-        if (into.empty()) into = std::move(byId.values(k));
-        else into.insert(into.end(), byId.values(k).begin(), byId.values(k).end());
-    }
-    std::vector<SummaryGroup> g;
-    for (auto& [name, v] : groups) g.push_back({{std::string(name)}, std::move(v)});
+    std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
     fillSummary(t, {"Num Calls", {"Name"}}, g);
     return t;
 }

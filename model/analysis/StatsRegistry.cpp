@@ -104,6 +104,15 @@ KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter) {
     return bare.without(whole);
 }
 
+ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter) {
+    ReadOptions o;
+    o.levelOfDetail = false;
+    const KindSet kinds = kindsReadBy(specs, nvtxFilter);
+    o.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
+    o.bare(bareKindsFor(specs, nvtxFilter));
+    return o;
+}
+
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o) {
     std::vector<std::string> parts = split(spec, ':');
     const ReportInfo* info = findReport(parts[0]);

@@ -9,6 +9,7 @@
 
 #include "model/analysis/StatsCommon.h"
 #include "model/core/Result.h"
+#include "model/rep/RepReader.h"
 
 namespace sl::analysis {
 
@@ -54,6 +55,9 @@ KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter);
 // The kinds of which those reports read only start, end and name (ReadOptions::bare): a
 // kind is bare when every report that reads it reads it bare.
 KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter);
+// How a report is opened for those reports alone: their kinds, bare where they allow, and no
+// level of detail (what `sightline stats` loads; rulesReadOptions is analyze's).
+ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter);
 
 // Runs "name[:arg[:arg]]". Unknown names and arguments are errors naming them.
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o);
