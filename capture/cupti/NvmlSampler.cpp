@@ -180,9 +180,14 @@ Status NvmlSampler::start() {
     for (unsigned i : wanted) {
         Device d{i, nullptr, {}};
         rc = m_api->getHandle(i, &d.handle);
-        if (rc != NVML_SUCCESS)
-            return makeError("NVML cannot open GPU " + std::to_string(i) + ": " +
-                             m_api->errorString(rc));
+        if (rc != NVML_SUCCESS) {
+            // One GPU this process may not read (another container's, no permission) leaves
+            // the others sampled; the report says which and why.
+            m_unsupported.emplace_back("all metrics", "GPU " + std::to_string(i) +
+                                                          ": NVML cannot open it: " +
+                                                          m_api->errorString(rc));
+            continue;
+        }
         char buf[96] = {};
         d.gpu.deviceId = static_cast<int32_t>(i);
         if (m_api->getName(d.handle, buf, sizeof buf) == NVML_SUCCESS) d.gpu.name = buf;
@@ -196,6 +201,9 @@ Status NvmlSampler::start() {
             d.gpu.memoryBytes = static_cast<int64_t>(mem.total);
         m_devices.push_back(d);
     }
+    if (m_devices.empty())
+        return makeError("NVML cannot open any of the GPUs asked for (" +
+                         m_unsupported.front().second + ")");
     // Step 3: keep the metrics each device answers; say why the others are left out.
     for (const auto& d : m_devices) {
         for (int m = 0; m < kMetricCount; ++m) {

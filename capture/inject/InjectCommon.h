@@ -82,6 +82,9 @@ void nvtxForgetWindowOwner();
 // Exec support: stops recording and puts our environment variables back into `envp` (a new
 // array, or envp itself when nothing is missing).
 char** prepareExec(char* const envp[]);
+// Other modules' final flushes (FinalFlushHooks.cpp), before this module's own at _exit, exec
+// and a fatal signal (at exit() they flush from their own atexit handlers).
+void runFinalFlushHooks(capture::ExitHow how);
 char** withOurEnvironment(char* const envp[]);
 void execFailed();
 

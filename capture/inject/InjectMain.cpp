@@ -133,6 +133,7 @@ void afterForkChild() {
 
 char** prepareExec(char* const envp[]) {
     g_osrtOn.store(false);
+    runFinalFlushHooks(capture::ExitHow::Exec);
     ProcessWriter::shutdown(capture::ExitHow::Exec, 0, 0);
     return withOurEnvironment(envp);
 }

@@ -300,6 +300,7 @@ SL_EXPORT int execle(const char* path, const char* arg, ...) {
 SL_EXPORT void _exit(int code) {
     SL_REAL(_exit);
     g_osrtOn.store(false);
+    runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
     ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
     real__exit.get()(code);
     __builtin_unreachable();

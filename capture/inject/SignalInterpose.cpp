@@ -41,6 +41,7 @@ bool isDefault(const struct sigaction& a) {
 void flushHandler(int sig, siginfo_t*, void*) {
     // Only installed while the program's disposition is SIG_DFL: the process is about to end.
     g_osrtOn.store(false);
+    runFinalFlushHooks(capture::ExitHow::Signal);
     ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;

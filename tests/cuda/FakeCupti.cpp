@@ -2,25 +2,46 @@
 // library's own logic - options, profiler ranges, timestamps, buffer handling, dropped-record
 // counts, the exit flush - runs for real on machines without a GPU. The "GPU work" is driven
 // by the test program through the fakeCupti* hooks; records are CUPTI structs of this toolkit.
+//
+// As strict as the real CUPTI where a review found the library relied on kindness:
+// - records are kept per calling thread and each thread's go into a buffer of their own
+//   (CUDA 13's per-thread activity buffers), completed in reverse thread order;
+// - buffers are completed on another thread than the one flushing;
+// - callbacks from inside "CUDA" (context creation) run holding CUPTI's own lock, which
+//   cuptiActivityGetNumDroppedRecords also takes (the deadlock Kineto documents);
+// - every thread's buffer is requested (on the flushing thread, as CUDA's threads do) before
+//   any is completed: they are all held at once;
+// - with CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER set, a buffer that is not all zeros is
+//   counted (fakeCuptiDirtyBuffers); without it the buffer is cleared here, on the application's
+//   thread, and that is counted (fakeCuptiBuffersClearedOnAppThread).
 #include <cupti.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <vector>
 
 namespace {
 
+std::mutex g_cuptiLock;  // CUPTI's internal lock
 std::mutex g_mutex;
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
 CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
 CUpti_TimestampCallbackFunc g_timestamp = nullptr;
 CUpti_CallbackFunc g_callback = nullptr;
 std::set<int> g_enabled;
-std::vector<std::vector<uint8_t>> g_pending;  // records waiting for a flush
+// Records waiting for a flush, per calling thread (each thread's buffer).
+std::map<long, std::vector<std::vector<uint8_t>>> g_pending;
+bool g_zeroedBuffers = false;
+std::atomic<int> g_dirtyBuffers{0};
+std::atomic<int> g_clearedOnAppThread{0};
 uint32_t g_correlation = 0;
 uint64_t g_streamBusyUntil = 0;  // the stream runs one kernel at a time, like a real one
 size_t g_dropped = 0;
@@ -34,7 +55,7 @@ template <class T>
 void queue(const T& r) {
     std::vector<uint8_t> bytes((sizeof(T) + 7) & ~size_t(7), 0);
     std::memcpy(bytes.data(), &r, sizeof(T));
-    g_pending.push_back(std::move(bytes));
+    g_pending[syscall(SYS_gettid)].push_back(std::move(bytes));
 }
 
 size_t recordSize(const CUpti_Activity* r) {
@@ -120,6 +141,7 @@ CUptiResult cuptiGetContextId(CUcontext, uint32_t* c) {
     return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* n) {
+    std::lock_guard cupti(g_cuptiLock);
     std::lock_guard lock(g_mutex);
     *n = g_dropped;
     g_dropped = 0;
@@ -132,27 +154,55 @@ CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Acti
     *rec = reinterpret_cast<CUpti_Activity*>(next);
     return CUPTI_SUCCESS;
 }
+CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute a, size_t* size, void* value) {
+    if (a == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER && *size == sizeof(uint8_t)) {
+        g_zeroedBuffers = *static_cast<uint8_t*>(value) != 0;
+        return CUPTI_SUCCESS;
+    }
+    return CUPTI_ERROR_NOT_SUPPORTED;
+}
 CUptiResult cuptiActivityFlushAll(uint32_t) {
-    std::vector<std::vector<uint8_t>> records;
+    std::map<long, std::vector<std::vector<uint8_t>>> perThread;
     {
         std::lock_guard lock(g_mutex);
-        records.swap(g_pending);
+        perThread.swap(g_pending);
     }
-    if (records.empty() || !g_request) return CUPTI_SUCCESS;
-    uint8_t* buf = nullptr;
-    size_t size = 0, maxRecords = 0;
-    g_request(&buf, &size, &maxRecords);
-    size_t used = 0;
-    for (const auto& r : records) {
-        if (!buf || used + r.size() > size) {
-            std::lock_guard lock(g_mutex);
-            ++g_dropped;  // as CUPTI does when it has no buffer
-            continue;
+    if (perThread.empty() || !g_request) return CUPTI_SUCCESS;
+    // One buffer per thread, all held at once, filled here.
+    struct Filled {
+        uint8_t* buf;
+        size_t size, used;
+    };
+    std::vector<Filled> filled;
+    for (auto& [tid, records] : perThread) {
+        uint8_t* buf = nullptr;
+        size_t size = 0, maxRecords = 0;
+        g_request(&buf, &size, &maxRecords);
+        if (buf && g_zeroedBuffers &&
+            std::any_of(buf, buf + size, [](uint8_t b) { return b != 0; }))
+            ++g_dirtyBuffers;
+        if (buf && !g_zeroedBuffers) {
+            std::memset(buf, 0, size);
+            ++g_clearedOnAppThread;
         }
-        std::memcpy(buf + used, r.data(), r.size());
-        used += r.size();
+        size_t used = 0;
+        for (const auto& r : records) {
+            if (!buf || used + r.size() > size) {
+                std::lock_guard lock(g_mutex);
+                ++g_dropped;  // as CUPTI does when it has no buffer
+                continue;
+            }
+            std::memcpy(buf + used, r.data(), r.size());
+            used += r.size();
+        }
+        if (buf) filled.push_back({buf, size, used});
     }
-    if (buf) g_complete(nullptr, 0, buf, size, used);
+    // Completed on CUPTI's own thread, the last thread's first.
+    std::thread completer([&] {
+        for (auto it = filled.rbegin(); it != filled.rend(); ++it)
+            g_complete(nullptr, 0, it->buf, it->size, it->used);
+    });
+    completer.join();
     return CUPTI_SUCCESS;
 }
 
@@ -161,8 +211,11 @@ CUptiResult cuptiActivityFlushAll(uint32_t) {
 void fakeCuptiCreateContext() {
     CUpti_ResourceData rd{};
     rd.context = reinterpret_cast<CUcontext>(0x1);
-    if (g_callback)
+    if (g_callback) {
+        std::lock_guard cupti(g_cuptiLock);  // called back from inside CUDA
+        std::this_thread::sleep_for(std::chrono::microseconds(100));  // CUDA's own work
         g_callback(nullptr, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
+    }
     std::lock_guard lock(g_mutex);
     if (!g_enabled.count(CUPTI_ACTIVITY_KIND_CONTEXT)) return;
     CUpti_ActivityContext3 c{};
@@ -214,6 +267,13 @@ void fakeCuptiProfiler(int start) {
                    start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
                          : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
                    &cb);
+}
+
+int fakeCuptiDirtyBuffers() {
+    return g_dirtyBuffers.load();
+}
+int fakeCuptiBuffersClearedOnAppThread() {
+    return g_clearedOnAppThread.load();
 }
 
 void fakeCuptiDrop(size_t n) {

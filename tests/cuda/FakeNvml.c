@@ -1,6 +1,9 @@
 /* A stand-in for libnvidia-ml.so.1 used by NvmlSamplerTest: two GPUs with fixed readings.
- * GPU 1 reports no power (NVML_ERROR_NOT_SUPPORTED), as many consumer boards do. */
+ * GPU 1 reports no power (NVML_ERROR_NOT_SUPPORTED), as many consumer boards do.
+ * FAKE_NVML_COUNT=3 adds a third GPU that cannot be opened (NVML_ERROR_NO_PERMISSION), as a GPU
+ * given to another container is. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef int nvmlReturn_t;
@@ -20,14 +23,16 @@ nvmlReturn_t nvmlShutdown(void) {
     return 0;
 }
 const char* nvmlErrorString(nvmlReturn_t r) {
-    return r == 3 ? "Not Supported" : "Unknown Error";
+    return r == 3 ? "Not Supported" : r == 4 ? "Insufficient Permissions" : "Unknown Error";
 }
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned* n) {
-    *n = 2;
+    const char* count = getenv("FAKE_NVML_COUNT");
+    *n = count ? (unsigned)atoi(count) : 2;
     return 0;
 }
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, void** h) {
-    if (i > 1) return 2;
+    if (i == 2) return 4;
+    if (i > 2) return 2;
     *h = &devs[i];
     return 0;
 }

@@ -1,6 +1,8 @@
 // libsightline-cuda.so running its real logic against a fake CUPTI (FakeCupti.cpp) in a child
 // process (fake_cuda_app): what reaches the raw stream for each scenario.
 #include <gtest/gtest.h>
+#include <cupti_version.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,7 +36,10 @@ struct AppRun {
     }
 };
 
-AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::string>> env = {}) {
+// preload: libsightline-inject.so in LD_PRELOAD, as `sightline profile` runs programs (it owns
+// the final flush at _exit, exec and fatal signals).
+AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::string>> env = {},
+           bool preload = false) {
     std::string tmpl = (std::filesystem::temp_directory_path() / "sl-flow-XXXXXX").string();
     std::string dir = mkdtemp(tmpl.data());
     AppRun r;
@@ -43,6 +48,7 @@ AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::
     if (r.pid == 0) {
         setenv("LD_LIBRARY_PATH", SIGHTLINE_FAKE_CUPTI_DIR, 1);
         setenv("SIGHTLINE_SESSION_DIR", dir.c_str(), 1);
+        if (preload) setenv("LD_PRELOAD", SIGHTLINE_INJECT_LIBRARY, 1);
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
         execl(SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_CUDA_INJECTION,
               scenario.c_str(), nullptr);
@@ -81,7 +87,73 @@ TEST(InjectionFlow, KernelsAndApiCallsOnTheMonotonicClockFlushedAtExit) {
     int gpus = 0;
     for (const auto& m : r.raw.metas) gpus += m.kind == capture::MetaKind::Gpu;
     EXPECT_EQ(gpus, 1);
-    EXPECT_TRUE(r.diags.empty());
+    // Only the note of which CUPTI was loaded: nothing dropped or refused.
+    ASSERT_EQ(r.diags.size(), 1u);
+    EXPECT_EQ(r.diags.count("cuda.cupti_loaded"), 1u);
+}
+
+TEST(InjectionFlow, TheReportSaysWhichCuptiWasLoaded) {
+    AppRun r = run("basic");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    std::string reason;
+    for (const auto& m : r.raw.metas)
+        if (m.kind == capture::MetaKind::Diagnostic && m.strs.at(0) == "cuda.cupti_loaded")
+            reason = m.strs.at(1);
+    EXPECT_NE(reason.find("CUPTI API version " + std::to_string(CUPTI_API_VERSION)),
+              std::string::npos)
+        << reason;
+    EXPECT_NE(reason.find("fake-cupti/libcupti.so.13"), std::string::npos) << reason;
+}
+
+TEST(InjectionFlow, ProfilerStopWithoutTheProfilerApiOptionKeepsTracing) {
+    // nsys ignores cudaProfilerStart/Stop unless -c cudaProfilerApi: all 10 kernels are kept.
+    AppRun r = run("range");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 10u);
+    EXPECT_EQ(r.of(EventKind::CudaApi).size(), 10u);
+}
+
+TEST(InjectionFlow, RecordsPendingAtAFatalSignalReachTheStream) {
+    for (const char* scenario : {"sigterm", "sigint"}) {
+        SCOPED_TRACE(scenario);
+        AppRun r = run(scenario, {}, /*preload=*/true);
+        ASSERT_TRUE(WIFSIGNALED(r.status));  // still ended by its signal
+        EXPECT_EQ(WTERMSIG(r.status), std::string(scenario) == "sigterm" ? SIGTERM : SIGINT);
+        EXPECT_EQ(r.of(EventKind::Kernel).size(), 3u);
+        EXPECT_EQ(r.of(EventKind::CudaApi).size(), 3u);
+    }
+}
+
+TEST(InjectionFlow, RecordsPendingAtQuickExitReachTheStream) {
+    AppRun r = run("quick-exit", {}, /*preload=*/true);
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 3u);
+}
+
+TEST(InjectionFlow, FortyThreadsEachWithTheirOwnBufferLoseNothing) {
+    AppRun r = run("threads");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 200u);
+    EXPECT_EQ(r.diags.count("cuda.buffer_pool_exhausted"), 0u);
+    EXPECT_EQ(r.diags.count("cuda.records_dropped"), 0u);
+}
+
+TEST(InjectionFlow, ReusedBuffersAreHandedToCuptiZeroed) {
+    AppRun r = run("reuse");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    // 9: CUPTI was given a buffer that was not zeroed; 10: CUPTI cleared them on the app's thread
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 400u);
+}
+
+TEST(InjectionFlow, ContextCreatedWhileBuffersCompleteDoesNotDeadlock) {
+    AppRun r = run("contexts-while-flushing");
+    ASSERT_TRUE(WIFEXITED(r.status)) << "killed by signal " << WTERMSIG(r.status)
+                                     << " (SIGALRM: deadlocked)";
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_GT(r.of(EventKind::Kernel).size(), 0u);
 }
 
 TEST(InjectionFlow, ProfilerApiRangeStopCapturesOnlyTheFirstRange) {

@@ -138,6 +138,30 @@ TEST(NvmlSampler, SamplesEverySupportedMetricOfTheChosenDevices) {
     for (const Track* t : r2->tracksOfKind(EventKind::Metric)) EXPECT_GE(t->start[0], mid);
 }
 
+TEST(NvmlSampler, AGpuThatCannotBeOpenedLeavesTheOthersSampled) {
+    setenv("FAKE_NVML_COUNT", "3", 1);
+    GpuMetricsOptions o;
+    o.all = true;
+    o.frequencyHz = 1;
+    o.library = SIGHTLINE_FAKE_NVML;
+    NvmlSampler s(o);
+    Status st = s.start();
+    ASSERT_TRUE(st.ok()) << st.error();
+    s.stop();
+    EXPECT_EQ(s.seriesCount(), 17u);  // GPUs 0 and 1, as without the third
+
+    GpuMetricsOptions only;
+    only.devices = {2};
+    only.library = SIGHTLINE_FAKE_NVML;
+    NvmlSampler s2(only);
+    Status st2 = s2.start();
+    unsetenv("FAKE_NVML_COUNT");
+    ASSERT_FALSE(st2.ok());
+    EXPECT_EQ(st2.error(),
+              "NVML cannot open any of the GPUs asked for (GPU 2: NVML cannot open it: "
+              "Insufficient Permissions)");
+}
+
 TEST(NvmlSampler, ExplicitDeviceListIsCheckedAgainstWhatNvmlSees) {
     GpuMetricsOptions o;
     o.devices = {5};

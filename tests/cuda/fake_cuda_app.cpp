@@ -1,10 +1,15 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
-//   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic
+//   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
+//                 quick-exit|threads|reuse|contexts-while-flushing
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <vector>
 
 #include <chrono>
 #include <cstdio>
@@ -38,6 +43,10 @@ int main(int argc, char** argv) {
     auto profiler = reinterpret_cast<Profiler>(dlsym(cupti, "fakeCuptiProfiler"));
     auto context = reinterpret_cast<Simple>(dlsym(cupti, "fakeCuptiCreateContext"));
     auto drop = reinterpret_cast<Drop>(dlsym(cupti, "fakeCuptiDrop"));
+    auto flush = reinterpret_cast<int (*)(uint32_t)>(dlsym(cupti, "cuptiActivityFlushAll"));
+    auto dirty = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiDirtyBuffers"));
+    auto cleared = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiBuffersClearedOnAppThread"));
+    if (!flush || !dirty || !cleared) return 5;
     if (!launch || !profiler || !context || !drop) return 5;  // not the fake: refuse to run
     if (init() != 1) return 6;
     context();
@@ -66,6 +75,43 @@ int main(int argc, char** argv) {
         launch("_Z6kernelPfi");
         std::this_thread::sleep_for(std::chrono::milliseconds(400));
         _exit(0);  // no atexit flush: only the periodic flush can have saved the records
+    } else if (s == "sigterm" || s == "sigint") {
+        // Records still in CUPTI's buffers when a signal's default action ends the process.
+        for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
+        raise(s == "sigterm" ? SIGTERM : SIGINT);
+        return 8;  // not reached
+    } else if (s == "quick-exit") {
+        for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
+        _exit(0);
+    } else if (s == "threads") {
+        // 40 threads calling CUDA: CUDA 13 gives each its own activity buffer.
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 40; ++t)
+            threads.emplace_back([&] {
+                for (int i = 0; i < 5; ++i) launch("_Z6kernelPfi");
+            });
+        for (auto& t : threads) t.join();
+    } else if (s == "reuse") {
+        // Buffers go back to the pool and come out again: they must come out zeroed.
+        for (int round = 0; round < 4; ++round) {
+            for (int i = 0; i < 100; ++i) launch("_Z6kernelPfi");
+            flush(0);
+        }
+        if (dirty() != 0) return 9;
+        if (cleared() != 0) return 10;  // CUPTI had to clear buffers on this thread
+    } else if (s == "contexts-while-flushing") {
+        // A context created (callback under CUPTI's lock) while buffers complete: no deadlock.
+        alarm(20);
+        std::atomic<bool> done{false};
+        std::thread creator([&] {
+            for (int i = 0; i < 2000; ++i) context();
+            done = true;
+        });
+        while (!done) {
+            launch("_Z6kernelPfi");
+            flush(0);
+        }
+        creator.join();
     } else {
         return 7;
     }

@@ -3,8 +3,20 @@
 // converted, reused. The pool never holds more than `limitBytes` in flight; when the limit is
 // reached CUPTI gets no buffer and counts the records it drops (cuptiActivityGetNumDroppedRecords),
 // which the converter reports. Thread-safe (CUPTI requests buffers from any thread).
+//
+// Size: CUDA 13's CUPTI keeps one buffer per thread that calls CUDA (per-thread activity
+// buffers), each held until it is full or flushed. 2 MiB buffers let the default 256 MiB pool
+// serve 128 such threads (8 MiB ones ran out at about 30) while each still holds ~10,000 records.
+//
+// Zeroing: CUPTI wants zeroed buffers and, unless told they are
+// (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), clears each one itself on the application's
+// thread that asked for it. Here new buffers are fresh anonymous pages (zero, and committed only
+// as CUPTI writes them) and a returned buffer has only its written part cleared, on the thread
+// that returns it (CUPTI's).
+#include <sys/mman.h>
+
 #include <cstdint>
-#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -12,15 +24,19 @@ namespace sl::cuda {
 
 class BufferPool {
 public:
-    static constexpr size_t kBufferBytes = 8u << 20;
+    static constexpr size_t kBufferBytes = 2u << 20;
 
     explicit BufferPool(size_t limitBytes)
         : m_limit(limitBytes / kBufferBytes ? limitBytes / kBufferBytes : 1) {}
     ~BufferPool() {
-        for (uint8_t* b : m_free) std::free(b);
+        for (uint8_t* b : m_free) munmap(b, kBufferBytes);
     }
 
-    // Null when the limit is reached or memory is short.
+    // False when CUPTI clears buffers itself (it refused the attribute): then returned buffers
+    // are not cleared here.
+    void setZeroing(bool on) { m_zeroing = on; }
+
+    // Null when the limit is reached or memory is short. Page-aligned (CUPTI needs 8 bytes).
     uint8_t* take() {
         std::lock_guard lock(m_mutex);
         if (!m_free.empty()) {
@@ -33,15 +49,17 @@ public:
             ++m_refused;
             return nullptr;
         }
-        // CUPTI requires 8-byte alignment.
-        auto* b = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-        if (!b) return nullptr;
+        void* p = mmap(nullptr, kBufferBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+        if (p == MAP_FAILED) return nullptr;
         ++m_allocated;
         ++m_inUse;
-        return b;
+        return static_cast<uint8_t*>(p);
     }
-    void give(uint8_t* b) {
+    // `written`: how many bytes CUPTI filled (its validSize); only those are cleared.
+    void give(uint8_t* b, size_t written) {
         if (!b) return;
+        if (m_zeroing) std::memset(b, 0, written < kBufferBytes ? written : kBufferBytes);
         std::lock_guard lock(m_mutex);
         m_free.push_back(b);
         --m_inUse;
@@ -62,6 +80,7 @@ private:
     size_t m_allocated = 0;
     size_t m_inUse = 0;
     size_t m_refused = 0;
+    bool m_zeroing = true;
 };
 
 }  // namespace sl::cuda

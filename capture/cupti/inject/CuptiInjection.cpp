@@ -7,12 +7,28 @@
 //   to context creation and cudaProfilerStart/Stop, enable the activity kinds.
 // Step 2 (CUPTI threads): completed buffers are converted (CuptiConverter) into the sink under
 //   one lock; buffers go back to the pool. Dropped-record counts are reported per buffer.
-// Step 3 (exit, from any thread, via atexit): stop the flusher, flush CUPTI, finish the converter
-//   and close the sink. Records CUPTI delivers after that (CUDA runtime teardown) are not kept.
+// Step 3 (the process ends): stop the flusher, turn the activity kinds off, flush CUPTI, finish
+//   the converter and close the sink. At exit() from our atexit handler; at _exit, exec and a
+//   fatal signal from the preloaded module's final-flush hook (FinalFlushHook.h), which hands a
+//   signal's flush to a thread of ours and waits a bounded time. Records CUPTI delivers after
+//   that (CUDA runtime teardown) are not kept.
+//
+// Locks: CUPTI calls back into us from inside CUDA calls while holding its own locks (context
+// creation, cudaProfilerStart/Stop), so no CUPTI function is ever called while `mutex` is held:
+// the dropped-record count is read and the buffer's records are walked before taking it (Kineto
+// documents the deadlock the other order gives).
 #include <cupti.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 #include <atomic>
 #include <chrono>
@@ -24,6 +40,8 @@
 #include <string>
 #include <thread>
 
+#include "capture/common/FinalFlushHook.h"
+#include "capture/common/RawFormat.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/CuptiConverter.h"
 #include "capture/cupti/inject/BufferPool.h"
@@ -45,7 +63,7 @@ std::string cuptiError(CUptiResult r, const char* call) {
 }
 
 struct State {
-    std::mutex mutex;  // the converter and the sink
+    std::mutex mutex;  // the converter and the sink; never held across a CUPTI call
     std::unique_ptr<InjectionSink> sink;
     std::unique_ptr<CuptiConverter> converter;
     std::unique_ptr<BufferPool> pool;
@@ -60,10 +78,23 @@ struct State {
     std::atomic<bool> finishing{
         false};  // exit flush under way: the final shutdown writes everything
     std::thread flusher;
+    std::thread finalFlusher;
     std::mutex flushMutex;
     std::condition_variable flushCv;
     bool stopFlusher = false;
+    // Contexts seen by the resource callback, handed to the converter by the next buffer (the
+    // callback runs inside CUDA and must not wait for `mutex`).
+    std::mutex contextMutex;
+    std::vector<std::pair<uint32_t, uint32_t>> newContexts;  // (context id, device id)
+    // The final flush of a fatal signal, done by finalFlusher (a signal handler cannot take
+    // locks): the handler writes to finishRequest and waits on finishDone.
+    int finishRequest[2] = {-1, -1};
+    int finishDone[2] = {-1, -1};
 };
+
+// How long a fatal signal's handler waits for the CUDA records: bounded, since the signal may
+// have interrupted a thread inside CUPTI, whose lock the flush would then wait for forever.
+constexpr int kSignalFlushWaitMs = 3000;
 
 // Leaked on purpose: CUPTI threads and atexit use it until the very end of the process.
 State* g = nullptr;
@@ -77,24 +108,36 @@ uint64_t CUPTIAPI timestampNs() {
     return static_cast<uint64_t>(monotonicNs());
 }
 
+// Buffers come zeroed from the pool (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), so CUPTI
+// does not clear 2 MiB on the application's thread each time it asks for one.
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
     *maxNumRecords = 0;
     *buffer = g->finished.load() ? nullptr : g->pool->take();
     *size = *buffer ? BufferPool::kBufferBytes : 0;
 }
 
+void drainNewContexts() {  // with g->mutex held
+    std::lock_guard lock(g->contextMutex);
+    for (auto [ctx, dev] : g->newContexts) g->converter->noteContext(ctx, dev);
+    g->newContexts.clear();
+}
+
 void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t,
                               size_t validSize) {
+    // CUPTI calls first, without our lock (see Locks above).
+    thread_local std::vector<CUpti_Activity*> records;
+    records.clear();
+    for (CUpti_Activity* rec = nullptr;
+         cuptiActivityGetNextRecord(buffer, validSize, &rec) == CUPTI_SUCCESS;)
+        records.push_back(rec);
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) != CUPTI_SUCCESS) dropped = 0;
     {
         std::lock_guard lock(g->mutex);
         if (g->converter && !g->finished.load()) {
-            CUpti_Activity* rec = nullptr;
-            while (cuptiActivityGetNextRecord(buffer, validSize, &rec) == CUPTI_SUCCESS)
-                g->converter->convert(rec);
-            size_t dropped = 0;
-            if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS &&
-                dropped)
-                g->converter->droppedRecords(0, streamId, dropped);
+            drainNewContexts();
+            for (CUpti_Activity* rec : records) g->converter->convert(rec);
+            if (dropped) g->converter->droppedRecords(0, streamId, dropped);
             // Hand this thread's events to the writer now: a CUPTI buffer is a natural batch, and
             // the next completion may come on another thread or never (crash). Not during the exit
             // flush: the writer's shutdown writes every buffer itself, and starting its thread at
@@ -102,7 +145,7 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
             if (!g->finishing.load()) g->sink->flush();
         }
     }
-    g->pool->give(buffer);
+    g->pool->give(buffer, validSize);
 }
 
 // The activity kinds of -t cuda, given the options. DEVICE and CONTEXT (metadata) are enabled
@@ -146,8 +189,11 @@ void flushAll(bool forced) {
 
 void finishAll();
 
-// cudaProfilerStart / cudaProfilerStop (and their driver twins), for -c cudaProfilerApi.
+// cudaProfilerStart / cudaProfilerStop (and their driver twins), for -c cudaProfilerApi. Without
+// that option they change nothing, as in nsys: the program's own start/stop calls (often left in
+// for other tools) must not end the trace.
 void profilerCall(bool start) {
+    if (!g->options.profilerRange) return;
     bool shutdown = false;
     {
         std::lock_guard lock(g->rangeMutex);
@@ -181,8 +227,8 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         uint32_t dev = 0, ctx = 0;
         if (cuptiGetDeviceId(rd->context, &dev) == CUPTI_SUCCESS &&
             cuptiGetContextId(rd->context, &ctx) == CUPTI_SUCCESS) {
-            std::lock_guard lock(g->mutex);
-            if (g->converter) g->converter->noteContext(ctx, dev);
+            std::lock_guard lock(g->contextMutex);
+            g->newContexts.emplace_back(ctx, dev);
         }
         return;
     }
@@ -199,7 +245,17 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     if (start || stop) profilerCall(start);
 }
 
+// Our threads take no signals: a fatal signal's handler on the final flusher would wait for
+// itself, and the program's handlers expect its own threads.
+void blockSignalsOnThisThread() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+}
+
 void flusherLoop() {
+    blockSignalsOnThisThread();
+    pthread_setname_np(pthread_self(), "sl-cuda-flush");
     auto period = std::chrono::milliseconds(g->options.flushIntervalMs);
     std::unique_lock lock(g->flushMutex);
     while (!g->flushCv.wait_for(lock, period, [] { return g->stopFlusher; })) {
@@ -217,10 +273,19 @@ void finishAll() {
     }
     g->flushCv.notify_all();
     if (g->flusher.joinable()) g->flusher.join();
+    {
+        std::lock_guard lock(g->rangeMutex);
+        g->collecting = false;
+        g->rangesOver = true;
+    }
+    // As NVIDIA's injection sample does: no new records while the last ones are flushed. No lock
+    // held: a profiler callback may hold CUPTI's while it waits for rangeMutex.
+    setCollecting(false);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     std::lock_guard lock(g->mutex);
     g->finished.store(true);
     if (!g->converter || !g->sink) return;
+    drainNewContexts();
     g->converter->finish();
     if (g->options.profilerRange && g->ranges == 0)
         g->sink->addDiagnostic(
@@ -240,6 +305,58 @@ void finishAll() {
 void atExit() {
     finishAll();
 }
+
+// The final flush of a fatal signal, on its own thread (see kSignalFlushWaitMs).
+void finalFlusherLoop() {
+    blockSignalsOnThisThread();
+    pthread_setname_np(pthread_self(), "sl-cuda-final");
+    char c;
+    while (::read(g->finishRequest[0], &c, 1) < 0 && errno == EINTR) {
+    }
+    finishAll();
+    while (::write(g->finishDone[1], "x", 1) < 0 && errno == EINTR) {
+    }
+}
+
+// FinalFlushHook, run by the preloaded module at _exit, exec and a fatal signal.
+void onFinalFlush(int how) {
+    if (!g || g->finished.load() || ::getpid() != g->pid) return;  // a forked child: nothing
+    if (how != static_cast<int>(capture::ExitHow::Signal)) {
+        finishAll();
+        return;
+    }
+    // Inside a signal handler: only write, poll and read (async-signal-safe).
+    if (g->finishRequest[1] < 0 || ::write(g->finishRequest[1], "x", 1) != 1) return;
+    pollfd p{g->finishDone[0], POLLIN, 0};
+    ::poll(&p, 1, kSignalFlushWaitMs);
+}
+
+// Registers onFinalFlush with the preloaded module, when there is one, and starts the thread
+// that does a signal's flush.
+void registerFinalFlush() {
+    auto reg = reinterpret_cast<capture::FinalFlushRegisterFn>(
+        dlsym(RTLD_DEFAULT, capture::kFinalFlushRegisterSymbol));
+    if (!reg) return;  // no preloaded module: atexit alone flushes
+    if (::pipe2(g->finishRequest, O_CLOEXEC) != 0) return;
+    if (::pipe2(g->finishDone, O_CLOEXEC) != 0) return;
+    g->finalFlusher = std::thread(finalFlusherLoop);
+    g->finalFlusher.detach();  // ends with the process; it only ever waits in read()
+    reg(onFinalFlush);
+}
+
+// Which libcupti the process loaded: PyTorch and other frameworks bring their own copy, and
+// records depend on it.
+std::string loadedCuptiPath() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname)
+        return info.dli_fname;
+    return "an unknown path";
+}
+
+// CUPTI's record structs are versioned by name (CUpti_ActivityKernel10 stays what it is), so a
+// CUPTI of this major version or newer reads them; an older one lacks them. From CUDA 13 the
+// version is xxyyzz (13.0 = 130000), before it a small API number (12.9 = 28).
+constexpr uint32_t kCuptiMajorBuilt = CUPTI_API_VERSION / 10000;
 
 void inForkedChild() {
     // The child shares the parent's stream file and CUPTI state is not valid after fork: trace
@@ -261,17 +378,33 @@ std::string initialize() {
     g->converter = std::make_unique<CuptiConverter>(*g->sink, g->pid, g->options.memoryUsage);
     g->pool = std::make_unique<BufferPool>(size_t(g->options.bufferPoolMb) << 20);
 
-    // Step 1: CUPTI must be at least as new as the headers the record structs come from.
+    // Step 1: CUPTI of the major version the record structs come from, or newer.
     uint32_t version = 0;
-    if (cuptiGetVersion(&version) == CUPTI_SUCCESS && version < CUPTI_API_VERSION)
-        return "CUPTI API version " + std::to_string(version) + " is older than the " +
-               std::to_string(CUPTI_API_VERSION) + " Sightline was built with";
+    if (cuptiGetVersion(&version) != CUPTI_SUCCESS) version = 0;
+    const std::string cuptiPath = loadedCuptiPath();
+    if (version / 10000 < kCuptiMajorBuilt)
+        return "CUPTI API version " + std::to_string(version) + " (" + cuptiPath +
+               ") is older than CUDA " + std::to_string(kCuptiMajorBuilt) +
+               "'s, which Sightline was built with: use a CUDA " +
+               std::to_string(kCuptiMajorBuilt) + " driver and CUPTI";
+    diag("cuda.cupti_loaded", 1,
+         "CUPTI API version " + std::to_string(version) + " from " + cuptiPath +
+             (version / 10000 > kCuptiMajorBuilt
+                  ? " (newer than the CUDA " + std::to_string(kCuptiMajorBuilt) +
+                        " Sightline was built with: not tested)"
+                  : ""));
     // Step 2: our clock and thread ids (gettid, as the CPU side records them).
     CUptiResult r;
     if ((r = cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiSetThreadIdType");
     if ((r = cuptiActivityRegisterTimestampCallback(timestampNs)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiActivityRegisterTimestampCallback");
+    // Before the buffer callbacks: buffers are zeroed by the pool, off the application's thread.
+    uint8_t zeroed = 1;
+    size_t attrSize = sizeof zeroed;
+    if (cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &attrSize,
+                                  &zeroed) != CUPTI_SUCCESS)
+        g->pool->setZeroing(false);  // CUPTI clears them itself
     if ((r = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiActivityRegisterCallbacks");
     // Step 3: callbacks (another CUPTI client in the process makes this fail).
@@ -289,11 +422,15 @@ std::string initialize() {
                         CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
     cuptiActivityEnableCudaEventDeviceTimestamps(1);
-    // EnableAndDump: devices and contexts that exist already are reported too.
-    if ((r = cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE)) != CUPTI_SUCCESS)
-        return cuptiError(r, "cuptiActivityEnableAndDump(DEVICE)");
-    if ((r = cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_CONTEXT)) != CUPTI_SUCCESS)
-        return cuptiError(r, "cuptiActivityEnableAndDump(CONTEXT)");
+    // EnableAndDump: devices and contexts that exist already are reported too. Without them
+    // the GPU rows lack names and sizes, but kernels, copies and API calls are still traced.
+    for (auto kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT})
+        if ((r = cuptiActivityEnableAndDump(kind)) != CUPTI_SUCCESS)
+            diag("cuda.activity_kind_unavailable", 1,
+                cuptiError(r, kind == CUPTI_ACTIVITY_KIND_DEVICE
+                                  ? "cuptiActivityEnableAndDump(DEVICE): GPU names and sizes"
+                                  : "cuptiActivityEnableAndDump(CONTEXT): context rows") +
+                     " are missing");
     if (!g->options.profilerRange) {
         std::lock_guard lock(g->rangeMutex);
         g->collecting = true;
@@ -302,6 +439,7 @@ std::string initialize() {
     if (g->options.flushIntervalMs > 0) g->flusher = std::thread(flusherLoop);
     std::atexit(atExit);
     pthread_atfork(nullptr, nullptr, inForkedChild);
+    registerFinalFlush();
     return {};
 }
 
