@@ -2,7 +2,10 @@
 # GPU end-to-end test: runs the CUDA clients (and PyTorch, when installed) under
 # `sightline profile` and checks the reports with gpu_capture_check.
 #   run_gpu_tests.sh SIGHTLINE CLIENT_DIR CHECK WORK_DIR
-# Exits 77 (ctest: skipped) with a clear message where there is no GPU.
+# Exits 77 (ctest: skipped) with a clear message where there is no GPU or the driver is too old
+# for CUDA 13 (< 580).
+# SIGHTLINE_EXTRA_PROFILE_OPTS (optional, split on spaces): options appended to every
+# `sightline profile` command, e.g. "-s none" where CPU sampling is not wanted.
 set -u
 SIGHTLINE=$1 CLIENTS=$2 CHECK=$3 WORK=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +18,17 @@ if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   echo "SKIP: nvidia-smi lists no GPU: the GPU end-to-end test needs a GPU"
   exit 77
 fi
+# CUDA 13 (the toolkit the clients and libsightline-cuda.so are built with) needs driver >= 580.
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1 | tr -d ' ')
+driver_major=${driver%%.*}
+if [[ "$driver_major" =~ ^[0-9]+$ ]]; then
+  if [ "$driver_major" -lt 580 ]; then
+    echo "SKIP: NVIDIA driver $driver is older than CUDA 13 needs (>= 580): the CUDA clients cannot run"
+    exit 77
+  fi
+else
+  echo "warning: could not read the driver version (nvidia-smi --query-gpu=driver_version: '$driver'); going on"
+fi
 if [ ! -x "$CLIENTS/cuda_workload" ]; then
   echo "FAIL: $CLIENTS/cuda_workload was not built (is nvcc available?)"
   exit 1
@@ -25,6 +39,7 @@ if ! "$SIGHTLINE" profile --help >/dev/null 2>&1; then
 fi
 rm -rf "$WORK" && mkdir -p "$WORK"
 failed=0
+read -r -a extra_opts <<< "${SIGHTLINE_EXTRA_PROFILE_OPTS:-}"
 
 # run NAME CHECK_OPTIONS -- PROFILE_OPTIONS -- COMMAND...
 run() {
@@ -32,6 +47,7 @@ run() {
   local check_opts=() profile_opts=()
   while [ "$1" != "--" ]; do check_opts+=("$1"); shift; done; shift
   while [ "$1" != "--" ]; do profile_opts+=("$1"); shift; done; shift
+  profile_opts+=(${extra_opts[@]+"${extra_opts[@]}"})
   echo "=== $name: sightline profile ${profile_opts[*]} $*"
   if ! "$SIGHTLINE" profile "${profile_opts[@]}" -o "$WORK/$name.rep" "$@" > "$WORK/$name.log" 2>&1; then
     echo "FAIL $name: sightline profile failed:"; tail -20 "$WORK/$name.log"; failed=1; return
@@ -54,8 +70,8 @@ run metrics --graph-mode graph --no-nvtx --gpu-metrics -- -t cuda --gpu-metrics-
 # each plus 2 pageable copies, 1 memset.
 DEMO="$CLIENTS/../../clients/sightline-demo"
 if [ -x "$DEMO" ] && [ -f "$(dirname "$DEMO")/libsightline-demo-gpu.so" ]; then
-  echo "=== demo: sightline profile -t cuda,nvtx sightline-demo"
-  if "$SIGHTLINE" profile -t cuda,nvtx -o "$WORK/demo.rep" "$DEMO" > "$WORK/demo.log" 2>&1 &&
+  echo "=== demo: sightline profile -t cuda,nvtx ${extra_opts[*]} sightline-demo"
+  if "$SIGHTLINE" profile -t cuda,nvtx ${extra_opts[@]+"${extra_opts[@]}"} -o "$WORK/demo.rep" "$DEMO" > "$WORK/demo.log" 2>&1 &&
      grep -q "sightline-demo: GPU work done" "$WORK/demo.log"; then
     "$SIGHTLINE" info "$WORK/demo.rep" > "$WORK/demo.info"
     for want in "CUDA kernels +60 " "CUDA memcpy +62 " "CUDA memset +1 "; do
