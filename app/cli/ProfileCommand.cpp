@@ -108,6 +108,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         if (!graph) return makeError(graph.error());
         o.cuda.graphTrace = *graph;
         o.cuda.memoryUsage = a.isTrue("cuda-memory-usage");
+        o.cuda.allApis = a.isTrue("cuda-trace-all-apis");
         auto flush = cuda::parseFlushInterval(a.value("cuda-flush-interval"));
         if (!flush) return makeError(flush.error());
         o.cuda.flushIntervalMs = *flush;

@@ -1,6 +1,8 @@
 #include "capture/cupti/CudaOptions.h"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 
 namespace sl::cuda {
 namespace {
@@ -67,6 +69,7 @@ std::vector<std::pair<std::string, std::string>> CudaTraceOptions::toEnvironment
     if (rangeEnd == RangeEnd::Repeat && repeatCount > 0) end += ":" + std::to_string(repeatCount);
     e.emplace_back(env::kRangeEnd, end);
     e.emplace_back(env::kBufferMb, std::to_string(bufferPoolMb));
+    e.emplace_back(env::kAllApis, allApis ? "1" : "0");
     return e;
 }
 
@@ -88,6 +91,26 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
     if (const char* v = get(env::kProfilerRange)) o.profilerRange = std::string_view(v) == "1";
     if (const char* v = get(env::kRangeEnd)) {
         if (!parseRangeEnd(v, o)) return bad(env::kRangeEnd, v);
+    }
+    if (const char* v = get(env::kAllApis)) o.allApis = std::string_view(v) == "1";
+    if (const char* v = get(env::kClock)) {
+        std::string_view c(v);
+        if (c != "cupti" && c != "monotonic") return bad(env::kClock, v);
+        o.cuptiClock = c == "cupti";
+    }
+    if (const char* v = get(env::kKinds)) {
+        static constexpr std::string_view kKnown[] = {"kernel", "memcpy",   "memset",
+                                                      "runtime", "driver",  "sync",
+                                                      "event",  "overhead", "stream"};
+        std::string_view rest(v);
+        while (!rest.empty()) {
+            size_t comma = rest.find(',');
+            std::string_view k = rest.substr(0, comma);
+            if (std::find(std::begin(kKnown), std::end(kKnown), k) == std::end(kKnown))
+                return bad(env::kKinds, v);
+            o.kinds.emplace_back(k);
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
     }
     if (const char* v = get(env::kBufferMb)) {
         if (!parseInt(std::string_view(v), o.bufferPoolMb) || o.bufferPoolMb < 8)

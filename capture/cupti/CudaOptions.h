@@ -20,6 +20,13 @@ constexpr const char* kGraph = "SIGHTLINE_CUDA_GRAPH";       // --cuda-graph-tra
 constexpr const char* kProfilerRange = "SIGHTLINE_CUDA_PROFILER_RANGE";  // -c cudaProfilerApi: "1"
 constexpr const char* kRangeEnd = "SIGHTLINE_CUDA_RANGE_END";            // --capture-range-end
 constexpr const char* kBufferMb = "SIGHTLINE_CUDA_BUFFER_MB";            // CUPTI buffer pool limit
+constexpr const char* kAllApis = "SIGHTLINE_CUDA_ALL_APIS";  // --cuda-trace-all-apis: "1"
+// For measuring what tracing costs (docs/cuda.md, "Overhead"), not set by the launcher:
+// "cupti" leaves CUPTI on its own clock (then its timestamps are not on the capture's clock).
+constexpr const char* kClock = "SIGHTLINE_CUDA_CLOCK";
+// Only these activity kinds, comma-separated: kernel, memcpy, memset, runtime, driver, sync,
+// event, overhead, stream (unset: all of them).
+constexpr const char* kKinds = "SIGHTLINE_CUDA_KINDS";
 }  // namespace env
 
 enum class GraphTrace { Graph, Node };
@@ -35,6 +42,9 @@ struct CudaTraceOptions {
     RangeEnd rangeEnd = RangeEnd::Stop;
     int repeatCount = 0;
     uint32_t bufferPoolMb = 256;
+    bool allApis = false;           // --cuda-trace-all-apis: also the negligible queries
+    bool cuptiClock = false;        // SIGHTLINE_CUDA_CLOCK=cupti
+    std::vector<std::string> kinds;  // SIGHTLINE_CUDA_KINDS; empty: all
 
     // The variables to put in the traced program's environment.
     std::vector<std::pair<std::string, std::string>> toEnvironment() const;

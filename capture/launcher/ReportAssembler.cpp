@@ -210,7 +210,8 @@ std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "cuda.unavailable" || name == "capture.range_window") return "";
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
         name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
-        name == "python.samples_joined" || name == "pytorch.enabled")
+        name == "python.samples_joined" || name == "pytorch.enabled" ||
+        name == "cuda.cupti_loaded")
         return "note: ";
     return "warning: ";
 }

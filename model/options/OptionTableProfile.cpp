@@ -104,6 +104,11 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .cuda()
             .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
+    add(Opt(P, "cuda-trace-all-apis", 0, K::Switch, "", "false",
+            "also trace CUDA API queries of negligible cost (cudaGetDevice, cuCtxGetCurrent, ...)")
+            .cuda()
+            .onlyWhen("trace", Condition::Test::Has, "cuda")
+            .group("CUDA"));
     add(Opt(P, "cuda-event-trace", 0, K::Choice, "auto|true|false", "false",
             "trace CUDA event completion on the device")
             .values({val("auto"), val("true"), val("false")})
@@ -337,8 +342,6 @@ void addProfileOptions(std::vector<OptionDef>& out) {
           "the report is named by --output");
     other("command-file", K::Text, "FILE", "", "read options from a file",
           "give the options on the command line (or $(cat FILE))");
-    other("cuda-trace-all-apis", K::Switch, "", "false", "trace every CUDA API function",
-          "the CUDA runtime and driver API functions CUPTI reports are traced");
     add(Opt(P, "cuda-trace-scope", 0, K::Choice, "process-tree|system-wide", "process-tree",
             "trace CUDA in the process tree or in every process")
             .values({val("process-tree"), differs("system-wide", "the process tree is traced")})

@@ -42,6 +42,7 @@ std::map<long, std::vector<std::vector<uint8_t>>> g_pending;
 bool g_zeroedBuffers = false;
 std::atomic<int> g_dirtyBuffers{0};
 std::atomic<int> g_clearedOnAppThread{0};
+std::set<CUpti_CallbackId> g_runtimeOff;  // cuptiActivityEnableRuntimeApi(cbid, 0)
 uint32_t g_correlation = 0;
 uint64_t g_streamBusyUntil = 0;  // the stream runs one kernel at a time, like a real one
 size_t g_dropped = 0;
@@ -126,6 +127,17 @@ CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
 }
 CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k) {
     return cuptiActivityEnable(k);
+}
+CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable) {
+    std::lock_guard lock(g_mutex);
+    if (enable)
+        g_runtimeOff.erase(cbid);
+    else
+        g_runtimeOff.insert(cbid);
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId, uint8_t) {
+    return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
     std::lock_guard lock(g_mutex);
@@ -255,6 +267,23 @@ void fakeCuptiLaunch(const char* name) {
         k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
         queue(k);
     }
+}
+
+// A runtime API call other than a launch (cudaGetDevice, ...): a record when traced.
+void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
+    uint64_t t0 = now();
+    std::lock_guard lock(g_mutex);
+    uint32_t corr = ++g_correlation;
+    if (!g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME) || g_runtimeOff.count(cbid)) return;
+    CUpti_ActivityAPI a{};
+    a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+    a.cbid = cbid;
+    a.start = t0;
+    a.end = t0 + 100;
+    a.processId = static_cast<uint32_t>(getpid());
+    a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
+    a.correlationId = corr;
+    queue(a);
 }
 
 // cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "tests/cuda/RawStreamUtil.h"
 
@@ -113,6 +114,20 @@ TEST(InjectionFlow, ProfilerStopWithoutTheProfilerApiOptionKeepsTracing) {
     EXPECT_EQ(r.of(EventKind::CudaApi).size(), 10u);
 }
 
+TEST(InjectionFlow, NegligibleQueriesAreLeftOutUnlessAllApisAreAskedFor) {
+    // cudaGetDevice x5 and cudaGetLastError are left out as nsys does; cudaMalloc and the launch
+    // are kept. --cuda-trace-all-apis=true keeps all 8.
+    AppRun r = run("queries");
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    std::multiset<std::string> names;
+    for (const auto* e : r.of(EventKind::CudaApi)) names.insert(e->name);
+    EXPECT_EQ(names, (std::multiset<std::string>{"cudaMalloc", "cudaLaunchKernel"}));
+    AppRun all = run("queries", {{"SIGHTLINE_CUDA_ALL_APIS", "1"}});
+    ASSERT_TRUE(WIFEXITED(all.status));
+    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 8u);
+}
+
 TEST(InjectionFlow, RecordsPendingAtAFatalSignalReachTheStream) {
     for (const char* scenario : {"sigterm", "sigint"}) {
         SCOPED_TRACE(scenario);
@@ -129,6 +144,14 @@ TEST(InjectionFlow, RecordsPendingAtQuickExitReachTheStream) {
     ASSERT_TRUE(WIFEXITED(r.status));
     EXPECT_EQ(WEXITSTATUS(r.status), 0);
     EXPECT_EQ(r.of(EventKind::Kernel).size(), 3u);
+    // The thread that does a signal's flush is the capture's: marked so (ThreadName source 2)
+    // for the report to leave it out of the program's threads.
+    int marked = 0;
+    for (const auto& m : r.raw.metas)
+        if (m.kind == capture::MetaKind::ThreadName && m.ints.at(2) == 2 &&
+            m.strs.at(0) == "sightline-cuda")
+            ++marked;
+    EXPECT_EQ(marked, 1);
 }
 
 TEST(InjectionFlow, FortyThreadsEachWithTheirOwnBufferLoseNothing) {

@@ -1,9 +1,10 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
 //   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
-//                 quick-exit|threads|reuse|contexts-while-flushing
+//                 quick-exit|threads|reuse|contexts-while-flushing|queries
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
+#include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
     auto flush = reinterpret_cast<int (*)(uint32_t)>(dlsym(cupti, "cuptiActivityFlushAll"));
     auto dirty = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiDirtyBuffers"));
     auto cleared = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiBuffersClearedOnAppThread"));
-    if (!flush || !dirty || !cleared) return 5;
+    auto call = reinterpret_cast<void (*)(uint32_t)>(dlsym(cupti, "fakeCuptiRuntimeCall"));
+    if (!flush || !dirty || !cleared || !call) return 5;
     if (!launch || !profiler || !context || !drop) return 5;  // not the fake: refuse to run
     if (init() != 1) return 6;
     context();
@@ -80,6 +82,12 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
         raise(s == "sigterm" ? SIGTERM : SIGINT);
         return 8;  // not reached
+    } else if (s == "queries") {
+        // What frameworks do around each launch: query the device, check the last error.
+        for (int i = 0; i < 5; ++i) call(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020);
+        call(CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020);
+        call(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
+        launch("_Z6kernelPfi");
     } else if (s == "quick-exit") {
         for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
         _exit(0);

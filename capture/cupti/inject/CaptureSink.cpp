@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capture/common/CaptureGate.h"
+#include "capture/common/Clock.h"
 #include "capture/common/ProcessWriter.h"
 #include "capture/cupti/CudaStreamWriter.h"  // LaunchInfoHash, StringHash
 #include "capture/cupti/inject/InjectionSink.h"
@@ -127,6 +128,11 @@ public:
     void flush() override {
         writeDiagnostics();
         ProcessWriter::flushThread();
+    }
+    void markToolThread(std::string_view name) override {
+        ProcessWriter::ToolScope scope;
+        int64_t ints[3] = {ProcessWriter::threadId(), capture::nowNs(), 2};
+        ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
     }
     void close() override {
         if (m_samplesLeftOut)

@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -46,6 +47,7 @@
 #include "capture/cupti/CuptiConverter.h"
 #include "capture/cupti/inject/BufferPool.h"
 #include "capture/cupti/inject/InjectionSink.h"
+#include "capture/cupti/inject/NegligibleApis.h"
 
 namespace sl::cuda {
 namespace {
@@ -79,6 +81,7 @@ struct State {
         false};  // exit flush under way: the final shutdown writes everything
     std::thread flusher;
     std::thread finalFlusher;
+    std::atomic<bool> finalFlusherReady{false};
     std::mutex flushMutex;
     std::condition_variable flushCv;
     bool stopFlusher = false;
@@ -164,7 +167,39 @@ std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
     }
     // Graph mode: one record per graph launch instead of one per node.
     if (o.graphTrace == GraphTrace::Graph) k.push_back(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
-    return k;
+    if (o.kinds.empty()) return k;
+    // SIGHTLINE_CUDA_KINDS (measuring what each kind costs): only the kinds named.
+    auto named = [&](CUpti_ActivityKind kind) {
+        auto has = [&](const char* n) {
+            return std::find(o.kinds.begin(), o.kinds.end(), n) != o.kinds.end();
+        };
+        switch (kind) {
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: return has("kernel");
+            case CUPTI_ACTIVITY_KIND_MEMCPY:
+            case CUPTI_ACTIVITY_KIND_MEMCPY2: return has("memcpy");
+            case CUPTI_ACTIVITY_KIND_MEMSET: return has("memset");
+            case CUPTI_ACTIVITY_KIND_RUNTIME: return has("runtime");
+            case CUPTI_ACTIVITY_KIND_DRIVER: return has("driver");
+            case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return has("sync");
+            case CUPTI_ACTIVITY_KIND_CUDA_EVENT: return has("event");
+            case CUPTI_ACTIVITY_KIND_OVERHEAD: return has("overhead");
+            case CUPTI_ACTIVITY_KIND_STREAM: return has("stream");
+            default: return true;
+        }
+    };
+    std::vector<CUpti_ActivityKind> chosen;
+    for (auto kind : k)
+        if (named(kind)) chosen.push_back(kind);
+    return chosen;
+}
+
+// Leaves the negligible queries out (NegligibleApis.h) unless --cuda-trace-all-apis. After the
+// RUNTIME and DRIVER kinds are enabled: enabling a kind resets its per-function choices.
+void leaveOutNegligibleApis() {
+    if (g->options.allApis) return;
+    for (CUpti_CallbackId cbid : kNegligibleRuntimeApis) cuptiActivityEnableRuntimeApi(cbid, 0);
+    for (CUpti_CallbackId cbid : kNegligibleDriverApis) cuptiActivityEnableDriverApi(cbid, 0);
 }
 
 // Turns the trace kinds on or off; a kind CUPTI refuses is reported and the others go on.
@@ -179,6 +214,7 @@ void setCollecting(bool on) {
                  cuptiError(r,
                             ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
     }
+    if (on) leaveOutNegligibleApis();
 }
 
 void flushAll(bool forced) {
@@ -247,15 +283,18 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
 
 // Our threads take no signals: a fatal signal's handler on the final flusher would wait for
 // itself, and the program's handlers expect its own threads.
-void blockSignalsOnThisThread() {
+// And they are the capture's, not the program's: named so in top and gdb, left out of the report.
+void becomeToolThread(const char* name) {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    pthread_setname_np(pthread_self(), name);
+    std::lock_guard lock(g->mutex);
+    if (g->sink) g->sink->markToolThread(name);
 }
 
 void flusherLoop() {
-    blockSignalsOnThisThread();
-    pthread_setname_np(pthread_self(), "sl-cuda-flush");
+    becomeToolThread("sightline-cuda");
     auto period = std::chrono::milliseconds(g->options.flushIntervalMs);
     std::unique_lock lock(g->flushMutex);
     while (!g->flushCv.wait_for(lock, period, [] { return g->stopFlusher; })) {
@@ -308,8 +347,8 @@ void atExit() {
 
 // The final flush of a fatal signal, on its own thread (see kSignalFlushWaitMs).
 void finalFlusherLoop() {
-    blockSignalsOnThisThread();
-    pthread_setname_np(pthread_self(), "sl-cuda-final");
+    becomeToolThread("sightline-cuda");
+    g->finalFlusherReady.store(true);
     char c;
     while (::read(g->finishRequest[0], &c, 1) < 0 && errno == EINTR) {
     }
@@ -341,6 +380,8 @@ void registerFinalFlush() {
     if (::pipe2(g->finishDone, O_CLOEXEC) != 0) return;
     g->finalFlusher = std::thread(finalFlusherLoop);
     g->finalFlusher.detach();  // ends with the process; it only ever waits in read()
+    // Until it is marked as ours, it would count as one of the program's threads.
+    while (!g->finalFlusherReady.load()) std::this_thread::yield();
     reg(onFinalFlush);
 }
 
@@ -397,7 +438,8 @@ std::string initialize() {
     CUptiResult r;
     if ((r = cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiSetThreadIdType");
-    if ((r = cuptiActivityRegisterTimestampCallback(timestampNs)) != CUPTI_SUCCESS)
+    if (!g->options.cuptiClock &&
+        (r = cuptiActivityRegisterTimestampCallback(timestampNs)) != CUPTI_SUCCESS)
         return cuptiError(r, "cuptiActivityRegisterTimestampCallback");
     // Before the buffer callbacks: buffers are zeroed by the pool, off the application's thread.
     uint8_t zeroed = 1;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "capture/cupti/CudaSink.h"
 
@@ -16,6 +17,9 @@ public:
     virtual void flush() = 0;
     // The process is ending (exit): final flush; nothing is written afterwards.
     virtual void close() = 0;
+    // The calling thread is the capture's own (our flushers): the report leaves it out of the
+    // program's threads, as it does the writer thread.
+    virtual void markToolThread(std::string_view name) = 0;
 };
 
 // Null (with `why` set) when there is no session to write to (SIGHTLINE_SESSION_DIR unset or

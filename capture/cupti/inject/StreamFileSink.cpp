@@ -36,6 +36,7 @@ public:
     }
     void flush() override { m_w.flush(); }
     void close() override { m_w.close(); }
+    void markToolThread(std::string_view) override {}  // this format has no threads
 
 private:
     CudaStreamWriter m_w;
