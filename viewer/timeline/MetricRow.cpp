@@ -124,6 +124,10 @@ MemoryUsageRow::MemoryUsageRow(const Track& track, std::string title)
         const auto bytes =
             static_cast<double>(static_cast<uint64_t>(track.intAt(cols::CudaMemory::Bytes, i)));
         if (track.intAt(cols::CudaMemory::Op, i) == static_cast<int64_t>(MemoryOp::Alloc)) {
+            // GPU memory only, as nsys's row: pinned and pageable host allocations
+            // (cudaHostAlloc) are in the track but not on the device.
+            const auto kind = static_cast<MemoryKind>(track.intAt(cols::CudaMemory::MemKind, i));
+            if (kind == MemoryKind::Pinned || kind == MemoryKind::Pageable) continue;
             live[addr] = bytes;
             used += bytes;
         } else if (auto it = live.find(addr); it != live.end()) {

@@ -25,6 +25,7 @@ public:
 
     float height() const override { return kHeight; }
     bool isGroup() const override { return false; }
+    double scaleMax() const { return m_scaleMax; }  // the largest value, drawn at the top
     void build(const RowContext& ctx, DrawList& out) const override;
     std::optional<HitInfo> hitTest(const RowContext& ctx, float x, float y) const override;
 
@@ -51,7 +52,8 @@ private:
     const Track& m_track;
 };
 
-// Bytes of CUDA memory allocated by a process on a device over time (allocs minus frees).
+// Bytes of GPU memory allocated by a process on a device over time (allocs minus frees); host
+// allocations (pinned, pageable) are left out.
 class MemoryUsageRow : public GraphRow {
 public:
     MemoryUsageRow(const Track& track, std::string title);
