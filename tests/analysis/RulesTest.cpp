@@ -543,6 +543,30 @@ TEST(RulesOnKinetoTraces, ShortKernelsAndLaunchLatencyEqualAPlainCountOfTheTrace
 }
 #endif
 
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(RulesOnNsysExports, CopyComputeOverlapEqualsAPlainIntervalCountOfTheExport) {
+    // tests/analysis/overlap_counts.py reads the nsys export itself (not our import) and merges
+    // intervals with plain Python: the exposed copy time and the copies partly exposed.
+    const std::string script = std::string(SIGHTLINE_TEST_DATA) + "/../analysis/overlap_counts.py";
+    for (const char* file : {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite", "extrap_con_kernel.sqlite"}) {
+        SCOPED_TRACE(file);
+        const std::string path = test::externalFixturePath(file);
+        int code = -1;
+        const std::string counts = runShell("python3 '" + script + "' '" + path + "'", &code);
+        ASSERT_EQ(code, 0) << counts;
+        long long copies = -1, exposedNs = -1;
+        ASSERT_EQ(std::sscanf(counts.c_str(), "%lld %lld", &copies, &exposedNs), 2) << counts;
+        ASSERT_GT(copies, 0);
+        auto r = importFile(path);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto found = runRules(**r, {"copy_compute_overlap"}, {});
+        ASSERT_TRUE(found[0].ok()) << found[0].error();
+        EXPECT_EQ(found[0]->count, copies);
+        EXPECT_EQ(found[0]->totalNs, exposedNs);
+    }
+}
+#endif
+
 TEST(AnalyzeCli, MistakesAreUsageErrors) {
     int code = -1;
     const std::string unknown = runCli("analyze -r gpu_gapz nothing.rep", &code);
