@@ -567,6 +567,38 @@ TEST(RulesOnNsysExports, CopyComputeOverlapEqualsAPlainIntervalCountOfTheExport)
 }
 #endif
 
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(RulesOnNsysExports, GpuIdleBreakdownEqualsAPlainGapCountOfTheExport) {
+    // tests/analysis/idle_counts.py reads the nsys export itself: per stream, the gaps between
+    // operations in start order, split by when the next operation's API call began.
+    const std::string script = std::string(SIGHTLINE_TEST_DATA) + "/../analysis/idle_counts.py";
+    for (const char* file : {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite", "extrap_con_kernel.sqlite"}) {
+        SCOPED_TRACE(file);
+        const std::string path = test::externalFixturePath(file);
+        int code = -1;
+        const std::string counts = runShell("python3 '" + script + "' '" + path + "' 30", &code);
+        ASSERT_EQ(code, 0) << counts;
+        long long streams = -1, host = -1, kernel = -1, other = -1;
+        ASSERT_EQ(std::sscanf(counts.c_str(), "%lld %lld %lld %lld", &streams, &host, &kernel, &other), 4) << counts;
+        ASSERT_GT(streams, 0);
+        auto r = importFile(path);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto found = runRules(**r, {"gpu_idle_breakdown:kernel_wait=30:rows=-1"}, {});
+        ASSERT_TRUE(found[0].ok()) << found[0].error();
+        const Finding& f = *found[0];
+        EXPECT_EQ(f.count, streams);
+        EXPECT_EQ(f.totalNs, host);
+        int64_t kernelSum = 0, otherSum = 0;
+        for (size_t i = 0; i < f.table.rowCount(); ++i) {
+            kernelSum += f.table.columns[5].ints[i];
+            otherSum += f.table.columns[6].ints[i];
+        }
+        EXPECT_EQ(kernelSum, kernel);
+        EXPECT_EQ(otherSum, other);
+    }
+}
+#endif
+
 TEST(AnalyzeCli, MistakesAreUsageErrors) {
     int code = -1;
     const std::string unknown = runCli("analyze -r gpu_gapz nothing.rep", &code);
