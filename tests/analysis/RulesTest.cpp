@@ -599,6 +599,37 @@ TEST(RulesOnNsysExports, GpuIdleBreakdownEqualsAPlainGapCountOfTheExport) {
 }
 #endif
 
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(RulesOnNsysExports, NvtxGpuIdleEqualsAPlainCountOfTheExport) {
+    // tests/analysis/nvtx_idle_counts.py reads the nsys export itself: the GPU's idle gaps and
+    // the NVTX ranges (push/pop, start/end) of the same process holding them, by name.
+    const std::string script = std::string(SIGHTLINE_TEST_DATA) + "/../analysis/nvtx_idle_counts.py";
+    for (const char* file : {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite"}) {
+        for (int gapUs : {100, 10}) {
+            SCOPED_TRACE(std::string(file) + " gap " + std::to_string(gapUs));
+            const std::string path = test::externalFixturePath(file);
+            int code = -1;
+            const std::string counts =
+                runShell("python3 '" + script + "' '" + path + "' " + std::to_string(gapUs), &code);
+            ASSERT_EQ(code, 0) << counts;
+            long long names = -1, top = -1, instances = -1;
+            ASSERT_EQ(std::sscanf(counts.c_str(), "%lld %lld %lld", &names, &top, &instances), 3) << counts;
+            ASSERT_GT(names, 0);
+            auto r = importFile(path);
+            ASSERT_TRUE(r.ok()) << r.error();
+            auto found = runRules(**r, {"nvtx_gpu_idle:rows=-1:gap=" + std::to_string(gapUs)}, {});
+            ASSERT_TRUE(found[0].ok()) << found[0].error();
+            const Finding& f = *found[0];
+            EXPECT_EQ(f.count, names);
+            EXPECT_EQ(f.totalNs, top);
+            int64_t sum = 0;
+            for (size_t i = 0; i < f.table.rowCount(); ++i) sum += f.table.columns[3].ints[i];
+            EXPECT_EQ(sum, instances);
+        }
+    }
+}
+#endif
+
 TEST(AnalyzeCli, MistakesAreUsageErrors) {
     int code = -1;
     const std::string unknown = runCli("analyze -r gpu_gapz nothing.rep", &code);
