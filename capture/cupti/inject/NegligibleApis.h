@@ -1,8 +1,8 @@
 #pragma once
 // The CUDA API functions left out of the trace unless --cuda-trace-all-apis=true, as nsys does:
 // queries that take well under a microsecond (the current device or context, the last error,
-// attributes, versions, entry points) and that frameworks call around every launch. PyTorch
-// calls cudaGetDevice ~17 times per kernel; each traced call costs a record, so tracing them
+// attributes, occupancy, versions, entry points) and that frameworks call around every launch.
+// PyTorch calls cudaGetDevice ~17 times per kernel (seen on an H200: 242 per training step); each traced call costs a record, so tracing them
 // makes a launch-bound program measurably slower while adding nothing to read on a timeline.
 #include <cupti.h>
 
@@ -23,6 +23,11 @@ inline constexpr CUpti_CallbackId kNegligibleRuntimeApis[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020,
     CUPTI_RUNTIME_TRACE_CBID_cudaPointerGetAttributes_v4000,
     CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPoint_v11030,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDriverEntryPointByVersion_v12050,
+    CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveBlocksPerMultiprocessor_v6000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveClusters_v11070,
+    CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxPotentialClusterSize_v11070,
+    CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyAvailableDynamicSMemPerBlock_v10200,
     CUPTI_RUNTIME_TRACE_CBID_cudaGetFuncBySymbol_v11000,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetPriority_v5050,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetFlags_v5050,
