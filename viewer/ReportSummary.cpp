@@ -25,7 +25,14 @@ QString reportSummaryHtml(const Report& r, const QString& path) {
         h += "<tr><td><b>" + k + "</b></td><td>" + v + "</td></tr>";
     };
     row("Command", q(cmd));
-    row("Host", q(s.hostName + " (" + s.os + ", " + s.cpuModel + ")"));
+    // Imported traces (Kineto, Chrome) know none of these: no "(, )" for the empty parts.
+    std::string details;
+    for (const std::string* part : {&s.os, &s.cpuModel})
+        if (!part->empty()) details += (details.empty() ? "" : ", ") + *part;
+    std::string host = s.hostName.empty() ? std::string(details.empty() ? "unknown" : "")
+                                          : s.hostName;
+    if (!details.empty()) host += host.empty() ? details : " (" + details + ")";
+    row("Host", q(host));
     row("Started", q(formatUtc(s.startUtcNs)));
     row("Duration", q(formatDuration(s.durationNs)));
     row("Source", q(s.source));

@@ -115,7 +115,9 @@ std::string Report::trackTitle(const Track& t) const {
         }
         case OwnerKind::Stream: {
             std::string title = std::string(s.label) + " - GPU " + std::to_string(k.device) + " context " +
-                                std::to_string(k.context) + " stream " + std::to_string(k.stream);
+                                std::to_string(k.context);
+            // Synchronization waits that are on no stream carry the stream id of all ones.
+            title += k.stream == 0xFFFFFFFFu ? std::string(" (no stream)") : " stream " + std::to_string(k.stream);
             if (const CudaStream* cs = findStream(k.pid, k.device, k.context, k.stream); cs && !cs->name.empty())
                 title += " (" + cs->name + ")";
             return title;

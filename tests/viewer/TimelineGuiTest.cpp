@@ -4,6 +4,12 @@
 
 #include <unistd.h>
 #include <QApplication>
+#include <QAction>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QTableWidget>
+#include <QToolTip>
 #include <QTemporaryDir>
 #include <QScreen>
 #include <QSettings>
@@ -34,6 +40,7 @@
 #include "viewer/window/MainWindow.h"
 #include "viewer/window/ReportTab.h"
 #include "viewer/window/Screenshot.h"
+#include "viewer/analysis/SelectionStatsDock.h"
 
 using namespace sl;
 using namespace sl::viewer;
@@ -685,6 +692,90 @@ TEST(App, HelpScreenshotAndNoGlExitCleanly) {
     ASSERT_TRUE(noglGui.waitForFinished(30000));
     EXPECT_EQ(noglGui.exitStatus(), QProcess::NormalExit);
     EXPECT_EQ(noglGui.exitCode(), 1);
+}
+
+
+// Issue #21 item 3: a demangled C++ name of ~400 characters must not push Count, Total, Average,
+// Min and Max off screen; the name is elided in the middle and shown whole in its tooltip.
+TEST(SelectionStatsGui, NumericColumnsStayVisibleBesideALongName) {
+    ReportBuilder b;
+    b.report().session.source = "test";
+    b.report().session.startMonotonicNs = kOrigin;
+    b.report().processes.push_back({100, 1, "app", "./app", kOrigin, kOrigin + 10 * kMs, 0, 0});
+    std::string longName = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_256x128_16x3_nn";
+    while (longName.size() < 400) longName += "<cutlass::epilogue::thread::LinearCombination<float, 4>>";
+    longName += "(Params)";
+    const uint32_t names[] = {b.intern(longName.c_str()), b.intern("tiny")};
+    for (int i = 0; i < 20; ++i) {
+        KernelExec k;
+        k.place = {100, 0, 1, 7};
+        k.start = kOrigin + i * kMs / 4;
+        k.end = k.start + (i % 2 ? 1'000 : 123'456'789);
+        k.name = names[i % 2];
+        k.correlation = static_cast<uint32_t>(i + 1);
+        b.add(k);
+    }
+    std::shared_ptr<const Report> r = b.finish();
+    SelectionStatsDock dock(r);
+    dock.resize(1600, 400);
+    dock.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dock));
+    bool ready = false;
+    QObject::connect(&dock, &SelectionStatsDock::statsReady, [&] { ready = true; });
+    dock.setSelection(r->tMin(), r->tMax() + 1);
+    QElapsedTimer t;
+    t.start();
+    while (!ready && t.elapsed() < 10000) QTest::qWait(5);
+    ASSERT_TRUE(ready);
+    QTest::qWait(50);
+    QTableWidget* table = dock.eventsTable();
+    ASSERT_GE(table->rowCount(), 2);
+    QHeaderView* header = table->horizontalHeader();
+    const QRect viewport = table->viewport()->rect();
+    for (int c = 2; c < table->columnCount(); ++c) {
+        const int x = header->sectionViewportPosition(c);
+        const QRect section(x, 0, header->sectionSize(c), 1);
+        EXPECT_TRUE(viewport.left() <= section.left() && section.right() <= viewport.right())
+            << table->horizontalHeaderItem(c)->text().toStdString() << " at " << x << "+"
+            << section.width() << " outside " << viewport.width();
+        // Wide enough for its widest cell.
+        for (int row = 0; row < table->rowCount(); ++row)
+            EXPECT_GE(section.width(),
+                      table->fontMetrics().horizontalAdvance(table->item(row, c)->text()))
+                << table->item(row, c)->text().toStdString();
+    }
+    // Each time column has one unit for all its rows.
+    for (int c = 3; c <= 6; ++c)
+        EXPECT_EQ(table->item(0, c)->text().section(' ', -1), table->item(1, c)->text().section(' ', -1))
+            << table->horizontalHeaderItem(c)->text().toStdString();
+    // The name column is narrower than the name: elided in the middle, whole in the tooltip.
+    int longRow = -1;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 1)->text().size() > 100) longRow = row;
+    ASSERT_GE(longRow, 0);
+    EXPECT_LT(header->sectionSize(1), table->fontMetrics().horizontalAdvance(
+                                          QString::fromStdString(longName)));
+    EXPECT_EQ(table->textElideMode(), Qt::ElideMiddle);
+    const QRect cellRect = table->visualRect(table->model()->index(longRow, 1));
+    ASSERT_TRUE(viewport.contains(cellRect.center()));
+    QHelpEvent help(QEvent::ToolTip, cellRect.center(), table->viewport()->mapToGlobal(cellRect.center()));
+    QApplication::sendEvent(table->viewport(), &help);
+    EXPECT_EQ(QToolTip::text().toStdString(), longName);
+    // "Copy name" copies the whole name of the current row.
+    table->setCurrentCell(longRow, 4);
+    QAction* copy = table->findChild<QAction*>(QStringLiteral("copyName"));
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(table->contextMenuPolicy(), Qt::ActionsContextMenu);
+    copy->trigger();
+    EXPECT_EQ(QApplication::clipboard()->text().toStdString(), longName);
+    // Counts and times sort largest first on the first click.
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                      QPoint(header->sectionViewportPosition(3) + 5, header->height() / 2));
+    EXPECT_EQ(header->sortIndicatorSection(), 3);
+    EXPECT_EQ(header->sortIndicatorOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(table->item(0, 1)->text().toStdString(), longName);  // 10 x 123 ms first
+    if (const char* dir = std::getenv("SIGHTLINE_SHOT_DIR"))
+        dock.grab().save(QString::fromUtf8(dir) + "/selection_stats.png");
 }
 
 int main(int argc, char** argv) {

@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
+#include "viewer/ReportSummary.h"
+#include "viewer/analysis/EventsModel.h"
+#include "viewer/analysis/TimeText.h"
 #include "viewer/analysis/TimelineOverlay.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
@@ -485,3 +489,137 @@ TEST(TimelineScene, AnInstantAtTheReportsEndIsInTheFullView) {
     b2.add(NvtxRangeEvent{1, 1, 0, 1000, 2000, b2.intern("range")});
     EXPECT_EQ(viewEnd(*b2.finish()), 2000);
 }
+
+// Issue #21 item 7: readable labels.
+TEST(TimeRuler, LabelsStayShortAtEveryZoom) {
+    auto digits = [](const std::string& s) {
+        int n = 0;
+        bool leading = true;
+        for (char c : s) {
+            if (c == ' ') break;
+            if (c < '0' || c > '9') continue;
+            if (leading && c == '0') continue;
+            leading = false;
+            ++n;
+        }
+        return n;
+    };
+    constexpr int64_t kS = 1'000'000'000;
+    // Deep zoom: 2 us visible, 73.4 s after the origin (the user's "73414706 us").
+    const int64_t t0 = kOrigin + 73 * kS + 414'706'123;
+    RulerTicks deep = rulerTicks(t0, t0 + 2'000, kOrigin, 1320);
+    ASSERT_TRUE(deep.offsets());
+    EXPECT_EQ(deep.baseLabel, "73.4147060 s");  // the 200 ns tick at or before t0
+    EXPECT_LE(deep.base, t0);
+    int majors = 0;
+    for (const RulerTick& t : deep.ticks) {
+        if (!t.major) continue;
+        ++majors;
+        EXPECT_LE(digits(t.label), kMaxTickDigits) << t.label;
+        EXPECT_EQ(t.label.front(), '+') << t.label;
+        EXPECT_EQ(t.label.find(" us") != std::string::npos || t.label.find(" ns") != std::string::npos,
+                  true)
+            << t.label;
+    }
+    EXPECT_GE(majors, 5);
+    // The offsets add up: base + offset = the tick's time.
+    const RulerTick* second = nullptr;
+    for (const RulerTick& t : deep.ticks)
+        if (t.major && t.time > deep.base) {
+            second = &t;
+            break;
+        }
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->label, formatTickLabel(second->time - deep.base, deep.step).insert(0, "+"));
+    // Every zoom from 10 ns to 80 s, anywhere in an 80 s report: at most 4 digits a label.
+    for (int64_t span = 10; span <= 80 * kS; span *= 7)
+        for (int64_t at : {int64_t{0}, 5 * kMs, 73 * kS + 414'706'123}) {
+            RulerTicks r = rulerTicks(kOrigin + at, kOrigin + at + span, kOrigin, 1320);
+            for (const RulerTick& t : r.ticks)
+                if (t.major) EXPECT_LE(digits(t.label), kMaxTickDigits) << t.label << " span " << span;
+        }
+    // Wide zoom near the origin: plain labels from 0, no base.
+    RulerTicks wide = rulerTicks(kOrigin, kOrigin + 80 * kS, kOrigin, 1320);
+    EXPECT_FALSE(wide.offsets());
+    EXPECT_EQ(wide.ticks.front().label, "0 s");
+    EXPECT_EQ(wide.ticks.back().label, "80 s");
+}
+
+TEST(TimeText, AColumnKeepsOneUnit) {
+    EXPECT_EQ(columnTimeUnit(850), TimeUnit::Ns);
+    EXPECT_EQ(columnTimeUnit(2'500'000), TimeUnit::Us);
+    EXPECT_EQ(columnTimeUnit(2'000'000'000), TimeUnit::Ms);
+    EXPECT_EQ(columnTimeUnit(73'000'000'000), TimeUnit::S);
+    EXPECT_EQ(durationText(850, TimeUnit::Ms), "0.000850 ms");
+    EXPECT_EQ(durationText(1'500'000'000, TimeUnit::Ms), "1500.000000 ms");
+    EXPECT_EQ(durationText(73'414'706'200, TimeUnit::S), "73.414706200 s");
+}
+
+TEST(EventsModel, TimeColumnsUseOneUnitAndDurationsSortLargestFirst) {
+    // Kernels of 100 ns to 1 ms between 1 and 7 ms: durationText alone gives "100 ns", "1.000 ms".
+    std::shared_ptr<const Report> r = sl::test::makeViewerReport();
+    EventsModel m(r);
+    m.setTracks(analysis::EventQuery::tracksOfKind(*r, EventKind::Kernel));
+    ASSERT_GT(m.rowCount(), 1000);
+    for (auto c : {analysis::EventColumn::Start, analysis::EventColumn::Duration,
+                   analysis::EventColumn::End}) {
+        std::set<std::string> units;
+        for (int row = 0; row < m.rowCount(); ++row) {
+            const std::string text =
+                m.data(m.index(row, static_cast<int>(c))).toString().toStdString();
+            units.insert(text.substr(text.rfind(' ') + 1));
+        }
+        EXPECT_EQ(units.size(), 1u) << analysis::eventColumnTitle(c);
+    }
+    EXPECT_EQ(m.headerData(static_cast<int>(analysis::EventColumn::Duration), Qt::Horizontal,
+                           Qt::InitialSortOrderRole),
+              QVariant(Qt::DescendingOrder));
+    EXPECT_EQ(m.headerData(static_cast<int>(analysis::EventColumn::Start), Qt::Horizontal,
+                           Qt::InitialSortOrderRole),
+              QVariant(Qt::AscendingOrder));
+}
+
+#ifdef SIGHTLINE_VIEWER_HAVE_IMPORT
+namespace {
+std::vector<std::string> allTitles(const Row& r) {
+    std::vector<std::string> out;
+    for (const auto& c : r.children()) {
+        out.push_back(c->title());
+        for (auto& t : allTitles(*c)) out.push_back(std::move(t));
+    }
+    return out;
+}
+}  // namespace
+
+TEST(RowTree, SyncRowsAndTheDefaultStreamAreNamedForWhatTheyAre) {
+    auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) +
+                               "/../gpu/cuda_workload_h200.rep",
+                           {});
+    ASSERT_TRUE(r.ok()) << r.error();
+    auto root = buildRowTree(**r);
+    const std::vector<std::string> titles = allTitles(*root);
+    std::string joined;
+    for (const auto& t : titles) joined += t + "\n";
+    EXPECT_EQ(joined.find("4294967295"), std::string::npos) << joined;
+    Row* sync = root->find("GPU 0 (NVIDIA H200)/Context 1/Synchronization");
+    ASSERT_NE(sync, nullptr) << joined;
+    ASSERT_EQ(sync->children().size(), 1u);
+    EXPECT_EQ(sync->children()[0]->title(), "Sync");
+    EXPECT_GT(sync->children()[0]->count(), 0u);
+    EXPECT_NE(root->find("GPU 0 (NVIDIA H200)/Context 1/Default stream 7"), nullptr) << joined;
+}
+
+TEST(ReportSummary, ImportedKinetoTraceHasNoEmptyParentheses) {
+    auto r = openAnyReport(std::string(SIGHTLINE_VIEWER_TEST_DATA) +
+                               "/../import/kineto_resnet50_legacy_2021.json.gz",
+                           {});
+    ASSERT_TRUE(r.ok()) << r.error();
+    const std::string html = reportSummaryHtml(**r, "x").toStdString();
+    EXPECT_EQ(html.find("(, )"), std::string::npos) << html;
+    EXPECT_EQ(html.find("()"), std::string::npos) << html;
+    for (const std::string& t : allTitles(*buildRowTree(**r))) {
+        EXPECT_EQ(t.find("(, )"), std::string::npos) << t;
+        EXPECT_EQ(t.find("()"), std::string::npos) << t;
+    }
+}
+#endif

@@ -1,5 +1,8 @@
 #include "viewer/analysis/EventsModel.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "model/analysis/EventQueryColumns.h"
 #include "viewer/analysis/TimeText.h"
 
@@ -13,6 +16,18 @@ EventsModel::EventsModel(std::shared_ptr<const Report> report, QObject* parent)
 void EventsModel::setTracks(const std::vector<uint32_t>& tracks) {
     beginResetModel();
     m_query = std::make_unique<analysis::EventQuery>(m_report, tracks);
+    // Each time column keeps one unit for all its rows (chosen from the largest value).
+    const int64_t origin = m_report->timeOrigin();
+    int64_t maxTime = 0, maxDuration = 0;
+    for (uint32_t i : m_query->tracks()) {
+        const Track& t = m_report->tracks[i];
+        if (t.empty()) continue;
+        maxTime = std::max({maxTime, std::abs(t.tMin - origin), std::abs(t.tMax - origin)});
+        for (size_t e = 0; e < t.end.size(); ++e)
+            maxDuration = std::max(maxDuration, t.end[e] - t.start[e]);
+    }
+    m_timeUnit = columnTimeUnit(maxTime);
+    m_durationUnit = columnTimeUnit(maxDuration);
     endResetModel();
 }
 
@@ -49,9 +64,10 @@ QString EventsModel::cellText(analysis::EventRef e, EventColumn c) const {
     switch (c) {
         case EventColumn::Start:
         case EventColumn::End:
-            return timestampText(m_query->value(e, c) - m_report->timeOrigin());
+            return durationText(m_query->value(e, c) - m_report->timeOrigin(), m_timeUnit);
         case EventColumn::Duration:
-            return t.schema().hasEnd ? durationText(m_query->value(e, c)) : QString();
+            return t.schema().hasEnd ? durationText(m_query->value(e, c), m_durationUnit)
+                                     : QString();
         case EventColumn::Name:
         case EventColumn::Row:
             return QString::fromStdString(m_query->text(e, c));
@@ -91,6 +107,11 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant EventsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // Durations and sizes: the first click shows the largest first.
+    if (role == Qt::InitialSortOrderRole && orientation == Qt::Horizontal)
+        return columnOf(section) == EventColumn::Duration || columnOf(section) == EventColumn::Bytes
+                   ? Qt::DescendingOrder
+                   : Qt::AscendingOrder;
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     return QString::fromUtf8(

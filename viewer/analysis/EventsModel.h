@@ -2,12 +2,14 @@
 // A Qt table model over an analysis::EventQuery: one row per event of the chosen tracks,
 // columns Start, Duration, End, Name, Row, Correlation ID, Bytes. Nothing per row is stored
 // on the Qt side (the query holds uint32 permutations), so QTableView scrolls 10M rows
-// smoothly. sort() and setFilter() reset the model. GUI thread.
+// smoothly. sort() and setFilter() reset the model. Each time column has one unit, chosen
+// from its largest value when the tracks are set. GUI thread.
 #include <QAbstractTableModel>
 #include <memory>
 #include <optional>
 
 #include "model/analysis/EventQuery.h"
+#include "viewer/analysis/TimeText.h"
 
 namespace sl::viewer {
 
@@ -45,6 +47,8 @@ private:
 
     std::shared_ptr<const Report> m_report;
     std::unique_ptr<analysis::EventQuery> m_query;
+    TimeUnit m_timeUnit = TimeUnit::Ms;      // Start and End
+    TimeUnit m_durationUnit = TimeUnit::Us;  // Duration
 };
 
 }  // namespace sl::viewer

@@ -9,13 +9,19 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "viewer/analysis/TimeText.h"
+#include "viewer/widgets/NameColumn.h"
 
 namespace sl::viewer {
 namespace {
 
-QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
+constexpr int kNameColumn = 1;  // of the events table
+
+// Columns from `firstNumber` on hold counts, times and sizes: their first click sorts
+// descending (largest first), as in nsys.
+QTableWidget* makeTable(const QStringList& headers, int firstNumber, QWidget* parent) {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
     t->setHorizontalHeaderLabels(headers);
     t->verticalHeader()->hide();
@@ -26,6 +32,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
     t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // No sort column until the user clicks one: rows keep the computed order.
     t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    for (int c = firstNumber; c < t->columnCount(); ++c)
+        t->horizontalHeaderItem(c)->setData(Qt::InitialSortOrderRole, Qt::DescendingOrder);
     return t;
 }
 
@@ -77,12 +85,12 @@ void SelectionStatsDock::buildUi() {
     m_tabs = new QTabWidget(body);
     m_events = makeTable({tr("Row"), tr("Name"), tr("Count"), tr("Total"), tr("Average"), tr("Min"),
                           tr("Max"), tr("Share")},
-                         m_tabs);
+                         2, m_tabs);
     m_busy = makeTable(
-        {tr("Device"), tr("Process"), tr("Context"), tr("Stream"), tr("Busy"), tr("Busy %")},
+        {tr("Device"), tr("Process"), tr("Context"), tr("Stream"), tr("Busy"), tr("Busy %")}, 4,
         m_tabs);
     m_copies =
-        makeTable({tr("Kind"), tr("Count"), tr("Bytes"), tr("Duration"), tr("Bandwidth")}, m_tabs);
+        makeTable({tr("Kind"), tr("Count"), tr("Bytes"), tr("Duration"), tr("Bandwidth")}, 1, m_tabs);
     m_tabs->addTab(m_events, tr("Events"));
     m_tabs->addTab(m_busy, tr("GPU busy"));
     m_tabs->addTab(m_copies, tr("Memory copies"));
@@ -138,6 +146,16 @@ void SelectionStatsDock::showStats(const analysis::SelectionStats& stats, quint6
 void SelectionStatsDock::fillEvents() {
     m_events->setSortingEnabled(false);
     m_events->setRowCount(static_cast<int>(m_stats.groups.size()));
+    // One unit a column (never "1.234568 s" above "10.000 us").
+    int64_t maxTotal = 0, maxAverage = 0, maxMin = 0, maxMax = 0;
+    for (const auto& g : m_stats.groups) {
+        maxTotal = std::max(maxTotal, g.total);
+        maxAverage = std::max(maxAverage, static_cast<int64_t>(g.average()));
+        maxMin = std::max(maxMin, g.min);
+        maxMax = std::max(maxMax, g.max);
+    }
+    const TimeUnit total = columnTimeUnit(maxTotal), average = columnTimeUnit(maxAverage),
+                   min = columnTimeUnit(maxMin), max = columnTimeUnit(maxMax);
     int row = 0;
     for (const auto& g : m_stats.groups) {
         const QString title =
@@ -146,17 +164,19 @@ void SelectionStatsDock::fillEvents() {
         m_events->setItem(row, 1, cell(QString::fromStdString(g.name)));
         m_events->setItem(row, 2,
                           cell(QString::number(g.count), QVariant::fromValue<qlonglong>(g.count)));
-        m_events->setItem(row, 3,
-                          cell(durationText(g.total), QVariant::fromValue<qlonglong>(g.total)));
-        m_events->setItem(row, 4,
-                          cell(durationText(static_cast<int64_t>(g.average())), g.average()));
-        m_events->setItem(row, 5, cell(durationText(g.min), QVariant::fromValue<qlonglong>(g.min)));
-        m_events->setItem(row, 6, cell(durationText(g.max), QVariant::fromValue<qlonglong>(g.max)));
+        m_events->setItem(
+            row, 3, cell(durationText(g.total, total), QVariant::fromValue<qlonglong>(g.total)));
+        m_events->setItem(
+            row, 4, cell(durationText(static_cast<int64_t>(g.average()), average), g.average()));
+        m_events->setItem(row, 5,
+                          cell(durationText(g.min, min), QVariant::fromValue<qlonglong>(g.min)));
+        m_events->setItem(row, 6,
+                          cell(durationText(g.max, max), QVariant::fromValue<qlonglong>(g.max)));
         m_events->setItem(row, 7, cell(percent(g.share), g.share * 100.0));
         ++row;
     }
     m_events->setSortingEnabled(true);
-    if (m_events->rowCount() < 2000) m_events->resizeColumnsToContents();  // measuring is per row
+    fitNameColumn(m_events, kNameColumn);  // measures at most 500 rows
 }
 
 void SelectionStatsDock::fillBusy() {

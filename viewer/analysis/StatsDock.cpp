@@ -14,6 +14,7 @@
 
 #include "model/analysis/TableFormatter.h"
 #include "viewer/analysis/TimeText.h"
+#include "viewer/widgets/NameColumn.h"
 
 namespace sl::viewer {
 
@@ -53,6 +54,12 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // Counts, times and sizes: the first click on a header shows the largest first.
+    if (role == Qt::InitialSortOrderRole && orientation == Qt::Horizontal &&
+        section < columnCount())
+        return m_table.columns[static_cast<size_t>(section)].type == analysis::CellType::Text
+                   ? Qt::AscendingOrder
+                   : Qt::DescendingOrder;
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
     return QString::fromStdString(m_table.header(static_cast<size_t>(section)));
 }
@@ -155,6 +162,7 @@ void StatsDock::refresh() {
                             ? tr("%L1 rows").arg(static_cast<qulonglong>(t.rowCount()))
                             : QString::fromStdString(t.skipped));
                     m_model->setTable(std::move(t));
+                    fitNameColumn(m_view, columnTitled(m_view->model(), QStringLiteral("Name")));
                 }
                 emit tableReady();
             },

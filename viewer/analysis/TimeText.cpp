@@ -12,6 +12,28 @@ QString durationText(int64_t ns) {
     return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 6);
 }
 
+TimeUnit columnTimeUnit(int64_t maxAbsNs) {
+    if (maxAbsNs < 10'000) return TimeUnit::Ns;
+    if (maxAbsNs < 10'000'000) return TimeUnit::Us;
+    if (maxAbsNs < 10'000'000'000) return TimeUnit::Ms;
+    return TimeUnit::S;
+}
+
+QString durationText(int64_t ns, TimeUnit unit) {
+    const double v = static_cast<double>(ns);
+    switch (unit) {
+        case TimeUnit::Ns:
+            return QStringLiteral("%1 ns").arg(ns);
+        case TimeUnit::Us:
+            return QStringLiteral("%1 us").arg(v / 1e3, 0, 'f', 3);
+        case TimeUnit::Ms:
+            return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', 6);
+        case TimeUnit::S:
+            return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 9);
+    }
+    return {};
+}
+
 QString timestampText(int64_t ns) {
     return durationText(ns);
 }

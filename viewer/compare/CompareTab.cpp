@@ -21,6 +21,7 @@
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
+#include "viewer/widgets/NameColumn.h"
 #include "viewer/window/ReportLoader.h"
 
 namespace sl::viewer {
@@ -207,7 +208,7 @@ void CompareTab::showReports(ComparedReports reports, std::unique_ptr<Row> basel
 void CompareTab::showDiff(analysis::DiffResult diff, const std::vector<std::string>& commonNames) {
     m_diff = std::move(diff);
     m_model->setTable(analysis::diffItemsTable(m_diff));
-    m_table->resizeColumnsToContents();
+    fitNameColumn(m_table, columnTitled(m_model, QStringLiteral("Name")));
     m_summary->setText(summaryText(analysis::diffSummaryTable(m_diff)));
     const QSignalBlocker block(m_alignBox);
     for (const std::string& n : commonNames)

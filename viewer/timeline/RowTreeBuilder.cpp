@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "viewer/timeline/MetricRow.h"
@@ -11,6 +12,8 @@
 namespace sl::viewer {
 
 namespace {
+
+constexpr uint32_t kNoStream = 0xFFFFFFFFu;
 
 // Order of a thread's rows and a stream's rows.
 int kindOrder(EventKind k) {
@@ -77,6 +80,18 @@ std::string kindTitle(const Report& r, const Track& t) {
     }
 }
 
+// Synchronization events that wait on no stream (cudaDeviceSynchronize, event syncs) carry
+// the stream id of all ones (CUPTI_SYNCHRONIZATION_INVALID_VALUE, kept by nsys), or 0 where
+// our capture stored them (CuptiConverter::emitSync) on a stream CUDA never created; the legacy
+// default stream reads as in nsys, "Default stream 7".
+std::string streamTitle(const Report& r, const TrackKey& k, bool syncOnly) {
+    const CudaStream* s = r.findStream(k.pid, k.device, k.context, k.stream);
+    if (k.stream == kNoStream || (syncOnly && k.stream == 0 && !s)) return "Synchronization";
+    std::string title = (s && s->isDefault ? "Default stream " : "Stream ") + std::to_string(k.stream);
+    if (s && !s->name.empty()) title += " (" + s->name + ")";
+    return title;
+}
+
 std::unique_ptr<Row> group(std::string title) {
     return std::make_unique<Row>(std::move(title), 0);
 }
@@ -102,6 +117,8 @@ private:
     std::map<int32_t, Row*> m_gpus;
     std::map<std::tuple<int32_t, int64_t, uint32_t>, Row*> m_contexts;
     std::map<std::tuple<int32_t, int64_t, uint32_t, uint32_t>, Row*> m_streams;
+    // Streams with a track other than synchronization (kernels, copies, ...).
+    std::set<std::tuple<int32_t, int64_t, uint32_t, uint32_t>> m_streamsWithWork;
 };
 
 Row* Builder::process(int64_t pid) {
@@ -139,18 +156,18 @@ Row* Builder::stream(const TrackKey& k) {
         if (m_processes.size() > 1) title += " (pid " + std::to_string(k.pid) + ")";
         ctx = gpu(k.device)->addChild(group(title));
     }
-    std::string title = "Stream " + std::to_string(k.stream);
-    if (const CudaStream* s = m_r.findStream(k.pid, k.device, k.context, k.stream);
-        s && !s->name.empty())
-        title += " (" + s->name + ")";
-    return m_streams[sk] = ctx->addChild(group(title));
+    return m_streams[sk] = ctx->addChild(group(streamTitle(m_r, k, !m_streamsWithWork.count(sk))));
 }
 
 std::unique_ptr<Row> Builder::run() {
     for (const Process& p : m_r.processes) process(p.pid);
     for (const Thread& t : m_r.threads) thread(t.pid, t.tid);
     std::vector<const Track*> tracks;
-    for (const Track& t : m_r.tracks) tracks.push_back(&t);
+    for (const Track& t : m_r.tracks) {
+        tracks.push_back(&t);
+        if (t.schema().owner == OwnerKind::Stream && t.key.kind != EventKind::Sync)
+            m_streamsWithWork.insert({t.key.device, t.key.pid, t.key.context, t.key.stream});
+    }
     std::stable_sort(tracks.begin(), tracks.end(), [](const Track* a, const Track* b) {
         const TrackKey &x = a->key, &y = b->key;
         return std::tie(x.device, x.pid, x.tid, x.context, x.stream, x.domain) <

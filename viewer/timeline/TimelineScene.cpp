@@ -175,10 +175,14 @@ void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
         if (t.major) out.labels.push_back({x + 3, 2, 110, 16, kText, t.label});
     }
     out.boxes.push_back({0, kRulerHeight - 1, m_width, 1, kSeparator});
-    // The corner: the visible span and where 0 is.
+    // The corner: the visible span and where 0 is, or, when the ticks are offsets ("+200 ns"),
+    // the time they count from.
     out.labels.push_back(
         {6, 0, kHeaderWidth - 10, 15, kText, "Span " + formatDuration(range.span())});
-    out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, m_originLabel});
+    if (ticks.offsets())
+        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kText, "+0 = " + ticks.baseLabel});
+    else
+        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, m_originLabel});
 }
 
 void TimelineScene::build(const TimeRange& range, DrawList& out) {
