@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -20,15 +21,15 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "viewer/ReportSummary.h"
 #include "viewer/analysis/AnalysisDocks.h"
+#include "viewer/analysis/FindBar.h"
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/capture/CaptureTab.h"
 #include "viewer/compare/CompareTab.h"
 #include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/ReportLayout.h"
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
 
@@ -62,33 +63,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs = new QTabWidget(this);
     m_tabs->setTabsClosable(true);
     m_tabs->setDocumentMode(true);
-    connect(m_tabs, &QTabWidget::tabCloseRequested, this,
-            [this](int i) { delete m_tabs->widget(i); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { updateSummary(); });
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     setCentralWidget(m_tabs);
-    setupDocks();
     setupMenus();
     QSettings s;
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
-    restoreState(s.value("window/state").toByteArray());
     statusBar()->showMessage("Open a report with File > Open, or drop one here");
 }
 
 MainWindow::~MainWindow() = default;
-
-void MainWindow::setupDocks() {
-    m_summary = new QTextBrowser;
-    auto* summaryDock = new QDockWidget("Summary", this);
-    summaryDock->setObjectName("summaryDock");
-    summaryDock->setWidget(m_summary);
-    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
-    m_details = new QTextBrowser;
-    m_details->setPlaceholderText("Click an event to see its details");
-    auto* detailsDock = new QDockWidget("Event details", this);
-    detailsDock->setObjectName("detailsDock");
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
-}
 
 void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu("&File");
@@ -98,7 +81,7 @@ void MainWindow::setupMenus() {
     m_recentMenu = file->addMenu("Open &Recent");
     refreshRecentMenu();
     file->addAction("&Close Report", QKeySequence::Close, this, [this] {
-        if (QWidget* w = m_tabs->currentWidget()) delete w;
+        if (m_tabs->currentIndex() >= 0) closeTab(m_tabs->currentIndex());
     });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
@@ -120,10 +103,47 @@ void MainWindow::setupMenus() {
                     onTimeline([](ViewState& v) { v.back(); }));
     // The timeline handles these keys itself when it has focus; the menu entries document them.
     for (QAction* a : view->actions()) a->setShortcutContext(Qt::WidgetShortcut);
+    fillViewMenu(view);
+
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this,
+                    &MainWindow::showShortcuts);
+    help->addAction("&About Sightline", this, &MainWindow::showAbout);
+}
+
+void MainWindow::fillViewMenu(QMenu* view) {
     view->addSeparator();
-    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
-    // Each report tab has its own analysis docks (events, statistics, insights...): the menu
-    // lists the current tab's, so a closed one can be opened again.
+    // Ctrl+F works wherever the focus is in the window: the find bar is hidden by default.
+    view->addAction("&Find...", QKeySequence::Find, this, [this] {
+        ReportTab* t = currentTab();
+        if (!t || !t->analysis()) return;
+        QDockWidget* find = t->analysis()->docks()->findDock();
+        find->show();
+        find->raise();
+        t->analysis()->docks()->findBar()->edit()->setFocus();
+        t->analysis()->docks()->findBar()->edit()->selectAll();
+    });
+    view->addSeparator();
+    // Every panel of the current report, filled in when the menu opens, so a closed one can be
+    // opened again; the checked ones are shown.
+    m_panelsEnd = view->addSeparator();
+    connect(view, &QMenu::aboutToShow, this, [this, view] {
+        for (QAction* a : std::as_const(m_panelActions)) {
+            view->removeAction(a);
+            if (a->parent() == view) delete a;  // the placeholder; dock toggles are the docks'
+        }
+        m_panelActions.clear();
+        ReportTab* tab = currentTab();
+        if (!tab || !tab->analysis()) {
+            QAction* none = new QAction("(open a report to see its panels)", view);
+            none->setEnabled(false);
+            m_panelActions << none;
+        } else {
+            for (QDockWidget* d : tab->docks()) m_panelActions << d->toggleViewAction();
+        }
+        view->insertActions(m_panelsEnd, m_panelActions);
+    });
+    // The same panels in a submenu, as before the View menu listed them all.
     QMenu* panels = view->addMenu("Report &Panels");
     connect(panels, &QMenu::aboutToShow, this, [this, panels] {
         panels->clear();
@@ -135,11 +155,33 @@ void MainWindow::setupMenus() {
         for (QDockWidget* d : tab->analysis()->docks()->allDocks())
             panels->addAction(d->toggleViewAction());
     });
+    view->addSeparator();
+    view->addAction("Reset &Layout", this, &MainWindow::resetLayout);
+}
 
-    QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this,
-                    &MainWindow::showShortcuts);
-    help->addAction("&About Sightline", this, &MainWindow::showAbout);
+void MainWindow::saveLayout() {
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    if (ReportTab* t = currentTab(); t && t->panels())
+        s.setValue("report/layout", t->panels()->saveState(ReportLayout::kVersion));
+}
+
+void MainWindow::resetLayout() {
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* t = qobject_cast<ReportTab*>(m_tabs->widget(i))) t->resetLayout();
+    saveLayout();
+}
+
+void MainWindow::restoreReportLayout(ReportTab* tab) {
+    // Refused (and so dropped) when saved with another ReportLayout::kVersion.
+    const QByteArray state = QSettings().value("report/layout").toByteArray();
+    if (tab->panels() && !state.isEmpty())
+        tab->panels()->restoreState(state, ReportLayout::kVersion);
+}
+
+void MainWindow::closeTab(int index) {
+    if (qobject_cast<ReportTab*>(m_tabs->widget(index)) == currentTab()) saveLayout();
+    delete m_tabs->widget(index);
 }
 
 void MainWindow::openDialog() {
@@ -206,14 +248,11 @@ ReportTab* MainWindow::openReport(const QString& path) {
         } else {
             statusBar()->showMessage("Opened " + tab->path(), 5000);
         }
-        updateSummary();
+        restoreReportLayout(tab);
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
-        updateSummary();
     });
-    connect(tab, &ReportTab::eventDetails, this,
-            [this](const QString& text) { m_details->setPlainText(text); });
     return tab;
 }
 
@@ -221,13 +260,16 @@ CaptureTab* MainWindow::showCaptureTab() {
     if (!m_capture) {
         m_capture = new CaptureTab;
         m_tabs->insertTab(0, m_capture, "Capture");
-        connect(m_capture, &CaptureTab::reportReady, this, [this](const QString& path) { openReport(path); });
+        connect(m_capture, &CaptureTab::reportReady, this,
+                [this](const QString& path) { openReport(path); });
     }
     m_tabs->setCurrentWidget(m_capture);
     return m_capture;
 }
 
-ReportTab* MainWindow::currentTab() const { return qobject_cast<ReportTab*>(m_tabs->currentWidget()); }
+ReportTab* MainWindow::currentTab() const {
+    return qobject_cast<ReportTab*>(m_tabs->currentWidget());
+}
 
 QStringList MainWindow::recentFiles() const {
     return QSettings().value("recentFiles").toStringList();
@@ -254,20 +296,6 @@ void MainWindow::refreshRecentMenu() {
             refreshRecentMenu();
         });
     }
-}
-
-void MainWindow::updateSummary() {
-    ReportTab* t = currentTab();
-    if (!t) {
-        m_summary->clear();
-        return;
-    }
-    if (t->state() == ReportTab::State::Ready)
-        m_summary->setHtml(reportSummaryHtml(*t->report(), t->path()));
-    else if (t->state() == ReportTab::State::Failed)
-        m_summary->setPlainText(t->errorMessage());
-    else
-        m_summary->setPlainText("Loading...");
 }
 
 void MainWindow::showShortcuts() {
@@ -312,9 +340,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    saveLayout();
     QMainWindow::closeEvent(e);
 }
 

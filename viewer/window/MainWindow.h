@@ -1,14 +1,14 @@
 #pragma once
 // The application window: one tab per report, File > Open (dialog, recent files, drag and
-// drop), docks for the summary and the event details, the keyboard-shortcuts dialog and the
-// about box. Window geometry, dock layout, recent files and the last folder are remembered
-// with QSettings. GUI thread.
+// drop), the View menu (every panel of the current report, Find, Reset Layout), the
+// keyboard-shortcuts dialog and the about box. Window geometry, the report panels' layout
+// (ReportLayout), recent files and the last folder are remembered with QSettings. GUI thread.
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
 
 class QTabWidget;
-class QTextBrowser;
+class QAction;
 class QMenu;
 
 namespace sl::viewer {
@@ -31,6 +31,11 @@ public:
     ReportTab* currentTab() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
+    // Writes the window geometry and the current report's panel layout to QSettings (also done
+    // on close); the next report opened, here or after a restart, gets that layout.
+    void saveLayout();
+    // View > Reset Layout: every open report's panels go back to the default layout.
+    void resetLayout();
     static constexpr int kMaxRecent = 10;
 
 protected:
@@ -40,18 +45,19 @@ protected:
 
 private:
     void setupMenus();
-    void setupDocks();
+    void fillViewMenu(QMenu* view);
+    void closeTab(int index);
+    void restoreReportLayout(ReportTab* tab);
     void addRecent(const QString& path);
     void refreshRecentMenu();
-    void updateSummary();
     void showShortcuts();
     void showAbout();
     void openDialog();
     void compareDialog();
 
     QTabWidget* m_tabs = nullptr;
-    QTextBrowser* m_summary = nullptr;
-    QTextBrowser* m_details = nullptr;
+    QList<QAction*> m_panelActions;  // the current report's dock toggles in the View menu
+    QAction* m_panelsEnd = nullptr;  // they go before this separator
     QMenu* m_recentMenu = nullptr;
     QPointer<CaptureTab> m_capture;
 };

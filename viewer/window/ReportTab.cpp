@@ -1,17 +1,22 @@
 #include "viewer/window/ReportTab.h"
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "viewer/ReportSummary.h"
+#include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
+#include "viewer/window/ReportLayout.h"
 #include "viewer/window/ReportLoader.h"
 
 namespace sl::viewer {
@@ -79,12 +84,39 @@ void ReportTab::onLoaded() {
     auto* inner = new QMainWindow;
     inner->setWindowFlags(Qt::Widget);
     inner->setCentralWidget(m_timeline);
+    m_panels = inner;
     m_analysis = new TimelineAnalysis(inner, m_timeline, m_report);
+    // The report's summary and the clicked event's text, tabbed with Details in the side panel.
+    auto* summary = new QTextBrowser;
+    summary->setHtml(reportSummaryHtml(*m_report, m_path));
+    m_summaryDock = new QDockWidget("Summary", inner);
+    m_summaryDock->setObjectName("summaryDock");
+    m_summaryDock->setWidget(summary);
+    auto* details = new QTextBrowser;
+    details->setPlaceholderText("Click an event to see its details");
+    connect(this, &ReportTab::eventDetails, details, &QTextBrowser::setPlainText);
+    m_eventDetailsDock = new QDockWidget("Event details", inner);
+    m_eventDetailsDock->setObjectName("eventDetailsDock");
+    m_eventDetailsDock->setWidget(details);
     m_stack->addWidget(inner);
     m_stack->setCurrentWidget(inner);
+    // Laid out first, so that the docks' default sizes are taken from the tab's real size.
+    layout()->activate();
+    resetLayout();
     m_timeline->setFocus();
     m_state = State::Ready;
     emit loaded();
+}
+
+QList<QDockWidget*> ReportTab::docks() const {
+    if (!m_analysis) return {};
+    return m_analysis->docks()->allDocks() << m_eventDetailsDock << m_summaryDock;
+}
+
+void ReportTab::resetLayout() {
+    if (m_panels)
+        ReportLayout::applyDefault(m_panels, m_analysis->docks(),
+                                   {m_eventDetailsDock, m_summaryDock});
 }
 
 void ReportTab::onFailed(const QString& message) {

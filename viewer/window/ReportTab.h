@@ -1,6 +1,8 @@
 #pragma once
 // One open report: a page with progress and Cancel while it loads, then the timeline, or a
-// clear error page when it cannot be opened. Owns its loader, scene and view state.
+// clear error page when it cannot be opened. Owns its loader, scene and view state, and the
+// window of panels around its timeline (ReportLayout), Summary and Event details included.
+#include <QList>
 #include <QString>
 #include <QWidget>
 
@@ -10,6 +12,9 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
+class QDockWidget;
+class QMainWindow;
+class QTextBrowser;
 
 namespace sl::viewer {
 
@@ -30,6 +35,12 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     // The analysis docks around the timeline (selection stats, events, details, find, stats).
     TimelineAnalysis* analysis() const { return m_analysis; }
+    // The window of docks around the timeline; null until loaded.
+    QMainWindow* panels() const { return m_panels; }
+    // Every dock of panels(): the analysis docks, then Event details and Summary.
+    QList<QDockWidget*> docks() const;
+    // Puts the docks back where the default layout has them (View > Reset Layout).
+    void resetLayout();
     void cancel();
 
 signals:
@@ -53,6 +64,9 @@ private:
     QLabel* m_errorLabel = nullptr;
     TimelineWidget* m_timeline = nullptr;
     TimelineAnalysis* m_analysis = nullptr;
+    QMainWindow* m_panels = nullptr;
+    QDockWidget* m_eventDetailsDock = nullptr;
+    QDockWidget* m_summaryDock = nullptr;
 };
 
 }  // namespace sl::viewer
