@@ -104,7 +104,8 @@ TEST_F(AnalysisGui, EventsModelPassesModelTester) {
     EXPECT_EQ(model.rowCount(), 4);
     model.sort(1, Qt::DescendingOrder);
     EXPECT_EQ(model.data(model.index(0, 1), EventsModel::ValueRole).toLongLong(), 1000);
-    EXPECT_EQ(model.data(model.index(0, 1)).toString(), QStringLiteral("1.000 us"));
+    // One unit per column, from its largest value (TimeText columnTimeUnit): under 10 us, ns.
+    EXPECT_EQ(model.data(model.index(0, 1)).toString(), QStringLiteral("1000 ns"));
     EXPECT_EQ(model.data(model.index(0, 3)).toString(), QStringLiteral("kA"));
     EXPECT_EQ(model.data(model.index(0, 5)).toString(), QStringLiteral("6"));
     ASSERT_TRUE(model.setFilter({"kB"}).ok());
