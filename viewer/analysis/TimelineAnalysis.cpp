@@ -34,6 +34,8 @@ void TimelineAnalysis::wire() {
     connect(ctx, &AnalysisContext::eventSelected, this, [this](quint32 track, quint32 index) {
         // Selected elsewhere (events view, find): make sure the row is on screen.
         if (!m_timeline->scene()) return;
+        // A row inside a collapsed group ("N more threads") is expanded first.
+        if (m_timeline->scene()->revealTrack(track)) m_timeline->refreshFrame();
         const EventPlace p =
             placeEvent(*m_timeline->scene(), m_timeline->view().range(), {track, index});
         if (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)
@@ -128,6 +130,7 @@ void TimelineAnalysis::clicked(QPointF pos) {
 void TimelineAnalysis::jumpTo(analysis::EventRef e) {
     TimelineScene* scene = m_timeline->scene();
     if (!scene || !e.valid() || e.track >= m_report->tracks.size()) return;
+    if (scene->revealTrack(e.track)) m_timeline->refreshFrame();
     const Track& t = m_report->tracks[e.track];
     const int64_t s = t.start[e.index], end = t.endAt(e.index);
     const TimeRange r = m_timeline->view().range();

@@ -66,11 +66,21 @@ public:
     // A summary child (its events also appear in other rows) does not add to this row's count.
     Row* addChild(std::unique_ptr<Row> child, bool summary = false);
     Row* insertChild(size_t index, std::unique_ptr<Row> child, bool summary = false);
+    // Removes a child that is not a summary (its events leave this row's count and its
+    // ancestors'); null if `child` is not one.
+    std::unique_ptr<Row> takeChild(const Row* child);
+    // Puts the children in `order` (a permutation of children(); others keep their place
+    // after them). Counts do not change.
+    void reorderChildren(const std::vector<const Row*>& order);
     // The CUDA device a GPU group stands for, -1 for other rows.
     int32_t device() const { return m_device; }
     void setDevice(int32_t d) { m_device = d; }
     bool expanded() const { return m_expanded; }
     void setExpanded(bool e) { m_expanded = e; }
+    // A fold: a group that only gathers rows of its parent out of the way ("5 more threads").
+    // find() looks through folds, so "Process 1/Thread 7" still finds a folded thread.
+    bool isFold() const { return m_fold; }
+    void setFold(bool f) { m_fold = f; }
     bool pinned() const { return m_pinned; }
     void setPinned(bool p) { m_pinned = p; }
     // Adds `n` to this row's count and its ancestors'.
@@ -87,6 +97,7 @@ private:
     std::vector<std::unique_ptr<Row>> m_children;
     bool m_expanded = true;
     bool m_pinned = false;
+    bool m_fold = false;
     int32_t m_device = -1;
 };
 

@@ -107,6 +107,8 @@ private:
     Row* thread(int64_t pid, int64_t tid);
     Row* gpu(int32_t device);
     Row* stream(const TrackKey& k);
+    void foldQuietThreads();
+    void placeGpusAfterTheirProcess();
 
     const Report& m_r;
     ProjectedNvtx* m_projected;
@@ -221,8 +223,74 @@ std::unique_ptr<Row> Builder::run() {
             parent->addChild(std::make_unique<MetricRow>(m_r, *t, title));
         }
     }
+    foldQuietThreads();
+    placeGpusAfterTheirProcess();
     if (m_projected) addProjectedNvtxRows(*m_root, *m_projected);
     return std::move(m_root);
+}
+
+// A process's threads with almost nothing on them (a few thread-state or CUPTI overhead
+// events: CUDA's and the runtime's helper threads) go into one collapsed "N more threads"
+// group at the end of the process, so that the busy threads and the GPU rows after them fit
+// on screen. A thread stays out when it has NVTX or CUDA API rows, or kQuietPercent of the
+// process's events or more.
+void Builder::foldQuietThreads() {
+    constexpr uint64_t kQuietPercent = 2;
+    auto quiet = [](const Row& thread, const Row& proc) {
+        if (thread.children().empty() || thread.count() * 100 >= proc.count() * kQuietPercent)
+            return false;
+        for (const auto& c : thread.children()) {
+            const auto* tr = dynamic_cast<const TrackRow*>(c.get());
+            if (!tr) return false;
+            for (const Track* t : tr->tracks())
+                if (t->key.kind == EventKind::NvtxRange || t->key.kind == EventKind::NvtxMark ||
+                    t->key.kind == EventKind::CudaApi)
+                    return false;
+        }
+        return true;
+    };
+    for (const auto& [pid, proc] : m_processes) {
+        std::vector<const Row*> rows;
+        for (const auto& c : proc->children())
+            if (quiet(*c, *proc)) rows.push_back(c.get());
+        if (rows.empty()) continue;
+        const size_t n = rows.size();
+        auto fold = group(std::to_string(n) + (n == 1 ? " more thread" : " more threads"));
+        fold->setFold(true);
+        fold->setExpanded(false);
+        Row* f = proc->addChild(std::move(fold));
+        for (const Row* r : rows) f->addChild(proc->takeChild(r));
+    }
+}
+
+// Each GPU right after the first process that used it (nsys puts them after all processes,
+// below the fold when a process has many threads); GPUs no process used keep their place.
+void Builder::placeGpusAfterTheirProcess() {
+    std::map<int32_t, int64_t> firstUser;  // device -> the earliest process row using it
+    std::map<int64_t, size_t> position;
+    for (size_t i = 0; i < m_root->children().size(); ++i)
+        for (const auto& [pid, row] : m_processes)
+            if (row == m_root->children()[i].get()) position[pid] = i;
+    auto use = [&](int32_t device, int64_t pid) {
+        if (!position.count(pid)) return;
+        auto it = firstUser.find(device);
+        if (it == firstUser.end() || position[pid] < position[it->second]) firstUser[device] = pid;
+    };
+    for (const auto& [key, row] : m_contexts) use(std::get<0>(key), std::get<1>(key));
+    for (const Track& t : m_r.tracks)
+        if (t.key.kind == EventKind::CudaMemory) use(t.key.device, t.key.pid);
+    std::vector<const Row*> order;
+    for (const auto& c : m_root->children()) {
+        const int32_t d = c->device();
+        if (d >= 0 && firstUser.count(d)) continue;
+        order.push_back(c.get());
+        for (const auto& [pid, row] : m_processes) {
+            if (row != c.get()) continue;
+            for (const auto& [device, user] : firstUser)
+                if (user == pid) order.push_back(m_gpus[device]);
+        }
+    }
+    m_root->reorderChildren(order);
 }
 
 }  // namespace

@@ -2,9 +2,13 @@
 // Builds the timeline's row tree from a report, in the order nsys users know:
 //   Process > Thread > OS runtime, CUDA API, NVTX (per domain), NVTX marks, thread state,
 //             CPU samples
+//           N more threads (collapsed) > the threads with almost no events (no NVTX or CUDA
+//             API rows and under 2% of the process's events)
 //   GPU > All kernels, All memory operations (summaries), NVTX projected onto the GPU,
 //         CUDA memory usage, the GPU's metrics, Context > Stream > Kernels, Memcpy, Memset, Sync
 //   Metrics > system-wide series
+// Each GPU group comes right after the first process that used it (so it is on screen when
+// a report opens), GPUs no process used after the processes.
 // Groups count the events below them; summary rows do not count twice.
 #include <memory>
 

@@ -6,6 +6,7 @@
 #include "model/util/Format.h"
 #include "viewer/timeline/ParallelFor.h"
 #include "viewer/timeline/TimeRuler.h"
+#include "viewer/timeline/TrackRow.h"
 
 namespace sl::viewer {
 
@@ -55,6 +56,39 @@ float TimelineScene::xOf(const TimeRange& r, int64_t t) const {
 void TimelineScene::setExpanded(Row* row, bool e) {
     row->setExpanded(e);
     m_layoutDirty = true;
+}
+
+bool TimelineScene::revealTrack(uint32_t track) {
+    if (track >= m_report->tracks.size()) return false;
+    const Track* t = &m_report->tracks[track];
+    auto shows = [t](const Row& r) {
+        const auto* tr = dynamic_cast<const TrackRow*>(&r);
+        return tr && std::find(tr->tracks().begin(), tr->tracks().end(), t) != tr->tracks().end();
+    };
+    for (const LayoutRow& lr : layout())
+        if (shows(*lr.row)) return false;
+    // The row of exactly this track, else any row showing it (a summary).
+    Row* best = nullptr;
+    auto walk = [&](auto&& self, Row& r) -> void {
+        for (const auto& c : r.children()) {
+            if (shows(*c)) {
+                const bool exact = static_cast<const TrackRow*>(c.get())->tracks().size() == 1;
+                if (!best || exact) best = c.get();
+                if (exact) return;
+            }
+            self(self, *c);
+        }
+    };
+    walk(walk, *m_root);
+    if (!best) return false;
+    bool changed = false;
+    for (Row* r = best->parent(); r && r != m_root.get(); r = r->parent())
+        if (!r->expanded()) {
+            r->setExpanded(true);
+            changed = true;
+        }
+    if (changed) m_layoutDirty = true;
+    return changed;
 }
 
 void TimelineScene::setPinned(Row* row, bool p) {

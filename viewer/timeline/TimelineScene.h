@@ -51,6 +51,10 @@ public:
     // Rows: expanding, pinning and scrolling change the layout (callers rebuild the frame).
     void setExpanded(Row* row, bool expanded);
     void setPinned(Row* row, bool pinned);
+    // Makes a row of the report's track `track` part of the layout when none is (its row is
+    // inside a collapsed group, such as "N more threads"): expands the collapsed groups above
+    // the row of exactly that track. True when it expanded something (callers rebuild).
+    bool revealTrack(uint32_t track);
     void setScroll(float y);
     void invalidateLayout() { m_layoutDirty = true; }
     float scroll() const { return m_scroll; }
