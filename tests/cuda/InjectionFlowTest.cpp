@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string>
 
 #include "tests/cuda/RawStreamUtil.h"
 
@@ -49,7 +50,13 @@ AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::
     if (r.pid == 0) {
         setenv("LD_LIBRARY_PATH", SIGHTLINE_FAKE_CUPTI_DIR, 1);
         setenv("SIGHTLINE_SESSION_DIR", dir.c_str(), 1);
-        if (preload) setenv("LD_PRELOAD", SIGHTLINE_INJECT_LIBRARY, 1);
+        if (preload) {
+            setenv("LD_PRELOAD", SIGHTLINE_INJECT_LIBRARY, 1);
+            // In a sanitizer build the app's ASan runtime is then not first in the library list,
+            // which ASan refuses by default; our module only wraps libc calls.
+            std::string asan = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
+            setenv("ASAN_OPTIONS", (asan + (asan.empty() ? "" : ":") + "verify_asan_link_order=0").c_str(), 1);
+        }
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
         execl(SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_FAKE_CUDA_APP, SIGHTLINE_CUDA_INJECTION,
               scenario.c_str(), nullptr);
