@@ -238,22 +238,27 @@ void fakeCuptiCreateContext() {
     queue(c);
 }
 
+// A runtime API record of the calling thread, when RUNTIME is on and the call not switched off
+// (cuptiActivityEnableRuntimeApi). With g_mutex held.
+static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, uint32_t corr) {
+    if (!g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME) || g_runtimeOff.count(cbid)) return;
+    CUpti_ActivityAPI a{};
+    a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+    a.cbid = cbid;
+    a.start = t0;
+    a.end = t0 + ns;
+    a.processId = static_cast<uint32_t>(getpid());
+    a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
+    a.correlationId = corr;
+    queue(a);
+}
+
 // cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
 void fakeCuptiLaunch(const char* name) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
-    if (g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME)) {
-        CUpti_ActivityAPI a{};
-        a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
-        a.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
-        a.start = t0;
-        a.end = t0 + 500;
-        a.processId = static_cast<uint32_t>(getpid());
-        a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
-        a.correlationId = corr;
-        queue(a);
-    }
+    queueRuntimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t0, 500, corr);
     if (g_enabled.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -274,16 +279,7 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
-    if (!g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME) || g_runtimeOff.count(cbid)) return;
-    CUpti_ActivityAPI a{};
-    a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
-    a.cbid = cbid;
-    a.start = t0;
-    a.end = t0 + 100;
-    a.processId = static_cast<uint32_t>(getpid());
-    a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
-    a.correlationId = corr;
-    queue(a);
+    queueRuntimeCall(cbid, t0, 100, corr);
 }
 
 // cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "tests/viewer/WaitUntil.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/TimelineAnalysis.h"
@@ -27,15 +28,10 @@ using namespace sl::viewer;
 
 namespace {
 
+// Loading a real report under Xvfb's software GL can take a while.
 template <class Pred>
 bool waitUntil(Pred pred, int timeoutMs = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
+    return sl::test::waitUntil(pred, timeoutMs);
 }
 
 const LayoutRow* laidOut(TimelineScene& s, const Row* row) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/viewer/WaitUntil.h"
 #include "viewer/timeline/MetricRow.h"
 #include "viewer/timeline/Row.h"
 #include "viewer/timeline/TimelineScene.h"
@@ -46,16 +47,7 @@ std::string fixture(const char* name) {
     return std::string(SIGHTLINE_TEST_DATA) + "/gpu/" + name;
 }
 
-template <class Pred>
-bool waitUntil(Pred pred, int timeoutMs = 10000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
-}
+using sl::test::waitUntil;
 
 // Every row below `r` (not `r` itself) with this title, depth first.
 std::vector<Row*> rowsTitled(const Row& r, const std::string& title) {

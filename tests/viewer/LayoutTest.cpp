@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QTest>
 
+#include "tests/viewer/WaitUntil.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/timeline/TimelineWidget.h"
@@ -28,15 +29,10 @@ QString fixture() {
     return QStringLiteral(SIGHTLINE_TEST_DATA "/gpu/cuda_workload_h200.rep");
 }
 
+// Loading a real report under Xvfb's software GL can take a while.
 template <class Pred>
 bool waitUntil(Pred pred, int timeoutMs = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
+    return sl::test::waitUntil(pred, timeoutMs);
 }
 
 // Each test has a settings organization of its own, empty at the start and removed at the end:

@@ -30,6 +30,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/viewer/WaitUntil.h"
 #include "ViewerFixture.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "model/rep/RepWriter.h"
@@ -62,17 +63,7 @@ void wheel(QWidget& w, QPoint pos, QPoint angle, Qt::KeyboardModifiers mods) {
     QApplication::sendEvent(&w, &e);
 }
 
-// QTRY_* report to QTest, not GoogleTest: poll with the event loop running instead.
-template <class Pred>
-bool waitUntil(Pred pred, int timeoutMs = 10000) {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
-}
+using sl::test::waitUntil;
 
 // A plain mouse move (no button), delivered directly: QTest::mouseMove without a pressed
 // button does not reach a widget the pointer has not entered under Xvfb.
