@@ -630,6 +630,55 @@ TEST(RulesOnNsysExports, NvtxGpuIdleEqualsAPlainCountOfTheExport) {
 }
 #endif
 
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(RulesOnNsysExports, CommunicationEqualsAPlainIntervalCountOfRealTimings) {
+    // No real export we may ship has NCCL kernels, so tests/analysis/communication_counts.py
+    // copies one and gives an NCCL kernel's name to the kernels of some streams: their times stay
+    // as the GPU ran them, overlapping the other streams' kernels. It then works out, with SQL and
+    // plain interval merging, the NCCL kernels, their time, the part computation covered and the
+    // rest.
+    const std::string script = std::string(SIGHTLINE_TEST_DATA) + "/../analysis/communication_counts.py";
+    const std::string dir = testing::TempDir();
+    int copies = 0;
+    for (auto [file, streams] : {std::pair<const char*, const char*>{"extrap_concurrent_s1.sqlite", "24,26"},
+                                 {"extrap_con_kernel.sqlite", "14,16"},
+                                 {"extrap_con_kernel.sqlite", "18"}}) {
+        SCOPED_TRACE(std::string(file) + " streams " + streams);
+        const std::string copy = dir + "/nccl_" + std::to_string(++copies) + "_" + file;
+        int code = -1;
+        const std::string counts = runShell("python3 '" + script + "' '" + test::externalFixturePath(file) + "' '" +
+                                                copy + "' " + streams,
+                                            &code);
+        ASSERT_EQ(code, 0) << counts;
+        long long kernels = -1, exposedNs = -1, commNs = -1, overlappedNs = -1;
+        ASSERT_EQ(std::sscanf(counts.c_str(), "%lld %lld %lld %lld", &kernels, &exposedNs, &commNs, &overlappedNs), 4)
+            << counts;
+        ASSERT_GT(kernels, 0);
+        auto r = importFile(copy);
+        ASSERT_TRUE(r.ok()) << r.error();
+        auto found = runRules(**r, {"communication"}, {});
+        ASSERT_TRUE(found[0].ok()) << found[0].error();
+        const Finding& f = *found[0];
+        EXPECT_EQ(f.count, kernels);
+        EXPECT_EQ(f.totalNs, exposedNs);
+        int64_t comm = 0, overlapped = 0;
+        for (size_t i = 0; i < f.table.rowCount(); ++i) {
+            comm += f.table.columns[2].ints[i];
+            overlapped += f.table.columns[5].ints[i];
+        }
+        EXPECT_EQ(comm, commNs);
+        EXPECT_EQ(overlapped, overlappedNs);
+        // The same export as shipped, without the renaming: nothing to report.
+        auto original = importFile(test::externalFixturePath(file));
+        ASSERT_TRUE(original.ok());
+        auto none = runRules(**original, {"communication"}, {});
+        ASSERT_TRUE(none[0].ok());
+        EXPECT_EQ(none[0]->count, 0);
+        EXPECT_EQ(none[0]->totalNs, 0);
+    }
+}
+#endif
+
 TEST(AnalyzeCli, MistakesAreUsageErrors) {
     int code = -1;
     const std::string unknown = runCli("analyze -r gpu_gapz nothing.rep", &code);
