@@ -228,7 +228,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
                 // Only kernel leaves need the kernel's symbols: captures without any (user-only
                 // sampling) never pay for reading /proc/kallsyms.
                 if (!m_kallsyms.valid())
-                    m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::load(); });
+                    m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::loadForThisBoot(); });
             }
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
@@ -341,7 +341,7 @@ void CpuSampler::resolve() {
     KernelSymbols kernel;
     if (m_resolver.hasKernelFrames()) {
         if (!m_kallsyms.valid())  // records given by addSample (tests, benchmarks)
-            m_kallsyms = std::async(std::launch::deferred, [] { return KernelSymbols::load(); });
+            m_kallsyms = std::async(std::launch::deferred, [] { return KernelSymbols::loadForThisBoot(); });
         kernel = m_kallsyms.get();
     }
     const auto t1 = std::chrono::steady_clock::now();

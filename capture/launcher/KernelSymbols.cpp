@@ -1,13 +1,144 @@
 #include "capture/launcher/KernelSymbols.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace sl::capture {
 namespace {
 constexpr uint64_t kMaxFunctionBytes = 1 << 20;
+
+// The cache file: this header, `count` symbols (address order), then the names.
+struct CacheHeader {
+    char magic[8];
+    uint64_t key;
+    uint64_t count;
+    uint64_t namesBytes;
+};
+constexpr char kCacheMagic[8] = {'S', 'L', 'K', 'S', 'Y', 'M', '0', '1'};
+
+uint64_t fnv1a(uint64_t h, const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+    return h;
 }
+
+std::string readSmallFile(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+bool readAll(int fd, void* to, size_t bytes) {
+    auto* p = static_cast<char*>(to);
+    while (bytes > 0) {
+        const ssize_t n = ::read(fd, p, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n, bytes -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool writeAll(int fd, const void* from, size_t bytes) {
+    const auto* p = static_cast<const char*>(from);
+    while (bytes > 0) {
+        const ssize_t n = ::write(fd, p, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n, bytes -= static_cast<size_t>(n);
+    }
+    return true;
+}
+}  // namespace
+
+uint64_t KernelSymbols::currentKey(const std::string& procRoot) {
+    // The boot id changes at each boot (and with it the KASLR offset); /proc/modules lists each
+    // module with its load address, so loading or unloading one changes it too.
+    uint64_t h = fnv1a(14695981039346656037ULL, readSmallFile(procRoot + "/sys/kernel/random/boot_id"));
+    h = fnv1a(h, "\n--\n");
+    return fnv1a(h, readSmallFile(procRoot + "/modules"));
+}
+
+std::string KernelSymbols::defaultCacheFile() {
+    std::string dir;
+    if (const char* d = std::getenv("SIGHTLINE_CACHE_DIR"); d && *d)
+        dir = d;
+    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        dir = std::string(x) + "/sightline";
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        dir = std::string(home) + "/.cache/sightline";
+    else
+        return {};
+    return dir + "/kallsyms-" + std::to_string(::geteuid()) + ".bin";
+}
+
+KernelSymbols KernelSymbols::loadForThisBoot() {
+    const std::string file = defaultCacheFile();
+    if (file.empty()) return load();
+    return loadCached("/proc/kallsyms", file, currentKey());
+}
+
+KernelSymbols KernelSymbols::loadCached(const std::string& kallsymsPath, const std::string& cacheFile,
+                                        uint64_t key, bool* fromCache) {
+    if (fromCache) *fromCache = false;
+    if (int fd = ::open(cacheFile.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+        KernelSymbols out;
+        CacheHeader h{};
+        struct stat st {};
+        bool ok = ::fstat(fd, &st) == 0 && readAll(fd, &h, sizeof h) &&
+                  std::memcmp(h.magic, kCacheMagic, sizeof h.magic) == 0 && h.key == key && h.count > 0 &&
+                  h.count < (1u << 26) && h.namesBytes < (1u << 30) &&
+                  static_cast<uint64_t>(st.st_size) == sizeof h + h.count * sizeof(Symbol) + h.namesBytes;
+        if (ok) {
+            out.m_symbols.resize(h.count);
+            out.m_names.resize(h.namesBytes);
+            ok = readAll(fd, out.m_symbols.data(), h.count * sizeof(Symbol)) &&
+                 readAll(fd, out.m_names.data(), h.namesBytes);
+        }
+        ::close(fd);
+        // A damaged file must not name frames wrongly: every name inside the names, addresses
+        // in order. Anything else is read again from the kernel.
+        for (size_t i = 0; ok && i < out.m_symbols.size(); ++i) {
+            const Symbol& s = out.m_symbols[i];
+            ok = static_cast<uint64_t>(s.name) + s.length <= out.m_names.size() &&
+                 (i == 0 || out.m_symbols[i - 1].address <= s.address);
+        }
+        if (ok) {
+            if (fromCache) *fromCache = true;
+            return out;
+        }
+    }
+    KernelSymbols out = load(kallsymsPath);
+    if (out.m_symbols.empty()) return out;
+    // Written whole under a temporary name, then renamed: a reader sees the old file or the new.
+    std::error_code ec;
+    const std::filesystem::path target(cacheFile);
+    std::filesystem::create_directories(target.parent_path(), ec);
+    const std::string tmp = cacheFile + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return out;
+    CacheHeader h{};
+    std::memcpy(h.magic, kCacheMagic, sizeof h.magic);
+    h.key = key;
+    h.count = out.m_symbols.size();
+    h.namesBytes = out.m_names.size();
+    const bool written = writeAll(fd, &h, sizeof h) &&
+                         writeAll(fd, out.m_symbols.data(), out.m_symbols.size() * sizeof(Symbol)) &&
+                         writeAll(fd, out.m_names.data(), out.m_names.size());
+    ::close(fd);
+    if (!written || ::rename(tmp.c_str(), cacheFile.c_str()) != 0) ::unlink(tmp.c_str());
+    return out;
+}
+
 
 KernelSymbols KernelSymbols::load(const std::string& path) {
     KernelSymbols out;

@@ -2,6 +2,11 @@
 // Kernel function symbols from /proc/kallsyms, for the kernel leaf frame of CPU samples taken
 // in the kernel. Empty when the kernel hides addresses (kptr_restrict: every address reads 0).
 // Sorted once; lookups are binary searches. Immutable after load().
+//
+// Reading /proc/kallsyms costs about 60 ms of kernel time (the kernel formats 120,000 lines) plus
+// our parse, in every profile that has a kernel-mode sample: a tenth of a short profile. The
+// table is the same until the next boot or module load, so loadForThisBoot() keeps it in a
+// per-user cache file keyed by the boot id and /proc/modules, and reads that (a few ms) instead.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +17,16 @@ namespace sl::capture {
 class KernelSymbols {
 public:
     static KernelSymbols load(const std::string& path = "/proc/kallsyms");
+    // As load("/proc/kallsyms"), through the cache file ($SIGHTLINE_CACHE_DIR, else
+    // $XDG_CACHE_HOME/sightline, else ~/.cache/sightline; no cache when none can be made).
+    static KernelSymbols loadForThisBoot();
+    // The parts, for tests: `key` names the kernel's current symbol table (the boot id and the
+    // module list); a cache file written for another key, damaged or unreadable is not used and
+    // is replaced. An empty table (hidden addresses) is never cached.
+    static KernelSymbols loadCached(const std::string& kallsymsPath, const std::string& cacheFile,
+                                    uint64_t key, bool* fromCache = nullptr);
+    static uint64_t currentKey(const std::string& procRoot = "/proc");
+    static std::string defaultCacheFile();
     // The function containing `address`, or "" (unknown, or past the last symbol by more than
     // a plausible function size).
     std::string_view functionAt(uint64_t address) const;

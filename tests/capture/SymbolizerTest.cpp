@@ -230,6 +230,64 @@ TEST(KernelSymbols, KallsymsTextAndHiddenAddresses) {
     fs::remove_all(tmpl);
 }
 
+// The per-boot cache of the kernel's symbols: used only for the key it was written for, never
+// when damaged, never written for hidden addresses.
+TEST(KernelSymbols, CacheServesOnlyItsKeyAndSurvivesDamage) {
+    char tmpl[] = "/tmp/sightline-ksym-cache-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string dir = tmpl, kallsyms = dir + "/kallsyms", cache = dir + "/sub/kallsyms.bin";
+    std::ofstream(kallsyms) << "ffffffff81000000 T _stext\nffffffff81000100 t helper_fn\n";
+    bool cached = true;
+    auto first = capture::KernelSymbols::loadCached(kallsyms, cache, 1, &cached);
+    EXPECT_FALSE(cached);
+    EXPECT_EQ(first.functionAt(0xffffffff81000150), "helper_fn");
+    ASSERT_TRUE(std::filesystem::exists(cache));  // the directory was made
+    // The kernel's table changes; the same key still reads the cache (what it stands for: the
+    // same boot and modules), another key reads the kernel's table and replaces the cache.
+    std::ofstream(kallsyms) << "ffffffff81000000 T _stext\nffffffff81000100 t renamed_fn\n";
+    auto again = capture::KernelSymbols::loadCached(kallsyms, cache, 1, &cached);
+    EXPECT_TRUE(cached);
+    EXPECT_EQ(again.functionAt(0xffffffff81000150), "helper_fn");
+    EXPECT_EQ(again.size(), 2u);
+    auto rebooted = capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached);
+    EXPECT_FALSE(cached);
+    EXPECT_EQ(rebooted.functionAt(0xffffffff81000150), "renamed_fn");
+    EXPECT_TRUE(capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached).size() == 2 && cached);
+    // Damaged: cut short, or a name pointing outside the names. Read again, rewritten.
+    std::filesystem::resize_file(cache, std::filesystem::file_size(cache) - 3);
+    EXPECT_EQ(capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached).functionAt(0xffffffff81000150),
+              "renamed_fn");
+    EXPECT_FALSE(cached);
+    {
+        std::fstream f(cache, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(32 + 16 + 8);  // the second symbol's name offset
+        const uint32_t far = 1u << 20;
+        f.write(reinterpret_cast<const char*>(&far), 4);
+    }
+    EXPECT_EQ(capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached).functionAt(0xffffffff81000150),
+              "renamed_fn");
+    EXPECT_FALSE(cached);
+    EXPECT_TRUE(capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached).size() == 2 && cached);
+    // Hidden addresses: nothing to keep, no file.
+    const std::string hidden = dir + "/hidden", hiddenCache = dir + "/hidden.bin";
+    std::ofstream(hidden) << "0000000000000000 T _stext\n";
+    EXPECT_EQ(capture::KernelSymbols::loadCached(hidden, hiddenCache, 3, &cached).size(), 0u);
+    EXPECT_FALSE(std::filesystem::exists(hiddenCache));
+    // An unwritable cache place costs nothing but the cache.
+    EXPECT_EQ(capture::KernelSymbols::loadCached(kallsyms, "/proc/no/such/kallsyms.bin", 4, &cached).size(), 2u);
+    // This machine's own table, through the environment's cache directory: the same symbols.
+    ::setenv("SIGHTLINE_CACHE_DIR", (dir + "/env").c_str(), 1);
+    EXPECT_EQ(capture::KernelSymbols::defaultCacheFile().rfind(dir + "/env/kallsyms-", 0), 0u);
+    const auto direct = capture::KernelSymbols::load();
+    const auto viaCache = capture::KernelSymbols::loadForThisBoot();
+    const auto second = capture::KernelSymbols::loadForThisBoot();
+    ::unsetenv("SIGHTLINE_CACHE_DIR");
+    EXPECT_EQ(viaCache.size(), direct.size());
+    EXPECT_EQ(second.size(), direct.size());
+    EXPECT_NE(capture::KernelSymbols::currentKey(), 0u);
+    std::filesystem::remove_all(dir);
+}
+
 TEST(ModuleMaps, LookupOverlapForkExec) {
     ModuleMaps m;
     m.map(10, 0x1000, 0x2000, 0x0, "/bin/a");        // [0x1000, 0x3000) offsets 0..
