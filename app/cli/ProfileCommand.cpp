@@ -83,14 +83,13 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         o.pythonFunctions = std::move(*functions);
     }
     if (a.isTrue("python-sampling")) o.pythonSamplingHz = std::stoi(a.value("python-sampling-frequency"));
-    // --python-backtrace=KIND[,KIND]: osrt and nvtx ("none", "false" and "cuda", which is not
-    // taken yet and said so by the option table, left out).
+    // --python-backtrace=KIND[,KIND]: cuda, osrt and nvtx ("none" and "false" left out).
     const std::string backtraceKinds = a.value("python-backtrace");
     for (std::string_view rest = backtraceKinds; !rest.empty();) {
         const size_t comma = rest.find(',');
         const std::string_view kind = rest.substr(0, comma);
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        if (kind == "osrt" || kind == "nvtx")
+        if (kind == "cuda" || kind == "osrt" || kind == "nvtx")
             o.pythonBacktrace += (o.pythonBacktrace.empty() ? "" : ",") + std::string(kind);
     }
     // --pytorch=MODE[,MODE]: the modes as the hook reads them, "none" left out.

@@ -1,5 +1,7 @@
 #include "capture/cupti/CudaOptions.h"
 
+#include "capture/common/SessionEnv.h"
+
 #include <algorithm>
 #include <charconv>
 #include <iterator>
@@ -109,6 +111,15 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
             if (std::find(std::begin(kKnown), std::end(kKnown), k) == std::end(kKnown))
                 return bad(env::kKinds, v);
             o.kinds.emplace_back(k);
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
+    }
+    // The launcher's list of kinds (osrt,nvtx,cuda) for --python-backtrace, shared with the
+    // preloaded module.
+    if (const char* v = get(capture::env::kPythonBacktrace)) {
+        for (std::string_view rest(v); !rest.empty();) {
+            const size_t comma = rest.find(',');
+            if (rest.substr(0, comma) == "cuda") o.pythonBacktrace = true;
             rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         }
     }

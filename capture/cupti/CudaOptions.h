@@ -44,6 +44,7 @@ struct CudaTraceOptions {
     uint32_t bufferPoolMb = 256;
     bool allApis = false;           // --cuda-trace-all-apis: also the negligible queries
     bool cuptiClock = false;        // SIGHTLINE_CUDA_CLOCK=cupti
+    bool pythonBacktrace = false;   // --python-backtrace=cuda (SIGHTLINE_PYTHON_BACKTRACE has "cuda")
     std::vector<std::string> kinds;  // SIGHTLINE_CUDA_KINDS; empty: all
 
     // The variables to put in the traced program's environment.

@@ -217,6 +217,12 @@ void recordFor(int64_t time, EventKind kind) {
 
 }  // namespace sl::inject::pybt
 
+// --python-backtrace=cuda (PythonBacktraceHook.h): the CUDA module's callback at an API call's
+// entry. The record's time field holds the call's correlation id (kind CudaApi).
+SL_EXPORT void sightline_python_backtrace_cuda(uint32_t correlationId) {
+    sl::inject::pybt::recordFor(static_cast<int64_t>(correlationId), sl::EventKind::CudaApi);
+}
+
 // Called by the start-up hook (--python-backtrace) from a known stack: resolves the
 // interpreter's functions, picks its layout and reads the hook's own stack with it, which must
 // match `expected` (what Python itself says the stack is: pybt::check). Returns 1 when

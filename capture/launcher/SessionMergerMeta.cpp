@@ -52,6 +52,10 @@ void SessionMerger::resolvePython(StreamCtx& s) {
             ++s.pySamplesUnresolved;
             continue;
         }
+        if (p.b.kind == EventKind::CudaApi) {
+            m_b.addBacktraceByCorrelation(p.b.pid, static_cast<uint32_t>(p.b.start), stack);
+            continue;
+        }
         if (p.b.kind != EventKind::CpuSample) {
             p.b.stack = stack;
             m_b.report().backtraces.push_back(p.b);
@@ -269,8 +273,11 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 ++s.pySamplesUnresolved;  // damaged
                 break;
             }
-            // Samples joined with native ones are kept whatever their time (PythonStacks).
-            if (!m_window.contains(p.b.start) && !(m_pyStacks && p.b.kind == EventKind::CpuSample))
+            // Samples joined with native ones are kept whatever their time (PythonStacks). A
+            // CUDA API call's backtrace holds its correlation id, not a time
+            // (PythonBacktraceHook.h): its call, if outside the window, is not in the report.
+            if (!m_window.contains(p.b.start) && !(m_pyStacks && p.b.kind == EventKind::CpuSample) &&
+                p.b.kind != EventKind::CudaApi)
                 break;
             if (named) {
                 p.streamStack = static_cast<uint32_t>(m.i(4));

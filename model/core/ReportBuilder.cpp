@@ -180,12 +180,47 @@ Process& ReportBuilder::ensureProcess(int64_t pid) {
     return m_report->processes.back();
 }
 
+void ReportBuilder::addBacktraceByCorrelation(int64_t pid, uint32_t correlation, uint32_t stack) {
+    m_correlatedBacktraces.push_back({pid, correlation, stack});
+}
+
+void ReportBuilder::resolveCorrelatedBacktraces() {
+    if (m_correlatedBacktraces.empty()) return;
+    // (pid, correlation) -> the backtrace; CUPTI's correlation ids are unique in a process.
+    std::unordered_map<uint64_t, size_t> wanted;
+    auto keyOf = [](int64_t pid, uint64_t correlation) { return uint64_t(pid) << 32 ^ correlation; };
+    for (size_t i = 0; i < m_correlatedBacktraces.size(); ++i) {
+        const CorrelatedBacktrace& c = m_correlatedBacktraces[i];
+        wanted.emplace(keyOf(c.pid, c.correlation), i);
+    }
+    for (const Track& t : m_report->tracks) {
+        if (t.key.kind != EventKind::CudaApi) continue;
+        for (size_t i = 0; i < t.size(); ++i) {
+            const auto it = wanted.find(keyOf(t.key.pid, uint64_t(t.intAt(cols::CudaApi::Correlation, i))));
+            if (it == wanted.end()) continue;
+            // The call's own row names the thread (CUPTI's thread id, as the call's other records).
+            const CorrelatedBacktrace& c = m_correlatedBacktraces[it->second];
+            EventBacktrace b;
+            b.kind = EventKind::CudaApi;
+            b.pid = t.key.pid;
+            b.tid = t.key.tid;
+            b.start = t.start[i];
+            b.stack = c.stack;
+            m_report->backtraces.push_back(b);
+            wanted.erase(it);
+        }
+    }
+    m_correlatedBacktraces.clear();
+    m_correlatedBacktraces.shrink_to_fit();
+}
+
 std::shared_ptr<Report> ReportBuilder::finish(const std::function<void(double)>& progress) {
     auto& tracks = m_report->tracks;
     // Deterministic track order: by key (kind, pid, tid, device, ...).
     std::sort(tracks.begin(), tracks.end(), [](const Track& a, const Track& b) { return a.key < b.key; });
     tracks.erase(std::remove_if(tracks.begin(), tracks.end(), [](const Track& t) { return t.empty(); }),
                  tracks.end());
+    resolveCorrelatedBacktraces();
     // Backtraces are looked up by event (Report::backtraceOf): one per event (the first).
     auto& bts = m_report->backtraces;
     std::stable_sort(bts.begin(), bts.end(),

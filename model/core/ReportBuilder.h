@@ -51,6 +51,11 @@ public:
     // Generic: one integer per schema column of key.kind.
     void addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra);
 
+    // A backtrace taken at a CUDA API call's entry, which knew the call's correlation id but not
+    // its start (CUPTI times the call itself): finish() gives it the start and thread of that
+    // process's CUDA API event with that id. One with no such event is left out.
+    void addBacktraceByCorrelation(int64_t pid, uint32_t correlation, uint32_t stack);
+
     // Adds `count` to the diagnostic `name` (created with `reason` on first use).
     void addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid = 0);
     // Adds a thread/process row when none exists yet (names can be set later).
@@ -64,6 +69,7 @@ public:
 
 private:
     Track& track(const TrackKey& key);
+    void resolveCorrelatedBacktraces();
 
     std::unique_ptr<Report> m_report;
     std::unordered_map<TrackKey, size_t, TrackKeyHash> m_trackIndex;
@@ -73,6 +79,11 @@ private:
     TrackKey m_lastKey;
     size_t m_lastTrack = SIZE_MAX;
     uint64_t m_events = 0;
+    struct CorrelatedBacktrace {
+        int64_t pid;
+        uint32_t correlation, stack;
+    };
+    std::vector<CorrelatedBacktrace> m_correlatedBacktraces;
 };
 
 }  // namespace sl

@@ -112,25 +112,31 @@ Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, 
     });
 }
 
-int64_t osrtCallchainId(const Report& r, const Track& t, size_t i) {
-    const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, t.key.pid, t.key.tid, t.start[i]);
+int64_t callchainIdOf(const Report& r, const Track& t, size_t i) {
+    const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]);
     return bt ? static_cast<int64_t>(bt - r.callStacks.data()) + 1 : 0;
 }
 
-Status emitOsrtCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
-                          const std::function<uint32_t(const std::string&)>& extraString) {
-    // The Python backtraces of OS runtime calls (--python-backtrace=osrt), each distinct stack
-    // once, id = its call stack index + 1 (OSRT_API.callchainId).
-    std::vector<bool> used(r.callStacks.size());
-    bool any = false;
-    for (const auto& b : r.backtraces)
-        if (b.kind == EventKind::OsRuntime && b.stack < used.size() && o.inWindow(b.start, b.start))
-            any = used[b.stack] = true;
-    if (!any) return {};
-    return callchainTable(r, "OSRT_CALLCHAINS", sink, stats, extraString, [&](auto chain) {
-        for (size_t s = 0; s < used.size(); ++s)
-            if (used[s]) chain(static_cast<int64_t>(s) + 1, s);
-    });
+Status emitBacktraceCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                               const std::function<uint32_t(const std::string&)>& extraString) {
+    // Each distinct stack once per table, id = its call stack index + 1 (callchainIdOf).
+    for (const auto& [kind, table] : {std::pair{EventKind::OsRuntime, "OSRT_CALLCHAINS"},
+                                      std::pair{EventKind::CudaApi, "CUDA_CALLCHAINS"}}) {
+        std::vector<bool> used(r.callStacks.size());
+        bool any = false;
+        for (const auto& b : r.backtraces)
+            if (b.kind == kind && b.stack < used.size() && o.inWindow(b.start, b.start))
+                any = used[b.stack] = true;
+        if (!any) continue;
+        if (Status s = callchainTable(r, table, sink, stats, extraString,
+                                      [&](auto chain) {
+                                          for (size_t k = 0; k < used.size(); ++k)
+                                              if (used[k]) chain(static_cast<int64_t>(k) + 1, k);
+                                      });
+            !s)
+            return s;
+    }
+    return {};
 }
 
 }  // namespace sl::exporter

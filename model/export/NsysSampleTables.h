@@ -15,10 +15,12 @@ namespace sl::exporter {
 Status emitSampleTables(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
                         int64_t origin,
                         const std::function<uint32_t(const std::string&)>& extraString);
-// OSRT_CALLCHAINS: the Python backtraces of OS runtime calls (--python-backtrace=osrt), in the
-// callchain layout; OSRT_API.callchainId is osrtCallchainId() (0: none, written as NULL).
-Status emitOsrtCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
-                          const std::function<uint32_t(const std::string&)>& extraString);
-int64_t osrtCallchainId(const Report& r, const Track& t, size_t i);
+// The Python backtraces of events (--python-backtrace) in the callchain layout, as nsys keeps
+// them: OS runtime calls in OSRT_CALLCHAINS (OSRT_API.callchainId), CUDA API calls in
+// CUDA_CALLCHAINS (CUPTI_ACTIVITY_KIND_RUNTIME.callchainId). callchainIdOf() gives the id of
+// an event's backtrace (0: none, written as NULL).
+Status emitBacktraceCallchains(const Report& r, const ExportOptions& o, RowSink& sink, ExportStats& stats,
+                               const std::function<uint32_t(const std::string&)>& extraString);
+int64_t callchainIdOf(const Report& r, const Track& t, size_t i);
 
 }  // namespace sl::exporter

@@ -104,7 +104,8 @@ private:
             c[4] = I(t.col<uint32_t>(cols::CudaApi::Correlation)[i]);
             c[5] = I(t.name[i]);
             c[6] = I(t.col<int32_t>(cols::CudaApi::Result)[i]);
-            c[7] = N();
+            const int64_t chain = callchainIdOf(m_r, t, i);  // --python-backtrace=cuda
+            c[7] = chain ? I(chain) : N();
         });
     }
 
@@ -332,7 +333,7 @@ private:
             c[4] = I(t.name[i]);
             c[5] = I(t.col<int64_t>(cols::OsRuntime::Result)[i]);
             c[6] = I(t.laneOf(i));
-            const int64_t chain = osrtCallchainId(m_r, t, i);
+            const int64_t chain = callchainIdOf(m_r, t, i);
             c[7] = chain ? I(chain) : N();
         });
     }
@@ -340,7 +341,7 @@ private:
     Status samples() {
         auto extra = [this](const std::string& s) { return m_extra.id(s); };
         if (Status s = emitSampleTables(m_r, m_o, m_sink, m_stats, m_origin, extra); !s) return s;
-        return emitOsrtCallchains(m_r, m_o, m_sink, m_stats, extra);
+        return emitBacktraceCallchains(m_r, m_o, m_sink, m_stats, extra);
     }
 
     Status memoryUsage() {

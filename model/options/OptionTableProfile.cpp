@@ -268,8 +268,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             "Python call stacks at CUDA API calls (and OS runtime calls, NVTX ranges and marks)")
             .values({differs("osrt", "Sightline's own: at each recorded OS runtime call"),
                      differs("nvtx", "Sightline's own: at each NVTX push, start and mark"),
-                     na("cuda", "Python call stacks are not taken at CUDA API calls yet; osrt "
-                                "and nvtx are"),
+                     cudaVal("cuda"),
                      val("none"), alias("false", "none")})
             .differs("read from CPython 3.11 to 3.13's own structures by the calling thread "
                      "(checked against Python's view at start-up; other interpreters record "

@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 
 #include "model/rep/RepReader.h"
+#include "model/rep/Sqlite.h"
 #include "tests/gpu/GpuCaptureCheck.h"
 
 namespace sl::cuda {
@@ -31,11 +34,13 @@ protected:
     // Runs sightline profile OPTIONS fake_cuda_app - SCENARIO; returns the exit status.
     int profile(const std::string& options, const std::string& scenario,
                 const std::string& report) {
+        return profileProgram(options, SIGHTLINE_FAKE_CUDA_APP " - " + scenario, report);
+    }
+    int profileProgram(const std::string& options, const std::string& program, const std::string& report) {
         std::string cmd = "LD_LIBRARY_PATH=" + m_dir + " " SIGHTLINE_CLI " profile -q true " +
                           options + " -o " + report +
-                          " -e LD_LIBRARY_PATH=" SIGHTLINE_FAKE_CUPTI_DIR
-                          " " SIGHTLINE_FAKE_CUDA_APP " - " +
-                          scenario + " > " + m_dir + "/log.txt 2>&1";
+                          " -e LD_LIBRARY_PATH=" SIGHTLINE_FAKE_CUPTI_DIR " " + program + " > " + m_dir +
+                          "/log.txt 2>&1";
         int st = std::system(cmd.c_str());
         return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     }
@@ -85,6 +90,75 @@ TEST_F(CudaCaptureE2E, KernelsApiCallsAndGpuInTheReport) {
     auto check = gpucheck::checkGpuCapture(report, *expect, o);
     for (const auto& f : check.failed) ADD_FAILURE() << f;
     EXPECT_EQ(check.passed.size(), 4u);
+}
+
+// --python-backtrace=cuda: a Python program calls CUDA (the stand-in CUPTI calls the module's
+// API callback around each call, as CUPTI does) from known lines, on two threads; each recorded
+// call has the Python stack of its line, shown in the details and exported as nsys does
+// (CUPTI_ACTIVITY_KIND_RUNTIME.callchainId, CUDA_CALLCHAINS).
+TEST_F(CudaCaptureE2E, PythonBacktraceAtCudaApiCalls) {
+#ifndef SIGHTLINE_PYTHON3
+    GTEST_SKIP() << "no python3 on this machine";
+#else
+    const std::string client = SIGHTLINE_CLIENTS_SRC "/python/cuda_backtrace.py";
+    auto lineOf = [&](const std::string& marker) {
+        std::ifstream in(client);
+        std::string line;
+        for (int n = 1; std::getline(in, line); ++n)
+            if (line.find(marker) != std::string::npos) return n;
+        return 0;
+    };
+    const int launchLine = lineOf("# the launch"), syncLine = lineOf("# the sync");
+    ASSERT_GT(launchLine, 0);
+    std::string rep = m_dir + "/pybt.rep";
+    ASSERT_EQ(profileProgram("-t cuda -s none --cpuctxsw none --python-backtrace=cuda",
+                             std::string(SIGHTLINE_PYTHON3) + " " + client, rep),
+              0)
+        << log();
+    EXPECT_NE(log().find("cuda_backtrace done"), std::string::npos) << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const Report& report = **r;
+    if (report.diagnosticCount("python.backtraces_unavailable") > 0)
+        GTEST_SKIP() << "this python3 is not CPython 3.11-3.13: no backtraces (said in the report)";
+    int launches = 0, syncs = 0, threads = 0;
+    std::set<int64_t> tids;
+    for (const Track* t : report.tracksOfKind(EventKind::CudaApi)) {
+        for (size_t i = 0; i < t->size(); ++i) {
+            const std::string name(report.str(t->name[i]));
+            const CallStack* bt = report.backtraceOf(EventKind::CudaApi, t->key.pid, t->key.tid, t->start[i]);
+            ASSERT_NE(bt, nullptr) << name << " at " << t->start[i];
+            ASSERT_FALSE(bt->frames.empty());
+            const StackFrame& leaf = report.stackFrames[bt->frames[0]];
+            EXPECT_TRUE(report.str(leaf.module).ends_with("cuda_backtrace.py")) << report.str(leaf.module);
+            if (name == "cudaLaunchKernel") {
+                ++launches;
+                EXPECT_EQ(report.str(leaf.function), "launch");
+                EXPECT_EQ(leaf.offset, uint64_t(launchLine));
+            } else if (name == "cudaDeviceSynchronize") {
+                ++syncs;
+                EXPECT_EQ(report.str(leaf.function), "synchronize");
+                EXPECT_EQ(leaf.offset, uint64_t(syncLine));
+            }
+            tids.insert(t->key.tid);
+        }
+    }
+    threads = static_cast<int>(tids.size());
+    EXPECT_EQ(launches, 5);
+    EXPECT_EQ(syncs, 1);
+    EXPECT_EQ(threads, 2);
+    EXPECT_EQ(report.backtraces.size(), 6u);
+    // Exported as nsys keeps CUDA backtraces.
+    const std::string db = m_dir + "/pybt.sqlite";
+    ASSERT_EQ(std::system((SIGHTLINE_CLI " export --type sqlite -o " + db + " " + rep + " > /dev/null 2>&1").c_str()), 0);
+    sqlite::Db d;
+    ASSERT_TRUE(d.openReadOnly(db));
+    sqlite::Stmt st(d, "SELECT COUNT(*), COUNT(DISTINCT callchainId) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                       "JOIN CUDA_CALLCHAINS c ON c.id = r.callchainId AND c.stackDepth = 0");
+    ASSERT_TRUE(st.valid() && st.step());
+    EXPECT_EQ(st.i64(0), 6);
+    EXPECT_GE(st.i64(1), 2);  // the launch's stack (two threads: two stacks) and the sync's
+#endif
 }
 
 TEST_F(CudaCaptureE2E, CudaProfilerApiRange) {

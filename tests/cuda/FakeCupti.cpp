@@ -105,8 +105,25 @@ CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc f, void
     *s = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiEnableCallback(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
-                                CUpti_CallbackId) {
+// API callbacks asked for beyond the few the module always takes (profiler start/stop): whole
+// domains (cuptiEnableDomain), less the functions switched off one by one.
+std::set<int> g_domainsOn;
+std::set<std::pair<int, CUpti_CallbackId>> g_callbacksOff;
+CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain) {
+    std::lock_guard lock(g_mutex);
+    if (enable)
+        g_domainsOn.insert(domain);
+    else
+        g_domainsOn.erase(domain);
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain,
+                                CUpti_CallbackId cbid) {
+    std::lock_guard lock(g_mutex);
+    if (enable)
+        g_callbacksOff.erase({domain, cbid});
+    else
+        g_callbacksOff.insert({domain, cbid});
     return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t) {
@@ -253,12 +270,27 @@ static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, ui
     queue(a);
 }
 
+// The runtime API callback at a call's entry or exit, when its domain is on and the function
+// not switched off. With g_mutex held (the fake keeps its lock across callbacks, as a CUPTI
+// that serializes them would).
+static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, uint32_t corr) {
+    if (!g_callback || !g_domainsOn.count(CUPTI_CB_DOMAIN_RUNTIME_API) ||
+        g_callbacksOff.count({CUPTI_CB_DOMAIN_RUNTIME_API, cbid}))
+        return;
+    CUpti_CallbackData cb{};
+    cb.callbackSite = site;
+    cb.correlationId = corr;
+    g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+}
+
 // cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
 void fakeCuptiLaunch(const char* name) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
+    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER, corr);
     queueRuntimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t0, 500, corr);
+    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_EXIT, corr);
     if (g_enabled.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -279,7 +311,9 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
+    runtimeCallback(cbid, CUPTI_API_ENTER, corr);
     queueRuntimeCall(cbid, t0, 100, corr);
+    runtimeCallback(cbid, CUPTI_API_EXIT, corr);
 }
 
 // cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.

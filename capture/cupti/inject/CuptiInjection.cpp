@@ -42,6 +42,7 @@
 #include <thread>
 
 #include "capture/common/FinalFlushHook.h"
+#include "capture/common/PythonBacktraceHook.h"
 #include "capture/common/RawFormat.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/CuptiConverter.h"
@@ -93,6 +94,10 @@ struct State {
     // locks): the handler writes to finishRequest and waits on finishDone.
     int finishRequest[2] = {-1, -1};
     int finishDone[2] = {-1, -1};
+    // --python-backtrace=cuda: the preloaded module's reader of Python stacks, and whether API
+    // calls are recorded now (a backtrace of a call with no record would find no event).
+    capture::PythonBacktraceFn pythonBacktrace = nullptr;
+    std::atomic<bool> backtracing{false};
 };
 
 // How long a fatal signal's handler waits for the CUDA records: bounded, since the signal may
@@ -215,6 +220,7 @@ void setCollecting(bool on) {
                             ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
     }
     if (on) leaveOutNegligibleApis();
+    g->backtracing.store(on && g->pythonBacktrace, std::memory_order_relaxed);
 }
 
 void flushAll(bool forced) {
@@ -255,6 +261,25 @@ void profilerCall(bool start) {
     }
 }
 
+// --python-backtrace=cuda: the Python stack at the entry of each recorded API call, by its
+// correlation id. A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel)
+// has the same Python stack; only the outermost call of a thread takes one.
+thread_local int t_runtimeDepth = 0;
+
+void pythonBacktraceAt(CUpti_CallbackDomain domain, const CUpti_CallbackData* cb) {
+    const bool enter = cb->callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (!enter) {
+            t_runtimeDepth = std::max(0, t_runtimeDepth - 1);
+            return;
+        }
+        if (t_runtimeDepth++ > 0) return;
+    } else if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !enter || t_runtimeDepth > 0) {
+        return;
+    }
+    if (g->backtracing.load(std::memory_order_relaxed)) g->pythonBacktrace(cb->correlationId);
+}
+
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const void* data) {
     if (g->finished.load()) return;
@@ -269,6 +294,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         return;
     }
     auto* cb = static_cast<const CUpti_CallbackData*>(data);
+    if (g->pythonBacktrace) pythonBacktraceAt(domain, cb);
     if (cb->callbackSite != CUPTI_API_ENTER) return;
     bool start =
         (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
@@ -462,6 +488,26 @@ std::string initialize() {
                         CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     cuptiEnableCallback(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
                         CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    // --python-backtrace=cuda: callbacks at every API call but the negligible ones (those are
+    // not recorded either, unless --cuda-trace-all-apis).
+    if (g->options.pythonBacktrace) {
+        g->pythonBacktrace =
+            reinterpret_cast<capture::PythonBacktraceFn>(dlsym(RTLD_DEFAULT, capture::kPythonBacktraceSymbol));
+        if (!g->pythonBacktrace) {
+            diag("python.cuda_backtraces_unavailable", 1,
+                 "--python-backtrace=cuda: the preloaded Sightline module is not in this process "
+                 "(its environment was cleared?): CUDA calls have no Python backtraces");
+        } else {
+            cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+            cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+            if (!g->options.allApis) {
+                for (CUpti_CallbackId cbid : kNegligibleRuntimeApis)
+                    cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+                for (CUpti_CallbackId cbid : kNegligibleDriverApis)
+                    cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+            }
+        }
+    }
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
     cuptiActivityEnableCudaEventDeviceTimestamps(1);
     // EnableAndDump: devices and contexts that exist already are reported too. Without them
