@@ -62,7 +62,7 @@ struct CacheSlot {
     std::atomic<uint32_t> id{0};     // 0: being defined
 };
 constexpr uint32_t kCacheSlots = 1u << 16;
-CacheSlot* g_cache = new CacheSlot[kCacheSlots];
+CacheSlot g_cache[kCacheSlots];  // in .bss: no cost to a process that takes no backtrace
 
 uint32_t frameIdOf(const void* code, int64_t addr) {
     const PythonLayout& l = *g_py.layout;
