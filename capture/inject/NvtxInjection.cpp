@@ -99,7 +99,7 @@ struct NamedCategory {
     std::string name;
 };
 constexpr uint32_t kMaxNamedCategories = 4096;
-std::atomic<NamedCategory*>* g_namedCategories = new std::atomic<NamedCategory*>[kMaxNamedCategories]();
+std::atomic<NamedCategory*> g_namedCategories[kMaxNamedCategories];  // .bss (PythonFrames.cpp says why)
 std::atomic<uint32_t> g_namedCount{0};
 std::atomic<uint32_t> g_namedGen{0};  // the stream generation that has every name
 

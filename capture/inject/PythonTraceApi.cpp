@@ -30,7 +30,7 @@ struct TracedFunction {
 
 // Ids are indexes + 1 into a table that only grows (read without a lock by push and pop).
 constexpr uint32_t kMaxFunctions = 1u << 16;
-std::atomic<TracedFunction*>* g_functions = new std::atomic<TracedFunction*>[kMaxFunctions]();
+std::atomic<TracedFunction*> g_functions[kMaxFunctions];  // .bss: zero pages until used (PythonFrames.cpp)
 std::atomic<uint32_t> g_count{0};
 std::mutex g_defineMutex;
 
