@@ -2,9 +2,12 @@
 (tests/cuda/CudaCaptureE2ETest.cpp). Loads Sightline's CUDA module the way the CUDA driver does
 (CUDA_INJECTION64_PATH, then InitializeInjection) and drives the stand-in libcupti
 (tests/cuda/FakeCupti.cpp), which calls the module's API callback around each call as CUPTI
-does: 3 launches from the main thread, 2 from another thread, one cudaDeviceSynchronize."""
+does: 3 launches from the main thread, 2 from another thread, one cudaDeviceSynchronize.
+With a count as its argument (tests/bench/cuda/python_backtrace_cuda.sh) it makes that many
+launches from the main thread instead and prints nothing else."""
 import ctypes
 import os
+import sys
 import threading
 
 CUDA_DEVICE_SYNCHRONIZE = 165  # CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020
@@ -35,6 +38,10 @@ def main():
     if injection.InitializeInjection() != 1:
         raise SystemExit("cuda_backtrace: InitializeInjection failed")
     cupti.fakeCuptiCreateContext()
+    if len(sys.argv) > 1:
+        for _ in range(int(sys.argv[1])):
+            launch(cupti)
+        return
     for _ in range(3):
         launch(cupti)
     t = threading.Thread(target=worker, args=(cupti,))
