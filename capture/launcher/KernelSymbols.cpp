@@ -63,9 +63,18 @@ bool writeAll(int fd, const void* from, size_t bytes) {
 uint64_t KernelSymbols::currentKey(const std::string& procRoot) {
     // The boot id changes at each boot (and with it the KASLR offset); /proc/modules lists each
     // module with its load address, so loading or unloading one changes it too.
+    // Of each module only its name and address: the use count on the same line changes as
+    // devices open and close, which would make the cache miss for nothing.
     uint64_t h = fnv1a(14695981039346656037ULL, readSmallFile(procRoot + "/sys/kernel/random/boot_id"));
-    h = fnv1a(h, "\n--\n");
-    return fnv1a(h, readSmallFile(procRoot + "/modules"));
+    std::istringstream modules(readSmallFile(procRoot + "/modules"));
+    for (std::string line; std::getline(modules, line);) {
+        std::istringstream words(line);
+        std::string word, name, address;
+        for (words >> name; words >> word;)
+            if (word.starts_with("0x")) address = word;
+        h = fnv1a(h, "\n" + name + " " + address);
+    }
+    return h;
 }
 
 std::string KernelSymbols::defaultCacheFile() {

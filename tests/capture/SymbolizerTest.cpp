@@ -285,6 +285,19 @@ TEST(KernelSymbols, CacheServesOnlyItsKeyAndSurvivesDamage) {
     EXPECT_EQ(viaCache.size(), direct.size());
     EXPECT_EQ(second.size(), direct.size());
     EXPECT_NE(capture::KernelSymbols::currentKey(), 0u);
+    // The key: the boot and each module's name and address, not its use count.
+    const std::string proc = dir + "/proc";
+    std::filesystem::create_directories(proc + "/sys/kernel/random");
+    std::ofstream(proc + "/sys/kernel/random/boot_id") << "3f1c0e4e-boot-one\n";
+    std::ofstream(proc + "/modules") << "nf_tables 376832 0 - Live 0xffffffffc0a00000\n";
+    const uint64_t key = capture::KernelSymbols::currentKey(proc);
+    std::ofstream(proc + "/modules") << "nf_tables 376832 3 - Live 0xffffffffc0a00000\n";
+    EXPECT_EQ(capture::KernelSymbols::currentKey(proc), key);
+    std::ofstream(proc + "/modules") << "nf_tables 376832 3 - Live 0xffffffffc0b00000\n";
+    EXPECT_NE(capture::KernelSymbols::currentKey(proc), key);
+    std::ofstream(proc + "/modules") << "nf_tables 376832 0 - Live 0xffffffffc0a00000\n";
+    std::ofstream(proc + "/sys/kernel/random/boot_id") << "3f1c0e4e-boot-two\n";
+    EXPECT_NE(capture::KernelSymbols::currentKey(proc), key);
     std::filesystem::remove_all(dir);
 }
 
