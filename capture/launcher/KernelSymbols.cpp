@@ -1,7 +1,6 @@
 #include "capture/launcher/KernelSymbols.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,17 +34,6 @@ std::string readSmallFile(const std::string& path) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
-}
-
-bool readAll(int fd, void* to, size_t bytes) {
-    auto* p = static_cast<char*>(to);
-    while (bytes > 0) {
-        const ssize_t n = ::read(fd, p, bytes);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        p += n, bytes -= static_cast<size_t>(n);
-    }
-    return true;
 }
 
 bool writeAll(int fd, const void* from, size_t bytes) {
@@ -99,21 +87,22 @@ KernelSymbols KernelSymbols::loadForThisBoot() {
 KernelSymbols KernelSymbols::loadCached(const std::string& kallsymsPath, const std::string& cacheFile,
                                         uint64_t key, bool* fromCache) {
     if (fromCache) *fromCache = false;
-    if (int fd = ::open(cacheFile.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    if (std::ifstream in(cacheFile, std::ios::binary); in) {
         KernelSymbols out;
         CacheHeader h{};
-        struct stat st {};
-        bool ok = ::fstat(fd, &st) == 0 && readAll(fd, &h, sizeof h) &&
+        in.seekg(0, std::ios::end);
+        const auto size = static_cast<uint64_t>(in.tellg());
+        in.seekg(0);
+        bool ok = in.read(reinterpret_cast<char*>(&h), sizeof h) &&
                   std::memcmp(h.magic, kCacheMagic, sizeof h.magic) == 0 && h.key == key && h.count > 0 &&
                   h.count < (1u << 26) && h.namesBytes < (1u << 30) &&
-                  static_cast<uint64_t>(st.st_size) == sizeof h + h.count * sizeof(Symbol) + h.namesBytes;
+                  size == sizeof h + h.count * sizeof(Symbol) + h.namesBytes;
         if (ok) {
             out.m_symbols.resize(h.count);
             out.m_names.resize(h.namesBytes);
-            ok = readAll(fd, out.m_symbols.data(), h.count * sizeof(Symbol)) &&
-                 readAll(fd, out.m_names.data(), h.namesBytes);
+            ok = in.read(reinterpret_cast<char*>(out.m_symbols.data()), std::streamsize(h.count * sizeof(Symbol))) &&
+                 in.read(out.m_names.data(), std::streamsize(h.namesBytes));
         }
-        ::close(fd);
         // A damaged file must not name frames wrongly: every name inside the names, addresses
         // in order. Anything else is read again from the kernel.
         for (size_t i = 0; ok && i < out.m_symbols.size(); ++i) {

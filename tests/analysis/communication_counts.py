@@ -17,17 +17,9 @@ import sqlite3
 import sys
 from collections import defaultdict
 
+from intervals import merged
+
 NCCL_NAME = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
-
-
-def merged(intervals):
-    out = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
 def overlap(a, b):

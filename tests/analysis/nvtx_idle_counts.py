@@ -13,21 +13,13 @@ import sqlite3
 import sys
 from collections import defaultdict
 
+from intervals import merged
+
 path = sys.argv[1]
 gap = (int(sys.argv[2]) if len(sys.argv) > 2 else 100) * 1000
 db = sqlite3.connect(path)
 tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 pid_of = lambda g: (g >> 24) & 0xFFFFFF
-
-
-def merged(intervals):
-    out = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
 busy = defaultdict(list)

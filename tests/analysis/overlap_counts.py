@@ -11,15 +11,7 @@ import sqlite3
 import sys
 from collections import defaultdict
 
-
-def merged(intervals):
-    out = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
+from intervals import merged
 
 
 def covered(s, e, merged_intervals):
