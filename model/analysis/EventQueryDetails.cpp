@@ -5,6 +5,7 @@
 
 #include "model/analysis/EventQuery.h"
 #include "model/analysis/EventQueryColumns.h"
+#include "model/analysis/MpiCall.h"
 #include "model/analysis/StatsCommon.h"
 #include "model/util/Format.h"
 
@@ -125,6 +126,20 @@ void nvtxFields(const Report& r, const Track& t, size_t i, bool range, Fields& f
     }
 }
 
+// An MPI call's columns in words ("Call class": "Kind" is already the event kind); those it
+// does not have (-1 ranks and tags, 0 sizes and handles) are left out.
+void mpiFields(const Track& t, size_t i, Fields& f) {
+    const MpiCall c = mpiCallAt(t, i);
+    f.push_back({"Call class", std::string(mpiCallClassName(c.callClass))});
+    if (c.peer >= 0) f.push_back({"Peer rank", std::to_string(c.peer)});
+    if (c.tag >= 0) f.push_back({"Tag", std::to_string(c.tag)});
+    if (c.root >= 0) f.push_back({"Root rank", std::to_string(c.root)});
+    if (c.bytes > 0) f.push_back({"Bytes sent", bytesText(static_cast<uint64_t>(c.bytes))});
+    if (c.recvBytes > 0) f.push_back({"Bytes received", bytesText(static_cast<uint64_t>(c.recvBytes))});
+    if (c.comm != 0) f.push_back({"Communicator", hex(c.comm)});
+    if (c.request != 0) f.push_back({"Request", hex(c.request)});
+}
+
 void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
     switch (t.key.kind) {
         case EventKind::OsRuntime:
@@ -194,6 +209,9 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
                 f.push_back({k == 0 ? "Call stack" : "", r.frameText(frames[k])});
             break;
         }
+        case EventKind::Mpi:
+            mpiFields(t, i, f);
+            break;
     }
     // The call stack taken when the event began (--python-backtrace), every frame.
     if (t.schema().owner == OwnerKind::Thread)
@@ -211,6 +229,11 @@ void ownerFields(const Report& r, const Track& t, Fields& f) {
                  std::to_string(k.pid) +
                      (r.findProcess(k.pid) ? " (" + r.findProcess(k.pid)->name + ")" : "")});
             f.push_back({"Thread", r.threadTitle(k.pid, k.tid)});
+            if (const Process* p = r.findProcess(k.pid); p && p->mpiRank >= 0)
+                f.push_back({"MPI rank", std::to_string(p->mpiRank) +
+                                             (p->mpiWorldSize > 0
+                                                  ? " of " + std::to_string(p->mpiWorldSize)
+                                                  : std::string())});
             break;
         case OwnerKind::Stream:
             f.push_back({"Process", std::to_string(k.pid)});

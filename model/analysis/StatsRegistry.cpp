@@ -12,7 +12,7 @@ using K = EventKind;
 // What the correlation index reads (API calls and the GPU operations they launched).
 constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::GraphTrace};
 
-const std::array<ReportInfo, 18> kReports = {{
+const std::array<ReportInfo, 20> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
@@ -48,6 +48,10 @@ const std::array<ReportInfo, 18> kReports = {{
      "running time of each thread on the CPUs", KindSet{K::ThreadState}},
     {"sample_sum", "CPU Sample Summary (flat profile)", runSampleSum, false, "", "module",
      "CPU samples per function (:module per module): self (the sampled one) and total (anywhere on the stack)", KindSet{K::CpuSample}},
+    {"mpi_event_sum", "MPI Event Summary", runMpiEventSum, false, "", "", "time spent in each MPI function (-t mpi)",
+     KindSet{K::Mpi}, KindSet{K::Mpi}},
+    {"mpi_event_trace", "MPI Event Trace", runMpiEventTrace, false, "", "",
+     "every MPI call with its rank, peer or root rank, tag and sizes", KindSet{K::Mpi}},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {

@@ -31,6 +31,8 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o);
 Table runOsrtSum(const Report& r, const StatsOptions& o);
 Table runCpuUtilSum(const Report& r, const StatsOptions& o);
 Table runSampleSum(const Report& r, const StatsOptions& o);  // CpuSampleReports.cpp
+Table runMpiEventSum(const Report& r, const StatsOptions& o);    // MpiReports.cpp
+Table runMpiEventTrace(const Report& r, const StatsOptions& o);
 
 using ReportFn = Table (*)(const Report&, const StatsOptions&);
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/analysis/CorrelationIndex.h"
+#include "model/analysis/MpiCall.h"
 #include "model/export/ChromeStackFrames.h"
 #include "model/util/JsonWriter.h"
 
@@ -82,6 +83,7 @@ std::string_view category(EventKind k) {
         case EventKind::CuptiOverhead: return "overhead";
         case EventKind::ThreadState: return "thread_state";
         case EventKind::CpuSample: return "cpu_sample";
+        case EventKind::Mpi: return "mpi";
         default: return "other";
     }
 }
@@ -108,6 +110,27 @@ std::string eventName(const Report& r, const Track& t, size_t i) {
         case EventKind::CuptiOverhead: return "CUPTI overhead";
         default: return std::string(r.str(t.nameAt(i)));
     }
+}
+
+std::string hexText(uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+// An MPI call's args: its class and the columns it has (ranks and tags of -1, sizes and
+// handles of 0 are left out); handles as hex strings (64-bit values do not survive a double).
+void writeMpiArgs(Writer& w, const Track& t, size_t i) {
+    const analysis::MpiCall c = analysis::mpiCallAt(t, i);
+    w.raw(",\"args\":{\"class\":").str(mpiCallClassName(c.callClass));
+    if (c.peer >= 0) w.raw(",\"peer\":").num(c.peer);
+    if (c.tag >= 0) w.raw(",\"tag\":").num(c.tag);
+    if (c.root >= 0) w.raw(",\"root\":").num(c.root);
+    if (c.bytes != 0) w.raw(",\"bytes\":").num(c.bytes);
+    if (c.recvBytes != 0) w.raw(",\"recv_bytes\":").num(c.recvBytes);
+    if (c.comm != 0) w.raw(",\"comm\":").str(hexText(c.comm));
+    if (c.request != 0) w.raw(",\"request\":").str(hexText(c.request));
+    w.raw("}");
 }
 
 // Writes `,"samples":[...]` when the window holds CPU samples; returns how many.
@@ -156,6 +179,10 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
             pids.insert(p.pid);
             w.event().raw("\"ph\":\"M\",\"name\":\"process_name\",\"pid\":").num(p.pid).raw(",\"args\":{\"name\":");
             w.str(p.name.empty() ? "pid " + std::to_string(p.pid) : p.name + " (" + std::to_string(p.pid) + ")").raw("}}");
+            if (p.mpiRank >= 0) {  // -t mpi: the rank as the process's label
+                w.event().raw("\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":").num(p.pid);
+                w.raw(",\"args\":{\"labels\":").str("MPI rank " + std::to_string(p.mpiRank)).raw("}}");
+            }
         }
         for (const auto& t : r.threads) {
             w.event().raw("\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":").num(t.pid).raw(",\"tid\":").num(t.tid);
@@ -222,6 +249,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                         w.raw("}");
                     }
                 }
+                if (t.key.kind == EventKind::Mpi) writeMpiArgs(w, t, i);
                 if (t.key.kind == EventKind::CudaApi || gpu) {
                     const uint32_t corr = t.col<uint32_t>(0)[i];
                     w.raw(",\"args\":{\"correlation\":").num(corr);

@@ -40,7 +40,11 @@ const char* const kEventTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
                                     "CUDA_GPU_MEMORY_USAGE_EVENTS",
                                     "GPU_METRICS",
                                     "COMPOSITE_EVENTS",
-                                    "SAMPLING_CALLCHAINS"};
+                                    "SAMPLING_CALLCHAINS",
+                                    "MPI_P2P_EVENTS",
+                                    "MPI_COLLECTIVES_EVENTS",
+                                    "MPI_START_WAIT_EVENTS",
+                                    "MPI_OTHER_EVENTS"};
 
 }  // namespace
 
@@ -383,10 +387,11 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
                     &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
                     &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
                     &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched,
-                    &NsysSqliteImporter::readSamples}) {
+                    &NsysSqliteImporter::readSamples, &NsysSqliteImporter::readMpi}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();
+    applyMpiRanks();
     readStreams();
     countUnmappedTables();
     Session& s = m_b.report().session;

@@ -54,6 +54,8 @@ private:
     Status readGpuMetrics();
     Status readSched();
     Status readSamples();  // NsysSamples.cpp
+    Status readMpi();      // NsysMpiImport.cpp
+    void applyMpiRanks();  // after readProcessesAndThreads
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.
     template <class Fn>
@@ -83,6 +85,7 @@ private:
     std::set<StreamKey> m_streams;
     std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxThreadNames;
     std::set<std::string> m_readTables;
+    std::map<int64_t, int32_t> m_mpiRanks;  // pid -> MPI_RANKS.rank
     int64_t m_maxEnd = 0;
     int64_t m_minStart = INT64_MAX;
     uint64_t m_rowsDone = 0, m_rowsTotal = 1;
