@@ -35,6 +35,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     o.forceOverwrite = a.isTrue("force-overwrite");
     if (Status s = parseTraceList(a.value("trace"), o); !s) return s;
     o.osrtThresholdNs = std::stoll(a.value("osrt-threshold"));
+    o.mpiImpl = a.value("mpi-impl");
     auto delay = parseSeconds(a.value("delay"), "--delay");
     if (!delay) return makeError(delay.error());
     o.delayNs = *delay;

@@ -190,6 +190,8 @@ enum class MetaKind : uint32_t {
     PythonBacktraceState = 25,  // {time, state (2: off)} {why}: backtraces could not be read
     PythonStack = 26,     // {stackId, frameCount} {frame ids}: a whole Python stack, stream-local
                           //  id from 1 (PythonBacktrace names it)
+    MpiRank = 27,         // {rank, worldSize, time}  {library}: -t mpi: the process initialised
+                          //  MPI; its rank in MPI_COMM_WORLD (MPI_Get_library_version's text)
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

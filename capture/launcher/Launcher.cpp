@@ -375,6 +375,15 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     plan.injectLib = moduleDir + "/libsightline-inject.so";
     plan.cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
+    if (m_o.traceMpi) {
+        plan.mpiLib = moduleDir + "/libsightline-mpi-" + m_o.mpiImpl + ".so";
+        if (!isFile(plan.mpiLib))
+            return makeError("-t mpi --mpi-impl=" + m_o.mpiImpl + ": this installation has no " +
+                             "module for " + m_o.mpiImpl + " (" + plan.mpiLib + "); it was built " +
+                             "without that implementation's headers (" +
+                             (m_o.mpiImpl == "mpich" ? "libmpich-dev" : "libopenmpi-dev") +
+                             " on Debian): rebuild with them installed");
+    }
     plan.pythonHookDir = moduleDir + "/python";
     if (m_o.usesPythonHook() && !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
         return makeError("Python tracing: cannot find the Python start-up hook (" +
@@ -421,8 +430,9 @@ Result<ProfileResult> Launcher::run() {
                         (plan.cudaAvailable ? "cuda," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = plan.injectLib;
+    if (!plan.mpiLib.empty()) preload += ":" + plan.mpiLib;  // after the module it records through
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old && m_o.inheritEnvironment)
-        preload = std::string(old) + ":" + plan.injectLib;
+        preload = std::string(old) + ":" + preload;
 
     // The program's environment: ours, then the user's -e variables.
     ChildSetup setup;

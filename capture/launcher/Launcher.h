@@ -38,6 +38,7 @@ private:
         std::string output;  // the report's name; empty with a default name or a %p pattern
         bool defaultName = true;
         std::string injectLib, cuptiLib;
+        std::string mpiLib;  // -t mpi: the module for --mpi-impl
         std::string pythonHookDir;  // capture/python, for --python-functions-trace
         bool cudaAvailable = false;
     };

@@ -32,6 +32,8 @@ struct ProfileOptions {
     std::string output;  // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
     bool forceOverwrite = false;
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
+    bool traceMpi = false;
+    std::string mpiImpl = "openmpi";  // --mpi-impl: which module -t mpi preloads
     int64_t osrtThresholdNs = 1000;
     int64_t delayNs = 0;
     int64_t durationNs = 0;  // 0: until the process tree ends

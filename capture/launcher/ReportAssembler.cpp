@@ -156,6 +156,10 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         b.addDiagnostic("pytorch.not_found", 1,
                         "--pytorch=" + o.pytorch + ": no process of the program imported torch "
                         "(or ran Python with -E, -I or -S): nothing was annotated");
+    if (o.traceMpi && merger.stats().mpiEvents == 0)
+        b.addDiagnostic("mpi.not_found", 1,
+                        "-t mpi: no process of the program made an MPI call (not an MPI program, "
+                        "or an MPI other than --mpi-impl=" + o.mpiImpl + ")");
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (!in.samplingProblem.empty())
         b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
@@ -211,7 +215,7 @@ std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
         name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
         name == "python.samples_joined" || name == "pytorch.enabled" ||
-        name == "cuda.cupti_loaded")
+        name == "cuda.cupti_loaded" || name == "mpi.not_found")
         return "note: ";
     return "warning: ";
 }

@@ -114,6 +114,12 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 p.lastStreamEnd = m.i(0);
             break;
         }
+        case MetaKind::MpiRank: {
+            ProcInfo& p = proc(pid);
+            p.p.mpiRank = static_cast<int32_t>(m.i(0));
+            p.p.mpiWorldSize = static_cast<int32_t>(m.i(1));
+            break;
+        }
         case MetaKind::ChildCreated: {
             ProcInfo& c = proc(m.i(0));
             c.creator = pid;  // the real parent, whoever adopts it later

@@ -38,6 +38,10 @@ struct Process {
     int64_t end = kUnknownTime;
     int32_t exitCode = 0;    // valid when exitSignal == 0 and end is known
     int32_t exitSignal = 0;  // the signal that ended it, 0 if none
+    // Its rank in MPI_COMM_WORLD and that communicator's size, when it called MPI_Init under
+    // -t mpi (-1 and 0 otherwise).
+    int32_t mpiRank = -1;
+    int32_t mpiWorldSize = 0;
 };
 
 struct Thread {

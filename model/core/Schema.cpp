@@ -41,6 +41,15 @@ constexpr ColumnSpec kOverhead[] = {{"overhead_kind", CT::U8, CC::Plain}};
 // stack: index into Report::callStacks; cpu: the CPU the thread was sampled on (-1 unknown).
 constexpr ColumnSpec kCpuSample[] = {{"stack", CT::U32, CC::Plain}, {"cpu", CT::I16, CC::Plain}};
 
+// class: MpiCallClass; comm: the communicator handle as the MPI library gives it; peer, tag, root:
+// -1 where the call has none (peer: the destination, or the source actually received from);
+// bytes: sent (collectives: this rank's send size), recv_bytes: received; request: the request
+// handle of nonblocking calls and waits.
+constexpr ColumnSpec kMpi[] = {{"class", CT::U8, CC::Plain},      {"comm", CT::U64, CC::Plain},
+                               {"peer", CT::I32, CC::Plain},      {"tag", CT::I32, CC::Plain},
+                               {"root", CT::I32, CC::Plain},      {"bytes", CT::I64, CC::Plain},
+                               {"recv_bytes", CT::I64, CC::Plain}, {"request", CT::U64, CC::Plain}};
+
 constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::OsRuntime, "osrt", "OS runtime calls", OwnerKind::Thread, true, true, kOsRuntime},
     {EventKind::CudaApi, "cuda_api", "CUDA API calls", OwnerKind::Thread, true, true, kCudaApi},
@@ -58,6 +67,7 @@ constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::CuptiOverhead, "cupti_overhead", "CUPTI overhead", OwnerKind::Thread, true, false, kOverhead},
     // Named by the leaf frame's function, so generic views (tooltips, colors, search) show it.
     {EventKind::CpuSample, "cpu_sample", "CPU samples", OwnerKind::Thread, false, true, kCpuSample},
+    {EventKind::Mpi, "mpi", "MPI calls", OwnerKind::Thread, true, true, kMpi},
 }};
 
 }  // namespace
@@ -73,6 +83,16 @@ const KindSchema* findSchema(std::string_view id) {
     for (const auto& s : kSchemas)
         if (s.id == id) return &s;
     return nullptr;
+}
+
+std::string_view mpiCallClassName(MpiCallClass c) {
+    switch (c) {
+        case MpiCallClass::P2p: return "p2p";
+        case MpiCallClass::Collective: return "collective";
+        case MpiCallClass::StartWait: return "startwait";
+        case MpiCallClass::Other: return "other";
+    }
+    return "other";
 }
 
 std::string_view copyKindName(CopyKind k) {

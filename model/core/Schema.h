@@ -26,13 +26,14 @@ enum class EventKind : uint8_t {
     GraphTrace = 12,    // a whole CUDA graph execution (--cuda-graph-trace=graph)
     CuptiOverhead = 13, // time CUPTI itself spent (buffer flush, resource tracking)
     CpuSample = 14,     // a CPU sample of a thread: where it was (its call stack) at that instant
+    Mpi = 15,           // an MPI call on a CPU thread (-t mpi)
 };
-constexpr int kEventKindCount = 14;
+constexpr int kEventKindCount = 15;
 constexpr EventKind kAllEventKinds[] = {
     EventKind::OsRuntime, EventKind::CudaApi,    EventKind::Kernel,      EventKind::Memcpy,
     EventKind::Memset,    EventKind::Sync,       EventKind::NvtxRange,   EventKind::NvtxMark,
     EventKind::Metric,    EventKind::CudaMemory, EventKind::ThreadState, EventKind::GraphTrace,
-    EventKind::CuptiOverhead, EventKind::CpuSample};
+    EventKind::CuptiOverhead, EventKind::CpuSample, EventKind::Mpi};
 
 // A set of event kinds, a bit per kind: what a query reads (stats reports, analyze's rules),
 // so that a report opened for it loads only those tracks.
@@ -111,6 +112,7 @@ struct ThreadState { enum : uint8_t { State, Cpu }; };
 struct GraphTrace { enum : uint8_t { Correlation, GraphId }; };
 struct CuptiOverhead { enum : uint8_t { OverheadKind }; };
 struct CpuSample { enum : uint8_t { Stack, Cpu }; };
+struct Mpi { enum : uint8_t { CallClass, Comm, Peer, Tag, Root, Bytes, RecvBytes, Request }; };
 }  // namespace cols
 
 // Enumerations stored in columns. Ids follow the nsys export's ENUM_* tables where nsys has
@@ -138,6 +140,11 @@ enum class MemoryOp : uint8_t { Alloc = 0, Free = 1 };
 enum class ThreadStateKind : uint8_t { Running = 1 };
 // CUpti_ActivityLaunchType
 enum class LaunchType : uint8_t { Regular = 0, CooperativeSingle = 1, CooperativeMulti = 2, CbpSingle = 3 };
+// What an MPI call is, as the nsys export splits them into tables (MPI_P2P_EVENTS,
+// MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS, MPI_OTHER_EVENTS). One-sided calls (MPI_Put,
+// MPI_Get, ...) are P2p with the target rank as the peer.
+enum class MpiCallClass : uint8_t { P2p = 0, Collective = 1, StartWait = 2, Other = 3 };
+std::string_view mpiCallClassName(MpiCallClass c);  // "p2p", "collective", "startwait", "other"
 
 std::string_view copyKindName(CopyKind k);      // "HtoD", as nsys labels them
 std::string_view memoryKindName(MemoryKind k);  // "Pageable", "Pinned", ...

@@ -32,7 +32,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      na("cusolver", kNoTraceDomain), na("cusolver-verbose", kNoTraceDomain),
                      na("cusparse", kNoTraceDomain), na("cusparse-verbose", kNoTraceDomain),
                      na("cudla", kNoTraceDomain), na("cudla-verbose", kNoTraceDomain),
-                     na("mpi", kNoTraceDomain), na("nccl", kNoTraceDomain),
+                     val("mpi"), na("nccl", kNoTraceDomain),
                      na("oshmem", kNoTraceDomain), na("ucx", kNoTraceDomain),
                      na("openacc", kNoTraceDomain), na("openmp", kNoTraceDomain),
                      na("opengl", kNoTraceDomain), na("opengl-annotations", kNoTraceDomain),
@@ -77,8 +77,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .group("More"));
     add(Opt(P, "mpi-impl", 0, K::Choice, "IMPL", "openmpi", "the MPI implementation for -t mpi")
             .values({val("openmpi"), val("mpich")})
-            .unavailable("MPI calls are not traced yet")
-            .group("More"));
+            .onlyWhen("trace", Condition::Test::Has, "mpi")
+            .group("Trace"));
     add(Opt(P, "trace-fork-before-exec", 0, K::Switch, "", "true",
             "also trace forked children before they exec")
             .differs("true by default (nsys: false), so forked workers such as PyTorch "

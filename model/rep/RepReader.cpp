@@ -145,6 +145,17 @@ Status RepFile::readMetadata() {
             r.reparents.push_back({st.i64(0), timeOrNull(st, 1), st.i64(2), st.i64(3)});
             return {};
         });
+    // Added in format 1 without raising min_reader_version, as process_reparents.
+    if (s && m_db.hasTable("process_mpi_ranks"))
+        s = forEachRow(m_db, "process_mpi_ranks", "SELECT pid, rank, world_size FROM process_mpi_ranks",
+                       [&](const sqlite::Stmt& st) -> Status {
+            for (auto& p : r.processes)
+                if (p.pid == st.i64(0)) {
+                    p.mpiRank = static_cast<int32_t>(st.i64(1));
+                    p.mpiWorldSize = static_cast<int32_t>(st.i64(2));
+                }
+            return {};
+        });
     if (s) s = forEachRow(m_db, "threads", "SELECT tid, pid, name, start_ns, end_ns FROM threads", [&](const sqlite::Stmt& st) -> Status {
         Thread t;
         t.tid = st.i64(0); t.pid = st.i64(1); t.name = st.text(2);

@@ -11,6 +11,7 @@ CREATE TABLE session_env(name TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE processes(pid INTEGER NOT NULL, parent_pid INTEGER, name TEXT, command_line TEXT, start_ns INTEGER,
   end_ns INTEGER, exit_code INTEGER, exit_signal INTEGER);
 CREATE TABLE process_reparents(pid INTEGER NOT NULL, time_ns INTEGER, from_pid INTEGER, to_pid INTEGER);
+CREATE TABLE process_mpi_ranks(pid INTEGER NOT NULL, rank INTEGER NOT NULL, world_size INTEGER NOT NULL);
 CREATE TABLE threads(tid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT, start_ns INTEGER, end_ns INTEGER);
 CREATE TABLE gpus(device_id INTEGER NOT NULL, name TEXT, uuid TEXT, pci_bus_id TEXT, sm_count INTEGER,
   memory_bytes INTEGER, compute_major INTEGER, compute_minor INTEGER, sm_clock_khz INTEGER,

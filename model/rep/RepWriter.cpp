@@ -219,6 +219,15 @@ Status RepWriter::writeMetadata(const Report& m) {
         }
     }
     {
+        SL_INSERT("process_mpi_ranks", "INSERT INTO process_mpi_ranks VALUES(?,?,?)");
+        for (const auto& p : m.processes) {
+            if (p.mpiRank < 0) continue;
+            st.bind(1, p.pid).bind(2, static_cast<int64_t>(p.mpiRank))
+                .bind(3, static_cast<int64_t>(p.mpiWorldSize));
+            SL_STEP("process_mpi_ranks");
+        }
+    }
+    {
         SL_INSERT("threads", "INSERT INTO threads VALUES(?,?,?,?,?)");
         for (const auto& t : m.threads) {
             st.bind(1, t.tid).bind(2, t.pid).bind(3, t.name);

@@ -1,0 +1,40 @@
+#pragma once
+// How a Sightline module that has no stream of its own (libsightline-mpi.so, preloaded beside
+// libsightline-inject.so under -t mpi) records events: through the preloaded module's data
+// path, so that its records go into the calling thread's buffer of the inject stream and share
+// everything that path already handles (fork, exec, exit, fatal signals, the buffer arena that
+// survives SIGKILL, --capture-range).
+//
+// Why not a stream of its own: the CUDA module needs one (CUPTI delivers records on its own
+// threads, late); an interposer that records on the calling thread does not, and a second
+// writer, arena and set of fork and exit hooks per process would only add cost and failure
+// modes.
+//
+// Lookup: dlsym(RTLD_DEFAULT, kModuleEventApiSymbol), then call it. Absent (the program runs
+// without the preloaded module): the module records nothing and only forwards its calls.
+#include <cstdint>
+
+namespace sl::capture {
+
+struct ModuleEventApi {
+    uint32_t version;  // kModuleEventApiVersion; fields are only ever appended
+    uint32_t reserved;
+    // Whether recording is on now: the session's capture range is open (always, without one).
+    bool (*recording)();
+    // The fork generation: stream-local string ids defined under another one are stale.
+    uint32_t (*generation)();
+    // Defines a stream-local string id (0: dropped). Cache it per generation.
+    uint32_t (*defineString)(const char* text, uint32_t length);
+    // An event of the calling thread (EventRecord, RawFormat.h). False when dropped (counted).
+    bool (*emitThreadEvent)(uint8_t kind, int64_t start, int64_t end, uint32_t name,
+                            const int64_t* columns, int columnCount);
+    // A MetaRecord with at most one string. False when dropped.
+    bool (*emitMeta)(uint32_t metaKind, const int64_t* ints, int intCount, const char* text,
+                     uint32_t textLength);
+};
+
+inline constexpr uint32_t kModuleEventApiVersion = 1;
+inline constexpr const char* kModuleEventApiSymbol = "sightline_module_event_api";
+using ModuleEventApiFn = const ModuleEventApi* (*)();
+
+}  // namespace sl::capture

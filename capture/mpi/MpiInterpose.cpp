@@ -1,0 +1,640 @@
+// libsightline-mpi-<impl>.so: -t mpi. Preloaded beside libsightline-inject.so, it defines the C
+// MPI functions, so every call the program (or a library it loads, mpi4py included) makes binds
+// here first; each wrapper calls the implementation through its PMPI_ name (the MPI standard's
+// profiling interface) and records the call as an EventKind::Mpi event on the calling thread.
+//
+// Built once per MPI ABI from this one source (OpenMPI's handles are pointers, MPICH's ints):
+// the module is compiled against that implementation's mpi.h and links no MPI library, so a
+// process that never loads MPI (mpirun itself, a shell) loads it without harm. Handles the
+// header defines as references to library symbols (OpenMPI's MPI_COMM_WORLD) are looked up at
+// run time instead: the link fails with --no-undefined if one slips in.
+//
+// Only the outermost MPI call of a thread is recorded (an implementation may call its own
+// public functions). A call that never returns (MPI_Abort) is recorded before it is made.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "capture/common/Clock.h"
+#include "capture/common/ModuleEventApi.h"
+#include "capture/common/RawFormat.h"
+#include "model/core/Schema.h"
+
+#define SL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace sl::mpi {
+namespace {
+
+using capture::ModuleEventApi;
+
+const ModuleEventApi* api() {
+    static const ModuleEventApi* a = [] () -> const ModuleEventApi* {
+        auto fn = reinterpret_cast<capture::ModuleEventApiFn>(
+            dlsym(RTLD_DEFAULT, capture::kModuleEventApiSymbol));
+        const ModuleEventApi* got = fn ? fn() : nullptr;
+        return got && got->version >= 1 ? got : nullptr;
+    }();
+    return a;
+}
+
+// The implementation's function named `name` (PMPI_x): the next definition after ours, or any
+// (a libmpi dlopened with RTLD_LOCAL is not "next" to a preloaded module).
+void* findReal(const char* name) {
+    void* f = dlsym(RTLD_NEXT, name);
+    if (!f) f = dlsym(RTLD_DEFAULT, name);
+    return f;
+}
+
+template <class F>
+F real(std::atomic<void*>& slot, const char* name) {
+    void* f = slot.load(std::memory_order_relaxed);
+    if (!f) {
+        f = findReal(name);
+        slot.store(f, std::memory_order_relaxed);
+    }
+    return reinterpret_cast<F>(f);
+}
+
+template <class H>
+int64_t handleBits(H h) {
+    if constexpr (std::is_pointer_v<H>)
+        return static_cast<int64_t>(reinterpret_cast<uintptr_t>(h));
+    else
+        return static_cast<int64_t>(h);
+}
+
+// MPI_COMM_WORLD without referencing a library symbol at link time (OpenMPI defines it as the
+// address of ompi_mpi_comm_world).
+MPI_Comm worldComm() {
+#ifdef OPEN_MPI
+    static void* world = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
+    return static_cast<MPI_Comm>(world);
+#else
+    return MPI_COMM_WORLD;
+#endif
+}
+
+// PMPI helpers used for the recorded columns.
+std::atomic<void*> g_typeSize, g_commSize, g_commRank, g_getCount, g_libVersion, g_initialized;
+
+int64_t typeBytes(MPI_Datatype t) {
+    auto f = real<int (*)(MPI_Datatype, int*)>(g_typeSize, "PMPI_Type_size");
+    int size = 0;
+    if (!f || f(t, &size) != MPI_SUCCESS) return 0;
+    return size;
+}
+int64_t bytesOf(int count, MPI_Datatype t) { return count > 0 ? count * typeBytes(t) : 0; }
+int commSize(MPI_Comm c) {
+    auto f = real<int (*)(MPI_Comm, int*)>(g_commSize, "PMPI_Comm_size");
+    int n = 0;
+    if (!f || f(c, &n) != MPI_SUCCESS) return 0;
+    return n;
+}
+int commRank(MPI_Comm c) {
+    auto f = real<int (*)(MPI_Comm, int*)>(g_commRank, "PMPI_Comm_rank");
+    int n = -1;
+    if (!f || f(c, &n) != MPI_SUCCESS) return -1;
+    return n;
+}
+// Bytes of a v-collective's per-rank counts over the communicator's ranks.
+int64_t bytesOfCounts(const int* counts, MPI_Datatype t, MPI_Comm c) {
+    if (!counts) return 0;
+    int64_t n = 0;
+    for (int i = 0, size = commSize(c); i < size; ++i) n += counts[i] > 0 ? counts[i] : 0;
+    return n * typeBytes(t);
+}
+int64_t receivedBytes(const MPI_Status* st, MPI_Datatype t) {
+    auto f = real<int (*)(const MPI_Status*, MPI_Datatype, int*)>(g_getCount, "PMPI_Get_count");
+    int n = 0;
+    if (!st || !f || f(st, t, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) return 0;
+    return n * typeBytes(t);
+}
+
+// The process's rank in MPI_COMM_WORLD, said once per process after MPI is initialised.
+std::atomic<bool> g_rankSaid{false};
+void sayRank() {
+    const ModuleEventApi* a = api();
+    if (!a || g_rankSaid.exchange(true)) return;
+    int rank = commRank(worldComm()), size = commSize(worldComm());
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int len = 0;
+    if (auto f = real<int (*)(char*, int*)>(g_libVersion, "PMPI_Get_library_version"))
+        f(version, &len);
+    // The first line is the implementation and version; the rest is build detail.
+    len = static_cast<int>(strnlen(version, sizeof version));
+    for (int i = 0; i < len; ++i)
+        if (version[i] == '\n' || version[i] == ',') len = i;
+    int64_t ints[3] = {rank, size, capture::nowNs()};
+    a->emitMeta(static_cast<uint32_t>(capture::MetaKind::MpiRank), ints, 3, version,
+                static_cast<uint32_t>(len));
+}
+bool mpiInitialized() {
+    auto f = real<int (*)(int*)>(g_initialized, "PMPI_Initialized");
+    int yes = 0;
+    return f && f(&yes) == MPI_SUCCESS && yes;
+}
+
+thread_local int t_depth = 0;
+
+// One recorded call: opened before the implementation runs, its columns filled after.
+struct Call {
+    const char* name;
+    MpiCallClass callClass;
+    bool on = false;
+    int64_t start = 0;
+    int64_t comm = 0, bytes = 0, recvBytes = 0, request = 0;
+    int32_t peer = -1, tag = -1, root = -1;
+
+    Call(const char* n, MpiCallClass c) : name(n), callClass(c) {
+        if (t_depth++ != 0) return;
+        const ModuleEventApi* a = api();
+        if (!a || !a->recording()) return;
+        on = true;
+        start = capture::nowNs();
+    }
+    ~Call() {
+        --t_depth;
+        if (on) emit(capture::nowNs());
+    }
+    Call(const Call&) = delete;
+    Call& operator=(const Call&) = delete;
+
+    // Records the call now (for calls that do not return).
+    void emitNow() {
+        if (!on) return;
+        on = false;
+        emit(start);
+    }
+
+private:
+    void emit(int64_t end) {
+        const ModuleEventApi* a = api();
+        if (!g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
+        int64_t cols[8] = {static_cast<int64_t>(callClass), comm, peer, tag, root, bytes, recvBytes,
+                           request};
+        a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, nameId(a), cols, 8);
+    }
+    // Stream-local string ids, per function name and fork generation. A small open-addressing
+    // table keyed by the name's address (each wrapper passes its own literal).
+    uint32_t nameId(const ModuleEventApi* a);
+};
+
+struct NameSlot {
+    std::atomic<const char*> key{nullptr};
+    std::atomic<uint64_t> value{0};  // generation << 32 | id
+};
+NameSlot g_names[256];
+
+uint32_t Call::nameId(const ModuleEventApi* a) {
+    const uint32_t gen = a->generation();
+    size_t h = (reinterpret_cast<uintptr_t>(name) >> 3) & 255;
+    for (size_t probe = 0; probe < 256; ++probe, h = (h + 1) & 255) {
+        NameSlot& s = g_names[h];
+        const char* k = s.key.load(std::memory_order_acquire);
+        if (k == nullptr) {
+            const char* expected = nullptr;
+            if (!s.key.compare_exchange_strong(expected, name) && expected != name) continue;
+        } else if (k != name) {
+            continue;
+        }
+        uint64_t v = s.value.load(std::memory_order_relaxed);
+        if (v != 0 && static_cast<uint32_t>(v >> 32) == gen) return static_cast<uint32_t>(v);
+        uint32_t id = a->defineString(name, static_cast<uint32_t>(std::strlen(name)));
+        if (id) s.value.store((static_cast<uint64_t>(gen) << 32) | id, std::memory_order_relaxed);
+        return id;
+    }
+    return a->defineString(name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+}  // namespace
+}  // namespace sl::mpi
+
+using sl::MpiCallClass;
+using sl::mpi::bytesOf;
+using sl::mpi::bytesOfCounts;
+using sl::mpi::Call;
+using sl::mpi::handleBits;
+using sl::mpi::receivedBytes;
+
+// The implementation's PMPI_<NAME>, typed like our definition of MPI_<NAME>.
+#define SL_PMPI(NAME)                                                                   \
+    static std::atomic<void*> real_slot_;                                               \
+    auto pmpi = sl::mpi::real<decltype(&MPI_##NAME)>(real_slot_, "PMPI_" #NAME);        \
+    if (!pmpi) return MPI_ERR_INTERN
+
+// ---- Initialisation and the end ----
+SL_EXPORT int MPI_Init(int* argc, char*** argv) {
+    SL_PMPI(Init);
+    int r;
+    {
+        Call c("MPI_Init", MpiCallClass::Other);
+        r = pmpi(argc, argv);
+    }
+    if (r == MPI_SUCCESS) sl::mpi::sayRank();
+    return r;
+}
+SL_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+    SL_PMPI(Init_thread);
+    int r;
+    {
+        Call c("MPI_Init_thread", MpiCallClass::Other);
+        r = pmpi(argc, argv, required, provided);
+    }
+    if (r == MPI_SUCCESS) sl::mpi::sayRank();
+    return r;
+}
+SL_EXPORT int MPI_Finalize() {
+    SL_PMPI(Finalize);
+    Call c("MPI_Finalize", MpiCallClass::Other);
+    return pmpi();
+}
+SL_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
+    SL_PMPI(Abort);
+    Call c("MPI_Abort", MpiCallClass::Other);
+    c.comm = handleBits(comm);
+    c.emitNow();  // it does not return
+    return pmpi(comm, code);
+}
+
+// ---- Point to point ----
+#define SL_SEND(NAME)                                                                            \
+    SL_EXPORT int MPI_##NAME(const void* buf, int count, MPI_Datatype t, int dest, int tag,      \
+                             MPI_Comm comm) {                                                    \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.comm = handleBits(comm), c.peer = dest, c.tag = tag, c.bytes = bytesOf(count, t);      \
+        return pmpi(buf, count, t, dest, tag, comm);                                             \
+    }
+SL_SEND(Send)
+SL_SEND(Bsend)
+SL_SEND(Ssend)
+SL_SEND(Rsend)
+
+#define SL_ISEND(NAME)                                                                           \
+    SL_EXPORT int MPI_##NAME(const void* buf, int count, MPI_Datatype t, int dest, int tag,      \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.comm = handleBits(comm), c.peer = dest, c.tag = tag, c.bytes = bytesOf(count, t);      \
+        int r = pmpi(buf, count, t, dest, tag, comm, req);                                       \
+        if (req) c.request = handleBits(*req);                                                   \
+        return r;                                                                                \
+    }
+SL_ISEND(Isend)
+SL_ISEND(Ibsend)
+SL_ISEND(Issend)
+SL_ISEND(Irsend)
+SL_ISEND(Send_init)
+SL_ISEND(Bsend_init)
+SL_ISEND(Ssend_init)
+SL_ISEND(Rsend_init)
+
+SL_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
+                       MPI_Status* status) {
+    SL_PMPI(Recv);
+    Call c("MPI_Recv", MpiCallClass::P2p);
+    // The source and size actually received come from the status: ours when the program
+    // ignores it (it sees no difference).
+    MPI_Status own;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    int r = pmpi(buf, count, t, source, tag, comm, st);
+    c.comm = handleBits(comm);
+    c.peer = r == MPI_SUCCESS ? st->MPI_SOURCE : source;
+    c.tag = r == MPI_SUCCESS ? st->MPI_TAG : tag;
+    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(st, t) : 0;
+    return r;
+}
+SL_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
+                        MPI_Request* req) {
+    SL_PMPI(Irecv);
+    Call c("MPI_Irecv", MpiCallClass::P2p);
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag, c.recvBytes = bytesOf(count, t);
+    int r = pmpi(buf, count, t, source, tag, comm, req);
+    if (req) c.request = handleBits(*req);
+    return r;
+}
+SL_EXPORT int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag,
+                            MPI_Comm comm, MPI_Request* req) {
+    SL_PMPI(Recv_init);
+    Call c("MPI_Recv_init", MpiCallClass::P2p);
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag, c.recvBytes = bytesOf(count, t);
+    int r = pmpi(buf, count, t, source, tag, comm, req);
+    if (req) c.request = handleBits(*req);
+    return r;
+}
+SL_EXPORT int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype st, int dest, int stag,
+                           void* rbuf, int rcount, MPI_Datatype rt, int source, int rtag,
+                           MPI_Comm comm, MPI_Status* status) {
+    SL_PMPI(Sendrecv);
+    Call c("MPI_Sendrecv", MpiCallClass::P2p);
+    MPI_Status own;
+    MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
+    int r = pmpi(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, s);
+    c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(scount, st);
+    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, rt) : 0;
+    return r;
+}
+SL_EXPORT int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int stag,
+                                   int source, int rtag, MPI_Comm comm, MPI_Status* status) {
+    SL_PMPI(Sendrecv_replace);
+    Call c("MPI_Sendrecv_replace", MpiCallClass::P2p);
+    MPI_Status own;
+    MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
+    int r = pmpi(buf, count, t, dest, stag, source, rtag, comm, s);
+    c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(count, t);
+    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, t) : 0;
+    return r;
+}
+SL_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+    SL_PMPI(Probe);
+    Call c("MPI_Probe", MpiCallClass::P2p);
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag;
+    return pmpi(source, tag, comm, status);
+}
+SL_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+    SL_PMPI(Iprobe);
+    Call c("MPI_Iprobe", MpiCallClass::P2p);
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag;
+    return pmpi(source, tag, comm, flag, status);
+}
+
+// ---- One-sided (peer: the target rank in the window's group) ----
+SL_EXPORT int MPI_Put(const void* obuf, int ocount, MPI_Datatype ot, int target, MPI_Aint disp,
+                      int tcount, MPI_Datatype tt, MPI_Win win) {
+    SL_PMPI(Put);
+    Call c("MPI_Put", MpiCallClass::P2p);
+    c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);
+    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);
+}
+SL_EXPORT int MPI_Get(void* obuf, int ocount, MPI_Datatype ot, int target, MPI_Aint disp,
+                      int tcount, MPI_Datatype tt, MPI_Win win) {
+    SL_PMPI(Get);
+    Call c("MPI_Get", MpiCallClass::P2p);
+    c.peer = target, c.recvBytes = bytesOf(ocount, ot), c.comm = handleBits(win);
+    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);
+}
+SL_EXPORT int MPI_Accumulate(const void* obuf, int ocount, MPI_Datatype ot, int target,
+                             MPI_Aint disp, int tcount, MPI_Datatype tt, MPI_Op op, MPI_Win win) {
+    SL_PMPI(Accumulate);
+    Call c("MPI_Accumulate", MpiCallClass::P2p);
+    c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);
+    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, op, win);
+}
+
+// ---- Collectives ----
+SL_EXPORT int MPI_Barrier(MPI_Comm comm) {
+    SL_PMPI(Barrier);
+    Call c("MPI_Barrier", MpiCallClass::Collective);
+    c.comm = handleBits(comm);
+    return pmpi(comm);
+}
+SL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
+    SL_PMPI(Ibarrier);
+    Call c("MPI_Ibarrier", MpiCallClass::Collective);
+    c.comm = handleBits(comm);
+    int r = pmpi(comm, req);
+    if (req) c.request = handleBits(*req);
+    return r;
+}
+SL_EXPORT int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
+    SL_PMPI(Bcast);
+    Call c("MPI_Bcast", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
+    return pmpi(buf, count, t, root, comm);
+}
+SL_EXPORT int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
+                         MPI_Request* req) {
+    SL_PMPI(Ibcast);
+    Call c("MPI_Ibcast", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
+    int r = pmpi(buf, count, t, root, comm, req);
+    if (req) c.request = handleBits(*req);
+    return r;
+}
+SL_EXPORT int MPI_Reduce(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op, int root,
+                         MPI_Comm comm) {
+    SL_PMPI(Reduce);
+    Call c("MPI_Reduce", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
+    return pmpi(s, r, count, t, op, root, comm);
+}
+#define SL_ALLREDUCE(NAME)                                                                       \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op,       \
+                             MPI_Comm comm) {                                                    \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = bytesOf(count, t), c.recvBytes = c.bytes;           \
+        return pmpi(s, r, count, t, op, comm);                                                   \
+    }
+SL_ALLREDUCE(Allreduce)
+SL_ALLREDUCE(Scan)
+SL_ALLREDUCE(Exscan)
+SL_EXPORT int MPI_Iallreduce(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm, MPI_Request* req) {
+    SL_PMPI(Iallreduce);
+    Call c("MPI_Iallreduce", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.bytes = bytesOf(count, t), c.recvBytes = c.bytes;
+    int rc = pmpi(s, r, count, t, op, comm, req);
+    if (req) c.request = handleBits(*req);
+    return rc;
+}
+SL_EXPORT int MPI_Reduce_scatter_block(const void* s, void* r, int count, MPI_Datatype t,
+                                       MPI_Op op, MPI_Comm comm) {
+    SL_PMPI(Reduce_scatter_block);
+    Call c("MPI_Reduce_scatter_block", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.recvBytes = bytesOf(count, t);
+    c.bytes = c.recvBytes * sl::mpi::commSize(comm);
+    return pmpi(s, r, count, t, op, comm);
+}
+SL_EXPORT int MPI_Reduce_scatter(const void* s, void* r, const int counts[], MPI_Datatype t,
+                                 MPI_Op op, MPI_Comm comm) {
+    SL_PMPI(Reduce_scatter);
+    Call c("MPI_Reduce_scatter", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.bytes = bytesOfCounts(counts, t, comm);
+    int me = sl::mpi::commRank(comm);
+    c.recvBytes = counts && me >= 0 ? bytesOf(counts[me], t) : 0;
+    return pmpi(s, r, counts, t, op, comm);
+}
+// Gather, scatter, allgather, alltoall: bytes = this rank's send size, recv_bytes its receive
+// size, as the call's arguments give them (MPI_IN_PLACE: the part it would have sent).
+#define SL_ROOTED(NAME)                                                                          \
+    SL_EXPORT int MPI_##NAME(const void* s, int scount, MPI_Datatype st, void* r, int rcount,    \
+                             MPI_Datatype rt, int root, MPI_Comm comm) {                         \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root;                                                \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
+        return pmpi(s, scount, st, r, rcount, rt, root, comm);                                   \
+    }
+SL_ROOTED(Gather)
+SL_ROOTED(Scatter)
+#define SL_ALLTOALL(NAME)                                                                        \
+    SL_EXPORT int MPI_##NAME(const void* s, int scount, MPI_Datatype st, void* r, int rcount,    \
+                             MPI_Datatype rt, MPI_Comm comm) {                                   \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm);                                                               \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
+        return pmpi(s, scount, st, r, rcount, rt, comm);                                         \
+    }
+SL_ALLTOALL(Allgather)
+SL_ALLTOALL(Alltoall)
+SL_EXPORT int MPI_Gatherv(const void* s, int scount, MPI_Datatype st, void* r, const int rcounts[],
+                          const int displs[], MPI_Datatype rt, int root, MPI_Comm comm) {
+    SL_PMPI(Gatherv);
+    Call c("MPI_Gatherv", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.root = root, c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);
+    if (sl::mpi::commRank(comm) == root) c.recvBytes = bytesOfCounts(rcounts, rt, comm);
+    return pmpi(s, scount, st, r, rcounts, displs, rt, root, comm);
+}
+SL_EXPORT int MPI_Scatterv(const void* s, const int scounts[], const int displs[], MPI_Datatype st,
+                           void* r, int rcount, MPI_Datatype rt, int root, MPI_Comm comm) {
+    SL_PMPI(Scatterv);
+    Call c("MPI_Scatterv", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.root = root, c.recvBytes = bytesOf(rcount, rt);
+    if (sl::mpi::commRank(comm) == root) c.bytes = bytesOfCounts(scounts, st, comm);
+    return pmpi(s, scounts, displs, st, r, rcount, rt, root, comm);
+}
+SL_EXPORT int MPI_Allgatherv(const void* s, int scount, MPI_Datatype st, void* r,
+                             const int rcounts[], const int displs[], MPI_Datatype rt,
+                             MPI_Comm comm) {
+    SL_PMPI(Allgatherv);
+    Call c("MPI_Allgatherv", MpiCallClass::Collective);
+    c.comm = handleBits(comm), c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);
+    c.recvBytes = bytesOfCounts(rcounts, rt, comm);
+    return pmpi(s, scount, st, r, rcounts, displs, rt, comm);
+}
+SL_EXPORT int MPI_Alltoallv(const void* s, const int scounts[], const int sdispls[],
+                            MPI_Datatype st, void* r, const int rcounts[], const int rdispls[],
+                            MPI_Datatype rt, MPI_Comm comm) {
+    SL_PMPI(Alltoallv);
+    Call c("MPI_Alltoallv", MpiCallClass::Collective);
+    c.comm = handleBits(comm);
+    c.bytes = s == MPI_IN_PLACE ? 0 : bytesOfCounts(scounts, st, comm);
+    c.recvBytes = bytesOfCounts(rcounts, rt, comm);
+    return pmpi(s, scounts, sdispls, st, r, rcounts, rdispls, rt, comm);
+}
+
+// ---- Completion: waits, tests and starts of persistent requests ----
+SL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
+    SL_PMPI(Wait);
+    Call c("MPI_Wait", MpiCallClass::StartWait);
+    if (req) c.request = handleBits(*req);
+    return pmpi(req, status);
+}
+SL_EXPORT int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
+    SL_PMPI(Test);
+    Call c("MPI_Test", MpiCallClass::StartWait);
+    if (req) c.request = handleBits(*req);
+    return pmpi(req, flag, status);
+}
+SL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    SL_PMPI(Waitall);
+    Call c("MPI_Waitall", MpiCallClass::StartWait);
+    if (reqs && n > 0) c.request = handleBits(reqs[0]);
+    return pmpi(n, reqs, statuses);
+}
+SL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+    SL_PMPI(Testall);
+    Call c("MPI_Testall", MpiCallClass::StartWait);
+    if (reqs && n > 0) c.request = handleBits(reqs[0]);
+    return pmpi(n, reqs, flag, statuses);
+}
+SL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+    SL_PMPI(Waitany);
+    Call c("MPI_Waitany", MpiCallClass::StartWait);
+    int r = pmpi(n, reqs, index, status);
+    if (r == MPI_SUCCESS && index && *index >= 0 && *index < n) c.request = handleBits(reqs[*index]);
+    return r;
+}
+SL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    SL_PMPI(Testany);
+    Call c("MPI_Testany", MpiCallClass::StartWait);
+    return pmpi(n, reqs, index, flag, status);
+}
+SL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int indices[],
+                           MPI_Status statuses[]) {
+    SL_PMPI(Waitsome);
+    Call c("MPI_Waitsome", MpiCallClass::StartWait);
+    return pmpi(n, reqs, outcount, indices, statuses);
+}
+SL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int indices[],
+                           MPI_Status statuses[]) {
+    SL_PMPI(Testsome);
+    Call c("MPI_Testsome", MpiCallClass::StartWait);
+    return pmpi(n, reqs, outcount, indices, statuses);
+}
+SL_EXPORT int MPI_Start(MPI_Request* req) {
+    SL_PMPI(Start);
+    Call c("MPI_Start", MpiCallClass::StartWait);
+    if (req) c.request = handleBits(*req);
+    return pmpi(req);
+}
+SL_EXPORT int MPI_Startall(int n, MPI_Request reqs[]) {
+    SL_PMPI(Startall);
+    Call c("MPI_Startall", MpiCallClass::StartWait);
+    if (reqs && n > 0) c.request = handleBits(reqs[0]);
+    return pmpi(n, reqs);
+}
+
+// ---- Communicators and windows ----
+SL_EXPORT int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* out) {
+    SL_PMPI(Comm_split);
+    Call c("MPI_Comm_split", MpiCallClass::Other);
+    c.comm = handleBits(comm);
+    return pmpi(comm, color, key, out);
+}
+SL_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* out) {
+    SL_PMPI(Comm_dup);
+    Call c("MPI_Comm_dup", MpiCallClass::Other);
+    c.comm = handleBits(comm);
+    return pmpi(comm, out);
+}
+SL_EXPORT int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* out) {
+    SL_PMPI(Comm_create);
+    Call c("MPI_Comm_create", MpiCallClass::Other);
+    c.comm = handleBits(comm);
+    return pmpi(comm, group, out);
+}
+SL_EXPORT int MPI_Comm_free(MPI_Comm* comm) {
+    SL_PMPI(Comm_free);
+    Call c("MPI_Comm_free", MpiCallClass::Other);
+    if (comm) c.comm = handleBits(*comm);
+    return pmpi(comm);
+}
+SL_EXPORT int MPI_Win_create(void* base, MPI_Aint size, int unit, MPI_Info info, MPI_Comm comm,
+                             MPI_Win* win) {
+    SL_PMPI(Win_create);
+    Call c("MPI_Win_create", MpiCallClass::Other);
+    c.comm = handleBits(comm), c.bytes = static_cast<int64_t>(size);
+    return pmpi(base, size, unit, info, comm, win);
+}
+SL_EXPORT int MPI_Win_free(MPI_Win* win) {
+    SL_PMPI(Win_free);
+    Call c("MPI_Win_free", MpiCallClass::Other);
+    return pmpi(win);
+}
+SL_EXPORT int MPI_Win_fence(int assert_, MPI_Win win) {
+    SL_PMPI(Win_fence);
+    Call c("MPI_Win_fence", MpiCallClass::Other);
+    c.comm = handleBits(win);
+    return pmpi(assert_, win);
+}
+SL_EXPORT int MPI_Win_lock(int type, int rank, int assert_, MPI_Win win) {
+    SL_PMPI(Win_lock);
+    Call c("MPI_Win_lock", MpiCallClass::Other);
+    c.peer = rank, c.comm = handleBits(win);
+    return pmpi(type, rank, assert_, win);
+}
+SL_EXPORT int MPI_Win_unlock(int rank, MPI_Win win) {
+    SL_PMPI(Win_unlock);
+    Call c("MPI_Win_unlock", MpiCallClass::Other);
+    c.peer = rank, c.comm = handleBits(win);
+    return pmpi(rank, win);
+}

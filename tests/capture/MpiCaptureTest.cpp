@@ -1,0 +1,210 @@
+// -t mpi end to end: real OpenMPI programs under mpirun, traced both ways users run them (the
+// profiler around mpirun: one report with every rank a process; the profiler inside mpirun: a
+// report per rank), and the bad inputs (-t mpi on a program without MPI, an implementation this
+// build has no module for, a rank that calls MPI_Abort).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// mpirun as the tests need it: root allowed (CI containers), more ranks than cores, and shared
+// memory without cross-memory attach (refused in many containers).
+std::vector<std::string> mpirun(int ranks) {
+    return {SIGHTLINE_MPIRUN, "--allow-run-as-root", "--oversubscribe", "--mca",
+            "btl_vader_single_copy_mechanism", "none", "-np", std::to_string(ranks)};
+}
+
+bool haveMpi(std::string* why) {
+    if (std::string(SIGHTLINE_MPIRUN).empty()) {
+        *why = "mpirun not found (Debian: openmpi-bin)";
+        return false;
+    }
+    if (!fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-openmpi.so") ||
+        !fs::exists(client("mpi_counts"))) {
+        *why = "built without OpenMPI's headers (Debian: libopenmpi-dev)";
+        return false;
+    }
+    return true;
+}
+
+#define REQUIRE_MPI()                                                \
+    do {                                                             \
+        std::string why_;                                            \
+        if (!haveMpi(&why_)) GTEST_SKIP() << "MPI tests: " << why_;  \
+    } while (0)
+
+std::vector<std::string> cat(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// The calls mpi_counts.c makes on every rank (MPI_Iprobe: rank + 1 times).
+const std::map<std::string, int> kCallsPerRank = {
+    {"MPI_Init", 1},      {"MPI_Send", 1},       {"MPI_Recv", 1},      {"MPI_Isend", 3},
+    {"MPI_Irecv", 3},     {"MPI_Waitall", 3},    {"MPI_Barrier", 2},   {"MPI_Bcast", 1},
+    {"MPI_Allreduce", 5}, {"MPI_Reduce", 1},     {"MPI_Allgather", 1}, {"MPI_Alltoall", 1},
+    {"MPI_Gather", 1},    {"MPI_Sendrecv", 1},   {"MPI_Comm_split", 1}, {"MPI_Comm_free", 1},
+    {"MPI_Finalize", 1}};
+
+int64_t col(const Ev& e, uint8_t c) { return e.track->intAt(c, e.index); }
+
+// Checks one rank's MPI calls: counts of every function, and the ring's peers, tags and sizes.
+void checkRank(const Report& r, const Process& p, int ranks) {
+    const int rank = p.mpiRank;
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    std::map<std::string, int> counts;
+    std::vector<Ev> mine;
+    for (const Ev& e : events(r, EventKind::Mpi))
+        if (e.pid == p.pid) ++counts[e.name], mine.push_back(e);
+    std::map<std::string, int> expected = kCallsPerRank;
+    expected["MPI_Iprobe"] = rank + 1;
+    EXPECT_EQ(counts, expected);
+    for (const Ev& e : mine) {
+        EXPECT_LE(e.start, e.end) << e.name;
+        const auto cls = static_cast<MpiCallClass>(col(e, cols::Mpi::CallClass));
+        if (e.name == "MPI_Send") {
+            EXPECT_EQ(cls, MpiCallClass::P2p);
+            EXPECT_EQ(col(e, cols::Mpi::Peer), (rank + 1) % ranks);
+            EXPECT_EQ(col(e, cols::Mpi::Tag), 7);
+            EXPECT_EQ(col(e, cols::Mpi::Bytes), 1024);
+        } else if (e.name == "MPI_Recv") {
+            // The source and size actually received, though the program ignored the status.
+            EXPECT_EQ(col(e, cols::Mpi::Peer), (rank + ranks - 1) % ranks);
+            EXPECT_EQ(col(e, cols::Mpi::Tag), 7);
+            EXPECT_EQ(col(e, cols::Mpi::RecvBytes), 1024);
+        } else if (e.name == "MPI_Isend") {
+            EXPECT_EQ(col(e, cols::Mpi::Bytes), 64 * 8);
+            EXPECT_NE(col(e, cols::Mpi::Request), 0);
+        } else if (e.name == "MPI_Bcast") {
+            EXPECT_EQ(cls, MpiCallClass::Collective);
+            EXPECT_EQ(col(e, cols::Mpi::Root), 0);
+            EXPECT_EQ(col(e, cols::Mpi::Bytes), 800);
+        } else if (e.name == "MPI_Reduce") {
+            EXPECT_EQ(col(e, cols::Mpi::Root), ranks - 1);
+        } else if (e.name == "MPI_Waitall") {
+            EXPECT_EQ(cls, MpiCallClass::StartWait);
+        } else if (e.name == "MPI_Comm_split" || e.name == "MPI_Init") {
+            EXPECT_EQ(cls, MpiCallClass::Other);
+        }
+    }
+}
+
+TEST(MpiCapture, ProfilerAroundMpirunRecordsEveryCallOfEveryRank) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const std::string out = dir.file("all.rep");
+    const int ranks = 4;
+    ASSERT_EQ(profile(out, {"-t", "mpi,osrt", "-s", "none"},
+                      cat(mpirun(ranks), {client("mpi_counts")})),
+              0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    std::vector<const Process*> rankProcs;
+    for (const auto& p : r->processes)
+        if (p.mpiRank >= 0) rankProcs.push_back(&p);
+    ASSERT_EQ(rankProcs.size(), static_cast<size_t>(ranks));
+    std::vector<int> seen;
+    for (const Process* p : rankProcs) {
+        seen.push_back(p->mpiRank);
+        EXPECT_EQ(p->mpiWorldSize, ranks);
+        checkRank(*r, *p, ranks);
+    }
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(diagnostic(*r, "mpi.not_found"), 0);
+}
+
+TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const int ranks = 3;
+    int code = exitCodeOf(runProcess(cat(
+        mpirun(ranks), {SIGHTLINE_CLI, "profile", "-q", "true", "-t", "mpi", "-s", "none", "-o",
+                        dir.file("rank%q{OMPI_COMM_WORLD_RANK}"), client("mpi_counts")})));
+    ASSERT_EQ(code, 0);
+    for (int rank = 0; rank < ranks; ++rank) {
+        auto r = load(dir.file("rank" + std::to_string(rank) + ".rep"));
+        ASSERT_TRUE(r) << "rank " << rank;
+        const Process* p = nullptr;
+        for (const auto& q : r->processes)
+            if (q.mpiRank >= 0) p = &q;
+        ASSERT_NE(p, nullptr);
+        EXPECT_EQ(p->mpiRank, rank);
+        checkRank(*r, *p, ranks);
+    }
+}
+
+TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const auto program = cat(mpirun(2), {client("mpi_abort")});
+    const int plain = exitCodeOf(runProcess(program));
+    ASSERT_NE(plain, 0);
+    const std::string out = dir.file("abort.rep");
+    EXPECT_EQ(profile(out, {"-t", "mpi", "-s", "none"}, program), plain);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    auto aborts = events(*r, EventKind::Mpi, "MPI_Abort");
+    ASSERT_EQ(aborts.size(), 1u);
+    for (const auto& p : r->processes)
+        if (p.pid == aborts[0].pid) EXPECT_EQ(p.mpiRank, 1);
+    EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 2u);
+}
+
+TEST(MpiCapture, ProgramWithoutMpiGetsANoteNotAnError) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const std::string out = dir.file("plain.rep");
+    int code = 0;
+    std::string text = runCapturingStdout({SIGHTLINE_CLI, "profile", "-f", "true", "-t",
+                                           "mpi,osrt", "-s", "none", "-o", out,
+                                           client("exit_code"), "5"},
+                                          &code);
+    EXPECT_EQ(code, 5) << text;
+    const size_t note = text.find("note: mpi.not_found");
+    EXPECT_NE(note, std::string::npos) << text;
+    EXPECT_NE(text.find("-t mpi: no process of the program made an MPI call", note),
+              std::string::npos)
+        << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "mpi.not_found"), 1);
+}
+
+TEST(MpiCapture, UnknownOrMissingImplementationIsRefusedBeforeTheProgramRuns) {
+    CaptureDir dir;
+    const std::string marker = dir.file("ran");
+    int code = 0;
+    std::string text = runCapturingStdout({SIGHTLINE_CLI, "profile", "-t", "mpi", "--mpi-impl",
+                                           "lam", "-o", dir.file("x"), "/usr/bin/touch", marker},
+                                          &code);
+    EXPECT_NE(code, 0);
+    EXPECT_NE(text.find("mpi-impl"), std::string::npos) << text;
+    EXPECT_FALSE(fs::exists(marker));
+    // A known implementation whose module this build lacks: said before the program runs.
+    const bool haveMpich =
+        fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so");
+    if (!haveMpich) {
+        text = runCapturingStdout({SIGHTLINE_CLI, "profile", "-t", "mpi", "--mpi-impl", "mpich",
+                                   "-o", dir.file("y"), "/usr/bin/touch", marker},
+                                  &code);
+        EXPECT_NE(code, 0);
+        EXPECT_NE(text.find("no module for mpich"), std::string::npos) << text;
+        EXPECT_FALSE(fs::exists(marker));
+    }
+}
+
+}  // namespace
+}  // namespace sl::test
