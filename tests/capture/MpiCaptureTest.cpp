@@ -143,6 +143,25 @@ TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
         ASSERT_NE(p, nullptr);
         EXPECT_EQ(p->mpiRank, rank);
         checkRank(*r, *p, ranks);
+        // The same counts as `sightline stats` gives them (Instances per function).
+        int statsCode = 0;
+        std::string csv = runCapturingStdout({SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum",
+                                              "--format", "csv",
+                                              dir.file("rank" + std::to_string(rank) + ".rep")},
+                                             &statsCode);
+        ASSERT_EQ(statsCode, 0) << csv;
+        std::map<std::string, int> fromStats;
+        std::istringstream lines(csv);
+        for (std::string line; std::getline(lines, line);) {
+            std::vector<std::string> cells;
+            std::stringstream cellStream(line);
+            for (std::string c; std::getline(cellStream, c, ',');) cells.push_back(c);
+            if (cells.size() == 9 && cells[8].rfind("MPI_", 0) == 0)
+                fromStats[cells[8]] = std::stoi(cells[2]);
+        }
+        std::map<std::string, int> expected = kCallsPerRank;
+        expected["MPI_Iprobe"] = rank + 1;
+        EXPECT_EQ(fromStats, expected) << csv;
     }
 }
 
@@ -158,8 +177,9 @@ TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
     ASSERT_TRUE(r);
     auto aborts = events(*r, EventKind::Mpi, "MPI_Abort");
     ASSERT_EQ(aborts.size(), 1u);
-    for (const auto& p : r->processes)
+    for (const auto& p : r->processes) {
         if (p.pid == aborts[0].pid) EXPECT_EQ(p.mpiRank, 1);
+    }
     EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 2u);
 }
 
