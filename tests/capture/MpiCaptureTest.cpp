@@ -178,7 +178,9 @@ TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
     auto aborts = events(*r, EventKind::Mpi, "MPI_Abort");
     ASSERT_EQ(aborts.size(), 1u);
     for (const auto& p : r->processes) {
-        if (p.pid == aborts[0].pid) EXPECT_EQ(p.mpiRank, 1);
+        if (p.pid == aborts[0].pid) {
+            EXPECT_EQ(p.mpiRank, 1);
+        }
     }
     EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 2u);
 }
