@@ -38,8 +38,15 @@ QString reportSummaryHtml(const Report& r, const QString& path) {
     row("Source", q(s.source));
     h += "</table>";
     h += QString("<h3>Processes (%1)</h3><ul>").arg(r.processes.size());
-    for (const auto& p : r.processes)
-        h += QString("<li>%1 %2 <i>%3</i></li>").arg(p.pid).arg(q(p.name), q(p.commandLine));
+    for (const auto& p : r.processes) {
+        const QString rank = p.mpiRank < 0 ? QString()
+                             : p.mpiWorldSize > 0
+                                 ? QString(" (MPI rank %1 of %2)").arg(p.mpiRank).arg(p.mpiWorldSize)
+                                 : QString(" (MPI rank %1)").arg(p.mpiRank);
+        h += QString("<li>%1 %2%3 <i>%4</i></li>")
+                 .arg(p.pid)
+                 .arg(q(p.name), rank, q(p.commandLine));
+    }
     h += QString("</ul><h3>GPUs (%1)</h3><ul>").arg(r.gpus.size());
     for (const auto& g : r.gpus)
         h += QString("<li>%1: %2, %3 SMs</li>").arg(g.deviceId).arg(q(g.name)).arg(g.smCount);

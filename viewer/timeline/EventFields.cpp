@@ -56,6 +56,12 @@ std::string framesText(const Report& r, const std::vector<uint32_t>& frames) {
     return out;
 }
 
+// "4.00 KiB (4,096 bytes)": MPI message sizes are often compared to the exact count sent.
+std::string exactBytes(int64_t n) {
+    const auto b = static_cast<uint64_t>(n);
+    return b < 1024 ? formatBytes(b) : formatBytes(b) + " (" + formatCount(b) + " bytes)";
+}
+
 std::string stackText(const Report& r, const Track& t, size_t i) {
     const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
     if (stack >= r.callStacks.size()) return "[unknown stack " + std::to_string(stack) + "]";
@@ -63,6 +69,20 @@ std::string stackText(const Report& r, const Track& t, size_t i) {
 }
 
 }  // namespace
+
+std::string_view mpiClassLabel(MpiCallClass c) {
+    switch (c) {
+        case MpiCallClass::P2p:
+            return "point-to-point";
+        case MpiCallClass::Collective:
+            return "collective";
+        case MpiCallClass::StartWait:
+            return "start/wait";  // MPI_Start*, MPI_Wait*, MPI_Test*
+        case MpiCallClass::Other:
+            break;
+    }
+    return "other";
+}
 
 std::string eventLabel(const Report& r, const Track& t, size_t i) {
     switch (t.key.kind) {
@@ -171,6 +191,23 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         case EventKind::Metric:
             add("Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)));
             break;
+        case EventKind::Mpi: {
+            add("Class", std::string(mpiClassLabel(
+                             static_cast<MpiCallClass>(t.intAt(cols::Mpi::CallClass, i)))));
+            // Only what the call has: -1 is "none" for peer, tag and root; sizes of 0 are left
+            // out (a barrier moves no data).
+            if (const auto peer = t.intAt(cols::Mpi::Peer, i); peer >= 0)
+                add("Peer rank", std::to_string(peer));
+            if (const auto tag = t.intAt(cols::Mpi::Tag, i); tag >= 0)
+                add("Tag", std::to_string(tag));
+            if (const auto root = t.intAt(cols::Mpi::Root, i); root >= 0)
+                add("Root rank", std::to_string(root));
+            if (const auto sent = t.intAt(cols::Mpi::Bytes, i); sent > 0)
+                add("Bytes sent", exactBytes(sent));
+            if (const auto got = t.intAt(cols::Mpi::RecvBytes, i); got > 0)
+                add("Bytes received", exactBytes(got));
+            break;
+        }
         case EventKind::CpuSample: {
             const auto cpu = t.intAt(cols::CpuSample::Cpu, i);
             add("CPU", cpu < 0 ? std::string("unknown") : std::to_string(cpu));

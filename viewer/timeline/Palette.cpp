@@ -76,6 +76,20 @@ uint32_t Palette::copyKindColor(CopyKind kind) {
     return 0xFF95A5A6;
 }
 
+uint32_t Palette::mpiClassColor(MpiCallClass c) {
+    switch (c) {
+        case MpiCallClass::P2p:
+            return 0xFF2E86C1;  // blue
+        case MpiCallClass::Collective:
+            return 0xFFE09B1A;  // amber
+        case MpiCallClass::StartWait:
+            return 0xFFC0392B;  // red
+        case MpiCallClass::Other:
+            break;
+    }
+    return 0xFF8C9BA5;  // grey
+}
+
 uint32_t Palette::kindColor(EventKind kind) {
     switch (kind) {
         case EventKind::Memset:
@@ -126,6 +140,8 @@ uint32_t Palette::eventColor(const Track& t, size_t i) {
             return nameColor(t.nameAt(i));
         case EventKind::CpuSample:  // by the leaf function, like nsys's sample ticks
             return t.nameAt(i) != 0 ? nameColor(t.nameAt(i)) : kindColor(t.key.kind);
+        case EventKind::Mpi:
+            return mpiClassColor(static_cast<MpiCallClass>(t.intAt(cols::Mpi::CallClass, i)));
         default:
             return kindColor(t.key.kind);
     }

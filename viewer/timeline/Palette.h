@@ -1,7 +1,7 @@
 #pragma once
 // Event colors: NVTX colors as given by the application, kernels and API calls by a stable
 // hash of their name (the same name has the same color in every report and session), memory
-// copies by direction. Name colors are cached per string id; the cache lives as long as the
+// copies by direction, MPI calls by their call class. Name colors are cached per string id; the cache lives as long as the
 // report's row tree and may be filled from several threads at once (rows build in parallel).
 #include <atomic>
 #include <cstdint>
@@ -24,6 +24,9 @@ public:
     static uint32_t hashColor(std::string_view name);
     static uint32_t copyKindColor(CopyKind kind);
     static uint32_t kindColor(EventKind kind);  // for kinds without a name-based color
+    // MPI calls by what they are, not by name: point-to-point blue, collectives amber, waits
+    // red, the rest grey, so that where ranks wait shows at a glance.
+    static uint32_t mpiClassColor(MpiCallClass c);
 
 private:
     const Report& m_report;

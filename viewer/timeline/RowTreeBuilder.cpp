@@ -22,16 +22,18 @@ int kindOrder(EventKind k) {
             return 0;
         case EventKind::NvtxMark:
             return 1;
-        case EventKind::CudaApi:
+        case EventKind::Mpi:  // above CUDA API, as in nsys
             return 2;
-        case EventKind::OsRuntime:
+        case EventKind::CudaApi:
             return 3;
-        case EventKind::ThreadState:
+        case EventKind::OsRuntime:
             return 4;
-        case EventKind::CuptiOverhead:
+        case EventKind::ThreadState:
             return 5;
-        case EventKind::CpuSample:
+        case EventKind::CuptiOverhead:
             return 6;
+        case EventKind::CpuSample:
+            return 7;
         case EventKind::Kernel:
             return 0;
         case EventKind::Memcpy:
@@ -53,6 +55,8 @@ std::string kindTitle(const Report& r, const Track& t) {
             return "OS runtime";
         case EventKind::CudaApi:
             return "CUDA API";
+        case EventKind::Mpi:
+            return "MPI";
         case EventKind::ThreadState:
             return "Thread state";
         case EventKind::CuptiOverhead:
@@ -107,6 +111,7 @@ private:
     Row* thread(int64_t pid, int64_t tid);
     Row* gpu(int32_t device);
     Row* stream(const TrackKey& k);
+    std::vector<const Process*> processOrder() const;
     void foldQuietThreads();
     void placeGpusAfterTheirProcess();
 
@@ -126,8 +131,10 @@ private:
 Row* Builder::process(int64_t pid) {
     if (auto it = m_processes.find(pid); it != m_processes.end()) return it->second;
     std::string title = "Process " + std::to_string(pid);
-    if (const Process* p = m_r.findProcess(pid); p && !p->name.empty())
-        title += " (" + p->name + ")";
+    const Process* p = m_r.findProcess(pid);
+    if (p && !p->name.empty()) title += " (" + p->name + ")";
+    // An MPI rank leads, so that a multi-rank report reads rank by rank.
+    if (p && p->mpiRank >= 0) title = "Rank " + std::to_string(p->mpiRank) + " \u2014 " + title;
     return m_processes[pid] = m_root->addChild(group(title));
 }
 
@@ -161,8 +168,27 @@ Row* Builder::stream(const TrackKey& k) {
     return m_streams[sk] = ctx->addChild(group(streamTitle(m_r, k, !m_streamsWithWork.count(sk))));
 }
 
+// The report's order, except that MPI ranks come by rank: the ranked processes are sorted
+// among the places they hold (mpirun and other unranked processes keep theirs).
+std::vector<const Process*> Builder::processOrder() const {
+    std::vector<const Process*> order;
+    std::vector<size_t> slots;
+    std::vector<const Process*> ranked;
+    for (const Process& p : m_r.processes) {
+        if (p.mpiRank >= 0) {
+            slots.push_back(order.size());
+            ranked.push_back(&p);
+        }
+        order.push_back(&p);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const Process* a, const Process* b) { return a->mpiRank < b->mpiRank; });
+    for (size_t k = 0; k < slots.size(); ++k) order[slots[k]] = ranked[k];
+    return order;
+}
+
 std::unique_ptr<Row> Builder::run() {
-    for (const Process& p : m_r.processes) process(p.pid);
+    for (const Process* p : processOrder()) process(p->pid);
     for (const Thread& t : m_r.threads) thread(t.pid, t.tid);
     std::vector<const Track*> tracks;
     for (const Track& t : m_r.tracks) {
@@ -232,7 +258,7 @@ std::unique_ptr<Row> Builder::run() {
 // A process's threads with almost nothing on them (a few thread-state or CUPTI overhead
 // events: CUDA's and the runtime's helper threads) go into one collapsed "N more threads"
 // group at the end of the process, so that the busy threads and the GPU rows after them fit
-// on screen. A thread stays out when it has NVTX or CUDA API rows, or kQuietPercent of the
+// on screen. A thread stays out when it has NVTX, CUDA API or MPI rows, or kQuietPercent of the
 // process's events or more.
 void Builder::foldQuietThreads() {
     constexpr uint64_t kQuietPercent = 2;
@@ -244,7 +270,7 @@ void Builder::foldQuietThreads() {
             if (!tr) return false;
             for (const Track* t : tr->tracks())
                 if (t->key.kind == EventKind::NvtxRange || t->key.kind == EventKind::NvtxMark ||
-                    t->key.kind == EventKind::CudaApi)
+                    t->key.kind == EventKind::CudaApi || t->key.kind == EventKind::Mpi)
                     return false;
         }
         return true;
