@@ -2,6 +2,9 @@
 // Maps the parsed command line (model/options: names, values, ranges, defaults) onto
 // capture::ProfileOptions, runs the launcher, then what nsys does after a capture (--export,
 // --stats); exits with the program's exit code.
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -170,6 +173,22 @@ void warnAboutEnvironment(const capture::ProfileOptions& o) {
     }
 }
 
+// Ends this process by `sig` (its default action), so that the shell sees what it would have
+// seen of the program: "Segmentation fault", a script's loop stopped by SIGINT, $? = 128 + sig.
+// No core file of ours: the program dumped its own where the system keeps them. Returns only
+// when the signal's default action does not end a process.
+void dieBySignal(int sig) {
+    std::fflush(nullptr);
+    rlimit none{0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(sig);
+}
+
 int runProfile(int argc, char** argv) {
     int exitCode = 0;
     auto args = parseCommandLine("profile", argc, argv, &exitCode);
@@ -207,7 +226,8 @@ int runProfile(int argc, char** argv) {
         std::fprintf(stderr, "sightline: %d export or stats step(s) failed; the report is kept\n",
                      failures);
     if (progressFd >= 0) capture::ProgressChannel(progressFd).finished(r->exitCode);
-    // The program's exit code, as without the profiler.
+    // The program's end, as without the profiler: its exit code, or its death by a signal.
+    if (r->signal) dieBySignal(r->signal);
     return r->exitCode;
 }
 

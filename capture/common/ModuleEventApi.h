@@ -31,9 +31,15 @@ struct ModuleEventApi {
     // A MetaRecord with at most one string. False when dropped.
     bool (*emitMeta)(uint32_t metaKind, const int64_t* ints, int intCount, const char* text,
                      uint32_t textLength);
+    // Version 2: an event of thread `tid` of this process, written by the calling thread (an
+    // OpenMP worker's region ends as its team's master sees them; the runtime reports them late).
+    bool (*emitEventOfThread)(int64_t tid, uint8_t kind, int64_t start, int64_t end, uint32_t name,
+                              const int64_t* columns, int columnCount);
+    // Version 2: the calling thread's id as records carry it.
+    int64_t (*threadId)();
 };
 
-inline constexpr uint32_t kModuleEventApiVersion = 1;
+inline constexpr uint32_t kModuleEventApiVersion = 2;
 inline constexpr const char* kModuleEventApiSymbol = "sightline_module_event_api";
 using ModuleEventApiFn = const ModuleEventApi* (*)();
 

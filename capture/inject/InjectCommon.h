@@ -27,6 +27,7 @@ using capture::ProcessWriter;
 struct Config {
     bool nvtx = false;
     bool osrt = false;
+    bool openmp = false;  // -t openmp: note processes whose OpenMP runtime has no OMPT
     bool traceForkBeforeExec = true;
     int64_t osrtThresholdNs = 1000;
     // --python-backtrace: at recorded OS runtime calls, at NVTX pushes, starts and marks.

@@ -47,6 +47,7 @@ void readConfig() {
     std::string t = trace ? trace : "nvtx,osrt";
     g_config.nvtx = t.find("nvtx") != std::string::npos;
     g_config.osrt = t.find("osrt") != std::string::npos;
+    g_config.openmp = t.find("openmp") != std::string::npos;
     if (const char* th = std::getenv(capture::env::kOsrtThresholdNs))
         g_config.osrtThresholdNs = std::atoll(th);
     if (const char* f = std::getenv(capture::env::kTraceForkBeforeExec))
@@ -71,8 +72,25 @@ __attribute__((constructor(101))) void onLoad() {
     g_osrtOn.store(g_config.osrt);
 }
 
+// -t openmp: GCC's OpenMP runtime has no OMPT, so its regions cannot be traced; the report says
+// so for each process that ends with it loaded (libomp's programs load our OMPT tool instead).
+void noteOpenMpWithoutOmpt() {
+    if (!g_config.openmp || !ProcessWriter::active()) return;
+    void* gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!gomp) return;
+    dlclose(gomp);
+    ProcessWriter::ToolScope scope;
+    int64_t count = 1;
+    std::string_view s[2] = {"openmp.no_ompt",
+                             "-t openmp: this process's OpenMP runtime is GCC's libgomp, which has "
+                             "no OMPT interface: its OpenMP regions are not traced (build with "
+                             "clang -fopenmp, or run it on LLVM's libomp)"};
+    ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, &count, 1, s, 2);
+}
+
 __attribute__((destructor(101))) void onUnload() {
     g_osrtOn.store(false);
+    noteOpenMpWithoutOmpt();
     ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
 }
 

@@ -25,6 +25,13 @@ bool emitThreadEvent(uint8_t kind, int64_t start, int64_t end, uint32_t name,
                                     columns, columnCount);
 }
 
+bool emitEventOfThread(int64_t tid, uint8_t kind, int64_t start, int64_t end, uint32_t name,
+                       const int64_t* columns, int columnCount) {
+    ProcessWriter::ToolScope scope;
+    return ProcessWriter::emitEvent(static_cast<EventKind>(kind), tid, start, end, name, columns,
+                                    columnCount);
+}
+
 bool emitMeta(uint32_t metaKind, const int64_t* ints, int intCount, const char* text,
               uint32_t textLength) {
     ProcessWriter::ToolScope scope;
@@ -33,8 +40,15 @@ bool emitMeta(uint32_t metaKind, const int64_t* ints, int intCount, const char* 
                                    text ? 1 : 0);
 }
 
-constexpr capture::ModuleEventApi kApi = {capture::kModuleEventApiVersion, 0, recording,
-                                          generation, defineString, emitThreadEvent, emitMeta};
+constexpr capture::ModuleEventApi kApi = {capture::kModuleEventApiVersion,
+                                          0,
+                                          recording,
+                                          generation,
+                                          defineString,
+                                          emitThreadEvent,
+                                          emitMeta,
+                                          emitEventOfThread,
+                                          currentTid};
 
 }  // namespace
 }  // namespace sl::inject

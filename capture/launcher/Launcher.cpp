@@ -257,6 +257,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // A second Ctrl+C: the user does not want to wait for the program to wind down.
             handledStops = g_stopCount;
             say("received a second stop signal: killing the program (SIGKILL)");
+            w.killedByUs = true;
             killTree(SIGKILL);
             killDeadline = INT64_MAX;
         }
@@ -268,6 +269,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                     (m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown ? "repeat-shutdown"
                                                                      : "stop-shutdown") +
                     ")");
+                w.killedByUs = true;
                 killTree(killSignalOf(m_o) ? killSignalOf(m_o) : SIGTERM);
                 killDeadline = now + 5'000'000'000;
             }
@@ -284,10 +286,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             const char* abbrev = sigabbrev_np(killSignalOf(m_o));  // "TERM", "KILL", ...
             say("duration reached: sending " +
                 (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(killSignalOf(m_o))));
+            w.killedByUs = true;
             killTree(killSignalOf(m_o));
             killDeadline = now + 5'000'000'000;
         }
         if (now >= killDeadline) {
+            w.killedByUs = true;
             killTree(SIGKILL);
             killDeadline = INT64_MAX;
         }
@@ -384,6 +388,13 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
                              (m_o.mpiImpl == "mpich" ? "libmpich-dev" : "libopenmpi-dev") +
                              " on Debian): rebuild with them installed");
     }
+    if (m_o.traceOpenmp) {
+        plan.omptLib = moduleDir + "/libsightline-ompt.so";
+        if (!isFile(plan.omptLib))
+            return makeError("-t openmp: this installation has no OMPT tool (" + plan.omptLib +
+                             "); it was built without an OMPT header (libomp-dev on Debian): "
+                             "rebuild with it installed");
+    }
     plan.pythonHookDir = moduleDir + "/python";
     if (m_o.usesPythonHook() && !isFile(plan.pythonHookDir + "/sightline_pytrace.py"))
         return makeError("Python tracing: cannot find the Python start-up hook (" +
@@ -427,7 +438,8 @@ Result<ProfileResult> Launcher::run() {
         (m_o.showOutput && (!outPipe.open() || !errPipe.open())))
         return makeError(std::string("cannot create a pipe: ") + std::strerror(errno));
     std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
-                        (plan.cudaAvailable ? "cuda," : "");
+                        (plan.cudaAvailable ? "cuda," : "") +
+                        (m_o.traceMpi ? "mpi," : "") + (m_o.traceOpenmp ? "openmp," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = plan.injectLib;
     if (!plan.mpiLib.empty()) preload += ":" + plan.mpiLib;  // after the module it records through
@@ -445,6 +457,14 @@ Result<ProfileResult> Launcher::run() {
     if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
     if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", plan.injectLib);
     if (plan.cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", plan.cuptiLib);
+    if (!plan.omptLib.empty()) {
+        // Ours first: an OpenMP runtime starts the first tool of the list that accepts.
+        std::string tools = plan.omptLib;
+        if (const char* old = std::getenv("OMP_TOOL_LIBRARIES"); old && *old && m_o.inheritEnvironment)
+            tools += ":" + std::string(old);
+        setup.env.emplace_back("OMP_TOOL_LIBRARIES", tools);
+        setup.env.emplace_back("OMP_TOOL", "enabled");
+    }
     // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
     GateFile gate;
     if (m_o.captureRange == CaptureRange::Nvtx) {
@@ -635,9 +655,11 @@ Result<ProfileResult> Launcher::run() {
         const auto bytes = fs::file_size(path, ec);
         m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
     }
-    if (tw.rootDone)
+    if (tw.rootDone) {
         result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)
                                                    : 128 + WTERMSIG(tw.rootStatus);
+        if (WIFSIGNALED(tw.rootStatus) && !tw.killedByUs) result.signal = WTERMSIG(tw.rootStatus);
+    }
     return result;
 }
 

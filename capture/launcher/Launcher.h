@@ -20,6 +20,10 @@ namespace sl::capture {
 
 struct ProfileResult {
     int exitCode = 0;                  // the program's (128 + signal when it was killed)
+    // The signal that ended the program, when the profiler did not send it itself (--duration,
+    // a capture range's shutdown, a second Ctrl+C): the profiler then ends by it too, as the
+    // program would have without it (a shell prints "Segmentation fault" and stops a script).
+    int signal = 0;
     std::vector<std::string> reports;  // files written
 };
 
@@ -38,7 +42,8 @@ private:
         std::string output;  // the report's name; empty with a default name or a %p pattern
         bool defaultName = true;
         std::string injectLib, cuptiLib;
-        std::string mpiLib;  // -t mpi: the module for --mpi-impl
+        std::string mpiLib;   // -t mpi: the module for --mpi-impl
+        std::string omptLib;  // -t openmp: the OMPT tool
         std::string pythonHookDir;  // capture/python, for --python-functions-trace
         bool cudaAvailable = false;
     };
@@ -50,6 +55,7 @@ private:
         std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
         int rootStatus = 0;
         bool rootDone = false, detached = false;
+        bool killedByUs = false;  // the profiler ended the tree (duration, range end, SIGKILL)
         int64_t captureEnd = INT64_MAX;  // when the capture stopped early (duration, Ctrl+C)
     };
     // Reaps the tree until none is left (or --kill=none detaches), applying --duration,

@@ -15,13 +15,14 @@ Status parseTraceList(const std::string& text, ProfileOptions& o) {
     const options::OptionDef* def = options::findOption("profile", "trace");
     auto checked = options::checkValue(*def, text);
     if (!checked) return makeError(checked.error());
-    o.traceCuda = o.traceNvtx = o.traceOsrt = o.traceMpi = false;
+    o.traceCuda = o.traceNvtx = o.traceOsrt = o.traceMpi = o.traceOpenmp = false;
     // Values nsys knows that are not traced here were warned about by the parser.
     for (const auto& item : options::splitCommaList(*checked)) {
         if (item == "cuda" || item == "cuda-sw") o.traceCuda = true;
         if (item == "nvtx") o.traceNvtx = true;
         if (item == "osrt") o.traceOsrt = true;
         if (item == "mpi") o.traceMpi = true;
+        if (item == "openmp") o.traceOpenmp = true;
     }
     return {};
 }

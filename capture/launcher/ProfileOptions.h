@@ -33,6 +33,7 @@ struct ProfileOptions {
     bool forceOverwrite = false;
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
     bool traceMpi = false;
+    bool traceOpenmp = false;
     std::string mpiImpl = "openmpi";  // --mpi-impl: which module -t mpi preloads
     int64_t osrtThresholdNs = 1000;
     int64_t delayNs = 0;

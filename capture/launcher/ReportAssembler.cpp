@@ -160,6 +160,14 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         b.addDiagnostic("mpi.not_found", 1,
                         "-t mpi: no process of the program made an MPI call (not an MPI program, "
                         "or an MPI other than --mpi-impl=" + o.mpiImpl + ")");
+    if (o.traceOpenmp && merger.stats().openMpEvents == 0) {
+        bool noted = false;  // a process on libgomp said why already
+        for (const auto& d : b.report().diagnostics) noted |= d.name == "openmp.no_ompt";
+        if (!noted)
+            b.addDiagnostic("openmp.not_found", 1,
+                            "-t openmp: no OpenMP region ran in the program (not an OpenMP "
+                            "program, or its runtime did not load the OMPT tool)");
+    }
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (!in.samplingProblem.empty())
         b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
@@ -215,7 +223,8 @@ std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
         name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
         name == "python.samples_joined" || name == "pytorch.enabled" ||
-        name == "cuda.cupti_loaded" || name == "mpi.not_found")
+        name == "cuda.cupti_loaded" || name == "mpi.not_found" ||
+        name == "openmp.not_found" || name == "openmp.no_ompt")
         return "note: ";
     return "warning: ";
 }

@@ -592,6 +592,7 @@ void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {
     m_b.addRaw(key, e->start, schema->hasEnd ? e->end : e->start, name, cols);
     ++m_stats.events;
     if (kind == EventKind::Mpi) ++m_stats.mpiEvents;
+    if (kind == EventKind::OpenMp) ++m_stats.openMpEvents;
 }
 
 void SessionMerger::dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count) {

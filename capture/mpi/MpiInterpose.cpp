@@ -22,7 +22,7 @@
 #include <type_traits>
 
 #include "capture/common/Clock.h"
-#include "capture/common/ModuleEventApi.h"
+#include "capture/common/ModuleEventClient.h"
 #include "capture/common/RawFormat.h"
 #include "model/core/Schema.h"
 
@@ -33,15 +33,7 @@ namespace {
 
 using capture::ModuleEventApi;
 
-const ModuleEventApi* api() {
-    static const ModuleEventApi* a = [] () -> const ModuleEventApi* {
-        auto fn = reinterpret_cast<capture::ModuleEventApiFn>(
-            dlsym(RTLD_DEFAULT, capture::kModuleEventApiSymbol));
-        const ModuleEventApi* got = fn ? fn() : nullptr;
-        return got && got->version >= 1 ? got : nullptr;
-    }();
-    return a;
-}
+const ModuleEventApi* api() { return capture::moduleEventApi(); }
 
 // The implementation's function named `name` (PMPI_x): the next definition after ours, or any
 // (a libmpi dlopened with RTLD_LOCAL is not "next" to a preloaded module).
@@ -141,6 +133,7 @@ bool mpiInitialized() {
 }
 
 thread_local int t_depth = 0;
+capture::LiteralNameIds g_names;  // the wrappers' function names
 
 // One recorded call: opened before the implementation runs, its columns filled after.
 struct Call {
@@ -178,39 +171,10 @@ private:
         if (!g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
         int64_t cols[8] = {static_cast<int64_t>(callClass), comm, peer, tag, root, bytes, recvBytes,
                            request};
-        a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, nameId(a), cols, 8);
+        a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, g_names.get(a, name),
+                           cols, 8);
     }
-    // Stream-local string ids, per function name and fork generation. A small open-addressing
-    // table keyed by the name's address (each wrapper passes its own literal).
-    uint32_t nameId(const ModuleEventApi* a);
 };
-
-struct NameSlot {
-    std::atomic<const char*> key{nullptr};
-    std::atomic<uint64_t> value{0};  // generation << 32 | id
-};
-NameSlot g_names[256];
-
-uint32_t Call::nameId(const ModuleEventApi* a) {
-    const uint32_t gen = a->generation();
-    size_t h = (reinterpret_cast<uintptr_t>(name) >> 3) & 255;
-    for (size_t probe = 0; probe < 256; ++probe, h = (h + 1) & 255) {
-        NameSlot& s = g_names[h];
-        const char* k = s.key.load(std::memory_order_acquire);
-        if (k == nullptr) {
-            const char* expected = nullptr;
-            if (!s.key.compare_exchange_strong(expected, name) && expected != name) continue;
-        } else if (k != name) {
-            continue;
-        }
-        uint64_t v = s.value.load(std::memory_order_relaxed);
-        if (v != 0 && static_cast<uint32_t>(v >> 32) == gen) return static_cast<uint32_t>(v);
-        uint32_t id = a->defineString(name, static_cast<uint32_t>(std::strlen(name)));
-        if (id) s.value.store((static_cast<uint64_t>(gen) << 32) | id, std::memory_order_relaxed);
-        return id;
-    }
-    return a->defineString(name, static_cast<uint32_t>(std::strlen(name)));
-}
 
 }  // namespace
 }  // namespace sl::mpi

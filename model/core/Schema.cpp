@@ -50,6 +50,15 @@ constexpr ColumnSpec kMpi[] = {{"class", CT::U8, CC::Plain},      {"comm", CT::U
                                {"root", CT::I32, CC::Plain},      {"bytes", CT::I64, CC::Plain},
                                {"recv_bytes", CT::I64, CC::Plain}, {"request", CT::U64, CC::Plain}};
 
+// event: OpenMpEvent; kind: OMPT's enumeration for it (Schema.h); parallel_id, task_id: ids of
+// the region and task, per process from 1 (0 none); count: a loop's iterations, a parallel
+// region's requested threads, an implicit task's team size; index: the thread's number in its
+// team (-1 none); code_ptr: the return address OMPT gives (where in the program).
+constexpr ColumnSpec kOpenMp[] = {{"event", CT::U8, CC::Plain},        {"kind", CT::U32, CC::Plain},
+                                  {"parallel_id", CT::U64, CC::Delta}, {"task_id", CT::U64, CC::Plain},
+                                  {"count", CT::I64, CC::Plain},       {"index", CT::I32, CC::Plain},
+                                  {"code_ptr", CT::U64, CC::Plain}};
+
 constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::OsRuntime, "osrt", "OS runtime calls", OwnerKind::Thread, true, true, kOsRuntime},
     {EventKind::CudaApi, "cuda_api", "CUDA API calls", OwnerKind::Thread, true, true, kCudaApi},
@@ -68,6 +77,7 @@ constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     // Named by the leaf frame's function, so generic views (tooltips, colors, search) show it.
     {EventKind::CpuSample, "cpu_sample", "CPU samples", OwnerKind::Thread, false, true, kCpuSample},
     {EventKind::Mpi, "mpi", "MPI calls", OwnerKind::Thread, true, true, kMpi},
+    {EventKind::OpenMp, "openmp", "OpenMP", OwnerKind::Thread, true, true, kOpenMp},
 }};
 
 }  // namespace
@@ -91,6 +101,17 @@ std::string_view mpiCallClassName(MpiCallClass c) {
         case MpiCallClass::Collective: return "collective";
         case MpiCallClass::StartWait: return "startwait";
         case MpiCallClass::Other: return "other";
+    }
+    return "other";
+}
+
+std::string_view openMpEventName(OpenMpEvent e) {
+    switch (e) {
+        case OpenMpEvent::Parallel: return "parallel";
+        case OpenMpEvent::ImplicitTask: return "implicit task";
+        case OpenMpEvent::Work: return "work";
+        case OpenMpEvent::Sync: return "sync";
+        case OpenMpEvent::Task: return "task";
     }
     return "other";
 }

@@ -27,13 +27,14 @@ enum class EventKind : uint8_t {
     CuptiOverhead = 13, // time CUPTI itself spent (buffer flush, resource tracking)
     CpuSample = 14,     // a CPU sample of a thread: where it was (its call stack) at that instant
     Mpi = 15,           // an MPI call on a CPU thread (-t mpi)
+    OpenMp = 16,        // an OpenMP construct on a CPU thread, from OMPT (-t openmp)
 };
-constexpr int kEventKindCount = 15;
+constexpr int kEventKindCount = 16;
 constexpr EventKind kAllEventKinds[] = {
     EventKind::OsRuntime, EventKind::CudaApi,    EventKind::Kernel,      EventKind::Memcpy,
     EventKind::Memset,    EventKind::Sync,       EventKind::NvtxRange,   EventKind::NvtxMark,
     EventKind::Metric,    EventKind::CudaMemory, EventKind::ThreadState, EventKind::GraphTrace,
-    EventKind::CuptiOverhead, EventKind::CpuSample, EventKind::Mpi};
+    EventKind::CuptiOverhead, EventKind::CpuSample, EventKind::Mpi, EventKind::OpenMp};
 
 // A set of event kinds, a bit per kind: what a query reads (stats reports, analyze's rules),
 // so that a report opened for it loads only those tracks.
@@ -113,6 +114,7 @@ struct GraphTrace { enum : uint8_t { Correlation, GraphId }; };
 struct CuptiOverhead { enum : uint8_t { OverheadKind }; };
 struct CpuSample { enum : uint8_t { Stack, Cpu }; };
 struct Mpi { enum : uint8_t { CallClass, Comm, Peer, Tag, Root, Bytes, RecvBytes, Request }; };
+struct OpenMp { enum : uint8_t { Event, Kind, ParallelId, TaskId, Count, Index, CodePtr }; };
 }  // namespace cols
 
 // Enumerations stored in columns. Ids follow the nsys export's ENUM_* tables where nsys has
@@ -144,7 +146,14 @@ enum class LaunchType : uint8_t { Regular = 0, CooperativeSingle = 1, Cooperativ
 // MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS, MPI_OTHER_EVENTS). One-sided calls (MPI_Put,
 // MPI_Get, ...) are P2p with the target rank as the peer.
 enum class MpiCallClass : uint8_t { P2p = 0, Collective = 1, StartWait = 2, Other = 3 };
-std::string_view mpiCallClassName(MpiCallClass c);  // "p2p", "collective", "startwait", "other"
+std::string_view mpiCallClassName(MpiCallClass c);
+// What an OpenMP event is (OMPT's callbacks). `kind` refines it with OMPT's own enumeration:
+// Work: ompt_work_t (1 loop, 2 sections, 3 single executor, 4 single other, 5 workshare,
+// 6 distribute, 7 taskloop); Sync: ompt_sync_region_t (3 explicit barrier, 4 implementation
+// barrier, 5 taskwait, 6 taskgroup, 7 reduction, 8 implicit barrier of a worksharing construct,
+// 9 implicit barrier at the end of a parallel region, 10 teams barrier); Task: ompt_task_flag_t.
+enum class OpenMpEvent : uint8_t { Parallel = 0, ImplicitTask = 1, Work = 2, Sync = 3, Task = 4 };
+std::string_view openMpEventName(OpenMpEvent e);  // "parallel", "implicit task", ...  // "p2p", "collective", "startwait", "other"
 
 std::string_view copyKindName(CopyKind k);      // "HtoD", as nsys labels them
 std::string_view memoryKindName(MemoryKind k);  // "Pageable", "Pinned", ...

@@ -34,7 +34,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      na("cudla", kNoTraceDomain), na("cudla-verbose", kNoTraceDomain),
                      val("mpi"), na("nccl", kNoTraceDomain),
                      na("oshmem", kNoTraceDomain), na("ucx", kNoTraceDomain),
-                     na("openacc", kNoTraceDomain), na("openmp", kNoTraceDomain),
+                     na("openacc", kNoTraceDomain), val("openmp"),
                      na("opengl", kNoTraceDomain), na("opengl-annotations", kNoTraceDomain),
                      na("vulkan", kNoTraceDomain), na("vulkan-annotations", kNoTraceDomain),
                      na("vulkan-sc", kNoTraceDomain), na("nvvideo", kNoTraceDomain),

@@ -139,6 +139,28 @@ TEST(ProcessCapture, KilledChildKeepsItsCommittedRanges) {
     EXPECT_EQ(diagnostic(*r2, "capture.processes_untraced"), 1);
 }
 
+// The profiler ends as the program did: by the same signal (the shell prints "Segmentation
+// fault" and scripts see a death by signal), not by an exit code that only looks like one.
+TEST(ProcessCapture, ProfilerDiesByTheSignalThatKilledTheProgram) {
+    CaptureDir dir;
+    const int st = runProcess({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none",
+                               "-o", dir.file("segv.rep"), client("crash_client"), "segv"},
+                              dir.path());
+    ASSERT_TRUE(WIFSIGNALED(st)) << "exit status " << st;
+    EXPECT_EQ(WTERMSIG(st), SIGSEGV);
+    EXPECT_FALSE(WCOREDUMP(st));  // the program's own core is the one that matters
+    ASSERT_TRUE(load(dir.file("segv.rep")));  // written before
+}
+
+// A signal the profiler sent itself (--duration) is not its own death: it exits with the code.
+TEST(ProcessCapture, ProfilerExitsWhenItKilledTheProgramItself) {
+    CaptureDir dir;
+    const int st = runProcess({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none",
+                               "-d", "1", "-o", dir.file("d.rep"), client("sleeper")});
+    ASSERT_TRUE(WIFEXITED(st)) << "status " << st;
+    EXPECT_EQ(WEXITSTATUS(st), 128 + SIGTERM);
+}
+
 TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
     CaptureDir dir;
     EXPECT_EQ(profile(dir.file("d.rep"), {"-d", "1"}, {client("sleeper")}), 128 + 15);
