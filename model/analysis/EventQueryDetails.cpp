@@ -6,6 +6,7 @@
 #include "model/analysis/EventQuery.h"
 #include "model/analysis/EventQueryColumns.h"
 #include "model/analysis/MpiCall.h"
+#include "model/analysis/OpenMpConstruct.h"
 #include "model/analysis/StatsCommon.h"
 #include "model/util/Format.h"
 
@@ -140,6 +141,22 @@ void mpiFields(const Track& t, size_t i, Fields& f) {
     if (c.request != 0) f.push_back({"Request", hex(c.request)});
 }
 
+// An OpenMP event's columns in words: the construct, the ids of its parallel region and task
+// (a parallel region's task is the one that started it), what its count is (iterations,
+// requested threads, team size), its thread number and code address; those it does not have
+// (ids and counts of 0, index -1) are left out.
+void openMpFields(const Track& t, size_t i, Fields& f) {
+    const OpenMpConstruct c = openMpAt(t, i);
+    f.push_back({"Construct", openMpConstructText(c)});
+    if (c.parallelId != 0) f.push_back({"Parallel region", std::to_string(c.parallelId)});
+    if (c.taskId != 0)
+        f.push_back({c.event == OpenMpEvent::Parallel ? "Parent task" : "Task", std::to_string(c.taskId)});
+    if (const std::string_view label = openMpCountLabel(c); !label.empty() && c.count > 0)
+        f.push_back({std::string(label), std::to_string(c.count)});
+    if (c.index >= 0) f.push_back({"Thread number", std::to_string(c.index)});
+    if (c.codePtr != 0) f.push_back({"Code address", hex(c.codePtr)});
+}
+
 void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
     switch (t.key.kind) {
         case EventKind::OsRuntime:
@@ -211,6 +228,9 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
         }
         case EventKind::Mpi:
             mpiFields(t, i, f);
+            break;
+        case EventKind::OpenMp:
+            openMpFields(t, i, f);
             break;
     }
     // The call stack taken when the event began (--python-backtrace), every frame.

@@ -12,7 +12,7 @@ using K = EventKind;
 // What the correlation index reads (API calls and the GPU operations they launched).
 constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::GraphTrace};
 
-const std::array<ReportInfo, 20> kReports = {{
+const std::array<ReportInfo, 21> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
@@ -52,6 +52,9 @@ const std::array<ReportInfo, 20> kReports = {{
      KindSet{K::Mpi}, KindSet{K::Mpi}},
     {"mpi_event_trace", "MPI Event Trace", runMpiEventTrace, false, "", "",
      "every MPI call with its rank, peer or root rank, tag and sizes", KindSet{K::Mpi}},
+    {"openmp_sum", "OpenMP Summary", runOpenMpSum, false, "", "",
+     "time spent in each OpenMP construct: parallel regions, loops, barriers, tasks (-t openmp)",
+     KindSet{K::OpenMp}, KindSet{K::OpenMp}},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {

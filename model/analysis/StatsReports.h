@@ -33,6 +33,7 @@ Table runCpuUtilSum(const Report& r, const StatsOptions& o);
 Table runSampleSum(const Report& r, const StatsOptions& o);  // CpuSampleReports.cpp
 Table runMpiEventSum(const Report& r, const StatsOptions& o);    // MpiReports.cpp
 Table runMpiEventTrace(const Report& r, const StatsOptions& o);
+Table runOpenMpSum(const Report& r, const StatsOptions& o);      // OpenMpReports.cpp
 
 using ReportFn = Table (*)(const Report&, const StatsOptions&);
 

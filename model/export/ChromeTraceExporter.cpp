@@ -8,6 +8,7 @@
 
 #include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/MpiCall.h"
+#include "model/analysis/OpenMpConstruct.h"
 #include "model/export/ChromeStackFrames.h"
 #include "model/util/JsonWriter.h"
 
@@ -84,6 +85,7 @@ std::string_view category(EventKind k) {
         case EventKind::ThreadState: return "thread_state";
         case EventKind::CpuSample: return "cpu_sample";
         case EventKind::Mpi: return "mpi";
+        case EventKind::OpenMp: return "openmp";
         default: return "other";
     }
 }
@@ -130,6 +132,21 @@ void writeMpiArgs(Writer& w, const Track& t, size_t i) {
     if (c.recvBytes != 0) w.raw(",\"recv_bytes\":").num(c.recvBytes);
     if (c.comm != 0) w.raw(",\"comm\":").str(hexText(c.comm));
     if (c.request != 0) w.raw(",\"request\":").str(hexText(c.request));
+    w.raw("}");
+}
+
+// An OpenMP event's args: the construct in words, then OMPT's kind value, the region and task
+// ids, the count (iterations, requested threads, team size) and the thread number where set
+// (kind, ids and count 0, index -1 left out), and the code address as a hex string.
+void writeOpenMpArgs(Writer& w, const Track& t, size_t i) {
+    const analysis::OpenMpConstruct c = analysis::openMpAt(t, i);
+    w.raw(",\"args\":{\"construct\":").str(analysis::openMpConstructText(c));
+    if (c.kind != 0) w.raw(",\"kind\":").num(static_cast<int64_t>(c.kind));
+    if (c.parallelId != 0) w.raw(",\"parallel_id\":").num(static_cast<int64_t>(c.parallelId));
+    if (c.taskId != 0) w.raw(",\"task_id\":").num(static_cast<int64_t>(c.taskId));
+    if (c.count > 0) w.raw(",\"count\":").num(c.count);
+    if (c.index >= 0) w.raw(",\"index\":").num(c.index);
+    if (c.codePtr != 0) w.raw(",\"code_ptr\":").str(hexText(c.codePtr));
     w.raw("}");
 }
 
@@ -250,6 +267,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                     }
                 }
                 if (t.key.kind == EventKind::Mpi) writeMpiArgs(w, t, i);
+                if (t.key.kind == EventKind::OpenMp) writeOpenMpArgs(w, t, i);
                 if (t.key.kind == EventKind::CudaApi || gpu) {
                     const uint32_t corr = t.col<uint32_t>(0)[i];
                     w.raw(",\"args\":{\"correlation\":").num(corr);

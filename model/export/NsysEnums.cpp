@@ -8,12 +8,6 @@
 namespace sl::exporter {
 namespace {
 
-struct EnumRow {
-    int64_t id;
-    const char* name;
-    const char* label;
-};
-
 constexpr ColumnDef kEnumCols[] = {{"id", "INTEGER NOT NULL PRIMARY KEY"}, {"name", "TEXT"}, {"label", "TEXT"}};
 
 constexpr EnumRow kMemcpyOper[] = {
@@ -53,6 +47,7 @@ constexpr EnumRow kEventClass[] = {
     {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
     {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
     {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
+    {78, "TRACE_PROCESS_EVENT_OPENMP", "OpenMP"},
 };
 // Scripts look these up by name (e.g. WHERE name = 'NvtxPushPopRange'), so the names are nsys's.
 constexpr EnumRow kEventType[] = {
@@ -67,7 +62,9 @@ constexpr EnumRow kEventType[] = {
 constexpr EnumRow kMemOperType[] = {{0, "MEMORY_OPERATION_TYPE_ALLOCATION", "Allocation"},
                                     {1, "MEMORY_OPERATION_TYPE_DEALLOCATION", "Deallocation"}};
 
-Status emitEnum(RowSink& sink, ExportStats& stats, std::string_view name, std::span<const EnumRow> rows) {
+}  // namespace
+
+Status emitNsysEnum(RowSink& sink, ExportStats& stats, std::string_view name, std::span<const EnumRow> rows) {
     TableScope t(sink, stats, name, kEnumCols);
     if (t.open())
         for (const auto& e : rows) {
@@ -77,8 +74,6 @@ Status emitEnum(RowSink& sink, ExportStats& stats, std::string_view name, std::s
     return t.finish();
 }
 
-}  // namespace
-
 Status emitNsysEnumTables(RowSink& sink, ExportStats& stats) {
     const std::pair<std::string_view, std::span<const EnumRow>> all[] = {
         {"ENUM_CUDA_MEMCPY_OPER", kMemcpyOper}, {"ENUM_CUDA_MEM_KIND", kMemKind},
@@ -86,7 +81,7 @@ Status emitNsysEnumTables(RowSink& sink, ExportStats& stats) {
         {"ENUM_NSYS_EVENT_CLASS", kEventClass},  {"ENUM_NSYS_EVENT_TYPE", kEventType},
         {"ENUM_CUDA_DEV_MEM_EVENT_OPER", kMemOperType}};
     for (const auto& [name, rows] : all)
-        if (Status s = emitEnum(sink, stats, name, rows); !s) return s;
+        if (Status s = emitNsysEnum(sink, stats, name, rows); !s) return s;
     return {};
 }
 

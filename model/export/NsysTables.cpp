@@ -4,6 +4,7 @@
 #include "model/core/NsysNvtxTypes.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/NsysMpiTables.h"
+#include "model/export/NsysOpenMpTables.h"
 #include "model/export/NsysSampleTables.h"
 #include "model/export/TableScope.h"
 
@@ -60,12 +61,12 @@ public:
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
-                          &Emitter::nvtx, &Emitter::osrt, &Emitter::mpi, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
+                          &Emitter::nvtx, &Emitter::osrt, &Emitter::mpi, &Emitter::openmp, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
                           &Emitter::processes, &Emitter::gpus, &Emitter::cudaDevices, &Emitter::sessionStart,
                           &Emitter::enums, &Emitter::metaData, &Emitter::stringIds}) {
             if (Status s = (this->*step)(); !s) return s;
             ++m_step;
-            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / 19.0);
+            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / 20.0);
         }
         return {};
     }
@@ -340,6 +341,7 @@ private:
     }
 
     Status mpi() { return emitMpiTables(m_r, m_o, m_sink, m_stats, m_origin); }
+    Status openmp() { return emitOpenMpTables(m_r, m_o, m_sink, m_stats, m_origin); }
 
     Status samples() {
         auto extra = [this](const std::string& s) { return m_extra.id(s); };
@@ -491,7 +493,7 @@ private:
                 {"EXPORT_PRODUCT_NAME", "Sightline"},
                 {"EXPORT_PRODUCT_VERSION", version},
                 {"EXPORT_SCHEMA_VERSION", "3.11.0"},
-                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, MPI, CPU samples, metrics and target tables"},
+                {"EXPORT_SCHEMA_NOTE", "nsys export schema subset: core CUDA, NVTX, OSRT, MPI, OpenMP, CPU samples, metrics and target tables"},
                 {"EXPORT_SOURCE", m_r.session.source},
                 {"EXPORT_TIMESTAMPS", "ns since the session start"},
             };
