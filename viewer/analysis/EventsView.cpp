@@ -22,8 +22,8 @@ namespace {
 // Combo entries: a kind (all tracks of it) is stored as -kind, a track as its index.
 constexpr EventKind kKindSources[] = {EventKind::Kernel,    EventKind::CudaApi,
                                       EventKind::NvtxRange, EventKind::Memcpy,
-                                      EventKind::Mpi,       EventKind::OsRuntime,
-                                      EventKind::CpuSample};
+                                      EventKind::Mpi,       EventKind::OpenMp,
+                                      EventKind::OsRuntime, EventKind::CpuSample};
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "model/analysis/OpenMpConstruct.h"
 #include "model/util/Format.h"
 
 namespace sl::viewer {
@@ -206,6 +207,23 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
                 add("Bytes sent", exactBytes(sent));
             if (const auto got = t.intAt(cols::Mpi::RecvBytes, i); got > 0)
                 add("Bytes received", exactBytes(got));
+            break;
+        }
+        case EventKind::OpenMp: {
+            // As the Details panel (EventQueryDetails.cpp): what is set, in words.
+            const analysis::OpenMpConstruct c = analysis::openMpAt(t, i);
+            add("Construct", analysis::openMpConstructText(c));
+            if (c.parallelId != 0) add("Parallel region", std::to_string(c.parallelId));
+            if (c.taskId != 0)
+                add(c.event == OpenMpEvent::Parallel ? "Parent task" : "Task", std::to_string(c.taskId));
+            if (const std::string_view label = analysis::openMpCountLabel(c); !label.empty() && c.count > 0)
+                add(std::string(label), formatCount(static_cast<uint64_t>(c.count)));
+            if (c.index >= 0) add("Thread number", std::to_string(c.index));
+            if (c.codePtr != 0) {
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(c.codePtr));
+                add("Code address", buf);
+            }
             break;
         }
         case EventKind::CpuSample: {

@@ -1,7 +1,8 @@
 #pragma once
 // The tooltip text of one event: its name and the key fields of its kind (grid and block of
 // a kernel, bytes and direction of a copy, domain and payload of an NVTX range, CPU and the
-// nearest frames of a CPU sample's call stack, peer rank and sizes of an MPI call...).
+// nearest frames of a CPU sample's call stack, peer rank and sizes of an MPI call, the construct,
+// region and thread number of an OpenMP event...).
 #include "model/core/Report.h"
 #include "viewer/timeline/Row.h"
 

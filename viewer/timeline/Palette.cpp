@@ -90,6 +90,22 @@ uint32_t Palette::mpiClassColor(MpiCallClass c) {
     return 0xFF8C9BA5;  // grey
 }
 
+uint32_t Palette::openMpColor(OpenMpEvent e) {
+    switch (e) {
+        case OpenMpEvent::Parallel:
+            return 0xFF4A6FA5;  // slate blue
+        case OpenMpEvent::ImplicitTask:
+            return 0xFF3E9CA8;  // teal
+        case OpenMpEvent::Work:
+            return 0xFF43A047;  // green
+        case OpenMpEvent::Sync:
+            return 0xFFE8662A;  // orange: waiting
+        case OpenMpEvent::Task:
+            return 0xFF8E5CC2;  // violet
+    }
+    return 0xFF8C9BA5;
+}
+
 uint32_t Palette::kindColor(EventKind kind) {
     switch (kind) {
         case EventKind::Memset:
@@ -142,6 +158,8 @@ uint32_t Palette::eventColor(const Track& t, size_t i) {
             return t.nameAt(i) != 0 ? nameColor(t.nameAt(i)) : kindColor(t.key.kind);
         case EventKind::Mpi:
             return mpiClassColor(static_cast<MpiCallClass>(t.intAt(cols::Mpi::CallClass, i)));
+        case EventKind::OpenMp:
+            return openMpColor(static_cast<OpenMpEvent>(t.intAt(cols::OpenMp::Event, i)));
         default:
             return kindColor(t.key.kind);
     }

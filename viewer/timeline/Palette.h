@@ -1,7 +1,7 @@
 #pragma once
 // Event colors: NVTX colors as given by the application, kernels and API calls by a stable
 // hash of their name (the same name has the same color in every report and session), memory
-// copies by direction, MPI calls by their call class. Name colors are cached per string id; the cache lives as long as the
+// copies by direction, MPI calls by their call class, OpenMP constructs by what they are. Name colors are cached per string id; the cache lives as long as the
 // report's row tree and may be filled from several threads at once (rows build in parallel).
 #include <atomic>
 #include <cstdint>
@@ -27,6 +27,10 @@ public:
     // MPI calls by what they are, not by name: point-to-point blue, collectives amber, waits
     // red, the rest grey, so that where ranks wait shows at a glance.
     static uint32_t mpiClassColor(MpiCallClass c);
+    // OpenMP constructs by what they are: parallel regions slate blue, implicit tasks teal,
+    // worksharing green, explicit tasks violet, and barriers and other waits orange, so that
+    // the threads that wait (load imbalance) stand out against those that work.
+    static uint32_t openMpColor(OpenMpEvent e);
 
 private:
     const Report& m_report;

@@ -24,16 +24,18 @@ int kindOrder(EventKind k) {
             return 1;
         case EventKind::Mpi:  // above CUDA API, as in nsys
             return 2;
-        case EventKind::CudaApi:
+        case EventKind::OpenMp:  // with MPI: the program's own parallel structure
             return 3;
-        case EventKind::OsRuntime:
+        case EventKind::CudaApi:
             return 4;
-        case EventKind::ThreadState:
+        case EventKind::OsRuntime:
             return 5;
-        case EventKind::CuptiOverhead:
+        case EventKind::ThreadState:
             return 6;
-        case EventKind::CpuSample:
+        case EventKind::CuptiOverhead:
             return 7;
+        case EventKind::CpuSample:
+            return 8;
         case EventKind::Kernel:
             return 0;
         case EventKind::Memcpy:
@@ -57,6 +59,8 @@ std::string kindTitle(const Report& r, const Track& t) {
             return "CUDA API";
         case EventKind::Mpi:
             return "MPI";
+        case EventKind::OpenMp:
+            return "OpenMP";
         case EventKind::ThreadState:
             return "Thread state";
         case EventKind::CuptiOverhead:
@@ -258,7 +262,7 @@ std::unique_ptr<Row> Builder::run() {
 // A process's threads with almost nothing on them (a few thread-state or CUPTI overhead
 // events: CUDA's and the runtime's helper threads) go into one collapsed "N more threads"
 // group at the end of the process, so that the busy threads and the GPU rows after them fit
-// on screen. A thread stays out when it has NVTX, CUDA API or MPI rows, or kQuietPercent of the
+// on screen. A thread stays out when it has NVTX, CUDA API, MPI or OpenMP rows, or kQuietPercent of the
 // process's events or more.
 void Builder::foldQuietThreads() {
     constexpr uint64_t kQuietPercent = 2;
@@ -270,7 +274,8 @@ void Builder::foldQuietThreads() {
             if (!tr) return false;
             for (const Track* t : tr->tracks())
                 if (t->key.kind == EventKind::NvtxRange || t->key.kind == EventKind::NvtxMark ||
-                    t->key.kind == EventKind::CudaApi || t->key.kind == EventKind::Mpi)
+                    t->key.kind == EventKind::CudaApi || t->key.kind == EventKind::Mpi ||
+                    t->key.kind == EventKind::OpenMp)
                     return false;
         }
         return true;
