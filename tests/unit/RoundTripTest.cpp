@@ -86,6 +86,9 @@ TEST(RoundTrip, EveryEntityAndEventKind) {
     ASSERT_EQ(b->processes.size(), 2u);
     EXPECT_EQ(b->processes[0].exitCode, 3);
     EXPECT_EQ(b->processes[1].exitSignal, 9);
+    EXPECT_EQ(b->processes[0].mpiRank, 2);
+    EXPECT_EQ(b->processes[0].mpiWorldSize, 4);
+    EXPECT_EQ(b->processes[1].mpiRank, -1);
     EXPECT_EQ(b->processes[1].end, kUnknownTime);
     ASSERT_EQ(b->threads.size(), 2u);
     EXPECT_EQ(b->threads[1].start, kUnknownTime);

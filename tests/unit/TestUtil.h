@@ -46,6 +46,8 @@ inline std::shared_ptr<Report> makeEveryKindReport() {
     r.session.durationNs = 1'000'000;
     r.processes.push_back({100, 1, "app", "./app --flag", 5'000, 900'000, 3, 0});
     r.processes.push_back({101, 100, "child", "child", 6'000, kUnknownTime, 0, 9});
+    r.processes[0].mpiRank = 2;
+    r.processes[0].mpiWorldSize = 4;
     r.threads.push_back({100, 100, "main", 5'000, 900'000});
     r.threads.push_back({102, 100, "worker", kUnknownTime, kUnknownTime});
     Gpu g;
@@ -93,6 +95,13 @@ inline std::shared_ptr<Report> makeEveryKindReport() {
     b.add(CudaMemoryEvent{100, 0, 44'000, 0x7f0000000000ull, 1 << 20, MemoryKind::Device, MemoryOp::Alloc, 76});
     b.add(ThreadRunning{100, 102, 1'000, 2'000, 3});
     b.add(CuptiOverheadEvent{100, 100, 70'000, 71'000, 2});
+    {
+        // An MPI_Send to rank 3 and an OpenMP loop, through the generic path capture uses.
+        const int64_t send[] = {static_cast<int64_t>(MpiCallClass::P2p), 0x7f00aa, 3, 7, -1, 1024, 0, 0};
+        b.addRaw(TrackKey::forThread(EventKind::Mpi, 100, 100), 72'000, 73'000, b.intern("MPI_Send"), send);
+        const int64_t loop[] = {static_cast<int64_t>(OpenMpEvent::Work), 1, 1, 2, 1000, -1, 0x401234};
+        b.addRaw(TrackKey::forThread(EventKind::OpenMp, 100, 102), 74'000, 75'000, b.intern("loop"), loop);
+    }
     {
         // Two samples sharing a stack (main -> work), one with an unresolved leaf.
         const uint32_t exe = b.intern("/usr/bin/app"), libc = b.intern("/usr/lib/libc.so.6");
