@@ -14,6 +14,7 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <dlfcn.h>
+#include <link.h>
 #include <mpi.h>
 
 #include <atomic>
@@ -35,12 +36,41 @@ using capture::ModuleEventApi;
 
 const ModuleEventApi* api() { return capture::moduleEventApi(); }
 
-// The implementation's function named `name` (PMPI_x): the next definition after ours, or any
-// (a libmpi dlopened with RTLD_LOCAL is not "next" to a preloaded module).
+// The loaded MPI library that is not in the global scope: a library loaded with RTLD_LOCAL
+// (Python's extension modules: mpi4py) whose own dependency is libmpi. Its calls still bind to
+// our definitions (the preloaded module comes first for everyone), but RTLD_NEXT and
+// RTLD_DEFAULT search the global scope only. Found by asking each loaded object for PMPI_Init.
+int findLocalMpi(dl_phdr_info* info, size_t, void* out) {
+    if (!info->dlpi_name || !*info->dlpi_name) return 0;
+    void* h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) return 0;
+    if (dlsym(h, "PMPI_Init")) {
+        *static_cast<void**>(out) = h;  // kept open: it is loaded anyway
+        return 1;
+    }
+    dlclose(h);
+    return 0;
+}
+
+std::atomic<void*> g_localMpi{nullptr};
+
+// `name` in an MPI library loaded with RTLD_LOCAL (nullptr when there is none).
+void* findInLocalMpi(const char* name) {
+    void* h = g_localMpi.load(std::memory_order_acquire);
+    if (!h) {
+        dl_iterate_phdr(findLocalMpi, &h);
+        if (!h) return nullptr;
+        g_localMpi.store(h, std::memory_order_release);
+    }
+    return dlsym(h, name);
+}
+
+// The implementation's function named `name` (PMPI_x): the next definition after ours, any in
+// the global scope, or the one of an MPI library loaded with RTLD_LOCAL.
 void* findReal(const char* name) {
     void* f = dlsym(RTLD_NEXT, name);
     if (!f) f = dlsym(RTLD_DEFAULT, name);
-    return f;
+    return f ? f : findInLocalMpi(name);
 }
 
 template <class F>
@@ -65,7 +95,12 @@ int64_t handleBits(H h) {
 // address of ompi_mpi_comm_world).
 MPI_Comm worldComm() {
 #ifdef OPEN_MPI
-    static void* world = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
+    // A data object: the global scope's definition first, which is the program's copy when it
+    // was linked with MPI (a copy relocation; the library uses that copy too), never RTLD_NEXT.
+    static void* world = [] {
+        void* w = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
+        return w ? w : findInLocalMpi("ompi_mpi_comm_world");
+    }();
     return static_cast<MPI_Comm>(world);
 #else
     return MPI_COMM_WORLD;

@@ -185,6 +185,32 @@ TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
     EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 2u);
 }
 
+// MPI reached through a library the program loads with dlopen(RTLD_LOCAL), as Python loads
+// mpi4py: libmpi is outside the global scope, where RTLD_NEXT looks for PMPI_ functions.
+TEST(MpiCapture, MpiInALibraryLoadedWithRtldLocalIsTraced) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const std::string out = dir.file("local.rep");
+    ASSERT_EQ(profile(out, {"-t", "mpi", "-s", "none"},
+                      cat(mpirun(2), {client("mpi_dlopen"), client("libmpi_plugin.so")})),
+              0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    std::vector<int> ranks;
+    for (const auto& p : r->processes) {
+        if (p.mpiRank < 0) continue;
+        ranks.push_back(p.mpiRank);
+        std::map<std::string, int> counts;
+        for (const Ev& e : events(*r, EventKind::Mpi))
+            if (e.pid == p.pid) ++counts[e.name];
+        EXPECT_EQ(counts, (std::map<std::string, int>{
+                              {"MPI_Init", 1}, {"MPI_Allreduce", 2}, {"MPI_Finalize", 1}}))
+            << "rank " << p.mpiRank;
+    }
+    std::sort(ranks.begin(), ranks.end());
+    EXPECT_EQ(ranks, (std::vector<int>{0, 1}));
+}
+
 TEST(MpiCapture, ProgramWithoutMpiGetsANoteNotAnError) {
     REQUIRE_MPI();
     CaptureDir dir;
