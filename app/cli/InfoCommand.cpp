@@ -68,6 +68,7 @@ void printText(const RepFile& file, const Report& r) {
                          : p.end != kUnknownTime ? "exit " + std::to_string(p.exitCode) : "running";
         std::printf("  %-8lld parent %-8lld %-20s %-12s %s\n", static_cast<long long>(p.pid),
                     static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
+        if (p.mpiRank >= 0) std::printf("           MPI rank %d of %d\n", p.mpiRank, p.mpiWorldSize);
         for (const auto& rp : r.reparents)
             if (rp.pid == p.pid)
                 std::printf("           orphaned at %s when %lld ended; adopted by %lld\n", at(rp.time).c_str(),
@@ -156,7 +157,9 @@ void printJson(const RepFile& file, const Report& r) {
         j.field("command_line", p.commandLine);
         time("start_ns", p.start);
         time("end_ns", p.end);
-        j.field("exit_code", p.exitCode).field("exit_signal", p.exitSignal).endObject();
+        j.field("exit_code", p.exitCode).field("exit_signal", p.exitSignal);
+        if (p.mpiRank >= 0) j.field("mpi_rank", p.mpiRank).field("mpi_world_size", p.mpiWorldSize);
+        j.endObject();
     }
     j.endArray();
     j.key("reparents").beginArray();

@@ -162,6 +162,12 @@ TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
         std::map<std::string, int> expected = kCallsPerRank;
         expected["MPI_Iprobe"] = rank + 1;
         EXPECT_EQ(fromStats, expected) << csv;
+        // `sightline info` names the rank of the process.
+        const std::string info = runCapturingStdout(
+            {SIGHTLINE_CLI, "info", dir.file("rank" + std::to_string(rank) + ".rep")}, &statsCode);
+        EXPECT_NE(info.find("MPI rank " + std::to_string(rank) + " of " + std::to_string(ranks)),
+                  std::string::npos)
+            << info;
     }
 }
 
