@@ -126,6 +126,32 @@ TEST(MpiCapture, ProfilerAroundMpirunRecordsEveryCallOfEveryRank) {
     EXPECT_EQ(diagnostic(*r, "mpi.not_found"), 0);
 }
 
+// The same wrappers compiled against MPICH's header (its handles are ints, OpenMPI's pointers),
+// under MPICH's own launcher.
+TEST(MpiCapture, MpichProgramUnderMpiexecWithMpiImplMpich) {
+    if (std::string(SIGHTLINE_MPIEXEC_MPICH).empty() || !fs::exists(client("mpi_counts_mpich")) ||
+        !fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so"))
+        GTEST_SKIP() << "MPICH tests: built without MPICH (Debian: mpich, libmpich-dev)";
+    CaptureDir dir;
+    const std::string out = dir.file("mpich.rep");
+    const int ranks = 4;
+    ASSERT_EQ(profile(out, {"-t", "mpi", "--mpi-impl", "mpich", "-s", "none"},
+                      {SIGHTLINE_MPIEXEC_MPICH, "-launcher", "fork", "-n", std::to_string(ranks),
+                       client("mpi_counts_mpich")}),
+              0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    std::vector<int> seen;
+    for (const auto& p : r->processes) {
+        if (p.mpiRank < 0) continue;
+        seen.push_back(p.mpiRank);
+        EXPECT_EQ(p.mpiWorldSize, ranks);
+        checkRank(*r, p, ranks);
+    }
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
+}
+
 TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
     REQUIRE_MPI();
     CaptureDir dir;
@@ -247,17 +273,20 @@ TEST(MpiCapture, UnknownOrMissingImplementationIsRefusedBeforeTheProgramRuns) {
     EXPECT_NE(code, 0);
     EXPECT_NE(text.find("mpi-impl"), std::string::npos) << text;
     EXPECT_FALSE(fs::exists(marker));
-    // A known implementation whose module this build lacks: said before the program runs.
-    const bool haveMpich =
-        fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so");
-    if (!haveMpich) {
-        text = runCapturingStdout({SIGHTLINE_CLI, "profile", "-t", "mpi", "--mpi-impl", "mpich",
-                                   "-o", dir.file("y"), "/usr/bin/touch", marker},
-                                  &code);
-        EXPECT_NE(code, 0);
-        EXPECT_NE(text.find("no module for mpich"), std::string::npos) << text;
-        EXPECT_FALSE(fs::exists(marker));
-    }
+    // A known implementation whose module the installation lacks: said before the program runs.
+    // The installation is a module directory with only the preloaded module in it.
+    const std::string modules = dir.file("modules");
+    fs::create_directory(modules);
+    fs::create_symlink(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-inject.so",
+                       modules + "/libsightline-inject.so");
+    text = runCapturingStdout({"/usr/bin/env", "SIGHTLINE_INJECT_DIR=" + modules, SIGHTLINE_CLI,
+                               "profile", "-t", "mpi", "--mpi-impl", "mpich", "-o", dir.file("y"),
+                               "/usr/bin/touch", marker},
+                              &code);
+    EXPECT_NE(code, 0);
+    EXPECT_NE(text.find("no module for mpich"), std::string::npos) << text;
+    EXPECT_NE(text.find("libmpich-dev"), std::string::npos) << text;
+    EXPECT_FALSE(fs::exists(marker));
 }
 
 }  // namespace
