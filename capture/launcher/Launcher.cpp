@@ -632,6 +632,10 @@ Result<ProfileResult> Launcher::run() {
     // written (or sightline be killed while merging), `sightline import DIR` makes it later.
     writeSessionFacts(in, keepRaw ? arenas.path() : std::string());
     auto written = assembleReports(in, say);
+    if (!written && in.gateUsed && in.gateWindowsOpened == 0)
+        // The capture range never began: the modules recorded only who ran (nothing is written
+        // outside a window), so there is nothing to keep for a later import.
+        return makeError(written.error());
     if (!written) {
         // Never delete what was captured.
         session.keep();

@@ -187,8 +187,20 @@ TEST(RangeCapture, RangeThatNeverOccursIsAnError) {
     CaptureDir dir;
     auto opts = rangeOptions("stop");
     opts[9] = "nosuchrange";
-    EXPECT_NE(profile(dir.file("n.rep"), opts, {client("range_client"), "1"}), 0);
+    // Its own TMPDIR, to see that no session directory is left: nothing was recorded to keep.
+    const std::string tmp = dir.file("tmp");
+    fs::create_directory(tmp);
+    std::vector<std::string> args = {"/usr/bin/env", "TMPDIR=" + tmp, SIGHTLINE_CLI, "profile",
+                                     "-o", dir.file("n.rep")};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.insert(args.end(), {client("range_client"), "1"});
+    int code = 0;
+    const std::string text = runCapturingStdout(args, &code);
+    EXPECT_NE(code, 0);
+    EXPECT_NE(text.find("never occurred"), std::string::npos) << text;
+    EXPECT_EQ(text.find("kept"), std::string::npos) << text;
     EXPECT_FALSE(fs::exists(dir.file("n.rep")));
+    EXPECT_TRUE(fs::is_empty(tmp)) << "a session directory was left in " << tmp;
 }
 
 TEST(RangeCapture, NeedsNvtxTracing) {
