@@ -20,11 +20,13 @@
 #include <sanitizer/allocator_interface.h>
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace sl::fuzz {
 
@@ -35,6 +37,16 @@ inline std::atomic<int64_t> g_live{0};
 inline std::atomic<int64_t> g_peak{0};
 inline std::atomic<bool> g_hooked{false};
 
+// The files inputFile() made, removed when the process exits normally (a fuzzer's time is up;
+// after a crash they stay, next to the crashing input).
+struct InputFiles {
+    std::vector<std::string> paths;
+    ~InputFiles() {
+        for (const auto& p : paths) std::remove(p.c_str());
+    }
+};
+inline InputFiles g_inputFiles;
+
 // The input written to a file of this process on tmpfs (the same name every time: one input at
 // a time per process).
 inline std::string inputFile(const uint8_t* data, size_t size, const char* suffix) {
@@ -44,6 +56,9 @@ inline std::string inputFile(const uint8_t* data, size_t size, const char* suffi
     }();
     const std::string path =
         dir + "/sl-fuzz-" + std::to_string(getpid()) + suffix;
+    if (std::find(g_inputFiles.paths.begin(), g_inputFiles.paths.end(), path) ==
+        g_inputFiles.paths.end())
+        g_inputFiles.paths.push_back(path);
     FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) std::abort();
     if (size && std::fwrite(data, 1, size, f) != size) std::abort();
