@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
+#include "model/analysis/CrossRank.h"
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/TableFormatter.h"
 #include "model/analysis/TimeRange.h"
@@ -49,6 +51,84 @@ std::vector<std::string> reportSpecs(const std::vector<std::string>& given) {
     return out;
 }
 
+// --per-rank: each input's ranks (the MPI rank of its processes; a report without one is
+// numbered by its place on the command line), each spec run per rank, one cross-rank table per
+// spec, printed like the others.
+int runPerRank(const options::ParsedArgs& args, const std::vector<std::string>& inputs,
+               const std::vector<std::string>& specs) {
+    struct Ranked {
+        int rank;
+        std::string from;
+        ReportPtr report;
+    };
+    std::vector<Ranked> ranked;
+    std::set<int> seen;
+    const ReadOptions ro = statsReadOptions(specs, !args.value("filter-nvtx").empty());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        auto loaded = openReportInput(inputs[i], ro);
+        if (!loaded) return fail(loaded.error());
+        std::vector<const Process*> withRank;
+        for (const auto& p : (*loaded)->processes)
+            if (p.mpiRank >= 0) withRank.push_back(&p);
+        if (withRank.empty()) {
+            ranked.push_back({static_cast<int>(i), inputs[i], *loaded});
+            if (!args.given("quiet"))
+                std::fprintf(stderr, "sightline: %s has no MPI rank: it is rank %zu (its place)\n",
+                             inputs[i].c_str(), i);
+        } else if (withRank.size() == 1) {
+            ranked.push_back({withRank[0]->mpiRank, inputs[i], *loaded});
+        } else {
+            // Every rank in one report (`sightline profile mpirun ...`): each rank's view is
+            // the report read again with only that process's tracks.
+            for (const Process* p : withRank) {
+                ReadOptions one = ro;
+                one.wantTrack = [pid = p->pid, all = ro.wantTrack](const TrackKey& k) {
+                    return k.pid == pid && (!all || all(k));
+                };
+                auto mine = openReportInput(inputs[i], one);
+                if (!mine) return fail(mine.error());
+                ranked.push_back({p->mpiRank, inputs[i], *mine});
+            }
+        }
+    }
+    for (const auto& r : ranked)
+        if (!seen.insert(r.rank).second)
+            return fail("rank " + std::to_string(r.rank) + " is in more than one report (" +
+                        r.from + "): give each rank once");
+    const std::string timeUnit = args.value("timeunit");
+    const std::vector<std::string> formats = flatten(args.values("format"));
+    static const std::string kDefault = ".";
+    const std::string formatName = nth(formats, 0, kDefault) == "." ? "column" : nth(formats, 0, kDefault);
+    auto fmt = parseTableFormat(formatName);
+    if (!fmt) return usageError("stats", "--format: '" + formatName + "' is not a format");
+    const bool human = *fmt == TableFormat::Column || *fmt == TableFormat::Table;
+    for (const std::string& spec : specs) {
+        std::vector<Table> tables;
+        tables.reserve(ranked.size());
+        for (const auto& r : ranked) {
+            StatsOptions opts;
+            if (Status s = applyFilters(*r.report, args.value("filter-time"), args.value("filter-nvtx"), opts); !s)
+                return usageError("stats", s.error());
+            auto t = runReport(*r.report, spec, opts);
+            if (!t) return usageError("stats", t.error());
+            tables.push_back(std::move(*t));
+        }
+        std::vector<RankTable> in;
+        for (size_t i = 0; i < ranked.size(); ++i) in.push_back({ranked[i].rank, &tables[i]});
+        auto cross = crossRankTable(in);
+        if (!cross) return fail(cross.error());
+        if (!cross->skipped.empty()) {
+            if (human) std::printf("\n** %s (%s):\n\nSKIPPED: %s\n", cross->title.c_str(), cross->name.c_str(), cross->skipped.c_str());
+            continue;
+        }
+        if (human) std::printf("\n** %s (%s):\n\n", cross->title.c_str(), cross->name.c_str());
+        std::fflush(stdout);
+        writeTable(std::cout, *cross, FormatOptions{*fmt, timeUnit});
+        std::cout.flush();
+    }
+    return 0;
+}
+
 int runStats(int argc, char** argv) {
     int exitCode = 0;
     auto args = parseCommandLine("stats", argc, argv, &exitCode);
@@ -66,7 +146,9 @@ int runStats(int argc, char** argv) {
         return 0;
     }
     const std::vector<std::string>& inputs = args->positionals;
-    if (inputs.size() != 1) return usageError("stats", "expected one REPORT");
+    const bool perRank = args->isTrue("per-rank");
+    if (inputs.empty() || (inputs.size() != 1 && !perRank))
+        return usageError("stats", "expected one REPORT (several with --per-rank)");
     const std::string timeUnit = args->value("timeunit");
     const bool quiet = args->given("quiet"), force = args->isTrue("force-overwrite");
     const std::vector<std::string> specs = reportSpecs(args->values("report"));
@@ -83,6 +165,7 @@ int runStats(int argc, char** argv) {
     // '.' as an output: files named after the input, as nsys names them after its SQLite file.
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
+    if (perRank) return runPerRank(*args, inputs, specs);
     auto loaded = openReportInput(inputs[0], statsReadOptions(specs, !args->value("filter-nvtx").empty()));
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;

@@ -71,6 +71,10 @@ void addReportOptions(std::vector<OptionDef>& out) {
             .repeatable());
     addTableOutputOptions(out, S);
     add(Opt(S, "help-reports", 0, K::Flag, "", "", "list the reports (=NAME: one) and exit"));
+    add(Opt(S, "per-rank", 0, K::Switch, "", "false",
+            "one table per summary report over every rank: several REPORTs (a report per rank) "
+            "or one that holds every rank; each rank's total per name, min, median, max, the "
+            "slowest rank and the imbalance"));
     add(Opt(S, "report-dir", 0, K::Text, "DIR", "", "more folders of report scripts")
             .unavailable("the reports are built in; there are no report scripts")
             .repeatable());

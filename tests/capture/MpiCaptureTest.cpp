@@ -124,6 +124,16 @@ TEST(MpiCapture, ProfilerAroundMpirunRecordsEveryCallOfEveryRank) {
     std::sort(seen.begin(), seen.end());
     EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
     EXPECT_EQ(diagnostic(*r, "mpi.not_found"), 0);
+    // The ranks of the one report side by side: MPI_Iprobe ran rank + 1 times on each.
+    int code = 0;
+    const std::string csv = runCapturingStdout({SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum",
+                                                "--per-rank", "--format", "csv", out},
+                                               &code);
+    ASSERT_EQ(code, 0) << csv;
+    EXPECT_NE(csv.find("Name,Ranks,Min Total Time (ns)"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",Rank 0 (ns),Rank 1 (ns),Rank 2 (ns),Rank 3 (ns)"), std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find("\nMPI_Iprobe,4,"), std::string::npos) << csv;
 }
 
 // The same wrappers compiled against MPICH's header (its handles are ints, OpenMPI's pointers),
@@ -195,6 +205,22 @@ TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
                   std::string::npos)
             << info;
     }
+    // The reports of the ranks as one table: every call of mpi_counts ran on the 3 ranks.
+    int code2 = 0;
+    const std::string csv = runCapturingStdout(
+        {SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum", "--per-rank", "--format", "csv",
+         dir.file("rank2.rep"), dir.file("rank0.rep"), dir.file("rank1.rep")},
+        &code2);
+    ASSERT_EQ(code2, 0) << csv;
+    for (const auto& [name, n] : kCallsPerRank)
+        EXPECT_NE(csv.find("\n" + name + ",3,"), std::string::npos) << name << "\n" << csv;
+    // A rank given twice is refused.
+    const std::string twice = runCapturingStdout(
+        {SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum", "--per-rank", dir.file("rank0.rep"),
+         dir.file("rank0.rep")},
+        &code2);
+    EXPECT_NE(code2, 0);
+    EXPECT_NE(twice.find("rank 0 is in more than one report"), std::string::npos) << twice;
 }
 
 TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
