@@ -18,26 +18,14 @@
 #include "model/rep/RepReader.h"
 #include "model/rep/RepWriter.h"
 #include "model/rep/Sqlite.h"
+#include "tests/export/ExportTestUtil.h"
 #include "tests/analysis/GoldenFixtures.h"
 
 namespace sl::analysis {
 namespace {
 
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows query(const std::string& db, const std::string& sql) {
-    sqlite::Db d;
-    EXPECT_TRUE(d.openReadOnly(db).ok()) << db;
-    sqlite::Stmt s(d, sql);
-    EXPECT_TRUE(s.valid()) << s.prepareError();
-    Rows rows;
-    while (s.valid() && s.step()) {
-        std::vector<std::string> row;
-        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
-        rows.push_back(row);
-    }
-    return rows;
-}
+using test::query;  // tests/export/ExportTestUtil.h
+using test::Rows;
 
 const char* kNsysFixtures[] = {"pipit_saxpy_mpi_cuda.sqlite", "extrap_concurrent_s1.sqlite", "extrap_con_kernel.sqlite"};
 

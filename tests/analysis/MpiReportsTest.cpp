@@ -14,21 +14,13 @@
 #include "model/util/Format.h"
 #include "tests/analysis/Fixtures.h"
 #include "tests/analysis/MpiFixtures.h"
+#include "tests/analysis/StatsTestUtil.h"
 
 namespace sl::analysis {
 namespace {
 
-std::string csv(const Table& t) {
-    std::ostringstream out;
-    writeTable(out, t, {TableFormat::Csv, "ns"});
-    return out.str();
-}
-
-std::string run(const Report& r, const std::string& spec, StatsOptions o = {}) {
-    auto t = runReport(r, spec, o);
-    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error());
-    return t.ok() ? csv(*t) : std::string();
-}
+using test::expectAbsent;  // tests/analysis/StatsTestUtil.h
+using test::runCsv;
 
 // Total 1381 ns over all calls; ties (MPI_Recv and MPI_Wait, 80 ns once each) by name.
 constexpr const char* kSum =
@@ -69,12 +61,12 @@ constexpr const char* kTrace =
 
 TEST(MpiReports, EventSumByHand) {
     auto r = test::makeMpiReport();
-    EXPECT_EQ(run(*r, "mpi_event_sum"), kSum);
+    EXPECT_EQ(runCsv(*r, "mpi_event_sum"), kSum);
 }
 
 TEST(MpiReports, EventTraceByHand) {
     auto r = test::makeMpiReport();
-    EXPECT_EQ(run(*r, "mpi_event_trace"), kTrace);
+    EXPECT_EQ(runCsv(*r, "mpi_event_trace"), kTrace);
 }
 
 TEST(MpiReports, TimeWindowKeepsCallsInside) {
@@ -82,12 +74,12 @@ TEST(MpiReports, TimeWindowKeepsCallsInside) {
     StatsOptions o;
     o.start = 1600;  // MPI_Wait [1520, 1600] starts before: out
     o.end = 2100;
-    EXPECT_EQ(run(*r, "mpi_event_sum", o),
+    EXPECT_EQ(runCsv(*r, "mpi_event_sum", o),
               "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
               "80.0,380,2,190.0,190.0,180,200,14.1,MPI_Allreduce\n"
               "11.6,55,2,27.5,27.5,25,30,3.5,MPI_Bcast\n"
               "8.4,40,1,40.0,40.0,40,40,0.0,MPI_Ibarrier\n");
-    const std::string trace = run(*r, "mpi_event_trace", o);
+    const std::string trace = runCsv(*r, "mpi_event_trace", o);
     EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 6);  // header + 5 calls
     EXPECT_NE(trace.find("collective,650,690,40,MPI_Ibarrier"), std::string::npos);
 }
@@ -118,28 +110,13 @@ TEST(MpiReports, RegisteredAndLoadOnlyMpiTracks) {
 // the same tables, ranks included.
 TEST(MpiReports, SameFromRepReadForTheReport) {
     auto r = test::makeMpiReport();
-    const std::string path = ::testing::TempDir() + "/mpi_reports_" + std::to_string(::getpid()) + ".rep";
-    WriteOptions wo;
-    wo.overwrite = true;
-    ASSERT_TRUE(writeReport(*r, path, wo).ok());
-    for (const char* name : {"mpi_event_sum", "mpi_event_trace"}) {
-        auto part = readReport(path, statsReadOptions({name}, false));
-        ASSERT_TRUE(part.ok()) << part.error();
-        EXPECT_EQ((*part)->eventCount(EventKind::OsRuntime), 0u);
-        EXPECT_EQ(run(**part, name), std::string(name) == "mpi_event_sum" ? kSum : kTrace) << name;
-    }
-    std::filesystem::remove(path);
+    test::expectSameFromRep(*r, "mpi_reports", "mpi_event_sum", kSum);
+    test::expectSameFromRep(*r, "mpi_reports", "mpi_event_trace", kTrace);
 }
 
 // The event of `name` on the MPI track of (pid, tid).
 EventRef findCall(const Report& r, int64_t pid, int64_t tid, std::string_view name) {
-    for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
-        const Track& t = r.tracks[ti];
-        if (t.key.kind != EventKind::Mpi || t.key.pid != pid || t.key.tid != tid) continue;
-        for (uint32_t i = 0; i < t.size(); ++i)
-            if (r.str(t.name[i]) == name) return {ti, i};
-    }
-    return {};
+    return test::findEvent(r, EventKind::Mpi, pid, tid, name);
 }
 
 TEST(MpiReports, EventDetails) {
@@ -153,8 +130,7 @@ TEST(MpiReports, EventDetails) {
     EXPECT_EQ(detailValue(f, "Bytes sent"), formatBytes(4096) + " (4096 B)");
     EXPECT_EQ(detailValue(f, "Communicator"), "0x44000000");
     EXPECT_EQ(detailValue(f, "MPI rank"), "0 of 2");
-    for (const char* absent : {"Root rank", "Bytes received", "Request"})
-        for (const auto& field : f) EXPECT_NE(field.field, absent);
+    expectAbsent(f, {"Root rank", "Bytes received", "Request"});
 
     const EventRef bcast = findCall(*r, 200, 200, "MPI_Bcast");
     ASSERT_TRUE(bcast.valid());
@@ -164,22 +140,20 @@ TEST(MpiReports, EventDetails) {
     EXPECT_EQ(detailValue(f, "Bytes received"), formatBytes(64) + " (64 B)");
     EXPECT_EQ(detailValue(f, "Communicator"), "0x55d0c0ffee00");
     EXPECT_EQ(detailValue(f, "MPI rank"), "1 of 2");
-    for (const char* absent : {"Peer rank", "Tag", "Bytes sent", "Request"})
-        for (const auto& field : f) EXPECT_NE(field.field, absent);
+    expectAbsent(f, {"Peer rank", "Tag", "Bytes sent", "Request"});
 
     const EventRef wait = findCall(*r, 100, 100, "MPI_Wait");
     ASSERT_TRUE(wait.valid());
     f = eventDetails(*r, wait);
     EXPECT_EQ(detailValue(f, "Call class"), "startwait");
     EXPECT_EQ(detailValue(f, "Request"), "0xa1");
-    for (const char* absent : {"Communicator", "Peer rank", "Tag", "Root rank", "Bytes sent"})
-        for (const auto& field : f) EXPECT_NE(field.field, absent);
+    expectAbsent(f, {"Communicator", "Peer rank", "Tag", "Root rank", "Bytes sent"});
 
     const EventRef unranked = findCall(*r, 300, 300, "MPI_Initialized");
     ASSERT_TRUE(unranked.valid());
     f = eventDetails(*r, unranked);
     EXPECT_EQ(detailValue(f, "Call class"), "other");
-    for (const auto& field : f) EXPECT_NE(field.field, "MPI rank");
+    expectAbsent(f, {"MPI rank"});
 }
 
 }  // namespace

@@ -12,21 +12,13 @@
 #include "model/rep/RepWriter.h"
 #include "tests/analysis/Fixtures.h"
 #include "tests/analysis/OpenMpFixtures.h"
+#include "tests/analysis/StatsTestUtil.h"
 
 namespace sl::analysis {
 namespace {
 
-std::string csv(const Table& t) {
-    std::ostringstream out;
-    writeTable(out, t, {TableFormat::Csv, "ns"});
-    return out.str();
-}
-
-std::string run(const Report& r, const std::string& spec, StatsOptions o = {}) {
-    auto t = runReport(r, spec, o);
-    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error());
-    return t.ok() ? csv(*t) : std::string();
-}
+using test::expectAbsent;  // tests/analysis/StatsTestUtil.h
+using test::runCsv;
 
 // 4230 ns in all (nested constructs each count their whole time).
 constexpr const char* kSum =
@@ -42,7 +34,7 @@ constexpr const char* kSum =
 
 TEST(OpenMpReports, SumByHand) {
     auto r = test::makeOpenMpReport();
-    EXPECT_EQ(run(*r, "openmp_sum"), kSum);
+    EXPECT_EQ(runCsv(*r, "openmp_sum"), kSum);
 }
 
 TEST(OpenMpReports, TimeWindowKeepsEventsInside) {
@@ -50,7 +42,7 @@ TEST(OpenMpReports, TimeWindowKeepsEventsInside) {
     StatsOptions o;
     o.start = 1600;  // the explicit barriers, the taskwait and its task; not the implicit barriers
     o.end = 1800;
-    EXPECT_EQ(run(*r, "openmp_sum", o),
+    EXPECT_EQ(runCsv(*r, "openmp_sum", o),
               "Time (%),Total Time (ns),Count,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
               "53.7,180,2,90.0,90.0,80,100,14.1,barrier\n"
               "25.4,85,1,85.0,85.0,85,85,0.0,taskwait\n"
@@ -76,31 +68,12 @@ TEST(OpenMpReports, RegisteredAndLoadsOnlyOpenMpTracks) {
 // Through a .rep opened as `sightline stats` opens it (only OpenMP tracks, bare).
 TEST(OpenMpReports, SameFromRepReadForTheReport) {
     auto r = test::makeOpenMpReport();
-    const std::string path = ::testing::TempDir() + "/openmp_reports_" + std::to_string(::getpid()) + ".rep";
-    WriteOptions wo;
-    wo.overwrite = true;
-    ASSERT_TRUE(writeReport(*r, path, wo).ok());
-    auto part = readReport(path, statsReadOptions({"openmp_sum"}, false));
-    ASSERT_TRUE(part.ok()) << part.error();
-    EXPECT_EQ((*part)->eventCount(EventKind::OsRuntime), 0u);
-    EXPECT_EQ(run(**part, "openmp_sum"), kSum);
-    std::filesystem::remove(path);
+    test::expectSameFromRep(*r, "openmp_reports", "openmp_sum", kSum);
 }
 
 // The event of `name` on the OpenMP track of thread `tid`.
 EventRef findEvent(const Report& r, int64_t tid, std::string_view name) {
-    for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
-        const Track& t = r.tracks[ti];
-        if (t.key.kind != EventKind::OpenMp || t.key.tid != tid) continue;
-        for (uint32_t i = 0; i < t.size(); ++i)
-            if (r.str(t.name[i]) == name) return {ti, i};
-    }
-    return {};
-}
-
-void expectAbsent(const std::vector<EventField>& f, std::initializer_list<const char*> names) {
-    for (const char* absent : names)
-        for (const auto& field : f) EXPECT_NE(field.field, absent);
+    return test::findEvent(r, EventKind::OpenMp, 100, tid, name);  // all in process 100
 }
 
 TEST(OpenMpReports, EventDetails) {

@@ -3,19 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
-#include "model/analysis/StatsReports.h"
-#include "model/analysis/TableFormatter.h"
 #include "model/export/ChromeTraceExporter.h"
 #include "model/export/NsysTables.h"
 #include "model/export/SqliteExporter.h"
-#include "model/rep/Sqlite.h"
 #include "tests/analysis/Fixtures.h"
 #include "tests/analysis/MpiFixtures.h"
-#include "tests/unit/TestUtil.h"
+#include "tests/analysis/StatsTestUtil.h"
+#include "tests/export/ExportTestUtil.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
 #endif
@@ -23,28 +18,7 @@
 namespace sl::exporter {
 namespace {
 
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows query(const std::string& db, const std::string& sql) {
-    sqlite::Db d;
-    EXPECT_TRUE(d.openReadOnly(db).ok());
-    sqlite::Stmt s(d, sql);
-    EXPECT_TRUE(s.valid()) << s.prepareError() << " in " << sql;
-    Rows rows;
-    while (s.valid() && s.step()) {
-        std::vector<std::string> row;
-        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-std::string columnsOf(const std::string& db, const std::string& table) {
-    std::string out;
-    for (const auto& row : query(db, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid"))
-        out += (out.empty() ? "" : ",") + row[0];
-    return out;
-}
+using namespace test;  // query, columnsOf, Rows, linesWith: tests/export/ExportTestUtil.h
 
 // Pid and tid of a globalTid, and the call's name through StringIds.
 constexpr const char* kWho = "(e.globalTid >> 24) & 0xFFFFFF, e.globalTid & 0xFFFFFF, s.value";
@@ -115,25 +89,9 @@ TEST(MpiExport, SqliteTimeWindowAndNoMpiTablesWithoutData) {
     ASSERT_TRUE(exportSqlite(*r, db, o).ok());
     EXPECT_EQ(query(db, "SELECT count(*) FROM MPI_COLLECTIVES_EVENTS"), (Rows{{"5"}}));
     // Empty tables of the other classes are still there (MPI was traced).
-    for (const char* t : {"MPI_P2P_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"})
-        EXPECT_EQ(query(db, std::string("SELECT count(*) FROM ") + t), (Rows{{"0"}})) << t;
+    test::expectEmptyTables(db, {"MPI_P2P_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"});
 
-    auto plain = test::makeStatsReport();
-    const std::string db2 = dir.file("n.sqlite");
-    ASSERT_TRUE(exportSqlite(*plain, db2).ok());
-    EXPECT_EQ(query(db2, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'MPI%'"), (Rows{{"0"}}));
-}
-
-std::vector<std::string> linesWith(const std::string& text, const std::string& needle) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (line.find(needle) == std::string::npos) continue;
-        if (!line.empty() && line.back() == ',') line.pop_back();
-        out.push_back(line);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
+    test::expectNoTablesLike(*test::makeStatsReport(), dir, "MPI%");
 }
 
 TEST(MpiExport, ChromeTraceSlicesWithArgs) {
@@ -141,10 +99,7 @@ TEST(MpiExport, ChromeTraceSlicesWithArgs) {
     auto r = test::makeMpiReport();
     const std::string path = dir.file("m.json");
     ASSERT_TRUE(exportChromeTrace(*r, path).ok());
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    const std::string text = test::slurp(path);
     std::vector<std::string> expected = {
         R"({"ph":"X","cat":"mpi","name":"MPI_Init","pid":100,"tid":100,"ts":0.100,"dur":0.200,"args":{"class":"other"}})",
         R"({"ph":"X","cat":"mpi","name":"MPI_Send","pid":100,"tid":100,"ts":0.400,"dur":0.050,"args":{"class":"p2p","peer":1,"tag":7,"bytes":4096,"comm":"0x44000000"}})",
@@ -168,26 +123,10 @@ TEST(MpiExport, ChromeTraceSlicesWithArgs) {
     EXPECT_EQ(linesWith(text, "process_labels"),
               (std::vector<std::string>{R"({"ph":"M","name":"process_labels","pid":100,"args":{"labels":"MPI rank 0"}})",
                                         R"({"ph":"M","name":"process_labels","pid":200,"args":{"labels":"MPI rank 1"}})"}));
-#ifdef SIGHTLINE_PYTHON3
-    if (!std::string(SIGHTLINE_PYTHON3).empty()) {
-        const std::string cmd = std::string(SIGHTLINE_PYTHON3) +
-                                " -c \"import json,sys; d=json.load(open(sys.argv[1])); "
-                                "sys.exit(0 if sum(e.get('cat')=='mpi' for e in d['traceEvents'])==16 else 1)\" " +
-                                path;
-        EXPECT_EQ(std::system(cmd.c_str()), 0) << "not valid JSON, or not 16 mpi events";
-    }
-#endif
+    test::expectJsonEventCount(path, "mpi", 16);
 }
 
 #ifdef SIGHTLINE_HAVE_IMPORT
-std::string reportCsv(const Report& r, const std::string& name) {
-    auto t = analysis::runReport(r, name, {});
-    EXPECT_TRUE(t.ok());
-    std::ostringstream out;
-    if (t.ok()) analysis::writeTable(out, *t, {analysis::TableFormat::Csv, "ns"});
-    return out.str();
-}
-
 // The nsys importer reads the tables back to the same calls (class, sizes, ranks, handles).
 TEST(MpiExport, NsysImporterReadsTheExportBack) {
     test::TempDir dir;
@@ -204,8 +143,8 @@ TEST(MpiExport, NsysImporterReadsTheExportBack) {
     EXPECT_EQ(b.findProcess(100)->mpiRank, 0);
     EXPECT_EQ(b.findProcess(200)->mpiRank, 1);
     EXPECT_EQ(b.findProcess(300)->mpiRank, -1);
-    EXPECT_EQ(reportCsv(b, "mpi_event_trace"), reportCsv(*r, "mpi_event_trace"));
-    EXPECT_EQ(reportCsv(b, "mpi_event_sum"), reportCsv(*r, "mpi_event_sum"));
+    EXPECT_EQ(test::runCsv(b, "mpi_event_trace"), test::runCsv(*r, "mpi_event_trace"));
+    EXPECT_EQ(test::runCsv(b, "mpi_event_sum"), test::runCsv(*r, "mpi_event_sum"));
     // And out again: the same tables.
     ASSERT_TRUE(exportSqlite(b, dir.file("rt2.sqlite")).ok());
     for (const char* t : {"MPI_RANKS", "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"}) {

@@ -14,7 +14,7 @@
 #include "model/export/ChromeTraceExporter.h"
 #include "model/export/CsvExporter.h"
 #include "model/export/SqliteExporter.h"
-#include "model/rep/Sqlite.h"
+#include "tests/export/ExportTestUtil.h"
 #include "tests/unit/TestUtil.h"
 #include "tests/analysis/SampleFixtures.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
@@ -28,29 +28,9 @@ namespace fs = std::filesystem;
 
 using test::TempDir;  // tests/unit/TestUtil.h
 
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows query(const std::string& db, const std::string& sql) {
-    sqlite::Db d;
-    EXPECT_TRUE(d.openReadOnly(db).ok());
-    sqlite::Stmt s(d, sql);
-    EXPECT_TRUE(s.valid()) << s.prepareError() << " in " << sql;
-    Rows rows;
-    while (s.valid() && s.step()) {
-        std::vector<std::string> row;
-        for (int i = 0; i < s.columnCount(); ++i)
-            row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::query;  // tests/export/ExportTestUtil.h
+using test::Rows;
+using test::slurp;
 
 TEST(SampleExport, SqliteHasNsysSampleTables) {
     TempDir dir;

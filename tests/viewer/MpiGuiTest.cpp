@@ -4,16 +4,10 @@
 // SIGHTLINE_SHOT_DIR: also writes the fixture there as mpi.rep (to look at it in the app).
 #include <gtest/gtest.h>
 
-#include <QApplication>
-#include <QMouseEvent>
-#include <QTest>
 #include <algorithm>
-#include <cstdlib>
 
-#include "model/rep/RepWriter.h"
 #include "tests/viewer/MpiFixture.h"
-#include "tests/viewer/ViewerFixture.h"
-#include "tests/viewer/WaitUntil.h"
+#include "tests/viewer/TimelineGuiHelpers.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/TimelineAnalysis.h"
@@ -32,40 +26,22 @@ const std::string kRank0 = "Rank 0 \u2014 Process 100 (mpi_app)";
 const std::string kRank1 = "Rank 1 \u2014 Process 200 (mpi_app)";
 const std::string kSendRow = kRank0 + "/Thread 100 (mpi_app)/MPI";
 
-void hover(QWidget& w, QPoint pos) {
-    QMouseEvent e(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton,
-                  Qt::NoButton, Qt::NoModifier);
-    QApplication::sendEvent(&w, &e);
-}
-
-const LayoutRow* laidOut(TimelineWidget& w, const std::string& path) {
-    Row* row = w.scene()->root().find(path);
-    if (!row) return nullptr;
-    for (const LayoutRow& lr : w.scene()->layout())
-        if (lr.row == row) return &lr;
-    return nullptr;
-}
+using test::hover;  // tests/viewer/TimelineGuiHelpers.h
+using test::laidOut;
 
 // Where the MPI_Send of rank 0 (1 to 1.5 ms) is drawn.
 QPoint sendPoint(TimelineWidget& w) {
     const LayoutRow* lr = laidOut(w, kSendRow);
     EXPECT_NE(lr, nullptr) << kSendRow;
     if (!lr) return {};
-    const TimeRange r = w.view().range();
-    const double x = w.scene()->eventX() + static_cast<double>(kOrigin + 5 * kMs / 4 - r.start) /
-                                               w.scene()->nsPerPixel(r);
+    const double x = test::timeX(w, kOrigin + 5 * kMs / 4);
     return {static_cast<int>(x), static_cast<int>(lr->y) + 6};
 }
 
 TEST(MpiGui, HeadersCarryRanksAndHoverShowsPeerAndBytes) {
     auto report = test::makeMpiReport();
     TimelineWidget w;
-    w.setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
-    w.resize(1600, 900);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(test::waitUntil([&] { return w.frameCount() > 0; }, 10000));
-    ASSERT_TRUE(w.glError().isEmpty()) << w.glError().toStdString();
+    ASSERT_NO_FATAL_FAILURE(test::showTimeline(w, report));
 
     // The headers drawn: rank 0 above rank 1, each with its pid; mpirun first, as listed.
     DrawList out;
@@ -98,30 +74,14 @@ TEST(MpiGui, HeadersCarryRanksAndHoverShowsPeerAndBytes) {
 TEST(MpiGui, ClickingASendInTheMainWindowShowsItsDetails) {
     test::ViewerTempDir dir;
     auto report = test::makeMpiReport();
-    const std::string path = dir.file("mpi.rep");
-    ASSERT_TRUE(writeReport(*report, path).ok());
-    if (const char* shots = std::getenv("SIGHTLINE_SHOT_DIR")) {
-        ASSERT_TRUE(writeReport(*report, std::string(shots) + "/mpi.rep").ok());
-    }
     MainWindow mw;
-    mw.resize(1600, 900);
-    mw.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
-    ReportTab* tab = mw.openReport(QString::fromStdString(path));
-    ASSERT_TRUE(test::waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 20000));
-    ASSERT_EQ(tab->state(), ReportTab::State::Ready) << tab->errorMessage().toStdString();
+    ReportTab* tab = nullptr;
+    TimelineWidget* t = nullptr;
+    ASSERT_NO_FATAL_FAILURE(test::openInMainWindow(mw, *report, dir, "mpi.rep", &tab, &t));
     EXPECT_EQ(tab->report()->eventCount(EventKind::Mpi), 15u);  // read back from the .rep
-    TimelineWidget* t = tab->timeline();
-    ASSERT_NE(t, nullptr);
-    ASSERT_TRUE(test::waitUntil([&] { return t->frameCount() > 0; }, 10000));
     EXPECT_NE(t->scene()->root().find(kRank1 + "/Thread 200 (mpi_app)/MPI"), nullptr);
 
-    QString clicked;
-    QObject::connect(t, &TimelineWidget::eventClicked,
-                     [&clicked](const QString& s) { clicked = s; });
-    const QPoint send = sendPoint(*t);
-    hover(*t, send);  // as the pointer gets there before the click
-    QTest::mouseClick(t, Qt::LeftButton, {}, send);
+    const QString clicked = test::clickAt(*t, sendPoint(*t));
     EXPECT_TRUE(clicked.startsWith("MPI_Send\n")) << clicked.toStdString();
     EXPECT_TRUE(clicked.contains("\nPeer rank: 1")) << clicked.toStdString();
     EXPECT_TRUE(clicked.contains("\nBytes sent: 4.00 KiB")) << clicked.toStdString();

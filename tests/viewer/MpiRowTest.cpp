@@ -8,6 +8,7 @@
 #include <set>
 
 #include "tests/viewer/MpiFixture.h"
+#include "tests/viewer/TrackRowFixture.h"
 #include "viewer/ReportSummary.h"
 #include "viewer/timeline/EventFields.h"
 #include "viewer/timeline/Palette.h"
@@ -19,46 +20,15 @@ using namespace sl::viewer;
 
 namespace {
 
-constexpr int64_t kOrigin = 1'000'000'000;
 const std::string kRank0 = "Rank 0 \u2014 Process 100 (mpi_app)";
 const std::string kRank1 = "Rank 1 \u2014 Process 200 (mpi_app)";
 
-class MpiRow : public ::testing::Test {
+class MpiRow : public test::TrackRowFixture {
 protected:
-    std::shared_ptr<Report> report = test::makeMpiReport();
-    std::unique_ptr<Row> root = buildRowTree(*report);
-    Palette palette{*report};
+    MpiRow() : TrackRowFixture(test::makeMpiReport()) {}
 
     TrackRow* mpiRow(const std::string& process, const std::string& thread) {
         return dynamic_cast<TrackRow*>(root->find(process + "/" + thread + "/MPI"));
-    }
-    RowContext context(const TrackRow& row) {
-        RowContext c;
-        c.t0 = kOrigin;
-        c.t1 = kOrigin + 10'000'000;
-        c.nsPerPixel = 10'000;  // 10 us per pixel: 1000 pixels
-        c.x = 0;
-        c.width = 1000;
-        c.y = 0;
-        c.height = row.height();
-        c.palette = &palette;
-        return c;
-    }
-    // The color drawn at pixel column x of a row.
-    uint32_t pixel(const TrackRow& row, int x) {
-        DrawList out;
-        row.build(context(row), out);
-        uint32_t argb = 0;
-        for (const DrawBox& b : out.boxes)
-            if (b.x <= static_cast<float>(x) && static_cast<float>(x) < b.x + b.w) argb = b.argb;
-        return argb;
-    }
-    std::map<std::string, std::string> fields(const TrackRow& row, int x, std::string* name) {
-        const auto hit = row.hitTest(context(row), static_cast<float>(x), 6);
-        EXPECT_TRUE(hit);
-        if (!hit) return {};
-        if (name) *name = hit->name;
-        return {hit->fields.begin(), hit->fields.end()};
     }
 };
 
@@ -112,29 +82,29 @@ TEST_F(MpiRow, CallsAreColoredByClass) {
 TEST_F(MpiRow, TooltipGivesOnlyTheFieldsACallHas) {
     const TrackRow& r0 = *mpiRow(kRank0, "Thread 100 (mpi_app)");
     std::string name;
-    auto f = fields(r0, 120, &name);  // MPI_Send to 1, tag 7, 4096 bytes
+    auto f = fields(r0, 120, 0, &name);  // MPI_Send to 1, tag 7, 4096 bytes
     EXPECT_EQ(name, "MPI_Send");
     EXPECT_EQ(f, (std::map<std::string, std::string>{{"Kind", "MPI calls"},
                                                      {"Class", "point-to-point"},
                                                      {"Peer rank", "1"},
                                                      {"Tag", "7"},
                                                      {"Bytes sent", "4.00 KiB (4,096 bytes)"}}));
-    f = fields(r0, 500, &name);
+    f = fields(r0, 500, 0, &name);
     EXPECT_EQ(name, "MPI_Wait");
     EXPECT_EQ(f,
               (std::map<std::string, std::string>{{"Kind", "MPI calls"}, {"Class", "start/wait"}}));
-    f = fields(r0, 680, &name);
+    f = fields(r0, 680, 0, &name);
     EXPECT_EQ(name, "MPI_Bcast");
     EXPECT_EQ(f["Root rank"], "0");
     EXPECT_EQ(f["Bytes sent"], "64 B");
     EXPECT_EQ(f.count("Peer rank"), 0u);
     const TrackRow& r1 = *mpiRow(kRank1, "Thread 200 (mpi_app)");
-    f = fields(r1, 500, &name);
+    f = fields(r1, 500, 0, &name);
     EXPECT_EQ(name, "MPI_Recv");
     EXPECT_EQ(f["Peer rank"], "0");
     EXPECT_EQ(f["Bytes received"], "1.00 MiB (1,048,576 bytes)");
     EXPECT_EQ(f.count("Bytes sent"), 0u);
-    f = fields(r1, 250, &name);
+    f = fields(r1, 250, 0, &name);
     EXPECT_EQ(name, "MPI_Allreduce");
     EXPECT_EQ(f["Class"], "collective");
     EXPECT_EQ(f["Bytes sent"], "8 B");

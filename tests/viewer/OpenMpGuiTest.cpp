@@ -5,15 +5,8 @@
 // openmp.rep (to look at it in the app).
 #include <gtest/gtest.h>
 
-#include <QApplication>
-#include <QMouseEvent>
-#include <QTest>
-#include <cstdlib>
-
-#include "model/rep/RepWriter.h"
 #include "tests/viewer/OpenMpFixture.h"
-#include "tests/viewer/ViewerFixture.h"
-#include "tests/viewer/WaitUntil.h"
+#include "tests/viewer/TimelineGuiHelpers.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/TimelineAnalysis.h"
@@ -31,28 +24,15 @@ namespace {
 constexpr int64_t kOrigin = 1'000'000'000, kMs = 1'000'000;
 const std::string kMainRow = "Process 300 (omp_app)/Thread 300 (omp_app)/OpenMP";
 
-void hover(QWidget& w, QPoint pos) {
-    QMouseEvent e(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton,
-                  Qt::NoButton, Qt::NoModifier);
-    QApplication::sendEvent(&w, &e);
-}
-
-const LayoutRow* laidOut(TimelineWidget& w, const std::string& path) {
-    Row* row = w.scene()->root().find(path);
-    if (!row) return nullptr;
-    for (const LayoutRow& lr : w.scene()->layout())
-        if (lr.row == row) return &lr;
-    return nullptr;
-}
+using test::hover;  // tests/viewer/TimelineGuiHelpers.h
+using test::laidOut;
 
 // Where the main thread's event at `ms` in `lane` is drawn.
 QPoint pointAt(TimelineWidget& w, double ms, int lane) {
     const LayoutRow* lr = laidOut(w, kMainRow);
     EXPECT_NE(lr, nullptr) << kMainRow;
     if (!lr) return {};
-    const TimeRange r = w.view().range();
-    const double x = w.scene()->eventX() +
-                     static_cast<double>(kOrigin + static_cast<int64_t>(ms * kMs) - r.start) / w.scene()->nsPerPixel(r);
+    const double x = test::timeX(w, kOrigin + static_cast<int64_t>(ms * kMs));
     const double y = lr->y + TrackRow::kPad + lane * TrackRow::kLaneHeight + 6;
     return {static_cast<int>(x), static_cast<int>(y)};
 }
@@ -60,12 +40,7 @@ QPoint pointAt(TimelineWidget& w, double ms, int lane) {
 TEST(OpenMpGui, RowsLaidOutAndHoverShowsTheLoop) {
     auto report = test::makeOpenMpViewerReport();
     TimelineWidget w;
-    w.setScene(std::make_unique<TimelineScene>(report, buildRowTree(*report)));
-    w.resize(1600, 900);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(test::waitUntil([&] { return w.frameCount() > 0; }, 10000));
-    ASSERT_TRUE(w.glError().isEmpty()) << w.glError().toStdString();
+    ASSERT_NO_FATAL_FAILURE(test::showTimeline(w, report));
 
     const LayoutRow* main = laidOut(w, kMainRow);
     ASSERT_NE(main, nullptr);
@@ -99,28 +74,13 @@ TEST(OpenMpGui, RowsLaidOutAndHoverShowsTheLoop) {
 TEST(OpenMpGui, ClickingALoopInTheMainWindowShowsItsDetails) {
     test::ViewerTempDir dir;
     auto report = test::makeOpenMpViewerReport();
-    const std::string path = dir.file("openmp.rep");
-    ASSERT_TRUE(writeReport(*report, path).ok());
-    if (const char* shots = std::getenv("SIGHTLINE_SHOT_DIR")) {
-        ASSERT_TRUE(writeReport(*report, std::string(shots) + "/openmp.rep").ok());
-    }
     MainWindow mw;
-    mw.resize(1600, 900);
-    mw.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
-    ReportTab* tab = mw.openReport(QString::fromStdString(path));
-    ASSERT_TRUE(test::waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 20000));
-    ASSERT_EQ(tab->state(), ReportTab::State::Ready) << tab->errorMessage().toStdString();
+    ReportTab* tab = nullptr;
+    TimelineWidget* t = nullptr;
+    ASSERT_NO_FATAL_FAILURE(test::openInMainWindow(mw, *report, dir, "openmp.rep", &tab, &t));
     EXPECT_EQ(tab->report()->eventCount(EventKind::OpenMp), 16u);  // read back from the .rep
-    TimelineWidget* t = tab->timeline();
-    ASSERT_NE(t, nullptr);
-    ASSERT_TRUE(test::waitUntil([&] { return t->frameCount() > 0; }, 10000));
 
-    QString clicked;
-    QObject::connect(t, &TimelineWidget::eventClicked, [&clicked](const QString& s) { clicked = s; });
-    const QPoint loop = pointAt(*t, 3, 2);
-    hover(*t, loop);
-    QTest::mouseClick(t, Qt::LeftButton, {}, loop);
+    const QString clicked = test::clickAt(*t, pointAt(*t, 3, 2));
     EXPECT_TRUE(clicked.startsWith("loop\n")) << clicked.toStdString();
     EXPECT_TRUE(clicked.contains("\nIterations: 3,000")) << clicked.toStdString();
     // The Details panel (the model's event details).

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "tests/viewer/OpenMpFixture.h"
+#include "tests/viewer/TrackRowFixture.h"
 #include "viewer/timeline/EventFields.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -18,52 +19,16 @@ using namespace sl::viewer;
 
 namespace {
 
-constexpr int64_t kOrigin = 1'000'000'000;
 const std::string kProcess = "Process 300 (omp_app)";
 
-class OpenMpRow : public ::testing::Test {
+class OpenMpRow : public test::TrackRowFixture {
 protected:
-    std::shared_ptr<Report> report = test::makeOpenMpViewerReport();
-    std::unique_ptr<Row> root = buildRowTree(*report);
-    Palette palette{*report};
+    OpenMpRow() : TrackRowFixture(test::makeOpenMpViewerReport()) {}
 
     TrackRow* ompRow(int64_t tid) {
         // Worker threads carry the process's name: their rows are titled by tid alone.
         const std::string thread = "Thread " + std::to_string(tid) + (tid == 300 ? " (omp_app)" : "");
         return dynamic_cast<TrackRow*>(root->find(kProcess + "/" + thread + "/OpenMP"));
-    }
-    RowContext context(const TrackRow& row) {
-        RowContext c;
-        c.t0 = kOrigin;
-        c.t1 = kOrigin + 10'000'000;
-        c.nsPerPixel = 10'000;  // 10 us per pixel: 1000 pixels
-        c.x = 0;
-        c.width = 1000;
-        c.y = 0;
-        c.height = row.height();
-        c.palette = &palette;
-        return c;
-    }
-    static float laneY(uint32_t lane) {
-        return TrackRow::kPad + static_cast<float>(lane) * TrackRow::kLaneHeight + 4;
-    }
-    // The color drawn at pixel column x of a lane (0 when none).
-    uint32_t pixel(const TrackRow& row, int x, uint32_t lane) {
-        DrawList out;
-        row.build(context(row), out);
-        uint32_t argb = 0;
-        const float y = laneY(lane);
-        for (const DrawBox& b : out.boxes)
-            if (b.x <= static_cast<float>(x) && static_cast<float>(x) < b.x + b.w && b.y <= y && y < b.y + b.h)
-                argb = b.argb;
-        return argb;
-    }
-    std::map<std::string, std::string> fields(const TrackRow& row, int x, uint32_t lane, std::string* name) {
-        const auto hit = row.hitTest(context(row), static_cast<float>(x), laneY(lane));
-        EXPECT_TRUE(hit);
-        if (!hit) return {};
-        if (name) *name = hit->name;
-        return {hit->fields.begin(), hit->fields.end()};
     }
 };
 

@@ -8,16 +8,9 @@
 #   tests/bench/capture/mpi_overhead.sh [N] [PAIRS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-n=${1:-2000000}
-runs=${2:-5}
-sl=${SIGHTLINE:-$root/build/app/cli/sightline}
-client=${MPI_CALL_COST:-$root/build/tests/clients/mpi_call_cost}
-[ -x "$client" ] || { echo "no $client (build with libopenmpi-dev installed)" >&2; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$here/client_ab.sh"
+client_setup MPI_CALL_COST mpi_call_cost "build with libopenmpi-dev installed" 2000000 "$@"
 mpirun="mpirun --allow-run-as-root --mca btl_vader_single_copy_mechanism none -np 1"
-prof="$sl profile -f true -s none --cpuctxsw none -o $out/r"
 echo "$(mpirun --version 2>&1 | head -1), $n MPI_Iprobe calls, $runs pairs, $(nproc) cores"
 one() {  # one run: "<ns per call> <wall s>"
     local t0 t1 ns
@@ -27,18 +20,8 @@ one() {  # one run: "<ns per call> <wall s>"
     [ -n "$ns" ] || { cat "$out/err"; exit 1; }
     echo "$ns $(echo "$t1 - $t0" | bc)"
 }
-one -t osrt,mpi >/dev/null  # warm-up
-one -t osrt >/dev/null
-for ((k = 0; k < runs; ++k)); do
-    one -t osrt,mpi >>"$out/a"
-    one -t osrt >>"$out/b"
-done
-paste "$out/a" "$out/b" | awk '
-    function median(v, n,   i, j, t) {
-        for (i = 2; i <= n; ++i)
-            for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
+client_pairs "-t osrt,mpi" "-t osrt"
+paste "$out/a" "$out/b" | awk "$awk_median"'
     { ++k; a[k] = $1; aw[k] = $2; b[k] = $3; bw[k] = $4 }
     END {
         ma = median(a, k); mb = median(b, k)

@@ -7,15 +7,8 @@
 #   tests/bench/capture/openmp_overhead.sh [N] [PAIRS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-n=${1:-20000}
-runs=${2:-5}
-sl=${SIGHTLINE:-$root/build/app/cli/sightline}
-client=${OMP_REGION_COST:-$root/build/tests/clients/omp_region_cost}
-[ -x "$client" ] || { echo "no $client (build with clang and libomp-dev installed)" >&2; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-prof="$sl profile -f true -s none --cpuctxsw none -o $out/r"
+. "$here/client_ab.sh"
+client_setup OMP_REGION_COST omp_region_cost "build with clang and libomp-dev installed" 20000 "$@"
 echo "$n parallel regions of 2 threads, $runs pairs, $(nproc) cores"
 one() {
     local ns
@@ -23,18 +16,8 @@ one() {
     [ -n "$ns" ] || { cat "$out/err"; exit 1; }
     echo "$ns"
 }
-one -t openmp,osrt >/dev/null  # warm-up
-one -t osrt >/dev/null
-for ((k = 0; k < runs; ++k)); do
-    one -t openmp,osrt >>"$out/a"
-    one -t osrt >>"$out/b"
-done
-paste "$out/a" "$out/b" | awk '
-    function median(v, n,   i, j, t) {
-        for (i = 2; i <= n; ++i)
-            for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
+client_pairs "-t openmp,osrt" "-t osrt"
+paste "$out/a" "$out/b" | awk "$awk_median"'
     { ++k; a[k] = $1; b[k] = $2 }
     END {
         ma = median(a, k); mb = median(b, k)
