@@ -58,6 +58,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
 void AnalysisDocks::wire() {
     connect(m_events, &EventsView::eventSelected, m_context, &AnalysisContext::selectEvent);
     connect(m_events, &EventsView::rangeRequested, this, &AnalysisDocks::rangeRequested);
+    connect(m_events, &EventsView::eventActivated, this, &AnalysisDocks::eventActivated);
     connect(m_find, &FindBar::eventFound, m_context, &AnalysisContext::selectEvent);
     connect(m_find, &FindBar::eventFound, this, [this](quint32 track, quint32 index) {
         const auto [t0, t1] = EventsView::zoomRangeFor(*m_report, {track, index});

@@ -56,6 +56,8 @@ signals:
     // The user asked to see this range (double-click in the events view, find, activation of
     // an insight).
     void rangeRequested(qint64 t0, qint64 t1);
+    // An event was double-clicked in the events view (it is selected, its range requested).
+    void eventActivated(quint32 track, quint32 index);
 
 private:
     void wire();

@@ -220,6 +220,10 @@ void EventsView::selectEvent(quint32 track, quint32 index) {
         }
     }
     if (!row) return;
+    // The table's own current row (its click came back through the selection): scrolling it
+    // to the middle would move the rows under the mouse between the two clicks of a
+    // double-click, so the second click would land on another event.
+    if (m_table->selectionModel()->currentIndex().row() == *row) return;
     m_selecting = true;
     const QModelIndex idx = m_model->index(*row, 0);
     m_table->selectionModel()->setCurrentIndex(

@@ -1,5 +1,6 @@
 #include "viewer/analysis/TimelineAnalysis.h"
 
+#include <QKeyEvent>
 #include <QMainWindow>
 #include <QMouseEvent>
 
@@ -7,6 +8,7 @@
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/FindBar.h"
+#include "viewer/analysis/RowReveal.h"
 #include "viewer/timeline/TimelineWidget.h"
 
 namespace sl::viewer {
@@ -29,17 +31,15 @@ void TimelineAnalysis::wire() {
             [this, ctx](const analysis::CorrelatedEvents& related) {
                 m_selected = ctx->selectedEvent();
                 m_related = related;
+                // However it was selected (click, events view, find, arrow keys), the
+                // event's row and its launch partner's row come on screen.
+                revealSelection();
                 m_timeline->update();
             });
-    connect(ctx, &AnalysisContext::eventSelected, this, [this](quint32 track, quint32 index) {
-        // Selected elsewhere (events view, find): make sure the row is on screen.
-        if (!m_timeline->scene()) return;
-        // A row inside a collapsed group ("N more threads") is expanded first.
-        if (m_timeline->scene()->revealTrack(track)) m_timeline->refreshFrame();
-        const EventPlace p =
-            placeEvent(*m_timeline->scene(), m_timeline->view().range(), {track, index});
-        if (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)
-            jumpTo({track, index});
+    // A double-click in the events view on the event already selected: its row may have been
+    // scrolled away since the selection.
+    connect(m_docks, &AnalysisDocks::eventActivated, this, [this](quint32 track, quint32 index) {
+        if (m_selected == analysis::EventRef{track, index}) revealSelection();
     });
     FindBar* find = m_docks->findBar();
     connect(find, &FindBar::nameFilterChanged, m_timeline, &TimelineWidget::refreshFrame);
@@ -68,6 +68,31 @@ void TimelineAnalysis::wire() {
     m_timeline->installEventFilter(this);
 }
 
+void TimelineAnalysis::revealSelection() {
+    TimelineScene* scene = m_timeline->scene();
+    if (!scene || !m_selected.valid()) return;
+    // A row inside a collapsed group ("N more threads") is expanded first.
+    if (scene->revealTrack(m_selected.track)) m_timeline->refreshFrame();
+    const TimeRange range = m_timeline->view().range();
+    const EventPlace target = placeEvent(*scene, range, m_selected);
+    const analysis::EventRef other = launchPartner(m_selected, m_related);
+    const EventPlace partner = placeEvent(*scene, range, other);
+    if (auto scroll = scrollToReveal(*scene, target, partner.row ? &partner : nullptr)) {
+        scene->setScroll(*scroll);
+        m_timeline->refreshFrame();
+    }
+}
+
+bool TimelineAnalysis::stepSelection(int direction) {
+    if (!m_selected.valid() || m_selected.track >= m_report->tracks.size()) return false;
+    // Events of a track are in start order: the neighbour by index is the next one in time.
+    const int64_t next = static_cast<int64_t>(m_selected.index) + direction;
+    if (next < 0 || next >= static_cast<int64_t>(m_report->tracks[m_selected.track].size()))
+        return true;  // at the row's first or last event: the key is still taken
+    jumpTo({m_selected.track, static_cast<uint32_t>(next)});
+    return true;
+}
+
 void TimelineAnalysis::highlightSamplesThrough(const analysis::SampleFunction& fn) {
     if (fn.name.empty())
         m_sampleMask.clear();
@@ -86,7 +111,16 @@ void TimelineAnalysis::timeSelectionChanged() {
 
 bool TimelineAnalysis::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_timeline) {
-        if (event->type() == QEvent::MouseButtonPress) {
+        if (event->type() == QEvent::KeyPress) {
+            // Left / Right step through the selected event's row (nsys); without a selected
+            // event the timeline keeps the keys.
+            auto* ke = static_cast<QKeyEvent*>(event);
+            const auto mods = ke->modifiers() & ~Qt::KeypadModifier;
+            if (mods == Qt::NoModifier &&
+                (ke->key() == Qt::Key_Left || ke->key() == Qt::Key_Right) &&
+                stepSelection(ke->key() == Qt::Key_Right ? 1 : -1))
+                return true;
+        } else if (event->type() == QEvent::MouseButtonPress) {
             auto* me = static_cast<QMouseEvent*>(event);
             m_pressPos = me->position();
             // Edge arrows take the click before the timeline starts a selection drag.
@@ -139,12 +173,8 @@ void TimelineAnalysis::jumpTo(analysis::EventRef e) {
         const int64_t mid = s + (end - s) / 2;
         m_timeline->view().setRange(mid - span / 2, mid - span / 2 + span, true);
     }
-    const EventPlace p = placeEvent(*scene, m_timeline->view().range(), e);
-    if (p.row && (p.side == EventPlace::Side::Above || p.side == EventPlace::Side::Below)) {
-        scene->setScroll(scrollToShow(*scene, *p.row));
-        m_timeline->refreshFrame();
-    }
-    m_docks->selectEvent(e.track, e.index);
+    m_docks->selectEvent(e.track, e.index);  // reveals its row (highlightsChanged)
+    revealSelection();                       // also when it was selected already
     m_timeline->update();
 }
 

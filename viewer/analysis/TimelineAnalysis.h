@@ -1,11 +1,13 @@
 #pragma once
 // Connects the analysis panels (AnalysisDocks) to a timeline: the time selection feeds the
 // selection statistics and Stats docks; a click on an event selects it everywhere (details,
-// events view, correlation highlights); the events view's double-click, Find and the Insights
-// dock's activated instances move the timeline's range through its ViewState (with history); highlights, correlation lines, edge
-// arrows (click: jump to the event), the find filter's dimming and the CPU sampling dock's
-// function highlight (samples not passing through it dimmed) are drawn through the timeline's
-// draw-list hooks. GUI thread; lives as long as the window holding the timeline.
+// events view, correlation highlights) and scrolls its row and its launch partner's row into
+// view; Left / Right step the selection through its row's events; the events view's
+// double-click, Find and the Insights dock's activated instances move the timeline's range
+// through its ViewState (with history); highlights, correlation lines, edge arrows (click: jump
+// to the event), the find filter's dimming and the CPU sampling dock's function highlight
+// (samples not passing through it dimmed) are drawn through the timeline's draw-list hooks.
+// GUI thread; lives as long as the window holding the timeline.
 #include <QObject>
 #include <QPointF>
 #include <memory>
@@ -45,6 +47,12 @@ private:
     void wire();
     void timeSelectionChanged();
     void clicked(QPointF pos);
+    // Scrolls the rows so that the selected event and its launch partner are on screen
+    // (RowReveal's rule); the time range is left alone.
+    void revealSelection();
+    // Selects the previous (-1) or next (+1) event of the selected event's track and shows it;
+    // false when no event is selected.
+    bool stepSelection(int direction);
 
     TimelineWidget* m_timeline;
     std::shared_ptr<const Report> m_report;

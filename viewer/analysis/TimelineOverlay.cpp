@@ -263,9 +263,4 @@ void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
     }
 }
 
-float scrollToShow(TimelineScene& scene, const LayoutRow& row) {
-    if (row.pinned) return scene.scroll();
-    return scene.scroll() + row.y - scene.height() / 2;
-}
-
 }  // namespace sl::viewer

@@ -50,7 +50,4 @@ void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vec
 void dimSamplesOutside(TimelineScene& scene, const TimeRange& range,
                        const std::vector<uint8_t>& stackMask, DrawList& out);
 
-// The scroll that brings a layout row to the middle of the scene's height.
-float scrollToShow(TimelineScene& scene, const LayoutRow& row);
-
 }  // namespace sl::viewer

@@ -156,6 +156,13 @@ int64_t TimelineWidget::timeAtX(float x) const {
     return m_scene->timeAt(m_view.range(), x);
 }
 
+int64_t TimelineWidget::anchorTime() const {
+    if (!m_scene) return 0;
+    const TimeRange r = m_view.range();
+    const bool mouseIn = m_mouse.x() >= m_scene->eventX() && rect().contains(m_mouse.toPoint());
+    return mouseIn ? m_scene->timeAt(r, static_cast<float>(m_mouse.x())) : r.start + r.span() / 2;
+}
+
 void TimelineWidget::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {  // the cached label layouts are for the old font
         m_elided.clear();
@@ -467,9 +474,7 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e) {
 void TimelineWidget::keyPressEvent(QKeyEvent* e) {
     if (!m_scene) return QWidget::keyPressEvent(e);
     const TimeRange r = m_view.range();
-    const bool mouseIn = m_mouse.x() >= m_scene->eventX() && rect().contains(m_mouse.toPoint());
-    const int64_t anchor =
-        mouseIn ? m_scene->timeAt(r, static_cast<float>(m_mouse.x())) : r.start + r.span() / 2;
+    const int64_t anchor = anchorTime();
     const auto pan = static_cast<int64_t>(kPanFraction * static_cast<double>(r.span()));
     const auto mods = e->modifiers() & ~Qt::KeypadModifier;
     switch (e->key()) {

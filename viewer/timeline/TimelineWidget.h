@@ -57,6 +57,9 @@ public:
     QWindow* surface() const;
     // The time under widget x (for tests and the status bar).
     int64_t timeAtX(float x) const;
+    // Where keys act in time (zoom, markers): under the mouse when it is over the events,
+    // otherwise the middle of the view.
+    int64_t anchorTime() const;
 
     // Hooks for the analysis panels (viewer/analysis): the frame hook runs after each rebuild
     // of the frame (it may add or recolor boxes: find dims events there), the overlay hook

@@ -45,10 +45,11 @@ QList<QPair<QString, QString>> timelineShortcuts() {
         {"Shift+Z", "Zoom to the selection"},
         {"Backspace", "Back to the previous view"},
         {"Home, F", "Show everything"},
-        {"Ctrl+M", "Drop a marker at the mouse"},
+        {"Ctrl+M", "Drop a marker at the mouse (the middle of the view when elsewhere)"},
         {"W / S", "Zoom in / out"},
         {"A / D", "Pan left / right"},
         {"Escape", "Clear the selection"},
+        {"Left / Right", "Previous / next event of the selected event's row"},
         {"Double click on an event", "Zoom to the event"},
         {"Click on a group header", "Collapse or expand it"},
         {"Right click on a row", "Pin it to the top, collapse, expand"},
@@ -87,22 +88,30 @@ void MainWindow::setupMenus() {
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu("&View");
+    // The timeline with focus, else the current report's (a compare tab: its baseline, which
+    // the comparison timeline follows).
     auto onTimeline = [this](auto fn) {
         return [this, fn] {
-            if (ReportTab* t = currentTab(); t && t->timeline()) fn(t->timeline()->view());
-            // A compare tab's comparison timeline follows its baseline timeline.
+            if (auto* focused = qobject_cast<TimelineWidget*>(QApplication::focusWidget()))
+                fn(*focused);
+            else if (ReportTab* t = currentTab(); t && t->timeline())
+                fn(*t->timeline());
             else if (auto* c = qobject_cast<CompareTab*>(m_tabs->currentWidget()))
-                fn(c->baselineTimeline()->view());
+                fn(*c->baselineTimeline());
         };
     };
     view->addAction("Show &Everything", QKeySequence(Qt::Key_Home), this,
-                    onTimeline([](ViewState& v) { v.showAll(); }));
+                    onTimeline([](TimelineWidget& t) { t.view().showAll(); }))
+        // Home moves within tables and text fields: the timeline handles it itself.
+        ->setShortcutContext(Qt::WidgetShortcut);
+    // These work wherever the focus is in the window (an events table, a dock): text fields
+    // keep Backspace and Shift+Z for typing (they claim them with ShortcutOverride).
     view->addAction("Zoom to &Selection", QKeySequence(Qt::SHIFT | Qt::Key_Z), this,
-                    onTimeline([](ViewState& v) { v.zoomToSelection(); }));
+                    onTimeline([](TimelineWidget& t) { t.view().zoomToSelection(); }));
     view->addAction("&Back", QKeySequence(Qt::Key_Backspace), this,
-                    onTimeline([](ViewState& v) { v.back(); }));
-    // The timeline handles these keys itself when it has focus; the menu entries document them.
-    for (QAction* a : view->actions()) a->setShortcutContext(Qt::WidgetShortcut);
+                    onTimeline([](TimelineWidget& t) { t.view().back(); }));
+    view->addAction("Add &Marker", QKeySequence(Qt::CTRL | Qt::Key_M), this,
+                    onTimeline([](TimelineWidget& t) { t.view().addMarker(t.anchorTime()); }));
     fillViewMenu(view);
 
     QMenu* help = menuBar()->addMenu("&Help");
