@@ -305,8 +305,9 @@ TEST(SamplingOptions, DelayDropsEarlierSamples) {
 }
 
 TEST(SamplingOptions, BadValuesAreUsageErrors) {
-    auto run = [](const std::vector<std::string>& extra) {
-        std::string cmd = std::string("'") + SIGHTLINE_CLI + "' profile -q true";
+    CaptureDir dir;  // the runs that go ahead write report1.rep, report2.rep there
+    auto run = [&dir](const std::vector<std::string>& extra) {
+        std::string cmd = "cd '" + dir.path() + "' && '" + SIGHTLINE_CLI + "' profile -q true";
         for (const auto& a : extra) cmd += " '" + a + "'";
         FILE* f = popen((cmd + " /bin/true 2>&1").c_str(), "r");
         std::string out;
