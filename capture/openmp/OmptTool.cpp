@@ -121,10 +121,11 @@ bool isImplicitBarrier(ompt_sync_region_t k) {
 }
 
 // At the region's end, on its master: the workers' implicit tasks and the closing barrier they
-// wait in end now.
-void closeMembers(uint64_t region, int64_t end) {
+// wait in end now. `requested`: the threads the region asked for (its team is no larger).
+void closeMembers(uint64_t region, int64_t end, int64_t requested) {
     if (!g_api->recording() || g_api->version < 2) return;
-    for (int i = 1; i < kMembers; ++i) {
+    const int64_t team = std::clamp<int64_t>(requested, 1, kMembers);
+    for (int i = 1; i < team; ++i) {
         Member& m = g_members[region % kRegions][i];
         if (m.region.load(std::memory_order_acquire) != region ||
             m.closed.load(std::memory_order_acquire))
@@ -157,7 +158,7 @@ void onParallelEnd(ompt_data_t* parallel, ompt_data_t* task, int, const void* co
     Open o;
     if (!pop(&o)) return;
     const int64_t end = capture::nowNs();
-    closeMembers(o.parallelId, end);
+    closeMembers(o.parallelId, end, o.count);
     emit("parallel", OpenMpEvent::Parallel, 0, o.start, end, o.parallelId, idOf(task), o.count, -1,
          code);
     (void)parallel;
