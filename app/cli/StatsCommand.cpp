@@ -165,6 +165,9 @@ int runStats(int argc, char** argv) {
     // '.' as an output: files named after the input, as nsys names them after its SQLite file.
     const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
 
+    if (perRank && !outputs.empty())
+        return usageError("stats", "--per-rank prints its tables; --output is not supported with "
+                                   "it (redirect the output, with --format csv for a file)");
     if (perRank) return runPerRank(*args, inputs, specs);
     auto loaded = openReportInput(inputs[0], statsReadOptions(specs, !args->value("filter-nvtx").empty()));
     if (!loaded) return fail(loaded.error());

@@ -12,13 +12,13 @@
 
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
+#include "capture/common/Export.h"
 #include "capture/common/ProcessWriter.h"
 
 // glibc declares most interposed functions with nonnull/nothrow attributes; they do not matter for
 // the function pointer types we keep.
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
-#define SL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace sl::inject {
 

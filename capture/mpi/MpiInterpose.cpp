@@ -23,11 +23,11 @@
 #include <type_traits>
 
 #include "capture/common/Clock.h"
+#include "capture/common/Export.h"
 #include "capture/common/ModuleEventClient.h"
 #include "capture/common/RawFormat.h"
 #include "model/core/Schema.h"
 
-#define SL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace sl::mpi {
 namespace {

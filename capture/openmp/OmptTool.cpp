@@ -28,10 +28,10 @@
 #include <cstdint>
 
 #include "capture/common/Clock.h"
+#include "capture/common/Export.h"
 #include "capture/common/ModuleEventClient.h"
 #include "model/core/Schema.h"
 
-#define SL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace sl::ompt {
 namespace {

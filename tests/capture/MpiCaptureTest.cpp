@@ -221,6 +221,13 @@ TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
         &code2);
     EXPECT_NE(code2, 0);
     EXPECT_NE(twice.find("rank 0 is in more than one report"), std::string::npos) << twice;
+    // Its tables go to the terminal: --output is refused, not ignored.
+    const std::string withOutput = runCapturingStdout(
+        {SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum", "--per-rank", "-o", dir.file("x"),
+         dir.file("rank0.rep"), dir.file("rank1.rep")},
+        &code2);
+    EXPECT_EQ(code2, 2);
+    EXPECT_NE(withOutput.find("--output is not supported"), std::string::npos) << withOutput;
 }
 
 TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
