@@ -1,0 +1,47 @@
+#pragma once
+// The Python module's view of one opened report: the loaded Report (immutable, shared with every
+// numpy array that views its columns, so an array keeps the report alive after the Python Report
+// object is gone), the path it came from and which kinds were loaded (open(path, kinds=...)).
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "model/core/Report.h"
+
+namespace sl::python {
+
+// Raised for everything the reader or an analysis refuses; the message is theirs
+// (sightline.ReportError in Python).
+struct ReportError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct PyReport {
+    std::shared_ptr<const Report> report;
+    std::string path;
+    KindSet loaded = KindSet::all();
+
+    const Report& r() const { return *report; }
+    // Throws ReportError when `kind` was left out by open(path, kinds=...): its tracks have keys
+    // but no events, and answering with empty arrays would be a silent wrong answer.
+    void requireLoaded(EventKind kind) const;
+};
+
+// A track of an opened report, by its index in Report::tracks.
+struct PyTrack {
+    std::shared_ptr<PyReport> owner;
+    size_t index = 0;
+    const Track& t() const { return owner->r().tracks[index]; }
+};
+
+// Each binds one part of the module (ReportBinding.cpp, EventArrays.cpp, StatsBinding.cpp).
+void bindReport(pybind11::module_& m);
+void bindEvents(pybind11::module_& m);
+void bindStats(pybind11::module_& m);
+
+// The schema of a kind by its id ("kernel"), or a ValueError naming the known ids.
+const KindSchema& kindById(const std::string& id);
+
+}  // namespace sl::python
