@@ -11,6 +11,7 @@
 
 #include "app/cli/Command.h"
 #include "app/cli/CommandLine.h"
+#include "app/cli/RemoteCommand.h"
 #include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/Launcher.h"
 #include "model/options/OptionDocs.h"
@@ -189,6 +190,23 @@ void dieBySignal(int sig) {
     raise(sig);
 }
 
+// --remote: the capture runs there (app/remote); --export and --stats run here on the copies.
+int profileOnRemote(const ParsedArgs& args) {
+    const int progressFd = args.given("progress-fd") ? std::stoi(args.value("progress-fd")) : -1;
+    auto r = profileRemotely(args);
+    if (!r) {
+        if (progressFd >= 0) capture::ProgressChannel(progressFd).error(r.error());
+        return fail(r.error());
+    }
+    int failures = writeExports(r->reports, args);
+    if (args.isTrue("stats")) failures += printStats(r->reports);
+    if (failures)
+        std::fprintf(stderr, "sightline: %d export or stats step(s) failed; the report is kept\n",
+                     failures);
+    if (progressFd >= 0) capture::ProgressChannel(progressFd).finished(r->exitCode);
+    return r->exitCode;
+}
+
 int runProfile(int argc, char** argv) {
     int exitCode = 0;
     auto args = parseCommandLine("profile", argc, argv, &exitCode);
@@ -205,6 +223,7 @@ int runProfile(int argc, char** argv) {
         return 0;
     }
     if (args->positionals.empty()) return usageError("profile", "no program given");
+    if (args->given("remote")) return profileOnRemote(*args);
     capture::ProfileOptions o;
     if (Status s = toOptions(*args, o); !s) return usageError("profile", s.error());
     if (const std::string dir = args->value("output-dir"); !dir.empty()) {

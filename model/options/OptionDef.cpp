@@ -74,6 +74,12 @@ const std::vector<CommandDef>& commandDefs() {
          "last table compares the findings of `sightline analyze`'s rules: count and time on each\n"
          "side and whether the problem got better or worse.",
          "A.rep B.rep: the baseline and the comparison (.rep, or anything the importers read)"},
+        {"remote", "sightline remote list|fetch|stop|status|ls|version --remote USER@HOST [ID|DIR]",
+         "Works with the captures `sightline profile --remote` started on a remote machine (over\n"
+         "SSH, in ~/.cache/sightline/remote there): list them, fetch a report (a capture whose\n"
+         "connection was lost goes on there), stop one. status: the remote machine's environment\n"
+         "checks; ls: a directory listing there; version: this sightline's versions as JSON.",
+         "list | fetch ID | stop ID | status | ls [DIR] | version"},
         {"generate", "sightline generate [options] -o OUT.rep",
          "Writes a synthetic report with realistic shapes (a training loop on several threads\n"
          "launching kernels and copies on two GPUs, nested NVTX ranges, metric samples),\n"

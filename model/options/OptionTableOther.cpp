@@ -1,5 +1,6 @@
 // `sightline status` (nsys status) and Sightline's own commands: import, info, diff, generate.
 #include "model/options/OptionBuilder.h"
+#include "model/options/RemoteOptionRows.h"
 
 namespace sl::options {
 
@@ -54,6 +55,18 @@ void addOtherOptions(std::vector<OptionDef>& out) {
             .values({val("ns"), val("us"), val("ms"), val("s")})
             .extension());
     add(Opt(D, "output", 'o', K::Text, "FILE", "", "write to FILE instead of stdout").extension());
+
+    constexpr std::string_view R = "remote";
+    addRemoteConnectionOptions(out, R);
+    add(Opt(R, "output", 'o', K::Text, "FILE", "",
+            "fetch: the local report (the same %-patterns as profile -o; default: report%n)")
+            .extension());
+    add(Opt(R, "force-overwrite", 'f', K::Switch, "", "false", "fetch: replace an existing file")
+            .extension());
+    add(Opt(R, "format", 0, K::Choice, "text|json", "text", "output format of list, status and ls")
+            .values({val("text"), val("json")})
+            .extension());
+    add(Opt(R, "quiet", 'q', K::Switch, "", "false", "fetch: print nothing on success").extension());
 
     constexpr std::string_view G = "generate";
     add(Opt(G, "events", 'n', K::Integer, "N", "1000000", "approximate number of events")

@@ -1,6 +1,7 @@
 // `sightline profile`: every option of `nsys profile` (NVIDIA Nsight Systems CLI reference,
 // "CLI Profile Command Switch Options"), with its status here, plus Sightline's own.
 #include "model/options/OptionBuilder.h"
+#include "model/options/RemoteOptionRows.h"
 
 namespace sl::options {
 
@@ -194,10 +195,12 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .group("More"));
     add(Opt(P, "backtrace", 'b', K::Choice, "auto|fp|lbr|dwarf|none", "fp",
             "call stacks of CPU samples: fp walks frame pointers (full stacks need code built "
-            "with -fno-omit-frame-pointer); none records the sampled address only")
+            "with -fno-omit-frame-pointer); dwarf copies 8 KiB of user stack per sample and "
+            "unwinds it from the DWARF CFI (.eh_frame) of the mapped files, through code "
+            "without frame pointers; none records the sampled address only")
             .values({val("auto"), val("fp"),
                      na("lbr", "no last-branch-record hardware access; frame pointers are walked"),
-                     na("dwarf", "DWARF unwinding is not built yet; frame pointers are walked"),
+                     val("dwarf"),
                      val("none")})
             .onlyWhen("sample", Condition::Test::IsNot, "none")
             .group("CPU"));
@@ -518,6 +521,10 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "progress-fd", 0, K::Integer, "FD", "",
             "write the capture's progress as JSON lines to this file descriptor")
             .range(3, 1023)
+            .extension());
+    addRemoteConnectionOptions(out, P);
+    add(Opt(P, "remote-workdir", 0, K::Text, "DIR", "",
+            "with --remote: the program's working directory there (default: the home directory)")
             .extension());
     add(Opt(P, "list-options", 0, K::Flag, "", "",
             "print every option with its status in this build, and exit")

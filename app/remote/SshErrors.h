@@ -1,0 +1,21 @@
+#pragma once
+// What went wrong when ssh could not connect, in words that say what to do: host unreachable,
+// authentication failed, unknown or changed host key (with the key's fingerprint), from ssh's own
+// messages (OpenSSH's wording has been stable for many years; anything else is shown as ssh said).
+#include <string>
+
+#include "app/remote/SshTarget.h"
+
+namespace sl::remote {
+
+enum class SshFailure { Unreachable, UnknownHostKey, ChangedHostKey, Authentication, Other };
+
+SshFailure classifySshFailure(const std::string& sshStderr);
+// The fingerprints the host presents now (ssh-keyscan | ssh-keygen -lf -), one per line; empty
+// when they cannot be fetched (a jump host, a host that does not answer).
+std::string hostKeyFingerprints(const SshTarget& t);
+// The whole message: what happened and the fix. `fingerprints` from hostKeyFingerprints().
+std::string explainSshFailure(const SshTarget& t, const std::string& sshStderr,
+                              const std::string& fingerprints);
+
+}  // namespace sl::remote
