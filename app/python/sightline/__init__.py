@@ -75,3 +75,5 @@ def _mpi_rank(self):
 
 Report.stats = _stats
 Report.mpi_rank = property(_mpi_rank)
+
+ReportError.__module__ = "sightline"  # shown as sightline.ReportError in tracebacks
