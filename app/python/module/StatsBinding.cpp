@@ -86,12 +86,19 @@ py::dict runStats(const PyReport& self, const std::string& spec, const py::objec
 void bindStats(py::module_& m) {
     m.def("stats_reports", [] {
         py::list out;
-        for (const ReportInfo& r : allReports())
+        for (const ReportInfo& r : allReports()) {
+            py::list reads;  // the kinds it reads: what open(path, kinds=...) must load for it
+            for (int raw = 0; raw < 32; ++raw)
+                if (const KindSchema* s = findSchema(static_cast<uint8_t>(raw)); s && r.reads.has(s->kind))
+                    reads.append(std::string(s->id));
             out.append(py::dict(py::arg("name") = std::string(r.name), py::arg("title") = std::string(r.title),
                                 py::arg("alias") = std::string(r.alias), py::arg("args") = std::string(r.args),
-                                py::arg("default") = r.isDefault, py::arg("description") = std::string(r.description)));
+                                py::arg("default") = r.isDefault, py::arg("description") = std::string(r.description),
+                                py::arg("reads") = reads));
+        }
         return out;
-    }, "Every stats report: name, title, old nsys alias, accepted arguments, default set, description.");
+    }, "Every stats report: name, title, old nsys alias, accepted arguments, default set, description,\n"
+       "the event kinds it reads.");
     auto report = py::reinterpret_borrow<py::class_<PyReport, std::shared_ptr<PyReport>>>(m.attr("Report"));
     report.def("_stats", &runStats, py::arg("spec"), py::arg("start") = py::none(), py::arg("end") = py::none(),
                "One stats report (\"name[:arg]\") as plain columns; Report.stats() is the DataFrame form.");
