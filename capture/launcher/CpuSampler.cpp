@@ -22,6 +22,11 @@ namespace sl::capture {
 namespace {
 
 constexpr size_t kDataPages = 64;        // per CPU; halved (down to 8) when mlock limits refuse
+// -b dwarf samples carry the stack copy (~8.3 KiB each): 512 KiB per CPU, within the default
+// perf_event_mlock_kb (516), holds ~60 of them between two drains.
+constexpr size_t kDwarfDataPages = 128;
+// Frames kept per sample, as the kernel's frame-pointer walk (PERF_MAX_STACK_DEPTH).
+constexpr size_t kMaxUserFrames = PERF_MAX_STACK_DEPTH;
 // Records reach the rings when they happen; everything older than this is in hand after a
 // drain of every ring and can be replayed in time order.
 constexpr int64_t kReplayHorizonNs = 50'000'000;
@@ -36,15 +41,22 @@ std::string readSysctl(const char* path) {
     return s;
 }
 
-perf_event_attr sampleAttr(int frequency, bool callchains, bool excludeKernel) {
+perf_event_attr sampleAttr(int frequency, CpuSampler::Backtrace backtrace, bool excludeKernel) {
     perf_event_attr a{};
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
     a.config = PERF_COUNT_SW_CPU_CLOCK;
     a.freq = 1;
     a.sample_freq = static_cast<uint64_t>(frequency);
-    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-                    (callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+    if (backtrace == CpuSampler::Backtrace::FramePointers) a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+    if (backtrace == CpuSampler::Backtrace::Dwarf) {
+        // What perf record --call-graph dwarf asks for: the user registers at the sample (or at
+        // the kernel entry) and the stack above the user stack pointer.
+        a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a.sample_regs_user = DwarfUnwinder::kPerfRegsMask;
+        a.sample_stack_user = CpuSampler::kDwarfStackBytes;
+    }
     a.exclude_callchain_kernel = 1;  // kernel frames: one "[kernel]" frame, the user stack below
     a.exclude_kernel = excludeKernel;
     a.exclude_hv = 1;
@@ -92,11 +104,12 @@ CpuSampler::~CpuSampler() {
     stop();
 }
 
-std::string CpuSampler::start(int64_t pid, int frequency, bool callchains) {
+std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace) {
     const long cpus = sysconf(_SC_NPROCESSORS_CONF);
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     bool excludeKernel = false;
-    size_t pages = kDataPages;
+    size_t pages = backtrace == Backtrace::Dwarf ? kDwarfDataPages : kDataPages;
+    m_backtrace = backtrace;
     auto closeAll = [this] {
         for (auto& r : m_rings) {
             if (r.base) munmap(r.base, r.size + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
@@ -105,13 +118,13 @@ std::string CpuSampler::start(int64_t pid, int frequency, bool callchains) {
         m_rings.clear();
     };
     for (int cpu = 0; cpu < cpus; ++cpu) {
-        perf_event_attr attr = sampleAttr(frequency, callchains, excludeKernel);
+        perf_event_attr attr = sampleAttr(frequency, backtrace, excludeKernel);
         long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                           PERF_FLAG_FD_CLOEXEC);
         if (fd < 0 && (errno == EACCES || errno == EPERM) && !excludeKernel && cpu == 0) {
             // perf_event_paranoid 2 allows user-space sampling only.
             excludeKernel = true;
-            attr = sampleAttr(frequency, callchains, true);
+            attr = sampleAttr(frequency, backtrace, true);
             fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                          PERF_FLAG_FD_CLOEXEC);
         }
@@ -230,6 +243,10 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
                 if (!m_kallsyms.valid())
                     m_kallsyms = std::async(std::launch::async, [] { return KernelSymbols::loadForThisBoot(); });
             }
+            if (m_backtrace == Backtrace::Dwarf) {
+                recordDwarf(p, body, chain, n);
+                return;
+            }
             if (body >= 40) {
                 const uint64_t nr = std::min<uint64_t>(load<uint64_t>(p + 32), (body - 40) / 8);
                 for (uint64_t i = 0; i < nr && n < PERF_MAX_STACK_DEPTH + 2; ++i) {
@@ -288,8 +305,72 @@ void CpuSampler::addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t 
 void CpuSampler::addSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips,
                            size_t n) {
     m_pending.push_back({time, static_cast<int32_t>(pid), static_cast<int32_t>(tid),
-                         static_cast<int16_t>(cpu), static_cast<uint32_t>(n), m_ips.size()});
+                         static_cast<int16_t>(cpu), false, static_cast<uint32_t>(n), m_ips.size()});
     m_ips.insert(m_ips.end(), ips, ips + n);
+}
+
+void CpuSampler::recordDwarf(const uint8_t* p, size_t body, const uint64_t* kernel, size_t n) {
+    // ip; pid, tid; time; cpu, res; abi, [regs]; size, [stack[size], dyn_size]
+    const auto pid = load<uint32_t>(p + 8), tid = load<uint32_t>(p + 12);
+    const auto time = load<int64_t>(p + 16);
+    const int cpu = static_cast<int>(load<uint32_t>(p + 24));
+    const uint64_t ip = load<uint64_t>(p);
+    constexpr size_t kRegs = DwarfUnwinder::kRegs;
+    size_t at = 32;
+    const uint64_t abi = body >= at + 8 ? load<uint64_t>(p + at) : PERF_SAMPLE_REGS_ABI_NONE;
+    at += 8;
+    // No 64-bit user registers (a kernel thread, a 32-bit process): the sampled address only.
+    if (abi != PERF_SAMPLE_REGS_ABI_64 || body < at + 8 * kRegs + 8) {
+        if (n == 0) kernel = &ip, n = 1;
+        addSample(time, pid, tid, cpu, kernel, n);
+        return;
+    }
+    uint64_t regs[kRegs];
+    std::memcpy(regs, p + at, sizeof regs);
+    at += sizeof regs;
+    const uint64_t size = load<uint64_t>(p + at);
+    at += 8;
+    uint64_t copied = 0;
+    if (size > 0 && body >= at + size + 8)
+        copied = std::min(size, load<uint64_t>(p + at + size));  // dyn_size: what was readable
+    addDwarfSample(time, pid, tid, cpu, kernel, n, regs, p + at, copied);
+}
+
+void CpuSampler::addDwarfSample(int64_t time, int64_t pid, int64_t tid, int cpu,
+                                const uint64_t* ips, size_t n, const uint64_t* perfRegs,
+                                const uint8_t* stack, size_t stackSize) {
+    m_pending.push_back({time, static_cast<int32_t>(pid), static_cast<int32_t>(tid),
+                         static_cast<int16_t>(cpu), true, static_cast<uint32_t>(n), m_ips.size()});
+    m_ips.insert(m_ips.end(), ips, ips + n);
+    uint64_t regs[DwarfUnwinder::kRegs];
+    DwarfUnwinder::toDwarf(perfRegs, regs);
+    m_ips.insert(m_ips.end(), regs, regs + DwarfUnwinder::kRegs);
+    m_ips.push_back(stackSize);
+    const size_t at = m_ips.size();
+    m_ips.resize(at + (stackSize + 7) / 8);
+    std::memcpy(m_ips.data() + at, stack, stackSize);
+}
+
+uint64_t CpuSampler::rawWords(const Sample& s) const {
+    if (!s.dwarf) return s.count;
+    const uint64_t stackSize = m_ips[s.begin + s.count + DwarfUnwinder::kRegs];
+    return s.count + DwarfUnwinder::kRegs + 1 + (stackSize + 7) / 8;
+}
+
+void CpuSampler::unwind(const Sample& s, std::vector<uint64_t>& frames) {
+    const uint64_t* raw = m_ips.data() + s.begin;
+    frames.assign(raw, raw + s.count);
+    const uint64_t* regs = raw + s.count;
+    const uint64_t stackSize = regs[DwarfUnwinder::kRegs];
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool complete =
+        m_unwinder.unwind(s.pid, s.tid, regs, reinterpret_cast<const uint8_t*>(regs + DwarfUnwinder::kRegs + 1),
+                          stackSize, frames, kMaxUserFrames);
+    m_stats.unwindNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+    ++m_stats.dwarfSamples;
+    m_stats.dwarfIncomplete += !complete;
 }
 
 void CpuSampler::replay(int64_t upTo) {
@@ -305,15 +386,25 @@ void CpuSampler::replay(int64_t upTo) {
                 m_resolver.maps().map(e.pid, e.start, e.length, e.pgoff, m_paths[e.path]);
             else if (e.kind == MapKind::Fork)
                 m_resolver.maps().fork(e.parent, e.pid);
-            else
+            else {
                 m_resolver.maps().exec(e.pid);
+                m_unwinder.exec(e.pid);
+            }
         }
     };
     size_t done = 0;
     for (; done < m_pending.size() && m_pending[done].time <= upTo; ++done) {
         Sample s = m_pending[done];
         applyUpTo(s.time);
-        s.begin = m_resolver.stackOf(s.pid, m_ips.data() + s.begin, s.count);
+        if (s.dwarf) {
+            // Unwound now, with the mappings of its time; the stack copy goes with m_ips.
+            unwind(s, m_unwound);
+            s.begin = m_resolver.stackOf(s.pid, m_unwound.data(), m_unwound.size());
+            s.count = static_cast<uint32_t>(m_unwound.size());
+            s.dwarf = false;
+        } else {
+            s.begin = m_resolver.stackOf(s.pid, m_ips.data() + s.begin, s.count);
+        }
         m_samples.push_back(s);
     }
     applyUpTo(upTo);
@@ -324,7 +415,7 @@ void CpuSampler::replay(int64_t upTo) {
         Sample& s = m_pending[i];
         const uint64_t begin = ips.size();
         ips.insert(ips.end(), m_ips.begin() + static_cast<ptrdiff_t>(s.begin),
-                   m_ips.begin() + static_cast<ptrdiff_t>(s.begin + s.count));
+                   m_ips.begin() + static_cast<ptrdiff_t>(s.begin + rawWords(s)));
         s.begin = begin;
     }
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<ptrdiff_t>(done));
@@ -363,6 +454,14 @@ std::string CpuSampler::summary() const {
     return "CPU sampling: " + std::to_string(m_stats.samples) + " samples, " +
            std::to_string(m_stats.distinctFrames) + " distinct frames resolved in " +
            std::to_string(m_stats.resolveNs / 1'000'000) + " ms" +
+           (m_stats.dwarfSamples
+                ? ", " + std::to_string(m_stats.dwarfSamples - m_stats.dwarfIncomplete) + " of " +
+                      std::to_string(m_stats.dwarfSamples) +
+                      " DWARF-unwound to the outermost frame (" +
+                      std::to_string(m_stats.unwindNs / 1000 /
+                                     static_cast<int64_t>(m_stats.dwarfSamples)) +
+                      " us per sample)"
+                : std::string()) +
            (m_stats.kernelSamples ? "" : " (user space only: perf_event_paranoid)");
 }
 
@@ -458,6 +557,12 @@ void CpuSampler::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd,
         b.addDiagnostic("sampling.throttled", static_cast<int64_t>(m_stats.throttles),
                         "times the kernel throttled sampling (see "
                         "/proc/sys/kernel/perf_event_max_sample_rate)");
+    if (m_stats.dwarfIncomplete)
+        b.addDiagnostic("sampling.unwind_incomplete", static_cast<int64_t>(m_stats.dwarfIncomplete),
+                        "CPU samples whose DWARF unwinding (-b dwarf) stopped before the outermost "
+                        "frame (code without CFI such as JIT or [vdso], a stack deeper than the " +
+                            std::to_string(kDwarfStackBytes) +
+                            " bytes copied per sample); their stacks end at the last frame found");
     if (unresolvedFrames)
         b.addDiagnostic("sampling.frames_unresolved", static_cast<int64_t>(unresolvedFrames),
                         "stack frames of CPU samples without a function name (no symbol covers "

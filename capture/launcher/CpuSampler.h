@@ -1,7 +1,9 @@
 #pragma once
 // CPU IP/backtrace sampling of the traced tree (`-s process-tree`): a software cpu-clock
 // perf event per CPU with the root pid, inherited by all threads and children, sampling at
-// `--sampling-frequency` with user frame-pointer callchains (`-b fp`), timestamps on
+// `--sampling-frequency` with user frame-pointer callchains (`-b fp`) or a copy of the user
+// registers and the top of the user stack, unwound from DWARF CFI (`-b dwarf`, DwarfUnwinder,
+// in the replay, so the stack copy is dropped within ~60 ms of the sample), timestamps on
 // CLOCK_MONOTONIC. The same events report every executable mapping (MMAP2), fork and exec, so
 // addresses can be resolved after the processes are gone. A reader thread drains the rings
 // every 10 ms and replays what is older than a short horizon in time order (SampleResolver:
@@ -15,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture/launcher/DwarfUnwinder.h"
 #include "capture/launcher/SampleResolver.h"
 #include "capture/launcher/StopFlag.h"
 #include "model/core/ReportBuilder.h"
@@ -29,12 +32,20 @@ public:
         int64_t resolveNs = 0;          // replay (reader thread, stop()) + symbolization
         int64_t symbolizeNs = 0;        // of which ELF reading and symbol lookups
         bool kernelSamples = false;     // exclude_kernel was not needed
+        // -b dwarf: samples unwound, those that stopped before the outermost frame (frames got
+        // so far kept), and the unwinding time (reader thread, stop()).
+        uint64_t dwarfSamples = 0, dwarfIncomplete = 0;
+        int64_t unwindNs = 0;
     };
+    enum class Backtrace { None, FramePointers, Dwarf };
+    // Bytes of user stack copied with each -b dwarf sample (perf's default): deeper stacks
+    // stop unwinding at the end of the copy.
+    static constexpr uint32_t kDwarfStackBytes = 8192;
 
     ~CpuSampler();
     // Opens the events for `pid` before it execs. Empty string: success; otherwise one line
     // saying why sampling is off (the capture goes on without it).
-    std::string start(int64_t pid, int frequency, bool callchains);
+    std::string start(int64_t pid, int frequency, Backtrace backtrace);
     // Ends sampling, drains the rings and resolves every frame.
     void stop();
     // With `python` (--python-sampling), a sample of a Python thread takes the Python stack of
@@ -49,6 +60,10 @@ public:
     void addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t length, uint64_t pgoff,
                     const std::string& path);
     void addSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips, size_t n);
+    // A -b dwarf sample: `n` kernel addresses (the leaf, or none), the user registers in perf's
+    // order (DwarfUnwinder::kPerfRegsMask) and the copied stack.
+    void addDwarfSample(int64_t time, int64_t pid, int64_t tid, int cpu, const uint64_t* ips,
+                        size_t n, const uint64_t* perfRegs, const uint8_t* stack, size_t stackSize);
     void resolve();
 
 private:
@@ -69,6 +84,9 @@ private:
         int64_t time;
         int32_t pid, tid;
         int16_t cpu;
+        // raw -b dwarf sample: after the `count` frames, DwarfUnwinder::kRegs registers (DWARF
+        // order), the stack size in bytes and the stack (in the padding: no bigger sample).
+        bool dwarf = false;
         uint32_t count;  // raw: frames, leaf first
         uint64_t begin;  // raw: offset in m_ips; replayed: the SampleResolver stack
     };
@@ -77,8 +95,14 @@ private:
     void seedMappings(int64_t pid);
     void drain(Ring& r);
     void record(const uint8_t* rec, size_t size);
+    // The rest of a -b dwarf PERF_RECORD_SAMPLE body `p` after its `n` kernel frames.
+    void recordDwarf(const uint8_t* p, size_t body, const uint64_t* kernel, size_t n);
     // Replays the pending records with time <= upTo, in time order.
     void replay(int64_t upTo);
+    // Words of m_ips a raw sample holds.
+    uint64_t rawWords(const Sample& s) const;
+    // The frames of a raw -b dwarf sample: its kernel leaf, then the unwound user stack.
+    void unwind(const Sample& s, std::vector<uint64_t>& frames);
 
     std::vector<Ring> m_rings;
     StopFlag m_stop;
@@ -92,11 +116,14 @@ private:
     // Replayed (begin = stack).
     std::vector<Sample> m_samples;
     SampleResolver m_resolver;
+    DwarfUnwinder m_unwinder{m_resolver.maps()};
+    std::vector<uint64_t> m_unwound;
     // /proc/kallsyms takes ~100 ms of kernel time to read: loaded in the background from the
     // first sample taken in the kernel, while the program still runs.
     std::future<KernelSymbols> m_kallsyms;
     Stats m_stats;
     bool m_resolved = false;
+    Backtrace m_backtrace = Backtrace::FramePointers;
 };
 
 }  // namespace sl::capture

@@ -388,6 +388,16 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
                              (m_o.mpiImpl == "mpich" ? "libmpich-dev" : "libopenmpi-dev") +
                              " on Debian): rebuild with them installed");
     }
+    for (auto [on, lib] : {std::pair{m_o.traceCublas, "cublas"}, std::pair{m_o.traceCudnn, "cudnn"},
+                           std::pair{m_o.traceNccl, "nccl"}}) {
+        if (!on) continue;
+        std::string path = moduleDir + "/libsightline-" + lib + ".so";
+        if (!isFile(path))
+            return makeError(std::string("-t ") + lib + ": this installation has no module for " +
+                             lib + " (" + path + "); it was built without the CUDA toolkit's " +
+                             "headers or Python 3: rebuild with them installed");
+        plan.cudaLibs.push_back(path);
+    }
     if (m_o.traceOpenmp) {
         plan.omptLib = moduleDir + "/libsightline-ompt.so";
         if (!isFile(plan.omptLib))
@@ -439,10 +449,13 @@ Result<ProfileResult> Launcher::run() {
         return makeError(std::string("cannot create a pipe: ") + std::strerror(errno));
     std::string trace = std::string(m_o.traceNvtx ? "nvtx," : "") + (m_o.traceOsrt ? "osrt," : "") +
                         (plan.cudaAvailable ? "cuda," : "") +
-                        (m_o.traceMpi ? "mpi," : "") + (m_o.traceOpenmp ? "openmp," : "");
+                        (m_o.traceMpi ? "mpi," : "") + (m_o.traceOpenmp ? "openmp," : "") +
+                        (m_o.traceCublas ? "cublas," : "") + (m_o.traceCudnn ? "cudnn," : "") +
+                        (m_o.traceNccl ? "nccl," : "");
     // After the user's own preloads (a sanitizer runtime must stay first).
     std::string preload = plan.injectLib;
     if (!plan.mpiLib.empty()) preload += ":" + plan.mpiLib;  // after the module it records through
+    for (const std::string& lib : plan.cudaLibs) preload += ":" + lib;  // likewise
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old && m_o.inheritEnvironment)
         preload = std::string(old) + ":" + preload;
 
@@ -513,7 +526,11 @@ Result<ProfileResult> Launcher::run() {
     std::string schedProblem = m_o.contextSwitches ? sched.start(child) : std::string();
     CpuSampler cpuSampler;  // opened before the exec: the program's own mappings are recorded
     std::string samplingProblem =
-        m_o.cpuSampling ? cpuSampler.start(child, m_o.samplingFrequency, m_o.backtraces) : "";
+        m_o.cpuSampling ? cpuSampler.start(child, m_o.samplingFrequency,
+                                           !m_o.backtraces        ? CpuSampler::Backtrace::None
+                                           : m_o.dwarfBacktraces ? CpuSampler::Backtrace::Dwarf
+                                                                 : CpuSampler::Backtrace::FramePointers)
+                        : "";
     [[maybe_unused]] ssize_t w = write(go.write.get(), "g", 1);
     go.write.reset();
     int execErr = 0;

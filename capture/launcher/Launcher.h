@@ -44,6 +44,7 @@ private:
         std::string injectLib, cuptiLib;
         std::string mpiLib;   // -t mpi: the module for --mpi-impl
         std::string omptLib;  // -t openmp: the OMPT tool
+        std::vector<std::string> cudaLibs;  // -t cublas,cudnn,nccl: their modules, in that order
         std::string pythonHookDir;  // capture/python, for --python-functions-trace
         bool cudaAvailable = false;
     };

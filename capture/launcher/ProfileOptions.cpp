@@ -16,6 +16,7 @@ Status parseTraceList(const std::string& text, ProfileOptions& o) {
     auto checked = options::checkValue(*def, text);
     if (!checked) return makeError(checked.error());
     o.traceCuda = o.traceNvtx = o.traceOsrt = o.traceMpi = o.traceOpenmp = false;
+    o.traceCublas = o.traceCudnn = o.traceNccl = false;
     // Values nsys knows that are not traced here were warned about by the parser.
     for (const auto& item : options::splitCommaList(*checked)) {
         if (item == "cuda" || item == "cuda-sw") o.traceCuda = true;
@@ -23,6 +24,9 @@ Status parseTraceList(const std::string& text, ProfileOptions& o) {
         if (item == "osrt") o.traceOsrt = true;
         if (item == "mpi") o.traceMpi = true;
         if (item == "openmp") o.traceOpenmp = true;
+        if (item == "cublas" || item == "cublas-verbose") o.traceCublas = true;
+        if (item == "cudnn") o.traceCudnn = true;
+        if (item == "nccl") o.traceNccl = true;
     }
     return {};
 }
@@ -53,7 +57,8 @@ Status parseSamplingFrequency(const std::string& text, ProfileOptions& o) {
 Status parseBacktrace(const std::string& text, ProfileOptions& o) {
     auto v = checked("backtrace", text);
     if (!v) return makeError(v.error());
-    o.backtraces = *v != "none";  // lbr and dwarf walk frame pointers (the parser warned)
+    o.backtraces = *v != "none";  // lbr walks frame pointers (the parser warned)
+    o.dwarfBacktraces = *v == "dwarf";
     return {};
 }
 

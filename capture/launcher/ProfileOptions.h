@@ -34,6 +34,7 @@ struct ProfileOptions {
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
     bool traceMpi = false;
     bool traceOpenmp = false;
+    bool traceCublas = false, traceCudnn = false, traceNccl = false;  // -t cublas,cudnn,nccl
     std::string mpiImpl = "openmpi";  // --mpi-impl: which module -t mpi preloads
     int64_t osrtThresholdNs = 1000;
     int64_t delayNs = 0;
@@ -51,7 +52,8 @@ struct ProfileOptions {
     bool traceForkBeforeExec = true;  // nsys: false (a deliberate difference, see the definition)
     bool cpuSampling = true;         // -s process-tree|none
     int samplingFrequency = 1000;    // --sampling-frequency, 100-8000 Hz
-    bool backtraces = true;          // -b fp|none (frame-pointer callchains)
+    bool backtraces = true;          // -b fp|dwarf|none (false: none)
+    bool dwarfBacktraces = false;    // -b dwarf: user stacks unwound from DWARF CFI
     bool cpuMetrics = true;
     int cpuMetricsFrequency = 100;
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string_view>
+#include <tuple>
 
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/PythonStacks.h"
@@ -160,6 +161,14 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         b.addDiagnostic("mpi.not_found", 1,
                         "-t mpi: no process of the program made an MPI call (not an MPI program, "
                         "or an MPI other than --mpi-impl=" + o.mpiImpl + ")");
+    // -t cublas,cudnn,nccl on a program that never called the library: a note, as for MPI.
+    for (auto [on, index, id, label] :
+         {std::tuple{o.traceCublas, 0, "cublas", "cuBLAS"}, std::tuple{o.traceCudnn, 1, "cudnn", "cuDNN"},
+          std::tuple{o.traceNccl, 2, "nccl", "NCCL"}})
+        if (on && merger.stats().cudaLibEvents[index] == 0)
+            b.addDiagnostic(std::string(id) + ".not_found", 1,
+                            std::string("-t ") + id + ": no process of the program made a " +
+                                label + " call (the program does not use " + label + ")");
     if (o.traceOpenmp && merger.stats().openMpEvents == 0) {
         bool noted = false;  // a process on libgomp said why already
         for (const auto& d : b.report().diagnostics) noted |= d.name == "openmp.no_ompt";
@@ -224,7 +233,8 @@ std::string_view diagnosticPrefix(std::string_view name) {
         name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
         name == "python.samples_joined" || name == "pytorch.enabled" ||
         name == "cuda.cupti_loaded" || name == "mpi.not_found" ||
-        name == "openmp.not_found" || name == "openmp.no_ompt")
+        name == "openmp.not_found" || name == "openmp.no_ompt" || name == "cublas.not_found" ||
+        name == "cudnn.not_found" || name == "nccl.not_found")
         return "note: ";
     return "warning: ";
 }

@@ -593,6 +593,8 @@ void SessionMerger::onEvent(StreamCtx& s, const uint8_t* rec) {
     ++m_stats.events;
     if (kind == EventKind::Mpi) ++m_stats.mpiEvents;
     if (kind == EventKind::OpenMp) ++m_stats.openMpEvents;
+    if (kind >= EventKind::Cublas && kind <= EventKind::Nccl)
+        ++m_stats.cudaLibEvents[static_cast<int>(kind) - static_cast<int>(EventKind::Cublas)];
 }
 
 void SessionMerger::dropDiagnostic(int64_t pid, int64_t tid, int64_t kind, int64_t count) {

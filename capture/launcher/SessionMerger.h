@@ -30,6 +30,7 @@ struct MergeStats {
     uint64_t records = 0;
     uint64_t events = 0;
     uint64_t mpiEvents = 0;  // -t mpi: none means the program made no MPI call
+    uint64_t cudaLibEvents[3] = {};  // -t cublas, cudnn, nccl: the calls of each library
     uint64_t openMpEvents = 0;
 };
 

@@ -59,6 +59,21 @@ constexpr ColumnSpec kOpenMp[] = {{"event", CT::U8, CC::Plain},        {"kind", 
                                   {"count", CT::I64, CC::Plain},       {"index", CT::I32, CC::Plain},
                                   {"code_ptr", CT::U64, CC::Plain}};
 
+// cuBLAS and cuDNN calls (-t cublas, -t cudnn): handle: the library handle the call was given (0
+// none); stream: the handle's stream after the call (cublasGetStream/cudnnGetStream; 0 the
+// default stream or unknown); status: the call's return value (cublasStatus_t, cudnnStatus_t).
+constexpr ColumnSpec kCudaLib[] = {{"handle", CT::U64, CC::Plain}, {"stream", CT::U64, CC::Plain},
+                                   {"status", CT::I32, CC::Plain}};
+// NCCL calls (-t nccl): comm: the communicator (0 none); stream; status: ncclResult_t; count:
+// elements; bytes: count x the datatype's size; datatype, redop: ncclDataType_t, ncclRedOp_t (-1
+// none); peer: the root of rooted collectives or the peer of send/recv (-1 none); rank, ranks: the
+// communicator's ncclCommUserRank and ncclCommCount (-1 unknown).
+constexpr ColumnSpec kNccl[] = {{"comm", CT::U64, CC::Plain},     {"stream", CT::U64, CC::Plain},
+                                {"status", CT::I32, CC::Plain},   {"count", CT::I64, CC::Plain},
+                                {"bytes", CT::I64, CC::Plain},    {"datatype", CT::I16, CC::Plain},
+                                {"redop", CT::I16, CC::Plain},    {"peer", CT::I32, CC::Plain},
+                                {"rank", CT::I32, CC::Plain},     {"ranks", CT::I32, CC::Plain}};
+
 constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::OsRuntime, "osrt", "OS runtime calls", OwnerKind::Thread, true, true, kOsRuntime},
     {EventKind::CudaApi, "cuda_api", "CUDA API calls", OwnerKind::Thread, true, true, kCudaApi},
@@ -78,6 +93,9 @@ constexpr std::array<KindSchema, kEventKindCount> kSchemas = {{
     {EventKind::CpuSample, "cpu_sample", "CPU samples", OwnerKind::Thread, false, true, kCpuSample},
     {EventKind::Mpi, "mpi", "MPI calls", OwnerKind::Thread, true, true, kMpi},
     {EventKind::OpenMp, "openmp", "OpenMP", OwnerKind::Thread, true, true, kOpenMp},
+    {EventKind::Cublas, "cublas", "cuBLAS calls", OwnerKind::Thread, true, true, kCudaLib},
+    {EventKind::Cudnn, "cudnn", "cuDNN calls", OwnerKind::Thread, true, true, kCudaLib},
+    {EventKind::Nccl, "nccl", "NCCL calls", OwnerKind::Thread, true, true, kNccl},
 }};
 
 }  // namespace

@@ -28,13 +28,17 @@ enum class EventKind : uint8_t {
     CpuSample = 14,     // a CPU sample of a thread: where it was (its call stack) at that instant
     Mpi = 15,           // an MPI call on a CPU thread (-t mpi)
     OpenMp = 16,        // an OpenMP construct on a CPU thread, from OMPT (-t openmp)
+    Cublas = 17,        // a cuBLAS API call on a CPU thread (-t cublas)
+    Cudnn = 18,         // a cuDNN API call on a CPU thread (-t cudnn)
+    Nccl = 19,          // an NCCL API call on a CPU thread (-t nccl)
 };
-constexpr int kEventKindCount = 16;
+constexpr int kEventKindCount = 19;
 constexpr EventKind kAllEventKinds[] = {
     EventKind::OsRuntime, EventKind::CudaApi,    EventKind::Kernel,      EventKind::Memcpy,
     EventKind::Memset,    EventKind::Sync,       EventKind::NvtxRange,   EventKind::NvtxMark,
     EventKind::Metric,    EventKind::CudaMemory, EventKind::ThreadState, EventKind::GraphTrace,
-    EventKind::CuptiOverhead, EventKind::CpuSample, EventKind::Mpi, EventKind::OpenMp};
+    EventKind::CuptiOverhead, EventKind::CpuSample, EventKind::Mpi, EventKind::OpenMp,
+    EventKind::Cublas, EventKind::Cudnn, EventKind::Nccl};
 
 // A set of event kinds, a bit per kind: what a query reads (stats reports, analyze's rules),
 // so that a report opened for it loads only those tracks.
@@ -115,6 +119,9 @@ struct CuptiOverhead { enum : uint8_t { OverheadKind }; };
 struct CpuSample { enum : uint8_t { Stack, Cpu }; };
 struct Mpi { enum : uint8_t { CallClass, Comm, Peer, Tag, Root, Bytes, RecvBytes, Request }; };
 struct OpenMp { enum : uint8_t { Event, Kind, ParallelId, TaskId, Count, Index, CodePtr }; };
+// cuBLAS and cuDNN calls share one layout (CudaLibCall); NCCL adds its operation's arguments.
+struct CudaLib { enum : uint8_t { Handle, Stream, Status }; };
+struct Nccl { enum : uint8_t { Comm, Stream, Status, Count, Bytes, DataType, RedOp, Peer, Rank, Ranks }; };
 }  // namespace cols
 
 // Enumerations stored in columns. Ids follow the nsys export's ENUM_* tables where nsys has

@@ -28,12 +28,15 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "trace", 't', K::List, "LIST", "cuda,nvtx,osrt", "what to trace")
             .values({cudaVal("cuda"), val("nvtx"), val("osrt"),
                      differs("cuda-sw", "CUDA is traced through CUPTI as with cuda"),
-                     alias("cuda-hw", "cuda"), val("mpi"), val("openmp"), na("cublas", kNoTraceDomain),
-                     na("cublas-verbose", kNoTraceDomain), na("cudnn", kNoTraceDomain),
+                     alias("cuda-hw", "cuda"), val("mpi"), val("openmp"), val("cublas"),
+                     differs("cublas-verbose", "traced as cublas (each call with its handle, "
+                             "stream and status); the argument text of cuBLAS's logger is not "
+                             "recorded"),
+                     val("cudnn"),
                      na("cusolver", kNoTraceDomain), na("cusolver-verbose", kNoTraceDomain),
                      na("cusparse", kNoTraceDomain), na("cusparse-verbose", kNoTraceDomain),
                      na("cudla", kNoTraceDomain), na("cudla-verbose", kNoTraceDomain),
-                     na("nccl", kNoTraceDomain),
+                     val("nccl"),
                      na("oshmem", kNoTraceDomain), na("ucx", kNoTraceDomain),
                      na("openacc", kNoTraceDomain),
                      na("opengl", kNoTraceDomain), na("opengl-annotations", kNoTraceDomain),
@@ -358,7 +361,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
           "GPUDirect Storage is not sampled");
     other("gds-libs-path", K::Text, "DIR", "", "where libcufile.so is",
           "GPUDirect Storage is not sampled");
-    other("nccl-trace", K::Text, "LIST", "", "what of NCCL to trace", "NCCL is not traced yet");
+    other("nccl-trace", K::Text, "LIST", "", "what of NCCL to trace",
+          "-t nccl traces every NCCL API call; there is no finer selection");
     other("osrt-file-access", K::Switch, "", "false", "file names of OS runtime file calls",
           "OS runtime calls are recorded without file names");
     other("show-source-info", K::Switch, "", "true", "source files and lines of call stacks",

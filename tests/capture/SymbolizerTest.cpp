@@ -421,11 +421,14 @@ TEST(ProfileOptionsParse, SamplingOptions) {
     EXPECT_TRUE(o.backtraces);
     EXPECT_TRUE(capture::parseBacktrace("auto", o));
     EXPECT_TRUE(o.backtraces);
-    // lbr and dwarf: accepted (the parser warns), frame pointers are walked.
+    // lbr: accepted (the parser warns), frame pointers are walked; dwarf: DWARF unwinding.
     EXPECT_TRUE(capture::parseBacktrace("lbr", o));
     EXPECT_TRUE(o.backtraces);
     EXPECT_TRUE(capture::parseBacktrace("dwarf", o));
     EXPECT_TRUE(o.backtraces);
+    EXPECT_TRUE(o.dwarfBacktraces);
+    EXPECT_TRUE(capture::parseBacktrace("fp", o));
+    EXPECT_FALSE(o.dwarfBacktraces);
     EXPECT_EQ(capture::parseBacktrace("frame", o).error(),
               "--backtrace: 'frame' is not a valid value (expected auto, fp, lbr, dwarf or none)");
 }
@@ -433,7 +436,7 @@ TEST(ProfileOptionsParse, SamplingOptions) {
 TEST(CpuSampler, RefusalIsOneClearLine) {
     // A pid that cannot exist: perf_event_open fails, start() says why and nothing is left open.
     capture::CpuSampler s;
-    const std::string why = s.start(0x3fffffff, 1000, true);
+    const std::string why = s.start(0x3fffffff, 1000, capture::CpuSampler::Backtrace::FramePointers);
     EXPECT_EQ(why.rfind("CPU sampling is off: perf_event_open on CPU 0: No such process", 0), 0u)
         << why;
     EXPECT_EQ(why.find('\n'), std::string::npos);

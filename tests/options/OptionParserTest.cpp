@@ -89,12 +89,12 @@ TEST(OptionParser, MistakesAreNamedWithWhatIsAllowed) {
 }
 
 TEST(OptionParser, UnavailableOptionsWarnOnceAndTheRunGoesOn) {
-    auto a = parse("profile", {"-t", "cuda,cudnn,nccl", "--cudabacktrace=all", "--cudabacktrace=kernel",
+    auto a = parse("profile", {"-t", "cuda,cusolver,cusparse", "--cudabacktrace=all", "--cudabacktrace=kernel",
                                "--gpuctxsw=true", "p"});
     ASSERT_TRUE(a) << a.error();
     ASSERT_EQ(a->warnings.size(), 4u);
-    EXPECT_EQ(a->warnings[0], "--trace=cudnn is not available: not traced yet; the other -t domains are traced");
-    EXPECT_EQ(a->value("trace"), "cuda,cudnn,nccl");
+    EXPECT_EQ(a->warnings[0], "--trace=cusolver is not available: not traced yet; the other -t domains are traced");
+    EXPECT_EQ(a->value("trace"), "cuda,cusolver,cusparse");
 }
 
 TEST(OptionParser, RepeatableOptionsKeepEveryValue) {

@@ -101,6 +101,16 @@ inline std::shared_ptr<Report> makeEveryKindReport() {
         b.addRaw(TrackKey::forThread(EventKind::Mpi, 100, 100), 72'000, 73'000, b.intern("MPI_Send"), send);
         const int64_t loop[] = {static_cast<int64_t>(OpenMpEvent::Work), 1, 1, 2, 1000, -1, 0x401234};
         b.addRaw(TrackKey::forThread(EventKind::OpenMp, 100, 102), 74'000, 75'000, b.intern("loop"), loop);
+        // A cuBLAS Sgemm and a cuDNN convolution on a handle's stream, an NCCL all-reduce of
+        // 1024 floats (rank 1 of 4).
+        const int64_t gemm[] = {0x5500a0, 0x5150, 0};
+        b.addRaw(TrackKey::forThread(EventKind::Cublas, 100, 100), 76'000, 77'000, b.intern("cublasSgemm_v2"), gemm);
+        const int64_t conv[] = {0x5500b0, 0x5150, 0};
+        b.addRaw(TrackKey::forThread(EventKind::Cudnn, 100, 100), 77'500, 78'000,
+                 b.intern("cudnnConvolutionForward"), conv);
+        const int64_t allReduce[] = {0x7700c0, 0x5150, 0, 1024, 4096, 7, 0, -1, 1, 4};
+        b.addRaw(TrackKey::forThread(EventKind::Nccl, 100, 100), 78'500, 79'000, b.intern("ncclAllReduce"),
+                 allReduce);
     }
     {
         // Two samples sharing a stack (main -> work), one with an unresolved leaf.

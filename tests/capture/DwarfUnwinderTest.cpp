@@ -1,0 +1,201 @@
+// Unit tests of DwarfUnwinder (-b dwarf) on this process itself: the registers and the top of
+// the stack are captured the way perf copies them (PERF_SAMPLE_REGS_USER/STACK_USER) inside a
+// known call chain, then unwound with the mappings of /proc/self/maps and symbolized.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "capture/launcher/DwarfUnwinder.h"
+#include "capture/launcher/FrameSymbolizer.h"
+#include "capture/launcher/ModuleMaps.h"
+
+namespace sl::test {
+namespace {
+
+using capture::DwarfUnwinder;
+using capture::ModuleMaps;
+
+struct Captured {
+    uint64_t perf[DwarfUnwinder::kRegs];  // perf's order: AX BX CX DX SI DI BP SP IP R8-R15
+    std::vector<uint8_t> stack;
+};
+
+uint64_t stackEnd() {
+    pthread_attr_t attr;
+    void* base = nullptr;
+    size_t size = 0;
+    pthread_getattr_np(pthread_self(), &attr);
+    pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+    return reinterpret_cast<uint64_t>(base) + size;
+}
+
+// The registers at one instruction (rip is the address after the lea, rsp unchanged in the
+// block: the CFI of that address describes them), then up to 8 KiB of stack above rsp.
+__attribute__((noinline, noclone)) void dwarfCaptureHere(Captured& c) {
+    uint64_t* r = c.perf;
+    asm volatile(
+        "movq %%rax, 0(%0)\n\t"
+        "movq %%rbx, 8(%0)\n\t"
+        "movq %%rcx, 16(%0)\n\t"
+        "movq %%rdx, 24(%0)\n\t"
+        "movq %%rsi, 32(%0)\n\t"
+        "movq %%rdi, 40(%0)\n\t"
+        "movq %%rbp, 48(%0)\n\t"
+        "movq %%rsp, 56(%0)\n\t"
+        "leaq 0(%%rip), %%rax\n\t"
+        "movq %%rax, 64(%0)\n\t"
+        "movq %%r8, 72(%0)\n\t"
+        "movq %%r9, 80(%0)\n\t"
+        "movq %%r10, 88(%0)\n\t"
+        "movq %%r11, 96(%0)\n\t"
+        "movq %%r12, 104(%0)\n\t"
+        "movq %%r13, 112(%0)\n\t"
+        "movq %%r14, 120(%0)\n\t"
+        "movq %%r15, 128(%0)\n\t"
+        :
+        : "r"(r)
+        : "rax", "memory");
+    const uint64_t sp = c.perf[7];
+    c.stack.resize(std::min<uint64_t>(8192, stackEnd() - sp));
+    std::memcpy(c.stack.data(), reinterpret_cast<const void*>(sp), c.stack.size());
+}
+
+// Calls with their results used after them: the frames stay on the stack.
+__attribute__((noinline, noclone)) int dwarfMiddle(Captured& c, int depth) {
+    dwarfCaptureHere(c);
+    asm volatile("" ::: "memory");
+    return depth + static_cast<int>(c.stack.size() & 1);
+}
+
+__attribute__((noinline, noclone)) int dwarfOuter(Captured& c) {
+    const int r = dwarfMiddle(c, 1);
+    asm volatile("" ::: "memory");
+    return r + 1;
+}
+
+void loadSelfMaps(ModuleMaps& maps, int64_t pid) {
+    std::ifstream f("/proc/self/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string range, perms, offset, dev, inode, path;
+        in >> range >> perms >> offset >> dev >> inode >> path;
+        if (perms.find('x') == std::string::npos || path.empty()) continue;
+        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+    }
+}
+
+// Function names of the frames (leaf first; callers looked up at the call instruction).
+std::vector<std::string> names(const ModuleMaps& maps, int64_t pid,
+                               const std::vector<uint64_t>& frames) {
+    capture::FrameSymbolizer symbolizer;
+    std::vector<std::string> out;
+    for (size_t i = 0; i < frames.size(); ++i) {
+        const auto l = maps.lookup(pid, frames[i]);
+        if (l.module >= maps.modules().size()) {
+            out.emplace_back("?");
+            continue;
+        }
+        out.emplace_back(symbolizer.function(maps.modules()[l.module], l.offset - (i > 0)));
+    }
+    return out;
+}
+
+size_t indexOf(const std::vector<std::string>& v, const std::string& part) {
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i].find(part) != std::string::npos) return i;
+    return SIZE_MAX;
+}
+
+class DwarfUnwinderTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        pid = getpid();
+        tid = syscall(SYS_gettid);
+        loadSelfMaps(maps, pid);
+        dwarfOuter(c);
+        DwarfUnwinder::toDwarf(c.perf, regs);
+    }
+    int64_t pid = 0, tid = 0;
+    ModuleMaps maps;
+    Captured c;
+    uint64_t regs[DwarfUnwinder::kRegs];
+};
+
+TEST_F(DwarfUnwinderTest, UnwindsTheKnownChainToTheOutermostFrame) {
+    DwarfUnwinder u(maps);
+    std::vector<uint64_t> frames;
+    EXPECT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
+    const auto n = names(maps, pid, frames);
+    ASSERT_GE(n.size(), 4u);
+    EXPECT_EQ(frames[0], c.perf[8]);  // the interrupted address first
+    EXPECT_NE(n[0].find("dwarfCaptureHere"), std::string::npos) << n[0];
+    EXPECT_NE(n[1].find("dwarfMiddle"), std::string::npos) << n[1];
+    EXPECT_NE(n[2].find("dwarfOuter"), std::string::npos) << n[2];
+    EXPECT_LT(indexOf(n, "main"), n.size());
+    EXPECT_EQ(n.back(), "_start");
+    // A second sample of the process reuses its Dwfl and gives the same frames.
+    std::vector<uint64_t> again;
+    EXPECT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), again, 127));
+    EXPECT_EQ(again, frames);
+}
+
+TEST_F(DwarfUnwinderTest, ShortCopyKeepsTheFramesFoundAndSaysIncomplete) {
+    DwarfUnwinder u(maps);
+    std::vector<uint64_t> full, part;
+    ASSERT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), full, 127));
+    // Only the capturing function's frame copied: the unwinding stops past it.
+    const size_t copied = 64;
+    EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), copied, part, 127));
+    ASSERT_GE(part.size(), 1u);
+    ASSERT_LT(part.size(), full.size());
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), full.begin()));
+}
+
+TEST_F(DwarfUnwinderTest, DepthLimitAndUnknownCode) {
+    DwarfUnwinder u(maps);
+    std::vector<uint64_t> frames;
+    EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 2));
+    EXPECT_EQ(frames.size(), 2u);
+    // A process without mappings (JIT code, or its records were lost): the sampled address.
+    frames.clear();
+    EXPECT_FALSE(u.unwind(pid + 1'000'000, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
+    EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
+}
+
+TEST_F(DwarfUnwinderTest, ExecForgetsTheOldModules) {
+    DwarfUnwinder u(maps);
+    std::vector<uint64_t> frames;
+    ASSERT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
+    maps.exec(pid);
+    u.exec(pid);
+    frames.clear();
+    EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
+    EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
+}
+
+TEST(DwarfUnwinder, PerfToDwarfRegisterOrder) {
+    uint64_t perf[DwarfUnwinder::kRegs], dwarf[DwarfUnwinder::kRegs];
+    for (size_t i = 0; i < DwarfUnwinder::kRegs; ++i) perf[i] = 100 + i;
+    DwarfUnwinder::toDwarf(perf, dwarf);
+    // DWARF: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip; perf: AX BX CX DX SI DI BP SP IP R8..
+    const uint64_t want[] = {100, 103, 102, 101, 104, 105, 106, 107, 109,
+                             110, 111, 112, 113, 114, 115, 116, 108};
+    EXPECT_TRUE(std::equal(dwarf, dwarf + DwarfUnwinder::kRegs, want));
+    EXPECT_EQ(__builtin_popcountll(DwarfUnwinder::kPerfRegsMask), 17);
+}
+
+}  // namespace
+}  // namespace sl::test

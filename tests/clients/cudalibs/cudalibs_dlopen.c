@@ -1,0 +1,50 @@
+/* The -t cublas,cudnn,nccl test program that links none of the libraries: it opens each with
+ * dlopen(RTLD_LOCAL) and takes every function from dlsym(handle, name), as programs that load
+ * the libraries at run time do (cudalibs_calls.h).
+ * It also asks dlsym(RTLD_NEXT, "ncclGetVersion"): the answer depends on the caller (the next
+ * object after this program), which the profiler's dlsym hook must keep; it prints it.
+ * usage: cudalibs_dlopen [SGEMM_CALLS] */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <stdlib.h>
+
+#include "cudalibs_calls.h"
+
+static void* open_or_die(const char* name) {
+    void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "dlopen %s: %s\n", name, dlerror());
+        exit(3);
+    }
+    return h;
+}
+static void* sym(void* h, const char* name) {
+    void* p = dlsym(h, name);
+    if (!p) {
+        fprintf(stderr, "dlsym %s: %s\n", name, dlerror());
+        exit(4);
+    }
+    return p;
+}
+
+int main(int argc, char** argv) {
+    void* b = open_or_die("libcublas.so.13");
+    void* d = open_or_die("libcudnn.so.9");
+    void* n = open_or_die("libnccl.so.2");
+    struct Fns f;
+#define S(h, name) *(void**)&f.name = sym(h, #name)
+    S(b, cublasCreate_v2); S(b, cublasSetStream_v2); S(b, cublasSgemm_v2); S(b, cublasDestroy_v2);
+    S(d, cudnnGetVersion); S(d, cudnnCreate); S(d, cudnnSetStream);
+    S(d, cudnnCreateTensorDescriptor); S(d, cudnnSetTensor4dDescriptor);
+    S(d, cudnnDestroyTensorDescriptor); S(d, cudnnDestroy);
+    S(n, ncclGetVersion); S(n, ncclCommInitAll); S(n, ncclAllReduce); S(n, ncclBroadcast);
+    S(n, ncclSend); S(n, ncclCommDestroy);
+    runCublas(&f, argc > 1 ? atoi(argv[1]) : 5);
+    runCudnn(&f);
+    runNccl(&f);
+    Dl_info info;
+    void* next = dlsym(RTLD_NEXT, "ncclGetVersion");
+    printf("RTLD_NEXT ncclGetVersion: %s\n",
+           next && dladdr(next, &info) && info.dli_fname ? info.dli_fname : "none");
+    return 0;
+}
