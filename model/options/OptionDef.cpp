@@ -80,6 +80,15 @@ const std::vector<CommandDef>& commandDefs() {
          "connection was lost goes on there), stop one. status: the remote machine's environment\n"
          "checks; ls: a directory listing there; version: this sightline's versions as JSON.",
          "list | fetch ID | stop ID | status | ls [DIR] | version"},
+        {"recipe", "sightline recipe NAME --input DIR [options]",
+         "Runs a recipe over every report in DIR (one per rank) as Dask tasks, on a local\n"
+         "dask.distributed cluster or on the scheduler --scheduler names, and writes its table (CSV or\n"
+         "Parquet) and prints a summary. Recipes: cuda_gpu_kern_sum (kernel time per rank), nvtx_sum\n"
+         "(NVTX range time per rank), comm_sum (NCCL and MPI time and imbalance per rank),\n"
+         "cuda_gpu_time_util_map (GPU utilization per rank over time bins), or the path of your own\n"
+         "recipe's .py file (docs/python.md). Needs python3 with the sightline module, dask and\n"
+         "distributed.",
+         "NAME: a shipped recipe or a recipe .py file"},
         {"generate", "sightline generate [options] -o OUT.rep",
          "Writes a synthetic report with realistic shapes (a training loop on several threads\n"
          "launching kernels and copies on two GPUs, nested NVTX ranges, metric samples),\n"

@@ -68,6 +68,29 @@ void addOtherOptions(std::vector<OptionDef>& out) {
             .extension());
     add(Opt(R, "quiet", 'q', K::Switch, "", "false", "fetch: print nothing on success").extension());
 
+    // `sightline recipe` (issue #20): nsys recipe's --input/--output/--force-overwrite; the rest
+    // are ours (nsys picks its Dask mode with --mode and recipe options by name).
+    constexpr std::string_view Rc = "recipe";
+    add(Opt(Rc, "input", 0, K::Text, "DIR", "", "the directory of reports, one per rank (required)"));
+    add(Opt(Rc, "output", 'o', K::Text, "FILE", "",
+            "the result table (default: NAME.csv or NAME.parquet in the current directory)")
+            .differs("one file (CSV or Parquet), not a directory with a notebook"));
+    add(Opt(Rc, "force-overwrite", 'f', K::Switch, "", "false", "replace an existing output file"));
+    add(Opt(Rc, "scheduler", 0, K::Text, "ADDRESS", "",
+            "a running dask.distributed scheduler (tcp://host:8786); default: a local cluster")
+            .extension());
+    add(Opt(Rc, "workers", 0, K::Integer, "N", "0",
+            "workers of the local cluster (0: one per core, at most 8)")
+            .range(0, 1024)
+            .extension());
+    add(Opt(Rc, "format", 0, K::Choice, "csv|parquet", "csv", "the output format (parquet needs pyarrow)")
+            .values({val("csv"), val("parquet")})
+            .extension());
+    add(Opt(Rc, "param", 0, K::Text, "KEY=VALUE", "", "a parameter of the recipe (bins=40)")
+            .repeatable()
+            .extension());
+    add(Opt(Rc, "quiet", 'q', K::Switch, "", "false", "print no summary").extension());
+
     constexpr std::string_view G = "generate";
     add(Opt(G, "events", 'n', K::Integer, "N", "1000000", "approximate number of events")
             .range(1, 10'000'000'000)
