@@ -450,6 +450,15 @@ void CpuSampler::resolve() {
     }
 }
 
+std::string CpuSampler::unwindPerSample() const {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f",
+                  m_stats.dwarfSamples ? static_cast<double>(m_stats.unwindNs) / 1000.0 /
+                                             static_cast<double>(m_stats.dwarfSamples)
+                                       : 0.0);
+    return text;
+}
+
 std::string CpuSampler::summary() const {
     return "CPU sampling: " + std::to_string(m_stats.samples) + " samples, " +
            std::to_string(m_stats.distinctFrames) + " distinct frames resolved in " +
@@ -457,9 +466,7 @@ std::string CpuSampler::summary() const {
            (m_stats.dwarfSamples
                 ? ", " + std::to_string(m_stats.dwarfSamples - m_stats.dwarfIncomplete) + " of " +
                       std::to_string(m_stats.dwarfSamples) +
-                      " DWARF-unwound to the outermost frame (" +
-                      std::to_string(m_stats.unwindNs / 1000 /
-                                     static_cast<int64_t>(m_stats.dwarfSamples)) +
+                      " DWARF-unwound to the outermost frame (" + unwindPerSample() +
                       " us per sample)"
                 : std::string()) +
            (m_stats.kernelSamples ? "" : " (user space only: perf_event_paranoid)");

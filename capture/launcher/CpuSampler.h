@@ -55,6 +55,8 @@ public:
     const Stats& stats() const { return m_stats; }
     // "CPU sampling: N samples, M distinct frames symbolized in X ms" (after stop()).
     std::string summary() const;
+    // -b dwarf: microseconds of unwinding per sample, one decimal ("12.3").
+    std::string unwindPerSample() const;
 
     // For tests and benchmarks: raw records as the reader would store them, then resolve().
     void addMapping(int64_t time, int64_t pid, uint64_t start, uint64_t length, uint64_t pgoff,
