@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/DwarfUnwinder.h"
 #include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/ModuleMaps.h"
@@ -184,6 +185,46 @@ TEST_F(DwarfUnwinderTest, ExecForgetsTheOldModules) {
     frames.clear();
     EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
     EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
+}
+
+// The sampler's own path: raw -b dwarf samples (as the reader stores them) unwound in the
+// replay, counted, and resolved into stacks with the known chain.
+TEST_F(DwarfUnwinderTest, SamplerUnwindsRawSamplesInTheReplay) {
+    capture::CpuSampler s;
+    std::ifstream f("/proc/self/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string range, perms, offset, dev, inode, path;
+        in >> range >> perms >> offset >> dev >> inode >> path;
+        if (perms.find('x') == std::string::npos || path.empty()) continue;
+        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+        s.addMapping(0, pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+    }
+    for (int i = 0; i < 10; ++i)  // complete copies
+        s.addDwarfSample(1000 + i, pid, tid, 0, nullptr, 0, c.perf, c.stack.data(), c.stack.size());
+    s.addDwarfSample(2000, pid, tid, 0, nullptr, 0, c.perf, c.stack.data(), 64);  // cut short
+    s.resolve();
+    EXPECT_EQ(s.stats().samples, 11u);
+    EXPECT_EQ(s.stats().dwarfSamples, 11u);
+    EXPECT_EQ(s.stats().dwarfIncomplete, 1u);
+    EXPECT_GT(s.stats().unwindNs, 0);
+    EXPECT_NE(s.summary().find("10 of 11 DWARF-unwound to the outermost frame"), std::string::npos)
+        << s.summary();
+    ReportBuilder b;
+    s.addTo(b, 0, INT64_MAX);
+    const Report& r = b.report();
+    EXPECT_EQ(r.diagnosticCount("sampling.unwind_incomplete"), 1);
+    size_t withChain = 0;
+    for (const CallStack& st : r.callStacks) {
+        std::vector<std::string> fn;
+        for (uint32_t fr : st.frames) fn.emplace_back(r.str(r.stackFrames.at(fr).function));
+        withChain += fn.size() >= 3 && fn[0].find("dwarfCaptureHere") != std::string::npos &&
+                     fn[1].find("dwarfMiddle") != std::string::npos &&
+                     fn[2].find("dwarfOuter") != std::string::npos && fn.back() == "_start";
+    }
+    EXPECT_EQ(withChain, 1u);  // the ten complete samples share one stack
 }
 
 TEST(DwarfUnwinder, PerfToDwarfRegisterOrder) {
