@@ -14,8 +14,10 @@
 // sub-libraries' functions with dlsym) get the real answer, or a wrapper would call itself.
 //
 // RTLD_NEXT depends on who calls dlsym (glibc looks at the return address), so every other
-// lookup leaves through a tail call to the real dlsym, which then sees the program's return
-// address, not ours (ProcessCudaLibs.DlsymRtldNextKeepsItsCaller checks it).
+// lookup leaves through a tail call to the next dlsym, which then sees the program's return
+// address, not ours (CudaLibsCapture.DlopenedLibrariesAreRecordedToo checks it). Each library's
+// module defines dlsym; the program binds to the first, and each hook passes what is not its
+// library's to the next.
 #include "capture/cudalibs/CudaLibRuntime.h"
 
 #include <dlfcn.h>
@@ -33,13 +35,24 @@ namespace {
 
 using DlsymFn = void* (*)(void*, const char*);
 
-DlsymFn realDlsym() {
+// glibc's dlsym. dlvsym is not interposed, and a versioned lookup skips the unversioned
+// definitions of this module and the other Sightline library modules.
+DlsymFn glibcDlsym() {
     static DlsymFn f = [] {
-        // dlvsym is not interposed: this finds the next dlsym after this module (another
-        // Sightline library module's hook, or glibc's).
         void* p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
         if (!p) p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
         return reinterpret_cast<DlsymFn>(p);
+    }();
+    return f;
+}
+
+// Where a lookup that is not this module's goes: the next dlsym after this module, which is
+// the next Sightline library module's hook (the program binds to the first one preloaded, so
+// the hooks form a chain) or glibc's.
+DlsymFn nextDlsym() {
+    static DlsymFn f = [] {
+        void* p = glibcDlsym() ? glibcDlsym()(RTLD_NEXT, "dlsym") : nullptr;
+        return p ? reinterpret_cast<DlsymFn>(p) : glibcDlsym();
     }();
     return f;
 }
@@ -99,7 +112,7 @@ bool calledFromLibrary(const void* ret) {
 }
 
 __attribute__((noinline)) void* lookupInHandle(void* handle, const char* name, const void* ret) {
-    void* f = realDlsym()(handle, name);
+    void* f = glibcDlsym()(handle, name);
     if (!f || calledFromLibrary(ret)) return f;
     const WrappedFunction* w = findWrapped(name);
     if (!w) return f;
@@ -144,7 +157,7 @@ std::atomic<void*> g_userRank{nullptr}, g_count{nullptr};
 }  // namespace
 
 void* findReal(const char* name) {
-    void* f = realDlsym()(RTLD_NEXT, name);
+    void* f = glibcDlsym()(RTLD_NEXT, name);
     if (f) return f;
     void* h = g_loaded.load(std::memory_order_acquire);
     if (!h) {
@@ -152,7 +165,7 @@ void* findReal(const char* name) {
         if (!h) return nullptr;
         g_loaded.store(h, std::memory_order_release);
     }
-    return realDlsym()(h, name);
+    return glibcDlsym()(h, name);
 }
 
 int64_t streamOfHandle(int64_t handle) {
@@ -202,5 +215,5 @@ SL_EXPORT void* dlsym(void* handle, const char* name) {
     using namespace sl::cudalibs;
     if (handle != RTLD_NEXT && handle != RTLD_DEFAULT && name && hasPrefix(name, namePrefix()))
         return lookupInHandle(handle, name, __builtin_return_address(0));
-    return realDlsym()(handle, name);
+    return nextDlsym()(handle, name);
 }

@@ -12,7 +12,7 @@ using K = EventKind;
 // What the correlation index reads (API calls and the GPU operations they launched).
 constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::GraphTrace};
 
-const std::array<ReportInfo, 21> kReports = {{
+const std::array<ReportInfo, 25> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
@@ -55,6 +55,15 @@ const std::array<ReportInfo, 21> kReports = {{
     {"openmp_sum", "OpenMP Summary", runOpenMpSum, false, "", "",
      "time spent in each OpenMP construct: parallel regions, loops, barriers, tasks (-t openmp)",
      KindSet{K::OpenMp}, KindSet{K::OpenMp}},
+    {"cublas_api_sum", "cuBLAS API Summary", runCublasApiSum, false, "", "",
+     "time spent in each cuBLAS function (-t cublas)", KindSet{K::Cublas}, KindSet{K::Cublas}},
+    {"cudnn_api_sum", "cuDNN API Summary", runCudnnApiSum, false, "", "",
+     "time spent in each cuDNN function (-t cudnn)", KindSet{K::Cudnn}, KindSet{K::Cudnn}},
+    {"nccl_api_sum", "NCCL API Summary", runNcclApiSum, false, "", "",
+     "time spent in each NCCL function (-t nccl)", KindSet{K::Nccl}, KindSet{K::Nccl}},
+    {"cudalib_api_trace", "cuBLAS, cuDNN and NCCL API Trace", runCudaLibApiTrace, false, "", "",
+     "every cuBLAS, cuDNN and NCCL call with its handle, stream, status, NCCL arguments and the "
+     "CUDA API calls inside it", KindSet{K::Cublas, K::Cudnn, K::Nccl, K::CudaApi}},
 }};
 
 std::vector<std::string> split(const std::string& s, char sep) {

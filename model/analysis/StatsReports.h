@@ -33,6 +33,10 @@ Table runCpuUtilSum(const Report& r, const StatsOptions& o);
 Table runSampleSum(const Report& r, const StatsOptions& o);  // CpuSampleReports.cpp
 Table runMpiEventSum(const Report& r, const StatsOptions& o);    // MpiReports.cpp
 Table runMpiEventTrace(const Report& r, const StatsOptions& o);
+Table runCublasApiSum(const Report& r, const StatsOptions& o);     // CudaLibReports.cpp
+Table runCudnnApiSum(const Report& r, const StatsOptions& o);
+Table runNcclApiSum(const Report& r, const StatsOptions& o);
+Table runCudaLibApiTrace(const Report& r, const StatsOptions& o);
 Table runOpenMpSum(const Report& r, const StatsOptions& o);      // OpenMpReports.cpp
 
 using ReportFn = Table (*)(const Report&, const StatsOptions&);

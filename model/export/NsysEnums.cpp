@@ -46,6 +46,8 @@ constexpr EnumRow kLaunchType[] = {
 constexpr EnumRow kEventClass[] = {
     {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
     {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {28, "TRACE_PROCESS_EVENT_CUDNN", "cuDNN"},
+    {29, "TRACE_PROCESS_EVENT_CUBLAS", "cuBLAS"},
     {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
     {78, "TRACE_PROCESS_EVENT_OPENMP", "OpenMP"},
 };

@@ -3,6 +3,7 @@
 #include "model/analysis/StatsCommon.h"
 #include "model/core/NsysNvtxTypes.h"
 #include "model/export/NsysEnums.h"
+#include "model/export/NsysCudaLibTables.h"
 #include "model/export/NsysMpiTables.h"
 #include "model/export/NsysOpenMpTables.h"
 #include "model/export/NsysSampleTables.h"
@@ -61,7 +62,7 @@ public:
 
     Status run() {
         for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
-                          &Emitter::nvtx, &Emitter::osrt, &Emitter::mpi, &Emitter::openmp, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
+                          &Emitter::nvtx, &Emitter::osrt, &Emitter::mpi, &Emitter::openmp, &Emitter::cudaLibs, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
                           &Emitter::processes, &Emitter::gpus, &Emitter::cudaDevices, &Emitter::sessionStart,
                           &Emitter::enums, &Emitter::metaData, &Emitter::stringIds}) {
             if (Status s = (this->*step)(); !s) return s;
@@ -342,6 +343,7 @@ private:
 
     Status mpi() { return emitMpiTables(m_r, m_o, m_sink, m_stats, m_origin); }
     Status openmp() { return emitOpenMpTables(m_r, m_o, m_sink, m_stats, m_origin); }
+    Status cudaLibs() { return emitCudaLibTables(m_r, m_o, m_sink, m_stats, m_origin); }
 
     Status samples() {
         auto extra = [this](const std::string& s) { return m_extra.id(s); };

@@ -1,0 +1,234 @@
+// -t cublas,cudnn,nccl end to end: real cuBLAS, cuDNN and NCCL (the CUDA toolkit's libraries)
+// called by a program linked with them and by one that opens them with dlopen and takes every
+// function from dlsym(handle, ...). Without a GPU the calls fail; they are recorded with the
+// status they returned. Counts, columns, the stats reports, the SQLite export, and the bad
+// inputs (a program without the libraries; the libraries not asked for).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "model/analysis/CudaLibCall.h"
+#include "tests/capture/CaptureTestUtil.h"
+#include "tests/export/ExportTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+namespace fs = std::filesystem;
+using analysis::CudaLibCall;
+using analysis::cudaLibCallAt;
+
+constexpr int kSgemms = 4;
+constexpr uint64_t kFakeStream = 0x5150;  // cudalibs_calls.h: FAKE_STREAM
+
+bool haveModules(std::string* why) {
+    for (const char* m : {"cublas", "cudnn", "nccl"})
+        if (!fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-" + m + ".so")) {
+            *why = std::string("libsightline-") + m + ".so was not built (no CUDA toolkit headers)";
+            return false;
+        }
+    if (!fs::exists(client("cudalibs_linked"))) {
+        *why = "the cuBLAS/cuDNN/NCCL test programs were not built";
+        return false;
+    }
+    return true;
+}
+
+#define REQUIRE_CUDALIBS()                                                   \
+    do {                                                                     \
+        std::string why_;                                                    \
+        if (!haveModules(&why_)) GTEST_SKIP() << "CUDA library tests: " << why_; \
+    } while (0)
+
+std::map<std::string, int> countsOf(const Report& r, EventKind k) {
+    std::map<std::string, int> n;
+    for (const Ev& e : events(r, k)) ++n[e.name];
+    return n;
+}
+
+const Ev& only(const Report& r, EventKind k, const std::string& name) {
+    static std::vector<Ev> keep;
+    keep = events(r, k, name);
+    EXPECT_EQ(keep.size(), 1u) << name;
+    if (keep.empty()) std::abort();
+    return keep[0];
+}
+
+// Runs `program kSgemms` under -t cublas,cudnn,nccl and checks every recorded call.
+void checkProgram(const std::string& program, const std::string& expectedNextModule) {
+    CaptureDir dir;
+    const std::string out = dir.file("libs.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-f", "true", "-t", "cublas,cudnn,nccl", "-s", "none", "-o", out,
+         client(program), std::to_string(kSgemms)},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(countsOf(*r, EventKind::Cublas),
+              (std::map<std::string, int>{{"cublasCreate_v2", 1}, {"cublasSetStream_v2", 1},
+                                          {"cublasSgemm_v2", kSgemms}, {"cublasDestroy_v2", 1}}));
+    EXPECT_EQ(countsOf(*r, EventKind::Cudnn),
+              (std::map<std::string, int>{{"cudnnGetVersion", 1}, {"cudnnCreate", 1},
+                                          {"cudnnSetStream", 1}, {"cudnnCreateTensorDescriptor", 1},
+                                          {"cudnnSetTensor4dDescriptor", 1},
+                                          {"cudnnDestroyTensorDescriptor", 1}, {"cudnnDestroy", 1}}));
+    EXPECT_EQ(countsOf(*r, EventKind::Nccl),
+              (std::map<std::string, int>{{"ncclGetVersion", 1}, {"ncclCommInitAll", 1},
+                                          {"ncclAllReduce", 1}, {"ncclBroadcast", 1},
+                                          {"ncclSend", 1}, {"ncclCommDestroy", 1}}));
+    for (EventKind k : {EventKind::Cublas, EventKind::Cudnn, EventKind::Nccl})
+        for (const Ev& e : events(*r, k)) {
+            EXPECT_EQ(e.tid, e.pid) << e.name;  // the program's main thread
+            EXPECT_LE(e.start, e.end) << e.name;
+        }
+    EXPECT_EQ(diagnostic(*r, "cublas.not_found") + diagnostic(*r, "cudnn.not_found") +
+                  diagnostic(*r, "nccl.not_found"),
+              0);
+
+    // The status each call returned, as the program saw it.
+    const CudaLibCall create = cudaLibCallAt(*only(*r, EventKind::Cublas, "cublasCreate_v2").track,
+                                             only(*r, EventKind::Cublas, "cublasCreate_v2").index);
+    EXPECT_NE(text.find("cublasCreate " + std::to_string(create.status) + "\n"), std::string::npos)
+        << text;
+    const Ev& setStream = only(*r, EventKind::Cublas, "cublasSetStream_v2");
+    const CudaLibCall set = cudaLibCallAt(*setStream.track, setStream.index);
+    if (create.status != 0) {
+        // No device: the handle was never made, so the program passed the made-up stream.
+        EXPECT_EQ(set.stream, kFakeStream);
+        EXPECT_NE(set.status, 0);
+        for (const Ev& e : events(*r, EventKind::Cublas, "cublasSgemm_v2"))
+            EXPECT_EQ(cudaLibCallAt(*e.track, e.index).status, create.status);
+    } else {
+        // A device: every call on the handle carries it and the stream SetStream gave it.
+        for (const Ev& e : events(*r, EventKind::Cublas, "cublasSgemm_v2")) {
+            EXPECT_EQ(cudaLibCallAt(*e.track, e.index).handle, set.handle);
+            EXPECT_EQ(cudaLibCallAt(*e.track, e.index).stream, set.stream);
+        }
+    }
+    const Ev& cudnnCreate = only(*r, EventKind::Cudnn, "cudnnCreate");
+    EXPECT_NE(text.find("cudnnCreate " +
+                        std::to_string(cudaLibCallAt(*cudnnCreate.track, cudnnCreate.index).status) +
+                        "\n"),
+              std::string::npos)
+        << text;
+
+    // NCCL: each operation's arguments (cudalibs_calls.h: runNccl).
+    auto nccl = [&](const std::string& name) {
+        const Ev& e = only(*r, EventKind::Nccl, name);
+        return cudaLibCallAt(*e.track, e.index);
+    };
+    const CudaLibCall all = nccl("ncclAllReduce"), bcast = nccl("ncclBroadcast"), send = nccl("ncclSend");
+    EXPECT_EQ(all.count, 1024);
+    EXPECT_EQ(all.bytes, 4096);
+    EXPECT_EQ(analysis::ncclDataTypeName(all.datatype), "ncclFloat32");
+    EXPECT_EQ(analysis::ncclRedOpName(all.redop), "ncclSum");
+    EXPECT_EQ(all.peer, -1);
+    EXPECT_EQ(all.stream, kFakeStream);
+    EXPECT_EQ(bcast.count, 256);
+    EXPECT_EQ(bcast.bytes, 2048);
+    EXPECT_EQ(analysis::ncclDataTypeName(bcast.datatype), "ncclFloat64");
+    EXPECT_EQ(bcast.peer, 1);  // the root
+    EXPECT_EQ(bcast.redop, -1);
+    EXPECT_EQ(send.count, 100);
+    EXPECT_EQ(send.bytes, 400);
+    EXPECT_EQ(send.peer, 1);
+    EXPECT_EQ(nccl("ncclCommInitAll").ranks, 2);
+    EXPECT_EQ(nccl("ncclGetVersion").status, 0);  // needs no device
+    EXPECT_EQ(nccl("ncclGetVersion").count, -1);
+    if (!expectedNextModule.empty())
+        EXPECT_NE(text.find("RTLD_NEXT ncclGetVersion: " + expectedNextModule), std::string::npos)
+            << text;
+
+    // The stats reports count the same calls.
+    const std::string csv = runCapturingStdout(
+        {SIGHTLINE_CLI, "stats", "-r", "cublas_api_sum,cudnn_api_sum,nccl_api_sum,cudalib_api_trace",
+         "-f", "csv", out},
+        &code);
+    ASSERT_EQ(code, 0) << csv;
+    std::istringstream lines(csv);
+    std::string line;
+    int sgemmRows = 0, traceRows = 0;
+    while (std::getline(lines, line)) {
+        // cublas_api_sum: Time (%),Total Time (ns),Num Calls,...,Name
+        if (line.size() > 15 && line.ends_with(",cublasSgemm_v2")) {
+            std::vector<std::string> f;
+            std::istringstream cells(line);
+            for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+            ASSERT_GE(f.size(), 3u) << line;
+            EXPECT_EQ(f[2], std::to_string(kSgemms)) << line;
+            ++sgemmRows;
+        }
+        if (line.starts_with("cuBLAS,") || line.starts_with("cuDNN,") || line.starts_with("NCCL,"))
+            ++traceRows;
+    }
+    EXPECT_EQ(sgemmRows, 1) << csv;
+    EXPECT_EQ(traceRows, 3 + kSgemms + 7 + 6) << csv;
+    EXPECT_NE(csv.find("NCCL,"), std::string::npos);
+    EXPECT_NE(csv.find(",ncclAllReduce,"), std::string::npos);
+
+    // The SQLite export: nsys's CUBLAS_EVENTS and CUDNN_EVENTS, and NCCL_EVENTS.
+    const std::string db = dir.file("libs.sqlite");
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "export", "--type", "sqlite", "-o", db, out})), 0);
+    EXPECT_EQ(query(db, "SELECT COUNT(*), MIN(eventClass), MAX(eventClass) FROM CUBLAS_EVENTS"),
+              (Rows{{std::to_string(3 + kSgemms), "29", "29"}}));
+    EXPECT_EQ(query(db, "SELECT COUNT(*), MIN(eventClass) FROM CUDNN_EVENTS"), (Rows{{"7", "28"}}));
+    EXPECT_EQ(query(db, "SELECT COUNT(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON e.nameId = s.id "
+                        "WHERE s.value = 'cublasSgemm_v2'"),
+              (Rows{{std::to_string(kSgemms)}}));
+    EXPECT_EQ(query(db, "SELECT e.count, e.size, e.dataType, e.redOp, e.peerRank FROM NCCL_EVENTS e "
+                        "JOIN StringIds s ON e.nameId = s.id WHERE s.value = 'ncclAllReduce'"),
+              (Rows{{"1024", "4096", "7", "0", "NULL"}}));
+}
+
+TEST(CudaLibsCapture, LinkedProgramCallsAreRecordedWithTheirArguments) {
+    REQUIRE_CUDALIBS();
+    checkProgram("cudalibs_linked", "");
+}
+
+// dlopen(RTLD_LOCAL) + dlsym(handle, name): the functions come from the handles, not from the
+// symbol lookups the preloaded modules take part in. And dlsym(RTLD_NEXT) still answers for
+// its caller (the program: the next object is the first module that defines the name).
+TEST(CudaLibsCapture, DlopenedLibrariesAreRecordedToo) {
+    REQUIRE_CUDALIBS();
+    checkProgram("cudalibs_dlopen", std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-nccl.so");
+}
+
+TEST(CudaLibsCapture, ProgramWithoutTheLibrariesGetsNotesNotErrors) {
+    REQUIRE_CUDALIBS();
+    CaptureDir dir;
+    const std::string out = dir.file("plain.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout({SIGHTLINE_CLI, "profile", "-f", "true", "-t",
+                                                 "cublas,cudnn,nccl,osrt", "-s", "none", "-o", out,
+                                                 client("exit_code"), "5"},
+                                                &code);
+    EXPECT_EQ(code, 5) << text;
+    EXPECT_NE(text.find("note: cublas.not_found"), std::string::npos) << text;
+    EXPECT_NE(text.find("-t nccl: no process of the program made a NCCL call"), std::string::npos)
+        << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    for (const char* d : {"cublas.not_found", "cudnn.not_found", "nccl.not_found"})
+        EXPECT_EQ(diagnostic(*r, d), 1) << d;
+}
+
+// Not asked for: the modules are not preloaded and nothing of the libraries is recorded.
+TEST(CudaLibsCapture, LibrariesNotAskedForAreNotTraced) {
+    REQUIRE_CUDALIBS();
+    CaptureDir dir;
+    const std::string out = dir.file("cuda.rep");
+    ASSERT_EQ(profile(out, {"-t", "osrt", "-s", "none"}, {client("cudalibs_linked"), "2"}), 0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->eventCount(EventKind::Cublas) + r->eventCount(EventKind::Cudnn) +
+                  r->eventCount(EventKind::Nccl),
+              0u);
+    EXPECT_EQ(diagnostic(*r, "cublas.not_found"), 0);
+}
+
+}  // namespace
+}  // namespace sl::test
