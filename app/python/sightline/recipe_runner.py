@@ -138,6 +138,7 @@ def run(args):
                               "--format csv needs nothing more")
     t0 = time.perf_counter()
     client, cluster = start_client(args.scheduler, args.workers)
+    started = time.perf_counter() - t0
     try:
         futures = client.map(run_one, [args.recipe] * len(reports), [source] * len(reports), reports,
                              [sorted(params.items())] * len(reports), pure=False)
@@ -169,7 +170,8 @@ def run(args):
             print(table.to_string(index=False) if len(table) else "(no rows)")
         froms = sorted({p["rank_from"] for p in parts})
         peak = max(p["peak_rss"] for p in parts)
-        print(f"\n{len(reports)} reports (ranks from {', '.join(froms)}) on {workers} Dask workers in {wall:.2f} s; "
+        print(f"\n{len(reports)} reports (ranks from {', '.join(froms)}) on {workers} Dask workers in {wall:.2f} s """
+              f"(cluster {'connected' if args.scheduler else 'started'} in {started:.2f} s); "
               f"peak task memory {peak / 2**20:.0f} MiB; wrote {out}")
     return 0
 
