@@ -47,6 +47,12 @@ bool CaptureProgress::feedLine(const QString& line) {
         // The program's exit status (0-255), or 128 + signal when a signal ended it.
         const auto code = wholeNumber(o.value("exit_code"));
         m_exitCode = code && *code <= 255 ? int(*code) : 0;
+    } else if (event == "copy") {
+        const auto bytes = wholeNumber(o.value("bytes"));
+        const auto total = wholeNumber(o.value("total"));
+        if (!bytes || !total) return false;
+        m_copied = *bytes;
+        m_copyTotal = *total;
     } else if (event == "error") {
         m_lastError = o.value("message").toString();
     } else {

@@ -22,10 +22,13 @@ public:
     QStringList warnings() const { return m_warnings; }    // data the report will miss
     QString lastError() const { return m_lastError; }      // the profiler's error, if it failed
     int exitCode() const { return m_exitCode; }            // the program's; -1 until finished
+    // Remote captures: the report's copy to this computer ({"event":"copy"}); -1 until then.
+    qint64 copiedBytes() const { return m_copied; }
+    qint64 copyTotal() const { return m_copyTotal; }
     bool finished() const { return m_exitCode >= 0 || !m_lastError.isEmpty(); }
 
 private:
-    qint64 m_events = -1, m_rootPid = -1;
+    qint64 m_events = -1, m_rootPid = -1, m_copied = -1, m_copyTotal = -1;
     int m_processes = -1, m_exitCode = -1;
     QStringList m_reports, m_warnings;
     QString m_lastError;

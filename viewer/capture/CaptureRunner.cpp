@@ -20,8 +20,11 @@ constexpr int kTreePollMs = 1000;
 // Destroyed mid-capture (the application quits): how long the report may take to merge and write.
 constexpr int kExitWaitMs = 30000;
 
+// Where `sightline` runs here. Remote: the working directory is a directory there
+// (--remote-workdir); the report is copied next to the GUI's current directory.
 QDir workingDir(const CaptureSettings& s) {
-    return QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory);
+    return QDir(s.workingDirectory.isEmpty() || s.remote.isRemote() ? QDir::currentPath()
+                                                                    : s.workingDirectory);
 }
 }  // namespace
 
@@ -41,8 +44,11 @@ CaptureRunner::CaptureRunner(QObject* parent)
     connect(&m_process, &QProcess::started, this, [this] {
         m_pty.closeSlave();
         m_progressPipe.closeWriteEnd();
-        m_tree.reset(m_process.processId());
-        m_treeTimer.start();
+        // Remote: the program's processes are there; the progress channel counts them.
+        if (!m_settings.remote.isRemote()) {
+            m_tree.reset(m_process.processId());
+            m_treeTimer.start();
+        }
         emit started();
     });
     m_treeTimer.setInterval(kTreePollMs);
@@ -109,7 +115,9 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
 void CaptureRunner::stop() {
     if (!isRunning()) return;
     ++m_stopRequests;
-    if (m_stopRequests == 1)
+    // Remote: the second SIGINT is forwarded too, and there it kills the program (the report is
+    // still written and copied); killing the local sightline would only leave it running there.
+    if (m_stopRequests == 1 || (m_settings.remote.isRemote() && m_stopRequests == 2))
         ::kill(pid_t(m_process.processId()), SIGINT);
     else
         m_process.kill();

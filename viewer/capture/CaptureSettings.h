@@ -12,6 +12,17 @@
 
 namespace sl::viewer {
 
+// Where the capture runs: this computer (host empty) or a remote machine over SSH, where the
+// CLI does the work (`sightline profile --remote ...`, docs/remote.md).
+struct RemoteTarget {
+    QString host;           // user@host[:port]; empty: this computer
+    QString keyFile;        // --remote-key; empty: the SSH agent's keys and ~/.ssh
+    QString jumpHost;       // --remote-jump
+    QString sightlinePath;  // --remote-sightline; empty: the remote PATH's
+    bool isRemote() const { return !host.isEmpty(); }  // " ": remote, host not typed yet
+    bool operator==(const RemoteTarget&) const = default;
+};
+
 struct CaptureSettings {
     QString program;
     QStringList arguments;
@@ -20,6 +31,8 @@ struct CaptureSettings {
     // Options set to something other than their default, by long name (no "--env-var": that is
     // `environment`). An option not here has the definition's default.
     QMap<QString, QString> options;
+    // Remote: the program and working directory are paths on that machine.
+    RemoteTarget remote;
 
     // The value in effect: the one set, else the definition's default ("" for none).
     QString value(const QString& option) const;

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QHBoxLayout>
@@ -23,6 +24,10 @@
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/EnvironmentChecksView.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
+#include "viewer/capture/RemoteBrowserDialog.h"
+#include "viewer/capture/RemoteCli.h"
+#include "viewer/capture/RemoteReportsDialog.h"
+#include "viewer/capture/RemoteTargetBox.h"
 #include "viewer/capture/SightlineLocator.h"
 
 namespace sl::viewer {
@@ -40,6 +45,8 @@ CaptureTab::CaptureTab(QWidget* parent)
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addWidget(buildPresetBar());
+    m_target = new RemoteTargetBox;
+    leftLayout->addWidget(m_target);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_form);
@@ -61,12 +68,29 @@ CaptureTab::CaptureTab(QWidget* parent)
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, &CaptureTab::refreshStatus);
     connect(m_form, &CaptureForm::changed, this, &CaptureTab::refreshCommand);
+    connect(m_target, &RemoteTargetBox::changed, this, [this] {
+        refreshCommand();
+        // Back to this computer: its own checks again (a remote target's run on "Check").
+        if (m_wasRemote && !m_target->isRemote()) probeEnvironment();
+        if (!m_wasRemote && m_target->isRemote())
+            m_envChecks->setProblem("Press Check (under Target) to run the machine checks on the "
+                                    "remote machine.");
+        m_wasRemote = m_target->isRemote();
+    });
+    connect(m_target, &RemoteTargetBox::checkRequested, this, &CaptureTab::probeRemoteEnvironment);
+    connect(m_target, &RemoteTargetBox::reportsRequested, this, [this] { openRemoteReports(); });
+    connect(m_target, &RemoteTargetBox::browseProgramRequested, this, [this] { openRemoteBrowser(true); });
+    connect(m_target, &RemoteTargetBox::browseDirectoryRequested, this, [this] { openRemoteBrowser(false); });
     connect(m_runner, &CaptureRunner::outputLine, this, &CaptureTab::appendLog);
     connect(m_runner, &CaptureRunner::progressChanged, this, &CaptureTab::refreshStatus);
     connect(m_runner, &CaptureRunner::captureFinished, this, &CaptureTab::onFinished);
     connect(m_runner, &CaptureRunner::captureFailed, this, &CaptureTab::onFailed);
 
-    if (auto last = m_presets->loadLast()) m_form->setSettings(*last);
+    if (auto last = m_presets->loadLast()) {
+        m_form->setSettings(*last);
+        m_target->setTarget(last->remote);
+        m_wasRemote = last->remote.isRemote();
+    }
     refreshPresets();
     refreshCommand();
     setRunning(false);
@@ -115,13 +139,14 @@ QWidget* CaptureTab::buildPresetBar() {
         if (!s) return showError(QString::fromStdString(s.error()));
         showError({});
         m_form->setSettings(*s);
+        m_target->setTarget(s->remote);
     });
     connect(save, &QPushButton::clicked, this, [this] {
         const QString name = m_presetBox->currentText().trimmed();
         if (name.isEmpty() || name == CapturePresets::kLast)
             return showError("Type a name for the preset, then press Save.");
         showError({});
-        m_presets->save(name, m_form->settings());
+        m_presets->save(name, settings());
         refreshPresets(name);
     });
     connect(remove, &QPushButton::clicked, this, [this] {
@@ -264,6 +289,71 @@ void CaptureTab::probeEnvironment() {
              });
 }
 
+CaptureSettings CaptureTab::settings(QString* argumentsError) const {
+    CaptureSettings s = m_form->settings(argumentsError);
+    s.remote = m_target->target();
+    return s;
+}
+
+void CaptureTab::probeRemoteEnvironment() {
+    const RemoteTarget t = m_target->target();
+    if (const QStringList problems = ProfileCommandBuilder::validateTarget(t); !problems.isEmpty()) {
+        m_envChecks->setProblem(problems.join(' '));
+        return;
+    }
+    cancelProbe(m_envProbe);
+    m_envKnown = false;
+    m_envChecks->setProblem("Checking " + t.host.trimmed() + "...");
+    QStringList args = QStringList{"remote", "status"} + connectionArguments(t);
+    if (!t.sightlinePath.isEmpty()) args << "--remote-sightline" << t.sightlinePath;
+    args << "--format" << "json";
+    runCli(this, m_runner->profilerPath(), args, [this, t](const CliResult& r) {
+        if (m_target->target() != t) return;  // the target changed meanwhile
+        if (auto checks = EnvironmentChecksView::parse(r.out))
+            m_envChecks->setChecks(*checks);
+        else
+            m_envChecks->setProblem(t.host.trimmed() + ": " + r.errorText());
+        m_envKnown = true;
+        emit environmentChecked();
+    });
+}
+
+RemoteReportsDialog* CaptureTab::openRemoteReports() {
+    const RemoteTarget t = m_target->target();
+    if (const QStringList problems = ProfileCommandBuilder::validateTarget(t); !problems.isEmpty()) {
+        showError(problems.join('\n'));
+        return nullptr;
+    }
+    auto* d = new RemoteReportsDialog(m_runner->profilerPath(), t, QDir::currentPath(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d, &RemoteReportsDialog::reportFetched, this, &CaptureTab::reportReady);
+    d->show();
+    return d;
+}
+
+RemoteBrowserDialog* CaptureTab::openRemoteBrowser(bool program) {
+    const RemoteTarget t = m_target->target();
+    if (const QStringList problems = ProfileCommandBuilder::validateTarget(t); !problems.isEmpty()) {
+        showError(problems.join('\n'));
+        return nullptr;
+    }
+    const CaptureSettings now = settings();
+    const QString start = program && now.program.contains('/') ? now.program.section('/', 0, -2)
+                                                               : now.workingDirectory;
+    auto* d = new RemoteBrowserDialog(m_runner->profilerPath(), t,
+                                      program ? RemoteBrowserDialog::Pick::Program
+                                              : RemoteBrowserDialog::Pick::Directory,
+                                      start, this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d, &QDialog::accepted, this, [this, d, program] {
+        CaptureSettings s = m_form->settings();
+        (program ? s.program : s.workingDirectory) = d->chosen();
+        m_form->setSettings(s);
+    });
+    d->show();
+    return d;
+}
+
 QString CaptureTab::environmentText() const {
     return m_envChecks->summaryText() + "\n" + m_envChecks->problemsText();
 }
@@ -289,7 +379,7 @@ void CaptureTab::refreshCommand() {
                             ? QString("sightline")
                             : SightlineLocator::displayName(m_runner->profilerPath());
     QString argsError;
-    const CaptureSettings s = m_form->settings(&argsError);
+    const CaptureSettings s = settings(&argsError);
     m_command->setPlainText(argsError.isEmpty() ? ProfileCommandBuilder::displayCommand(bin, s)
                                                 : "(" + argsError + ")");
     QStringList problems = ProfileCommandBuilder::validate(s);
@@ -311,6 +401,12 @@ void CaptureTab::refreshStatus() {
     const CaptureProgress& p = m_runner->progress();
     QString text = (m_runner->isStopping() ? "Stopping... " : "Capturing... ") +
                    QString::number(m_runner->elapsedMs() / 1000.0, 'f', 1) + " s";
+    if (p.copyTotal() > 0) {  // a remote capture's report on its way here
+        m_status->setText("Copying the report from " + m_target->target().host.trimmed() + ": " +
+                          QString::number(p.copiedBytes() * 100 / p.copyTotal()) + "% of " +
+                          loc.formattedDataSize(p.copyTotal()));
+        return;
+    }
     if (p.events() >= 0) text += ", " + loc.toString(p.events()) + " events";
     // The profiler's count from its progress channel; until its first report, from /proc.
     const int processes = p.processes() >= 0 ? p.processes() : m_runner->processesSeen();
@@ -323,6 +419,7 @@ void CaptureTab::setRunning(bool running) {
     m_stop->setEnabled(running);
     m_stop->setText("Stop");
     m_form->setEnabled(!running);
+    m_target->setEnabled(!running);
     m_presetBox->parentWidget()->setEnabled(!running);
     running ? m_tick->start() : m_tick->stop();
 }
@@ -335,7 +432,7 @@ void CaptureTab::showError(const QString& message) {
 void CaptureTab::start() {
     if (m_runner->isRunning()) return;
     QString argsError;
-    const CaptureSettings s = m_form->settings(&argsError);
+    const CaptureSettings s = settings(&argsError);
     QStringList problems = ProfileCommandBuilder::validate(s);
     if (!argsError.isEmpty()) problems << "Arguments: " + argsError + ".";
     if (!problems.isEmpty()) {

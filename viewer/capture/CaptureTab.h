@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "viewer/capture/CaptureCapabilities.h"
+#include "viewer/capture/CaptureSettings.h"
 
 class QComboBox;
 class QLabel;
@@ -24,6 +25,9 @@ class CaptureForm;
 class CapturePresets;
 class EnvironmentChecksView;
 class CaptureRunner;
+class RemoteBrowserDialog;
+class RemoteReportsDialog;
+class RemoteTargetBox;
 
 class CaptureTab : public QWidget {
     Q_OBJECT
@@ -32,6 +36,13 @@ public:
     ~CaptureTab() override;
 
     CaptureForm* form() const { return m_form; }
+    RemoteTargetBox* targetBox() const { return m_target; }
+    // The form's settings with the target ("This computer" or a remote machine).
+    CaptureSettings settings(QString* argumentsError = nullptr) const;
+    // Remote target: the captures there, and a browser for the program / working directory.
+    // Non-modal; they close with the tab.
+    RemoteReportsDialog* openRemoteReports();
+    RemoteBrowserDialog* openRemoteBrowser(bool program);
     CaptureRunner* runner() const { return m_runner; }
     // Runs this `sightline` instead of the one found next to the application; re-checks what
     // it can capture.
@@ -64,6 +75,8 @@ private:
     QWidget* buildRunPanel();
     void probeCapabilities();
     void probeEnvironment();
+    // `sightline remote status --format json` for a remote target: the same checks, run there.
+    void probeRemoteEnvironment();
     // Runs `sightline ARGS` as a child, never blocking the window; `done(stdout, started)` once,
     // unless the probe is replaced or cancelled first.
     void runProbe(QProcess*& slot, const QStringList& args,
@@ -79,6 +92,8 @@ private:
     void appendLog(const QString& line, bool fromStderr);
 
     CaptureForm* m_form = nullptr;
+    RemoteTargetBox* m_target = nullptr;
+    bool m_wasRemote = false;
     CaptureRunner* m_runner = nullptr;
     CapturePresets* m_presets = nullptr;
     QProcess* m_probe = nullptr;

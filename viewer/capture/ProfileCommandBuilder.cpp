@@ -40,6 +40,7 @@ QStringList ProfileCommandBuilder::arguments(const CaptureSettings& s) {
         a << "--" + name + "=" + s.options.value(name);
     }
     for (const auto& [name, value] : s.environment) a << "--env-var=" + name + "=" + value;
+    a << remoteArguments(s);
     // The CLI stops reading options at the first positional; "--" keeps a program named "-x" a
     // program.
     if (s.program.startsWith('-')) a << "--";
@@ -56,7 +57,9 @@ QString ProfileCommandBuilder::displayCommand(const QString& binary, const Captu
         cmd = shellJoin(words.mid(0, at)) + " PROGRAM" +
               (after.isEmpty() ? QString() : " " + shellJoin(after));
     }
-    if (!s.workingDirectory.isEmpty()) cmd = "cd " + shellQuote(s.workingDirectory) + " && " + cmd;
+    // Remote: the directory is --remote-workdir, a path there.
+    if (!s.workingDirectory.isEmpty() && !s.remote.isRemote())
+        cmd = "cd " + shellQuote(s.workingDirectory) + " && " + cmd;
     return cmd;
 }
 
@@ -85,20 +88,52 @@ Result<CaptureSettings> ProfileCommandBuilder::parse(const QStringList& args) {
             s.set(optionText(o->name), QString::fromStdString(parsed->value(o->name)));
         }
     }
+    // The target (presets keep it: a preset for the GPU server captures there).
+    auto text = [&](const char* name) { return QString::fromStdString(parsed->value(name)); };
+    s.remote = {text("remote"), text("remote-key"), text("remote-jump"), text("remote-sightline")};
+    if (s.remote.isRemote()) s.workingDirectory = text("remote-workdir");
     s.program = QString::fromStdString(parsed->positionals.front());
     for (size_t i = 1; i < parsed->positionals.size(); ++i)
         s.arguments << QString::fromStdString(parsed->positionals[i]);
     return s;
 }
 
+QStringList ProfileCommandBuilder::validateTarget(const RemoteTarget& t) {
+    QStringList problems;
+    // user@host[:port] or [v6]:port; the CLI parses it again and says more.
+    static const QRegularExpression target(
+        R"(^([^@\s]+@)?(\[[0-9A-Fa-f:.]+\]|[^@:\s\[\]]+)(:[0-9]{1,5})?$)");
+    if (!target.match(t.host.trimmed()).hasMatch())
+        problems << "The remote host '" + t.host +
+                        "' is not user@host[:port]: for example alice@gpu01 or alice@gpu01:2222.";
+    if (!t.keyFile.isEmpty() && !QFileInfo(t.keyFile).isReadable())
+        problems << "The key file '" + t.keyFile +
+                        "' cannot be read: choose the private key (e.g. ~/.ssh/id_ed25519), or "
+                        "leave it empty to use the SSH agent.";
+    return problems;
+}
+
+QStringList ProfileCommandBuilder::remoteArguments(const CaptureSettings& s) {
+    QStringList a;
+    if (!s.remote.isRemote()) return a;
+    a << "--remote=" + s.remote.host.trimmed();
+    if (!s.remote.keyFile.isEmpty()) a << "--remote-key=" + s.remote.keyFile;
+    if (!s.remote.jumpHost.isEmpty()) a << "--remote-jump=" + s.remote.jumpHost;
+    if (!s.remote.sightlinePath.isEmpty()) a << "--remote-sightline=" + s.remote.sightlinePath;
+    if (!s.workingDirectory.isEmpty()) a << "--remote-workdir=" + s.workingDirectory;
+    return a;
+}
+
 QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
     QStringList problems;
-    if (!s.workingDirectory.isEmpty() && !QFileInfo(s.workingDirectory).isDir())
+    const bool remote = s.remote.isRemote();
+    if (remote) problems << validateTarget(s.remote);
+    if (!remote && !s.workingDirectory.isEmpty() && !QFileInfo(s.workingDirectory).isDir())
         problems << "The working directory '" + s.workingDirectory +
                         "' does not exist: pick an existing folder or leave it empty.";
     if (s.program.trimmed().isEmpty()) {
         problems << "No program: choose the program to profile with the '...' button.";
-    } else {
+    } else if (!remote) {  // a remote program is checked there, by the CLI
         const QString path = resolveProgram(s);
         const QFileInfo fi(path);
         if (path.isEmpty() || !fi.exists())
@@ -140,8 +175,9 @@ QStringList ProfileCommandBuilder::validate(const CaptureSettings& s) {
         !output.isEmpty() && !s.options.contains("output-dir")) {
         const QString dir = QFileInfo(output).path();
         if (!dir.contains('%')) {
+            // A remote capture's report is copied here, next to the GUI's current directory.
             const QString full =
-                QDir(s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory)
+                QDir(s.workingDirectory.isEmpty() || remote ? QDir::currentPath() : s.workingDirectory)
                     .absoluteFilePath(dir);
             const QFileInfo di(full);
             if (!di.isDir())

@@ -28,6 +28,11 @@ public:
     // Problems that stop a start, as one sentence each with what to do; empty when fine. Every
     // option value is checked as the CLI will check it.
     static QStringList validate(const CaptureSettings& s);
+    // The --remote* options of a remote target (none for this computer); the working directory
+    // goes as --remote-workdir, a directory there.
+    static QStringList remoteArguments(const CaptureSettings& s);
+    // Problems of the target's fields (host syntax, a key file that cannot be read).
+    static QStringList validateTarget(const RemoteTarget& t);
 
     // POSIX-shell word quoting: ' when needed, ' inside written as '\''.
     static QString shellQuote(const QString& word);

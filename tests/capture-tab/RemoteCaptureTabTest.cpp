@@ -1,0 +1,170 @@
+// The Capture tab with a remote target, against an sshd the test starts on 127.0.0.1
+// (tests/remote/SshServer.h) and this build's `sightline` as the remote one: a capture there,
+// opened from the copy; Stop; the remote environment checks; the "Remote reports" list with a
+// fetch; the remote directory browser; a wrong key's message. Skips where sshd cannot run.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstdlib>
+
+#include "TestSupport.h"
+#include "tests/remote/SshServer.h"
+#include "viewer/capture/CaptureRunner.h"
+#include "viewer/capture/CaptureTab.h"
+#include "viewer/capture/RemoteBrowserDialog.h"
+#include "viewer/capture/RemoteReportsDialog.h"
+
+using namespace sl::viewer;
+
+namespace {
+
+QString cli() { return SIGHTLINE_CLI; }
+QString client(const char* name) { return QString(SIGHTLINE_CLIENTS) + "/" + name; }
+
+sl::test::SshServer& server() {
+    static sl::test::SshServer s;
+    return s;
+}
+
+struct RemoteTab : ::testing::Test {
+    QTemporaryDir dir;
+    std::unique_ptr<CaptureTab> tab;
+    QStringList reports;
+    void SetUp() override {
+        if (!server().unavailable().empty()) GTEST_SKIP() << "sshd cannot run here: " << server().unavailable();
+        setenv("SIGHTLINE_SSH_CONFIG", server().sshConfig().c_str(), 1);
+        test::isolateSettings(dir.filePath("settings"));
+        tab = std::make_unique<CaptureTab>();
+        tab->setProfilerPath(cli());
+        QObject::connect(tab.get(), &CaptureTab::reportReady, [this](const QString& p) { reports << p; });
+        tab->resize(1500, 950);
+        tab->show();
+        ASSERT_TRUE(test::waitFor([&] { return tab->capabilitiesKnown(); }));
+        tab->findChild<QComboBox*>("target")->setCurrentIndex(1);
+        type("remoteHost", QString::fromStdString(server().target()));
+        type("remoteKey", QString::fromStdString(server().clientKey()));
+        type("remoteSightline", cli());
+    }
+    void type(const char* field, const QString& text) {
+        auto* e = tab->findChild<QLineEdit*>(field);
+        ASSERT_NE(e, nullptr) << field;
+        e->clear();
+        QTest::keyClicks(e, text);
+    }
+    void click(const char* button) { QTest::mouseClick(tab->findChild<QPushButton*>(button), Qt::LeftButton); }
+    bool waitEnd(int ms) {
+        return test::waitFor([&] { return !reports.isEmpty() || !tab->errorText().isEmpty(); }, ms);
+    }
+    // CAPTURE_TAB_SCREENSHOT_DIR: pictures for the docs (the tab, or a dialog of it).
+    void shot(const char* name, QWidget* w = nullptr) {
+        if (const QString d = qEnvironmentVariable("CAPTURE_TAB_SCREENSHOT_DIR"); !d.isEmpty()) {
+            QTest::qWait(150);
+            (w ? w : tab->window())->grab().save(d + "/" + name);
+        }
+    }
+};
+
+}  // namespace
+
+TEST_F(RemoteTab, CapturesThereAndOpensTheCopiedReport) {
+    type("program", client("exit_code"));
+    type("arguments", "3");
+    type("output", dir.filePath("remote.rep"));
+    EXPECT_TRUE(tab->commandLine().contains("--remote=" + QString::fromStdString(server().target())))
+        << tab->commandLine().toStdString();
+    EXPECT_EQ(tab->checkText(), "");
+    click("start");
+    ASSERT_TRUE(waitEnd(60000)) << tab->logText().toStdString();
+    ASSERT_EQ(tab->errorText(), "") << tab->logText().toStdString();
+    EXPECT_EQ(reports, QStringList({dir.filePath("remote.rep")}));
+    EXPECT_TRUE(QFileInfo(dir.filePath("remote.rep")).size() > 0);
+    EXPECT_TRUE(tab->logText().contains("capturing on " + QString::fromStdString(server().target())))
+        << tab->logText().toStdString();
+    EXPECT_TRUE(tab->logText().contains("copied")) << tab->logText().toStdString();
+    EXPECT_TRUE(tab->statusText().startsWith("Report written: " + dir.filePath("remote.rep")))
+        << tab->statusText().toStdString();
+    EXPECT_EQ(tab->runner()->progress().exitCode(), 3);
+    shot("remote-capture.png");
+}
+
+TEST_F(RemoteTab, StopEndsTheRemoteProgramAndTheReportIsCopied) {
+    type("program", client("sleeper"));
+    type("output", dir.filePath("stopped.rep"));
+    click("start");
+    ASSERT_TRUE(test::waitFor([&] { return tab->logText().contains("capture running"); }, 30000))
+        << tab->logText().toStdString();
+    QTest::qWait(300);
+    click("stop");
+    ASSERT_TRUE(waitEnd(60000)) << tab->logText().toStdString();
+    EXPECT_EQ(tab->errorText(), "") << tab->logText().toStdString();
+    EXPECT_EQ(reports, QStringList({dir.filePath("stopped.rep")}));
+    EXPECT_EQ(tab->runner()->progress().exitCode(), 130);
+}
+
+TEST_F(RemoteTab, ChecksTheRemoteMachine) {
+    click("checkRemote");
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }, 30000));
+    EXPECT_FALSE(tab->environmentText().contains("sightline was not found"));
+    EXPECT_FALSE(tab->environmentText().contains(QString::fromStdString(server().target()) + ":"))
+        << tab->environmentText().toStdString();
+    shot("remote-check.png");
+}
+
+TEST_F(RemoteTab, RemoteReportsAreListedAndFetched) {
+    // A capture there, made by the CLI as a script would.
+    QProcess p;
+    p.start(cli(), {"profile", "--remote", QString::fromStdString(server().target()), "--remote-key",
+                    QString::fromStdString(server().clientKey()), "--remote-sightline", cli(), "-q",
+                    "-o", dir.filePath("first.rep"), client("exit_code"), "0"});
+    ASSERT_TRUE(p.waitForFinished(60000));
+    ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    RemoteReportsDialog* d = tab->openRemoteReports();
+    ASSERT_NE(d, nullptr);
+    ASSERT_TRUE(test::waitFor([&] { return !d->isBusy(); }, 30000));
+    ASSERT_GE(d->rows(), 1) << d->messageText().toStdString();
+    EXPECT_EQ(d->stateAt(0), "finished");
+    const QString id = d->idAt(0);
+    d->findChild<QLineEdit*>("fetchFolder")->setText(dir.path());
+    shot("remote-reports.png", d);
+    d->fetch(0);
+    ASSERT_TRUE(test::waitFor([&] { return !d->isBusy(); }, 30000));
+    EXPECT_EQ(reports, QStringList({dir.filePath(id + ".rep")})) << d->messageText().toStdString();
+    EXPECT_TRUE(QFileInfo(dir.filePath(id + ".rep")).isFile());
+}
+
+TEST_F(RemoteTab, BrowsesTheRemoteDirectoriesForTheProgram) {
+    RemoteBrowserDialog* d = tab->openRemoteBrowser(true);
+    ASSERT_NE(d, nullptr);
+    ASSERT_TRUE(test::waitFor([&] { return !d->isLoading(); }, 30000));
+    EXPECT_EQ(d->errorText(), "");
+    EXPECT_EQ(d->directory(), QString::fromStdString(server().home()));
+    d->list(QFileInfo(client("exit_code")).path());
+    ASSERT_TRUE(test::waitFor([&] { return !d->isLoading(); }, 30000));
+    auto* list = d->findChild<QListWidget*>("remoteEntries");
+    ASSERT_NE(list, nullptr);
+    const auto found = list->findItems("exit_code", Qt::MatchExactly);
+    ASSERT_EQ(found.size(), 1);
+    list->setCurrentItem(found[0]);
+    shot("remote-browser.png", d);
+    d->accept();
+    EXPECT_EQ(tab->settings().program, client("exit_code"));
+}
+
+TEST_F(RemoteTab, WrongKeySaysWhatToDo) {
+    type("remoteKey", QString::fromStdString(server().wrongKey()));
+    type("program", client("exit_code"));
+    type("output", dir.filePath("never.rep"));
+    click("start");
+    ASSERT_TRUE(waitEnd(60000));
+    EXPECT_TRUE(reports.isEmpty());
+    EXPECT_TRUE(tab->errorText().contains("authentication")) << tab->errorText().toStdString();
+    EXPECT_TRUE(tab->errorText().contains("--remote-key") || tab->logText().contains("--remote-key"))
+        << tab->logText().toStdString();
+}
