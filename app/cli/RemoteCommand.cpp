@@ -134,7 +134,7 @@ int remoteStatus(remote::SshSession& ssh, const ParsedArgs& a) {
 
 int listDirectory(remote::SshSession& ssh, const ParsedArgs& a, const std::string& dir) {
     // -F marks directories '/', executables '*', links '@'; one name a line.
-    auto r = ssh.run("cd " + (dir.empty() ? std::string(".") : remote::shellQuote(dir)) +
+    auto r = ssh.run("cd " + (dir.empty() ? std::string("\"$HOME\"") : remote::shellQuote(dir)) +
                      " 2>/dev/null || { echo \"no such directory: \"" + remote::shellQuote(dir) +
                      " >&2; exit 1; }; echo \"$PWD\"; LC_ALL=C ls -1AF");
     if (!r) return fail(r.error());
