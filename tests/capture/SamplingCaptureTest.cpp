@@ -203,9 +203,14 @@ TEST(SamplingOptions, BacktraceNoneKeepsOnlyTheSampledFunction) {
     EXPECT_LT(static_cast<double>(sa.size()), expected * 1.2);
 }
 
-TEST(SamplingOptions, ForkedAndExecdChildrenAreSampled) {
+// Both unwinders: -b dwarf keeps a Dwfl per process (a fresh one after exec; the forked child's
+// from the mappings copied from its parent).
+class SamplingUnwinders : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Backtrace, SamplingUnwinders, ::testing::Values("fp", "dwarf"));
+
+TEST_P(SamplingUnwinders, ForkedAndExecdChildrenAreSampled) {
     CaptureDir dir;
-    ASSERT_EQ(profile(dir.file("kids.rep"), {},
+    ASSERT_EQ(profile(dir.file("kids.rep"), {"-b", GetParam()},
                       {client("sampling_client"), "children", dir.file("burns.txt")}),
               0);
     auto r = load(dir.file("kids.rep"));
@@ -224,11 +229,11 @@ TEST(SamplingOptions, ForkedAndExecdChildrenAreSampled) {
     }
 }
 
-TEST(SamplingOptions, DlopenedLibrarySymbolsResolve) {
+TEST_P(SamplingUnwinders, DlopenedLibrarySymbolsResolve) {
     CaptureDir dir;
     // The kernel reports the resolved path of the mapped file.
     const std::string lib = std::filesystem::canonical(client("libsampling_lib.so")).string();
-    ASSERT_EQ(profile(dir.file("lib.rep"), {},
+    ASSERT_EQ(profile(dir.file("lib.rep"), {"-b", GetParam()},
                       {client("sampling_client"), "lib", lib, dir.file("burns.txt")}),
               0);
     auto r = load(dir.file("lib.rep"));
@@ -245,9 +250,10 @@ TEST(SamplingOptions, DlopenedLibrarySymbolsResolve) {
               0.9);
 }
 
-TEST(SamplingOptions, KernelLeafIsNamed) {
+// -b dwarf: the user registers are those at the kernel entry (the syscall instruction).
+TEST_P(SamplingUnwinders, KernelLeafIsNamed) {
     CaptureDir dir;
-    ASSERT_EQ(profile(dir.file("k.rep"), {},
+    ASSERT_EQ(profile(dir.file("k.rep"), {"-b", GetParam()},
                       {client("sampling_client"), "kernel", dir.file("burns.txt")}),
               0);
     auto r = load(dir.file("k.rep"));
