@@ -18,6 +18,7 @@
 #include "tests/remote/SshServer.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/capture/ProfileCommandBuilder.h"
 #include "viewer/capture/RemoteBrowserDialog.h"
 #include "viewer/capture/RemoteReportsDialog.h"
 
@@ -167,4 +168,48 @@ TEST_F(RemoteTab, WrongKeySaysWhatToDo) {
     EXPECT_TRUE(tab->errorText().contains("authentication")) << tab->errorText().toStdString();
     EXPECT_TRUE(tab->errorText().contains("--remote-key") || tab->logText().contains("--remote-key"))
         << tab->logText().toStdString();
+}
+
+// The command line of a remote target, without a server.
+TEST(RemoteCommandLine, TheTargetBecomesRemoteOptionsAndReadsBack) {
+    CaptureSettings s;
+    s.program = "/opt/app/train";
+    s.arguments = {"--epochs", "2 3"};
+    s.workingDirectory = "/data/run 1";
+    s.remote = {"alice@gpu01:2222", "/home/a/.ssh/id_ed25519", "bastion", "/opt/sl/bin/sightline"};
+    const QStringList a = ProfileCommandBuilder::arguments(s);
+    for (const char* want : {"--remote=alice@gpu01:2222", "--remote-key=/home/a/.ssh/id_ed25519",
+                             "--remote-jump=bastion", "--remote-sightline=/opt/sl/bin/sightline",
+                             "--remote-workdir=/data/run 1"})
+        EXPECT_TRUE(a.contains(want)) << want;
+    EXPECT_EQ(a.mid(a.size() - 3), QStringList({"/opt/app/train", "--epochs", "2 3"}));
+    // The directory is there, not here: no "cd" in front.
+    const QString shown = ProfileCommandBuilder::displayCommand("sightline", s);
+    EXPECT_TRUE(shown.startsWith("sightline profile ")) << shown.toStdString();
+    EXPECT_TRUE(shown.contains("'--remote-workdir=/data/run 1'")) << shown.toStdString();
+    // Presets keep the target.
+    auto back = ProfileCommandBuilder::parse(a);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->remote, s.remote);
+    EXPECT_EQ(back->workingDirectory, s.workingDirectory);
+    EXPECT_EQ(back->program, s.program);
+    // This computer: none of them.
+    s.remote = {};
+    for (const QString& w : ProfileCommandBuilder::arguments(s)) EXPECT_FALSE(w.startsWith("--remote")) << w.toStdString();
+}
+
+TEST(RemoteCommandLine, RemoteProgramsAreNotLookedForHereButTheTargetIsChecked) {
+    CaptureSettings s;
+    s.program = "/only/on/the/server";
+    s.workingDirectory = "/nor/this";
+    s.remote.host = "alice@gpu01";
+    EXPECT_EQ(ProfileCommandBuilder::validate(s), QStringList());
+    s.remote.host = " ";
+    EXPECT_EQ(ProfileCommandBuilder::validate(s).size(), 1);
+    s.remote.host = "alice@gpu01:port";
+    EXPECT_TRUE(ProfileCommandBuilder::validate(s).join(' ').contains("user@host[:port]"));
+    s.remote.host = "alice@[fe80::1]:22";
+    EXPECT_EQ(ProfileCommandBuilder::validate(s), QStringList());
+    s.remote.keyFile = "/no/such/key";
+    EXPECT_TRUE(ProfileCommandBuilder::validate(s).join(' ').contains("cannot be read"));
 }
