@@ -187,6 +187,29 @@ TEST_F(DwarfUnwinderTest, ExecForgetsTheOldModules) {
     EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
 }
 
+TEST_F(DwarfUnwinderTest, AnotherFileMappedOverAReportedModuleStartsAFreshDwfl) {
+    DwarfUnwinder u(maps);
+    std::vector<uint64_t> frames;
+    ASSERT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
+    // The executable's text range now holds another file (as after dlclose + dlopen): its
+    // reported module is stale. Whatever the other file's CFI gives, the leaf stays and
+    // nothing crashes; mapping the executable back gives the full stack again.
+    const auto exe = maps.lookup(pid, c.perf[8]);
+    ASSERT_LT(exe.module, maps.modules().size());
+    const std::string exePath = maps.modules()[exe.module];
+    const uint64_t pageStart = c.perf[8] & ~uint64_t{0xfff};
+    const uint64_t pgoff = exe.offset & ~uint64_t{0xfff};
+    maps.map(pid, pageStart, 0x1000, pgoff, "/bin/true");
+    std::vector<uint64_t> other;
+    u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), other, 127);
+    ASSERT_FALSE(other.empty());
+    EXPECT_EQ(other[0], c.perf[8]);
+    maps.map(pid, pageStart, 0x1000, pgoff, exePath);
+    std::vector<uint64_t> again;
+    EXPECT_TRUE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), again, 127));
+    EXPECT_EQ(again, frames);
+}
+
 // The sampler's own path: raw -b dwarf samples (as the reader stores them) unwound in the
 // replay, counted, and resolved into stacks with the known chain.
 TEST_F(DwarfUnwinderTest, SamplerUnwindsRawSamplesInTheReplay) {
