@@ -5,6 +5,7 @@
 
 #include "model/analysis/EventQuery.h"
 #include "model/analysis/EventQueryColumns.h"
+#include "model/analysis/CudaLibCall.h"
 #include "model/analysis/MpiCall.h"
 #include "model/analysis/OpenMpConstruct.h"
 #include "model/analysis/StatsCommon.h"
@@ -157,6 +158,35 @@ void openMpFields(const Track& t, size_t i, Fields& f) {
     if (c.codePtr != 0) f.push_back({"Code address", hex(c.codePtr)});
 }
 
+// A cuBLAS, cuDNN or NCCL call's columns in words, and the CUDA API calls its thread made inside
+// it (by time: the library's own runtime and driver calls). NCCL's arguments where it has them.
+void cudaLibFields(const Report& r, const Track& t, size_t i, Fields& f) {
+    const CudaLibCall c = cudaLibCallAt(t, i);
+    const bool nccl = t.key.kind == EventKind::Nccl;
+    f.push_back({"Status", std::to_string(c.status) + (c.status == 0 ? " (success)" : " (error)")});
+    f.push_back({nccl ? "Communicator" : "Handle", c.handle ? hex(c.handle) : std::string("none")});
+    f.push_back({"Stream", c.stream ? hex(c.stream) : std::string("default")});
+    if (nccl && c.count >= 0) {
+        f.push_back({"Count", std::to_string(c.count)});
+        f.push_back({"Bytes", bytesText(static_cast<uint64_t>(c.bytes))});
+    }
+    if (const std::string_view dt = ncclDataTypeName(c.datatype); nccl && !dt.empty())
+        f.push_back({"Data type", std::string(dt)});
+    if (const std::string_view op = ncclRedOpName(c.redop); nccl && !op.empty())
+        f.push_back({"Reduction", std::string(op)});
+    if (nccl && c.peer >= 0) f.push_back({"Root or peer rank", std::to_string(c.peer)});
+    if (nccl && c.rank >= 0)
+        f.push_back({"Rank", std::to_string(c.rank) + (c.ranks >= 0 ? " of " + std::to_string(c.ranks) : "")});
+    else if (nccl && c.ranks >= 0)
+        f.push_back({"Ranks", std::to_string(c.ranks)});
+    size_t inside = 0;
+    for (const Track& api : r.tracks)
+        if (api.key.kind == EventKind::CudaApi && api.key.pid == t.key.pid && api.key.tid == t.key.tid)
+            for (size_t k = 0; k < api.size(); ++k)
+                inside += api.start[k] >= t.start[i] && api.end[k] <= t.end[i];
+    f.push_back({"CUDA API calls inside", std::to_string(inside)});
+}
+
 void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
     switch (t.key.kind) {
         case EventKind::OsRuntime:
@@ -231,6 +261,11 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             break;
         case EventKind::OpenMp:
             openMpFields(t, i, f);
+            break;
+        case EventKind::Cublas:
+        case EventKind::Cudnn:
+        case EventKind::Nccl:
+            cudaLibFields(r, t, i, f);
             break;
     }
     // The call stack taken when the event began (--python-backtrace), every frame.

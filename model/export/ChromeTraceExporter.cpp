@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/analysis/CorrelationIndex.h"
+#include "model/analysis/CudaLibCall.h"
 #include "model/analysis/MpiCall.h"
 #include "model/analysis/OpenMpConstruct.h"
 #include "model/export/ChromeStackFrames.h"
@@ -86,6 +87,9 @@ std::string_view category(EventKind k) {
         case EventKind::CpuSample: return "cpu_sample";
         case EventKind::Mpi: return "mpi";
         case EventKind::OpenMp: return "openmp";
+        case EventKind::Cublas: return "cublas";
+        case EventKind::Cudnn: return "cudnn";
+        case EventKind::Nccl: return "nccl";
         default: return "other";
     }
 }
@@ -147,6 +151,23 @@ void writeOpenMpArgs(Writer& w, const Track& t, size_t i) {
     if (c.count > 0) w.raw(",\"count\":").num(c.count);
     if (c.index >= 0) w.raw(",\"index\":").num(c.index);
     if (c.codePtr != 0) w.raw(",\"code_ptr\":").str(hexText(c.codePtr));
+    w.raw("}");
+}
+
+// A cuBLAS, cuDNN or NCCL call's args: its status, handle (NCCL: communicator) and stream as hex
+// strings, and NCCL's operation arguments where the call has them.
+void writeCudaLibArgs(Writer& w, const Track& t, size_t i) {
+    const analysis::CudaLibCall c = analysis::cudaLibCallAt(t, i);
+    w.raw(",\"args\":{\"status\":").num(c.status);
+    if (c.handle != 0) w.raw(t.key.kind == EventKind::Nccl ? ",\"comm\":" : ",\"handle\":").str(hexText(c.handle));
+    w.raw(",\"stream\":").str(hexText(c.stream));
+    if (c.count >= 0) w.raw(",\"count\":").num(c.count).raw(",\"bytes\":").num(c.bytes);
+    if (!analysis::ncclDataTypeName(c.datatype).empty())
+        w.raw(",\"datatype\":").str(analysis::ncclDataTypeName(c.datatype));
+    if (!analysis::ncclRedOpName(c.redop).empty()) w.raw(",\"op\":").str(analysis::ncclRedOpName(c.redop));
+    if (c.peer >= 0) w.raw(",\"peer\":").num(c.peer);
+    if (c.rank >= 0) w.raw(",\"rank\":").num(c.rank);
+    if (c.ranks >= 0) w.raw(",\"ranks\":").num(c.ranks);
     w.raw("}");
 }
 
@@ -268,6 +289,7 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
                 }
                 if (t.key.kind == EventKind::Mpi) writeMpiArgs(w, t, i);
                 if (t.key.kind == EventKind::OpenMp) writeOpenMpArgs(w, t, i);
+                if (analysis::isCudaLibKind(t.key.kind)) writeCudaLibArgs(w, t, i);
                 if (t.key.kind == EventKind::CudaApi || gpu) {
                     const uint32_t corr = t.col<uint32_t>(0)[i];
                     w.raw(",\"args\":{\"correlation\":").num(corr);

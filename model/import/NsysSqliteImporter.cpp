@@ -387,7 +387,8 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
                     &NsysSqliteImporter::readCudaEvents, &NsysSqliteImporter::readRuntime,
                     &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
                     &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched,
-                    &NsysSqliteImporter::readSamples, &NsysSqliteImporter::readMpi}) {
+                    &NsysSqliteImporter::readSamples, &NsysSqliteImporter::readMpi,
+                    &NsysSqliteImporter::readCudaLibs}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();

@@ -55,6 +55,7 @@ private:
     Status readSched();
     Status readSamples();  // NsysSamples.cpp
     Status readMpi();      // NsysMpiImport.cpp
+    Status readCudaLibs();  // NsysCudaLibImport.cpp
     void applyMpiRanks();  // after readProcessesAndThreads
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.

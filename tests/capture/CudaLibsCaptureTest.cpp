@@ -182,6 +182,36 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     EXPECT_EQ(query(db, "SELECT e.count, e.size, e.dataType, e.redOp, e.peerRank FROM NCCL_EVENTS e "
                         "JOIN StringIds s ON e.nameId = s.id WHERE s.value = 'ncclAllReduce'"),
               (Rows{{"1024", "4096", "7", "0", "NULL"}}));
+
+    // Imported back from the export: the same calls with the same columns.
+    const std::string back = dir.file("back.rep");
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", db, "-o", back})), 0);
+    auto b = load(back);
+    ASSERT_TRUE(b);
+    for (EventKind k : {EventKind::Cublas, EventKind::Cudnn, EventKind::Nccl})
+        EXPECT_EQ(countsOf(*b, k), countsOf(*r, k)) << static_cast<int>(k);
+    const Ev& imported = only(*b, EventKind::Nccl, "ncclAllReduce");
+    const CudaLibCall again = cudaLibCallAt(*imported.track, imported.index);
+    EXPECT_EQ(again.bytes, all.bytes);
+    EXPECT_EQ(again.stream, all.stream);
+    EXPECT_EQ(again.datatype, all.datatype);
+    EXPECT_EQ(again.redop, all.redop);
+
+    // Chrome JSON: each call an event of its library's category.
+    const std::string json = dir.file("libs.json");
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "export", "--type", "json", "-o", json, out})), 0);
+    const std::string text2 = slurp(json);
+    auto inCategory = [&](const std::string& cat) {
+        size_t n = 0;
+        for (size_t at = text2.find("\"cat\":\"" + cat + "\""); at != std::string::npos;
+             at = text2.find("\"cat\":\"" + cat + "\"", at + 1))
+            ++n;
+        return n;
+    };
+    EXPECT_EQ(inCategory("cublas"), static_cast<size_t>(3 + kSgemms));
+    EXPECT_EQ(inCategory("cudnn"), 7u);
+    EXPECT_EQ(inCategory("nccl"), 6u);
+    EXPECT_NE(text2.find("\"datatype\":\"ncclFloat32\",\"op\":\"ncclSum\""), std::string::npos);
 }
 
 TEST(CudaLibsCapture, LinkedProgramCallsAreRecordedWithTheirArguments) {
