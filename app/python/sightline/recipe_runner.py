@@ -144,6 +144,7 @@ def run(args):
                              [sorted(params.items())] * len(reports), pure=False)
         try:
             parts = client.gather(futures)
+            tasks = time.perf_counter() - t0 - started
         except Exception as e:  # the task's own exception, re-raised here by distributed
             raise RecipeError(f"a task failed: {type(e).__name__}: {e}") from None
         workers = len(client.scheduler_info()["workers"])
@@ -171,7 +172,7 @@ def run(args):
         froms = sorted({p["rank_from"] for p in parts})
         peak = max(p["peak_rss"] for p in parts)
         print(f"\n{len(reports)} reports (ranks from {', '.join(froms)}) on {workers} Dask workers in {wall:.2f} s """
-              f"(cluster {'connected' if args.scheduler else 'started'} in {started:.2f} s); "
+              f"(cluster {'connected' if args.scheduler else 'started'} in {started:.2f} s, tasks {tasks:.2f} s); "
               f"peak task memory {peak / 2**20:.0f} MiB; wrote {out}")
     return 0
 
