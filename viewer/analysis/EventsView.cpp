@@ -23,7 +23,9 @@ namespace {
 constexpr EventKind kKindSources[] = {EventKind::Kernel,    EventKind::CudaApi,
                                       EventKind::NvtxRange, EventKind::Memcpy,
                                       EventKind::Mpi,       EventKind::OpenMp,
-                                      EventKind::OsRuntime, EventKind::CpuSample};
+                                      EventKind::OsRuntime, EventKind::CpuSample,
+                                      EventKind::Cublas,    EventKind::Cudnn,
+                                      EventKind::Nccl};
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "model/analysis/CudaLibCall.h"
 #include "model/analysis/OpenMpConstruct.h"
 #include "model/util/Format.h"
 
@@ -224,6 +225,23 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
                 std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(c.codePtr));
                 add("Code address", buf);
             }
+            break;
+        }
+        case EventKind::Cublas:
+        case EventKind::Cudnn:
+        case EventKind::Nccl: {
+            // The tooltip's share of the Details panel (EventQueryDetails.cpp): status, and for
+            // NCCL the operation's size, type and ranks.
+            const analysis::CudaLibCall c = analysis::cudaLibCallAt(t, i);
+            add("Status", c.status == 0 ? std::string("success") : "error " + std::to_string(c.status));
+            if (c.count >= 0) add("Bytes", exactBytes(c.bytes));
+            if (const std::string_view dt = analysis::ncclDataTypeName(c.datatype); !dt.empty())
+                add("Data type", std::string(dt));
+            if (const std::string_view op = analysis::ncclRedOpName(c.redop); !op.empty())
+                add("Reduction", std::string(op));
+            if (c.peer >= 0) add("Root or peer rank", std::to_string(c.peer));
+            if (c.rank >= 0 && c.ranks >= 0)
+                add("Rank", std::to_string(c.rank) + " of " + std::to_string(c.ranks));
             break;
         }
         case EventKind::CpuSample: {

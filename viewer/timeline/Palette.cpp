@@ -153,6 +153,9 @@ uint32_t Palette::eventColor(const Track& t, size_t i) {
         case EventKind::Kernel:
         case EventKind::CudaApi:
         case EventKind::OsRuntime:
+        case EventKind::Cublas:  // by function, as CUDA API calls
+        case EventKind::Cudnn:
+        case EventKind::Nccl:
             return nameColor(t.nameAt(i));
         case EventKind::CpuSample:  // by the leaf function, like nsys's sample ticks
             return t.nameAt(i) != 0 ? nameColor(t.nameAt(i)) : kindColor(t.key.kind);

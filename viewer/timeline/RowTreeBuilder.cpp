@@ -26,16 +26,22 @@ int kindOrder(EventKind k) {
             return 2;
         case EventKind::OpenMp:  // with MPI: the program's own parallel structure
             return 3;
-        case EventKind::CudaApi:
+        case EventKind::Nccl:  // the libraries above the CUDA API calls they make, as in nsys
             return 4;
-        case EventKind::OsRuntime:
+        case EventKind::Cudnn:
             return 5;
-        case EventKind::ThreadState:
+        case EventKind::Cublas:
             return 6;
-        case EventKind::CuptiOverhead:
+        case EventKind::CudaApi:
             return 7;
-        case EventKind::CpuSample:
+        case EventKind::OsRuntime:
             return 8;
+        case EventKind::ThreadState:
+            return 9;
+        case EventKind::CuptiOverhead:
+            return 10;
+        case EventKind::CpuSample:
+            return 11;
         case EventKind::Kernel:
             return 0;
         case EventKind::Memcpy:
@@ -47,7 +53,7 @@ int kindOrder(EventKind k) {
         case EventKind::GraphTrace:
             return 4;
         default:
-            return 9;
+            return 12;
     }
 }
 
@@ -61,6 +67,12 @@ std::string kindTitle(const Report& r, const Track& t) {
             return "MPI";
         case EventKind::OpenMp:
             return "OpenMP";
+        case EventKind::Cublas:
+            return "cuBLAS";
+        case EventKind::Cudnn:
+            return "cuDNN";
+        case EventKind::Nccl:
+            return "NCCL";
         case EventKind::ThreadState:
             return "Thread state";
         case EventKind::CuptiOverhead:
@@ -262,8 +274,8 @@ std::unique_ptr<Row> Builder::run() {
 // A process's threads with almost nothing on them (a few thread-state or CUPTI overhead
 // events: CUDA's and the runtime's helper threads) go into one collapsed "N more threads"
 // group at the end of the process, so that the busy threads and the GPU rows after them fit
-// on screen. A thread stays out when it has NVTX, CUDA API, MPI or OpenMP rows, or kQuietPercent of the
-// process's events or more.
+// on screen. A thread stays out when it has NVTX, CUDA API, MPI, OpenMP, cuBLAS, cuDNN or NCCL rows,
+// or kQuietPercent of the process's events or more.
 void Builder::foldQuietThreads() {
     constexpr uint64_t kQuietPercent = 2;
     auto quiet = [](const Row& thread, const Row& proc) {
@@ -275,7 +287,8 @@ void Builder::foldQuietThreads() {
             for (const Track* t : tr->tracks())
                 if (t->key.kind == EventKind::NvtxRange || t->key.kind == EventKind::NvtxMark ||
                     t->key.kind == EventKind::CudaApi || t->key.kind == EventKind::Mpi ||
-                    t->key.kind == EventKind::OpenMp)
+                    t->key.kind == EventKind::OpenMp || t->key.kind == EventKind::Cublas ||
+                    t->key.kind == EventKind::Cudnn || t->key.kind == EventKind::Nccl)
                     return false;
         }
         return true;
