@@ -153,13 +153,13 @@ void bindEvents(py::module_& m) {
         for (py::ssize_t i = 0; i < ids.size(); ++i) {
             const uint32_t id = ids.data()[i];
             if (id >= st.size()) throw py::index_error("string id " + std::to_string(id) + " is not in the string table");
-            out.append(py::str(std::string(st.get(id))));
+            out.append(toPy(st.get(id)));
         }
         return out;
     }, py::arg("ids"), "The strings of an array of name ids, as a list.");
     report.def("string_table", [](const PyReport& s) {
         py::list out;
-        for (size_t i = 0; i < s.r().strings.size(); ++i) out.append(py::str(std::string(s.r().strings.get(static_cast<uint32_t>(i)))));
+        for (size_t i = 0; i < s.r().strings.size(); ++i) out.append(toPy(s.r().strings.get(static_cast<uint32_t>(i))));
         return out;
     }, "Every string, indexed by name id (for pandas.Categorical.from_codes).");
     auto track = py::reinterpret_borrow<py::class_<PyTrack>>(m.attr("Track"));

@@ -41,6 +41,14 @@ void bindReport(pybind11::module_& m);
 void bindEvents(pybind11::module_& m);
 void bindStats(pybind11::module_& m);
 
+// A string of the report as a Python str. Names come from traced binaries and imported files and
+// are not always valid UTF-8: bad bytes become U+FFFD instead of failing the whole call.
+inline pybind11::str toPy(std::string_view s) {
+    PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+    if (!o) throw pybind11::error_already_set();
+    return pybind11::reinterpret_steal<pybind11::str>(o);
+}
+
 // The schema of a kind by its id ("kernel"), or a ValueError naming the known ids.
 const KindSchema& kindById(const std::string& id);
 

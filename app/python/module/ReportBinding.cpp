@@ -17,10 +17,12 @@ py::object timeOrNone(int64_t t) { return t == kUnknownTime ? py::object(py::non
 
 py::dict sessionDict(const Session& s) {
     py::dict env;
-    for (const auto& [k, v] : s.environment) env[py::str(k)] = v;
+    for (const auto& [k, v] : s.environment) env[toPy(k)] = toPy(v);
     py::dict d;
-    d["argv"] = s.argv;
-    d["working_directory"] = s.workingDirectory;
+    py::list argv;
+    for (const auto& a : s.argv) argv.append(toPy(a));
+    d["argv"] = argv;
+    d["working_directory"] = toPy(s.workingDirectory);
     d["environment"] = env;
     d["host_name"] = s.hostName;
     d["os"] = s.os;
@@ -40,8 +42,8 @@ py::list processList(const Report& r) {
         py::dict d;
         d["pid"] = p.pid;
         d["parent_pid"] = p.parentPid;
-        d["name"] = p.name;
-        d["command_line"] = p.commandLine;
+        d["name"] = toPy(p.name);
+        d["command_line"] = toPy(p.commandLine);
         d["start_ns"] = timeOrNone(p.start);
         d["end_ns"] = timeOrNone(p.end);
         d["exit_code"] = p.exitCode;
@@ -56,7 +58,7 @@ py::list processList(const Report& r) {
 py::list threadList(const Report& r) {
     py::list out;
     for (const auto& t : r.threads)
-        out.append(py::dict(py::arg("tid") = t.tid, py::arg("pid") = t.pid, py::arg("name") = t.name,
+        out.append(py::dict(py::arg("tid") = t.tid, py::arg("pid") = t.pid, py::arg("name") = toPy(t.name),
                             py::arg("start_ns") = timeOrNone(t.start), py::arg("end_ns") = timeOrNone(t.end)));
     return out;
 }
@@ -243,7 +245,7 @@ void bindReport(py::module_& m) {
             if (id >= s.r().strings.size())
                 throw py::index_error("string id " + std::to_string(id) + " is not in the string table (" +
                                       std::to_string(s.r().strings.size()) + " strings)");
-            return std::string(s.r().str(id));
+            return toPy(s.r().str(id));
         }, py::arg("id"), "The string of a name id.")
         .def_property_readonly("string_count", [](const PyReport& s) { return s.r().strings.size(); })
         .def("__repr__", [](const PyReport& s) {
@@ -256,7 +258,7 @@ void bindReport(py::module_& m) {
         .def_property_readonly("kind", [](const PyTrack& t) { return std::string(t.t().schema().id); })
         .def_property_readonly("owner_kind", [](const PyTrack& t) { return std::string(ownerName(t.t().schema().owner)); })
         .def_property_readonly("owner", [](const PyTrack& t) { return ownerDict(t.t().key); })
-        .def_property_readonly("title", [](const PyTrack& t) { return t.owner->r().trackTitle(t.t()); })
+        .def_property_readonly("title", [](const PyTrack& t) { return toPy(t.owner->r().trackTitle(t.t())); })
         .def_property_readonly("event_count", [](const PyTrack& t) {
             t.owner->requireLoaded(t.t().key.kind);
             return t.t().size();

@@ -44,7 +44,7 @@ py::dict columnDict(const Table& t, size_t c) {
         case CellType::Text: {
             d["type"] = "text";
             py::list texts;
-            for (const auto& s : col.texts) texts.append(py::str(s));
+            for (const auto& s : col.texts) texts.append(toPy(s));
             d["values"] = texts;
             break;
         }
