@@ -158,6 +158,18 @@ TEST_F(RemoteTab, BrowsesTheRemoteDirectoriesForTheProgram) {
     EXPECT_EQ(tab->settings().program, client("exit_code"));
 }
 
+TEST_F(RemoteTab, TheFormsBrowseButtonsBrowseTheRemoteMachine) {
+    click("browseDirectory");
+    auto* d = tab->findChild<RemoteBrowserDialog*>();
+    ASSERT_NE(d, nullptr);
+    ASSERT_TRUE(test::waitFor([&] { return !d->isLoading(); }, 30000));
+    EXPECT_EQ(d->directory(), QString::fromStdString(server().home()));
+    d->accept();
+    EXPECT_EQ(tab->settings().workingDirectory, QString::fromStdString(server().home()));
+    EXPECT_TRUE(tab->commandLine().contains("--remote-workdir=" + QString::fromStdString(server().home())))
+        << tab->commandLine().toStdString();
+}
+
 TEST_F(RemoteTab, WrongKeySaysWhatToDo) {
     type("remoteKey", QString::fromStdString(server().wrongKey()));
     type("program", client("exit_code"));

@@ -265,12 +265,14 @@ void CaptureForm::setSettings(const CaptureSettings& s) {
 }
 
 void CaptureForm::browseProgram() {
+    if (m_browse) return m_browse(true);
     const QString p =
         QFileDialog::getOpenFileName(this, "Program to profile", m_workingDir->text());
     if (!p.isEmpty()) m_program->setText(p);
 }
 
 void CaptureForm::browseDirectory() {
+    if (m_browse) return m_browse(false);
     const QString d =
         QFileDialog::getExistingDirectory(this, "Working directory", m_workingDir->text());
     if (!d.isEmpty()) m_workingDir->setText(d);

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // The Capture tab's form: the program, its arguments, working directory and environment, then
 // one field per option of `sightline profile` that is a capture setting, generated from the option
 // definition (model/options) and laid out in its groups (Trace, CUDA, CPU, When, Report, and the
@@ -39,6 +40,11 @@ public:
 signals:
     void changed();
 
+public:
+    // While set (a remote target), the "..." buttons of the program and the working directory
+    // call this (true: the program) instead of browsing this computer.
+    void setBrowser(std::function<void(bool program)> browse) { m_browse = std::move(browse); }
+
 private:
     QWidget* buildProgramGroup();
     QWidget* buildOptionGroup(const QString& group, const QString& title);
@@ -56,6 +62,7 @@ private:
     QTableWidget* m_env;
     QList<OptionField*> m_fields;
     QLabel *m_cudaReason, *m_gpuReason;
+    std::function<void(bool)> m_browse;
 };
 
 }  // namespace sl::viewer

@@ -76,6 +76,7 @@ CaptureTab::CaptureTab(QWidget* parent)
             m_envChecks->setProblem("Press Check (under Target) to run the machine checks on the "
                                     "remote machine.");
         m_wasRemote = m_target->isRemote();
+        updateBrowser();
     });
     connect(m_target, &RemoteTargetBox::checkRequested, this, &CaptureTab::probeRemoteEnvironment);
     connect(m_target, &RemoteTargetBox::reportsRequested, this, [this] { openRemoteReports(); });
@@ -92,6 +93,7 @@ CaptureTab::CaptureTab(QWidget* parent)
         m_wasRemote = last->remote.isRemote();
     }
     refreshPresets();
+    updateBrowser();
     refreshCommand();
     setRunning(false);
     probeCapabilities();
@@ -140,6 +142,8 @@ QWidget* CaptureTab::buildPresetBar() {
         showError({});
         m_form->setSettings(*s);
         m_target->setTarget(s->remote);
+        m_wasRemote = s->remote.isRemote();
+        updateBrowser();
     });
     connect(save, &QPushButton::clicked, this, [this] {
         const QString name = m_presetBox->currentText().trimmed();
@@ -287,6 +291,14 @@ void CaptureTab::probeEnvironment() {
                  m_envKnown = true;
                  emit environmentChecked();
              });
+}
+
+void CaptureTab::updateBrowser() {
+    // A remote program and directory are chosen there: the form's "..." browse the remote side.
+    m_form->setBrowser(m_target->isRemote() ? std::function<void(bool)>([this](bool program) {
+        openRemoteBrowser(program);
+    })
+                                            : std::function<void(bool)>());
 }
 
 CaptureSettings CaptureTab::settings(QString* argumentsError) const {

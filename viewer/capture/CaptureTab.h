@@ -77,6 +77,7 @@ private:
     void probeEnvironment();
     // `sightline remote status --format json` for a remote target: the same checks, run there.
     void probeRemoteEnvironment();
+    void updateBrowser();
     // Runs `sightline ARGS` as a child, never blocking the window; `done(stdout, started)` once,
     // unless the probe is replaced or cancelled first.
     void runProbe(QProcess*& slot, const QStringList& args,
