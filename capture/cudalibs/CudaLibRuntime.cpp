@@ -115,7 +115,9 @@ __attribute__((noinline)) void* lookupInHandle(void* handle, const char* name, c
     void* f = glibcDlsym()(handle, name);
     if (!f || calledFromLibrary(ret)) return f;
     const WrappedFunction* w = findWrapped(name);
-    if (!w) return f;
+    // A handle whose lookup reaches the global scope (dlopen(NULL), a library that needs the
+    // traced one) finds the wrapper itself: it must not become its own real function.
+    if (!w || f == w->wrapper) return f;
     void* expected = nullptr;
     w->real->compare_exchange_strong(expected, f, std::memory_order_relaxed);
     return w->wrapper;

@@ -57,7 +57,9 @@ const Ev& only(const Report& r, EventKind k, const std::string& name) {
 }
 
 // Runs `program kSgemms` under -t cublas,cudnn,nccl and checks every recorded call.
-void checkProgram(const std::string& program, const std::string& expectedNextModule) {
+// `viaOwnHandle`: the program also calls cublasGetVersion_v2 found with dlsym(dlopen(NULL)).
+void checkProgram(const std::string& program, const std::string& expectedNextModule, bool viaOwnHandle) {
+    const int cublasCalls = 3 + kSgemms + (viaOwnHandle ? 1 : 0);
     CaptureDir dir;
     const std::string out = dir.file("libs.rep");
     int code = 0;
@@ -68,9 +70,13 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     ASSERT_EQ(code, 0) << text;
     auto r = load(out);
     ASSERT_TRUE(r);
-    EXPECT_EQ(countsOf(*r, EventKind::Cublas),
-              (std::map<std::string, int>{{"cublasCreate_v2", 1}, {"cublasSetStream_v2", 1},
-                                          {"cublasSgemm_v2", kSgemms}, {"cublasDestroy_v2", 1}}));
+    std::map<std::string, int> cublas{{"cublasCreate_v2", 1}, {"cublasSetStream_v2", 1},
+                                      {"cublasSgemm_v2", kSgemms}, {"cublasDestroy_v2", 1}};
+    if (viaOwnHandle) {
+        cublas["cublasGetVersion_v2"] = 1;
+        EXPECT_NE(text.find("cublasGetVersion_v2 0\n"), std::string::npos) << text;  // no device needed
+    }
+    EXPECT_EQ(countsOf(*r, EventKind::Cublas), cublas);
     EXPECT_EQ(countsOf(*r, EventKind::Cudnn),
               (std::map<std::string, int>{{"cudnnGetVersion", 1}, {"cudnnCreate", 1},
                                           {"cudnnSetStream", 1}, {"cudnnCreateTensorDescriptor", 1},
@@ -166,7 +172,7 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
             ++traceRows;
     }
     EXPECT_EQ(sgemmRows, 1) << csv;
-    EXPECT_EQ(traceRows, 3 + kSgemms + 7 + 6) << csv;
+    EXPECT_EQ(traceRows, cublasCalls + 7 + 6) << csv;
     EXPECT_NE(csv.find("NCCL,"), std::string::npos);
     EXPECT_NE(csv.find(",ncclAllReduce,"), std::string::npos);
 
@@ -174,7 +180,7 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     const std::string db = dir.file("libs.sqlite");
     ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "export", "--type", "sqlite", "-o", db, out})), 0);
     EXPECT_EQ(query(db, "SELECT COUNT(*), MIN(eventClass), MAX(eventClass) FROM CUBLAS_EVENTS"),
-              (Rows{{std::to_string(3 + kSgemms), "29", "29"}}));
+              (Rows{{std::to_string(cublasCalls), "29", "29"}}));
     EXPECT_EQ(query(db, "SELECT COUNT(*), MIN(eventClass) FROM CUDNN_EVENTS"), (Rows{{"7", "28"}}));
     EXPECT_EQ(query(db, "SELECT COUNT(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON e.nameId = s.id "
                         "WHERE s.value = 'cublasSgemm_v2'"),
@@ -208,7 +214,7 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
             ++n;
         return n;
     };
-    EXPECT_EQ(inCategory("cublas"), static_cast<size_t>(3 + kSgemms));
+    EXPECT_EQ(inCategory("cublas"), static_cast<size_t>(cublasCalls));
     EXPECT_EQ(inCategory("cudnn"), 7u);
     EXPECT_EQ(inCategory("nccl"), 6u);
     EXPECT_NE(text2.find("\"datatype\":\"ncclFloat32\",\"op\":\"ncclSum\""), std::string::npos);
@@ -216,15 +222,16 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
 
 TEST(CudaLibsCapture, LinkedProgramCallsAreRecordedWithTheirArguments) {
     REQUIRE_CUDALIBS();
-    checkProgram("cudalibs_linked", "");
+    checkProgram("cudalibs_linked", "", false);
 }
 
 // dlopen(RTLD_LOCAL) + dlsym(handle, name): the functions come from the handles, not from the
-// symbol lookups the preloaded modules take part in. And dlsym(RTLD_NEXT) still answers for
-// its caller (the program: the next object is the first module that defines the name).
+// symbol lookups the preloaded modules take part in. dlsym(RTLD_NEXT) still answers for its
+// caller (the program: the next object is the first module that defines the name), and a
+// function found through the program's own handle (the wrapper itself) works.
 TEST(CudaLibsCapture, DlopenedLibrariesAreRecordedToo) {
     REQUIRE_CUDALIBS();
-    checkProgram("cudalibs_dlopen", std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-nccl.so");
+    checkProgram("cudalibs_dlopen", std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-nccl.so", true);
 }
 
 TEST(CudaLibsCapture, ProgramWithoutTheLibrariesGetsNotesNotErrors) {

@@ -39,6 +39,13 @@ int main(int argc, char** argv) {
     S(d, cudnnDestroyTensorDescriptor); S(d, cudnnDestroy);
     S(n, ncclGetVersion); S(n, ncclCommInitAll); S(n, ncclAllReduce); S(n, ncclBroadcast);
     S(n, ncclSend); S(n, ncclCommDestroy);
+    /* The program's own handle: its lookup reaches the global scope, where the preloaded
+     * module's wrapper comes first. Called once before anything else resolved cublasGetVersion_v2
+     * (a wrapper taken for its own real function would call itself forever). */
+    cublasStatus_t (*getVersion)(cublasHandle_t, int*) =
+        (cublasStatus_t(*)(cublasHandle_t, int*))dlsym(dlopen(NULL, RTLD_NOW), "cublasGetVersion_v2");
+    int version = 0;
+    if (getVersion) printf("cublasGetVersion_v2 %d\n", (int)getVersion(0, &version));
     runCublas(&f, argc > 1 ? atoi(argv[1]) : 5);
     runCudnn(&f);
     runNccl(&f);
