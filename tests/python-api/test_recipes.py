@@ -170,6 +170,16 @@ class Recipes(unittest.TestCase):
         open(out, "w").close()
         p = recipe("nvtx_sum", "--input", self.input, "-o", out, check=False)
         self.assertIn("already exists", p.stderr)
+        # A binary with no package beside it, and no PYTHONPATH: the module is missing.
+        lone = os.path.join(work_dir("recipes_lone"), "sightline")  # a copy: /proc/self/exe sees through links
+        bare = subprocess.run(["/usr/bin/python3", "-c", "import sightline"], capture_output=True,
+                              env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+        if bare.returncode != 0:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            p = subprocess.run(["/bin/sh", "-c", f"cp '{os.path.realpath(CLI)}' '{lone}' && exec '{lone}' "
+                                f"recipe nvtx_sum --input '{self.input}'"], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("the Python module sightline is not importable", p.stderr)
         import importlib.util
         if not (importlib.util.find_spec("pyarrow") or importlib.util.find_spec("fastparquet")):
             p = recipe("nvtx_sum", "--input", self.input, "--format", "parquet", "-o", out + ".parquet", check=False)
