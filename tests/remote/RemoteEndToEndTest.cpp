@@ -319,6 +319,34 @@ TEST_F(RemoteCapture, UnreachableHostSaysSo) {
     EXPECT_NE(r.err.find("Connection refused"), std::string::npos) << r.err;
 }
 
+TEST_F(RemoteCapture, JumpHostIsCrossed) {
+    // The jump is the same sshd (ssh -J runs a second ssh, which reads the same -F config and
+    // needs its key from there).
+    std::string config = readFile(server().sshConfig());
+    config.replace(config.find("IdentityFile /dev/null"), 22, "IdentityFile " + server().clientKey());
+    // The jump is named "localhost" (ssh refuses a jump to the destination's own name), so
+    // known_hosts holds the key under both names.
+    std::string known = readFile(server().dir() + "/known_hosts");
+    const std::string line = known.substr(0, known.find('\n'));
+    known += "[localhost]" + line.substr(line.find(':')) + "\n";
+    std::ofstream(m_local + "/known_hosts") << known;
+    const std::string kh = "UserKnownHostsFile ";
+    const size_t at = config.find(kh) + kh.size();
+    config.replace(at, config.find('\n', at) - at, m_local + "/known_hosts");
+    const std::string file = m_local + "/jump_config";
+    std::ofstream(file) << config;
+    setenv("SIGHTLINE_SSH_CONFIG", file.c_str(), 1);
+    const std::string user = server().target().substr(0, server().target().find('@'));
+    const std::string jump = user + "@localhost:" + std::to_string(server().port());
+    const auto via = sightline(remote("ls", {"--remote-jump", jump, "--format", "json"}));
+    EXPECT_EQ(via.code, 0) << via.err;
+    EXPECT_NE(via.out.find("\"dir\":\"" + server().home() + "\""), std::string::npos) << via.out;
+    // A jump host that does not answer fails the connection: the jump is really taken.
+    const auto broken = sightline(remote("ls", {"--remote-jump", "root@127.0.0.1:1"}));
+    EXPECT_EQ(broken.code, 1);
+    EXPECT_NE(broken.err.find("--remote-jump"), std::string::npos) << broken.err;
+}
+
 TEST_F(RemoteCapture, StatusAndDirectoryListingRunThere) {
     const auto status = sightline(remote("status", {"--remote-sightline", kCli, "--format", "json"}));
     EXPECT_TRUE(status.code == 0 || status.code == 1) << status.err;  // 1: a check failed there
