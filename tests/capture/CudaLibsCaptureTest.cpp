@@ -234,6 +234,40 @@ TEST(CudaLibsCapture, DlopenedLibrariesAreRecordedToo) {
     checkProgram("cudalibs_dlopen", std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-nccl.so", true);
 }
 
+// With a stand-in NCCL that makes communicators without GPUs (tests/clients/cudalibs/fake_nccl.c:
+// communicator 0x1000 + (ndev << 8) + i is rank i of ndev): every operation carries its
+// communicator and the rank and size the profiler asked of it once.
+TEST(CudaLibsCapture, NcclCallsCarryTheCommunicatorsRankAndSize) {
+    REQUIRE_CUDALIBS();
+    const std::string fakeDir = std::string(SIGHTLINE_CLIENTS) + "/fake_nccl";
+    if (!fs::exists(fakeDir + "/libnccl.so.2")) GTEST_SKIP() << "the stand-in NCCL was not built";
+    CaptureDir dir;
+    const std::string out = dir.file("fake.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {"/usr/bin/env", "LD_LIBRARY_PATH=" + fakeDir, SIGHTLINE_CLI, "profile", "-f", "true", "-t", "nccl",
+         "-s", "none", "-o", out, client("cudalibs_linked"), "1"},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    ASSERT_NE(text.find("nccl version 99999, ncclCommInitAll 0"), std::string::npos) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    constexpr uint64_t kComm0 = 0x1000 + (2 << 8);
+    const std::vector<Ev> calls = events(*r, EventKind::Nccl);
+    ASSERT_EQ(calls.size(), 6u);
+    for (const Ev& e : calls) {
+        const CudaLibCall c = cudaLibCallAt(*e.track, e.index);
+        EXPECT_EQ(c.status, 0) << e.name;
+        if (e.name == "ncclGetVersion") {
+            EXPECT_EQ(c.handle, 0u);
+            continue;
+        }
+        EXPECT_EQ(c.handle, kComm0) << e.name;  // ncclCommInitAll: the first communicator it made
+        EXPECT_EQ(c.ranks, 2) << e.name;
+        if (e.name != "ncclCommInitAll") EXPECT_EQ(c.rank, 0) << e.name;
+    }
+}
+
 TEST(CudaLibsCapture, ProgramWithoutTheLibrariesGetsNotesNotErrors) {
     REQUIRE_CUDALIBS();
     CaptureDir dir;
