@@ -131,6 +131,9 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     const std::string id = newSessionId();
     result.sessionId = id;
     const std::string host = ssh.target().display();
+    // A stop while connecting and checking: nothing has started there yet, so nothing starts.
+    if (const int sig = stopSignal().load(); sig != 0)
+        return makeError(std::string("stopped (SIG") + sigabbrev_np(sig) + ") before the capture started on " + host);
     // Step 1: start it detached, with run.sh on stdin and the command recorded for `remote list`.
     std::string script = runScript(r);
     auto started = ssh.run(startScript(id) + "printf '%s\\n' " + shellQuote(shellJoin(r.command)) +
@@ -166,11 +169,9 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     std::vector<pollfd> fds;
     for (const auto& t : tails) fds.push_back({t.out, POLLIN, 0});
     size_t open = fds.size();
-    int forwarded = 0;
     char buf[1 << 16];
     while (open > 0) {
         if (const int sig = stopSignal().exchange(0); sig != 0) {
-            ++forwarded;
             if (!r.quiet)
                 std::fprintf(stderr, "sightline: stopping the capture on %s (SIG%s to its sightline); "
                              "the report is kept and copied here\n", host.c_str(), sigabbrev_np(sig));
@@ -220,7 +221,6 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
                                            ",\"bytes\":" + std::to_string(rep.bytes) + "}");
         result.reports.push_back(*local);
     }
-    (void)forwarded;
     return result;
 }
 

@@ -52,6 +52,9 @@ Result<Child> spawn(const std::vector<std::string>& argv, const SpawnOptions& o)
         else dup2(devNull, 1);
         if (o.pipeErr) dup2(err[1], 2);
         else if (o.errFd >= 0) dup2(o.errFd, 2);
+        // Nothing else of ours reaches ssh: a progress descriptor the GUI gave us must close
+        // when we end, not when an ssh channel does.
+        for (int fd = 3; fd < 1024; ++fd) close(fd);
         execvp(args[0], args.data());
         const char msg[] = "sightline: cannot run the ssh client (is openssh-client installed?)\n";
         (void)!write(2, msg, sizeof msg - 1);
