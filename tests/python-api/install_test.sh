@@ -19,6 +19,6 @@ assert r.event_count('kernel') > 0
 # No PYTHONPATH: the installed CLI puts its own dist-packages on the path.
 env -u PYTHONPATH "$work/prefix/bin/sightline" recipe cuda_gpu_kern_sum --input "$work/runs" --workers 1 \
     -o "$work/k.csv" > "$work/recipe.out"
-grep -q "2 reports (ranks from file name)" "$work/recipe.out"
+grep -q "2 reports, 2 ranks (ranks from file name)" "$work/recipe.out"
 test "$(head -1 "$work/k.csv" | cut -d, -f1)" = Rank
 echo "install test passed"

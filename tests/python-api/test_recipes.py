@@ -14,7 +14,7 @@ import pandas as pd
 from distributed import LocalCluster
 
 from fixtures import CLI, cli, generated, work_dir
-from sightline.ranks import RankError, check_unique, rank_of
+from sightline.ranks import RankError, check_unique, rank_of, ranks_in
 
 RANKS = 8
 
@@ -50,7 +50,7 @@ class Recipes(unittest.TestCase):
         out = os.path.join(self.work, os.path.basename(name).split(".")[0] + ".csv")
         p = recipe(name, "--input", self.input, "--scheduler", self.cluster.scheduler_address, "-o", out,
                    "-f", "true", *extra)
-        self.assertIn(f"{RANKS} reports (ranks from file name) on 2 Dask workers", p.stdout)
+        self.assertIn(f"{RANKS} reports, {RANKS} ranks (ranks from file name) on 2 Dask workers", p.stdout)
         return pd.read_csv(out), p.stdout
 
     def check_per_rank_stats(self, name):
@@ -136,6 +136,26 @@ class Recipes(unittest.TestCase):
                     busy = sum(max(0, min(e, hi) - max(s, lo)) for s, e in merged)
                     self.assertAlmostEqual(mine["Utilization (%)"].iloc[b], 100.0 * busy / (hi - lo), places=6)
 
+    def test_report_holding_two_ranks(self):
+        # One nsys export with two MPI ranks (as `sightline profile mpirun ...` gives): rank 1 is
+        # rank 0's kernels again in another process, each twice as long.
+        work = work_dir("recipes_two_ranks")
+        job = os.path.join(work, "in", "job.sqlite")
+        os.makedirs(os.path.dirname(job))
+        cli("export", "-q", "--type", "sqlite", "-o", job, self.reps[0])
+        two_ranks_export(job)
+        out = os.path.join(work, "k.csv")
+        p = recipe("cuda_gpu_kern_sum", "--input", os.path.dirname(job), "--scheduler",
+                   self.cluster.scheduler_address, "-o", out)
+        self.assertIn("1 reports, 2 ranks (ranks from MPI rank)", p.stdout)
+        result = pd.read_csv(out)
+        r0 = result[result["Rank"] == 0].set_index("Name")
+        r1 = result[result["Rank"] == 1].set_index("Name")
+        theirs = stats_csv(self.reps[0], "cuda_gpu_kern_sum").set_index("Name")
+        self.assertEqual(r0["Total Time (ns)"].to_dict(), theirs["Total Time (ns)"].to_dict())
+        self.assertEqual(r1["Instances"].to_dict(), theirs["Instances"].to_dict())
+        self.assertEqual(r1["Total Time (ns)"].to_dict(), (2 * theirs["Total Time (ns)"]).to_dict())
+
     def test_user_recipe_file(self):
         path = os.path.join(self.work, "kernel_count.py")
         with open(path, "w") as f:
@@ -186,6 +206,31 @@ class Recipes(unittest.TestCase):
             self.assertIn("--format parquet needs pyarrow", p.stderr)
 
 
+def two_ranks_export(path):
+    """Adds a second process (MPI rank 1) to an nsys-schema export of one process (rank 0) whose
+    kernels are the first's, each twice as long."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    (gpid, pid, name), = db.execute("SELECT globalPid, pid, name FROM PROCESSES").fetchall()
+    pid2 = pid + 1000
+    gpid2 = (gpid & ~(0xFFFFFF << 24)) | (pid2 << 24)  # nsys: pid in bits 24..47 of globalPid
+    db.execute("INSERT INTO PROCESSES (globalPid, pid, name) VALUES (?, ?, ?)", (gpid2, pid2, name))
+    cols = [r[1] for r in db.execute("PRAGMA table_info(CUPTI_ACTIVITY_KIND_KERNEL)")]
+    s, e, g = cols.index("start"), cols.index("end"), cols.index("globalPid")
+    rows = []
+    for r in db.execute(f"SELECT {', '.join(cols)} FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchall():
+        r = list(r)
+        r[e], r[g] = r[s] + 2 * (r[e] - r[s]), gpid2
+        rows.append(r)
+    db.executemany(f"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                   rows)
+    db.execute("CREATE TABLE MPI_RANKS (globalTid INTEGER, rank INTEGER)")
+    db.execute("INSERT INTO MPI_RANKS VALUES (?, 0), (?, 1)", (gpid | pid, gpid2 | pid2))
+    db.commit()
+    db.close()
+    return pid, pid2
+
+
 class RankRule(unittest.TestCase):
     def fake(self, path, mpi_ranks=(), env=None):
         procs = [{"mpi_rank": r} for r in mpi_ranks] or [{"mpi_rank": None}]
@@ -199,11 +244,20 @@ class RankRule(unittest.TestCase):
         self.assertEqual(rank_of(self.fake("a9.rep", [], {"OMPI_COMM_WORLD_RANK": "7"})), (7, "OMPI_COMM_WORLD_RANK"))
         self.assertEqual(rank_of(self.fake("/d/node2_rank12.rep")), (12, "file name"))
 
+    def test_ranks_in(self):
+        two = types.SimpleNamespace(path="all.rep", processes=[{"mpi_rank": 1, "pid": 11}, {"mpi_rank": 0, "pid": 10}],
+                                    session={"environment": {}})
+        self.assertEqual(ranks_in(two), [(0, "MPI rank", 10), (1, "MPI rank", 11)])
+        self.assertEqual(ranks_in(self.fake("r7.rep")), [(7, "file name", None)])
+
     def test_undecidable_and_duplicates(self):
         with self.assertRaisesRegex(RankError, "cannot tell its rank"):
             rank_of(self.fake("/d/report.rep"))
         with self.assertRaisesRegex(RankError, "holds 2 MPI ranks"):
             rank_of(self.fake("/d/all.rep", [0, 1]))
+        with self.assertRaisesRegex(RankError, "MPI rank 1 is both process"):
+            ranks_in(types.SimpleNamespace(path="x.rep", processes=[{"mpi_rank": 1, "pid": 5}, {"mpi_rank": 1, "pid": 6}],
+                                           session={"environment": {}}))
         with self.assertRaisesRegex(RankError, "rank 3 is both a.rep and b.rep"):
             check_unique([(3, "a.rep"), (4, "c.rep"), (3, "b.rep")])
 

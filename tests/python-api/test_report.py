@@ -158,6 +158,24 @@ class Errors(unittest.TestCase):
         with self.assertRaisesRegex(sightline.ReportError, "not loaded"):
             r.stats("nvtx_sum")
 
+    def test_pids_filter(self):
+        from test_recipes import two_ranks_export
+        work = work_dir("pids")
+        job = os.path.join(work, "job.sqlite")
+        cli("export", "-q", "--type", "sqlite", "-o", job, generated(work))
+        pid, pid2 = two_ranks_export(job)
+        whole = sightline.open(job)
+        self.assertEqual([p["mpi_rank"] for p in whole.processes], [0, 1])
+        first, second = sightline.open(job, pids=[pid]), sightline.open(job, pids=[pid2])
+        self.assertEqual(first.event_count("kernel") + second.event_count("kernel"), whole.event_count("kernel"))
+        self.assertEqual(second.stats("cuda_gpu_kern_sum")["Total Time (ns)"].sum(),
+                         2 * first.stats("cuda_gpu_kern_sum")["Total Time (ns)"].sum())
+        other = next(t for t in first.tracks if t.kind == "kernel" and t.owner["pid"] == pid2)
+        with self.assertRaisesRegex(sightline.ReportError, f"process {pid2} were not loaded"):
+            other.events()
+        with self.assertRaisesRegex(sightline.ReportError, "no process 999999"):
+            sightline.open(job, pids=[999999])
+
     def test_kinds_come_from_the_schema_table(self):
         kinds = sightline.kinds()
         for k in ("kernel", "nvtx_range", "cuda_api", "metric"):

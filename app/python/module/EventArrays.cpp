@@ -72,7 +72,7 @@ py::array columnView(const Column& c, const std::shared_ptr<const Report>& r, co
 
 py::dict trackEvents(const PyTrack& self) {
     const Track& t = self.t();
-    self.owner->requireLoaded(t.key.kind);
+    self.owner->requireLoaded(t.key);
     const KindSchema& s = t.schema();
     const auto& r = self.owner->report;
     py::object base = keepAlive(r);
@@ -102,7 +102,7 @@ py::dict kindEvents(const PyReport& self, const std::string& kindId) {
     std::vector<uint32_t> trackIndex;
     size_t total = 0;
     for (size_t i = 0; i < self.r().tracks.size(); ++i)
-        if (self.r().tracks[i].key.kind == s.kind) {
+        if (self.r().tracks[i].key.kind == s.kind && self.hasEvents(self.r().tracks[i].key)) {
             tracks.push_back(&self.r().tracks[i]);
             trackIndex.push_back(static_cast<uint32_t>(i));
             total += self.r().tracks[i].size();
@@ -145,7 +145,7 @@ py::dict kindEvents(const PyReport& self, const std::string& kindId) {
 void bindEvents(py::module_& m) {
     auto report = py::reinterpret_borrow<py::class_<PyReport, std::shared_ptr<PyReport>>>(m.attr("Report"));
     report.def("events", &kindEvents, py::arg("kind"),
-               "The events of one kind over all its tracks, as numpy arrays (copied): track (index into\n"
+               "The events of one kind over all its loaded tracks, as numpy arrays (copied): track (index into\n"
                "tracks), start, end, name (kinds with names) and the kind's schema columns.");
     report.def("strings", [](const PyReport& s, const py::array_t<uint32_t, py::array::forcecast>& ids) {
         const auto& st = s.r().strings;
@@ -167,7 +167,7 @@ void bindEvents(py::module_& m) {
               "The track's events as read-only numpy arrays viewing the report's memory: start, end,\n"
               "name (kinds with names) and the kind's schema columns. Ordered by lane, then start.");
     track.def_property_readonly("lane_offsets", [](const PyTrack& t) {
-        t.owner->requireLoaded(t.t().key.kind);
+        t.owner->requireLoaded(t.t().key);
         return vectorView(t.t().laneOffsets, keepAlive(t.owner->report));
     }, "Lane l holds events [lane_offsets[l], lane_offsets[l+1]).");
 }

@@ -3,6 +3,7 @@
 // numpy array that views its columns, so an array keeps the report alive after the Python Report
 // object is gone), the path it came from and which kinds were loaded (open(path, kinds=...)).
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -22,11 +23,16 @@ struct PyReport {
     std::shared_ptr<const Report> report;
     std::string path;
     KindSet loaded = KindSet::all();
+    // open(path, pids=...): only these processes' tracks have events (one rank of a report
+    // that holds several); empty: every process.
+    std::set<int64_t> pids;
 
     const Report& r() const { return *report; }
-    // Throws ReportError when `kind` was left out by open(path, kinds=...): its tracks have keys
-    // but no events, and answering with empty arrays would be a silent wrong answer.
+    bool hasEvents(const TrackKey& k) const { return loaded.has(k.kind) && (pids.empty() || pids.count(k.pid)); }
+    // Throw ReportError when a kind or a track was left out by open(path, kinds=..., pids=...):
+    // its tracks have keys but no events, and empty arrays would be a silent wrong answer.
     void requireLoaded(EventKind kind) const;
+    void requireLoaded(const TrackKey& track) const;
 };
 
 // A track of an opened report, by its index in Report::tracks.

@@ -1,5 +1,6 @@
 // sightline.open() and the metadata of a report (session, processes, threads, GPUs, diagnostics,
 // tracks, the string table), as plain Python values: metadata is small, so it is copied once.
+#include <algorithm>
 #include <filesystem>
 
 #include <pybind11/stl.h>
@@ -150,7 +151,18 @@ std::vector<const KindSchema*> knownKinds() {
     return out;
 }
 
-std::shared_ptr<PyReport> openReport(const py::object& pathLike, const py::object& kinds) {
+// An import builds every track whatever was asked: the tracks left out are emptied here, as a
+// partial .rep read leaves them (keys kept, no events, their time bounds kept as the report's).
+void dropUnwanted(Report& r, const PyReport& want) {
+    for (Track& t : r.tracks) {
+        if (want.hasEvents(t.key) || t.empty()) continue;
+        r.unloadedTMin = std::min(r.unloadedTMin, t.tMin);
+        r.unloadedTMax = std::max(r.unloadedTMax, t.tMax);
+        t = Track(t.key);
+    }
+}
+
+std::shared_ptr<PyReport> openReport(const py::object& pathLike, const py::object& kinds, const py::object& pids) {
     const std::string path = py::str(py::module_::import("os").attr("fspath")(pathLike));
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
@@ -159,22 +171,26 @@ std::shared_ptr<PyReport> openReport(const py::object& pathLike, const py::objec
     }
     auto out = std::make_shared<PyReport>();
     out->path = path;
-    ReadOptions ro;
-    ro.levelOfDetail = false;  // the timeline's index: nothing here draws
     if (!kinds.is_none()) {
         KindSet wanted;
         for (const auto& k : kinds) wanted |= KindSet{kindById(py::str(k)).kind};
-        // Imports build every track whatever is asked; only a .rep read can leave kinds out.
-        if (sniffFileType(path) == "rep") {
-            out->loaded = wanted;
-            ro.wantTrack = [wanted](const TrackKey& key) { return wanted.has(key.kind); };
-        }
+        out->loaded = wanted;
     }
+    if (!pids.is_none())
+        for (const auto& p : pids) out->pids.insert(p.cast<int64_t>());
+    ReadOptions ro;
+    ro.levelOfDetail = false;  // the timeline's index: nothing here draws
+    if (!kinds.is_none() || !out->pids.empty())
+        ro.wantTrack = [want = out.get()](const TrackKey& key) { return want->hasEvents(key); };
     Result<std::shared_ptr<Report>> loaded = [&] {
         py::gil_scoped_release unlocked;  // reading decodes on worker threads; let Python run
-        return openAnyReport(path, {}, ro);
+        auto r = openAnyReport(path, {}, ro);
+        if (r && ro.wantTrack) dropUnwanted(**r, *out);
+        return r;
     }();
     if (!loaded) throw ReportError(loaded.error());
+    for (int64_t pid : out->pids)
+        if (!(*loaded)->findProcess(pid)) throw ReportError(path + ": no process " + std::to_string(pid));
     out->report = std::move(*loaded);
     return out;
 }
@@ -194,6 +210,13 @@ const KindSchema& kindById(const std::string& id) {
     throw py::value_error("unknown event kind '" + id + "' (known: " + known + ")");
 }
 
+void PyReport::requireLoaded(const TrackKey& track) const {
+    requireLoaded(track.kind);
+    if (!hasEvents(track))
+        throw ReportError(path + ": the tracks of process " + std::to_string(track.pid) +
+                          " were not loaded (the report was opened with pids=...)");
+}
+
 void PyReport::requireLoaded(EventKind kind) const {
     if (!loaded.has(kind))
         throw ReportError(path + ": kind '" + std::string(schemaOf(kind).id) +
@@ -210,9 +233,10 @@ void bindReport(py::module_& m) {
           "The schema of a kind: label, owner, whether it has an end and a name, its columns and their dtypes.");
 
     py::class_<PyReport, std::shared_ptr<PyReport>> report(m, "Report", "An opened report (read-only).");
-    m.def("open", &openReport, py::arg("path"), py::arg("kinds") = py::none(),
+    m.def("open", &openReport, py::arg("path"), py::arg("kinds") = py::none(), py::arg("pids") = py::none(),
           "Opens a report read-only: a .rep file, an nsys SQLite export or a Chrome/Kineto JSON trace.\n"
-          "kinds: load only the events of these kinds (a .rep file; metadata is always complete).");
+          "kinds: load only the events of these kinds; pids: only the tracks of these processes (one\n"
+          "rank of a report that holds several). Metadata is always complete.");
     report.def_property_readonly("path", [](const PyReport& s) { return s.path; })
         .def_property_readonly("session", [](const PyReport& s) { return sessionDict(s.r().session); })
         .def_property_readonly("processes", [](const PyReport& s) { return processList(s.r()); })
@@ -260,12 +284,12 @@ void bindReport(py::module_& m) {
         .def_property_readonly("owner", [](const PyTrack& t) { return ownerDict(t.t().key); })
         .def_property_readonly("title", [](const PyTrack& t) { return toPy(t.owner->r().trackTitle(t.t())); })
         .def_property_readonly("event_count", [](const PyTrack& t) {
-            t.owner->requireLoaded(t.t().key.kind);
+            t.owner->requireLoaded(t.t().key);
             return t.t().size();
         })
         .def_property_readonly("lanes", [](const PyTrack& t) { return t.t().laneCount(); })
         .def("__len__", [](const PyTrack& t) {
-            t.owner->requireLoaded(t.t().key.kind);
+            t.owner->requireLoaded(t.t().key);
             return t.t().size();
         })
         .def("__repr__", [](const PyTrack& t) {

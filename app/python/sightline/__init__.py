@@ -14,9 +14,10 @@ from ._core import Report, ReportError, Track, kinds, schema, stats_reports
 __all__ = ["open", "Report", "ReportError", "Track", "kinds", "schema", "stats_reports", "table_to_frame"]
 
 
-def open(path, kinds=None):  # noqa: A001 (the name users expect: sightline.open)
-    """Opens a report read-only. kinds: load only these event kinds (ids from sightline.kinds())."""
-    return _core.open(path, kinds)
+def open(path, kinds=None, pids=None):  # noqa: A001 (the name users expect: sightline.open)
+    """Opens a report read-only. kinds: load only these event kinds (ids from sightline.kinds());
+    pids: only the tracks of these processes (one rank of a report that holds several)."""
+    return _core.open(path, kinds, pids)
 
 
 def table_to_frame(table, pandas=True):

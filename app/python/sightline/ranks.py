@@ -12,14 +12,31 @@ class RankError(ValueError):
     """A report whose rank cannot be told, or two reports with one rank."""
 
 
+def ranks_in(report, path=None):
+    """[(rank, where it came from, pid)] of an opened report: one entry per MPI rank when its
+    processes recorded several (`sightline profile mpirun ...`: the pid says whose tracks are
+    that rank's), else one entry with pid None."""
+    ranked = {}
+    for p in report.processes:
+        if p["mpi_rank"] is not None:
+            if p["mpi_rank"] in ranked:
+                raise RankError(f"{path or report.path}: MPI rank {p['mpi_rank']} is both process "
+                                f"{ranked[p['mpi_rank']]} and {p['pid']}")
+            ranked[p["mpi_rank"]] = p["pid"]
+    if len(ranked) > 1:
+        return [(rank, "MPI rank", pid) for rank, pid in sorted(ranked.items())]
+    rank, how = rank_of(report, path)
+    return [(rank, how, None)]
+
+
 def rank_of(report, path=None):
-    """(rank, where it came from) of an opened report."""
+    """(rank, where it came from) of an opened report of one rank."""
     ranks = sorted({p["mpi_rank"] for p in report.processes if p["mpi_rank"] is not None})
     if len(ranks) == 1:
         return ranks[0], "MPI rank"
     if len(ranks) > 1:
         raise RankError(f"{path or report.path} holds {len(ranks)} MPI ranks ({ranks[0]}..{ranks[-1]}): "
-                        "recipes take one report per rank (profile each rank with -o rank%q{RANK})")
+                        "use ranks_in() for one entry per rank")
     env = report.session["environment"]
     for name in ENVIRONMENT_VARIABLES:
         value = env.get(name, "").strip()

@@ -62,19 +62,26 @@ _loaded = {}
 
 
 def run_one(recipe_name, source, path, params):
-    """One Dask task: the recipe's table of one report, with its rank first."""
+    """One Dask task: the recipe's tables of one report, each with its rank first (one per MPI
+    rank when the report holds several, each from that rank's process's tracks alone)."""
     import sightline
-    from sightline.ranks import rank_of
+    from sightline.ranks import ranks_in
     key = (recipe_name, source)
     if key not in _loaded:
         _loaded[key] = load_recipe(recipe_name, source)
     recipe = _loaded[key]
-    report = sightline.open(path, kinds=getattr(recipe, "KINDS", None))
-    rank, how = rank_of(report, path)
-    frame = recipe.map_report(report, dict(params))
-    frame.insert(0, "Rank", rank)
+    kinds = getattr(recipe, "KINDS", None)
+    report = sightline.open(path, kinds=kinds)
+    parts = []
+    for rank, how, pid in ranks_in(report, path):
+        one = report if pid is None else sightline.open(path, kinds=kinds, pids=[pid])
+        frame = recipe.map_report(one, dict(params))
+        frame.insert(0, "Rank", rank)
+        parts.append({"path": path, "rank": rank, "rank_from": how, "frame": frame})
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    return {"path": path, "rank": rank, "rank_from": how, "frame": frame, "peak_rss": peak}
+    for p in parts:
+        p["peak_rss"] = peak
+    return parts
 
 
 def find_reports(directory):
@@ -143,7 +150,7 @@ def run(args):
         futures = client.map(run_one, [args.recipe] * len(reports), [source] * len(reports), reports,
                              [sorted(params.items())] * len(reports), pure=False)
         try:
-            parts = client.gather(futures)
+            parts = [part for parts_of_one in client.gather(futures) for part in parts_of_one]
             tasks = time.perf_counter() - t0 - started
         except Exception as e:  # the task's own exception, re-raised here by distributed
             raise RecipeError(f"a task failed: {type(e).__name__}: {e}") from None
@@ -171,7 +178,7 @@ def run(args):
             print(table.to_string(index=False) if len(table) else "(no rows)")
         froms = sorted({p["rank_from"] for p in parts})
         peak = max(p["peak_rss"] for p in parts)
-        print(f"\n{len(reports)} reports (ranks from {', '.join(froms)}) on {workers} Dask workers in {wall:.2f} s """
+        print(f"\n{len(reports)} reports, {len(parts)} ranks (ranks from {', '.join(froms)}) on {workers} Dask workers in {wall:.2f} s """
               f"(cluster {'connected' if args.scheduler else 'started'} in {started:.2f} s, tasks {tasks:.2f} s); "
               f"peak task memory {peak / 2**20:.0f} MiB; wrote {out}")
     return 0
