@@ -322,7 +322,7 @@ void CaptureTab::probeRemoteEnvironment() {
     runCli(this, m_runner->profilerPath(), args, [this, t](const CliResult& r) {
         if (m_target->target() != t) return;  // the target changed meanwhile
         if (auto checks = EnvironmentChecksView::parse(r.out))
-            m_envChecks->setChecks(*checks);
+            m_envChecks->setChecks(*checks, t.host.trimmed());
         else
             m_envChecks->setProblem(t.host.trimmed() + ": " + r.errorText());
         m_envKnown = true;

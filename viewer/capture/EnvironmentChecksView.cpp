@@ -76,8 +76,9 @@ Result<QList<EnvironmentCheck>> EnvironmentChecksView::parse(const QString& json
     return out;
 }
 
-void EnvironmentChecksView::setChecks(const QList<EnvironmentCheck>& checks) {
+void EnvironmentChecksView::setChecks(const QList<EnvironmentCheck>& checks, const QString& machine) {
     m_checks = checks;
+    m_machine = machine;
     render();
 }
 
@@ -98,7 +99,8 @@ void EnvironmentChecksView::render() {
         if (c.level != "ok") problems << line(c, true);
         all << line(c, false);
     }
-    QString summary = QString("Machine checks: %1 run").arg(m_checks.size());
+    QString summary = (m_machine.isEmpty() ? QString("Machine checks") : "Checks on " + m_machine) +
+                      QString(": %1 run").arg(m_checks.size());
     if (fail) summary += QString(", %1 failed").arg(fail);
     if (warn) summary += QString(", %1 %2").arg(warn).arg(warn == 1 ? "warning" : "warnings");
     if (!fail && !warn) summary += ", all OK";

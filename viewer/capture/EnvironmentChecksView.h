@@ -27,7 +27,8 @@ public:
     // The checks from the CLI's JSON array; an error when it is not that.
     static Result<QList<EnvironmentCheck>> parse(const QString& json);
 
-    void setChecks(const QList<EnvironmentCheck>& checks);
+    // `machine`: whose checks they are ("" this computer, else the remote host).
+    void setChecks(const QList<EnvironmentCheck>& checks, const QString& machine = {});
     // The checks could not be run (an old or missing sightline): says so instead.
     void setProblem(const QString& message);
     QString summaryText() const;
@@ -37,6 +38,7 @@ private:
     void render();
 
     QList<EnvironmentCheck> m_checks;
+    QString m_machine;
     QLabel *m_summary, *m_problems, *m_all;
     QToolButton* m_toggle;
 };
