@@ -172,6 +172,9 @@ def after_success(lib, name, named):
     names = [n for _, n in named]
     if re.fullmatch(r"(cublasSetStream_v2|cudnnSetStream)", name) and len(names) == 2:
         return ["if (static_cast<int>(sl_r_) == 0) sl::cudalibs::rememberStream(%s, %s);" % tuple(names)]
+    if re.fullmatch(r"(cublasCreate_v2|cudnnCreate)", name) and len(names) == 1:
+        # The handle the call made is the call's handle.
+        return ["if (static_cast<int>(sl_r_) == 0) sl_call_.handle(*%s);" % names[0]]
     if re.fullmatch(r"(cublasDestroy_v2|cudnnDestroy)", name) and len(names) == 1:
         return ["if (static_cast<int>(sl_r_) == 0) sl::cudalibs::forgetHandle(%s);" % names[0]]
     return []

@@ -5,6 +5,7 @@
 // inputs (a program without the libraries; the libraries not asked for).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -265,6 +266,37 @@ TEST(CudaLibsCapture, NcclCallsCarryTheCommunicatorsRankAndSize) {
         EXPECT_EQ(c.handle, kComm0) << e.name;  // ncclCommInitAll: the first communicator it made
         EXPECT_EQ(c.ranks, 2) << e.name;
         if (e.name != "ncclCommInitAll") EXPECT_EQ(c.rank, 0) << e.name;
+    }
+}
+
+// With a stand-in cuBLAS that makes handles without GPUs (tests/clients/cudalibs/fake_cublas.c):
+// the handle cublasCreate made is its event's handle, and the stream cublasSetStream gave it
+// is every later call's stream (cublasSgemm has no stream argument), up to cublasDestroy.
+TEST(CudaLibsCapture, CublasCallsCarryTheStreamTheirHandleWasGiven) {
+    REQUIRE_CUDALIBS();
+    const std::string fakeDir = std::string(SIGHTLINE_CLIENTS) + "/fake_cublas";
+    if (!fs::exists(fakeDir + "/libcublas.so.13")) GTEST_SKIP() << "the stand-in cuBLAS was not built";
+    CaptureDir dir;
+    const std::string out = dir.file("fake.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {"/usr/bin/env", "LD_LIBRARY_PATH=" + fakeDir, "SL_TEST_STREAM=7777", SIGHTLINE_CLI, "profile", "-f",
+         "true", "-t", "cublas", "-s", "none", "-o", out, client("cudalibs_linked"), "3"},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    ASSERT_NE(text.find("cublasCreate 0\n"), std::string::npos) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    std::vector<Ev> calls = events(*r, EventKind::Cublas);
+    std::sort(calls.begin(), calls.end(), [](const Ev& a, const Ev& b) { return a.start < b.start; });
+    ASSERT_EQ(calls.size(), 6u);
+    EXPECT_EQ(calls[0].name, "cublasCreate_v2");
+    EXPECT_EQ(calls[5].name, "cublasDestroy_v2");
+    for (const Ev& e : calls) {
+        const CudaLibCall c = cudaLibCallAt(*e.track, e.index);
+        EXPECT_EQ(c.status, 0) << e.name;
+        EXPECT_EQ(c.handle, 0xb1a5u) << e.name;
+        EXPECT_EQ(c.stream, e.name == "cublasCreate_v2" ? 0u : 0x7777u) << e.name;
     }
 }
 

@@ -34,14 +34,21 @@ struct Fns {
 };
 
 /* A stream value the test can find in the recorded columns: a made-up one where the handle
- * could not be created (no GPU; the library then never uses it), the default stream otherwise. */
+ * could not be created (no GPU; the library then never uses it), the default stream otherwise,
+ * or SL_TEST_STREAM (hex) where the test gives one (with a stand-in library that never uses it). */
 #define FAKE_STREAM ((cudaStream_t)0x5150)
+#include <stdlib.h>
+static cudaStream_t streamForHandle(int created) {
+    const char* given = getenv("SL_TEST_STREAM");
+    if (given) return (cudaStream_t)strtoull(given, 0, 16);
+    return created ? (cudaStream_t)0 : FAKE_STREAM;
+}
 
 /* cuBLAS: Create, SetStream, Sgemm x n, Destroy (3 + n calls). */
 static void runCublas(const struct Fns* f, int n) {
     cublasHandle_t h = 0;
     cublasStatus_t s = f->cublasCreate_v2(&h);
-    cudaStream_t stream = s == CUBLAS_STATUS_SUCCESS ? (cudaStream_t)0 : FAKE_STREAM;
+    cudaStream_t stream = streamForHandle(s == CUBLAS_STATUS_SUCCESS);
     f->cublasSetStream_v2(h, stream);
     float alpha = 1, beta = 0;
     for (int i = 0; i < n; ++i)
