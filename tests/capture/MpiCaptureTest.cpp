@@ -134,6 +134,17 @@ TEST(MpiCapture, ProfilerAroundMpirunRecordsEveryCallOfEveryRank) {
     EXPECT_NE(csv.find(",Rank 0 (ns),Rank 1 (ns),Rank 2 (ns),Rank 3 (ns)"), std::string::npos)
         << csv;
     EXPECT_NE(csv.find("\nMPI_Iprobe,4,"), std::string::npos) << csv;
+    // The same report exported to nsys's SQLite and read back gives each rank only its own
+    // process's calls (an import is built whole; the per-rank read drops the other ranks' tracks).
+    const std::string sqlite = dir.file("ranks.sqlite");
+    const std::string exported = runCapturingStdout(
+        {SIGHTLINE_CLI, "export", "--type", "sqlite", "-o", sqlite, out}, &code);
+    ASSERT_EQ(code, 0) << exported;
+    const std::string fromExport = runCapturingStdout(
+        {SIGHTLINE_CLI, "stats", "-r", "mpi_event_sum", "--per-rank", "--format", "csv", sqlite},
+        &code);
+    ASSERT_EQ(code, 0) << fromExport;
+    EXPECT_EQ(fromExport, csv);
 }
 
 // The same wrappers compiled against MPICH's header (its handles are ints, OpenMPI's pointers),
