@@ -35,25 +35,37 @@ namespace {
 
 using DlsymFn = void* (*)(void*, const char*);
 
+// The hook runs before a sanitizer runtime has started (AddressSanitizer finds the functions it
+// intercepts with dlsym(RTLD_NEXT) while it initialises, before its shadow memory exists), so
+// the path every dlsym takes is not instrumented and uses no guarded statics or out-of-line
+// atomics: plain pointers read and written with the compiler's builtins (two threads may both
+// look them up; they store the same value).
+#define SL_DLSYM_PATH __attribute__((no_sanitize("address", "undefined")))
+
+DlsymFn g_glibcDlsym = nullptr, g_nextDlsym = nullptr;
+
 // glibc's dlsym. dlvsym is not interposed, and a versioned lookup skips the unversioned
 // definitions of this module and the other Sightline library modules.
-DlsymFn glibcDlsym() {
-    static DlsymFn f = [] {
-        void* p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-        if (!p) p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-        return reinterpret_cast<DlsymFn>(p);
-    }();
+SL_DLSYM_PATH DlsymFn glibcDlsym() {
+    DlsymFn f = __atomic_load_n(&g_glibcDlsym, __ATOMIC_ACQUIRE);
+    if (f) return f;
+    void* p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (!p) p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+    f = reinterpret_cast<DlsymFn>(p);
+    __atomic_store_n(&g_glibcDlsym, f, __ATOMIC_RELEASE);
     return f;
 }
 
 // Where a lookup that is not this module's goes: the next dlsym after this module, which is
 // the next Sightline library module's hook (the program binds to the first one preloaded, so
 // the hooks form a chain) or glibc's.
-DlsymFn nextDlsym() {
-    static DlsymFn f = [] {
-        void* p = glibcDlsym() ? glibcDlsym()(RTLD_NEXT, "dlsym") : nullptr;
-        return p ? reinterpret_cast<DlsymFn>(p) : glibcDlsym();
-    }();
+SL_DLSYM_PATH DlsymFn nextDlsym() {
+    DlsymFn f = __atomic_load_n(&g_nextDlsym, __ATOMIC_ACQUIRE);
+    if (f) return f;
+    DlsymFn glibc = glibcDlsym();
+    void* p = glibc ? glibc(RTLD_NEXT, "dlsym") : nullptr;
+    f = p ? reinterpret_cast<DlsymFn>(p) : glibc;
+    __atomic_store_n(&g_nextDlsym, f, __ATOMIC_RELEASE);
     return f;
 }
 
@@ -65,15 +77,18 @@ const char* soPrefix() {
         default: return "libnccl.so";
     }
 }
-const char* namePrefix() {
+SL_DLSYM_PATH const char* namePrefix() {
     switch (kModuleKind) {
         case EventKind::Cublas: return "cublas";
         case EventKind::Cudnn: return "cudnn";
         default: return "nccl";
     }
 }
-bool hasPrefix(const char* s, const char* prefix) {
-    return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+// By hand: strncmp is intercepted by sanitizers, and this runs before they start.
+SL_DLSYM_PATH bool hasPrefix(const char* s, const char* prefix) {
+    for (; *prefix; ++s, ++prefix)
+        if (*s != *prefix) return false;
+    return true;
 }
 const char* baseName(const char* path) {
     const char* slash = std::strrchr(path, '/');
@@ -213,7 +228,7 @@ int64_t ncclTypeSize(int64_t t) {
 
 // Only names of this module's library asked of a real handle go to the lookup; everything else
 // is a tail call, so the real dlsym sees the caller's return address (RTLD_NEXT).
-SL_EXPORT void* dlsym(void* handle, const char* name) {
+SL_EXPORT SL_DLSYM_PATH void* dlsym(void* handle, const char* name) {
     using namespace sl::cudalibs;
     if (handle != RTLD_NEXT && handle != RTLD_DEFAULT && name && hasPrefix(name, namePrefix()))
         return lookupInHandle(handle, name, __builtin_return_address(0));
