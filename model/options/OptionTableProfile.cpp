@@ -32,11 +32,10 @@ void addProfileOptions(std::vector<OptionDef>& out) {
                      differs("cublas-verbose", "traced as cublas (each call with its handle, "
                              "stream and status); the argument text of cuBLAS's logger is not "
                              "recorded"),
-                     val("cudnn"),
+                     val("cudnn"), val("nccl"),
                      na("cusolver", kNoTraceDomain), na("cusolver-verbose", kNoTraceDomain),
                      na("cusparse", kNoTraceDomain), na("cusparse-verbose", kNoTraceDomain),
                      na("cudla", kNoTraceDomain), na("cudla-verbose", kNoTraceDomain),
-                     val("nccl"),
                      na("oshmem", kNoTraceDomain), na("ucx", kNoTraceDomain),
                      na("openacc", kNoTraceDomain),
                      na("opengl", kNoTraceDomain), na("opengl-annotations", kNoTraceDomain),
