@@ -69,14 +69,7 @@ SL_DLSYM_PATH DlsymFn nextDlsym() {
     return f;
 }
 
-// The library's file name prefix and its functions' name prefix.
-const char* soPrefix() {
-    switch (kModuleKind) {
-        case EventKind::Cublas: return "libcublas.so";
-        case EventKind::Cudnn: return "libcudnn.so";
-        default: return "libnccl.so";
-    }
-}
+// The library's functions' name prefix (cuBLASLt's cublasLt* included in cublas).
 SL_DLSYM_PATH const char* namePrefix() {
     switch (kModuleKind) {
         case EventKind::Cublas: return "cublas";
@@ -95,16 +88,39 @@ const char* baseName(const char* path) {
     return slash ? slash + 1 : path;
 }
 
-// The loaded library, when it is not in the global scope (opened with RTLD_LOCAL).
+// A library of the module, when it is not in the global scope (opened with RTLD_LOCAL): found
+// among the loaded objects by its file name prefix. The cuBLAS module has two: cuBLASLt's
+// functions are defined in libcublasLt.so (which libcublas.so needs, but a program may open
+// alone), the others in libcublas.so ("libcublas.so" is not a prefix of "libcublasLt.so").
+// (Constant-initialised: nothing here waits for the module's static constructors.)
+struct LoadedLibrary {
+    const char* soPrefix;
+    std::atomic<void*> handle;
+};
+LoadedLibrary g_cublas{"libcublas.so", nullptr}, g_cublasLt{"libcublasLt.so", nullptr},
+    g_cudnn{"libcudnn.so", nullptr}, g_nccl{"libnccl.so", nullptr};
+
+LoadedLibrary& libraryDefining(const char* name) {
+    switch (kModuleKind) {
+        case EventKind::Cublas: return hasPrefix(name, "cublasLt") ? g_cublasLt : g_cublas;
+        case EventKind::Cudnn: return g_cudnn;
+        default: return g_nccl;
+    }
+}
+
+struct Search {
+    const char* soPrefix;
+    void* handle;
+};
 int findLoaded(dl_phdr_info* info, size_t, void* out) {
+    auto* search = static_cast<Search*>(out);
     if (!info->dlpi_name || !*info->dlpi_name) return 0;
-    if (!hasPrefix(baseName(info->dlpi_name), soPrefix())) return 0;
+    if (!hasPrefix(baseName(info->dlpi_name), search->soPrefix)) return 0;
     void* h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h) return 0;
-    *static_cast<void**>(out) = h;  // kept open: it is loaded anyway
+    search->handle = h;  // kept open: it is loaded anyway
     return 1;
 }
-std::atomic<void*> g_loaded{nullptr};
 
 const WrappedFunction* findWrapped(const char* name) {
     size_t lo = 0, hi = g_wrappedCount;
@@ -176,11 +192,14 @@ std::atomic<void*> g_userRank{nullptr}, g_count{nullptr};
 void* findReal(const char* name) {
     void* f = glibcDlsym()(RTLD_NEXT, name);
     if (f) return f;
-    void* h = g_loaded.load(std::memory_order_acquire);
+    LoadedLibrary& lib = libraryDefining(name);
+    void* h = lib.handle.load(std::memory_order_acquire);
     if (!h) {
-        dl_iterate_phdr(findLoaded, &h);
-        if (!h) return nullptr;
-        g_loaded.store(h, std::memory_order_release);
+        Search search{lib.soPrefix, nullptr};
+        dl_iterate_phdr(findLoaded, &search);
+        if (!search.handle) return nullptr;
+        h = search.handle;
+        lib.handle.store(h, std::memory_order_release);
     }
     return glibcDlsym()(h, name);
 }

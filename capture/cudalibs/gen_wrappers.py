@@ -9,7 +9,14 @@ scope, so a wrong signature is a compile error), records the call (CudaLibRuntim
 the real function found at run time. Varargs functions cannot be forwarded and are listed as
 skipped in the output's comments (and printed).
 
-usage: gen_wrappers.py LIB CXX INCLUDE_DIR OUT.cpp
+cuBLASLt (cublasLt.h, libcublasLt) is part of `cublas`: the same module, kind and row (its
+names start with cublasLt; docs/cuda.md says why).
+
+With DEPFILE, every header the preprocessor read is written there as a Makefile rule for
+OUT.cpp (the build system's depfile), so a change in any of them regenerates the wrappers, not
+only a change in the umbrella header (cuDNN's declarations are in cudnn_*.h).
+
+usage: gen_wrappers.py LIB CXX INCLUDE_DIR OUT.cpp [DEPFILE]
 """
 import bisect
 import re
@@ -17,10 +24,11 @@ import subprocess
 import sys
 
 LIBS = {
-    # lib: (umbrella header, header files whose declarations are the API, name prefix, EventKind)
-    "cublas": ("cublas_v2.h", re.compile(r"(^|/)cublas_api\.h$"), "cublas", "Cublas"),
-    "cudnn": ("cudnn.h", re.compile(r"(^|/)cudnn_\w+\.h$"), "cudnn", "Cudnn"),
-    "nccl": ("nccl.h", re.compile(r"(^|/)nccl\.h$"), "nccl", "Nccl"),
+    # lib: (umbrella headers, header files whose declarations are the API, name prefix, EventKind)
+    "cublas": (("cublas_v2.h", "cublasLt.h"), re.compile(r"(^|/)(cublas_api|cublasLt)\.h$"),
+               "cublas", "Cublas"),
+    "cudnn": (("cudnn.h",), re.compile(r"(^|/)cudnn_\w+\.h$"), "cudnn", "Cudnn"),
+    "nccl": (("nccl.h",), re.compile(r"(^|/)nccl\.h$"), "nccl", "Nccl"),
 }
 QUALIFIERS = {"const", "volatile", "struct", "enum", "union", "restrict", "__restrict",
               "__restrict__"}
@@ -83,11 +91,13 @@ def name_param(p, index):
     return base.rstrip() + " " + name + suffix, name
 
 
-def parse(lib, cxx, include):
-    umbrella, header_re, prefix, _ = LIBS[lib]
-    src = "#include <%s>\n" % umbrella
+def parse(lib, cxx, include, out=None, depfile=None):
+    umbrellas, header_re, prefix, _ = LIBS[lib]
+    src = "".join("#include <%s>\n" % u for u in umbrellas)
     # As C: C++ adds overloads and inline helpers that are not the library's exported API.
-    text = subprocess.run([cxx, "-x", "c", "-E", "-I", include, "-"], input=src,
+    # -MD: the headers read, as a rule for OUT (the build's depfile); -E still prints the text.
+    deps = ["-MD", "-MF", depfile, "-MT", out] if depfile else []
+    text = subprocess.run([cxx, "-x", "c", "-E", "-I", include] + deps + ["-"], input=src,
                           capture_output=True, text=True, check=True).stdout
     # Which file each offset comes from: the preprocessor's line markers.
     marks, files, clean, pos = [], [], [], 0
@@ -138,7 +148,7 @@ def field_setters(lib, name, named):
     out = []
     for i, (decl, pname) in enumerate(named):
         t = " ".join(decl.replace(pname, " ").split())
-        if re.fullmatch(r"(const )?(cublasHandle_t|cudnnHandle_t)", t) and i == 0:
+        if re.fullmatch(r"(const )?(cublasHandle_t|cublasLtHandle_t|cudnnHandle_t)", t) and i == 0:
             out.append("sl_call_.handle(%s);" % pname)
         elif t == "cudaStream_t":
             out.append("sl_call_.stream(%s);" % pname)
@@ -172,17 +182,19 @@ def after_success(lib, name, named):
     names = [n for _, n in named]
     if re.fullmatch(r"(cublasSetStream_v2|cudnnSetStream)", name) and len(names) == 2:
         return ["if (static_cast<int>(sl_r_) == 0) sl::cudalibs::rememberStream(%s, %s);" % tuple(names)]
-    if re.fullmatch(r"(cublasCreate_v2|cudnnCreate)", name) and len(names) == 1:
+    if re.fullmatch(r"(cublasCreate_v2|cublasLtCreate|cudnnCreate)", name) and len(names) == 1:
         # The handle the call made is the call's handle.
         return ["if (static_cast<int>(sl_r_) == 0) sl_call_.handle(*%s);" % names[0]]
-    if re.fullmatch(r"(cublasDestroy_v2|cudnnDestroy)", name) and len(names) == 1:
+    if re.fullmatch(r"(cublasDestroy_v2|cublasLtDestroy|cudnnDestroy)", name) and len(names) == 1:
         return ["if (static_cast<int>(sl_r_) == 0) sl::cudalibs::forgetHandle(%s);" % names[0]]
     return []
 
 
 def main():
+    if len(sys.argv) not in (5, 6) or sys.argv[1] not in LIBS:
+        sys.exit("usage: gen_wrappers.py %s CXX INCLUDE_DIR OUT.cpp [DEPFILE]" % "|".join(LIBS))
     lib, cxx, include, out = sys.argv[1:5]
-    funcs, skipped = parse(lib, cxx, include)
+    funcs, skipped = parse(lib, cxx, include, out, sys.argv[5] if len(sys.argv) == 6 else None)
     kind = LIBS[lib][3]
     status_type = {"cublas": "cublasStatus_t", "cudnn": "cudnnStatus_t", "nccl": "ncclResult_t"}[lib]
     w = []
@@ -193,7 +205,7 @@ def main():
         w.append("//   %s (%s)" % (n, why))
     # Deprecated functions are still part of the API programs call.
     w.append('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
-    w.append("#include <%s>" % LIBS[lib][0])
+    w.extend("#include <%s>" % u for u in LIBS[lib][0])
     w.append('#include "capture/cudalibs/CudaLibRuntime.h"')
     w.append("")
     w.append("namespace sl::cudalibs {")
