@@ -1,4 +1,5 @@
-// -t cublas,cudnn,nccl end to end: real cuBLAS, cuDNN and NCCL (the CUDA toolkit's libraries)
+// -t cublas,cudnn,nccl end to end: real cuBLAS (and cuBLASLt, traced by -t cublas), cuDNN and
+// NCCL (the CUDA toolkit's libraries)
 // called by a program linked with them and by one that opens them with dlopen and takes every
 // function from dlsym(handle, ...). Without a GPU the calls fail; they are recorded with the
 // status they returned. Counts, columns, the stats reports, the SQLite export, and the bad
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 using analysis::CudaLibCall;
 using analysis::cudaLibCallAt;
 
-constexpr int kSgemms = 4;
+constexpr int kSgemms = 4;  // and as many cublasLtMatmul calls
 constexpr uint64_t kFakeStream = 0x5150;  // cudalibs_calls.h: FAKE_STREAM
 
 bool haveModules(std::string* why) {
@@ -58,9 +59,11 @@ const Ev& only(const Report& r, EventKind k, const std::string& name) {
 }
 
 // Runs `program kSgemms` under -t cublas,cudnn,nccl and checks every recorded call.
-// `viaOwnHandle`: the program also calls cublasGetVersion_v2 found with dlsym(dlopen(NULL)).
+// `viaOwnHandle`: the program also calls cublasGetVersion_v2 and cublasLtGetVersion found with
+// dlsym(dlopen(NULL)).
 void checkProgram(const std::string& program, const std::string& expectedNextModule, bool viaOwnHandle) {
-    const int cublasCalls = 3 + kSgemms + (viaOwnHandle ? 1 : 0);
+    const int cublasLtCalls = 4 + kSgemms + (viaOwnHandle ? 1 : 0);
+    const int cublasCalls = 3 + kSgemms + (viaOwnHandle ? 1 : 0) + cublasLtCalls;
     CaptureDir dir;
     const std::string out = dir.file("libs.rep");
     int code = 0;
@@ -72,10 +75,16 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     auto r = load(out);
     ASSERT_TRUE(r);
     std::map<std::string, int> cublas{{"cublasCreate_v2", 1}, {"cublasSetStream_v2", 1},
-                                      {"cublasSgemm_v2", kSgemms}, {"cublasDestroy_v2", 1}};
+                                      {"cublasSgemm_v2", kSgemms}, {"cublasDestroy_v2", 1},
+                                      {"cublasLtCreate", 1}, {"cublasLtMatmulDescCreate", 1},
+                                      {"cublasLtMatmul", kSgemms}, {"cublasLtMatmulDescDestroy", 1},
+                                      {"cublasLtDestroy", 1}};
     if (viaOwnHandle) {
         cublas["cublasGetVersion_v2"] = 1;
+        cublas["cublasLtGetVersion"] = 1;
         EXPECT_NE(text.find("cublasGetVersion_v2 0\n"), std::string::npos) << text;  // no device needed
+        // Called while only libcublasLt was open: its real function was found there.
+        EXPECT_NE(text.find("cublasLtGetVersion 1"), std::string::npos) << text;  // 13xxxx
     }
     EXPECT_EQ(countsOf(*r, EventKind::Cublas), cublas);
     EXPECT_EQ(countsOf(*r, EventKind::Cudnn),
@@ -115,6 +124,17 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
             EXPECT_EQ(cudaLibCallAt(*e.track, e.index).handle, set.handle);
             EXPECT_EQ(cudaLibCallAt(*e.track, e.index).stream, set.stream);
         }
+    }
+    // cuBLASLt: cublasLtMatmul's stream is its own argument, its handle the one Create made.
+    const Ev& ltCreate = only(*r, EventKind::Cublas, "cublasLtCreate");
+    const CudaLibCall ltCreated = cudaLibCallAt(*ltCreate.track, ltCreate.index);
+    EXPECT_NE(text.find("cublasLtCreate " + std::to_string(ltCreated.status) + "\n"), std::string::npos)
+        << text;
+    for (const Ev& e : events(*r, EventKind::Cublas, "cublasLtMatmul")) {
+        const CudaLibCall c = cudaLibCallAt(*e.track, e.index);
+        EXPECT_NE(c.status, 0);  // null matrix layouts: an error with or without a device
+        EXPECT_EQ(c.handle, ltCreated.handle);
+        EXPECT_EQ(c.stream, ltCreated.status == 0 ? 0u : kFakeStream);
     }
     const Ev& cudnnCreate = only(*r, EventKind::Cudnn, "cudnnCreate");
     EXPECT_NE(text.find("cudnnCreate " +
@@ -158,7 +178,7 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     ASSERT_EQ(code, 0) << csv;
     std::istringstream lines(csv);
     std::string line;
-    int sgemmRows = 0, traceRows = 0;
+    int sgemmRows = 0, matmulRows = 0, traceRows = 0;
     while (std::getline(lines, line)) {
         // cublas_api_sum: Time (%),Total Time (ns),Num Calls,...,Name
         if (line.size() > 15 && line.ends_with(",cublasSgemm_v2")) {
@@ -169,10 +189,19 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
             EXPECT_EQ(f[2], std::to_string(kSgemms)) << line;
             ++sgemmRows;
         }
+        if (line.size() > 15 && line.ends_with(",cublasLtMatmul")) {
+            std::vector<std::string> f;
+            std::istringstream cells(line);
+            for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+            ASSERT_GE(f.size(), 3u) << line;
+            EXPECT_EQ(f[2], std::to_string(kSgemms)) << line;
+            ++matmulRows;
+        }
         if (line.starts_with("cuBLAS,") || line.starts_with("cuDNN,") || line.starts_with("NCCL,"))
             ++traceRows;
     }
     EXPECT_EQ(sgemmRows, 1) << csv;
+    EXPECT_EQ(matmulRows, 1) << csv;
     EXPECT_EQ(traceRows, cublasCalls + 7 + 6) << csv;
     EXPECT_NE(csv.find("NCCL,"), std::string::npos);
     EXPECT_NE(csv.find(",ncclAllReduce,"), std::string::npos);
@@ -186,6 +215,9 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     EXPECT_EQ(query(db, "SELECT COUNT(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON e.nameId = s.id "
                         "WHERE s.value = 'cublasSgemm_v2'"),
               (Rows{{std::to_string(kSgemms)}}));
+    EXPECT_EQ(query(db, "SELECT COUNT(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON e.nameId = s.id "
+                        "WHERE s.value LIKE 'cublasLt%'"),
+              (Rows{{std::to_string(cublasLtCalls)}}));
     EXPECT_EQ(query(db, "SELECT e.count, e.size, e.dataType, e.redOp, e.peerRank FROM NCCL_EVENTS e "
                         "JOIN StringIds s ON e.nameId = s.id WHERE s.value = 'ncclAllReduce'"),
               (Rows{{"1024", "4096", "7", "0", "NULL"}}));
@@ -269,9 +301,11 @@ TEST(CudaLibsCapture, NcclCallsCarryTheCommunicatorsRankAndSize) {
     }
 }
 
-// With a stand-in cuBLAS that makes handles without GPUs (tests/clients/cudalibs/fake_cublas.c):
-// the handle cublasCreate made is its event's handle, and the stream cublasSetStream gave it
-// is every later call's stream (cublasSgemm has no stream argument), up to cublasDestroy.
+// With a stand-in cuBLAS and cuBLASLt that make handles without GPUs
+// (tests/clients/cudalibs/fake_cublas.c, fake_cublaslt.c): the handle cublasCreate made is its
+// event's handle, and the stream cublasSetStream gave it is every later call's stream
+// (cublasSgemm has no stream argument), up to cublasDestroy. cuBLASLt's calls carry the handle
+// cublasLtCreate made and cublasLtMatmul its own stream argument.
 TEST(CudaLibsCapture, CublasCallsCarryTheStreamTheirHandleWasGiven) {
     REQUIRE_CUDALIBS();
     const std::string fakeDir = std::string(SIGHTLINE_CLIENTS) + "/fake_cublas";
@@ -285,10 +319,23 @@ TEST(CudaLibsCapture, CublasCallsCarryTheStreamTheirHandleWasGiven) {
         &code);
     ASSERT_EQ(code, 0) << text;
     ASSERT_NE(text.find("cublasCreate 0\n"), std::string::npos) << text;
+    ASSERT_NE(text.find("cublasLtCreate 0\n"), std::string::npos) << text;
     auto r = load(out);
     ASSERT_TRUE(r);
-    std::vector<Ev> calls = events(*r, EventKind::Cublas);
+    std::vector<Ev> calls, lt;
+    for (const Ev& e : events(*r, EventKind::Cublas)) (e.name.starts_with("cublasLt") ? lt : calls).push_back(e);
     std::sort(calls.begin(), calls.end(), [](const Ev& a, const Ev& b) { return a.start < b.start; });
+    std::sort(lt.begin(), lt.end(), [](const Ev& a, const Ev& b) { return a.start < b.start; });
+    ASSERT_EQ(lt.size(), 7u);  // Create, MatmulDescCreate, Matmul x 3, MatmulDescDestroy, Destroy
+    EXPECT_EQ(lt[0].name, "cublasLtCreate");
+    EXPECT_EQ(lt[6].name, "cublasLtDestroy");
+    for (const Ev& e : lt) {
+        const CudaLibCall c = cudaLibCallAt(*e.track, e.index);
+        EXPECT_EQ(c.status, 0) << e.name;
+        const bool onHandle = e.name == "cublasLtCreate" || e.name == "cublasLtMatmul" || e.name == "cublasLtDestroy";
+        EXPECT_EQ(c.handle, onHandle ? 0xb1a7u : 0u) << e.name;
+        EXPECT_EQ(c.stream, e.name == "cublasLtMatmul" ? 0x7777u : 0u) << e.name;
+    }
     ASSERT_EQ(calls.size(), 6u);
     EXPECT_EQ(calls[0].name, "cublasCreate_v2");
     EXPECT_EQ(calls[5].name, "cublasDestroy_v2");

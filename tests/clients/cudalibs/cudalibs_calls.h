@@ -1,8 +1,9 @@
-/* The known sequence of cuBLAS, cuDNN and NCCL calls of the -t cublas,cudnn,nccl tests
+/* The known sequence of cuBLAS (cuBLASLt included), cuDNN and NCCL calls of the -t cublas,cudnn,nccl tests
  * (tests/capture/CudaLibsCaptureTest.cpp), shared by the program linked with the libraries and
  * the one that opens them with dlopen and finds every function with dlsym(handle, ...).
  * Without a GPU the calls fail and return their error; they are recorded all the same.
  * Each library's functions come through a table (F), filled by the linker or by dlsym. */
+#include <cublasLt.h>
 #include <cublas_api.h>
 #include <cudnn.h>
 #include <nccl.h>
@@ -15,6 +16,15 @@ struct Fns {
                                      int, int, const float*, const float*, int, const float*,
                                      int, const float*, float*, int);
     cublasStatus_t (*cublasDestroy_v2)(cublasHandle_t);
+    cublasStatus_t (*cublasLtCreate)(cublasLtHandle_t*);
+    cublasStatus_t (*cublasLtMatmulDescCreate)(cublasLtMatmulDesc_t*, cublasComputeType_t, cudaDataType_t);
+    cublasStatus_t (*cublasLtMatmul)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void*, const void*,
+                                     cublasLtMatrixLayout_t, const void*, cublasLtMatrixLayout_t,
+                                     const void*, const void*, cublasLtMatrixLayout_t, void*,
+                                     cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t*, void*, size_t,
+                                     cudaStream_t);
+    cublasStatus_t (*cublasLtMatmulDescDestroy)(cublasLtMatmulDesc_t);
+    cublasStatus_t (*cublasLtDestroy)(cublasLtHandle_t);
     size_t (*cudnnGetVersion)(void);
     cudnnStatus_t (*cudnnCreate)(cudnnHandle_t*);
     cudnnStatus_t (*cudnnSetStream)(cudnnHandle_t, cudaStream_t);
@@ -55,6 +65,23 @@ static void runCublas(const struct Fns* f, int n) {
         f->cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, 64, 64, 64, &alpha, 0, 64, 0, 64, &beta, 0, 64);
     printf("cublasCreate %d\n", (int)s);
     f->cublasDestroy_v2(h);
+}
+
+/* cuBLASLt: Create, MatmulDescCreate, Matmul x n, MatmulDescDestroy, Destroy (4 + n calls).
+ * Each Matmul passes its stream argument (streamForHandle); its matrix layouts are null, so
+ * even with a device it returns an error without running anything. */
+static void runCublasLt(const struct Fns* f, int n) {
+    cublasLtHandle_t h = 0;
+    cublasStatus_t s = f->cublasLtCreate(&h);
+    cudaStream_t stream = streamForHandle(s == CUBLAS_STATUS_SUCCESS);
+    cublasLtMatmulDesc_t d = 0;
+    cublasStatus_t ds = f->cublasLtMatmulDescCreate(&d, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+    float alpha = 1, beta = 0;
+    for (int i = 0; i < n; ++i)
+        f->cublasLtMatmul(h, d, &alpha, 0, 0, 0, 0, &beta, 0, 0, 0, 0, 0, 0, 0, stream);
+    f->cublasLtMatmulDescDestroy(ds == CUBLAS_STATUS_SUCCESS ? d : 0);
+    printf("cublasLtCreate %d\n", (int)s);
+    f->cublasLtDestroy(h);
 }
 
 /* cuDNN: GetVersion, Create, SetStream, tensor descriptor create/set/destroy, Destroy (7). */
