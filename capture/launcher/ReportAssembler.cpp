@@ -4,9 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/PythonStacks.h"
+#include "capture/launcher/RankEnvironment.h"
 #include "capture/launcher/ProcSampler.h"
 #include "capture/launcher/SchedTracer.h"
 #include "capture/launcher/SessionMerger.h"
@@ -198,6 +201,14 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     s.argv = o.command;
     s.workingDirectory = fs::current_path().string();
     for (const auto& kv : o.env) s.environment.push_back(kv);
+    // The rank variables the program inherited from us (not with -n false), unless -e set them.
+    if (o.inheritEnvironment)
+        for (std::string_view name : kRankVariables) {
+            const char* value = std::getenv(std::string(name).c_str());
+            const bool given = std::any_of(o.env.begin(), o.env.end(),
+                                           [name](const auto& kv) { return kv.first == name; });
+            if (value && !given) s.environment.emplace_back(std::string(name), value);
+        }
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     s.hostName = host;

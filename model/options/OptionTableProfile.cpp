@@ -58,17 +58,19 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "osrt-backtrace-depth", 0, K::Integer, "N", "24",
             "frames in the call stacks of OS runtime calls")
             .range(1, 256)
-            .unavailable("OS runtime calls are recorded without call stacks")
             .group("More"));
     add(Opt(P, "osrt-backtrace-stack-size", 0, K::Integer, "BYTES", "6144",
             "stack bytes copied for OS runtime call stacks")
             .range(1024, 65536)
-            .unavailable("OS runtime calls are recorded without call stacks")
+            .differs("accepted and not used: the stack is unwound in the calling thread with "
+                     "DWARF call frame information, nothing is copied (the size is the copy "
+                     "limit of nsys's copying unwinder)")
             .group("More"));
     add(Opt(P, "osrt-backtrace-threshold", 0, K::Integer, "NS", "80000",
             "OS runtime calls at least this long get a call stack")
             .range(0, 1'000'000'000'000)
-            .unavailable("OS runtime calls are recorded without call stacks")
+            .differs("stacks are taken only when this option is given (nsys takes them from "
+                     "80000 ns by default): the default capture's cost stays unchanged")
             .group("More"));
     add(Opt(P, "nvtx-domain-include", 0, K::Text, "DOMAINS", "",
             "only these NVTX domains (comma-separated; 'default' is the unnamed one)")
@@ -352,7 +354,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .group("More"));
     other("discard-environment", K::Switch, "", "false",
           "do not store the program's environment in the report",
-          "the environment is not stored in the report anyway");
+          "only the -e variables and the rank variables of a distributed job (RANK, "
+          "OMPI_COMM_WORLD_RANK, SLURM_PROCID, ...) are stored in the report");
     other("enable", K::Text, "PLUGIN[,ARGS]", "", "use an nsys plugin", "there are no plugins");
     other("flush-on-cudaprofilerstop", K::Switch, "", "true",
           "cudaProfilerStop flushes the CUDA buffers", "buffers are flushed at range ends anyway");

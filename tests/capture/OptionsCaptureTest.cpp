@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "tests/capture/CaptureTestUtil.h"
@@ -233,6 +234,42 @@ TEST(ProfileOptions, NoDropsWithDefaultBuffers) {
     ASSERT_TRUE(r);
     int64_t kept = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "r").size());
     EXPECT_EQ(kept + diagnostic(*r, "nvtx.ranges_dropped"), 320000);
+}
+
+// The rank variables of a distributed job that the program inherits are kept in the report (the
+// recipes' rank rule reads them); an -e value wins and is kept once; with -n false the program
+// does not inherit them, so the report does not claim them.
+TEST(ProfileOptions, RankVariablesOfTheInheritedEnvironmentAreKept) {
+    CaptureDir dir;
+    auto envOf = [](const Report& r) {
+        std::map<std::string, std::vector<std::string>> m;
+        for (const auto& [k, v] : r.session.environment) m[k].push_back(v);
+        return m;
+    };
+    int code = 0;
+    const std::string out = dir.file("ranked.rep");
+    const std::string log = runCapturingStdout(
+        {"env", "RANK=7", "OMPI_COMM_WORLD_RANK=3", "SLURM_PROCID=9", "UNRELATED=1", SIGHTLINE_CLI,
+         "profile", "-q", "true", "-f", "true", "-s", "none", "-e", "RANK=5", "-o", out, "/bin/true"},
+        &code);
+    ASSERT_EQ(code, 0) << log;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    auto env = envOf(*r);
+    EXPECT_EQ(env["RANK"], std::vector<std::string>{"5"});
+    EXPECT_EQ(env["OMPI_COMM_WORLD_RANK"], std::vector<std::string>{"3"});
+    EXPECT_EQ(env["SLURM_PROCID"], std::vector<std::string>{"9"});
+    EXPECT_EQ(env.count("UNRELATED"), 0u);
+
+    const std::string bare = dir.file("bare.rep");
+    const std::string log2 = runCapturingStdout(
+        {"env", "RANK=7", SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none", "-n",
+         "false", "-o", bare, "/bin/true"},
+        &code);
+    ASSERT_EQ(code, 0) << log2;
+    auto r2 = load(bare);
+    ASSERT_TRUE(r2);
+    EXPECT_EQ(envOf(*r2).count("RANK"), 0u);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 """Which rank a report is (issue #20): the MPI rank its process recorded, else RANK, LOCAL_RANK or
-OMPI_COMM_WORLD_RANK in its recorded environment, else the last number in its file name.
+OMPI_COMM_WORLD_RANK (then PMI_RANK, PMIX_RANK, SLURM_PROCID) in its recorded environment (the
+profiler keeps these from the environment the program inherited), else the last number in its file name.
 `sightline stats --per-rank` (model/analysis) numbers reports without an MPI rank by their place
 on the command line; a directory has no such order, so here the file name speaks instead."""
 import os
 import re
 
-ENVIRONMENT_VARIABLES = ("RANK", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK")
+ENVIRONMENT_VARIABLES = ("RANK", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                         "SLURM_PROCID")
 
 
 class RankError(ValueError):
