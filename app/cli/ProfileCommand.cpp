@@ -39,6 +39,9 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     o.forceOverwrite = a.isTrue("force-overwrite");
     if (Status s = parseTraceList(a.value("trace"), o); !s) return s;
     o.osrtThresholdNs = std::stoll(a.value("osrt-threshold"));
+    if (a.given("osrt-backtrace-threshold"))
+        o.osrtBacktraceThresholdNs = std::stoll(a.value("osrt-backtrace-threshold"));
+    o.osrtBacktraceDepth = std::stoi(a.value("osrt-backtrace-depth"));
     o.mpiImpl = a.value("mpi-impl");
     auto delay = parseSeconds(a.value("delay"), "--delay");
     if (!delay) return makeError(delay.error());

@@ -192,6 +192,13 @@ enum class MetaKind : uint32_t {
                           //  id from 1 (PythonBacktrace names it)
     MpiRank = 27,         // {rank, worldSize, time}  {library}: -t mpi: the process initialised
                           //  MPI; its rank in MPI_COMM_WORLD (MPI_Get_library_version's text)
+    NativeBacktrace = 28, // {tid, time, frameCount, kind} {frames: uint64 little-endian each,
+                          //  leaf first, module id << 48 | file offset of the return address
+                          //  (module 0: none, the offset is the address)}: the native stack of
+                          //  thread tid's event of EventKind kind starting at time (OS runtime:
+                          //  --osrt-backtrace-threshold; CUDA API: time is the correlation id)
+    NativeModule = 29,    // {moduleId, base}                                  {path}
+                          //  a loaded ELF module that NativeBacktrace frames name (id from 1)
 };
 
 // A MetaRecord of `intCount` values and no strings, written at `out` (room for

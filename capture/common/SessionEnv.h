@@ -28,6 +28,9 @@ constexpr const char* kPytorch = "SIGHTLINE_PYTORCH";
 // --python-backtrace: the kinds of calls that take one ("osrt,nvtx"; unset: none). Read by the
 // injected library (which calls) and the hook (which checks the layout first).
 constexpr const char* kPythonBacktrace = "SIGHTLINE_PYTHON_BACKTRACE";
+// --osrt-backtrace-threshold/-depth: "THRESHOLD_NS:DEPTH" (unset: OS runtime calls get no native
+// stack).
+constexpr const char* kOsrtBacktrace = "SIGHTLINE_OSRT_BACKTRACE";
 // Every variable the exec interposers restore, in this order.
 constexpr const char* kAll[] = {"LD_PRELOAD",
                                 "NVTX_INJECTION64_PATH",
@@ -45,6 +48,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kPythonFunctions,
                                 kPythonSamplingHz,
                                 kPytorch,
-                                kPythonBacktrace};
+                                kPythonBacktrace,
+                                kOsrtBacktrace};
 
 }  // namespace sl::capture::env

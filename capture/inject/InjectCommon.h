@@ -33,6 +33,10 @@ struct Config {
     // --python-backtrace: at recorded OS runtime calls, at NVTX pushes, starts and marks.
     bool pythonBacktraceOsrt = false;
     bool pythonBacktraceNvtx = false;
+    // --osrt-backtrace-threshold: recorded OS runtime calls at least this long get their native
+    // stack (NativeBacktrace.h), at most osrtBacktraceDepth frames; -1: none.
+    int64_t osrtBacktraceThresholdNs = -1;
+    uint32_t osrtBacktraceDepth = 24;
 };
 extern Config g_config;
 // OS runtime recording is on (set after the constructor, off during shutdown).

@@ -14,6 +14,7 @@
 
 #include "capture/common/SessionEnv.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/NativeBacktrace.h"
 #include "capture/inject/PythonBacktrace.h"
 
 namespace sl::inject {
@@ -57,6 +58,16 @@ void readConfig() {
         g_config.pythonBacktraceOsrt = kinds.find("osrt") != std::string::npos;
         g_config.pythonBacktraceNvtx = kinds.find("nvtx") != std::string::npos;
     }
+    // "THRESHOLD_NS:DEPTH" (SessionEnv.h).
+    if (const char* b = std::getenv(capture::env::kOsrtBacktrace)) {
+        char* rest = nullptr;
+        const long long threshold = std::strtoll(b, &rest, 10);
+        const long depth = rest && *rest == ':' ? std::strtol(rest + 1, nullptr, 10) : 24;
+        if (threshold >= 0 && depth > 0) {
+            g_config.osrtBacktraceThresholdNs = threshold;
+            g_config.osrtBacktraceDepth = static_cast<uint32_t>(depth);
+        }
+    }
     g_savedEnv = new std::vector<std::string>();
     for (const char* name : capture::env::kAll)
         if (const char* v = std::getenv(name)) g_savedEnv->push_back(std::string(name) + "=" + v);
@@ -69,6 +80,7 @@ __attribute__((constructor(101))) void onLoad() {
     pthread_atfork(ProcessWriter::beforeFork, nullptr, afterForkChild);
     announceProcess();
     installSignalHandlers();
+    if (g_config.osrt && g_config.osrtBacktraceThresholdNs >= 0) nbt::init();
     g_osrtOn.store(g_config.osrt);
 }
 
@@ -111,6 +123,8 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
     uint32_t id = name.get(text);
     int64_t cols[2] = {result, err};
     if (g_config.pythonBacktraceOsrt) pybt::recordFor(t0, EventKind::OsRuntime);  // before its event, in its thread
+    if (g_config.osrtBacktraceThresholdNs >= 0 && t1 - t0 >= g_config.osrtBacktraceThresholdNs)
+        nbt::recordFor(t0, EventKind::OsRuntime, g_config.osrtBacktraceDepth);
     ProcessWriter::emitEvent(EventKind::OsRuntime, currentTid(), t0, t1, id, cols, 2);
 }
 

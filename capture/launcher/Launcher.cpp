@@ -468,6 +468,9 @@ Result<ProfileResult> Launcher::run() {
                  {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
                  {env::kLauncherPid, std::to_string(getpid())}};
     if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
+    if (m_o.traceOsrt && m_o.osrtBacktraceThresholdNs >= 0)
+        setup.env.emplace_back(env::kOsrtBacktrace, std::to_string(m_o.osrtBacktraceThresholdNs) +
+                                                        ":" + std::to_string(m_o.osrtBacktraceDepth));
     if (m_o.traceNvtx) setup.env.emplace_back("NVTX_INJECTION64_PATH", plan.injectLib);
     if (plan.cudaAvailable) setup.env.emplace_back("CUDA_INJECTION64_PATH", plan.cuptiLib);
     if (!plan.omptLib.empty()) {

@@ -66,6 +66,9 @@ struct ProfileOptions {
     std::vector<PythonTracedFunction> pythonFunctions;
     int pythonSamplingHz = 0;  // --python-sampling[-frequency]; 0: off
     std::string pytorch;       // --pytorch modes, comma-separated ("": none)
+    // --osrt-backtrace-threshold (-1: not given, no native stacks) and --osrt-backtrace-depth.
+    int64_t osrtBacktraceThresholdNs = -1;
+    int osrtBacktraceDepth = 24;
     std::string pythonBacktrace;  // --python-backtrace kinds taken ("osrt,nvtx"; "": none)
     // Whether the Python start-up hook (capture/python) is needed.
     bool usesPythonHook() const {

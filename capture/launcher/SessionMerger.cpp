@@ -194,7 +194,9 @@ Status SessionMerger::addStream(const std::string& path) {
         m_damage.push_back(path.substr(path.find_last_of('/') + 1) + ": " +
                            std::to_string(s.badStringIds) +
                            " string records with an impossible id (damaged), left out");
+    const size_t pyFrom = m_b.report().backtraces.size();
     resolvePython(s);
+    resolveNative(s, pyFrom);
     if (s.pySamplesUnresolved)
         m_b.addDiagnostic("python.samples_unresolved", s.pySamplesUnresolved,
                           "Python samples or backtraces whose frames were not defined in their "

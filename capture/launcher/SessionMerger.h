@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -112,6 +113,11 @@ private:
     void onMeta(StreamCtx& s, int64_t tid, const MetaView& m);
     uint32_t pythonStack(StreamCtx& s, std::vector<uint32_t> frames);
     void resolvePython(StreamCtx& s);
+    // Native backtraces of the stream (SessionMergerNative.cpp): `pyFrom` is the first of the
+    // report's backtraces that resolvePython added for it (a Python stack of the same event is
+    // spliced in).
+    void resolveNative(StreamCtx& s, size_t pyFrom);
+    void onNativeMeta(StreamCtx& s, const MetaView& m);
     // Real parents of processes orphaned while they ran, and who adopted them (Report::reparents).
     void findOrphans();
     void nameThread(int64_t pid, int64_t tid, std::string_view name, int64_t time, bool fromNvtx);
@@ -141,6 +147,7 @@ private:
     MergeWindow m_window;
     MergeStats m_stats;
     class PythonStacks* m_pyStacks = nullptr;
+    std::shared_ptr<class FrameSymbolizer> m_nativeSymbols;  // made at the first native stack
     std::map<int64_t, ProcInfo> m_procs;
     std::map<std::pair<int64_t, int64_t>, Thread> m_threads;
     std::map<std::pair<int64_t, int64_t>, std::pair<bool, int64_t>> m_nameSource;  // (nvtx?, time)

@@ -312,6 +312,10 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::PythonBacktraceState:
             m_pyBacktraceOff[pid] = std::string(m.s(0));
             break;
+        case MetaKind::NativeBacktrace:
+        case MetaKind::NativeModule:
+            onNativeMeta(s, m);
+            break;
         case MetaKind::PyTorchState:
             m_pytorch[pid] = {m.i(1), std::string(m.s(0))};
             break;

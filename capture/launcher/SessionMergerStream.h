@@ -59,6 +59,16 @@ struct SessionMerger::StreamCtx {
     // PythonStack definitions: stream stack id -> frame ids, and (once resolved) report stack.
     std::vector<std::vector<uint32_t>> pyStackDefs;
     std::vector<uint32_t> pyStackReport;
+    // Native backtraces (NativeBacktrace records: module id << 48 | file offset, leaf first)
+    // and the module paths they name (id -> path, "" when not defined), resolved with the
+    // stream's Python backtraces (resolveNative).
+    struct PendingNative {
+        EventBacktrace b;
+        std::vector<uint64_t> frames;
+    };
+    std::vector<PendingNative> nativePending;
+    std::vector<std::string> nativeModules;
+    int64_t nativeUnresolved = 0;
     // Start/end ranges, paired while the stream is read (an image numbers its ranges itself,
     // so a range starts and ends in one stream): the start is already a row of its track (end
     // = start until paired), found by id in `startEnds`. An end read before its start (another

@@ -268,11 +268,15 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             cudaLibFields(r, t, i, f);
             break;
     }
-    // The call stack taken when the event began (--python-backtrace), every frame.
+    // The call stack taken when the event began (--python-backtrace; --osrt-backtrace-threshold,
+    // native, maybe with Python frames spliced in), every frame.
     if (t.schema().owner == OwnerKind::Thread)
         if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
-            for (size_t k = 0; k < bt->frames.size(); ++k)
-                f.push_back({k == 0 ? "Python backtrace" : "", r.frameText(bt->frames[k])});
+            for (size_t k = 0; k < bt->frames.size(); ++k) {
+                const bool python = r.isPythonFrame(r.stackFrames[bt->frames[0]]);
+                f.push_back({k == 0 ? (python ? "Python backtrace" : "Backtrace") : "",
+                             r.frameText(bt->frames[k])});
+            }
 }
 
 void ownerFields(const Report& r, const Track& t, Fields& f) {

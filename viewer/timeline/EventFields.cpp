@@ -253,10 +253,12 @@ void describeEvent(const Report& r, const Track& t, size_t i, HitInfo& hit) {
         default:
             break;
     }
-    // --python-backtrace: where in the Python code the call was made.
+    // --python-backtrace, --osrt-backtrace-threshold: where the call was made (a native stack
+    // may have Python frames spliced in; it is "Backtrace" then).
     if (t.schema().owner == OwnerKind::Thread && t.key.device < 0)
         if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
-            add("Python backtrace", framesText(r, bt->frames));
+            add(r.isPythonFrame(r.stackFrames[bt->frames[0]]) ? "Python backtrace" : "Backtrace",
+                framesText(r, bt->frames));
 }
 
 }  // namespace sl::viewer
