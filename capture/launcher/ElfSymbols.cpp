@@ -154,10 +154,30 @@ Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::s
                                  " or its strings past the end of the file (or misaligned)");
             for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
                 if (!isFunction(syms[k]) || syms[k].st_name >= strSec.sh_size) continue;
-                symbols.push_back({syms[k].st_value, syms[k].st_size, strs + syms[k].st_name});
+                uint64_t size = syms[k].st_size;
+                // A symbol without a size (crti's _init, hand-written assembly) ends with its
+                // section at the latest: past it lie other sections, e.g. the PLT after .init.
+                if (size == 0 && syms[k].st_shndx < eh->e_shnum) {
+                    const Elf64_Shdr& in = sh[syms[k].st_shndx];
+                    if (syms[k].st_value >= in.sh_addr && syms[k].st_value < in.sh_addr + in.sh_size)
+                        size = in.sh_addr + in.sh_size - syms[k].st_value;
+                }
+                symbols.push_back({syms[k].st_value, size, strs + syms[k].st_name});
             }
         }
         if (symbols.empty()) continue;
+        // The PLT stubs have no symbols: a sample there is "[plt]" (the program calling a
+        // shared library's function), not the function before them.
+        const Elf64_Shdr& names = sh[eh->e_shstrndx < eh->e_shnum ? eh->e_shstrndx : 0];
+        const auto* sectionNames = f.at<char>(names.sh_offset, names.sh_size);
+        for (size_t i = 0; sectionNames && names.sh_size > 0 && i < eh->e_shnum; ++i) {
+            if (sh[i].sh_name >= names.sh_size || sh[i].sh_size == 0) continue;
+            const std::string_view name(sectionNames + sh[i].sh_name,
+                                        strnlen(sectionNames + sh[i].sh_name,
+                                                names.sh_size - sh[i].sh_name));
+            if (name == ".plt" || name == ".plt.sec" || name == ".plt.got")
+                symbols.push_back({sh[i].sh_addr, sh[i].sh_size, "[plt]"});
+        }
         // Aliases share an address: keep one, the one with a size (then the first).
         std::stable_sort(symbols.begin(), symbols.end(), [](const Symbol& a, const Symbol& b) {
             return a.start != b.start ? a.start < b.start : (a.size != 0) > (b.size != 0);

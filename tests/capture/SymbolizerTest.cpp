@@ -2,6 +2,7 @@
 // the shared library of tests/clients, a stripped copy of it, broken files), the per-process
 // mapping table (mmap, overlap, fork, exec) and CpuSampler::resolve/addTo on synthetic records.
 #include <dlfcn.h>
+#include <elf.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -72,6 +74,37 @@ TEST(ElfSymbols, ResolvesAFunctionOfThisPieExecutable) {
     // The first instruction too; and an offset outside any loadable segment is unresolved.
     EXPECT_EQ(elf->functionAt(at.offset - 4), "sl::test::symbolizerMarker(int)");
     EXPECT_EQ(elf->functionAt(uint64_t{1} << 40), "");
+}
+
+// Sections of this executable by name: (file offset, size).
+std::map<std::string, std::pair<uint64_t, uint64_t>> sectionsOfSelf() {
+    std::ifstream in(selfExe(), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::map<std::string, std::pair<uint64_t, uint64_t>> out;
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(bytes.data());
+    const auto* sh = reinterpret_cast<const Elf64_Shdr*>(bytes.data() + eh->e_shoff);
+    const char* names = bytes.data() + sh[eh->e_shstrndx].sh_offset;
+    for (size_t i = 0; i < eh->e_shnum; ++i)
+        out[names + sh[i].sh_name] = {sh[i].sh_offset, sh[i].sh_size};
+    return out;
+}
+
+// crti's _init has no size: it ends with .init, and the PLT stubs after it are "[plt]" (a
+// sample there was shown as _init).
+TEST(ElfSymbols, SizelessSymbolsEndWithTheirSectionAndPltStubsAreNamed) {
+    auto elf = ElfSymbols::load(selfExe());
+    ASSERT_TRUE(elf) << elf.error();
+    const auto sections = sectionsOfSelf();
+    int plts = 0;
+    for (const char* plt : {".plt", ".plt.sec"}) {
+        auto it = sections.find(plt);
+        if (it == sections.end() || it->second.second < 16) continue;
+        ++plts;
+        EXPECT_EQ(elf->functionAt(it->second.first + 8), "[plt]") << plt;
+    }
+    EXPECT_GT(plts, 0) << "this executable has no PLT section";
+    if (auto init = sections.find(".init"); init != sections.end())
+        EXPECT_EQ(elf->functionAt(init->second.first), "_init");
 }
 
 TEST(ElfSymbols, SharedLibraryFullAndStripped) {
