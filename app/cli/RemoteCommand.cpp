@@ -67,7 +67,9 @@ std::string jsonList(const std::vector<remote::SessionInfo>& sessions) {
 int listSessions(remote::SshSession& ssh, const ParsedArgs& a) {
     auto r = ssh.run(remote::listScript());
     if (!r) return fail(r.error());
-    if (r->code != 0) return fail("listing the captures on " + ssh.target().display() + " failed: " + r->err);
+    if (r->code != 0)
+        return fail("listing the captures on " + ssh.target().display() + " failed (" +
+                    remote::failureReason(*r) + ")");
     const auto sessions = remote::parseList(r->out);
     if (a.value("format") == "json") {
         std::printf("%s\n", jsonList(sessions).c_str());
@@ -90,6 +92,9 @@ Result<remote::SessionInfo> oneSession(remote::SshSession& ssh, const std::strin
         return makeError("'" + id + "' is not a capture id (see sightline remote list)");
     auto r = ssh.run(remote::listScript(id));
     if (!r) return std::move(r).takeError();
+    if (r->code != 0)
+        return makeError("reading the capture " + id + " on " + ssh.target().display() + " failed (" +
+                         remote::failureReason(*r) + ")");
     for (auto& s : remote::parseList(r->out))
         if (s.id == id) return s;
     return makeError("there is no capture " + id + " on " + ssh.target().display() +
@@ -138,7 +143,7 @@ int listDirectory(remote::SshSession& ssh, const ParsedArgs& a, const std::strin
                      " 2>/dev/null || { echo \"no such directory: \"" + remote::shellQuote(dir) +
                      " >&2; exit 1; }; echo \"$PWD\"; LC_ALL=C ls -1AF");
     if (!r) return fail(r.error());
-    if (r->code != 0) return fail(ssh.target().display() + ": " + r->err);
+    if (r->code != 0) return fail(ssh.target().display() + ": " + remote::failureReason(*r));
     const bool json = a.value("format") == "json";
     std::string out = r->out, line;
     std::string cwd = out.substr(0, out.find('\n'));

@@ -147,7 +147,7 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
                          " (at least " + std::to_string(kMinFreeKiB / 1024) + " MiB are needed). Free space there (old captures: sightline remote list --remote " + host + ")");
     if (started->code != 0)
         return makeError("cannot start the capture on " + host + " (exit " + std::to_string(started->code) +
-                         "): " + started->err);
+                         "): " + failureReason(*started));
     const std::string dir = field(started->out, "dir");
     const std::string pid = field(started->out, "pid");
     const std::string remoteHost = field(started->out, "host");

@@ -30,6 +30,8 @@ bool validSessionId(const std::string& id) {
 
 std::string listScript(const std::string& id) {
     // One tagged line per fact; names inside the directory are ours, so plain globbing is safe.
+    // Every test is an `if`, never `[ ] && ...`: a failed test as the loop's last command would
+    // become the script's exit status (a session without a report yet is no error).
     return std::string("cd \"") + kSessionsDir + "\" 2>/dev/null || exit 0\n" +
            "for d in " + (id.empty() ? std::string("*/") : id + "/") + "; do d=${d%/}\n"
            "  [ -f \"$d/run.sh\" ] || continue\n"
@@ -40,8 +42,11 @@ std::string listScript(const std::string& id) {
            "  else st='lost -'; fi\n"
            "  echo \"sl-session:$d $st ${pid:-0} $(cat \"$d/started\" 2>/dev/null)\"\n"
            "  echo \"sl-command:$d $(head -n 1 \"$d/command\" 2>/dev/null)\"\n"
-           "  for f in \"$d\"/*.rep; do [ -f \"$f\" ] && echo \"sl-report:$d $(wc -c < \"$f\") $PWD/$f\"; done\n"
-           "done\n";
+           "  for f in \"$d\"/*.rep; do\n"
+           "    if [ -f \"$f\" ]; then echo \"sl-report:$d $(wc -c < \"$f\") $PWD/$f\"; fi\n"
+           "  done\n"
+           "done\n"
+           "exit 0\n";
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -93,6 +94,21 @@ Result<Ran> SshSession::run(const std::string& remoteCommand, const std::string&
     args.insert(args.end() - 1, {"-o", "ControlMaster=no"});
     args.push_back(remoteCommand);
     return runProgram(args, input);
+}
+
+std::string failureReason(const Ran& r) {
+    auto trim = [](std::string t) {
+        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+        size_t b = 0;
+        while (b < t.size() && std::isspace(static_cast<unsigned char>(t[b]))) ++b;
+        return t.substr(b);
+    };
+    if (std::string err = trim(r.err); !err.empty()) return err;
+    std::string why = r.code == SshSession::kSshError ? "ssh exited 255: the connection failed"
+                                                     : "exit code " + std::to_string(r.code) + ", nothing on stderr";
+    if (std::string out = trim(r.out); !out.empty())
+        why += "; its output ended: " + (out.size() > 200 ? "..." + out.substr(out.size() - 200) : out);
+    return why;
 }
 
 Result<Child> SshSession::start(const std::string& remoteCommand, const SpawnOptions& o) {

@@ -38,4 +38,8 @@ private:
     bool m_connected = false;
 };
 
+// Why a remote command failed, never empty: what it (or ssh) wrote on stderr, trimmed; else its
+// exit code and the end of its stdout.
+std::string failureReason(const Ran& r);
+
 }  // namespace sl::remote

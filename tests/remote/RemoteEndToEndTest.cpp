@@ -249,6 +249,22 @@ TEST_F(RemoteCapture, FetchOfARunningCaptureSaysHowToStopIt) {
     EXPECT_TRUE(fs::exists(m_local + "/running.rep"));
 }
 
+TEST_F(RemoteCapture, ListShowsARunningCaptureWhoseReportIsNotWrittenYet) {
+    // The newest session has no report yet: the listing must still succeed and say "running".
+    auto run = startSightline(profile({"-o", m_local + "/listed", kClients + "/sleeper"}));
+    ASSERT_TRUE(run.readUntil("capture running", 30)) << run.err;
+    const std::string id = sessionId(run.err);
+    ASSERT_FALSE(id.empty()) << run.err;
+    const auto list = sightline(remote("list"));
+    EXPECT_EQ(list.code, 0) << list.err;
+    EXPECT_NE(list.out.find(id + "  running"), std::string::npos) << list.out;
+    const auto json = sightline(remote("list", {"--format", "json"}));
+    EXPECT_EQ(json.code, 0) << json.err;
+    EXPECT_NE(json.out.find("{\"id\":\"" + id + "\",\"state\":\"running\""), std::string::npos) << json.out;
+    EXPECT_EQ(sightline(remote("stop", {id})).code, 0);
+    EXPECT_EQ(run.finish(), 130) << run.err;
+}
+
 TEST_F(RemoteCapture, WrongKeyFailsWithTheFix) {
     auto a = profile({kClients + "/exit_code", "0"});
     a[4] = server().wrongKey();

@@ -11,6 +11,7 @@
 #include "app/remote/RemoteVersion.h"
 #include "app/remote/ReportCopy.h"
 #include "app/remote/ShellQuote.h"
+#include "app/remote/SshSession.h"
 #include "app/remote/SshErrors.h"
 #include "app/remote/SshTarget.h"
 #include "app/remote/Subprocess.h"
@@ -177,6 +178,36 @@ TEST(ReportCopy, LocalOutputIsCheckedBeforeTheCapture) {
         fs::permissions(dir, fs::perms::owner_all);
     }
     fs::remove_all(dir);
+}
+
+TEST(SessionList, ASessionWithoutAReportIsNoError) {
+    // The script run by a real sh in a fake home: the last session listed has no report yet.
+    char templ[] = "/tmp/sl-list-test-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    const std::string home = templ;
+    const std::string dir = home + "/.cache/sightline/remote/";
+    for (const char* id : {"20261127-031500-aaaaaa", "20261127-031600-bbbbbb"}) {
+        fs::create_directories(dir + id);
+        std::ofstream(dir + id + "/run.sh") << "#\n";
+    }
+    std::ofstream(dir + "20261127-031500-aaaaaa/report.rep") << "abc";
+    std::ofstream(dir + "20261127-031500-aaaaaa/exit") << "0\n";
+    auto r = runProgram({"/usr/bin/env", "HOME=" + home, "/bin/sh", "-c", listScript()});
+    fs::remove_all(home);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->code, 0) << r->err;
+    const auto s = parseList(r->out);
+    ASSERT_EQ(s.size(), 2u) << r->out;
+    EXPECT_EQ(s[0].reports.size(), 1u);
+    EXPECT_EQ(s[1].state, "starting");
+    EXPECT_TRUE(s[1].reports.empty());
+}
+
+TEST(SessionList, AFailureAlwaysHasAReason) {
+    EXPECT_EQ(failureReason(Ran{2, "", "  cd: no such file\n"}), "cd: no such file");
+    EXPECT_EQ(failureReason(Ran{1, "", ""}), "exit code 1, nothing on stderr");
+    EXPECT_EQ(failureReason(Ran{1, "partial\n", ""}), "exit code 1, nothing on stderr; its output ended: partial");
+    EXPECT_NE(failureReason(Ran{255, "", ""}).find("connection"), std::string::npos);
 }
 
 }  // namespace
