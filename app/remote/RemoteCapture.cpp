@@ -48,6 +48,33 @@ std::string startScript(const std::string& id) {
            "echo \"sl-start:host $(hostname)\"\n";
 }
 
+// Whether the program's directory is usable there, before a session exists: one tagged line.
+std::string workdirScript(const std::string& workdir) {
+    // A relative DIR is under the remote home (sshd's login directory may be another).
+    return "cd \"$HOME\" 2>/dev/null; w=" + shellQuote(workdir) + "\n"
+           "if [ ! -e \"$w\" ]; then echo sl-wd:missing\n"
+           "elif [ ! -d \"$w\" ]; then echo sl-wd:notdir\n"
+           "elif ! cd \"$w\" 2>/dev/null; then echo sl-wd:denied\n"
+           "else echo \"sl-wd:ok $PWD\"; fi\n";
+}
+
+// The directory's absolute path there, or why it cannot be used.
+Result<std::string> checkWorkdir(SshSession& ssh, const std::string& workdir) {
+    const std::string host = ssh.target().display();
+    auto r = ssh.run(workdirScript(workdir));
+    if (!r) return makeError(r.error());
+    if (r->code == SshSession::kSshError) return makeError("the connection to " + host + " was lost before the capture started");
+    const std::string said = r->out.substr(0, r->out.find('\n'));
+    const std::string where = "the remote working directory " + workdir;
+    const std::string tail = " (--remote-workdir); nothing was started there";
+    if (said == "sl-wd:missing") return makeError(where + " does not exist on " + host + tail);
+    if (said == "sl-wd:notdir") return makeError(where + " is not a directory on " + host + tail);
+    if (said == "sl-wd:denied") return makeError("cannot enter " + where + " on " + host + ": permission denied" + tail);
+    if (said.rfind("sl-wd:ok ", 0) != 0)
+        return makeError("cannot check " + where + " on " + host + " (" + failureReason(*r) + ")");
+    return said.substr(9);
+}
+
 // After the output streams ended: the exit code (run.sh writes it just after sightline ends).
 std::string endScript(const std::string& id) {
     return "d=" + sessionDir(id) + "\n"
@@ -134,8 +161,15 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     // A stop while connecting and checking: nothing has started there yet, so nothing starts.
     if (const int sig = stopSignal().load(); sig != 0)
         return makeError(std::string("stopped (SIG") + sigabbrev_np(sig) + ") before the capture started on " + host);
+    // Step 0: the program's directory, checked here so that its error is ours, not a session's.
+    RemoteProfileRequest checked = r;
+    if (!r.workdir.empty()) {
+        auto dir = checkWorkdir(ssh, r.workdir);
+        if (!dir) return std::move(dir).takeError();
+        checked.workdir = *dir;
+    }
     // Step 1: start it detached, with run.sh on stdin and the command recorded for `remote list`.
-    std::string script = runScript(r);
+    std::string script = runScript(checked);
     auto started = ssh.run(startScript(id) + "printf '%s\\n' " + shellQuote(shellJoin(r.command)) +
                                " > \"$d/command\"\n",
                            script);
@@ -193,6 +227,17 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     }
     bool lost = false;
     for (const auto& t : tails) lost |= waitChild(t.pid) == SshSession::kSshError;
+    // It ended before its sightline wrote a pid (run.sh failed at once): no stream followed its
+    // output, so show what it wrote now; the reason is in its stderr.log.
+    if (tails.empty() && !lost) {
+        auto logs = ssh.run("cat " + shellQuote(dir + "/stdout.log") + " 2>/dev/null; cat " +
+                            shellQuote(dir + "/stderr.log") + " >&2 2>/dev/null; true");
+        if (!logs || logs->code == SshSession::kSshError) lost = true;
+        else {
+            (void)writeAll(1, logs->out.data(), logs->out.size());
+            (void)writeAll(2, logs->err.data(), logs->err.size());
+        }
+    }
     // Step 3: how it ended, and its reports.
     std::vector<SessionInfo> info;
     if (!lost) {

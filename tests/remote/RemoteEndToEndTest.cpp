@@ -265,6 +265,25 @@ TEST_F(RemoteCapture, ListShowsARunningCaptureWhoseReportIsNotWrittenYet) {
     EXPECT_EQ(run.finish(), 130) << run.err;
 }
 
+TEST_F(RemoteCapture, MissingRemoteWorkdirIsRefusedBeforeTheCaptureStarts) {
+    const auto before = sightline(remote("list", {"--format", "json"})).out;
+    const auto r = sightline(profile({"--remote-workdir", "/nonexist", "-o", m_local + "/wd", kClients + "/exit_code", "0"}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("/nonexist does not exist on " + server().target()), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("capturing on"), std::string::npos) << r.err;
+    std::ofstream(server().home() + "/plain-file") << "x";
+    const auto file = sightline(profile({"--remote-workdir", "plain-file", "-o", m_local + "/wd", kClients + "/exit_code", "0"}));
+    EXPECT_EQ(file.code, 1);
+    EXPECT_NE(file.err.find("plain-file is not a directory"), std::string::npos) << file.err;
+    EXPECT_EQ(sightline(remote("list", {"--format", "json"})).out, before);
+    EXPECT_FALSE(fs::exists(m_local + "/wd.rep"));
+    // An existing one, relative to the remote home, is where the program runs.
+    fs::create_directories(server().home() + "/work here");
+    const auto ok = sightline(profile({"-q", "--remote-workdir", "work here", "-o", m_local + "/wd", "/bin/pwd"}));
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(ok.out, server().home() + "/work here\n");
+}
+
 TEST_F(RemoteCapture, WrongKeyFailsWithTheFix) {
     auto a = profile({kClients + "/exit_code", "0"});
     a[4] = server().wrongKey();
