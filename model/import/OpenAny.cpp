@@ -19,20 +19,16 @@ Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
     o.progress = progress;
     auto imported = importFile(path, o);
     if (!imported || !read.wantTrack) return imported;
-    // An import is built whole; the tracks a partial read does not want are dropped after, so
-    // callers (stats --per-rank of one rank's process) see the same report as from a .rep.
+    // An import is built whole; the tracks a partial read does not want are emptied after, as a
+    // partial .rep read leaves them (key kept, no events, their time bounds kept as the report's),
+    // so callers (stats --per-rank of one rank's process, the Python API's pids=) see the same.
     Report& r = **imported;
-    std::vector<Track> kept;
-    kept.reserve(r.tracks.size());
     for (Track& t : r.tracks) {
-        if (read.wantTrack(t.key)) {
-            kept.push_back(std::move(t));
-        } else if (!t.empty()) {
-            r.unloadedTMin = std::min(r.unloadedTMin, t.tMin);
-            r.unloadedTMax = std::max(r.unloadedTMax, t.tMax);
-        }
+        if (read.wantTrack(t.key) || t.empty()) continue;
+        r.unloadedTMin = std::min(r.unloadedTMin, t.tMin);
+        r.unloadedTMax = std::max(r.unloadedTMax, t.tMax);
+        t = Track(t.key);
     }
-    r.tracks = std::move(kept);
     return imported;
 }
 

@@ -13,7 +13,7 @@ namespace sl {
 
 // `progress` gets the fraction done; returning false cancels ("cancelled"). `read` applies to
 // .rep files (which tracks to load, with or without the level of detail); an import is built
-// whole and then keeps only the tracks `read.wantTrack` wants.
+// whole and then empties the tracks `read.wantTrack` does not want, as a partial .rep read does.
 Result<std::shared_ptr<Report>> openAnyReport(const std::string& path,
                                               const std::function<bool(double)>& progress,
                                               const ReadOptions& read = {});

@@ -153,6 +153,9 @@ class Errors(unittest.TestCase):
             sightline.open(rep).events("kernels")
         r = sightline.open(rep, kinds=["kernel"])
         self.assertGreater(len(r.events("kernel")["start"]), 0)
+        # One kind may be given alone (it was iterated letter by letter: "unknown event kind 'k'").
+        alone = sightline.open(rep, kinds="kernel")
+        self.assertEqual(alone.event_count("kernel"), r.event_count("kernel"))
         with self.assertRaisesRegex(sightline.ReportError, "nvtx_range.*not loaded"):
             r.events("nvtx_range")
         with self.assertRaisesRegex(sightline.ReportError, "not loaded"):
@@ -167,6 +170,7 @@ class Errors(unittest.TestCase):
         whole = sightline.open(job)
         self.assertEqual([p["mpi_rank"] for p in whole.processes], [0, 1])
         first, second = sightline.open(job, pids=[pid]), sightline.open(job, pids=[pid2])
+        self.assertEqual(sightline.open(job, pids=pid).event_count("kernel"), first.event_count("kernel"))
         self.assertEqual(first.event_count("kernel") + second.event_count("kernel"), whole.event_count("kernel"))
         self.assertEqual(second.stats("cuda_gpu_kern_sum")["Total Time (ns)"].sum(),
                          2 * first.stats("cuda_gpu_kern_sum")["Total Time (ns)"].sum())

@@ -151,17 +151,6 @@ std::vector<const KindSchema*> knownKinds() {
     return out;
 }
 
-// An import builds every track whatever was asked: the tracks left out are emptied here, as a
-// partial .rep read leaves them (keys kept, no events, their time bounds kept as the report's).
-void dropUnwanted(Report& r, const PyReport& want) {
-    for (Track& t : r.tracks) {
-        if (want.hasEvents(t.key) || t.empty()) continue;
-        r.unloadedTMin = std::min(r.unloadedTMin, t.tMin);
-        r.unloadedTMax = std::max(r.unloadedTMax, t.tMax);
-        t = Track(t.key);
-    }
-}
-
 std::shared_ptr<PyReport> openReport(const py::object& pathLike, const py::object& kinds, const py::object& pids) {
     const std::string path = py::str(py::module_::import("os").attr("fspath")(pathLike));
     std::error_code ec;
@@ -184,9 +173,7 @@ std::shared_ptr<PyReport> openReport(const py::object& pathLike, const py::objec
         ro.wantTrack = [want = out.get()](const TrackKey& key) { return want->hasEvents(key); };
     Result<std::shared_ptr<Report>> loaded = [&] {
         py::gil_scoped_release unlocked;  // reading decodes on worker threads; let Python run
-        auto r = openAnyReport(path, {}, ro);
-        if (r && ro.wantTrack) dropUnwanted(**r, *out);
-        return r;
+        return openAnyReport(path, {}, ro);  // an import's unwanted tracks come back emptied
     }();
     if (!loaded) throw ReportError(loaded.error());
     for (int64_t pid : out->pids)

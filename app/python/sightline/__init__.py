@@ -16,7 +16,12 @@ __all__ = ["open", "Report", "ReportError", "Track", "kinds", "schema", "stats_r
 
 def open(path, kinds=None, pids=None):  # noqa: A001 (the name users expect: sightline.open)
     """Opens a report read-only. kinds: load only these event kinds (ids from sightline.kinds());
-    pids: only the tracks of these processes (one rank of a report that holds several)."""
+    pids: only the tracks of these processes (one rank of a report that holds several). One kind
+    or one pid may be given alone: open(path, kinds="kernel")."""
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    if isinstance(pids, int):
+        pids = [pids]
     return _core.open(path, kinds, pids)
 
 
