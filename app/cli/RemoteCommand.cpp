@@ -117,7 +117,7 @@ int fetchSession(remote::SshSession& ssh, const ParsedArgs& a, const std::string
     remote::installStopHandlers();
     remote::CopyOptions copy{a.isTrue("force-overwrite"), a.isTrue("quiet"), -1, &remote::stopSignal()};
     for (size_t i = 0; i < s->reports.size(); ++i) {
-        auto local = remote::localReportName(pattern, ssh.target().host, s->pid, static_cast<int>(i));
+        auto local = remote::localReportName(pattern, ssh.target().host, s->reportPid(), static_cast<int>(i));
         if (!local) return fail(local.error());
         if (Status c = remote::copyReport(ssh, s->reports[i].path, s->reports[i].bytes, *local, copy); !c)
             return fail(c.error());

@@ -258,7 +258,7 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     for (size_t i = 0; i < info[0].reports.size(); ++i) {
         const auto& rep = info[0].reports[i];
         auto local = localReportName(r.outputPattern, remoteHost.empty() ? ssh.target().host : remoteHost,
-                                     std::atoll(pid.c_str()), static_cast<int>(i));
+                                     info[0].reportPid(), static_cast<int>(i));
         if (!local) return std::move(local).takeError();
         if (Status s = copyReport(ssh, rep.path, rep.bytes, *local, copy); !s)
             return makeError(s.error() + ". Fetch it later: sightline remote fetch --remote " + host + " " + id);

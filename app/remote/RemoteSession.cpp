@@ -42,6 +42,9 @@ std::string listScript(const std::string& id) {
            "  else st='lost -'; fi\n"
            "  echo \"sl-session:$d $st ${pid:-0} $(cat \"$d/started\" 2>/dev/null)\"\n"
            "  echo \"sl-command:$d $(head -n 1 \"$d/command\" 2>/dev/null)\"\n"
+           // The traced program's pid (what %p names), from the remote profile's "started" line.
+           "  pp=$(sed -n 's/.*\"event\":\"started\",\"pid\":\\([0-9][0-9]*\\).*/\\1/p' \"$d/progress.jsonl\" 2>/dev/null | head -n 1)\n"
+           "  echo \"sl-program:$d ${pp:-0}\"\n"
            "  for f in \"$d\"/*.rep; do\n"
            "    if [ -f \"$f\" ]; then echo \"sl-report:$d $(wc -c < \"$f\") $PWD/$f\"; fi\n"
            "  done\n"
@@ -85,6 +88,8 @@ std::vector<SessionInfo> parseList(const std::string& output) {
             words >> s.state >> code >> s.pid;
             if (s.state == "finished") s.exitCode = std::atoi(code.c_str());
             std::getline(words >> std::ws, s.started);
+        } else if (tag == "program") {
+            words >> s.programPid;
         } else if (tag == "command") {
             std::getline(words >> std::ws, s.command);
         } else if (tag == "report") {

@@ -4,7 +4,8 @@
 //   command         the program and its arguments, for `remote list`
 //   started         when it started (UTC)
 //   pid             the remote sightline's pid, once it runs (signalled by Stop)
-//   stdout.log, stderr.log, progress.jsonl   what it printed (followed live with tail -F)
+//   stdout.log, stderr.log, progress.jsonl   what it printed (followed live with tail -F); the
+//                   "started" progress line has the traced program's pid, which %p names
 //   exit            its exit code, once it ended
 //   report*.rep     the reports
 #include <cstdint>
@@ -29,7 +30,10 @@ struct SessionInfo {
     int exitCode = -1;  // finished only
     std::string started;
     std::string command;
-    int64_t pid = 0;
+    int64_t pid = 0;         // the remote sightline's (what a Stop signals)
+    int64_t programPid = 0;  // the traced program's, once it started (what -o's %p names); 0: unknown
+    // The pid -o's %p stands for: the program's, else (it never started) the sightline's.
+    int64_t reportPid() const { return programPid ? programPid : pid; }
     std::vector<RemoteReport> reports;  // report.rep, report.1.rep, ... in that order
 };
 

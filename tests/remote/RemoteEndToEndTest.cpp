@@ -284,6 +284,21 @@ TEST_F(RemoteCapture, MissingRemoteWorkdirIsRefusedBeforeTheCaptureStarts) {
     EXPECT_EQ(ok.out, server().home() + "/work here\n");
 }
 
+TEST_F(RemoteCapture, PercentPIsTheRemoteProgramsPid) {
+    const auto r = sightline(profile({"-q", "-o", m_local + "/rem_%p", "/bin/sh", "-c", "echo pid=$$"}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(r.out.rfind("pid=", 0), 0u) << r.out;
+    const std::string pid = r.out.substr(4, r.out.find('\n') - 4);
+    EXPECT_TRUE(fs::exists(m_local + "/rem_" + pid + ".rep")) << r.out;
+    // `remote fetch` names it the same way.
+    const std::string list = sightline(remote("list")).out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(list, m, std::regex("([0-9]{8}-[0-9]{6}-[0-9a-f]{6}) +finished"))) << list;
+    const auto fetched = sightline(remote("fetch", {m[1].str(), "-o", m_local + "/f_%p"}));
+    EXPECT_EQ(fetched.code, 0) << fetched.err;
+    EXPECT_EQ(fetched.out, m_local + "/f_" + pid + ".rep\n");
+}
+
 TEST_F(RemoteCapture, WrongKeyFailsWithTheFix) {
     auto a = profile({kClients + "/exit_code", "0"});
     a[4] = server().wrongKey();

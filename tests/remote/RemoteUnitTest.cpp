@@ -192,6 +192,10 @@ TEST(SessionList, ASessionWithoutAReportIsNoError) {
     }
     std::ofstream(dir + "20261127-031500-aaaaaa/report.rep") << "abc";
     std::ofstream(dir + "20261127-031500-aaaaaa/exit") << "0\n";
+    std::ofstream(dir + "20261127-031500-aaaaaa/progress.jsonl")
+        << "{\"event\":\"started\",\"pid\":4242,\"command\":[\"sh\",\"\\\"pid\\\":7\"]}\n"
+           "{\"event\":\"finished\",\"exit_code\":0}\n";
+    std::ofstream(dir + "20261127-031500-aaaaaa/pid") << "4240\n";
     auto r = runProgram({"/usr/bin/env", "HOME=" + home, "/bin/sh", "-c", listScript()});
     fs::remove_all(home);
     ASSERT_TRUE(r.ok());
@@ -199,6 +203,11 @@ TEST(SessionList, ASessionWithoutAReportIsNoError) {
     const auto s = parseList(r->out);
     ASSERT_EQ(s.size(), 2u) << r->out;
     EXPECT_EQ(s[0].reports.size(), 1u);
+    // %p is the program's pid (the "started" line), not the remote sightline's.
+    EXPECT_EQ(s[0].pid, 4240);
+    EXPECT_EQ(s[0].programPid, 4242);
+    EXPECT_EQ(s[0].reportPid(), 4242);
+    EXPECT_EQ(s[1].programPid, 0);
     EXPECT_EQ(s[1].state, "starting");
     EXPECT_TRUE(s[1].reports.empty());
 }
