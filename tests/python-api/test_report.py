@@ -126,6 +126,31 @@ class ZeroCopy(unittest.TestCase):
         self.assertEqual(ev["value"].dtype, np.float64)
 
 
+class CallStacks(unittest.TestCase):
+    def test_cpu_sample_stacks_name_their_frames(self):
+        """A real capture's CPU samples: each `stack` id gives its frames, leaf first, with the
+        text the CLI's sample reports show; an id past the table is an IndexError."""
+        work = work_dir("stacks")
+        rep = os.path.join(work, "sh.rep")
+        cli("profile", "-q", "true", "-f", "true", "-s", "process-tree", "--sampling-frequency", "2000",
+            "-o", rep, "/bin/sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
+        r = sightline.open(rep)
+        ev = r.events("cpu_sample")
+        self.assertGreater(len(ev["stack"]), 10)
+        modules = set()
+        for stack in set(ev["stack"].tolist()):
+            frames = r.call_stack(stack)
+            self.assertGreater(len(frames), 0)
+            for f in frames:
+                self.assertEqual(set(f), {"function", "module", "offset", "python", "text"})
+                self.assertFalse(f["python"])
+                modules.add(os.path.basename(f["module"]))
+        self.assertIn("dash", modules)  # /bin/sh is dash on Debian
+        self.assertLessEqual(max(ev["stack"]), r.call_stack_count - 1)
+        with self.assertRaisesRegex(IndexError, "call stack"):
+            r.call_stack(r.call_stack_count)
+
+
 class Errors(unittest.TestCase):
     def test_missing_file(self):
         with self.assertRaisesRegex(FileNotFoundError, "no-such.rep"):

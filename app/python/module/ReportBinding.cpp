@@ -259,6 +259,27 @@ void bindReport(py::module_& m) {
             return toPy(s.r().str(id));
         }, py::arg("id"), "The string of a name id.")
         .def_property_readonly("string_count", [](const PyReport& s) { return s.r().strings.size(); })
+        .def("call_stack", [](const PyReport& s, uint32_t id) {
+            const Report& r = s.r();
+            if (id >= r.callStacks.size())
+                throw py::index_error("call stack " + std::to_string(id) + " is not in the report (" +
+                                      std::to_string(r.callStacks.size()) + " stacks)");
+            py::list out;
+            for (uint32_t f : r.callStacks[id].frames) {
+                const StackFrame& frame = r.stackFrames.at(f);
+                py::dict d;
+                d["function"] = toPy(r.str(frame.function));
+                d["module"] = toPy(r.str(frame.module));
+                d["offset"] = frame.offset;
+                d["python"] = r.isPythonFrame(frame);
+                d["text"] = toPy(r.frameText(f));
+                out.append(std::move(d));
+            }
+            return out;
+        }, py::arg("id"),
+             "The frames of a call stack, leaf first: the `stack` column of cpu_sample events.\n"
+             "Each frame: function, module, offset (a Python frame: its source file and line), python, text.")
+        .def_property_readonly("call_stack_count", [](const PyReport& s) { return s.r().callStacks.size(); })
         .def("__repr__", [](const PyReport& s) {
             return "<sightline.Report " + s.path + ": " + std::to_string(s.r().eventCount()) + " events in " +
                    std::to_string(s.r().tracks.size()) + " tracks>";
