@@ -177,6 +177,8 @@ class Recipes(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("unknown recipe 'no_such_recipe'", p.stderr)
         p = recipe("nvtx_sum", "--input", os.path.join(self.work, "nowhere"), check=False)
+        self.assertIn("no such directory", p.stderr)
+        p = recipe("nvtx_sum", "--input", os.path.join(self.input, os.listdir(self.input)[0]), check=False)
         self.assertIn("not a directory", p.stderr)
         p = recipe("nvtx_sum", check=False)
         self.assertEqual(p.returncode, 2)

@@ -85,8 +85,10 @@ def run_one(recipe_name, source, path, params):
 
 
 def find_reports(directory):
+    if not os.path.exists(directory):
+        raise RecipeError(f"--input {directory}: no such directory")
     if not os.path.isdir(directory):
-        raise RecipeError(f"--input {directory}: not a directory")
+        raise RecipeError(f"--input {directory}: not a directory (give the folder that holds the reports)")
     found = sorted(os.path.join(directory, n) for n in os.listdir(directory)
                    if n.endswith(REPORT_SUFFIXES) and os.path.isfile(os.path.join(directory, n)))
     if not found:
