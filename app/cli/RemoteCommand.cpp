@@ -98,18 +98,19 @@ Result<remote::SessionInfo> oneSession(remote::SshSession& ssh, const std::strin
     for (auto& s : remote::parseList(r->out))
         if (s.id == id) return s;
     return makeError("there is no capture " + id + " on " + ssh.target().display() +
-                     " (see sightline remote list --remote " + ssh.target().display() + ")");
+                     " (see sightline remote list " + ssh.target().commandOptions() + ")");
 }
 
 int fetchSession(remote::SshSession& ssh, const ParsedArgs& a, const std::string& id) {
     const std::string pattern = a.value("output");
-    if (Status s = remote::checkLocalOutput(pattern, a.isTrue("force-overwrite")); !s) return fail(s.error());
+    if (Status s = remote::checkLocalOutput(pattern, a.isTrue("force-overwrite"), "nothing was fetched"); !s)
+        return fail(s.error());
     auto s = oneSession(ssh, id);
     if (!s) return fail(s.error());
     const std::string host = ssh.target().display();
     if (s->state == "running" || s->state == "starting")
         return fail("the capture " + id + " on " + host + " is still running; fetch it when it has "
-                    "ended, or stop it: sightline remote stop --remote " + host + " " + id);
+                    "ended, or stop it: sightline remote stop " + ssh.target().commandOptions() + " " + id);
     if (s->reports.empty())
         return fail("the capture " + id + " on " + host + " has no report (" + s->state +
                     (s->exitCode >= 0 ? ", exit code " + std::to_string(s->exitCode) : std::string()) +
@@ -222,6 +223,7 @@ Result<RemoteProfileOutcome> profileRemotely(const ParsedArgs& a) {
     if (!found) return std::move(found).takeError();
     remote::RemoteProfileRequest r;
     r.sightline = *found;
+    r.givenSightline = a.value("remote-sightline");
     r.workdir = a.value("remote-workdir");
     r.profileArgs = remoteProfileArgs(a);
     r.command = a.positionals;

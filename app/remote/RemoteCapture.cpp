@@ -118,10 +118,17 @@ bool writeAll(int fd, const char* data, size_t n) {
     return true;
 }
 
-std::string lostMessage(const SshSession& ssh, const std::string& id) {
+// `sightline remote fetch ...` with every option that reaches the host, ready to paste.
+std::string fetchCommand(const SshSession& ssh, const RemoteProfileRequest& r, const std::string& id) {
+    std::string c = "sightline remote fetch " + ssh.target().commandOptions();
+    if (!r.givenSightline.empty()) c += " --remote-sightline " + shellQuote(r.givenSightline);
+    return c + " " + id;
+}
+
+std::string lostMessage(const SshSession& ssh, const RemoteProfileRequest& r, const std::string& id) {
     return "the connection to " + ssh.target().display() +
            " was lost; the capture goes on there (session " + id +
-           "). Get its report later: sightline remote fetch --remote " + ssh.target().display() + " " + id;
+           "). Get its report later: " + fetchCommand(ssh, r, id);
 }
 
 }  // namespace
@@ -178,7 +185,7 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     if (const std::string full = field(started->out, "diskfull"); !full.empty())
         return makeError("the disk is full on " + host + ": " + std::to_string(std::atol(full.c_str()) / 1024) +
                          " MiB free for " + std::string(kSessionsDir) +
-                         " (at least " + std::to_string(kMinFreeKiB / 1024) + " MiB are needed). Free space there (old captures: sightline remote list --remote " + host + ")");
+                         " (at least " + std::to_string(kMinFreeKiB / 1024) + " MiB are needed). Free space there (old captures: sightline remote list " + ssh.target().commandOptions() + ")");
     if (started->code != 0)
         return makeError("cannot start the capture on " + host + " (exit " + std::to_string(started->code) +
                          "): " + failureReason(*started));
@@ -247,7 +254,7 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
     }
     if (lost) {
         result.connectionLost = true;
-        return makeError(lostMessage(ssh, id));
+        return makeError(lostMessage(ssh, r, id));
     }
     if (info.empty() || info[0].state != "finished")
         return makeError("the capture on " + host + " ended without an exit code (session " + id +
@@ -261,7 +268,7 @@ Result<RemoteProfileResult> runRemoteProfile(SshSession& ssh, const RemoteProfil
                                      info[0].reportPid(), static_cast<int>(i));
         if (!local) return std::move(local).takeError();
         if (Status s = copyReport(ssh, rep.path, rep.bytes, *local, copy); !s)
-            return makeError(s.error() + ". Fetch it later: sightline remote fetch --remote " + host + " " + id);
+            return makeError(s.error() + ". Fetch it later: " + fetchCommand(ssh, r, id));
         emitProgressLine(r.progressFd, "{\"event\":\"report\",\"path\":" + jsonString(*local) +
                                            ",\"bytes\":" + std::to_string(rep.bytes) + "}");
         result.reports.push_back(*local);

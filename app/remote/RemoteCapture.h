@@ -15,6 +15,7 @@ namespace sl::remote {
 
 struct RemoteProfileRequest {
     RemoteSightline sightline;             // found and checked (RemoteVersion.h)
+    std::string givenSightline;            // --remote-sightline as given (repeated in our hints)
     std::string workdir;                   // the program's directory there; empty: the home
     std::vector<std::string> profileArgs;  // the remote `profile`'s options (not -o, --progress-fd)
     std::vector<std::string> command;      // program and arguments

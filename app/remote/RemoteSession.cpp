@@ -107,15 +107,34 @@ std::vector<SessionInfo> parseList(const std::string& output) {
 }
 
 Status signalSession(SshSession& ssh, const std::string& id, int signal) {
+    // One tagged answer: the session's state decides the message, never the shell's own words.
     const std::string d = std::string("\"") + kSessionsDir + "/" + id + "\"";
-    auto r = ssh.run("pid=$(cat " + d + "/pid 2>/dev/null) && [ -n \"$pid\" ] && kill -" +
-                     std::to_string(signal) + " \"$pid\"");
+    auto r = ssh.run("d=" + d + "\n"
+                     "if [ ! -f \"$d/run.sh\" ]; then echo sl-stop:none\n"
+                     "elif [ -f \"$d/exit\" ]; then echo \"sl-stop:ended $(cat \"$d/exit\")\"\n"
+                     "else pid=$(cat \"$d/pid\" 2>/dev/null)\n"
+                     "  if [ -z \"$pid\" ]; then echo sl-stop:starting\n"
+                     "  elif kill -" + std::to_string(signal) + " \"$pid\" 2>/dev/null; then echo sl-stop:sent\n"
+                     "  else echo sl-stop:ended; fi\n"
+                     "fi\n");
+    const std::string host = ssh.target().display();
     if (!r) return makeError(r.error());
-    if (r->code == SshSession::kSshError) return makeError("the connection to " + ssh.target().display() + " was lost");
-    if (r->code != 0)
-        return makeError("the capture " + id + " on " + ssh.target().display() +
-                         " is not running (" + r->err + ")");
-    return {};
+    if (r->code == SshSession::kSshError) return makeError("the connection to " + host + " was lost");
+    const std::string said = r->out.substr(0, r->out.find('\n'));
+    if (said == "sl-stop:sent") return {};
+    const std::string capture = "the capture " + id + " on " + host;
+    if (said == "sl-stop:none")
+        return makeError("there is no capture " + id + " on " + host + " (see sightline remote list " +
+                         ssh.target().commandOptions() + ")");
+    if (said.rfind("sl-stop:ended", 0) == 0) {
+        const std::string code = said.size() > 14 ? said.substr(14) : std::string();
+        return makeError(capture + " has already ended" + (code.empty() ? "" : " (exit code " + code + ")") +
+                         "; its report stays there: sightline remote fetch " + ssh.target().commandOptions() +
+                         " " + id);
+    }
+    if (said == "sl-stop:starting")
+        return makeError(capture + " is still starting (its sightline has no pid yet); try again in a moment");
+    return makeError("stopping " + capture + " failed (" + failureReason(*r) + ")");
 }
 
 }  // namespace sl::remote

@@ -80,7 +80,8 @@ Result<std::string> localReportName(const std::string& pattern, const std::strin
     return capture::numberedName(name, index);
 }
 
-Status checkLocalOutput(const std::string& pattern, bool forceOverwrite) {
+Status checkLocalOutput(const std::string& pattern, bool forceOverwrite, const std::string& consequence) {
+    const std::string then = " (" + consequence + ")";
     auto name = localReportName(pattern, "host", 1, 0);
     if (!name) return makeError("-o: " + name.error());
     fs::path dir = fs::path(*name).parent_path();
@@ -88,14 +89,13 @@ Status checkLocalOutput(const std::string& pattern, bool forceOverwrite) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         return makeError("cannot write the report " + *name + ": the directory " + dir.string() +
-                         " does not exist (nothing was started on the remote machine)");
+                         " does not exist" + then);
     if (access(dir.c_str(), W_OK) != 0)
         return makeError("cannot write the report " + *name + " in " + dir.string() + ": " +
-                         std::strerror(errno) + " (nothing was started on the remote machine)");
+                         std::strerror(errno) + then);
     const bool fixedName = !pattern.empty() && pattern.find('%') == std::string::npos;
     if (fixedName && !forceOverwrite && fs::exists(*name, ec))
-        return makeError(*name + " exists; use --force-overwrite=true to replace it (nothing was "
-                         "started on the remote machine)");
+        return makeError(*name + " exists; use --force-overwrite=true to replace it" + then);
     return {};
 }
 

@@ -25,9 +25,11 @@ struct CopyOptions {
 // the remote pid, the rest as a local capture expands it; the default is report%n.
 Result<std::string> localReportName(const std::string& pattern, const std::string& remoteHost,
                                     int64_t remotePid, int index);
-// Before anything runs remotely: the local report's directory exists and is writable, and a
-// fixed name is free (or --force-overwrite).
-Status checkLocalOutput(const std::string& pattern, bool forceOverwrite);
+// Before anything runs remotely (or is fetched): the local report's directory exists and is
+// writable, and a fixed name is free (or --force-overwrite). `consequence` ends each message
+// ("nothing was started on the remote machine").
+Status checkLocalOutput(const std::string& pattern, bool forceOverwrite,
+                        const std::string& consequence = "nothing was started on the remote machine");
 
 Status copyReport(SshSession& ssh, const std::string& remotePath, uint64_t size,
                   const std::string& localPath, const CopyOptions& o);

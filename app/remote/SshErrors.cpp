@@ -21,7 +21,10 @@ std::string lastLine(const std::string& text) {
             line += c;
         }
     }
-    return line.empty() ? last : line;
+    std::string said = line.empty() ? last : line;
+    // ssh starts its own messages with "ssh: "; ours say "(ssh: ...)" already.
+    if (said.rfind("ssh: ", 0) == 0) said.erase(0, 5);
+    return said;
 }
 
 std::string portArgs(const SshTarget& t) { return t.port ? "-p " + std::to_string(t.port) + " " : ""; }
@@ -63,8 +66,23 @@ std::string hostKeyFingerprints(const SshTarget& t) {
     return prints->out;
 }
 
+std::string knownHostsFile(const SshTarget& t) {
+    std::vector<std::string> g = {"ssh", "-G"};
+    if (!t.configFile.empty()) g.insert(g.end(), {"-F", t.configFile});
+    if (t.port) g.insert(g.end(), {"-p", std::to_string(t.port)});
+    g.push_back(t.destination());
+    auto r = runProgram(g);
+    if (!r || r->code != 0) return {};
+    const std::string key = "\nuserknownhostsfile ";
+    const std::string out = "\n" + r->out;
+    const size_t at = out.find(key);
+    if (at == std::string::npos) return {};
+    const size_t from = at + key.size();
+    return out.substr(from, out.find_first_of(" \n", from) - from);
+}
+
 std::string explainSshFailure(const SshTarget& t, const std::string& e,
-                              const std::string& fingerprints) {
+                              const std::string& fingerprints, const std::string& knownHosts) {
     const std::string who = t.display();
     const std::string said = lastLine(e);
     switch (classifySshFailure(e)) {
@@ -78,7 +96,9 @@ std::string explainSshFailure(const SshTarget& t, const std::string& e,
                 m += "(Its fingerprint could not be fetched with ssh-keyscan.)\n";
             m += "Compare with the host's own (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` "
                  "run there), then accept it, one of:\n"
-                 "  ssh-keyscan " + portArgs(t) + shellQuote(t.host) + " >> ~/.ssh/known_hosts\n"
+                 "  ssh-keyscan " + portArgs(t) + shellQuote(t.host) + " >> " +
+                 (knownHosts.empty() ? std::string("KNOWN_HOSTS   (the known_hosts file ssh uses)")
+                                     : (knownHosts.rfind("~/", 0) == 0 ? knownHosts : shellQuote(knownHosts))) + "\n"
                  "  ssh " + portArgs(t) + shellQuote(t.destination()) + "   (once, answering yes)\n"
                  "  sightline ... --remote-accept-new-host-key (accepts a host seen for the first "
                  "time, never a changed key)";

@@ -84,9 +84,12 @@ Status SshSession::connect() {
     said << in.rdbuf();
     if (code == 127) return makeError("cannot run ssh: install the OpenSSH client (apt install openssh-client)");
     const std::string text = said.str();
-    std::string prints;
-    if (classifySshFailure(text) == SshFailure::UnknownHostKey) prints = hostKeyFingerprints(m_target);
-    return makeError(explainSshFailure(m_target, text, prints));
+    std::string prints, known;
+    if (classifySshFailure(text) == SshFailure::UnknownHostKey) {
+        prints = hostKeyFingerprints(m_target);
+        known = knownHostsFile(m_target);
+    }
+    return makeError(explainSshFailure(m_target, text, prints, known));
 }
 
 Result<Ran> SshSession::run(const std::string& remoteCommand, const std::string& input) {

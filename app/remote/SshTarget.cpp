@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "app/remote/ShellQuote.h"
+
 namespace sl::remote {
 
 std::string SshTarget::destination() const { return user.empty() ? host : user + "@" + host; }
@@ -10,6 +12,14 @@ std::string SshTarget::display() const {
     std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
     std::string out = user.empty() ? h : user + "@" + h;
     return port ? out + ":" + std::to_string(port) : out;
+}
+
+std::string SshTarget::commandOptions() const {
+    std::string out = "--remote " + shellQuote(display());
+    if (!keyFile.empty()) out += " --remote-key " + shellQuote(keyFile);
+    if (!configFile.empty()) out += " --remote-ssh-config " + shellQuote(configFile);
+    if (!jumpHost.empty()) out += " --remote-jump " + shellQuote(jumpHost);
+    return out;
 }
 
 Result<SshTarget> parseTarget(const std::string& text) {

@@ -21,6 +21,9 @@ struct SshTarget {
     std::string destination() const;
     // "user@host:port" as shown to the user.
     std::string display() const;
+    // The options that reach this host again, for a command we suggest: "--remote T", then
+    // --remote-key, --remote-ssh-config, --remote-jump when set (each word shell-quoted).
+    std::string commandOptions() const;
 };
 
 // "host", "user@host", "user@host:2222", "[::1]:2222", "user@[fe80::1]". A bare IPv6 address

@@ -215,7 +215,11 @@ TEST_F(RemoteCapture, LostConnectionLeavesTheCaptureRunningAndFetchGetsItLater) 
     ASSERT_TRUE(server().start()) << server().unavailable();
     EXPECT_EQ(code, 1) << run.err;
     EXPECT_NE(run.err.find("was lost; the capture goes on there"), std::string::npos) << run.err;
-    EXPECT_NE(run.err.find("sightline remote fetch --remote " + server().target() + " " + id), std::string::npos);
+    // The hint repeats the options that reach the host, so it can be pasted as it is.
+    EXPECT_NE(run.err.find("sightline remote fetch --remote " + server().target() + " --remote-key " +
+                           server().clientKey() + " --remote-ssh-config " + server().sshConfig() +
+                           " --remote-sightline " + kCli + " " + id),
+              std::string::npos) << run.err;
     EXPECT_FALSE(fs::exists(m_local + "/never.rep"));
     // Fetching too early says so; after the --duration it is there.
     std::string listed;
@@ -299,6 +303,25 @@ TEST_F(RemoteCapture, PercentPIsTheRemoteProgramsPid) {
     EXPECT_EQ(fetched.out, m_local + "/f_" + pid + ".rep\n");
 }
 
+TEST_F(RemoteCapture, StopOfAFinishedCaptureSaysItHasEnded) {
+    const auto r = sightline(profile({"-o", m_local + "/done", kClients + "/exit_code", "0"}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string id = sessionId(r.err);
+    const auto stop = sightline(remote("stop", {id}));
+    EXPECT_EQ(stop.code, 1);
+    EXPECT_NE(stop.err.find("the capture " + id + " on " + server().target() + " has already ended"), std::string::npos)
+        << stop.err;
+    EXPECT_EQ(stop.err.find("kill:"), std::string::npos) << stop.err;
+    const auto none = sightline(remote("stop", {"20000101-000000-000000"}));
+    EXPECT_EQ(none.code, 1);
+    EXPECT_NE(none.err.find("there is no capture 20000101-000000-000000"), std::string::npos) << none.err;
+    // fetch to an existing name: nothing about "started", it is a fetch.
+    const auto again = sightline(remote("fetch", {id, "-o", m_local + "/done.rep"}));
+    EXPECT_EQ(again.code, 1);
+    EXPECT_NE(again.err.find("--force-overwrite"), std::string::npos) << again.err;
+    EXPECT_EQ(again.err.find("nothing was started"), std::string::npos) << again.err;
+}
+
 TEST_F(RemoteCapture, WrongKeyFailsWithTheFix) {
     auto a = profile({kClients + "/exit_code", "0"});
     a[4] = server().wrongKey();
@@ -314,7 +337,10 @@ TEST_F(RemoteCapture, UnknownHostKeyShowsItsFingerprintAndHowToAcceptIt) {
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("is not in known_hosts"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(server().hostFingerprint()), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("ssh-keyscan -p " + std::to_string(server().port()) + " 127.0.0.1"), std::string::npos);
+    // The known_hosts file ssh uses here is the config's UserKnownHostsFile.
+    EXPECT_NE(r.err.find("ssh-keyscan -p " + std::to_string(server().port()) + " 127.0.0.1 >> " + server().dir() +
+                         "/known_hosts_empty"),
+              std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--remote-accept-new-host-key"), std::string::npos);
     EXPECT_EQ(readFile(server().dir() + "/known_hosts_empty"), "");
     // Accepting records the key, and the next connection needs nothing.
@@ -367,6 +393,7 @@ TEST_F(RemoteCapture, UnreachableHostSaysSo) {
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("cannot reach root@127.0.0.1:1"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("Connection refused"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("ssh: ssh:"), std::string::npos) << r.err;
 }
 
 TEST_F(RemoteCapture, JumpHostIsCrossed) {

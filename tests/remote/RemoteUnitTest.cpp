@@ -89,6 +89,28 @@ TEST(SshErrors, ReadsOpenSshMessages) {
     const std::string other = explainSshFailure(t, "weird\n", "");
     EXPECT_NE(other.find("(ssh: weird)"), std::string::npos) << other;
     EXPECT_NE(other.find("ssh -p 2222 gpu01 true"), std::string::npos) << other;
+    // ssh's own "ssh: " prefix is not doubled in ours.
+    const std::string refused = explainSshFailure(t, "ssh: connect to host gpu01 port 2222: Connection refused\r\n", "");
+    EXPECT_NE(refused.find("(ssh: connect to host gpu01 port 2222: Connection refused)"), std::string::npos) << refused;
+    EXPECT_EQ(refused.find("ssh: ssh:"), std::string::npos) << refused;
+    // The key is added to the known_hosts file ssh uses, not always ~/.ssh/known_hosts.
+    const std::string unknown = explainSshFailure(t, "Host key verification failed.\r\n", "", "/etc/kh file");
+    EXPECT_NE(unknown.find("ssh-keyscan -p 2222 gpu01 >> '/etc/kh file'"), std::string::npos) << unknown;
+    const std::string generic = explainSshFailure(t, "Host key verification failed.\r\n", "");
+    EXPECT_NE(generic.find("the known_hosts file ssh uses"), std::string::npos) << generic;
+}
+
+TEST(SshTarget, CommandOptionsRepeatWhatReachesTheHost) {
+    SshTarget t;
+    t.user = "alice";
+    t.host = "gpu01";
+    t.port = 2222;
+    EXPECT_EQ(t.commandOptions(), "--remote alice@gpu01:2222");
+    t.keyFile = "/k/my key";
+    t.configFile = "/c/cfg";
+    t.jumpHost = "bastion";
+    EXPECT_EQ(t.commandOptions(), "--remote alice@gpu01:2222 --remote-key '/k/my key' --remote-ssh-config /c/cfg "
+                                  "--remote-jump bastion");
 }
 
 TEST(RemoteVersion, FollowsTheReportFormatsCompatibilityRule) {
