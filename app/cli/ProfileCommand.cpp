@@ -42,6 +42,13 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     if (a.given("osrt-backtrace-threshold"))
         o.osrtBacktraceThresholdNs = std::stoll(a.value("osrt-backtrace-threshold"));
     o.osrtBacktraceDepth = std::stoi(a.value("osrt-backtrace-depth"));
+    {
+        auto cudaBacktrace = cuda::parseCudaBacktrace(
+            a.value("cudabacktrace"), std::stoll(a.value("cudabacktrace-threshold")),
+            static_cast<uint32_t>(o.osrtBacktraceDepth));
+        if (!cudaBacktrace) return makeError(cudaBacktrace.error());
+        o.cudaBacktrace = *cudaBacktrace;
+    }
     o.mpiImpl = a.value("mpi-impl");
     auto delay = parseSeconds(a.value("delay"), "--delay");
     if (!delay) return makeError(delay.error());

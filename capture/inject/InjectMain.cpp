@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "capture/common/SessionEnv.h"
+#include "capture/cupti/CudaBacktrace.h"
 #include "capture/inject/InjectCommon.h"
 #include "capture/inject/NativeBacktrace.h"
 #include "capture/inject/PythonBacktrace.h"
@@ -80,7 +81,9 @@ __attribute__((constructor(101))) void onLoad() {
     pthread_atfork(ProcessWriter::beforeFork, nullptr, afterForkChild);
     announceProcess();
     installSignalHandlers();
-    if (g_config.osrt && g_config.osrtBacktraceThresholdNs >= 0) nbt::init();
+    if ((g_config.osrt && g_config.osrtBacktraceThresholdNs >= 0) ||
+        std::getenv(cuda::kCudaBacktraceEnv))  // --cudabacktrace: the CUDA module asks later
+        nbt::init();
     g_osrtOn.store(g_config.osrt);
 }
 

@@ -18,6 +18,8 @@ constexpr uint32_t kMaxDepth = 256;
 // Frames of our own (the interposer, recordOsrt, this file) above the program's: at most this
 // many are unwound besides the requested depth.
 constexpr uint32_t kOwnFrames = 8;
+// CUDA API calls: the CUDA module's callback and CUPTI's frames above the call, at most.
+constexpr uint32_t kCallbackFrames = 16;
 constexpr uint32_t kMaxModules = 512;
 constexpr uint32_t kMaxSegments = 6;
 constexpr unsigned kOffsetBits = 48;
@@ -145,7 +147,10 @@ void define(const Module& m) {
 
 }  // namespace
 
+std::atomic<bool> g_initDone{false};
+
 void init() {
+    if (g_initDone.exchange(true)) return;
     ProcessWriter::ToolScope scope;
     void* warm[4];
     backtrace(warm, 4);  // loads libgcc_s now, not inside the first slow call
@@ -165,8 +170,9 @@ void init() {
 void recordFor(int64_t time, EventKind kind, uint32_t depth) {
     ProcessWriter::ToolScope scope;
     depth = std::min(depth, kMaxDepth);
-    void* pcs[kMaxDepth + kOwnFrames];
-    const int n = backtrace(pcs, static_cast<int>(depth + kOwnFrames));
+    void* pcs[kMaxDepth + kOwnFrames + kCallbackFrames];
+    const int n = backtrace(pcs, static_cast<int>(depth + kOwnFrames +
+                                                  (kind == EventKind::CudaApi ? kCallbackFrames : 0)));
     // Our own frames are not the program's: the interposer and this file above it, and the
     // wrapper of main below it (ProcessInterpose.cpp) are left out.
     int kept = 0;
@@ -174,16 +180,26 @@ void recordFor(int64_t time, EventKind kind, uint32_t depth) {
         const auto pc = reinterpret_cast<uintptr_t>(pcs[i]);
         if (pc < g_selfLo || pc >= g_selfHi) pcs[kept++] = pcs[i];
     }
-    const uint32_t count = std::min<uint32_t>(depth, static_cast<uint32_t>(kept));
-    if (!count) return;
     uint64_t frames[kMaxDepth];
+    uint32_t count = 0;
     {
         Lock lock;
         refreshLocked();
+        // A CUDA API call's stack is taken in CUPTI's callback: the CUDA module's and CUPTI's
+        // frames above the program's call are left out too.
+        int first = 0;
+        if (kind == EventKind::CudaApi)
+            while (first < kept) {
+                const Module* m = moduleOf(reinterpret_cast<uintptr_t>(pcs[first]) - 1);
+                if (!m || (!std::strstr(m->path, "libsightline") && !std::strstr(m->path, "libcupti")))
+                    break;
+                ++first;
+            }
+        count = std::min<uint32_t>(depth, static_cast<uint32_t>(kept - first));
         for (uint32_t i = 0; i < count; ++i) {
             // A return address: the call is the instruction before it (what the symbolizer
             // must look up, for a call that is the last instruction of its function).
-            const uintptr_t pc = reinterpret_cast<uintptr_t>(pcs[i]) - 1;
+            const uintptr_t pc = reinterpret_cast<uintptr_t>(pcs[first + i]) - 1;
             frames[i] = pc & ((uint64_t{1} << kOffsetBits) - 1);  // module 0: the address
             const Module* m = moduleOf(pc);
             if (!m || !m->id) continue;
@@ -196,9 +212,19 @@ void recordFor(int64_t time, EventKind kind, uint32_t depth) {
             define(*m);
         }
     }
+    if (!count) return;
     int64_t ints[4] = {currentTid(), time, count, static_cast<int64_t>(kind)};
     std::string_view blob(reinterpret_cast<const char*>(frames), size_t{count} * 8);
     ProcessWriter::emitMeta(capture::MetaKind::NativeBacktrace, ints, 4, &blob, 1);
 }
 
 }  // namespace sl::inject::nbt
+
+// --cudabacktrace (NativeBacktraceHook.h): the CUDA module's callback at the exit of a slow CUDA
+// API call. The record's time field holds the call's correlation id (kind CudaApi).
+SL_EXPORT void sightline_native_backtrace_cuda(uint32_t correlationId, uint32_t depth) {
+    using namespace sl::inject;
+    if (!ProcessWriter::active()) return;
+    nbt::init();
+    nbt::recordFor(static_cast<int64_t>(correlationId), sl::EventKind::CudaApi, depth);
+}

@@ -17,7 +17,7 @@ namespace sl::inject::nbt {
 
 // Loads the unwinder (glibc's backtrace() dlopens libgcc_s on first use: done here, at start,
 // not inside a traced call) and notes this module's own address range, whose frames are left
-// out of every stack.
+// out of every stack. Once per process; later calls return at once.
 void init();
 // Records the calling thread's native stack, at most `depth` frames below the traced call, for
 // its event of `kind` starting at `time` (a CUDA API call: its correlation id).

@@ -468,6 +468,8 @@ Result<ProfileResult> Launcher::run() {
                  {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
                  {env::kLauncherPid, std::to_string(getpid())}};
     if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
+    if (m_o.traceCuda && m_o.cudaBacktrace.any())
+        setup.env.emplace_back(cuda::kCudaBacktraceEnv, m_o.cudaBacktrace.toEnvironment());
     if (m_o.traceOsrt && m_o.osrtBacktraceThresholdNs >= 0)
         setup.env.emplace_back(env::kOsrtBacktrace, std::to_string(m_o.osrtBacktraceThresholdNs) +
                                                         ":" + std::to_string(m_o.osrtBacktraceDepth));

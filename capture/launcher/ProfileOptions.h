@@ -13,6 +13,7 @@
 #include "model/core/Result.h"
 
 #if SIGHTLINE_HAVE_CUDA_REPORT
+#include "capture/cupti/CudaBacktrace.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/NvmlSampler.h"
 #endif
@@ -69,6 +70,8 @@ struct ProfileOptions {
     // --osrt-backtrace-threshold (-1: not given, no native stacks) and --osrt-backtrace-depth.
     int64_t osrtBacktraceThresholdNs = -1;
     int osrtBacktraceDepth = 24;
+    // --cudabacktrace (with --cudabacktrace-threshold): passed to libsightline-cuda when any.
+    cuda::CudaBacktraceOptions cudaBacktrace;
     std::string pythonBacktrace;  // --python-backtrace kinds taken ("osrt,nvtx"; "": none)
     // Whether the Python start-up hook (capture/python) is needed.
     bool usesPythonHook() const {

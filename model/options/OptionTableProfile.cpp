@@ -130,11 +130,11 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "cudabacktrace-threshold", 0, K::Integer, "NS", "80000",
             "old nsys option: the shortest CUDA API call that gets a call stack")
             .range(0, 1'000'000'000'000)
-            .unavailable("CUDA API calls are recorded without call stacks")
             .group("More"));
     add(Opt(P, "cudabacktrace", 0, K::Text, "all|none|kernel|memory|sync|other[:NS]", "none",
             "collect a CPU call stack at CUDA API calls of these kinds (longer than NS)")
-            .unavailable("CUDA API calls are recorded without call stacks")
+            .differs("the stack is taken at the call's exit, when its duration is known; depth "
+                     "from --osrt-backtrace-depth")
             .group("More"));
     add(Opt(P, "gpu-metrics-devices", 0, K::Text, "none|all|cuda-visible|IDS", "none",
             "sample GPU metrics of these GPUs (comma-separated indices)")

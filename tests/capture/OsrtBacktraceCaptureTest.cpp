@@ -53,7 +53,9 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
     const Report& r = *rep;
     const int64_t pid = clientPid(r);
     ASSERT_GT(pid, 0);
-    size_t slowMain = 0, slowWriter = 0, fast = 0;
+    // The designed slow calls take 5 ms; a "fast" one may pass 1 ms on a loaded machine, and
+    // then must have its stack too: the check is against each call's own duration.
+    size_t slowMain = 0, innerStacks = 0, slowWriter = 0, fast = 0;
     for (const Ev& e : events(r, EventKind::OsRuntime)) {
         if (e.pid != pid) continue;
         const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
@@ -72,13 +74,18 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
             ++slowWriter;
             continue;
         }
+        EXPECT_LE(fns.size(), 24u);  // --osrt-backtrace-depth's default
+        EXPECT_TRUE(r.str(r.stackFrames[bt->frames[0]].module).ends_with("/osrt_backtrace"));
+        if (e.name == "open" || e.name == "pthread_join") {  // made by main itself
+            EXPECT_EQ(fns[0], "main") << e.name;
+            continue;
+        }
         ASSERT_GE(fns.size(), 3u) << e.name;
         EXPECT_EQ(fns[0], "inner") << e.name;
         EXPECT_EQ(fns[1], "outer") << e.name;
         EXPECT_EQ(fns[2], "main") << e.name;
-        EXPECT_TRUE(r.str(r.stackFrames[bt->frames[0]].module).ends_with("/osrt_backtrace"));
-        EXPECT_LE(fns.size(), 24u);  // --osrt-backtrace-depth's default
-        ++slowMain;
+        ++innerStacks;
+        slowMain += e.end - e.start >= 4'000'000;
         // The details panel, leaf first, as "function (module)".
         auto fields = analysis::eventDetails(
             r, {static_cast<uint32_t>(e.track - r.tracks.data()), static_cast<uint32_t>(e.index)});
@@ -100,8 +107,8 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
                                " JOIN StringIds s ON s.id = c.symbol WHERE s.value = '" +
                                function + "'");
     };
-    EXPECT_EQ(chainsThrough(0, "inner"), "9");
-    EXPECT_EQ(chainsThrough(2, "main"), "9");
+    EXPECT_EQ(chainsThrough(0, "inner"), std::to_string(innerStacks));
+    EXPECT_EQ(chainsThrough(2, "main"), std::to_string(innerStacks));
 }
 
 TEST(OsrtBacktrace, DepthAndThresholdAreHonoured) {
@@ -117,7 +124,7 @@ TEST(OsrtBacktrace, DepthAndThresholdAreHonoured) {
         if (!bt) continue;
         ++stacks;
         EXPECT_LE(bt->frames.size(), 2u);
-        if (e.tid == e.pid)
+        if (e.tid == e.pid && e.name != "open" && e.name != "pthread_join")
             EXPECT_EQ(functionsOf(*shallow, *bt), (std::vector<std::string>{"inner", "outer"}));
     }
     EXPECT_GE(stacks, 9u);

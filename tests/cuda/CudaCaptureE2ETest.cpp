@@ -161,6 +161,89 @@ TEST_F(CudaCaptureE2E, PythonBacktraceAtCudaApiCalls) {
 #endif
 }
 
+// --cudabacktrace: the native stack at CUDA API calls of the chosen classes (the stand-in CUPTI
+// calls the module's callback at each call's entry and exit, as CUPTI does); the stack starts at
+// the program's caller (fake_cuda_app's cudaInner), the CUDA module's and CUPTI's frames left out.
+TEST_F(CudaCaptureE2E, NativeBacktraceAtCudaApiCallsOfTheChosenClasses) {
+    struct Call {
+        std::string name;
+        const CallStack* stack;
+    };
+    auto calls = [](const Report& r) {
+        std::vector<Call> out;
+        for (const Track* t : r.tracksOfKind(EventKind::CudaApi))
+            for (size_t i = 0; i < t->size(); ++i)
+                out.push_back({std::string(r.str(t->name[i])),
+                               r.backtraceOf(EventKind::CudaApi, t->key.pid, t->key.tid, t->start[i])});
+        return out;
+    };
+    auto functions = [](const Report& r, const CallStack& s) {
+        std::vector<std::string> f;
+        for (uint32_t id : s.frames) f.emplace_back(r.str(r.stackFrames[id].function));
+        return f;
+    };
+    // Launches only, from 0 ns: the two launches have stacks, the malloc and the sync none.
+    const std::string kernelRep = m_dir + "/kernel.rep";
+    ASSERT_EQ(profile("-t cuda -s none --cpuctxsw none --cudabacktrace=kernel:0", "backtrace", kernelRep), 0)
+        << log();
+    auto kernel = readReport(kernelRep);
+    ASSERT_TRUE(kernel.ok()) << kernel.error();
+    int launches = 0, others = 0;
+    for (const Call& c : calls(**kernel)) {
+        if (c.name != "cudaLaunchKernel") {
+            EXPECT_EQ(c.stack, nullptr) << c.name;
+            ++others;
+            continue;
+        }
+        ASSERT_NE(c.stack, nullptr);
+        const auto f = functions(**kernel, *c.stack);
+        ASSERT_GE(f.size(), 3u);
+        EXPECT_NE(f[0].find("cudaInner"), std::string::npos) << f[0];
+        EXPECT_NE(f[1].find("cudaOuter"), std::string::npos) << f[1];
+        EXPECT_EQ(f[2], "main");
+        for (uint32_t id : c.stack->frames) {
+            const std::string module((*kernel)->str((*kernel)->stackFrames[id].module));
+            EXPECT_EQ(module.find("libsightline"), std::string::npos) << module;
+            EXPECT_EQ(module.find("libcupti"), std::string::npos) << module;
+        }
+        ++launches;
+    }
+    EXPECT_EQ(launches, 2);
+    EXPECT_EQ(others, 2);  // cudaMalloc, cudaDeviceSynchronize
+    // Memory and sync: those two only.
+    const std::string msRep = m_dir + "/memsync.rep";
+    ASSERT_EQ(profile("-t cuda -s none --cpuctxsw none --cudabacktrace=memory:0,sync:0", "backtrace", msRep), 0)
+        << log();
+    auto memsync = readReport(msRep);
+    ASSERT_TRUE(memsync.ok()) << memsync.error();
+    std::set<std::string> withStacks;
+    for (const Call& c : calls(**memsync))
+        if (c.stack) withStacks.insert(c.name);
+    EXPECT_EQ(withStacks, (std::set<std::string>{"cudaMalloc", "cudaDeviceSynchronize"}));
+    // All classes above every call's duration (1 s): none.
+    const std::string highRep = m_dir + "/high.rep";
+    ASSERT_EQ(profile("-t cuda -s none --cpuctxsw none --cudabacktrace=all --cudabacktrace-threshold=1000000000",
+                      "backtrace", highRep), 0)
+        << log();
+    auto high = readReport(highRep);
+    ASSERT_TRUE(high.ok()) << high.error();
+    EXPECT_EQ(calls(**high).size(), 4u);
+    EXPECT_TRUE((*high)->backtraces.empty());
+    // A class that does not exist is an error.
+    EXPECT_NE(profile("-t cuda --cudabacktrace=kernels", "backtrace", m_dir + "/bad.rep"), 0);
+    EXPECT_NE(log().find("--cudabacktrace"), std::string::npos) << log();
+    // Exported as nsys: CUDA_CALLCHAINS.
+    const std::string db = m_dir + "/kernel.sqlite";
+    ASSERT_EQ(std::system((SIGHTLINE_CLI " export --type sqlite -o " + db + " " + kernelRep + " > /dev/null 2>&1").c_str()), 0);
+    sqlite::Db d;
+    ASSERT_TRUE(d.openReadOnly(db));
+    sqlite::Stmt st(d, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUDA_CALLCHAINS c "
+                       "ON c.id = r.callchainId AND c.stackDepth = 2 JOIN StringIds s ON s.id = c.symbol "
+                       "WHERE s.value = 'main'");
+    ASSERT_TRUE(st.valid() && st.step());
+    EXPECT_EQ(st.i64(0), 2);
+}
+
 TEST_F(CudaCaptureE2E, CudaProfilerApiRange) {
     std::string rep = m_dir + "/range.rep";
     ASSERT_EQ(profile("-t cuda -c cudaProfilerApi --capture-range-end=stop", "range", rep), 0)

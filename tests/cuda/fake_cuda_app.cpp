@@ -24,6 +24,20 @@ using Profiler = void (*)(int);
 using Simple = void (*)();
 using Drop = void (*)(size_t);
 
+// --cudabacktrace (the "backtrace" scenario): main -> cudaOuter -> cudaInner makes two
+// launches, a cudaMalloc and a cudaDeviceSynchronize; their native stacks name these.
+__attribute__((noinline)) void cudaInner(Launch launch, void (*call)(uint32_t)) {
+    launch("_Z6kernelPfi");
+    call(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
+    call(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020);
+    launch("_Z6kernelPfi");
+    asm volatile("" ::: "memory");  // not a tail call
+}
+__attribute__((noinline)) void cudaOuter(Launch launch, void (*call)(uint32_t)) {
+    cudaInner(launch, call);
+    asm volatile("" ::: "memory");
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) return 2;
     const char* path =
@@ -88,6 +102,8 @@ int main(int argc, char** argv) {
         call(CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020);
         call(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
         launch("_Z6kernelPfi");
+    } else if (s == "backtrace") {
+        cudaOuter(launch, call);
     } else if (s == "quick-exit") {
         for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
         _exit(0);

@@ -89,7 +89,7 @@ TEST(OptionParser, MistakesAreNamedWithWhatIsAllowed) {
 }
 
 TEST(OptionParser, UnavailableOptionsWarnOnceAndTheRunGoesOn) {
-    auto a = parse("profile", {"-t", "cuda,cusolver,cusparse", "--cudabacktrace=all", "--cudabacktrace=kernel",
+    auto a = parse("profile", {"-t", "cuda,cusolver,cusparse", "--cuda-um-cpu-page-faults=true", "--cuda-um-cpu-page-faults=false",
                                "--gpuctxsw=true", "p"});
     ASSERT_TRUE(a) << a.error();
     ASSERT_EQ(a->warnings.size(), 4u);

@@ -42,7 +42,10 @@
 #include <thread>
 
 #include "capture/common/FinalFlushHook.h"
+#include "capture/common/NativeBacktraceHook.h"
 #include "capture/common/PythonBacktraceHook.h"
+#include "capture/cupti/CudaBacktrace.h"
+#include "capture/cupti/CuptiApiNames.h"
 #include "capture/common/RawFormat.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/CuptiConverter.h"
@@ -98,6 +101,10 @@ struct State {
     // calls are recorded now (a backtrace of a call with no record would find no event).
     capture::PythonBacktraceFn pythonBacktrace = nullptr;
     std::atomic<bool> backtracing{false};
+    // --cudabacktrace: the classes and thresholds, and the preloaded module's native unwinder.
+    CudaBacktraceOptions nativeOptions;
+    capture::NativeBacktraceFn nativeBacktrace = nullptr;
+    std::atomic<bool> nativeBacktracing{false};
 };
 
 // How long a fatal signal's handler waits for the CUDA records: bounded, since the signal may
@@ -221,6 +228,7 @@ void setCollecting(bool on) {
     }
     if (on) leaveOutNegligibleApis();
     g->backtracing.store(on && g->pythonBacktrace, std::memory_order_relaxed);
+    g->nativeBacktracing.store(on && g->nativeBacktrace, std::memory_order_relaxed);
 }
 
 void flushAll(bool forced) {
@@ -280,6 +288,27 @@ void pythonBacktraceAt(CUpti_CallbackDomain domain, const CUpti_CallbackData* cb
     if (g->backtracing.load(std::memory_order_relaxed)) g->pythonBacktrace(cb->correlationId);
 }
 
+// --cudabacktrace: the native stack at the exit of the outermost API call of a thread (a driver
+// call inside a runtime call is part of it) when the call is of a chosen class and took at
+// least its threshold; the duration is known only at the exit (entry and exit on our clock).
+thread_local int t_nativeDepth = 0;
+thread_local int64_t t_nativeEntry = 0;
+
+void nativeBacktraceAt(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                       const CUpti_CallbackData* cb) {
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (t_nativeDepth++ == 0) t_nativeEntry = monotonicNs();
+        return;
+    }
+    if (t_nativeDepth == 0 || --t_nativeDepth > 0) return;  // an exit whose entry we did not see
+    if (!g->nativeBacktracing.load(std::memory_order_relaxed)) return;
+    const int64_t took = monotonicNs() - t_nativeEntry;
+    const ApiKind api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? ApiKind::Runtime : ApiKind::Driver;
+    if (g->nativeOptions.wants(apiName(api, cbid), took))
+        g->nativeBacktrace(cb->correlationId, g->nativeOptions.depth);
+}
+
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const void* data) {
     if (g->finished.load()) return;
@@ -295,6 +324,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     }
     auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (g->pythonBacktrace) pythonBacktraceAt(domain, cb);
+    if (g->nativeBacktrace) nativeBacktraceAt(domain, cbid, cb);
     if (cb->callbackSite != CUPTI_API_ENTER) return;
     bool start =
         (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
@@ -497,15 +527,31 @@ std::string initialize() {
             diag("python.cuda_backtraces_unavailable", 1,
                  "--python-backtrace=cuda: the preloaded Sightline module is not in this process "
                  "(its environment was cleared?): CUDA calls have no Python backtraces");
-        } else {
-            cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-            cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
-            if (!g->options.allApis) {
-                for (CUpti_CallbackId cbid : kNegligibleRuntimeApis)
-                    cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
-                for (CUpti_CallbackId cbid : kNegligibleDriverApis)
-                    cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-            }
+        }
+    }
+    // --cudabacktrace (SIGHTLINE_CUDA_BACKTRACE, CudaBacktrace.h).
+    if (const char* v = std::getenv(kCudaBacktraceEnv)) {
+        auto parsed = CudaBacktraceOptions::fromEnvironment(v);
+        if (!parsed) {
+            diag("cuda.backtrace_options", 1, parsed.error() + ": CUDA calls have no native stacks");
+        } else if (parsed->any()) {
+            g->nativeOptions = *parsed;
+            g->nativeBacktrace = reinterpret_cast<capture::NativeBacktraceFn>(
+                dlsym(RTLD_DEFAULT, capture::kNativeBacktraceSymbol));
+            if (!g->nativeBacktrace)
+                diag("cuda.backtraces_unavailable", 1,
+                     "--cudabacktrace: the preloaded Sightline module is not in this process (its "
+                     "environment was cleared?): CUDA calls have no native stacks");
+        }
+    }
+    if (g->pythonBacktrace || g->nativeBacktrace) {
+        cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+        cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+        if (!g->options.allApis) {
+            for (CUpti_CallbackId cbid : kNegligibleRuntimeApis)
+                cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+            for (CUpti_CallbackId cbid : kNegligibleDriverApis)
+                cuptiEnableCallback(0, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
         }
     }
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
