@@ -4,6 +4,7 @@
 // fetch; the remote directory browser; a wrong key's message. Skips where sshd cannot run.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -16,6 +17,7 @@
 
 #include "TestSupport.h"
 #include "tests/remote/SshServer.h"
+#include "viewer/capture/CaptureCapabilities.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
@@ -224,4 +226,31 @@ TEST(RemoteCommandLine, RemoteProgramsAreNotLookedForHereButTheTargetIsChecked) 
     EXPECT_EQ(ProfileCommandBuilder::validate(s), QStringList());
     s.remote.keyFile = "/no/such/key";
     EXPECT_TRUE(ProfileCommandBuilder::validate(s).join(' ').contains("cannot be read"));
+}
+
+// A laptop without a GPU capturing on a GPU server: this machine's missing CUDA driver must not
+// grey out the CUDA options of a remote capture (the remote machine's checks say what it lacks);
+// back on this computer they are disabled again with the reason.
+TEST(RemoteCapabilities, TheLocalDriverDoesNotDecideForARemoteTarget) {
+    if (CaptureCapabilities::libraryProblem("libcuda.so.1").isEmpty())
+        GTEST_SKIP() << "this machine has a CUDA driver: CUDA is offered either way";
+    QTemporaryDir dir;
+    test::isolateSettings(dir.filePath("settings"));
+    CaptureTab tab;
+    tab.setProfilerPath(cli());
+    tab.show();
+    ASSERT_TRUE(test::waitFor([&] { return tab.capabilitiesKnown(); }));
+    QProcess listing;
+    listing.start(cli(), {"profile", "--list-options", "--format", "json"});
+    ASSERT_TRUE(listing.waitForFinished(30000));
+    if (!CaptureCapabilities::helpOffersCuda(QString::fromUtf8(listing.readAllStandardOutput())))
+        GTEST_SKIP() << "this sightline is built without CUDA capture";
+    auto* cuda = tab.findChild<QCheckBox*>("trace-cuda");
+    ASSERT_NE(cuda, nullptr);
+    EXPECT_FALSE(cuda->isEnabled());
+    auto* target = tab.findChild<QComboBox*>("target");
+    target->setCurrentIndex(1);
+    EXPECT_TRUE(cuda->isEnabled());
+    target->setCurrentIndex(0);
+    EXPECT_FALSE(cuda->isEnabled());
 }

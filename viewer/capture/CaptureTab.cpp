@@ -75,6 +75,7 @@ CaptureTab::CaptureTab(QWidget* parent)
         if (!m_wasRemote && m_target->isRemote())
             m_envChecks->setProblem("Press Check (under Target) to run the machine checks on the "
                                     "remote machine.");
+        if (m_wasRemote != m_target->isRemote() && m_capsKnown) applyCapabilities();
         m_wasRemote = m_target->isRemote();
         updateBrowser();
     });
@@ -265,16 +266,25 @@ void CaptureTab::probeCapabilities() {
     m_envKnown = false;
     runProbe(m_probe, {"profile", "--list-options", "--format", "json"},
              [this](const QString& listing, bool) {
-                 m_form->setCapabilities(CaptureCapabilities::evaluate(
-                     listing,
-                     CaptureCapabilities::cuptiModuleProblem(
-                         m_runner->profilerPath(), qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
-                     CaptureCapabilities::libraryProblem("libcuda.so.1"),
-                     CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
+                 m_optionListing = listing;
+                 applyCapabilities();
                  m_capsKnown = true;
                  emit capabilitiesChanged();
                  probeEnvironment();
              });
+}
+
+void CaptureTab::applyCapabilities() {
+    if (m_target->isRemote()) {
+        m_form->setCapabilities(CaptureCapabilities::evaluate(m_optionListing, {}, {}, {}));
+        return;
+    }
+    m_form->setCapabilities(CaptureCapabilities::evaluate(
+        m_optionListing,
+        CaptureCapabilities::cuptiModuleProblem(m_runner->profilerPath(),
+                                                qEnvironmentVariable("SIGHTLINE_INJECT_DIR")),
+        CaptureCapabilities::libraryProblem("libcuda.so.1"),
+        CaptureCapabilities::libraryProblem("libnvidia-ml.so.1")));
 }
 
 void CaptureTab::probeEnvironment() {

@@ -74,6 +74,11 @@ private:
     QWidget* buildPresetBar();
     QWidget* buildRunPanel();
     void probeCapabilities();
+    // What the form offers: this computer's CUDA driver and NVML decide for a local capture; a
+    // remote target's capture runs on a machine this one cannot see (a laptop without a GPU
+    // capturing on a GPU server), so there only the option listing decides and the remote
+    // machine's checks (Check) say what it lacks.
+    void applyCapabilities();
     void probeEnvironment();
     // `sightline remote status --format json` for a remote target: the same checks, run there.
     void probeRemoteEnvironment();
@@ -100,6 +105,7 @@ private:
     QProcess* m_probe = nullptr;
     QProcess* m_envProbe = nullptr;
     bool m_capsKnown = false, m_envKnown = false;
+    QString m_optionListing;  // `sightline profile --list-options --format json`
     EnvironmentChecksView* m_envChecks = nullptr;
     QComboBox* m_presetBox = nullptr;
     QPlainTextEdit* m_command = nullptr;

@@ -35,7 +35,7 @@ RemoteTargetBox::RemoteTargetBox(QWidget* parent) : QWidget(parent) {
     };
     m_host = line("remoteHost", "user@host[:port]",
                   "The machine to capture on, over SSH (the system's OpenSSH client; host keys "
-                  "are checked against ~/.ssh/known_hosts).");
+                  "are checked against the known_hosts files ssh uses, ~/.ssh/known_hosts by default).");
     m_key = line("remoteKey", "the SSH agent's keys",
                  "A private key file; empty: the SSH agent and ~/.ssh as ssh uses them.");
     m_jump = line("remoteJump", "none", "Reach the machine through this jump host (ssh -J).");
