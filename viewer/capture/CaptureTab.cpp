@@ -292,13 +292,19 @@ void CaptureTab::probeEnvironment() {
     m_envKnown = false;
     runProbe(m_envProbe, {"status", "--environment", "--format", "json"},
              [this](const QString& out, bool started) {
+                 m_envKnown = true;
+                 // The target became remote meanwhile: this computer's checks do not apply there
+                 // (the remote machine's run on Check).
+                 if (m_target->isRemote()) {
+                     emit environmentChecked();
+                     return;
+                 }
                  if (auto checks = EnvironmentChecksView::parse(out))
                      m_envChecks->setChecks(*checks);
                  else
                      m_envChecks->setProblem(started ? "'sightline status -e --format json' gave "
                                                        "no checks; run it in a terminal"
                                                      : "sightline was not found");
-                 m_envKnown = true;
                  emit environmentChecked();
              });
 }
