@@ -163,6 +163,7 @@ void afterForkChild() {
     ProcessWriter::setAnnouncer(announceProcess);  // when the child's stream opens (lazily)
     ProcessWriter::onForkChild(g_config.traceForkBeforeExec);
     nvtxForgetWindowOwner();
+    nbt::afterForkChild();
     if (!ProcessWriter::active()) g_osrtOn.store(false);
 }
 

@@ -167,6 +167,12 @@ void init() {
     }
 }
 
+void afterForkChild() {
+    g_lock.clear(std::memory_order_relaxed);
+    g_modCount = 0;
+    g_adds = g_subs = ~0ull;
+}
+
 void recordFor(int64_t time, EventKind kind, uint32_t depth) {
     ProcessWriter::ToolScope scope;
     depth = std::min(depth, kMaxDepth);

@@ -19,6 +19,9 @@ namespace sl::inject::nbt {
 // not inside a traced call) and notes this module's own address range, whose frames are left
 // out of every stack. Once per process; later calls return at once.
 void init();
+// In a forked child: another thread of the parent may have held the table's lock at the fork,
+// so the child starts with a free lock and an empty table (its stream names modules anew).
+void afterForkChild();
 // Records the calling thread's native stack, at most `depth` frames below the traced call, for
 // its event of `kind` starting at `time` (a CUDA API call: its correlation id).
 void recordFor(int64_t time, EventKind kind, uint32_t depth);

@@ -41,9 +41,11 @@ std::shared_ptr<Report> capture(CaptureDir& dir, const std::string& name,
 }
 
 int64_t clientPid(const Report& r) {
+    int64_t pid = -1;  // the first one (the forked child has the same command line)
     for (const auto& p : r.processes)
-        if (p.commandLine.find("osrt_backtrace") != std::string::npos) return p.pid;
-    return -1;
+        if (p.commandLine.find("osrt_backtrace") != std::string::npos && (pid < 0 || p.pid < pid))
+            pid = p.pid;
+    return pid;
 }
 
 TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
@@ -55,9 +57,19 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
     ASSERT_GT(pid, 0);
     // The designed slow calls take 5 ms; a "fast" one may pass 1 ms on a loaded machine, and
     // then must have its stack too: the check is against each call's own duration.
-    size_t slowMain = 0, innerStacks = 0, slowWriter = 0, fast = 0;
+    size_t slowMain = 0, innerStacks = 0, slowWriter = 0, fast = 0, child = 0;
     for (const Ev& e : events(r, EventKind::OsRuntime)) {
-        if (e.pid != pid) continue;
+        if (e.pid != pid) {  // the forked child: its 5 ms sleep in forked()
+            const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
+            if (e.name != "nanosleep" || e.end - e.start < kThreshold) continue;
+            ASSERT_NE(bt, nullptr);
+            const auto fns = functionsOf(r, *bt);
+            ASSERT_GE(fns.size(), 2u);
+            EXPECT_EQ(fns[0], "forked");
+            EXPECT_EQ(fns[1], "main");
+            ++child;
+            continue;
+        }
         const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
         if (e.end - e.start < kThreshold) {
             EXPECT_EQ(bt, nullptr) << e.name << " of " << e.end - e.start << " ns has a stack";
@@ -76,7 +88,7 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
         }
         EXPECT_LE(fns.size(), 24u);  // --osrt-backtrace-depth's default
         EXPECT_TRUE(r.str(r.stackFrames[bt->frames[0]].module).ends_with("/osrt_backtrace"));
-        if (e.name == "open" || e.name == "pthread_join") {  // made by main itself
+        if (e.name == "open" || e.name == "pthread_join" || e.name == "waitpid") {  // by main
             EXPECT_EQ(fns[0], "main") << e.name;
             continue;
         }
@@ -94,6 +106,7 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
     EXPECT_EQ(slowMain, 9u);     // a nanosleep, a poll and a read in each of 3 rounds
     EXPECT_GE(slowWriter, 6u);   // its waits for the request and its 5 ms sleeps
     EXPECT_GE(fast, 12u);        // the request's write, the zero sleep, poll and read
+    EXPECT_EQ(child, 1u);
     EXPECT_EQ(diagnostic(r, "native_backtrace.unresolved"), 0);
 
     // Exported as nsys does: OSRT_API.callchainId and OSRT_CALLCHAINS, stackDepth 0 the leaf.
@@ -118,13 +131,16 @@ TEST(OsrtBacktrace, DepthAndThresholdAreHonoured) {
                            {"--osrt-backtrace-threshold", std::to_string(kThreshold),
                             "--osrt-backtrace-depth", "2", "--osrt-backtrace-stack-size", "4096"});
     ASSERT_TRUE(shallow);
+    const int64_t parent = clientPid(*shallow);
     size_t stacks = 0;
     for (const Ev& e : events(*shallow, EventKind::OsRuntime)) {
         const CallStack* bt = shallow->backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
         if (!bt) continue;
         ++stacks;
         EXPECT_LE(bt->frames.size(), 2u);
-        if (e.tid == e.pid && e.name != "open" && e.name != "pthread_join")
+        // The parent's main thread, in inner (not its calls from main, nor the forked child).
+        if (e.pid == parent && e.tid == e.pid && e.name != "open" && e.name != "pthread_join" &&
+            e.name != "waitpid")
             EXPECT_EQ(functionsOf(*shallow, *bt), (std::vector<std::string>{"inner", "outer"}));
     }
     EXPECT_GE(stacks, 9u);

@@ -1,13 +1,15 @@
 /* --osrt-backtrace-threshold (tests/capture/OsrtBacktraceCaptureTest.cpp): main -> outer ->
  * inner makes, ROUNDS times, three slow OS runtime calls (a 5 ms nanosleep, a 5 ms poll, a
  * read from a pipe that a helper thread fills 5 ms after being asked) and fast ones (the
- * request's write, a zero nanosleep, a zero-timeout poll, a read of /dev/zero). Built -O2 -fomit-frame-pointer: the
+ * request's write, a zero nanosleep, a zero-timeout poll, a read of /dev/zero). Then a forked
+ * child sleeps 5 ms in forked() (its stream names the modules anew). Built -O2 -fomit-frame-pointer: the
  * stacks must come from DWARF unwinding. Usage: osrt_backtrace [ROUNDS] */
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +58,12 @@ KEEP static long outer(int zero) {
     return got;
 }
 
+KEEP static void forked(void) {
+    struct timespec slow = {0, 5000000};
+    nanosleep(&slow, NULL);
+    g_sink += 1;
+}
+
 int main(int argc, char** argv) {
     long rounds = argc > 1 ? atol(argv[1]) : 3;
     int zero = open("/dev/zero", O_RDONLY);
@@ -64,6 +72,13 @@ int main(int argc, char** argv) {
     if (pthread_create(&t, NULL, writer, (void*)rounds) != 0) return 2;
     for (long i = 0; i < rounds; ++i) outer(zero);
     pthread_join(t, NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        forked();
+        _exit(0);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 3;
     printf("%ld\n", (long)g_sink);
     return 0;
 }
