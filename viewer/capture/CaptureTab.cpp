@@ -491,7 +491,9 @@ void CaptureTab::onFinished(const QString& report) {
     setRunning(false);
     const CaptureProgress& p = m_runner->progress();
     QString text = "Report written: " + report;
-    if (p.events() >= 0) text += " (" + QLocale().toString(p.events()) + " events)";
+    // The count is the live one of the last progress tick: a short capture ends before a tick
+    // sees its events, and "(0 events)" would contradict the merge's line in the log.
+    if (p.events() > 0) text += " (" + QLocale().toString(p.events()) + " events)";
     m_status->setText(text);
     emit reportReady(report);
 }
