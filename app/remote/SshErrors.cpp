@@ -1,5 +1,13 @@
 #include "app/remote/SshErrors.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "app/remote/ReportCopy.h"
+
 #include "app/remote/ShellQuote.h"
 #include "app/remote/Subprocess.h"
 
@@ -34,7 +42,58 @@ std::string knownHostsName(const SshTarget& t) {
     return t.port && t.port != 22 ? "[" + t.host + "]:" + std::to_string(t.port) : t.host;
 }
 
+// SIGHTLINE_SSH_FAILURE_FILE: the caller made the file (a private temporary one) and reads it
+// when the command has failed. Best effort: the message on stderr says it all anyway.
+void writeFailureFile(const std::string& json) {
+    const char* path = std::getenv("SIGHTLINE_SSH_FAILURE_FILE");
+    if (!path || !*path) return;
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    const std::string line = json + "\n";
+    size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t n = write(fd, line.data() + done, line.size() - done);
+        if (n <= 0) break;
+        done += static_cast<size_t>(n);
+    }
+    close(fd);
+}
+
 }  // namespace
+
+const char* sshFailureCode(SshFailure f) {
+    switch (f) {
+        case SshFailure::Unreachable: return "unreachable";
+        case SshFailure::UnknownHostKey: return "unknown_host_key";
+        case SshFailure::ChangedHostKey: return "changed_host_key";
+        case SshFailure::Authentication: return "authentication";
+        case SshFailure::Other: break;
+    }
+    return "other";
+}
+
+std::string sshFailureJson(const SshTarget& t, SshFailure f, const std::string& fingerprints) {
+    std::string prints;
+    if (f == SshFailure::UnknownHostKey) {
+        // ssh-keygen -l: "256 SHA256:... [127.0.0.1]:2222 (ED25519)" per key.
+        std::istringstream lines(fingerprints);
+        std::string line;
+        while (std::getline(lines, line)) {
+            std::istringstream words(line);
+            std::string bits, print, word, type;
+            if (!(words >> bits >> print)) continue;
+            while (words >> word) type = word;
+            if (type.size() > 2 && type.front() == '(' && type.back() == ')') type = type.substr(1, type.size() - 2);
+            else type.clear();
+            if (bits.find_first_not_of("0123456789") != std::string::npos) continue;
+            prints += std::string(prints.empty() ? "" : ",") + "{\"bits\":" + bits +
+                      ",\"fingerprint\":" + jsonString(print) + ",\"type\":" + jsonString(type) + "}";
+        }
+    }
+    return std::string("{\"failure\":\"") + sshFailureCode(f) + "\",\"host\":" + jsonString(t.host) +
+           ",\"port\":" + std::to_string(t.port) + ",\"target\":" + jsonString(t.display()) +
+           ",\"known_hosts_name\":" + jsonString(knownHostsName(t)) + ",\"fingerprints\":[" + prints + "]}";
+}
 
 SshFailure classifySshFailure(const std::string& e) {
     if (has(e, "REMOTE HOST IDENTIFICATION HAS CHANGED") || has(e, "Host key for") ||
@@ -85,7 +144,9 @@ std::string explainSshFailure(const SshTarget& t, const std::string& e,
                               const std::string& fingerprints, const std::string& knownHosts) {
     const std::string who = t.display();
     const std::string said = lastLine(e);
-    switch (classifySshFailure(e)) {
+    const SshFailure failure = classifySshFailure(e);
+    writeFailureFile(sshFailureJson(t, failure, fingerprints));
+    switch (failure) {
         case SshFailure::UnknownHostKey: {
             std::string m = "the host key of " + who +
                             " is not in known_hosts, so ssh cannot check that it is talking to " +

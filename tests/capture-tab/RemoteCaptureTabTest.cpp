@@ -1,7 +1,9 @@
 // The Capture tab with a remote target, against an sshd the test starts on 127.0.0.1
 // (tests/remote/SshServer.h) and this build's `sightline` as the remote one: a capture there,
 // opened from the copy; Stop; the remote environment checks; the "Remote reports" list with a
-// fetch; the remote directory browser; a wrong key's message. Skips where sshd cannot run.
+// fetch; the remote directory browser; a wrong key's message; an unknown host key's fingerprint
+// question (Yes trusts it, No keeps the error), a changed key's refusal; the copy's progress bar.
+// Skips where sshd cannot run.
 #include <gtest/gtest.h>
 
 #include <QCheckBox>
@@ -9,17 +11,22 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cstdlib>
+#include <fstream>
 
 #include "TestSupport.h"
+#include "app/remote/SshErrors.h"
 #include "tests/remote/SshServer.h"
 #include "viewer/capture/CaptureCapabilities.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/CaptureTab.h"
+#include "viewer/capture/HostKeyPrompt.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 #include "viewer/capture/RemoteBrowserDialog.h"
 #include "viewer/capture/RemoteReportsDialog.h"
@@ -184,6 +191,123 @@ TEST_F(RemoteTab, WrongKeySaysWhatToDo) {
         << tab->logText().toStdString();
 }
 
+namespace {
+
+// A client config like the server's, with a known_hosts of this test's own (`known`: its text),
+// so that trusting a key here leaves the other tests' files alone.
+std::string configWithKnownHosts(const QTemporaryDir& dir, const std::string& known) {
+    const std::string knownHosts = dir.filePath("known_hosts").toStdString();
+    std::ofstream(knownHosts) << known;
+    const std::string config = dir.filePath("ssh_config").toStdString();
+    std::ofstream(config) << "Host *\n  UserKnownHostsFile " << knownHosts
+                          << "\n  GlobalKnownHostsFile /dev/null\n  IdentitiesOnly yes\n"
+                          << "  IdentityAgent none\n  IdentityFile /dev/null\n";
+    return config;
+}
+
+QString readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+}  // namespace
+
+TEST_F(RemoteTab, AnUnknownHostKeyIsShownAndTrustedOnYes) {
+    setenv("SIGHTLINE_SSH_CONFIG", configWithKnownHosts(dir, "").c_str(), 1);
+    click("checkRemote");
+    QMessageBox* box = nullptr;
+    ASSERT_TRUE(test::waitFor([&] { return (box = tab->findChild<QMessageBox*>("hostKeyDialog")) && box->isVisible(); }, 30000))
+        << tab->environmentText().toStdString();
+    const std::string print = server().hostFingerprint();
+    ASSERT_FALSE(print.empty());
+    const QString port = QString::number(server().port());
+    EXPECT_EQ(box->text(), "The authenticity of host '[127.0.0.1]:" + port + "' can't be established.\n"
+                           "ED25519 key fingerprint is " + QString::fromStdString(print) + ".\nTrust it and connect?");
+    shot("remote-host-key.png", box);
+    EXPECT_FALSE(tab->environmentKnown());
+    box->button(QMessageBox::Yes)->click();
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }, 30000));
+    EXPECT_TRUE(tab->environmentText().startsWith("Checks on " + QString::fromStdString(server().target()) + ": "))
+        << tab->environmentText().toStdString();
+    EXPECT_TRUE(readAll(dir.filePath("known_hosts")).contains("[127.0.0.1]:" + port));
+    // Recorded: the next check asks nothing.
+    click("checkRemote");
+    EXPECT_FALSE(tab->environmentKnown());
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }, 30000));
+    EXPECT_EQ(tab->findChild<QMessageBox*>("hostKeyDialog"), nullptr);
+    EXPECT_TRUE(tab->environmentText().startsWith("Checks on ")) << tab->environmentText().toStdString();
+}
+
+TEST_F(RemoteTab, AnUnknownHostKeyRefusedKeepsTheErrorThenStartTrustsIt) {
+    setenv("SIGHTLINE_SSH_CONFIG", configWithKnownHosts(dir, "").c_str(), 1);
+    type("program", client("exit_code"));
+    type("output", dir.filePath("trusted.rep"));
+    click("start");
+    QMessageBox* box = nullptr;
+    auto asked = [&] { return (box = tab->findChild<QMessageBox*>("hostKeyDialog")) && box->isVisible(); };
+    ASSERT_TRUE(test::waitFor(asked, 30000)) << tab->logText().toStdString();
+    EXPECT_TRUE(box->text().contains(QString::fromStdString(server().hostFingerprint()))) << box->text().toStdString();
+    EXPECT_TRUE(tab->errorText().contains("not in known_hosts")) << tab->errorText().toStdString();
+    box->button(QMessageBox::No)->click();
+    QTest::qWait(300);
+    EXPECT_TRUE(tab->errorText().contains("not in known_hosts")) << tab->errorText().toStdString();
+    EXPECT_FALSE(tab->runner()->isRunning());
+    EXPECT_TRUE(reports.isEmpty());
+    EXPECT_EQ(readAll(dir.filePath("known_hosts")), "");
+    // Start again, Yes: the capture runs and its report is copied.
+    click("start");
+    ASSERT_TRUE(test::waitFor(asked, 30000)) << tab->logText().toStdString();
+    box->button(QMessageBox::Yes)->click();
+    ASSERT_TRUE(test::waitFor([&] { return !reports.isEmpty(); }, 60000))
+        << tab->errorText().toStdString() << tab->logText().toStdString();
+    EXPECT_EQ(tab->errorText(), "");
+    EXPECT_EQ(reports, QStringList({dir.filePath("trusted.rep")}));
+    EXPECT_TRUE(tab->logText().contains("--remote-accept-new-host-key")) << tab->logText().toStdString();
+}
+
+TEST_F(RemoteTab, AChangedHostKeyIsNeverOffered) {
+    // known_hosts holds another key for this host: possibly someone in between.
+    const QString other = dir.filePath("other");
+    ASSERT_EQ(QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", other}), 0);
+    const QString pub = readAll(other + ".pub").section(' ', 0, 1);
+    setenv("SIGHTLINE_SSH_CONFIG",
+           configWithKnownHosts(dir, "[127.0.0.1]:" + std::to_string(server().port()) + " " + pub.toStdString() + "\n").c_str(), 1);
+    click("checkRemote");
+    ASSERT_TRUE(test::waitFor([&] { return tab->environmentKnown(); }, 30000));
+    EXPECT_EQ(tab->findChild<QMessageBox*>("hostKeyDialog"), nullptr);
+    EXPECT_TRUE(tab->environmentText().contains("CHANGED")) << tab->environmentText().toStdString();
+}
+
+TEST_F(RemoteTab, TheCopyBackShowsAProgressBar) {
+    // Enough events for a report of some megabytes: the copy reports about every 1%.
+    type("program", client("flood"));
+    type("arguments", "4 150000");
+    type("output", dir.filePath("big.rep"));
+    auto* bar = tab->findChild<QProgressBar*>("copyProgress");
+    ASSERT_NE(bar, nullptr);
+    EXPECT_FALSE(bar->isVisible());
+    int seenVisible = 0, seenHiddenWhileCopying = 0, lastValue = -1;
+    bool partial = false;
+    QObject::connect(tab->runner(), &CaptureRunner::progressChanged, tab.get(), [&] {
+        const CaptureProgress& p = tab->runner()->progress();
+        if (p.copyTotal() <= 0) return;
+        if (!bar->isVisible()) ++seenHiddenWhileCopying;
+        else ++seenVisible;
+        EXPECT_EQ(bar->value(), int(p.copiedBytes() * 1000 / p.copyTotal()));
+        EXPECT_GE(bar->value(), lastValue);
+        lastValue = bar->value();
+        if (p.copiedBytes() < p.copyTotal()) partial = true;
+    });
+    click("start");
+    ASSERT_TRUE(waitEnd(120000)) << tab->logText().toStdString();
+    ASSERT_EQ(tab->errorText(), "") << tab->logText().toStdString();
+    EXPECT_GT(seenVisible, 1);
+    EXPECT_EQ(seenHiddenWhileCopying, 0);
+    EXPECT_TRUE(partial) << "the report was copied in one piece: " << QFileInfo(dir.filePath("big.rep")).size();
+    EXPECT_EQ(lastValue, 1000);
+    EXPECT_FALSE(bar->isVisible());
+}
+
 // The command line of a remote target, without a server.
 TEST(RemoteCommandLine, TheTargetBecomesRemoteOptionsAndReadsBack) {
     CaptureSettings s;
@@ -210,6 +334,44 @@ TEST(RemoteCommandLine, TheTargetBecomesRemoteOptionsAndReadsBack) {
     // This computer: none of them.
     s.remote = {};
     for (const QString& w : ProfileCommandBuilder::arguments(s)) EXPECT_FALSE(w.startsWith("--remote")) << w.toStdString();
+}
+
+// The CLI's JSON for an ssh failure, read as the tab reads it (no server): only an unknown host
+// key with a fingerprint may be trusted, never a changed one.
+TEST(RemoteHostKey, TheClassificationReachesTheTabAsData) {
+    sl::remote::SshTarget t;
+    t.user = "alice";
+    t.host = "gpu \"01\"";
+    t.port = 2222;
+    const std::string prints = "256 SHA256:abc/+= [gpu \"01\"]:2222 (ED25519)\n3072 SHA256:def [gpu \"01\"]:2222 (RSA)\n";
+    auto unknown = SshFailureInfo::parse(QByteArray::fromStdString(
+        sl::remote::sshFailureJson(t, sl::remote::SshFailure::UnknownHostKey, prints)));
+    ASSERT_TRUE(unknown.has_value());
+    EXPECT_EQ(unknown->failure, "unknown_host_key");
+    EXPECT_EQ(unknown->host, "gpu \"01\"");
+    EXPECT_EQ(unknown->port, 2222);
+    EXPECT_EQ(unknown->knownHostsName, "[gpu \"01\"]:2222");
+    ASSERT_EQ(unknown->keys.size(), 2);
+    EXPECT_EQ(unknown->keys[0].bits, 256);
+    EXPECT_EQ(unknown->keys[0].fingerprint, "SHA256:abc/+=");
+    EXPECT_EQ(unknown->keys[1].type, "RSA");
+    EXPECT_TRUE(unknown->canTrustHostKey());
+    EXPECT_EQ(hostKeyQuestion(*unknown), "The authenticity of host '[gpu \"01\"]:2222' can't be established.\n"
+                                         "ED25519 key fingerprint is SHA256:abc/+=.\n"
+                                         "RSA key fingerprint is SHA256:def.\nTrust it and connect?");
+    // Without a fingerprint (ssh-keyscan failed) there is nothing to confirm.
+    auto blind = SshFailureInfo::parse(QByteArray::fromStdString(
+        sl::remote::sshFailureJson(t, sl::remote::SshFailure::UnknownHostKey, "")));
+    ASSERT_TRUE(blind.has_value());
+    EXPECT_FALSE(blind->canTrustHostKey());
+    auto changed = SshFailureInfo::parse(QByteArray::fromStdString(
+        sl::remote::sshFailureJson(t, sl::remote::SshFailure::ChangedHostKey, prints)));
+    ASSERT_TRUE(changed.has_value());
+    EXPECT_EQ(changed->failure, "changed_host_key");
+    EXPECT_TRUE(changed->keys.isEmpty());
+    EXPECT_FALSE(changed->canTrustHostKey());
+    EXPECT_FALSE(SshFailureInfo::parse("").has_value());
+    EXPECT_FALSE(SshFailureInfo::parse("{\"event\":\"copy\"}").has_value());
 }
 
 TEST(RemoteCommandLine, RemoteProgramsAreNotLookedForHereButTheTargetIsChecked) {

@@ -68,7 +68,8 @@ CaptureRunner::~CaptureRunner() {
     if (!m_process.waitForFinished(kExitWaitMs)) m_process.kill(), m_process.waitForFinished(1000);
 }
 
-bool CaptureRunner::start(const CaptureSettings& settings) {
+bool CaptureRunner::start(const CaptureSettings& settings, bool acceptNewHostKey) {
+    m_sshFailure.reset();  // a failure to start below must not show the last run's host key
     if (isRunning()) {
         emit captureFailed("A capture is already running: stop it first.");
         return false;
@@ -96,7 +97,15 @@ bool CaptureRunner::start(const CaptureSettings& settings) {
     // never parsed out of stderr, which also carries the program's output.
     const int progressFd = m_progressPipe.open() ? m_progressPipe.writeFd() : -1;
     if (progressFd >= 0) args.insert(1, "--progress-fd=" + QString::number(progressFd));
+    if (acceptNewHostKey && settings.remote.isRemote()) args.insert(1, "--remote-accept-new-host-key");
     m_process.setArguments(args);
+    // Where the CLI says why ssh could not connect (JSON, app/remote/SshErrors.h), for the
+    // tab's host-key question; never the prose on stderr.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    m_sshFailureFile = std::make_unique<QTemporaryFile>();
+    if (settings.remote.isRemote() && m_sshFailureFile->open())
+        env.insert(kSshFailureFileVariable, m_sshFailureFile->fileName());
+    m_process.setProcessEnvironment(env);
     m_process.setWorkingDirectory(workingDir(settings).absolutePath());
     m_process.setStandardInputFile(
         QProcess::nullDevice());  // a program waiting on stdin would hang the capture
@@ -253,6 +262,10 @@ void CaptureRunner::onFinished(int exitCode, QProcess::ExitStatus status) {
     if (m_reported) return;
     m_reported = true;
     const QStringList reports = locateReports();
+    if (reports.isEmpty() && m_sshFailureFile && m_sshFailureFile->isOpen()) {
+        QFile written(m_sshFailureFile->fileName());
+        if (written.open(QIODevice::ReadOnly)) m_sshFailure = SshFailureInfo::parse(written.readAll());
+    }
     if (reports.isEmpty()) emit captureFailed(failureMessage(exitCode, status));
     for (const QString& r : reports) emit captureFinished(r);
 }

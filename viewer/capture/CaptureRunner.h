@@ -12,7 +12,10 @@
 #include <QHash>
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryFile>
 #include <QTimer>
+#include <memory>
+#include <optional>
 
 #include "viewer/capture/CaptureProgress.h"
 #include "viewer/capture/CaptureSettings.h"
@@ -20,6 +23,7 @@
 #include "viewer/capture/ProcessTreeWatcher.h"
 #include "viewer/capture/ProgressPipe.h"
 #include "viewer/capture/PseudoTerminal.h"
+#include "viewer/capture/RemoteCli.h"
 
 namespace sl::viewer {
 
@@ -33,8 +37,12 @@ public:
     void setProfilerPath(const QString& path) { m_profiler = path; }
     QString profilerPath() const { return m_profiler; }
 
-    // Starts the capture; false (and captureFailed) when it cannot start.
-    bool start(const CaptureSettings& settings);
+    // Starts the capture; false (and captureFailed) when it cannot start. `acceptNewHostKey`:
+    // --remote-accept-new-host-key (the user trusted the key HostKeyPrompt showed).
+    bool start(const CaptureSettings& settings, bool acceptNewHostKey = false);
+    const CaptureSettings& settings() const { return m_settings; }
+    // After captureFailed: why ssh could not connect to the remote target, as the CLI classified it.
+    const std::optional<SshFailureInfo>& sshFailure() const { return m_sshFailure; }
     // First call: SIGINT (keep the report). A second call while still running: SIGKILL.
     void stop();
     bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
@@ -85,6 +93,8 @@ private:
     // Per channel (stdout, stderr): the program's own output, where a line without end (binary
     // output, `yes | tr -d '\n'`) comes out in 64 KiB pieces instead of growing without bound.
     LineCutter m_lines[2] = {{64 << 10, LineCutter::OverLong::Split}, {64 << 10, LineCutter::OverLong::Split}};
+    std::unique_ptr<QTemporaryFile> m_sshFailureFile;  // $SIGHTLINE_SSH_FAILURE_FILE of the run
+    std::optional<SshFailureInfo> m_sshFailure;
     QStringList m_stderrTail;  // the last lines of stderr, for error messages
     int m_stopRequests = 0;
     bool m_reported = false;  // captureFinished/Failed emitted for this run

@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -23,6 +24,7 @@
 #include "viewer/capture/CapturePresets.h"
 #include "viewer/capture/CaptureRunner.h"
 #include "viewer/capture/EnvironmentChecksView.h"
+#include "viewer/capture/HostKeyPrompt.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 #include "viewer/capture/RemoteBrowserDialog.h"
 #include "viewer/capture/RemoteCli.h"
@@ -202,6 +204,12 @@ QWidget* CaptureTab::buildRunPanel() {
     runRow->addWidget(m_stop);
     runRow->addWidget(m_status, 1);
     l->addLayout(runRow);
+    m_copyBar = new QProgressBar;
+    m_copyBar->setObjectName("copyProgress");
+    // Permille of the bytes: a report over 2 GiB would overflow the bar's int range.
+    m_copyBar->setRange(0, 1000);
+    m_copyBar->hide();
+    l->addWidget(m_copyBar);
 
     m_error = new QLabel;
     m_error->setObjectName("error");
@@ -335,7 +343,7 @@ void CaptureTab::probeRemoteEnvironment() {
     QStringList args = QStringList{"remote", "status"} + connectionArguments(t);
     if (!t.sightlinePath.isEmpty()) args << "--remote-sightline" << t.sightlinePath;
     args << "--format" << "json";
-    runCli(this, m_runner->profilerPath(), args, [this, t](const CliResult& r) {
+    runCliTrustingNewHostKey(this, m_runner->profilerPath(), args, [this, t](const CliResult& r) {
         if (m_target->target() != t) return;  // the target changed meanwhile
         if (auto checks = EnvironmentChecksView::parse(r.out))
             m_envChecks->setChecks(*checks, t.host.trimmed());
@@ -433,6 +441,10 @@ void CaptureTab::refreshStatus() {
         m_status->setText("Copying the report from " + m_target->target().host.trimmed() + ": " +
                           QString::number(p.copiedBytes() * 100 / p.copyTotal()) + "% of " +
                           loc.formattedDataSize(p.copyTotal()));
+        m_copyBar->setValue(int(p.copiedBytes() * 1000 / p.copyTotal()));
+        m_copyBar->setFormat(loc.formattedDataSize(p.copiedBytes()) + " of " +
+                             loc.formattedDataSize(p.copyTotal()));
+        m_copyBar->show();
         return;
     }
     if (p.events() >= 0) text += ", " + loc.toString(p.events()) + " events";
@@ -450,6 +462,9 @@ void CaptureTab::setRunning(bool running) {
     m_target->setEnabled(!running);
     m_presetBox->parentWidget()->setEnabled(!running);
     running ? m_tick->start() : m_tick->stop();
+    // Shown by the first copy event of a run (refreshStatus), gone when the run ends.
+    m_copyBar->hide();
+    m_copyBar->setValue(0);
 }
 
 void CaptureTab::showError(const QString& message) {
@@ -502,6 +517,20 @@ void CaptureTab::onFailed(const QString& message) {
     setRunning(false);
     m_status->setText("Capture failed.");
     showError(message);
+    if (const auto& ssh = m_runner->sshFailure(); ssh && ssh->canTrustHostKey()) offerToTrustHostKey();
+}
+
+void CaptureTab::offerToTrustHostKey() {
+    const CaptureSettings s = m_runner->settings();
+    askToTrustHostKey(this, *m_runner->sshFailure(), [this, s](bool yes) {
+        // No: the error stays. The tab may be running another capture by now (never two).
+        if (!yes || m_runner->isRunning()) return;
+        showError({});
+        appendLog("$ " + commandLine() + " " + kAcceptNewHostKeyOption, false);
+        setRunning(true);
+        refreshStatus();
+        if (!m_runner->start(s, true)) setRunning(false);
+    });
 }
 
 void CaptureTab::appendLog(const QString& line, bool fromStderr) {

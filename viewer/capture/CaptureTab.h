@@ -16,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProcess;
+class QProgressBar;
 class QPushButton;
 class QTimer;
 
@@ -55,6 +56,8 @@ public:
     // What would stop a start, checked while the form is edited; empty when ready.
     QString checkText() const;
     QString logText() const;
+    // The remote report's copy to this computer: visible while it runs, bytes copied / total.
+    QProgressBar* copyProgressBar() const { return m_copyBar; }
     bool capabilitiesKnown() const { return m_capsKnown; }
     // The machine checks (`sightline status -e`), once they have run: the summary line, then the
     // checks that are not OK with their fixes.
@@ -95,6 +98,9 @@ private:
     void showError(const QString& message);
     void onFinished(const QString& report);
     void onFailed(const QString& message);
+    // A remote target's unknown host key: the fingerprint, and on Yes the same capture again,
+    // trusting it (HostKeyPrompt.h).
+    void offerToTrustHostKey();
     void appendLog(const QString& line, bool fromStderr);
 
     CaptureForm* m_form = nullptr;
@@ -112,6 +118,7 @@ private:
     QPushButton *m_start = nullptr, *m_stop = nullptr;
     QLabel *m_status = nullptr, *m_error = nullptr, *m_check = nullptr;
     QPlainTextEdit* m_log = nullptr;
+    QProgressBar* m_copyBar = nullptr;
     QTimer* m_tick = nullptr;
 };
 

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "viewer/capture/HostKeyPrompt.h"
 #include "viewer/capture/RemoteCli.h"
 
 namespace sl::viewer {
@@ -61,7 +62,7 @@ void RemoteBrowserDialog::list(const QString& dir) {
     QStringList args = QStringList{"remote", "ls"} + connectionArguments(m_target);
     if (!dir.isEmpty()) args << dir;
     args << "--format" << "json";
-    runCli(this, m_sightline, args, [this](const CliResult& r) {
+    runCliTrustingNewHostKey(this, m_sightline, args, [this](const CliResult& r) {
         m_loading = false;
         if (r.exitCode != 0) {
             m_error->setText(r.errorText());

@@ -1,9 +1,33 @@
 #include "viewer/capture/RemoteCli.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPointer>
 #include <QProcess>
+#include <QTemporaryFile>
+#include <memory>
 
 namespace sl::viewer {
+
+std::optional<SshFailureInfo> SshFailureInfo::parse(const QByteArray& json) {
+    const QJsonDocument doc = QJsonDocument::fromJson(json);
+    if (!doc.isObject()) return std::nullopt;
+    const QJsonObject o = doc.object();
+    SshFailureInfo f;
+    f.failure = o.value("failure").toString();
+    if (f.failure.isEmpty()) return std::nullopt;
+    f.host = o.value("host").toString();
+    f.target = o.value("target").toString();
+    f.knownHostsName = o.value("known_hosts_name").toString();
+    f.port = o.value("port").toInt();
+    for (const QJsonValue& v : o.value("fingerprints").toArray()) {
+        const QJsonObject k = v.toObject();
+        Key key{k.value("bits").toInt(), k.value("fingerprint").toString(), k.value("type").toString()};
+        if (!key.fingerprint.isEmpty()) f.keys << key;
+    }
+    return f;
+}
 
 QString CliResult::errorText() const {
     if (exitCode == -1) return "sightline could not be started.";
@@ -26,12 +50,23 @@ void runCli(QObject* owner, const QString& binary, const QStringList& args,
             const std::function<void(const CliResult&)>& done) {
     auto* p = new QProcess(owner);
     p->setStandardInputFile(QProcess::nullDevice());
-    auto finish = [p, done](bool started) {
+    // A private file for the CLI's classification of an ssh failure (removed with the process).
+    auto failureFile = std::make_shared<QTemporaryFile>();
+    if (failureFile->open()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(kSshFailureFileVariable, failureFile->fileName());
+        p->setProcessEnvironment(env);
+    }
+    auto finish = [p, done, failureFile](bool started) {
         CliResult r;
         if (started) {
             r.exitCode = p->exitStatus() == QProcess::NormalExit ? p->exitCode() : 128;
             r.out = QString::fromUtf8(p->readAllStandardOutput());
             r.err = QString::fromUtf8(p->readAllStandardError());
+            if (r.exitCode != 0 && failureFile->isOpen()) {
+                QFile written(failureFile->fileName());
+                if (written.open(QIODevice::ReadOnly)) r.ssh = SshFailureInfo::parse(written.readAll());
+            }
         }
         p->deleteLater();
         done(r);

@@ -13,6 +13,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "viewer/capture/HostKeyPrompt.h"
 #include "viewer/capture/RemoteCli.h"
 
 namespace sl::viewer {
@@ -63,7 +64,7 @@ QString RemoteReportsDialog::messageText() const { return m_message->text(); }
 void RemoteReportsDialog::refresh() {
     m_busy = true;
     m_message->setText("Listing the captures on " + m_target.host.trimmed() + "...");
-    runCli(this, m_sightline, QStringList{"remote", "list"} + connectionArguments(m_target) + QStringList{"--format", "json"},
+    runCliTrustingNewHostKey(this, m_sightline, QStringList{"remote", "list"} + connectionArguments(m_target) + QStringList{"--format", "json"},
            [this](const CliResult& r) {
                m_busy = false;
                if (r.exitCode != 0) {
@@ -104,7 +105,7 @@ void RemoteReportsDialog::fetch(int row) {
     const QString out = QDir(m_folder->text().isEmpty() ? QDir::currentPath() : m_folder->text()).absoluteFilePath(id + ".rep");
     m_busy = true;
     m_message->setText("Fetching " + id + "...");
-    runCli(this, m_sightline,
+    runCliTrustingNewHostKey(this, m_sightline,
            QStringList{"remote", "fetch"} + connectionArguments(m_target) + QStringList{id, "-o", out, "--quiet"},
            [this, id](const CliResult& r) {
                m_busy = false;
