@@ -317,7 +317,8 @@ void CpuSampler::recordDwarf(const uint8_t* p, size_t body, const uint64_t* kern
     const uint64_t ip = load<uint64_t>(p);
     constexpr size_t kRegs = DwarfUnwinder::kRegs;
     size_t at = 32;
-    const uint64_t abi = body >= at + 8 ? load<uint64_t>(p + at) : PERF_SAMPLE_REGS_ABI_NONE;
+    const uint64_t abi = body >= at + 8 ? load<uint64_t>(p + at)
+                                        : uint64_t{PERF_SAMPLE_REGS_ABI_NONE};
     at += 8;
     // No 64-bit user registers (a kernel thread, a 32-bit process): the sampled address only.
     if (abi != PERF_SAMPLE_REGS_ABI_64 || body < at + 8 * kRegs + 8) {

@@ -166,9 +166,10 @@ void checkProgram(const std::string& program, const std::string& expectedNextMod
     EXPECT_EQ(nccl("ncclCommInitAll").ranks, 2);
     EXPECT_EQ(nccl("ncclGetVersion").status, 0);  // needs no device
     EXPECT_EQ(nccl("ncclGetVersion").count, -1);
-    if (!expectedNextModule.empty())
+    if (!expectedNextModule.empty()) {
         EXPECT_NE(text.find("RTLD_NEXT ncclGetVersion: " + expectedNextModule), std::string::npos)
             << text;
+    }
 
     // The stats reports count the same calls.
     const std::string csv = runCapturingStdout(
@@ -297,7 +298,9 @@ TEST(CudaLibsCapture, NcclCallsCarryTheCommunicatorsRankAndSize) {
         }
         EXPECT_EQ(c.handle, kComm0) << e.name;  // ncclCommInitAll: the first communicator it made
         EXPECT_EQ(c.ranks, 2) << e.name;
-        if (e.name != "ncclCommInitAll") EXPECT_EQ(c.rank, 0) << e.name;
+        if (e.name != "ncclCommInitAll") {
+            EXPECT_EQ(c.rank, 0) << e.name;
+        }
     }
 }
 

@@ -140,8 +140,9 @@ TEST(OsrtBacktrace, DepthAndThresholdAreHonoured) {
         EXPECT_LE(bt->frames.size(), 2u);
         // The parent's main thread, in inner (not its calls from main, nor the forked child).
         if (e.pid == parent && e.tid == e.pid && e.name != "open" && e.name != "pthread_join" &&
-            e.name != "waitpid")
+            e.name != "waitpid") {
             EXPECT_EQ(functionsOf(*shallow, *bt), (std::vector<std::string>{"inner", "outer"}));
+        }
     }
     EXPECT_GE(stacks, 9u);
     // A threshold above every call (1 s): calls recorded, none with a stack.

@@ -103,8 +103,9 @@ TEST(ElfSymbols, SizelessSymbolsEndWithTheirSectionAndPltStubsAreNamed) {
         EXPECT_EQ(elf->functionAt(it->second.first + 8), "[plt]") << plt;
     }
     EXPECT_GT(plts, 0) << "this executable has no PLT section";
-    if (auto init = sections.find(".init"); init != sections.end())
+    if (auto init = sections.find(".init"); init != sections.end()) {
         EXPECT_EQ(elf->functionAt(init->second.first), "_init");
+    }
 }
 
 TEST(ElfSymbols, SharedLibraryFullAndStripped) {
