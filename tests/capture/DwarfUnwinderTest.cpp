@@ -178,10 +178,13 @@ TEST_F(DwarfUnwinderTest, DepthLimitAndUnknownCode) {
     std::vector<uint64_t> frames;
     EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 2));
     EXPECT_EQ(frames.size(), 2u);
-    // A process without mappings (JIT code, or its records were lost): the sampled address.
+    // A process without mappings (JIT code, or its records were lost): the sampled address
+    // first, and never a complete stack. (Where the code keeps frame pointers, as in a sanitizer
+    // build, libdwfl goes on through them without CFI: more frames, still incomplete.)
     frames.clear();
     EXPECT_FALSE(u.unwind(pid + 1'000'000, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
-    EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
+    ASSERT_FALSE(frames.empty());
+    EXPECT_EQ(frames.front(), c.perf[8]);
 }
 
 TEST_F(DwarfUnwinderTest, ExecForgetsTheOldModules) {
@@ -192,7 +195,8 @@ TEST_F(DwarfUnwinderTest, ExecForgetsTheOldModules) {
     u.exec(pid);
     frames.clear();
     EXPECT_FALSE(u.unwind(pid, tid, regs, c.stack.data(), c.stack.size(), frames, 127));
-    EXPECT_EQ(frames, std::vector<uint64_t>{c.perf[8]});
+    ASSERT_FALSE(frames.empty());
+    EXPECT_EQ(frames.front(), c.perf[8]);
 }
 
 TEST_F(DwarfUnwinderTest, AnotherFileMappedOverAReportedModuleStartsAFreshDwfl) {
