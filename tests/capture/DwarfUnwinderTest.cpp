@@ -18,6 +18,7 @@
 #include "capture/launcher/DwarfUnwinder.h"
 #include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/ModuleMaps.h"
+#include "tests/capture/SelfMaps.h"
 
 namespace sl::test {
 namespace {
@@ -90,20 +91,6 @@ __attribute__((noinline, noclone)) int dwarfOuter(Captured& c) {
     const int r = dwarfMiddle(c, 1);
     asm volatile("" ::: "memory");
     return r + 1;
-}
-
-void loadSelfMaps(ModuleMaps& maps, int64_t pid) {
-    std::ifstream f("/proc/self/maps");
-    std::string line;
-    while (std::getline(f, line)) {
-        std::istringstream in(line);
-        std::string range, perms, offset, dev, inode, path;
-        in >> range >> perms >> offset >> dev >> inode >> path;
-        if (perms.find('x') == std::string::npos || path.empty()) continue;
-        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
-        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
-    }
 }
 
 // Function names of the frames (leaf first; callers looked up at the call instruction).

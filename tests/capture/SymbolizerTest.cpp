@@ -20,6 +20,7 @@
 #include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/KernelSymbols.h"
 #include "capture/launcher/ModuleMaps.h"
+#include "tests/capture/SelfMaps.h"
 #include "capture/launcher/ProfileOptions.h"
 #include "capture/launcher/SampleResolver.h"
 
@@ -36,21 +37,6 @@ namespace {
 using capture::ElfSymbols;
 using capture::ModuleMaps;
 namespace fs = std::filesystem;
-
-// This process's executable mappings from /proc/self/maps, into `maps` under `pid`.
-void loadSelfMaps(ModuleMaps& maps, int64_t pid) {
-    std::ifstream f("/proc/self/maps");
-    std::string line;
-    while (std::getline(f, line)) {
-        std::istringstream in(line);
-        std::string range, perms, offset, dev, inode, path;
-        in >> range >> perms >> offset >> dev >> inode >> path;
-        if (perms.find('x') == std::string::npos || path.empty()) continue;
-        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
-        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
-    }
-}
 
 std::string selfExe() {
     return fs::canonical("/proc/self/exe").string();

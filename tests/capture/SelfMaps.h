@@ -1,0 +1,27 @@
+#pragma once
+// This process's executable mappings from /proc/self/maps, into `maps` under `pid`: what the
+// sampler learns from MMAP2 records, for tests that unwind or symbolize their own code.
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "capture/launcher/ModuleMaps.h"
+
+namespace sl::test {
+
+inline void loadSelfMaps(capture::ModuleMaps& maps, int64_t pid) {
+    std::ifstream f("/proc/self/maps");
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string range, perms, offset, dev, inode, path;
+        in >> range >> perms >> offset >> dev >> inode >> path;
+        if (perms.find('x') == std::string::npos || path.empty()) continue;
+        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+    }
+}
+
+}  // namespace sl::test
