@@ -82,12 +82,53 @@ if [ -x "$DEMO" ] && [ -f "$(dirname "$DEMO")/libsightline-demo-gpu.so" ]; then
   fi
 fi
 
+# -t cublas,cudnn,nccl and --cudabacktrace on PyTorch (issue #19): each library's summary has at
+# least as many calls as the program made operations of it, and CUDA calls carry call stacks.
+libs_step() {
+  local name=libs rep="$WORK/libs.rep"
+  echo "=== $name: sightline profile -t cuda,nvtx,cublas,cudnn,nccl --cudabacktrace=all:0 ${extra_opts[*]} torch_libs.py"
+  if ! "$SIGHTLINE" profile -t cuda,nvtx,cublas,cudnn,nccl --cudabacktrace=all:0 ${extra_opts[@]+"${extra_opts[@]}"} \
+       -o "$rep" python3 "$HERE/torch_libs.py" "$WORK/$name.expect" > "$WORK/$name.log" 2>&1; then
+    echo "FAIL $name: sightline profile failed:"; tail -20 "$WORK/$name.log"; failed=1; return
+  fi
+  "$SIGHTLINE" stats -q -r cublas_api_sum,cudnn_api_sum,nccl_api_sum,cuda_api_sum -f csv "$rep" > "$WORK/$name.stats.out" 2>&1
+  "$SIGHTLINE" export --type sqlite --force-overwrite true -o "$WORK/$name.sqlite" "$rep" > /dev/null 2>&1
+  python3 - "$WORK/$name.expect" "$WORK/$name.sqlite" <<'PYEOF' || failed=1
+import sqlite3, sys
+want = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
+db = sqlite3.connect(sys.argv[2])
+tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+def count(table, where=""):
+    return db.execute(f"select count(*) from {table} {where}").fetchone()[0] if table in tables else 0
+bad = 0
+for table, key, label in (("CUBLAS_EVENTS", "matmuls", "cuBLAS"), ("CUDNN_EVENTS", "convs", "cuDNN"),
+                          ("NCCL_EVENTS", "nccl_ops", "NCCL")):
+    n, floor = count(table), int(want.get(key, 0))
+    ok = n >= floor and (floor == 0 or n > 0)
+    print(f"{'PASS' if ok else 'FAIL'} libs {label}: {n} calls captured, program made {floor} operations")
+    bad |= not ok
+for table in ("CUBLAS_EVENTS", "CUDNN_EVENTS", "NCCL_EVENTS"):
+    if table in tables and count(table):
+        names = db.execute(f"select s.value, count(*) from {table} e join StringIds s on s.id = e.nameId "
+                           "group by 1 order by 2 desc limit 5").fetchall()
+        print(f"  {table} top names: {names}")
+api = count("CUPTI_ACTIVITY_KIND_RUNTIME")
+stacked = db.execute("select count(distinct id) from CUDA_CALLCHAINS").fetchone()[0] if "CUDA_CALLCHAINS" in tables else 0
+ok = api > 0 and stacked > 0
+print(f"{'PASS' if ok else 'FAIL'} libs cudabacktrace: {stacked} call stacks for {api} CUDA API calls")
+bad |= not ok
+sys.exit(1 if bad else 0)
+PYEOF
+  head -60 "$WORK/$name.stats.out"
+}
+
 # PyTorch, when installed with CUDA.
 if python3 "$HERE/torch_train.py" 1 >/dev/null 2>&1; then
   run torch --min-kernels -- -t cuda,nvtx -- python3 "$HERE/torch_train.py" 50 "$WORK/torch.expect"
   run torch_annotated --min-kernels --pytorch -- -t cuda,nvtx --pytorch=autograd-nvtx,functions-trace \
     --python-sampling=true --python-sampling-frequency=200 -- \
     python3 "$HERE/torch_train.py" 50 "$WORK/torch_annotated.expect"
+  libs_step
 else
   echo "SKIP torch: PyTorch with CUDA is not available (python3 -c 'import torch' failed or no device)"
 fi

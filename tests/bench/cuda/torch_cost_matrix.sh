@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Where the PyTorch loop's tracing overhead goes, on a GPU machine, in one command:
+#   tests/bench/cuda/torch_cost_matrix.sh BUNDLE OUT_FILE [STEPS=300] [RUNS=3]
+# BUNDLE as scripts/gpu-bundle.sh assembles it. Runs tests/gpu/torch_train.py plain and under
+# configurations that each add one part of `-t cuda,nvtx` (the preloaded module alone, CUPTI's
+# RUNTIME records, kernel records, both, all kinds but DRIVER, the default), interleaved, and
+# prints each configuration's median loop time and its overhead against plain. Then, from one
+# default capture, the CUDA API calls per step by name (cuda_api_sum), which say what the loop
+# pays for. Exits 77 without PyTorch on a GPU.
+set -u
+B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; STEPS=${3:-300}; RUNS=${4:-3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TRAIN=$HERE/../../gpu/torch_train.py
+SL=$B/bin/sightline
+W=$(mktemp -d /tmp/sl-torch-matrix-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" | head -1; }
+log() { echo "$*" | tee -a "$OUTF"; }
+: >"$OUTF"
+if ! timeout 120 python3 "$TRAIN" 1 >/dev/null 2>&1; then
+  log "SKIP: PyTorch with CUDA is not available"
+  exit 77
+fi
+# name|environment|profile options ("-" = run plain)
+configs=(
+  "plain||-"
+  "preload-only(-t nvtx)||-t nvtx -s none"
+  "runtime-records|SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
+  "kernel-records|SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
+  "kernel+runtime|SIGHTLINE_CUDA_KINDS=kernel,runtime|-t cuda -s none"
+  "all-but-driver|SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
+  "default(-t cuda,nvtx)||-t cuda,nvtx -s none"
+)
+declare -A secs
+for rep in $(seq "$RUNS"); do
+  for c in "${configs[@]}"; do
+    IFS='|' read -r name envs opts <<<"$c"
+    if [ "$opts" = "-" ]; then
+      v=$(timeout 120 env $envs python3 "$TRAIN" "$STEPS" 2>/dev/null | field seconds)
+    else
+      v=$(timeout 150 env $envs "$SL" profile $opts -o "$W/$rep-${name%%(*}.rep" --force-overwrite=true \
+            python3 "$TRAIN" "$STEPS" 2>>"$W/err.log" | field seconds)
+    fi
+    secs[$name]+="$v "
+  done
+done
+base=$(tr ' ' '\n' <<<"${secs[plain]}" | grep . | median)
+for c in "${configs[@]}"; do
+  name=${c%%|*}
+  m=$(tr ' ' '\n' <<<"${secs[$name]}" | grep . | median)
+  ov=$(awk "BEGIN {if (\"$m\" != \"\" && \"$base\" != \"\") printf \"%+.1f %%\", ($m / $base - 1) * 100; else print \"?\"}")
+  log "$(printf 'torch %-24s median %9s s  %8s  (runs: %s)' "$name" "${m:-?}" "$ov" "${secs[$name]}")"
+done
+tail -5 "$W/err.log" 2>/dev/null >>"$OUTF"
+rep=$W/1-default.rep
+if [ -f "$rep" ]; then
+  log "CUDA API calls of one default capture ($STEPS steps + 5 warm-up), by count:"
+  "$SL" stats -q -r cuda_api_sum -f csv "$rep" 2>&1 |
+    awk -F, -v s="$((STEPS + 5))" 'NR == 1 {next} {gsub(/"/, ""); printf "  %-40s %8d calls  %6.1f per step  avg %s ns\n", $9, $3, $3 / s, $4}' |
+    sort -k2 -nr | head -25 | tee -a "$OUTF"
+  "$SL" info "$rep" 2>&1 | grep -iE "diagnostic|dropped|lost|cuda\." | head -10 | tee -a "$OUTF"
+fi
