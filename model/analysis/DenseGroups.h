@@ -23,16 +23,12 @@ public:
             s = static_cast<uint32_t>(m_keys.size());
             m_keys.push_back(key);
             m_values.emplace_back();
-            if (key < m_sizes.size()) {
-                m_values.back().reserve(m_sizes[key]);
-                adviseHugePages(m_values.back());
-            }
         }
         return m_values[s];
     }
-    // How many values each key will get: a group is then allocated once at its final size
-    // (regrowth copies and their page faults were a third of cuda_gpu_kern_sum's time).
-    void sizeHints(std::vector<uint32_t> sizes) { m_sizes = std::move(sizes); }
+    bool has(uint32_t key) const { return key < m_slot.size() && m_slot[key] != UINT32_MAX; }
+    // The index of `key`'s group (has(key) must be true).
+    uint32_t slotOf(uint32_t key) const { return m_slot[key]; }
     size_t size() const { return m_keys.size(); }
     uint32_t key(size_t i) const { return m_keys[i]; }
     std::vector<int64_t>& values(size_t i) { return m_values[i]; }
@@ -46,35 +42,12 @@ private:
     std::vector<uint32_t> m_slot;
     std::vector<uint32_t> m_keys;
     std::vector<std::vector<int64_t>> m_values;
-    std::vector<uint32_t> m_sizes;
 };
 
-// The durations of the events of every track of `kind` inside the window, grouped by name id
-// (each group sized before it is filled).
-inline DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions& o) {
-    DenseGroups groups(r.strings.size());
-    std::vector<uint32_t> sizes(r.strings.size(), 0);
-    for (const auto& t : r.tracks)
-        if (t.key.kind == kind)
-            for (size_t i = 0; i < t.size(); ++i) {
-                if (o.bounded() && !o.inWindow(t.start[i], t.end[i])) continue;
-                const uint32_t name = t.name[i];
-                if (name >= sizes.size()) sizes.resize(name + 1, 0);
-                ++sizes[name];
-            }
-    groups.sizeHints(std::move(sizes));
-    for (const auto& t : r.tracks) {
-        if (t.key.kind != kind) continue;
-        const size_t n = t.size();
-        if (!o.bounded()) {
-            for (size_t i = 0; i < n; ++i) groups.at(t.name[i]).push_back(t.end[i] - t.start[i]);
-            continue;
-        }
-        for (size_t i = 0; i < n; ++i)
-            if (o.inWindow(t.start[i], t.end[i])) groups.at(t.name[i]).push_back(t.end[i] - t.start[i]);
-    }
-    return groups;
-}
+// The durations of the events of every track of `kind` inside the window, grouped by name id,
+// on up to `threads` cores (0: all). Each group holds its values in track order, then event
+// order, as one pass would put them: the summaries' floating-point sums stay the same.
+DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions& o, unsigned threads = 0);
 
 // Groups of `byId` merged under the name `nameOf(id)` shows (cudaLaunchKernel_v7000 is
 // cudaLaunchKernel), in name order; each name is one SummaryGroup.

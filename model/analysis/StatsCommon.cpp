@@ -5,7 +5,13 @@
 #include <cstdio>
 #include <numeric>
 
+#include "model/analysis/SelectionParallel.h"
+
 namespace sl::analysis {
+namespace {
+// Below this many values one thread is faster than starting another.
+constexpr size_t kParallelValues = 200000;
+}  // namespace
 
 const CorrelationIndex& AnalysisCache::correlation() {
     if (!m_correlation) m_correlation = std::make_unique<CorrelationIndex>(m_report);
@@ -66,11 +72,18 @@ DurationStats summarize(std::vector<int64_t>& v) {
 
 void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups) {
     std::vector<DurationStats> stats(groups.size());
+    // Groups are summarized on every core, largest first (the exact median's selection is
+    // linear in the group's size); each group's result is the same on any thread.
+    std::vector<uint32_t> bySize(groups.size());
+    size_t values = 0;
+    for (const auto& g : groups) values += g.values.size();
+    std::iota(bySize.begin(), bySize.end(), 0u);
+    std::sort(bySize.begin(), bySize.end(),
+              [&](uint32_t a, uint32_t b) { return groups[a].values.size() > groups[b].values.size(); });
+    parallelFor(bySize.size(), values < kParallelValues ? 1 : 0,
+                [&](size_t k) { stats[bySize[k]] = summarize(groups[bySize[k]].values); });
     int64_t grand = 0;
-    for (size_t g = 0; g < groups.size(); ++g) {
-        stats[g] = summarize(groups[g].values);
-        grand += stats[g].total;
-    }
+    for (const DurationStats& s : stats) grand += s.total;
     std::vector<uint32_t> order(groups.size());
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
