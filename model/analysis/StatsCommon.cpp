@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "model/analysis/MedianSelect.h"
 #include "model/analysis/SelectionParallel.h"
 
 namespace sl::analysis {
@@ -58,15 +59,9 @@ DurationStats summarize(std::vector<int64_t>& v) {
         }
         s.stddev = std::sqrt(sq / static_cast<double>(s.count - 1));
     }
-    const size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(mid), v.end());
-    const int64_t upper = v[mid];
-    if (v.size() % 2 == 1) {
-        s.median = static_cast<double>(upper);
-    } else {
-        const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(mid));
-        s.median = (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
-    }
+    const MiddleValues m = middleValues(v, s.min, s.max);
+    if (v.size() % 2 == 1) s.median = static_cast<double>(m.upper);
+    else s.median = (static_cast<double>(m.lower) + static_cast<double>(m.upper)) / 2.0;
     return s;
 }
 
