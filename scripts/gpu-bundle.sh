@@ -53,7 +53,7 @@ grep -E "Sightline:" "$BUILD/configure.log" || true
 
 # ---- build only what the GPU run needs ----
 targets=(sightline sightline-inject sightline-cuda gpu_capture_check gpu_clients)
-optional=(sightline-demo sightline-demo-gpu)
+optional=(sightline-demo sightline-demo-gpu sightline-cublas sightline-cudnn sightline-nccl)
 all_targets=$(ninja -C "$BUILD" -t targets all 2>/dev/null | sed 's/:.*//')
 for t in "${targets[@]}"; do
   grep -qx "$t" <<<"$all_targets" || die "target $t is not in this build (CUDA toolkit/CUPTI/nvcc found? see $BUILD/configure.log)"
@@ -120,8 +120,16 @@ for f in "$BUNDLE"/bin/*; do
 done
 patchelf --set-rpath "\$ORIGIN/deps:$cupti_dir:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64" \
   "$BUNDLE/lib/sightline/libsightline-cuda.so"
-# Preloaded into every traced program: links libc only, no search path of its own.
-patchelf --remove-rpath "$BUNDLE/lib/sightline/libsightline-inject.so"
+# The bundled libraries find each other (libdw needs libelf, liblzma, libbz2, libz: DT_RUNPATH
+# is not inherited from the executable that loads them).
+for f in "$BUNDLE"/lib/sightline/deps/*.so*; do
+  patchelf --set-rpath '$ORIGIN' "$f"
+done
+# Preloaded into traced programs (the injection module, the CUDA library modules): they link libc
+# only and need no search path of their own.
+for f in "$BUNDLE"/lib/sightline/libsightline-inject.so "$BUNDLE"/lib/sightline/libsightline-{cublas,cudnn,nccl}.so; do
+  [ -e "$f" ] && patchelf --remove-rpath "$f"
+done
 
 # ---- verify ----
 say "RUNPATHs"

@@ -169,7 +169,7 @@ pack
 
 # ---- (b) GPU end-to-end tests ----
 section "b. tests/gpu/run_gpu_tests.sh"
-run_t "$(allow 170)" "$LOGS/b_run_gpu_tests.log" bash "$REPO/tests/gpu/run_gpu_tests.sh" \
+run_t "$(allow 230)" "$LOGS/b_run_gpu_tests.log" bash "$REPO/tests/gpu/run_gpu_tests.sh" \
   "$TREE/app/cli/sightline" "$TREE/tests/gpu/clients" "$TREE/tests/gpu/gpu_capture_check" "$WORK/gputests"
 rc=$?
 show "$LOGS/b_run_gpu_tests.log" 200

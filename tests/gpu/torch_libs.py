@@ -42,13 +42,15 @@ torch.cuda.synchronize()
 
 # NCCL: a one-rank process group (no other process needed).
 nccl_ops = 0
+allreduces = 5
+nccl_elements = 1 << 20
 try:
     import torch.distributed as dist
     if dist.is_available() and dist.is_nccl_available():
         port = 29500 + os.getpid() % 1000
         dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-        t = torch.ones(1 << 20, device=dev)
-        for _ in range(5):
+        t = torch.ones(nccl_elements, device=dev)
+        for _ in range(allreduces):
             dist.all_reduce(t)
             nccl_ops += 1
         dist.broadcast(t, src=0)
@@ -62,4 +64,6 @@ except Exception as e:  # a missing NCCL must not hide the cuBLAS/cuDNN results
 print(f"matmuls={matmuls} convs={convs} nccl_ops={nccl_ops} checksum={float(a.abs().sum()):.3f}")
 if len(sys.argv) > 1:
     with open(sys.argv[1], "w") as f:
-        f.write(f"matmuls={matmuls}\nconvs={convs}\nnccl_ops={nccl_ops}\n")
+        f.write(f"matmuls={matmuls}\nconvs={convs}\nnccl_ops={nccl_ops}\n"
+                f"allreduces={allreduces if nccl_ops else 0}\nbroadcasts={1 if nccl_ops else 0}\n"
+                f"nccl_elements={nccl_elements}\n")

@@ -17,6 +17,7 @@ g++ -O2 -o "$W/clock_cost" "$HERE/clock_cost.cpp" && log "clock: $("$W/clock_cos
 # name|environment|profile options ("-" = run plain)
 configs=(
   "plain||-"
+  "preload-only(-t nvtx)||-t nvtx -s none"
   "cuda(default)||-t cuda -s none"
   "cuda-all-apis||-t cuda -s none --cuda-trace-all-apis=true"
   "cuda-no-driver-kind|SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
@@ -29,7 +30,7 @@ run_one() {  # CONFIG PROGRAM... -> prints the program's stdout
   else timeout 120 env $envs "$SL" profile $opts -o "$W/r.rep" --force-overwrite=true "$@" 2>"$W/err.log"; fi
 }
 declare -A launch torch
-for rep in 1 2 3 4 5; do
+for rep in 1 2 3; do
   for c in "${configs[@]}"; do
     v=$(run_one "$c" "$EK" 100000 | field ns_per_launch); launch[$c]+="$v "
   done
@@ -39,7 +40,7 @@ for c in "${configs[@]}"; do
 done
 tail -3 "$W/err.log" >>"$OUTF"
 if python3 "$HERE/../../gpu/torch_train.py" 1 >/dev/null 2>&1; then
-  tconfigs=("${configs[0]}" "${configs[1]}" "${configs[2]}" "${configs[3]}")
+  tconfigs=("${configs[0]}" "${configs[2]}")
   for rep in 1 2 3; do
     for c in "${tconfigs[@]}"; do
       v=$(run_one "$c" python3 "$HERE/../../gpu/torch_train.py" 300 | field seconds); torch[$c]+="$v "

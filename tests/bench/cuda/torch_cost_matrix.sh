@@ -43,6 +43,8 @@ for rep in $(seq "$RUNS"); do
             python3 "$TRAIN" "$STEPS" 2>>"$W/err.log" | field seconds)
     fi
     secs[$name]+="$v "
+    # Each run as it ends: a run cut off by its time limit still leaves the ones before it.
+    echo "run $rep $name: ${v:-?} s" >>"$OUTF"
   done
 done
 base=$(tr ' ' '\n' <<<"${secs[plain]}" | grep . | median)
