@@ -10,6 +10,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
 #include "model/analysis/CrossRank.h"
+#include "model/analysis/DurationScan.h"
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/TableFormatter.h"
 #include "model/analysis/TimeRange.h"
@@ -169,12 +170,23 @@ int runStats(int argc, char** argv) {
         return usageError("stats", "--per-rank prints its tables; --output is not supported with "
                                    "it (redirect the output, with --format csv for a file)");
     if (perRank) return runPerRank(*args, inputs, specs);
-    auto loaded = openReportInput(inputs[0], statsReadOptions(specs, !args->value("filter-nvtx").empty()));
+    // Kinds that the reports read only as per-name durations are folded from a .rep's chunks
+    // instead of loaded (DurationScan.h).
+    const bool nvtxFilter = !args->value("filter-nvtx").empty();
+    const KindSet scanned = sniffFileType(inputs[0]) == "rep" ? scannedKindsFor(specs, nvtxFilter) : KindSet{};
+    auto loaded = openReportInput(inputs[0], statsReadOptions(specs, nvtxFilter, scanned));
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
     StatsOptions opts;
     if (Status s = applyFilters(report, args->value("filter-time"), args->value("filter-nvtx"), opts); !s)
         return usageError("stats", s.error());
+    if (!scanned.empty()) {
+        auto file = RepFile::open(inputs[0]);
+        if (!file) return fail(file.error());
+        auto folded = scanKinds(**file, scanned, opts);
+        if (!folded) return fail(folded.error());
+        opts.scanned = std::move(*folded);
+    }
     opts.cache = std::make_shared<AnalysisCache>(report);
     static const std::string kConsole = "-", kDefault = ".";
     // Several reports as JSON on stdout: one object keyed by report name, so the output stays

@@ -5,6 +5,7 @@
 
 #include "model/analysis/StatsReports.h"
 #include "model/analysis/DenseGroups.h"
+#include "model/analysis/DurationScan.h"
 
 namespace sl::analysis {
 namespace {
@@ -17,6 +18,12 @@ bool hasKind(const Report& r, EventKind k) {
     for (const auto& t : r.tracks)
         if (t.key.kind == k && !t.empty()) return true;
     return false;
+}
+
+// The same where the kind may have been scanned instead of loaded.
+bool hasKind(const Report& r, const StatsOptions& o, EventKind k) {
+    if (const ScannedDurations* d = o.scanned ? o.scanned->find(k) : nullptr) return d->events > 0;
+    return hasKind(r, k);
 }
 
 void collectKernels(const Report& r, const StatsOptions& o, std::vector<SummaryGroup>& out,
@@ -63,8 +70,13 @@ void collectMemoryTimes(const Report& r, const StatsOptions& o, std::vector<Summ
 
 Table runCudaApiSum(const Report& r, const StatsOptions& o) {
     Table t("cuda_api_sum", "CUDA API Summary");
-    if (!hasKind(r, EventKind::CudaApi)) return Table::skip(t.name, t.title, kNoApi);
+    if (!hasKind(r, o, EventKind::CudaApi)) return Table::skip(t.name, t.title, kNoApi);
     // By name id, then merged by the name shown (cudaLaunchKernel_v7000 is cudaLaunchKernel).
+    if (const ScannedDurations* d = o.scanned ? o.scanned->find(EventKind::CudaApi) : nullptr) {
+        std::vector<SummaryRow> rows = scannedRowsByName(*d, [&](uint32_t id) { return apiDisplayName(r.str(id)); });
+        fillSummaryRows(t, {"Num Calls", {"Name"}}, rows);
+        return t;
+    }
     DenseGroups byId = durationsByName(r, EventKind::CudaApi, o);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return apiDisplayName(r.str(id)); });
     fillSummary(t, {"Num Calls", {"Name"}}, g);
@@ -73,7 +85,13 @@ Table runCudaApiSum(const Report& r, const StatsOptions& o) {
 
 Table runCudaGpuKernSum(const Report& r, const StatsOptions& o) {
     Table t("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary");
-    if (!hasKind(r, EventKind::Kernel)) return Table::skip(t.name, t.title, kNoKernels);
+    if (!hasKind(r, o, EventKind::Kernel)) return Table::skip(t.name, t.title, kNoKernels);
+    // Scanned only when named as demangled (no arguments: scannedKindsFor).
+    if (const ScannedDurations* d = o.scanned ? o.scanned->find(EventKind::Kernel) : nullptr) {
+        std::vector<SummaryRow> rows = scannedRowsById(*d, [&](uint32_t id) { return r.str(id); });
+        fillSummaryRows(t, {"Instances", {"Name"}}, rows);
+        return t;
+    }
     std::vector<SummaryGroup> g;
     collectKernels(r, o, g, {});
     fillSummary(t, {"Instances", {"Name"}}, g);

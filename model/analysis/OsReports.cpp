@@ -4,13 +4,21 @@
 #include <set>
 
 #include "model/analysis/DenseGroups.h"
+#include "model/analysis/DurationScan.h"
 #include "model/analysis/StatsReports.h"
 
 namespace sl::analysis {
 
 Table runOsrtSum(const Report& r, const StatsOptions& o) {
     Table t("osrt_sum", "OS Runtime Summary");
-    if (r.eventCount(EventKind::OsRuntime) == 0) return Table::skip(t.name, t.title, "does not contain OS Runtime trace data.");
+    const ScannedDurations* scanned = o.scanned ? o.scanned->find(EventKind::OsRuntime) : nullptr;
+    if ((scanned ? scanned->events : r.eventCount(EventKind::OsRuntime)) == 0)
+        return Table::skip(t.name, t.title, "does not contain OS Runtime trace data.");
+    if (scanned) {
+        std::vector<SummaryRow> rows = scannedRowsByName(*scanned, [&](uint32_t id) { return r.str(id); });
+        fillSummaryRows(t, {"Num Calls", {"Name"}}, rows);
+        return t;
+    }
     DenseGroups byId = durationsByName(r, EventKind::OsRuntime, o);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
     fillSummary(t, {"Num Calls", {"Name"}}, g);

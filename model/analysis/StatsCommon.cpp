@@ -77,14 +77,20 @@ void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& g
               [&](uint32_t a, uint32_t b) { return groups[a].values.size() > groups[b].values.size(); });
     parallelFor(bySize.size(), values < kParallelValues ? 1 : 0,
                 [&](size_t k) { stats[bySize[k]] = summarize(groups[bySize[k]].values); });
+    std::vector<SummaryRow> rows(groups.size());
+    for (size_t g = 0; g < groups.size(); ++g) rows[g] = {std::move(groups[g].labels), stats[g]};
+    fillSummaryRows(t, spec, rows);
+}
+
+void fillSummaryRows(Table& t, const SummarySpec& spec, std::vector<SummaryRow>& rows) {
     int64_t grand = 0;
-    for (const DurationStats& s : stats) grand += s.total;
-    std::vector<uint32_t> order(groups.size());
+    for (const SummaryRow& r : rows) grand += r.stats.total;
+    std::vector<uint32_t> order(rows.size());
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (stats[a].total != stats[b].total) return stats[a].total > stats[b].total;
-        if (stats[a].count != stats[b].count) return stats[a].count < stats[b].count;
-        return groups[a].labels < groups[b].labels;
+        if (rows[a].stats.total != rows[b].stats.total) return rows[a].stats.total > rows[b].stats.total;
+        if (rows[a].stats.count != rows[b].stats.count) return rows[a].stats.count < rows[b].stats.count;
+        return rows[a].labels < rows[b].labels;
     });
     if (spec.megabytes) {
         for (const char* n : {"Total (MB)"}) t.realCol(n, Measure::None, 3);
@@ -102,7 +108,7 @@ void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& g
     }
     for (const auto& n : spec.labelNames) t.textCol(n);
     for (uint32_t g : order) {
-        const DurationStats& s = stats[g];
+        const DurationStats& s = rows[g].stats;
         auto row = t.row();
         if (spec.megabytes) {
             constexpr double kMB = 1e6;
@@ -112,7 +118,7 @@ void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& g
             if (spec.percent) row.r(grand > 0 ? static_cast<double>(s.total) * 100.0 / static_cast<double>(grand) : 0.0);
             row.i(s.total).i(s.count).r(s.avg).r(s.median).i(s.min).i(s.max).r(s.stddev);
         }
-        for (auto& l : groups[g].labels) row.t(std::move(l));
+        for (auto& l : rows[g].labels) row.t(std::move(l));
     }
 }
 

@@ -42,6 +42,8 @@ private:
     std::unique_ptr<NvtxGpuProjection> m_projection;
 };
 
+struct ScannedKinds;
+
 struct StatsOptions {
     // Only events that lie inside [start, end] (report clock, ns) are counted.
     int64_t start = INT64_MIN;
@@ -51,6 +53,9 @@ struct StatsOptions {
     // Optional indexes shared by the reports of one run; built on first use when null (or when
     // they belong to another report).
     mutable std::shared_ptr<AnalysisCache> cache;
+    // Kinds whose per-name summaries were folded from the file's chunks (DurationScan.h) for
+    // this window; the report's tracks of those kinds are not loaded. Null: none.
+    std::shared_ptr<const ScannedKinds> scanned;
 
     bool hasArg(std::string_view a) const;
     bool bounded() const { return start != INT64_MIN || end != INT64_MAX; }
@@ -81,6 +86,12 @@ struct SummarySpec {
 };
 // Builds the rows (ordered by total descending, then count, then labels) into `t`.
 void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups);
+// The same from groups already summarized.
+struct SummaryRow {
+    std::vector<std::string> labels;
+    DurationStats stats;
+};
+void fillSummaryRows(Table& t, const SummarySpec& spec, std::vector<SummaryRow>& rows);
 
 // Kernel naming as nsys's report arguments choose: demangled (default), base, mangled.
 enum class KernelNaming : uint8_t { Demangled, Base, Mangled };

@@ -16,11 +16,11 @@ const std::array<ReportInfo, 25> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
-     KindSet{K::OsRuntime}},
+     KindSet{K::OsRuntime}, KindSet{K::OsRuntime}},
     {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function", KindSet{K::CudaApi},
-     KindSet{K::CudaApi}},
+     KindSet{K::CudaApi}, KindSet{K::CudaApi}},
     {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", runCudaGpuKernSum, true, "gpukernsum", kKernelArgs,
-     "GPU time of each kernel", KindSet{K::Kernel}, KindSet{K::Kernel}},
+     "GPU time of each kernel", KindSet{K::Kernel}, KindSet{K::Kernel}, KindSet{K::Kernel}},
     {"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", runCudaGpuMemTimeSum, true, "gpumemtimesum", "",
      "GPU time of memory copies by kind, and memsets", KindSet{K::Memcpy, K::Memset}},
     {"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", runCudaGpuMemSizeSum, true, "gpumemsizesum", "",
@@ -120,10 +120,24 @@ KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter) {
     return bare.without(whole);
 }
 
-ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter) {
+KindSet scannedKindsFor(const std::vector<std::string>& specs, bool nvtxFilter) {
+    KindSet scans, whole;
+    if (nvtxFilter) whole |= KindSet{K::NvtxRange};
+    for (const auto& spec : specs) {
+        const ReportInfo* info = findReport(spec.substr(0, spec.find(':')));
+        if (!info) return {};
+        // Arguments may group otherwise (cuda_gpu_kern_sum:base groups by the launch's name).
+        const bool plain = spec.find(':') == std::string::npos;
+        if (plain) scans |= info->scans;
+        whole |= plain ? info->reads.without(info->scans) : info->reads;
+    }
+    return scans.without(whole);
+}
+
+ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter, KindSet scanned) {
     ReadOptions o;
     o.levelOfDetail = false;
-    const KindSet kinds = kindsReadBy(specs, nvtxFilter);
+    const KindSet kinds = kindsReadBy(specs, nvtxFilter).without(scanned);
     o.wantTrack = [kinds](const TrackKey& k) { return kinds.has(k.kind); };
     o.bare(bareKindsFor(specs, nvtxFilter));
     return o;

@@ -51,6 +51,8 @@ struct ReportInfo {
     std::string_view description;  // one line for --help-reports
     KindSet reads;                 // the event kinds it reads: a report opened for it loads only these
     KindSet bare = {};             // of these it reads only start, end and name (when given no arguments)
+    KindSet scans = {};            // of these it needs only per-name durations, which may come
+                                   // from the file's chunks instead of loaded tracks (DurationScan.h)
 };
 
 std::span<const ReportInfo> allReports();
@@ -62,9 +64,13 @@ KindSet kindsReadBy(const std::vector<std::string>& specs, bool nvtxFilter);
 // The kinds of which those reports read only start, end and name (ReadOptions::bare): a
 // kind is bare when every report that reads it reads it bare.
 KindSet bareKindsFor(const std::vector<std::string>& specs, bool nvtxFilter);
+// The kinds those reports can all take from the file's chunks (each reads it only through
+// per-name durations, given no arguments), so that a .rep need not load them (scanKinds).
+KindSet scannedKindsFor(const std::vector<std::string>& specs, bool nvtxFilter);
 // How a report is opened for those reports alone: their kinds, bare where they allow, and no
-// level of detail (what `sightline stats` loads; rulesReadOptions is analyze's).
-ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter);
+// level of detail (what `sightline stats` loads; rulesReadOptions is analyze's); the kinds in
+// `scanned` are not loaded.
+ReadOptions statsReadOptions(const std::vector<std::string>& specs, bool nvtxFilter, KindSet scanned = {});
 
 // Runs "name[:arg[:arg]]". Unknown names and arguments are errors naming them.
 Result<Table> runReport(const Report& r, const std::string& spec, const StatsOptions& o);

@@ -335,11 +335,10 @@ Status RepFile::readMetadata() {
     return {};
 }
 
-Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool levelOfDetail, uint64_t columns) const {
-    if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
+Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t columns, Track& t,
+                           const std::function<Status(const Track&)>* onChunk) const {
     const TrackInfo& info = m_tracks[index];
     const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
-    Track t(info.key);
     std::string where = "track " + std::to_string(info.id) + " (" + std::string(schemaOf(info.key.kind).label) + ")";
     std::string sql = "SELECT lane, seq, count, raw_bytes, checksum, data, t_min, t_max FROM chunks WHERE track_id = ?";
     if (windowed) sql += " AND t_max >= ? AND t_min < ?";
@@ -349,6 +348,84 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool leve
     st.bind(1, info.id);
     if (windowed) st.bind(2, t0).bind(3, t1);
     ChunkDecoder decoder;
+    std::vector<uint32_t> laneEnds(info.laneCount, 0);
+    int64_t expectLane = 0, expectSeq = 0;
+    uint64_t total = 0;
+    int64_t laneEnd = 0;     // end of the lane's last event so far
+    bool laneStarted = false;  // the lane has events before this chunk
+    const bool launches = info.key.kind == EventKind::Kernel && (columns >> cols::Kernel::Launch & 1);
+    const bool stacks = info.key.kind == EventKind::CpuSample && (columns >> cols::CpuSample::Stack & 1);
+    while (st.step()) {
+        const int64_t lane = st.i64(0), seq = st.i64(1), count = st.i64(2);
+        std::string chunkName = "chunk " + std::to_string(seq) + " of lane " + std::to_string(lane) + " of " + where;
+        if (lane < 0 || lane >= info.laneCount) return makeError(m_path + ": " + chunkName + ": lane out of range");
+        if (lane < expectLane) return makeError(m_path + ": " + chunkName + ": out of order");
+        if (lane != expectLane) {
+            for (int64_t l = expectLane; l < lane; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(total);
+            expectLane = lane;
+            expectSeq = 0;
+            laneStarted = false;
+        }
+        if (!windowed && seq != expectSeq) return makeError(m_path + ": " + chunkName + ": missing chunk " + std::to_string(expectSeq));
+        expectSeq = seq + 1;
+        if (count <= 0 || count > (1 << 24)) return makeError(m_path + ": " + chunkName + ": invalid event count");
+        std::string_view blob = st.blob(5);
+        if (onChunk) {  // each chunk alone: the same memory serves every chunk
+            t.start.clear();
+            t.end.clear();
+            t.name.clear();
+            for (auto& c : t.cols) c.clear();
+        }
+        const size_t before = t.size();
+        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(3)), static_cast<uint32_t>(count),
+                                   static_cast<uint64_t>(st.i64(4)), t, columns);
+        if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
+        // Lanes must stay sorted and non-overlapping across chunk boundaries too.
+        if (laneStarted && t.start[before] < laneEnd)
+            return makeError(m_path + ": " + chunkName + ": overlaps the previous chunk");
+        laneEnd = t.endAt(t.size() - 1);
+        laneStarted = true;
+        if (!windowed && (t.start[before] != st.i64(6) || laneEnd != st.i64(7)))
+            return makeError(m_path + ": " + chunkName + ": time range does not match the index");
+        total += static_cast<uint64_t>(count);
+        if (total > info.eventCount) return makeError(m_path + ": " + where + ": more events than the index says");
+        // References into the string, launch and stack tables must resolve (columns not
+        // loaded hold none).
+        for (size_t i = before; i < t.name.size(); ++i)
+            if (t.name[i] >= m_refs.strings)
+                return makeError(m_path + ": " + where + ": refers to missing string " + std::to_string(t.name[i]));
+        if (launches) {
+            const auto& launch = t.col<uint32_t>(cols::Kernel::Launch);
+            for (size_t i = before; i < launch.size(); ++i)
+                if (launch[i] >= m_refs.launches)
+                    return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(launch[i]));
+        }
+        if (stacks) {
+            const auto& stack = t.col<uint32_t>(cols::CpuSample::Stack);
+            for (size_t i = before; i < stack.size(); ++i)
+                if (stack[i] >= m_refs.stacks)
+                    return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack[i]));
+        }
+        if (onChunk)
+            if (Status s = (*onChunk)(t); !s) return s;
+    }
+    if (!st.ok()) return makeError(m_path + ": table 'chunks' (" + where + "): " + st.error());
+    for (int64_t l = expectLane; l < info.laneCount; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(total);
+    if (!windowed && total != info.eventCount)
+        return makeError(m_path + ": " + where + ": has " + std::to_string(total) + " events, the index says " +
+                         std::to_string(info.eventCount) + " (chunks missing)");
+    if (!onChunk) {
+        t.laneOffsets.assign(1, 0);
+        t.laneOffsets.insert(t.laneOffsets.end(), laneEnds.begin(), laneEnds.end());
+    }
+    return {};
+}
+
+Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool levelOfDetail, uint64_t columns) const {
+    if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
+    const TrackInfo& info = m_tracks[index];
+    const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
+    Track t(info.key);
     if (!windowed && info.eventCount <= (1ull << 32)) {  // exact capacity: no regrowth while decoding
         const size_t n = static_cast<size_t>(info.eventCount);
         t.start.reserve(n);
@@ -359,62 +436,15 @@ Result<Track> RepFile::readTrack(size_t index, int64_t t0, int64_t t1, bool leve
         adviseHugePages(t.end);
         adviseHugePages(t.name);
     }
-    std::vector<uint32_t> laneEnds(info.laneCount, 0);
-    int64_t expectLane = 0, expectSeq = 0;
-    uint64_t total = 0;
-    size_t laneFirst = 0;
-    while (st.step()) {
-        const int64_t lane = st.i64(0), seq = st.i64(1), count = st.i64(2);
-        std::string chunkName = "chunk " + std::to_string(seq) + " of lane " + std::to_string(lane) + " of " + where;
-        if (lane < 0 || lane >= info.laneCount) return makeError(m_path + ": " + chunkName + ": lane out of range");
-        if (lane < expectLane) return makeError(m_path + ": " + chunkName + ": out of order");
-        if (lane != expectLane) {
-            for (int64_t l = expectLane; l < lane; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(t.size());
-            expectLane = lane;
-            expectSeq = 0;
-            laneFirst = t.size();
-        }
-        if (!windowed && seq != expectSeq) return makeError(m_path + ": " + chunkName + ": missing chunk " + std::to_string(expectSeq));
-        expectSeq = seq + 1;
-        if (count <= 0 || count > (1 << 24)) return makeError(m_path + ": " + chunkName + ": invalid event count");
-        std::string_view blob = st.blob(5);
-        const size_t before = t.size();
-        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(3)), static_cast<uint32_t>(count),
-                                   static_cast<uint64_t>(st.i64(4)), t, columns);
-        if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
-        // Lanes must stay sorted and non-overlapping across chunk boundaries too.
-        if (before > laneFirst && t.start[before] < t.endAt(before - 1))
-            return makeError(m_path + ": " + chunkName + ": overlaps the previous chunk");
-        if (!windowed && (t.start[before] != st.i64(6) || t.endAt(t.size() - 1) != st.i64(7)))
-            return makeError(m_path + ": " + chunkName + ": time range does not match the index");
-        total += static_cast<uint64_t>(count);
-        if (total > info.eventCount) return makeError(m_path + ": " + where + ": more events than the index says");
-    }
-    if (!st.ok()) return makeError(m_path + ": table 'chunks' (" + where + "): " + st.error());
-    for (int64_t l = expectLane; l < info.laneCount; ++l) laneEnds[static_cast<size_t>(l)] = static_cast<uint32_t>(t.size());
-    if (!windowed && total != info.eventCount)
-        return makeError(m_path + ": " + where + ": has " + std::to_string(total) + " events, the index says " +
-                         std::to_string(info.eventCount) + " (chunks missing)");
-    t.laneOffsets.assign(1, 0);
-    t.laneOffsets.insert(t.laneOffsets.end(), laneEnds.begin(), laneEnds.end());
-    // References into the string and launch tables must resolve.
-    const size_t nstrings = m_refs.strings;
-    for (uint32_t n : t.name)
-        if (n >= nstrings) return makeError(m_path + ": " + where + ": refers to missing string " + std::to_string(n));
-    // (Columns not loaded hold no references.)
-    if (info.key.kind == EventKind::Kernel && (columns >> cols::Kernel::Launch & 1)) {
-        const auto& launch = t.col<uint32_t>(cols::Kernel::Launch);
-        for (uint32_t l : launch)
-            if (l >= m_refs.launches)
-                return makeError(m_path + ": " + where + ": refers to missing kernel launch " + std::to_string(l));
-    }
-    if (info.key.kind == EventKind::CpuSample && (columns >> cols::CpuSample::Stack & 1)) {
-        for (uint32_t stack : t.col<uint32_t>(cols::CpuSample::Stack))
-            if (stack >= m_refs.stacks)
-                return makeError(m_path + ": " + where + ": refers to missing call stack " + std::to_string(stack));
-    }
+    if (Status s = walkChunks(index, t0, t1, columns, t, nullptr); !s) return makeError(s.error());
     t.finishLoaded(levelOfDetail);
     return t;
+}
+
+Status RepFile::scanTrack(size_t index, uint64_t columns, const std::function<Status(const Track&)>& chunk) const {
+    if (index >= m_tracks.size()) return makeError("no track " + std::to_string(index));
+    Track t(m_tracks[index].key);
+    return walkChunks(index, INT64_MIN, INT64_MAX, columns, t, &chunk);
 }
 
 std::shared_ptr<Report> RepFile::takeMetadata() {

@@ -72,6 +72,11 @@ public:
     // columns: the schema columns decoded besides start, end and name (ReadOptions::columnsOf).
     Result<Track> readTrack(size_t index, int64_t t0 = INT64_MIN, int64_t t1 = INT64_MAX,
                             bool levelOfDetail = true, uint64_t columns = ~uint64_t{0}) const;
+    // Decodes track `index` chunk by chunk, checked as readTrack checks it, handing each chunk's
+    // events (a Track of that chunk alone, in lane then time order; its memory is reused for the
+    // next) to `chunk`, which may stop the scan with an error. For queries that fold events as
+    // they go (per-name summaries): no memory the size of the track, no level of detail.
+    Status scanTrack(size_t index, uint64_t columns, const std::function<Status(const Track&)>& chunk) const;
     // Moves the metadata out (the RepFile keeps answering readTrack).
     std::shared_ptr<Report> takeMetadata();
     // Another read-only connection to the same file for reading tracks on another thread. It
@@ -82,6 +87,10 @@ public:
 private:
     RepFile() = default;
     Status readMetadata();
+    // The chunk loop of readTrack (appending to `t`) and scanTrack (each chunk alone in `t`,
+    // then `onChunk`).
+    Status walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t columns, Track& t,
+                      const std::function<Status(const Track&)>* onChunk) const;
 
     std::string m_path;
     sqlite::Db m_db;
