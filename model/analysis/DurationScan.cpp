@@ -39,11 +39,11 @@ struct Chain {
         cursor = blocks.back().get();
         left = n;
     }
-    void appendTo(std::vector<int64_t>& out) const {
+    void appendRuns(std::vector<ValueRun>& out) const {
         size_t rest = count;
         for (size_t b = 0; b < blocks.size() && rest > 0; ++b) {
             const size_t n = std::min(rest, blockSizes[b]);
-            out.insert(out.end(), blocks[b].get(), blocks[b].get() + n);
+            out.push_back({blocks[b].get(), n});
             rest -= n;
         }
     }
@@ -161,18 +161,16 @@ std::vector<std::pair<uint32_t, DurationStats>> ScannedDurations::summarizeGroup
     std::iota(bySize.begin(), bySize.end(), size_t{0});
     std::sort(bySize.begin(), bySize.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
     std::vector<std::pair<uint32_t, DurationStats>> out(groups.size());
-    // Each group is gathered into one buffer per thread, reused from group to group.
+    // Each group is summarized where its blocks lie, in order (no copy into one buffer).
     parallelFor(bySize.size(), threads, [&](size_t k) {
         const size_t g = bySize[k];
-        thread_local std::vector<int64_t> values;
-        values.clear();
-        values.reserve(sizes[g]);
+        std::vector<ValueRun> runs;
         for (size_t i : members[g])
             for (const auto& part : m_parts) {
                 const uint32_t key = m_keys[i];
-                if (key < part->slot.size() && part->slot[key] != UINT32_MAX) part->chains[part->slot[key]].appendTo(values);
+                if (key < part->slot.size() && part->slot[key] != UINT32_MAX) part->chains[part->slot[key]].appendRuns(runs);
             }
-        out[g] = {groups[g], analysis::summarize(values)};
+        out[g] = {groups[g], summarizeRuns(runs)};
     });
     return out;
 }

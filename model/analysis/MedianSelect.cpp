@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstddef>
 
 namespace sl::analysis {
 namespace {
 
-constexpr int kBucketBits = 16;      // 64 Ki counters: 256 KiB, stays in the core's cache
-constexpr size_t kSmall = 4096;      // below this a plain selection is as fast
+constexpr int kBucketBits = 16;  // 64 Ki counters: 256 KiB, stays in the core's cache
+constexpr size_t kSmall = 4096;  // below this a plain selection is as fast
 
 MiddleValues bySelection(std::vector<int64_t>& v, size_t offsetLower, size_t offsetUpper) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(offsetUpper), v.end());
@@ -23,10 +22,14 @@ MiddleValues bySelection(std::vector<int64_t>& v, size_t offsetLower, size_t off
 
 }  // namespace
 
-MiddleValues middleValues(std::vector<int64_t>& v, int64_t min, int64_t max) {
-    const size_t n = v.size();
+MiddleValues middleValues(const std::vector<ValueRun>& runs, size_t n, int64_t min, int64_t max) {
     const size_t rankUpper = n / 2, rankLower = (n - 1) / 2;
-    if (n < kSmall) return bySelection(v, rankLower, rankUpper);
+    thread_local std::vector<int64_t> middle;
+    middle.clear();
+    if (n < kSmall) {
+        for (const ValueRun& r : runs) middle.insert(middle.end(), r.data, r.data + r.size);
+        return bySelection(middle, rankLower, rankUpper);
+    }
     // Step 1: count the values per bucket of their offset from the minimum (unsigned: any
     // int64 range fits).
     const uint64_t range = static_cast<uint64_t>(max) - static_cast<uint64_t>(min);
@@ -34,10 +37,10 @@ MiddleValues middleValues(std::vector<int64_t>& v, int64_t min, int64_t max) {
     const int shift = width > kBucketBits ? width - kBucketBits : 0;
     const size_t buckets = static_cast<size_t>(range >> shift) + 1;
     thread_local std::vector<uint32_t> histogram;
-    thread_local std::vector<int64_t> middle;
     histogram.assign(buckets, 0);
     const uint64_t base = static_cast<uint64_t>(min);
-    for (int64_t x : v) ++histogram[(static_cast<uint64_t>(x) - base) >> shift];
+    for (const ValueRun& r : runs)
+        for (size_t i = 0; i < r.size; ++i) ++histogram[(static_cast<uint64_t>(r.data[i]) - base) >> shift];
     // Step 2: the buckets holding the two ranks, and how many values lie below the first.
     size_t below = 0, b = 0;
     while (below + histogram[b] <= rankLower) below += histogram[b++];
@@ -46,11 +49,11 @@ MiddleValues middleValues(std::vector<int64_t>& v, int64_t min, int64_t max) {
     while (upTo + histogram[b] <= rankUpper) upTo += histogram[b++];
     const uint64_t lo = first, hi = b;
     // Step 3: select among the values of those buckets only.
-    middle.clear();
-    for (int64_t x : v) {
-        const uint64_t k = (static_cast<uint64_t>(x) - base) >> shift;
-        if (k >= lo && k <= hi) middle.push_back(x);
-    }
+    for (const ValueRun& r : runs)
+        for (size_t i = 0; i < r.size; ++i) {
+            const uint64_t k = (static_cast<uint64_t>(r.data[i]) - base) >> shift;
+            if (k >= lo && k <= hi) middle.push_back(r.data[i]);
+        }
     return bySelection(middle, rankLower - below, rankUpper - below);
 }
 

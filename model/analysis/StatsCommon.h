@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/analysis/CorrelationIndex.h"
+#include "model/analysis/MedianSelect.h"
 #include "model/analysis/NvtxGpuProjection.h"
 #include "model/analysis/NvtxRangeTree.h"
 #include "model/analysis/Table.h"
@@ -70,7 +71,9 @@ struct DurationStats {
     int64_t count = 0, total = 0, min = 0, max = 0;
     double avg = 0, median = 0, stddev = 0;
 };
-DurationStats summarize(std::vector<int64_t>& values);  // reorders `values`
+DurationStats summarize(std::vector<int64_t>& values);
+// The same over values held in several pieces, read in order.
+DurationStats summarizeRuns(const std::vector<ValueRun>& runs);
 
 // One group of a summary report: its label cells (left to right) and its values.
 struct SummaryGroup {
