@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "capture/common/Clock.h"
 #include "capture/common/RawFormat.h"
 
 namespace sl::capture {
@@ -51,6 +52,8 @@ bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
     h->slotBytes = m_slotBytes;
     h->slotCount = m_slotCount;
     h->pid = pid;
+    h->startMonotonicNs = nowNs();
+    h->startUtcNs = utcNowNs();
     std::memcpy(h->magic, kArenaMagic, 8);
     m_linked = true;
     m_nextFresh = 0;

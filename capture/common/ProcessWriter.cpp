@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "capture/common/BufferArena.h"
 #include "capture/common/CaptureGate.h"
@@ -56,6 +57,16 @@ int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
 // once (a shell running a command) and would pay for a stream and an arena it never uses.
 std::atomic<bool> g_lazyPending{false};
 bool g_lazyAtExec = false;  // an exec by a forked child whose stream was never opened
+// The stream file is made with the first block written, not at the start (only when the arenas
+// are on their own file system, a tmpfs): most processes of a build (gcc, as, sh) write all
+// they recorded at their end, and then their stream goes next to their arena on the tmpfs.
+// A disk file system pays for each file it creates (ext4 without a journal scanned its recently
+// deleted inodes: 0.3-2.5 ms per file in `make -j2`, the largest part of its capture cost).
+// Streams that receive a block while the process runs go to the session directory, so what
+// stays on the tmpfs is bounded by what the arenas hold there anyway.
+std::atomic<bool> g_streamDeferred{false};
+int64_t g_streamStartMono = 0, g_streamStartUtc = 0;  // the deferred stream's header times
+char g_stem[128] = {};
 void (*g_onLazyOpen)() = nullptr;  // the module's announcement, written first into the stream
 uint32_t g_bufferBytes = 256 * 1024;
 int64_t g_budgetBytes = 512ll << 20;
@@ -191,8 +202,31 @@ bool writeFully(const iovec* iov, int count) {
     return true;
 }
 
+bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc);
+
+// The deferred stream, made by the first block: in the arena directory when the process is
+// ending (the final flush), else in the session directory.
+void createDeferredStream() {
+    if (!g_streamDeferred.exchange(false)) return;
+    const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
+    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) || g_fd < 0) return;
+    // Made but its header could not be written (a full disk): no stream rather than a bad one.
+    const int err = errno;
+    syscall(SYS_close, g_fd);
+    syscall(SYS_unlinkat, AT_FDCWD, g_streamPath, 0);
+    g_fd = -1;
+    errno = err;
+}
+
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
-    if (g_fd < 0 || bytes == 0) return;
+    if (bytes == 0) return;
+    if (g_fd < 0 && g_streamDeferred.load()) {
+        createDeferredStream();
+        // No stream (no room, no rights): the arena keeps the block and says so, and the
+        // launcher makes the stream from it.
+        if (g_fd < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
+    }
+    if (g_fd < 0) return;
     BlockHeader h{kBlockMagic, bytes, tid, seq};
     iovec iov[2] = {{&h, sizeof h}, {const_cast<void*>(data), bytes}};
     if (writeFully(iov, 2))
@@ -201,39 +235,76 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
         g_arena.noteWriteFailure(errno, bytes);
 }
 
-bool openStream() {
-    char stem[128] = {};
-    for (int n = 0; n < 1000; ++n) {
-        char path[1200];
-        std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
-        std::snprintf(path, sizeof path, "%s/%s.slraw", g_sessionDir, stem);
-        long fd =
-            syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            // Keep the stream far from the low descriptors programs open, dup2 onto and close in
-            // bulk: a program reusing our number must never receive our blocks.
-            long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
-            if (high >= 0) {
-                syscall(SYS_close, fd);
-                fd = high;
-            }
-            g_fd = static_cast<int>(fd);
-            std::memcpy(g_streamPath, path, sizeof path);
-            break;
-        }
-        if (errno != EEXIST) return false;
+// Creates <dir>/<stem>.slraw (O_EXCL) with its header and makes it the stream (g_fd).
+bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc) {
+    char path[1200];
+    std::snprintf(path, sizeof path, "%s/%s.slraw", dir, stem);
+    long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    // Keep the stream far from the low descriptors programs open, dup2 onto and close in
+    // bulk: a program reusing our number must never receive our blocks.
+    long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
+    if (high >= 0) {
+        syscall(SYS_close, fd);
+        fd = high;
     }
-    if (g_fd < 0) return false;
+    g_fd = static_cast<int>(fd);
+    std::memcpy(g_streamPath, path, sizeof path);
     StreamHeader h{};
     std::memcpy(h.magic, kStreamMagic, 8);
     h.version = kStreamVersion;
     h.headerBytes = sizeof h;
     h.pid = g_pid;
-    h.startMonotonicNs = nowNs();
-    h.startUtcNs = utcNowNs();
+    h.startMonotonicNs = startMono;
+    h.startUtcNs = startUtc;
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
     iovec iov{&h, sizeof h};
-    if (!writeFully(&iov, 1)) return false;
+    return writeFully(&iov, 1);
+}
+
+bool fileExists(const char* dir, const char* stem, const char* ext) {
+    char path[1200];
+    std::snprintf(path, sizeof path, "%s/%s%s", dir, stem, ext);
+    return syscall(SYS_faccessat, AT_FDCWD, path, F_OK) == 0;
+}
+
+// With the arenas on their own file system: the stem is taken by creating the arena (cheap on
+// a tmpfs); a stem whose stream exists in either directory (an earlier image of this pid, before
+// an exec) is skipped. The stream file waits for the first block. False: not possible here
+// (the caller then opens the stream at once, as without a separate arena directory).
+bool openArenaFirst() {
+    if (std::strcmp(g_arenaDir, g_sessionDir) == 0) return false;
+    char stem[128] = {};
+    for (int n = 0; n < 1000; ++n) {
+        std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
+        if (fileExists(g_sessionDir, stem, ".slraw") || fileExists(g_arenaDir, stem, ".slraw"))
+            continue;
+        errno = 0;
+        const int64_t mono = nowNs(), utc = utcNowNs();
+        if (g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes, g_pid)) {
+            std::memcpy(g_stem, stem, sizeof stem);
+            g_streamStartMono = mono;
+            g_streamStartUtc = utc;
+            g_arenaErrno = 0;
+            g_streamDeferred.store(true);
+            return true;
+        }
+        if (errno != EEXIST) return false;
+    }
+    return false;
+}
+
+bool openStream() {
+    g_streamDeferred.store(false);
+    if (openArenaFirst()) return true;
+    char stem[128] = {};
+    bool created = false;
+    for (int n = 0; n < 1000 && !created; ++n) {
+        std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
+        created = createStreamFile(g_sessionDir, stem, nowNs(), utcNowNs());
+        if (!created && (g_fd >= 0 || errno != EEXIST)) return false;
+    }
+    if (!created) return false;
     g_arenaErrno = 0;
     if (!g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes, g_pid))
         g_arenaErrno = errno ? errno : EIO;
@@ -816,6 +887,7 @@ void ProcessWriter::onForkChild(bool trace) {
     t_state = nullptr;
     if (g_fd >= 0) syscall(SYS_close, g_fd);
     g_fd = -1;
+    g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
     g_arena.forget();  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
     // that did not move its children elsewhere has its children there too: getpid() is the

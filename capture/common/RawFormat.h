@@ -1,7 +1,9 @@
 #pragma once
 // The raw stream format: what injection modules write inside the traced process and what the
 // launcher's merge reads. One stream file per module per process image, in the session
-// directory: <session>/<module>-<pid>-<n>.slraw. Little-endian, every record 8-byte aligned.
+// directory: <session>/<module>-<pid>-<n>.slraw, or, when the image wrote nothing before its end
+// and the arenas have their own directory, beside its arena: <arenas>/<module>-<pid>-<n>.slraw.
+// Little-endian, every record 8-byte aligned.
 //
 //   StreamHeader  (64 bytes, once)
 //   Block*        (BlockHeader + records of ONE thread's buffer, in that thread's order)
@@ -287,8 +289,12 @@ struct ArenaHeader {
     // the arena at its end so the launcher can say so (the stream itself may have no room).
     uint64_t failedBlocks;
     uint64_t failedBytes;
+    // When the arena was made (the process's stream start): a process whose stream file was
+    // still deferred when it died gets its stream header from these (ArenaSalvage).
+    int64_t startMonotonicNs;
+    int64_t startUtcNs;
 };
-static_assert(sizeof(ArenaHeader) == 48);
+static_assert(sizeof(ArenaHeader) == 64);
 // The head of a slot as the process writes it (ProcessWriter's Buffer has this layout). A slot
 // is in the stream already when its (tid, seq) is; `used` is stored last by commit and first
 // (as 0) when the slot is reused, so a slot never shows records of another (tid, seq).

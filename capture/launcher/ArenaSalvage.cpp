@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -46,8 +47,38 @@ bool writeAll(int fd, const iovec* iov, int n) {
     return true;
 }
 
+// A process that died before its first block was written has an arena and no stream yet
+// (ProcessWriter defers the stream file when the arenas are on their own file system): the
+// stream is made here from the arena's header, named as the process would have named it.
+std::string createStream(const std::string& streamPath, const std::string& stem,
+                         const ArenaHeader& a) {
+    StreamHeader h{};
+    std::memcpy(h.magic, kStreamMagic, 8);
+    h.version = kStreamVersion;
+    h.headerBytes = sizeof h;
+    h.pid = a.pid;
+    h.startMonotonicNs = a.startMonotonicNs;
+    h.startUtcNs = a.startUtcNs;
+    // <module>-<pid>-<n>
+    const size_t last = stem.rfind('-');
+    const size_t prev = last == std::string::npos || last == 0 ? std::string::npos
+                                                               : stem.rfind('-', last - 1);
+    const std::string module = prev == std::string::npos ? stem : stem.substr(0, prev);
+    std::snprintf(h.module, sizeof h.module, "%s", module.c_str());
+    const int fd = ::open(streamPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return streamPath + ": cannot create: " + std::strerror(errno);
+    iovec iov{&h, sizeof h};
+    const bool ok = writeAll(fd, &iov, 1);
+    const int err = errno;
+    ::close(fd);
+    if (ok) return {};
+    ::unlink(streamPath.c_str());
+    return streamPath + ": cannot write its header: " + std::strerror(err);
+}
+
 // One arena into its stream. Returns "" or what went wrong (the arena is then kept).
-std::string salvageOne(const std::string& arenaPath, const std::string& streamPath,
+std::string salvageOne(const std::string& arenaPath, const std::string& sessionStream,
+                       const std::string& arenaStream, const std::string& stem,
                        SalvageSummary& sum) {
     int afd = ::open(arenaPath.c_str(), O_RDONLY | O_CLOEXEC);
     if (afd < 0) return arenaPath + ": cannot open: " + std::strerror(errno);
@@ -74,6 +105,16 @@ std::string salvageOne(const std::string& arenaPath, const std::string& streamPa
         return arenaPath + ": not a buffer arena (bad header)";
 
     if (h.failedBlocks) sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
+    // The stream is in the session directory, or (made at the process's end) beside its arena,
+    // or not made yet.
+    std::string streamPath = sessionStream;
+    if (::access(streamPath.c_str(), F_OK) != 0 && ::access(arenaStream.c_str(), F_OK) == 0)
+        streamPath = arenaStream;
+    if (::access(streamPath.c_str(), F_OK) != 0) {
+        streamPath = arenaStream;
+        if (std::string problem = createStream(streamPath, stem, h); !problem.empty())
+            return problem;
+    }
     auto stream = RawStream::open(streamPath);
     if (!stream) return stream.error();
     std::set<std::pair<int64_t, uint64_t>> present;
@@ -148,8 +189,9 @@ SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& a
     }
     std::sort(stems.begin(), stems.end());
     for (const std::string& stem : stems) {
-        std::string problem =
-            salvageOne(dir + "/" + stem + ".slbuf", sessionDir + "/" + stem + ".slraw", sum);
+        std::string problem = salvageOne(dir + "/" + stem + ".slbuf",
+                                         sessionDir + "/" + stem + ".slraw",
+                                         dir + "/" + stem + ".slraw", stem, sum);
         if (!problem.empty()) sum.problems.push_back(problem);
     }
     return sum;

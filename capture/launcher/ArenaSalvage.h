@@ -24,7 +24,9 @@ struct SalvageSummary {
     std::vector<WriteLoss> writeLosses;
 };
 
-// Arenas are <arenaDir>/<stem>.slbuf, their streams <sessionDir>/<stem>.slraw.
+// Arenas are <arenaDir>/<stem>.slbuf, their streams <sessionDir>/<stem>.slraw or, for a process
+// that wrote its stream only at its end, <arenaDir>/<stem>.slraw; a stream not made yet is made
+// in <arenaDir> from the arena's header.
 SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir);
 
 // Where the session's arenas should go: a new directory on a tmpfs (/dev/shm) when there is a

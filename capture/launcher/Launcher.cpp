@@ -225,7 +225,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
     bool treeGone = false;  // -x false: every process has ended, the recording goes on
-    LiveEventCounter counter(sessionDir);
+    LiveEventCounter counter(sessionDir, m_arenaDir);
     while (true) {
         int64_t now = nowNs();
         if ((liveProgress || m_progress.enabled()) && now >= nextProgress) {
@@ -328,7 +328,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     // those the launcher reaped (a program that recorded nothing), and any left running.
     if (m_progress.enabled()) {
         std::set<int64_t> ran;
-        for (const auto& path : SessionMerger::listStreams(sessionDir))
+        for (const auto& path : SessionMerger::listStreams(sessionDir, m_arenaDir))
             if (int64_t pid = SessionMerger::streamPid(path)) ran.insert(pid);
         for (const auto& [pid, exit] : w.exits) ran.insert(pid);
         for (int64_t pid : descendantsOf(getpid())) ran.insert(pid);
@@ -432,6 +432,7 @@ Result<ProfileResult> Launcher::run() {
                          std::strerror(errno) + "); set TMPDIR to a writable directory");
     TempDir session(dirBuf.data());
     TempDir arenas(makeArenaDir());
+    m_arenaDir = arenas.path();
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -617,14 +618,13 @@ Result<ProfileResult> Launcher::run() {
     if (keepRaw) {
         arenas.keep();
         session.keep();
-    } else {
-        arenas.remove();
     }
 
     // Step 7: merge into the report(s).
     AssemblyInput in;
     in.options = &m_o;
     in.sessionDir = session.path();
+    in.arenaDir = arenas.path();
     in.startMono = startMono;
     in.startUtc = startUtc;
     in.sessionEnd = sessionEnd;
@@ -651,8 +651,9 @@ Result<ProfileResult> Launcher::run() {
             in.gateWindows.push_back({gw.start, gw.end});
     }
     // The launcher's own facts go into the session directory first: should the report not be
-    // written (or sightline be killed while merging), `sightline import DIR` makes it later.
-    writeSessionFacts(in, keepRaw ? arenas.path() : std::string());
+    // written (or sightline be killed while merging), `sightline import DIR` makes it later (the
+    // arenas' directory holds the streams processes wrote at their end, so it is named too).
+    writeSessionFacts(in, arenas.path());
     auto written = assembleReports(in, say);
     if (!written && in.gateUsed && in.gateWindowsOpened == 0)
         // The capture range never began: the modules recorded only who ran (nothing is written
@@ -661,6 +662,7 @@ Result<ProfileResult> Launcher::run() {
     if (!written) {
         // Never delete what was captured.
         session.keep();
+        arenas.keep();
         return makeError(written.error() + "\nsightline: the raw capture is kept in " +
                          session.path() + "; make the report from it with: sightline import " +
                          session.path() + " -o REPORT.rep");
@@ -672,6 +674,7 @@ Result<ProfileResult> Launcher::run() {
     } else {
         // With --kill=none the program may still write: unlinked files are harmless.
         session.remove();
+        arenas.remove();
     }
 
     ProfileResult result;

@@ -69,6 +69,7 @@ private:
 
     ProfileOptions m_o;
     ProgressChannel m_progress;
+    std::string m_arenaDir;  // the arenas' directory of the running capture ("" : the session's)
 };
 
 }  // namespace sl::capture

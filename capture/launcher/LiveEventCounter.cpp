@@ -21,8 +21,14 @@ bool isEventRecord(RecordType t) {
 }  // namespace
 
 uint64_t LiveEventCounter::poll() {
+    for (const std::string& dir : m_dirs)
+        if (!dir.empty()) pollDirectory(dir);
+    return m_total;
+}
+
+void LiveEventCounter::pollDirectory(const std::string& dir) {
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(m_dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const std::string path = entry.path().string();
         if (entry.path().extension() != ".slraw") continue;
         const uint64_t size = entry.file_size(ec);
@@ -50,7 +56,6 @@ uint64_t LiveEventCounter::poll() {
             offset += sizeof bh + bh.bytes;
         }
     }
-    return m_total;
 }
 
 }  // namespace sl::capture

@@ -11,13 +11,16 @@ namespace sl::capture {
 
 class LiveEventCounter {
 public:
-    explicit LiveEventCounter(std::string sessionDir) : m_dir(std::move(sessionDir)) {}
+    // `arenaDir`: where streams written at a process's end are, when apart (ArenaSalvage.h).
+    explicit LiveEventCounter(std::string sessionDir, std::string arenaDir = {})
+        : m_dirs{std::move(sessionDir), std::move(arenaDir)} {}
     // Reads what was appended since the last call and returns the total so far.
     uint64_t poll();
     uint64_t total() const { return m_total; }
 
 private:
-    std::string m_dir;
+    void pollDirectory(const std::string& dir);
+    std::string m_dirs[2];
     std::map<std::string, uint64_t> m_offsets;  // stream file -> bytes already counted
     uint64_t m_total = 0;
 };

@@ -27,6 +27,9 @@ class CpuSampler;
 struct AssemblyInput {
     const ProfileOptions* options = nullptr;
     std::string sessionDir;
+    // Where the arenas are, when apart from the session directory: streams written at a
+    // process's end are there (ArenaSalvage.h).
+    std::string arenaDir;
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
     int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)

@@ -101,16 +101,30 @@ Result<SessionFacts> readSessionFacts(const std::string& sessionDir) {
 
 bool isSessionDirectory(const std::string& dir) {
     std::error_code ec;
-    return fs::is_directory(dir, ec) && !SessionMerger::listStreams(dir).empty();
+    if (!fs::is_directory(dir, ec)) return false;
+    if (!SessionMerger::listStreams(dir).empty()) return true;
+    // Every process wrote its stream at its end, beside its arena: the facts name where.
+    auto f = readSessionFacts(dir);
+    return f && !f->arenaDir.empty() && fs::is_directory(f->arenaDir, ec);
 }
 
 Result<std::vector<std::string>> reportFromSession(
     const std::string& sessionDir, const std::string& output,
     const std::function<void(const std::string&)>& say, bool quiet) {
-    auto streams = SessionMerger::listStreams(sessionDir);
+    auto read = readSessionFacts(sessionDir);
+    std::error_code ec;
+    // Arenas still where the profiler left them (with the streams written at processes' ends),
+    // else kept in the session directory. Salvage first: it may make streams.
+    const std::string arenaDir = read && !read->arenaDir.empty() &&
+                                         fs::is_directory(read->arenaDir, ec)
+                                     ? read->arenaDir
+                                     : std::string();
+    SalvageSummary salvage = salvageArenas(sessionDir, arenaDir);
+    for (const auto& p : salvage.problems) say("warning: " + p);
+    auto streams = SessionMerger::listStreams(sessionDir, arenaDir);
     if (streams.empty()) return makeError(sessionDir + ": no raw streams (*.slraw) in it");
     SessionFacts f;
-    if (auto read = readSessionFacts(sessionDir)) {
+    if (read) {
         f = *read;
     } else {
         say("warning: " + read.error() + ": times and exits are taken from the streams alone");
@@ -136,12 +150,6 @@ Result<std::vector<std::string>> reportFromSession(
         }
         f.sessionEnd = newest ? f.startMono + (newest - f.startUtc) : f.startMono;
     }
-    std::error_code ec;
-    // Arenas still where the profiler left them, else kept in the session directory.
-    const bool arenasLeft = !f.arenaDir.empty() && fs::is_directory(f.arenaDir, ec);
-    SalvageSummary salvage = salvageArenas(sessionDir, arenasLeft ? f.arenaDir : std::string());
-    for (const auto& p : salvage.problems) say("warning: " + p);
-    if (arenasLeft && salvage.problems.empty()) fs::remove_all(f.arenaDir, ec);
     ProfileOptions o;
     o.command = f.command;
     o.optionsText = f.optionsText;
@@ -154,6 +162,7 @@ Result<std::vector<std::string>> reportFromSession(
     AssemblyInput in;
     in.options = &o;
     in.sessionDir = sessionDir;
+    in.arenaDir = arenaDir;
     in.startMono = f.startMono;
     in.startUtc = f.startUtc;
     in.sessionEnd = f.sessionEnd;
@@ -164,7 +173,9 @@ Result<std::vector<std::string>> reportFromSession(
     in.defaultName = output.empty();
     in.fromKeptSession = true;
     in.writeLosses = std::move(salvage.writeLosses);
-    return assembleReports(in, say);
+    auto written = assembleReports(in, say);
+    if (written && !arenaDir.empty() && salvage.problems.empty()) fs::remove_all(arenaDir, ec);
+    return written;
 }
 
 }  // namespace sl::capture

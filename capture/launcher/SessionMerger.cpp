@@ -51,17 +51,26 @@ struct ShortList {
 SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window)
     : m_b(builder), m_window(window) {}
 
-std::vector<std::string> SessionMerger::listStreams(const std::string& dir) {
-    std::vector<std::string> out;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* e = readdir(d)) {
-            std::string n = e->d_name;
-            if (n.size() > 6 && n.compare(n.size() - 6, 6, ".slraw") == 0)
-                out.push_back(dir + "/" + n);
+std::vector<std::string> SessionMerger::listStreams(const std::string& dir,
+                                                    const std::string& arenaDir) {
+    std::vector<std::pair<std::string, std::string>> named;  // (file name, path)
+    auto list = [&named](const std::string& from) {
+        if (DIR* d = opendir(from.c_str())) {
+            while (dirent* e = readdir(d)) {
+                std::string n = e->d_name;
+                if (n.size() > 6 && n.compare(n.size() - 6, 6, ".slraw") == 0)
+                    named.emplace_back(n, from + "/" + n);
+            }
+            closedir(d);
         }
-        closedir(d);
-    }
-    std::sort(out.begin(), out.end());
+    };
+    list(dir);
+    if (!arenaDir.empty() && arenaDir != dir) list(arenaDir);
+    // By name wherever they are: a pid's images (-0, -1, ...) stay in order across the two.
+    std::sort(named.begin(), named.end());
+    std::vector<std::string> out;
+    out.reserve(named.size());
+    for (auto& n : named) out.push_back(std::move(n.second));
     return out;
 }
 

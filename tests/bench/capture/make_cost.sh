@@ -7,7 +7,7 @@
 # (B), runs alternating A B A B so that the ratio A/B is taken pair by pair; medians are printed.
 # Two profiles: with -s none --cpuctxsw none (as process_cost.sh) and with the default capture
 # (CPU sampling and context switches on). With a second sightline binary (an older build) as $2 it
-# also gives new/old. Wall times come from /usr/bin/time (GNU time, 10 ms resolution).
+# also gives new/old, for both profiles. Wall times come from /usr/bin/time (GNU time, 10 ms resolution).
 #   tests/bench/capture/make_cost.sh build/app/cli/sightline [/tmp/old/build/app/cli/sightline]
 # Environment: RUNS (pairs per comparison, default 6), CC (default gcc).
 set -eu
@@ -175,4 +175,7 @@ if [ -n "$old" ]; then
     echo "== make -j2 -B profiled ($quiet): this build (A) vs $old (B)"
     pairs "this build / old build" \
         "$new profile $quiet -o $out/q.rep $make_cmd" "$old profile $quiet -o $out/o.rep $make_cmd"
+    echo "== make -j2 -B profiled ($default): this build (A) vs $old (B)"
+    pairs "this build / old build (default capture)" \
+        "$new profile $default -o $out/d.rep $make_cmd" "$old profile $default -o $out/o.rep $make_cmd"
 fi

@@ -1,0 +1,129 @@
+// Streams made with their first block (ProcessWriter, arenas on their own file system): a process
+// that writes everything at its end leaves its stream beside its arena, one that writes while it
+// runs has it in the session directory, and one killed before its first block gets its stream
+// from its arena (ArenaSalvage). The module is loaded by hand with the launcher's environment, so
+// the files can be looked at before the launcher would merge and remove them.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capture/common/Clock.h"
+#include "capture/common/RawReader.h"
+#include "capture/launcher/ArenaSalvage.h"
+#include "capture/launcher/SessionMerger.h"
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+namespace fs = std::filesystem;
+using capture::RawStream;
+using capture::SessionMerger;
+
+// Runs `/bin/sh -c script` with our module preloaded, OS runtime calls traced (every call), the
+// session in `session` and the arenas in `arenas`. Returns (pid, wait status).
+std::pair<pid_t, int> runTraced(const CaptureDir& session, const CaptureDir& arenas,
+                                const std::string& script,
+                                const std::vector<std::pair<std::string, std::string>>& env = {}) {
+    const std::string module = std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-inject.so";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setenv("LD_PRELOAD", module.c_str(), 1);
+        setenv("SIGHTLINE_SESSION_DIR", session.path().c_str(), 1);
+        setenv("SIGHTLINE_ARENA_DIR", arenas.path().c_str(), 1);
+        setenv("SIGHTLINE_TRACE", "osrt", 1);
+        setenv("SIGHTLINE_OSRT_THRESHOLD_NS", "0", 1);
+        for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+        execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return {pid, status};
+}
+
+size_t filesEndingWith(const std::string& dir, const std::string& ext) {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+        n += e.path().extension() == ext;
+    return n;
+}
+
+TEST(DeferredStream, ShortProcessWritesItsStreamBesideItsArena) {
+    CaptureDir session, arenas;
+    const auto [pid, status] = runTraced(session, arenas, "exit 3");
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);  // the program's own exit code, untouched
+    EXPECT_TRUE(SessionMerger::listStreams(session.path()).empty())
+        << "no file was to be created in the session directory";
+    EXPECT_EQ(filesEndingWith(arenas.path(), ".slbuf"), 0u) << "the arena is removed at the end";
+    const auto streams = SessionMerger::listStreams(session.path(), arenas.path());
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(fs::path(streams[0]).parent_path(), fs::path(arenas.path()));
+    auto s = RawStream::open(streams[0]);
+    ASSERT_TRUE(s) << s.error();
+    EXPECT_EQ(s->header().pid, pid);
+    EXPECT_STREQ(s->header().module, "inject");
+    EXPECT_GT(s->header().startMonotonicNs, 0);
+    EXPECT_EQ(s->damagedBytes(), 0u);
+    EXPECT_FALSE(s->blocks().empty());
+}
+
+TEST(DeferredStream, StreamWrittenWhileRunningIsInTheSessionDirectory) {
+    CaptureDir session, arenas;
+    // 16 KiB buffers (the least): 3,000 traced redirections fill several, which the module's
+    // writer thread writes while the shell still runs.
+    const auto [pid, status] =
+        runTraced(session, arenas, "i=0; while [ $i -lt 3000 ]; do : </dev/null; i=$((i+1)); done",
+                  {{"SIGHTLINE_BUFFER_KB", "16"}});
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    const auto streams = SessionMerger::listStreams(session.path(), arenas.path());
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(fs::path(streams[0]).parent_path(), fs::path(session.path()));
+    auto s = RawStream::open(streams[0]);
+    ASSERT_TRUE(s) << s.error();
+    EXPECT_EQ(s->header().pid, pid);
+    EXPECT_GT(s->blocks().size(), 3u);
+    EXPECT_EQ(s->damagedBytes(), 0u);
+}
+
+TEST(DeferredStream, ProcessKilledBeforeItsFirstBlockGetsItsStreamFromItsArena) {
+    CaptureDir session, arenas;
+    const auto [pid, status] = runTraced(session, arenas, ": </dev/null; kill -9 $$");
+    ASSERT_TRUE(WIFSIGNALED(status));
+    EXPECT_EQ(WTERMSIG(status), 9);
+    ASSERT_TRUE(SessionMerger::listStreams(session.path(), arenas.path()).empty());
+    ASSERT_EQ(filesEndingWith(arenas.path(), ".slbuf"), 1u);
+    const capture::SalvageSummary sum = capture::salvageArenas(session.path(), arenas.path());
+    EXPECT_TRUE(sum.problems.empty()) << sum.problems.front();
+    EXPECT_EQ(sum.streams, 1);
+    EXPECT_GE(sum.blocks, 1u);
+    EXPECT_EQ(filesEndingWith(arenas.path(), ".slbuf"), 0u);
+    const auto streams = SessionMerger::listStreams(session.path(), arenas.path());
+    ASSERT_EQ(streams.size(), 1u);
+    auto s = RawStream::open(streams[0]);
+    ASSERT_TRUE(s) << s.error();
+    EXPECT_EQ(s->header().pid, pid);
+    EXPECT_STREQ(s->header().module, "inject");  // from the file's name, as the process names it
+    EXPECT_GT(s->header().startMonotonicNs, 0);   // from the arena's header
+    EXPECT_EQ(s->damagedBytes(), 0u);
+    // The merge reads what the shell recorded before its death, including who it was.
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(streams[0]));
+    m.finish(capture::nowNs());
+    auto r = b.finish();
+    bool found = false;
+    for (const auto& p : r->processes) found |= p.pid == pid;
+    EXPECT_TRUE(found);
+    EXPECT_GT(r->eventCount(EventKind::OsRuntime), 0u);
+}
+
+}  // namespace
+}  // namespace sl::test
