@@ -17,7 +17,8 @@ int runGenerate(int argc, char** argv) {
     if (!args) return exitCode;
     const std::string events = args->value("events"), seed = args->value("seed"),
                       output = args->value("output"), threads = args->value("threads"),
-                      gpus = args->value("gpus"), level = args->value("zstd-level");
+                      gpus = args->value("gpus"), level = args->value("zstd-level"),
+                      rank = args->value("rank"), hostGap = args->value("host-gap");
     const bool force = args->isTrue("force-overwrite");
     if (output.empty()) return usageError("generate", "-o/--output is required");
     GeneratorOptions o;
@@ -28,6 +29,8 @@ int runGenerate(int argc, char** argv) {
         o.threads = std::stoi(threads);
         o.gpus = std::stoi(gpus);
         w.zstdLevel = std::stoi(level);
+        o.mpiRank = std::stoi(rank);
+        o.extraHostGapNs = std::stoll(hostGap) * 1000;
     } catch (...) {
         return usageError("generate", "numeric options take whole numbers");
     }

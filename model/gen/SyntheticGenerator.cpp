@@ -112,6 +112,7 @@ void Generator::metadata() {
     p.name = "python3";
     p.commandLine = "python3 train.py --synthetic";
     p.start = m_t0;
+    p.mpiRank = m_o.mpiRank;
     m_meta.processes.push_back(p);
     for (int g = 0; g < m_o.gpus; ++g) {
         Gpu gpu;
@@ -278,7 +279,7 @@ void Generator::thread(int t, uint64_t budget, const Sink& sink) {
             now = apiEnd;
         }
         nvtx(nvtxKey, stepStart, now + 500, nStep, 0xFF9C27B0);
-        now += 500 + rng.range(20'000, 200'000);  // host-side gap: the GPU idles
+        now += 500 + rng.range(20'000, 200'000) + m_o.extraHostGapNs;  // host-side gap: the GPU idles
         produced += m_stats.events - before;
         if (m_pending.size() > 65536) flush(sink);
     }

@@ -20,6 +20,8 @@ struct GeneratorOptions {
     int streamsPerThread = 2;
     int threads = 4;
     int64_t pid = 4242;
+    int32_t mpiRank = -1;     // the process's MPI rank (-1: none), for per-rank tests
+    int64_t extraHostGapNs = 0;  // more host time after each step: a straggler rank's idle GPUs
 };
 
 struct GeneratorStats {

@@ -102,6 +102,13 @@ void addOtherOptions(std::vector<OptionDef>& out) {
             .range(1, 1024)
             .extension());
     add(Opt(G, "gpus", 0, K::Integer, "N", "2", "GPUs").range(1, 64).extension());
+    add(Opt(G, "rank", 0, K::Integer, "N", "-1", "the process's MPI rank (-1: none)")
+            .range(-1, INT32_MAX)
+            .extension());
+    add(Opt(G, "host-gap", 0, K::Integer, "US", "0",
+            "more host time after each training step, in microseconds (a straggler: its GPUs idle longer)")
+            .range(0, 10'000'000)
+            .extension());
     add(Opt(G, "zstd-level", 0, K::Integer, "N", "1", "zstd compression level")
             .range(-7, 22)
             .extension());
