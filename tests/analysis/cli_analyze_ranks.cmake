@@ -119,6 +119,23 @@ run(0 ${SIGHTLINE} analyze -r gpu_gaps ${WORK}/plain_a.rep ${WORK}/plain_b.rep)
 expect("${ERR}" "plain_b.rep has no MPI rank: it is rank 1 \\(its place\\)")
 expect("${OUT}" "==== Rank 1 \\([^)]*plain_b.rep\\) ====")
 
+# One report of every rank (`sightline profile mpirun`): a section per rank of the one file.
+if(MPIRUN AND EXISTS "${MPI_CLIENT}" AND EXISTS "${MPI_MODULE}")
+  run(0 ${SIGHTLINE} profile -t mpi,osrt -s none -o ${WORK}/all.rep ${MPIRUN} --allow-run-as-root
+      --oversubscribe --mca btl_vader_single_copy_mechanism none -np 4 ${MPI_CLIENT})
+  run(0 ${SIGHTLINE} analyze -f json -r cuda_api_sync,gpu_gaps ${WORK}/all.rep)
+  string(JSON ranks GET "${OUT}" cross_rank ranks)
+  expect("${ranks}" "^\\[ *0 *, *1 *, *2 *, *3 *\\]$")
+  foreach(i 0 1 2 3)
+    string(JSON from GET "${OUT}" ranks ${i} report)
+    expect("${from}" "all.rep$")
+  endforeach()
+  run(1 ${SIGHTLINE} analyze ${WORK}/all.rep ${WORK}/r0.rep)
+  expect("${ERR}" "rank 0 is in more than one report")
+else()
+  message(STATUS "skipped one report of every rank: no mpirun, OpenMPI module or mpi_counts client")
+endif()
+
 # Bad input: the file is named; a rank given twice is refused; nothing is written.
 run(1 ${SIGHTLINE} analyze ${WORK}/r0.rep ${WORK}/missing.rep)
 expect("${ERR}" "missing.rep")
