@@ -25,11 +25,14 @@ struct Chain {
     size_t left = 0;
     size_t count = 0;
 
+    ValueExtent extent;  // counted as the values come: summarizing reads them once less
+
     void push(int64_t v) {
         if (left == 0) grow();
         *cursor++ = v;
         --left;
         ++count;
+        extent.add(v);
     }
     void grow() {
         const size_t n = blocks.empty() ? kFirstBlock : std::min(kLastBlock, blockSizes.back() * 2);
@@ -99,8 +102,9 @@ Result<ScannedDurations> scanDurationsByName(const RepFile& file, EventKind kind
         for (size_t k = 0; s && !stop && k < part.tracks.size(); ++k)
             s = (*connection)->scanTrack(part.tracks[k], 0, [&](const Track& c) -> Status {
                 const size_t n = c.size();
+                const bool bounded = o.bounded();
                 for (size_t i = 0; i < n; ++i) {
-                    if (o.bounded() && !o.inWindow(c.start[i], c.end[i])) continue;
+                    if (bounded && !o.inWindow(c.start[i], c.end[i])) continue;
                     const uint32_t name = c.name[i];  // checked against the string table by the scan
                     if (name >= part.slot.size()) part.slot.resize(size_t{name} + 1, UINT32_MAX);
                     uint32_t& slot = part.slot[name];
@@ -165,12 +169,17 @@ std::vector<std::pair<uint32_t, DurationStats>> ScannedDurations::summarizeGroup
     parallelFor(bySize.size(), threads, [&](size_t k) {
         const size_t g = bySize[k];
         std::vector<ValueRun> runs;
+        ValueExtent extent;
         for (size_t i : members[g])
             for (const auto& part : m_parts) {
                 const uint32_t key = m_keys[i];
-                if (key < part->slot.size() && part->slot[key] != UINT32_MAX) part->chains[part->slot[key]].appendRuns(runs);
+                if (key < part->slot.size() && part->slot[key] != UINT32_MAX) {
+                    const Chain& chain = part->chains[part->slot[key]];
+                    chain.appendRuns(runs);
+                    extent.add(chain.extent);
+                }
             }
-        out[g] = {groups[g], summarizeRuns(runs)};
+        out[g] = {groups[g], summarizeRuns(runs, &extent)};
     });
     return out;
 }

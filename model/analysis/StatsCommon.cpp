@@ -39,32 +39,40 @@ AnalysisCache& StatsOptions::cacheFor(const Report& r) const {
 
 DurationStats summarize(std::vector<int64_t>& v) { return summarizeRuns({{v.data(), v.size()}}); }
 
-DurationStats summarizeRuns(const std::vector<ValueRun>& runs) {
+DurationStats summarizeRuns(const std::vector<ValueRun>& runs, const ValueExtent* known) {
     DurationStats s;
     for (const ValueRun& r : runs) s.count += static_cast<int64_t>(r.size);
     if (s.count == 0) return s;
-    s.min = INT64_MAX;
-    s.max = INT64_MIN;
-    for (const ValueRun& r : runs)
-        for (size_t i = 0; i < r.size; ++i) {
-            const int64_t x = r.data[i];
-            s.total += x;
-            s.min = std::min(s.min, x);
-            s.max = std::max(s.max, x);
-        }
+    if (known) {
+        s.total = known->total;
+        s.min = known->min;
+        s.max = known->max;
+    } else {
+        s.min = INT64_MAX;
+        s.max = INT64_MIN;
+        for (const ValueRun& r : runs)
+            for (size_t i = 0; i < r.size; ++i) {
+                const int64_t x = r.data[i];
+                s.total += x;
+                s.min = std::min(s.min, x);
+                s.max = std::max(s.max, x);
+            }
+    }
     s.avg = static_cast<double>(s.total) / static_cast<double>(s.count);
     // Two passes for the variance: exact enough for nanosecond durations of any size. The
     // values are added in their order, so a group gives the same bits however it is stored.
-    if (s.count > 1) {
-        double sq = 0;
-        for (const ValueRun& r : runs)
-            for (size_t i = 0; i < r.size; ++i) {
-                const double d = static_cast<double>(r.data[i]) - s.avg;
-                sq += d * d;
-            }
-        s.stddev = std::sqrt(sq / static_cast<double>(s.count - 1));
-    }
-    const MiddleValues m = middleValues(runs, static_cast<size_t>(s.count), s.min, s.max);
+    // The median's histogram is counted in the same pass (the values are read from memory
+    // once more, not twice).
+    MiddleSelector middle(static_cast<size_t>(s.count), s.min, s.max);
+    double sq = 0;
+    for (const ValueRun& r : runs)
+        for (size_t i = 0; i < r.size; ++i) {
+            const double d = static_cast<double>(r.data[i]) - s.avg;
+            sq += d * d;
+            middle.add(r.data[i]);
+        }
+    if (s.count > 1) s.stddev = std::sqrt(sq / static_cast<double>(s.count - 1));
+    const MiddleValues m = middle.middle(runs);
     if (s.count % 2 == 1) s.median = static_cast<double>(m.upper);
     else s.median = (static_cast<double>(m.lower) + static_cast<double>(m.upper)) / 2.0;
     return s;

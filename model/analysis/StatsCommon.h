@@ -72,8 +72,22 @@ struct DurationStats {
     double avg = 0, median = 0, stddev = 0;
 };
 DurationStats summarize(std::vector<int64_t>& values);
-// The same over values held in several pieces, read in order.
-DurationStats summarizeRuns(const std::vector<ValueRun>& runs);
+// The same over values held in several pieces, read in order; with `known`, their total,
+// smallest and largest as counted when they were stored (one pass less over memory).
+struct ValueExtent {
+    int64_t total = 0, min = INT64_MAX, max = INT64_MIN;
+    void add(int64_t x) {
+        total += x;
+        min = x < min ? x : min;
+        max = x > max ? x : max;
+    }
+    void add(const ValueExtent& o) {
+        total += o.total;
+        min = o.min < min ? o.min : min;
+        max = o.max > max ? o.max : max;
+    }
+};
+DurationStats summarizeRuns(const std::vector<ValueRun>& runs, const ValueExtent* known = nullptr);
 
 // One group of a summary report: its label cells (left to right) and its values.
 struct SummaryGroup {
