@@ -201,18 +201,23 @@ void recordFor(int64_t time, EventKind kind, uint32_t depth) {
                     break;
                 ++first;
             }
-        count = std::min<uint32_t>(depth, static_cast<uint32_t>(kept - first));
-        for (uint32_t i = 0; i < count; ++i) {
+        for (int k = first; k < kept && count < depth; ++k) {
             // A return address: the call is the instruction before it (what the symbolizer
             // must look up, for a call that is the last instruction of its function).
-            const uintptr_t pc = reinterpret_cast<uintptr_t>(pcs[first + i]) - 1;
-            frames[i] = pc & ((uint64_t{1} << kOffsetBits) - 1);  // module 0: the address
+            const uintptr_t pc = reinterpret_cast<uintptr_t>(pcs[k]) - 1;
             const Module* m = moduleOf(pc);
+            // Our library wrappers (<modules>/sightline/libsightline-nccl.so, -cublas, ...) sit
+            // between a library's frames and the program's caller: they are the profiler's, not
+            // the program's. (Only in our modules' folder: a program's own libsightline-*.so
+            // elsewhere stays.)
+            if (m && std::strstr(m->path, "/sightline/libsightline-")) continue;
+            uint64_t& frame = frames[count++];
+            frame = pc & ((uint64_t{1} << kOffsetBits) - 1);  // module 0: the address
             if (!m || !m->id) continue;
             for (uint32_t s = 0; s < m->segments; ++s)
                 if (pc >= m->seg[s].start && pc < m->seg[s].end) {
-                    frames[i] = (uint64_t{m->id} << kOffsetBits) |
-                                (m->seg[s].fileOffset + (pc - m->seg[s].start));
+                    frame = (uint64_t{m->id} << kOffsetBits) |
+                            (m->seg[s].fileOffset + (pc - m->seg[s].start));
                     break;
                 }
             define(*m);

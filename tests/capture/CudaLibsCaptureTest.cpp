@@ -371,6 +371,43 @@ TEST(CudaLibsCapture, ProgramWithoutTheLibrariesGetsNotesNotErrors) {
         EXPECT_EQ(diagnostic(*r, d), 1) << d;
 }
 
+// A slow OS runtime call made inside a traced library (the stand-in ncclCommDestroy sleeps 3 ms):
+// its native stack goes from the library's function straight to the program, without the
+// profiler's wrapper (libsightline-nccl.so) between them.
+TEST(CudaLibsCapture, StacksInsideALibraryLeaveOutTheWrapper) {
+    REQUIRE_CUDALIBS();
+    const std::string fakeDir = std::string(SIGHTLINE_CLIENTS) + "/fake_nccl";
+    if (!fs::exists(fakeDir + "/libnccl.so.2")) GTEST_SKIP() << "the stand-in NCCL was not built";
+    CaptureDir dir;
+    const std::string out = dir.file("bt.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {"/usr/bin/env", "LD_LIBRARY_PATH=" + fakeDir, SIGHTLINE_CLI, "profile", "-f", "true", "-t",
+         "nccl,osrt", "--osrt-threshold", "0", "--osrt-backtrace-threshold", "1000000", "-s", "none",
+         "-o", out, client("cudalibs_linked"), "1"},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    size_t inside = 0;
+    for (const Ev& e : events(*r, EventKind::OsRuntime)) {
+        const CallStack* bt = r->backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
+        if (!bt || bt->frames.empty()) continue;
+        const auto& leaf = r->stackFrames.at(bt->frames[0]);
+        if (r->str(leaf.function) != "ncclCommDestroy") continue;
+        ++inside;
+        EXPECT_NE(r->str(leaf.module).find("fake_nccl/libnccl.so"), std::string::npos);
+        for (uint32_t f : bt->frames)
+            EXPECT_EQ(r->str(r->stackFrames.at(f).module).find("/sightline/libsightline-"),
+                      std::string::npos)
+                << r->str(r->stackFrames.at(f).function) << " in " << r->str(r->stackFrames.at(f).module);
+        ASSERT_GE(bt->frames.size(), 2u);
+        EXPECT_TRUE(r->str(r->stackFrames.at(bt->frames[1]).module).ends_with("/cudalibs_linked"))
+            << r->str(r->stackFrames.at(bt->frames[1]).module);
+    }
+    EXPECT_EQ(inside, 1u) << "the 3 ms sleep inside ncclCommDestroy, with its stack";
+}
+
 // Not asked for: the modules are not preloaded and nothing of the libraries is recorded.
 TEST(CudaLibsCapture, LibrariesNotAskedForAreNotTraced) {
     REQUIRE_CUDALIBS();
