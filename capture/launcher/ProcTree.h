@@ -1,7 +1,7 @@
 #pragma once
-// The processes below a pid, from the ppid fields of /proc/<pid>/stat. The launcher is the
-// child subreaper of the traced tree, so "below the launcher" is the whole tree, orphans
-// included.
+// The processes below a pid, from the children files of /proc/<pid>/task/<tid>/ (or, on kernels
+// without them, the ppid fields of every /proc/<pid>/stat). The launcher is the child subreaper
+// of the traced tree, so "below the launcher" is the whole tree, orphans included.
 #include <cstdint>
 #include <vector>
 
