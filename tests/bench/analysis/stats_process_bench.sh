@@ -22,10 +22,13 @@ echo "report: $rep ($(du -h "$rep" | cut -f1)); export: $db ($(du -h "$db" | cut
 sql="SELECT s.value, sum(k.end - k.start) AS total, count(*), avg(k.end - k.start), min(k.end - k.start),
      max(k.end - k.start), sum((k.end - k.start) * (k.end - k.start)) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
      JOIN StringIds AS s ON s.id = k.demangledName GROUP BY k.demangledName ORDER BY total DESC;"
-timeit() {  # prints wall seconds of the command; its output is thrown away
-    local out
-    out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    echo "$out"
+timeit() {  # prints wall seconds and peak KB of the command; its output is thrown away
+    local tf
+    tf=$(mktemp)
+    # time writes to its own file: the command's stderr is thrown away with its stdout.
+    /usr/bin/time -o "$tf" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
+    tail -1 "$tf"
+    rm -f "$tf"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ours=() sql_t=() other=()
