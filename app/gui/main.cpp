@@ -3,6 +3,7 @@
 // a report's timeline to a PNG and exits (documentation, CI, headless servers under xvfb-run).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/CommandLine.h"
 #include "viewer/window/MainWindow.h"
+#include "viewer/window/MergeOpen.h"
 #include "viewer/window/Screenshot.h"
 
 namespace {
@@ -27,6 +29,9 @@ void setupParser(QCommandLineParser& p) {
     p.addOption({"compare",
                  "Open the two REPORTs side by side in one compare tab: BASELINE COMPARISON "
                  "(timelines on one time axis and their diff table)."});
+    p.addOption({"merge",
+                 "Open the REPORTs as one timeline, a top-level group per rank, aligned on the "
+                 "wall clock (also a folder REPORT: every .rep in it)."});
     p.addOption({"size", "Screenshot size in pixels (default 1600x900).", "WxH", "1600x900"});
     p.addOption({"range",
                  "Screenshot time range relative to the session start, e.g. 1.5s:2s or 100ms:250ms "
@@ -76,10 +81,21 @@ int main(int argc, char** argv) {
         return fail(
             "--compare needs exactly two REPORTs, BASELINE COMPARISON (and no --screenshot)");
 
+    if (parser.isSet("merge") && (reports.isEmpty() || parser.isSet("compare")))
+        return fail("--merge needs one or more REPORTs or folders (and no --compare)");
+    // A folder given alone is merged too: its reports are the ranks of one job.
+    const bool merge =
+        parser.isSet("merge") || (reports.size() == 1 && QFileInfo(reports.front()).isDir());
+    auto mergeRequest = [&reports] {
+        sl::MergeRequest request;
+        for (const QString& r : reports) request.paths.push_back(r.toStdString());
+        return request;
+    };
+
     if (parser.isSet("screenshot")) {
-        if (reports.size() != 1) return fail("--screenshot needs exactly one REPORT");
+        if (reports.size() != 1 && !merge) return fail("--screenshot needs exactly one REPORT (or --merge)");
         sl::viewer::ScreenshotOptions o;
-        o.report = reports.front();
+        o.report = merge ? sl::viewer::registerMerge(mergeRequest()) : reports.front();
         o.output = parser.value("screenshot");
         const auto size = sl::viewer::parseSize(parser.value("size"));
         if (!size)
@@ -108,6 +124,8 @@ int main(int argc, char** argv) {
     sl::viewer::MainWindow w;
     if (parser.isSet("compare"))
         w.openCompare(reports[0], reports[1]);
+    else if (merge)
+        w.openMerged(mergeRequest());
     else
         for (const QString& r : reports) w.openReport(r);
     if (reports.isEmpty()) w.showCaptureTab();  // nothing to open: start from a capture

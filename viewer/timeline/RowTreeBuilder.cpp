@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <variant>
 #include <tuple>
 
 #include "viewer/timeline/MetricRow.h"
@@ -130,6 +131,7 @@ private:
     std::vector<const Process*> processOrder() const;
     void foldQuietThreads();
     void placeGpusAfterTheirProcess();
+    void groupMergedRanks();
 
     const Report& m_r;
     ProjectedNvtx* m_projected;
@@ -267,6 +269,7 @@ std::unique_ptr<Row> Builder::run() {
     }
     foldQuietThreads();
     placeGpusAfterTheirProcess();
+    if (m_r.session.source == "merged") groupMergedRanks();
     if (m_projected) addProjectedNvtxRows(*m_root, *m_projected);
     return std::move(m_root);
 }
@@ -337,6 +340,48 @@ void Builder::placeGpusAfterTheirProcess() {
     m_root->reorderChildren(order);
 }
 
+// Several reports opened as one (model/merge): each rank is one top-level group holding its
+// processes and the GPUs placed after them, so the ranks read one by one and fold away whole.
+void Builder::groupMergedRanks() {
+    constexpr size_t kExpandedRanks = 2;
+    std::map<const Row*, int32_t> rankOf;
+    for (const auto& [pid, row] : m_processes)
+        if (const Process* p = m_r.findProcess(pid); p && p->mpiRank >= 0) rankOf[row] = p->mpiRank;
+    std::map<int32_t, std::vector<const Row*>> members;
+    std::vector<std::variant<const Row*, int32_t>> order;  // a top-level row or a rank's group
+    const Row* current = nullptr;
+    int32_t currentRank = -1;
+    for (const auto& c : m_root->children()) {
+        if (auto it = rankOf.find(c.get()); it != rankOf.end()) {
+            currentRank = it->second;
+            current = c.get();
+            if (!members.count(currentRank)) order.emplace_back(currentRank);
+            members[currentRank].push_back(c.get());
+        } else if (current && c->device() >= 0) {
+            members[currentRank].push_back(c.get());
+        } else {
+            current = nullptr;
+            order.emplace_back(c.get());
+        }
+    }
+    std::vector<const Row*> top;
+    bool foldedOthers = false;  // the first rank is open
+    for (const auto& entry : order) {
+        if (const auto* row = std::get_if<const Row*>(&entry)) {
+            top.push_back(*row);
+            continue;
+        }
+        const int32_t rank = std::get<int32_t>(entry);
+        auto g = group("Rank " + std::to_string(rank));
+        // Many ranks start folded but the first: one row each, to open the ones of interest.
+        g->setExpanded(members.size() <= kExpandedRanks || !foldedOthers);
+        foldedOthers = true;
+        for (const Row* r : members[rank]) g->addChild(m_root->takeChild(r));
+        top.push_back(m_root->addChild(std::move(g)));
+    }
+    m_root->reorderChildren(top);
+}
+
 }  // namespace
 
 std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected) {
@@ -346,7 +391,10 @@ std::unique_ptr<Row> buildRowTree(const Report& report, ProjectedNvtx* projected
 int addProjectedNvtxRows(Row& root, ProjectedNvtx& projected) {
     int added = 0;
     for (const auto& g : root.children()) {
-        if (g->device() < 0) continue;
+        if (g->device() < 0) {  // a merged report's GPUs sit in their rank's group
+            if (!g->children().empty()) added += addProjectedNvtxRows(*g, projected);
+            continue;
+        }
         size_t at = 0;  // after "All kernels" and "All memory operations"
         while (at < g->children().size() && g->children()[at]->title().rfind("All ", 0) == 0) ++at;
         for (auto& row : projected.takeRows(g->device())) {

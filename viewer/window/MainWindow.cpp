@@ -28,10 +28,12 @@
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/capture/CaptureTab.h"
 #include "viewer/compare/CompareTab.h"
+#include "viewer/window/RankOffsetsDialog.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/ReportLayout.h"
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
+#include "viewer/window/ScreenFit.h"
 
 namespace sl::viewer {
 
@@ -69,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setupMenus();
     QSettings s;
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
+    fitToScreen(*this);  // a high scale factor or a geometry saved on a larger screen
     statusBar()->showMessage("Open a report with File > Open, or drop one here");
 }
 
@@ -78,6 +81,7 @@ void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction("New &Capture...", QKeySequence::New, this, &MainWindow::showCaptureTab);
+    file->addAction("Open &Several as One Timeline...", this, &MainWindow::openSeveralDialog);
     file->addAction("Co&mpare...", this, &MainWindow::compareDialog);
     m_recentMenu = file->addMenu("Open &Recent");
     refreshRecentMenu();
@@ -113,6 +117,9 @@ void MainWindow::setupMenus() {
     view->addAction("Add &Marker", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                     onTimeline([](TimelineWidget& t) { t.view().addMarker(t.anchorTime()); }));
     fillViewMenu(view);
+
+    QMenu* timeline = menuBar()->addMenu("&Timeline");
+    timeline->addAction("Rank &Offsets...", this, &MainWindow::rankOffsetsDialog);
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&Keyboard Shortcuts", QKeySequence(Qt::Key_F1), this,
@@ -200,6 +207,57 @@ void MainWindow::openDialog() {
     if (p.isEmpty()) return;
     s.setValue("lastDir", QFileInfo(p).absolutePath());
     openReport(p);
+}
+
+void MainWindow::openSeveralDialog() {
+    QSettings s;
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, "Open several reports as one timeline", s.value("lastDir").toString(), reportFileFilter());
+    if (paths.isEmpty()) return;
+    s.setValue("lastDir", QFileInfo(paths[0]).absolutePath());
+    openMerged(paths);
+}
+
+ReportTab* MainWindow::openMerged(const QStringList& paths) {
+    MergeRequest request;
+    for (const QString& p : paths) request.paths.push_back(p.toStdString());
+    return openMerged(request);
+}
+
+ReportTab* MainWindow::openMerged(const MergeRequest& request) {
+    auto* tab = new ReportTab(request);
+    QString tip;
+    for (const std::string& p : request.paths) tip += (tip.isEmpty() ? "" : "\n") + QString::fromStdString(p);
+    const int i = m_tabs->addTab(tab, tab->path());
+    m_tabs->setTabToolTip(i, tip);
+    m_tabs->setCurrentIndex(i);
+    statusBar()->showMessage("Opening " + tab->path() + " as one timeline");
+    connect(tab, &ReportTab::loaded, this, [this, tab] {
+        // A file that could not be opened is named; the others are on the timeline.
+        const MergeOutcome outcome = tab->mergeOutcome();
+        QString msg = QString("Opened %1 reports as one timeline").arg(outcome.parts.size());
+        for (const std::string& s : outcome.skipped) msg += "; left out " + QString::fromStdString(s);
+        statusBar()->showMessage(msg, outcome.skipped.empty() ? 5000 : 0);
+        restoreReportLayout(tab);
+    });
+    connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
+        statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
+    });
+    return tab;
+}
+
+void MainWindow::rankOffsetsDialog() {
+    ReportTab* tab = currentTab();
+    if (!tab || !tab->mergeRequest() || tab->state() != ReportTab::State::Ready) {
+        statusBar()->showMessage("Rank offsets apply to several reports opened as one timeline", 5000);
+        return;
+    }
+    RankOffsetsDialog d(*tab->mergeRequest(), tab->mergeOutcome().parts, this);
+    if (d.exec() != QDialog::Accepted) return;
+    const int index = m_tabs->indexOf(tab);
+    ReportTab* again = openMerged(d.request());
+    closeTab(index);  // the new tab replaces it
+    m_tabs->setCurrentWidget(again);
 }
 
 void MainWindow::compareDialog() {
@@ -343,8 +401,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList paths;
     for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) openReport(u.toLocalFile());
+        if (u.isLocalFile()) paths << u.toLocalFile();
+    // Several files, or a folder, are one timeline (the ranks of one job); one file is itself.
+    if (paths.size() == 1 && !QFileInfo(paths[0]).isDir())
+        openReport(paths[0]);
+    else if (!paths.isEmpty())
+        openMerged(paths);
     e->acceptProposedAction();
 }
 

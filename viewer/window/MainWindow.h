@@ -7,6 +7,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include "model/merge/OpenMerged.h"
+
 class QTabWidget;
 class QAction;
 class QMenu;
@@ -24,6 +26,11 @@ public:
     ~MainWindow() override;
 
     ReportTab* openReport(const QString& path);
+    // Several reports (or folders of them) as one timeline, a rank per top-level group (#20).
+    ReportTab* openMerged(const QStringList& paths);
+    ReportTab* openMerged(const MergeRequest& request);
+    // Timeline > Rank Offsets...: the current merged tab's offsets, re-opened when accepted.
+    void rankOffsetsDialog();
     // A tab comparing two reports (File > Compare...): timelines stacked, diff table below.
     CompareTab* openCompare(const QString& baselinePath, const QString& comparisonPath);
     // The Capture tab (File > New Capture), created on first use; its reports open in new tabs.
@@ -54,6 +61,7 @@ private:
     void showAbout();
     void openDialog();
     void compareDialog();
+    void openSeveralDialog();
 
     QTabWidget* m_tabs = nullptr;
     QList<QAction*> m_panelActions;  // the current report's dock toggles in the View menu

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "model/rep/RepReader.h"
+#include "viewer/window/MergeOpen.h"
 
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/OpenAny.h"
@@ -21,6 +22,7 @@ const char* reportFileFilter() {
 
 Result<std::shared_ptr<Report>> openReportFile(const std::string& path,
                                                const std::function<bool(double)>& progress) {
+    if (isMergeKey(path)) return openMergeKey(path, progress);  // several reports as one
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::exists(path, ec)) return makeError(path + ": no such file");

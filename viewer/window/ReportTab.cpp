@@ -21,7 +21,26 @@
 
 namespace sl::viewer {
 
-ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_path(path) {
+ReportTab::ReportTab(const QString& path, QWidget* parent) : ReportTab(path, std::nullopt, parent) {}
+
+ReportTab::ReportTab(const MergeRequest& merge, QWidget* parent)
+    : ReportTab([&] {
+          QStringList paths;
+          for (const std::string& p : merge.paths) paths << QString::fromStdString(p);
+          return mergeTitle(paths);
+      }(), merge, parent) {}
+
+ReportTab::~ReportTab() {
+    if (!m_mergeKey.isEmpty()) forgetMerge(m_mergeKey);
+}
+
+MergeOutcome ReportTab::mergeOutcome() const {
+    return m_mergeKey.isEmpty() ? MergeOutcome{} : viewer::mergeOutcome(m_mergeKey);
+}
+
+ReportTab::ReportTab(const QString& path, std::optional<MergeRequest> merge, QWidget* parent)
+    : QWidget(parent), m_path(path), m_merge(std::move(merge)) {
+    if (m_merge) m_mergeKey = registerMerge(*m_merge);
     m_stack = new QStackedWidget(this);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -63,7 +82,7 @@ ReportTab::ReportTab(const QString& path, QWidget* parent) : QWidget(parent), m_
         emit projectionAdded();  // also without a timeline: the projection is over
     });
     connect(m_cancel, &QPushButton::clicked, this, &ReportTab::cancel);
-    m_loader->start(path);
+    m_loader->start(m_merge ? m_mergeKey : path);
 }
 
 void ReportTab::cancel() {

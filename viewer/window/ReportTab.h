@@ -6,7 +6,10 @@
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+
 #include "model/core/Report.h"
+#include "viewer/window/MergeOpen.h"
 
 class QLabel;
 class QProgressBar;
@@ -26,6 +29,13 @@ class ReportTab : public QWidget {
     Q_OBJECT
 public:
     explicit ReportTab(const QString& path, QWidget* parent = nullptr);
+    // Several reports as one timeline (issue #20); path() is their title.
+    ReportTab(const MergeRequest& merge, QWidget* parent = nullptr);
+    ~ReportTab() override;
+    // The request a merged tab was opened with (Timeline > Rank offsets re-opens it), and after
+    // loaded() its parts and the files left out; empty for one report.
+    const std::optional<MergeRequest>& mergeRequest() const { return m_merge; }
+    MergeOutcome mergeOutcome() const;
 
     enum class State { Loading, Ready, Failed };
     State state() const { return m_state; }
@@ -50,10 +60,13 @@ signals:
     void projectionAdded();  // NVTX projected rows are in the timeline now (if any)
 
 private:
+    ReportTab(const QString& path, std::optional<MergeRequest> merge, QWidget* parent);
     void onLoaded();
     void onFailed(const QString& message);
 
     QString m_path;
+    std::optional<MergeRequest> m_merge;
+    QString m_mergeKey;  // what the loader opens for a merged tab (MergeOpen.h)
     State m_state = State::Loading;
     QString m_error;
     ReportPtr m_report;
