@@ -45,8 +45,8 @@ for ((i = 0; i < runs; ++i)); do
     ours+=("$a") sql_t+=("$b")
 done
 ma=$(printf '%s\n' "${ours[@]}" | median) mb=$(printf '%s\n' "${sql_t[@]}" | median)
-echo "median: sightline $ma s, SQL $mb s, SQL/sightline $(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.1f", a > 0 ? b / a : 0}')x"
+echo "median: sightline $ma s, SQL $mb s, SQL/sightline $(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.1f", (a > 0) ? b / a : 0}')x"
 if ((${#other[@]})); then
     mc=$(printf '%s\n' "${other[@]}" | median)
-    echo "median: SIGHTLINE_B $mc s, SIGHTLINE_B/sightline $(awk -v a="$ma" -v c="$mc" 'BEGIN {printf "%.2f", a > 0 ? c / a : 0}')x"
+    echo "median: SIGHTLINE_B $mc s, SIGHTLINE_B/sightline $(awk -v a="$ma" -v c="$mc" 'BEGIN {printf "%.2f", (a > 0) ? c / a : 0}')x"
 fi
