@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "model/analysis/CorrelationIndex.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "model/merge/ReportMerge.h"
 
@@ -157,6 +158,31 @@ TEST(ReportMerge, StringsOfLaterInputsAreRemapped) {
     const Track* out = merged->report->findTrack(moved);
     ASSERT_NE(out, nullptr);
     EXPECT_EQ(merged->report->str(out->name[0]), "only in the second report");
+}
+
+TEST(ReportMerge, KernelsFindTheirLaunchWithinTheirRank) {
+    // Every input has pid 4242 and the same correlation ids: after the merge each rank's kernel
+    // must lead to its own rank's API call, never another's.
+    std::vector<MergeInput> in(3);
+    for (int i = 0; i < 3; ++i)
+        in[static_cast<size_t>(i)] = {smallReport(static_cast<uint64_t>(i + 1), i * 1'000'000), "/x/rank" + std::to_string(i) + ".rep", 0};
+    auto merged = mergeReports(std::move(in));
+    ASSERT_TRUE(merged) << merged.error();
+    const Report& m = *merged->report;
+    const analysis::CorrelationIndex index(m);
+    for (const MergedPart& part : merged->parts) {
+        const int64_t pid = 4242 + part.pidDelta;
+        const Track* kernels = nullptr;
+        for (const Track& t : m.tracks)
+            if (t.key.kind == EventKind::Kernel && t.key.pid == pid) kernels = &t;
+        ASSERT_NE(kernels, nullptr);
+        const uint32_t corr = kernels->col<uint32_t>(cols::Kernel::Correlation)[0];
+        const analysis::EventRef api = index.apiCall(pid, corr);
+        ASSERT_TRUE(api.valid()) << "rank " << part.rank;
+        const Track& apiTrack = m.tracks[api.track];
+        EXPECT_EQ(apiTrack.key.pid, pid);
+        EXPECT_LE(apiTrack.start[api.index], kernels->start[0]);  // launched before it ran
+    }
 }
 
 }  // namespace
