@@ -33,6 +33,7 @@
 #include "viewer/window/ReportLayout.h"
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
+#include "viewer/window/ScreenFit.h"
 
 namespace sl::viewer {
 
@@ -70,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setupMenus();
     QSettings s;
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
+    fitToScreen(*this);  // a high scale factor or a geometry saved on a larger screen
     statusBar()->showMessage("Open a report with File > Open, or drop one here");
 }
 

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 #include <QScrollArea>
 
+#include <algorithm>
+
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/InsightsDock.h"
@@ -44,6 +46,10 @@ void scrollWhenShort(QDockWidget* dock, int height) {
 
 }  // namespace
 
+int ReportLayout::bottomHeightFor(int windowHeight) {
+    return std::clamp(windowHeight * 17 / 100, kMinBottomHeight, kBottomHeight);
+}
+
 void ReportLayout::applyDefault(QMainWindow* panels, const AnalysisDocks* docks,
                                 const QList<QDockWidget*>& side) {
     // nsys puts the tabs of its bottom pane on top of it; so do we, the pane reads like a page.
@@ -55,13 +61,14 @@ void ReportLayout::applyDefault(QMainWindow* panels, const AnalysisDocks* docks,
     QList<QDockWidget*> bottom{docks->eventsDock(), docks->selectionStats(), docks->stats(),
                                docks->insights()};
     if (docks->sampling()) bottom << docks->sampling();
-    for (QDockWidget* d : bottom) scrollWhenShort(d, kBottomHeight);
+    const int bottomHeight = bottomHeightFor(panels->window()->height());
+    for (QDockWidget* d : bottom) scrollWhenShort(d, bottomHeight);
     tabbed(panels, Qt::BottomDockWidgetArea, bottom, true);
     tabbed(panels, Qt::RightDockWidgetArea, QList<QDockWidget*>{docks->detailsDock()} + side,
            false);
     tabbed(panels, Qt::TopDockWidgetArea, {docks->findDock()}, false);
     panels->layout()->activate();
-    panels->resizeDocks({docks->eventsDock()}, {kBottomHeight}, Qt::Vertical);
+    panels->resizeDocks({docks->eventsDock()}, {bottomHeight}, Qt::Vertical);
     panels->resizeDocks({docks->detailsDock()}, {kSideWidth}, Qt::Horizontal);
 }
 

@@ -19,6 +19,11 @@ struct ReportLayout {
     // the timeline keeps >= 70% of a 1400x900 window.
     static constexpr int kBottomHeight = 150;  // a dock's, title bar included; tabs add ~27
     static constexpr int kSideWidth = 380;
+    // In a short window (a high scale factor: 1920x1080 at QT_SCALE_FACTOR=2 is 960x540 logical
+    // pixels) the pane takes 17% of the window's height instead, at least kMinBottomHeight
+    // (a table's header and two rows), so the timeline keeps most of the window.
+    static constexpr int kMinBottomHeight = 80;
+    static int bottomHeightFor(int windowHeight);
 
     // Puts every dock of `panels` where the default layout has it; `side` are the docks of the
     // side panel after the analysis Details dock. Works on a window already arranged by the user.
