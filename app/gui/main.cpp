@@ -109,6 +109,9 @@ int main(int argc, char** argv) {
                             parser.value("range") + "'");
         }
         if (QString err = sl::viewer::writeScreenshot(o); !err.isEmpty()) return fail(err);
+        if (merge)  // the files that could not be opened are named; the others are in the picture
+            for (const std::string& left : sl::viewer::mergeOutcome(o.report).skipped)
+                std::fprintf(stderr, "sightline-ui: left out %s\n", left.c_str());
         std::printf("sightline-ui: wrote %s\n", qPrintable(o.output));
         return 0;
     }
