@@ -137,6 +137,7 @@ DiffResult diffReports(const Report& baseline, const Report& comparison, const D
     d.baseline = summarizeSession(baseline);
     d.comparison = summarizeSession(comparison);
     for (DiffCategory c : o.categories) {
+        if (o.cancel && o.cancel->load(std::memory_order_relaxed)) return d;
         Totals a = aggregate(baseline, c, o.match), b = aggregate(comparison, c, o.match);
         for (auto& [name, side] : a) {
             DiffItem item{c, name, side, {}};

@@ -4,6 +4,7 @@
 // on each side, the delta of the totals and its percent change, ordered by the absolute delta.
 // Items present on one side only are marked. A summary compares session durations and GPU
 // busy time (the union of GPU operation intervals per device, summed over devices).
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ enum class DiffMatch : uint8_t { Demangled, Base };  // kernels by full demangle
 struct DiffOptions {
     std::vector<DiffCategory> categories{DiffCategory::Kernels, DiffCategory::Api, DiffCategory::Nvtx, DiffCategory::MemOps};
     DiffMatch match = DiffMatch::Demangled;
+    // Checked between categories: once true, diffReports returns what it has (the GUI, which
+    // superseded the request, drops it).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // "kernels", "api", "nvtx", "memops" or "all" (comma-separated list allowed).

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "viewer/analysis/TimeText.h"
+#include "viewer/jobs/JobTracker.h"
 
 namespace sl::viewer {
 
@@ -20,10 +21,6 @@ CpuSamplingDock::CpuSamplingDock(std::shared_ptr<const Report> report, QWidget* 
     setObjectName(QStringLiteral("CpuSamplingDock"));
     buildUi();
     setSelection(0, 0);  // the whole report until something is selected
-}
-
-CpuSamplingDock::~CpuSamplingDock() {
-    m_job.cancelAndJoin();
 }
 
 QTreeView* CpuSamplingDock::makeView(SampleTreeModel::View v) {
@@ -107,7 +104,6 @@ void CpuSamplingDock::setHighlightText(const QString& function) {
 }
 
 void CpuSamplingDock::setSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {
-    const quint64 generation = ++m_generation;
     analysis::SampleRequest req;
     QString range = tr("whole report");
     if (t1 > t0) {
@@ -130,21 +126,18 @@ void CpuSamplingDock::setSelection(qint64 t0, qint64 t1, const std::vector<uint3
         if (req.threads.empty()) req.threads.emplace_back(INT64_MIN, INT64_MIN);
     }
     m_header->setText(tr("Computing (%1) ...").arg(range));
-    m_job.start(
-        [this, req, generation, range, report = m_report](const std::atomic<bool>& cancel) mutable {
+    JobTracker::instance().start(
+        this, QStringLiteral("samples"),
+        [req, report = m_report](const std::atomic<bool>& cancel) mutable {
             req.cancel = &cancel;
-            auto tree = std::make_shared<const analysis::SampleTree>(
+            return std::make_shared<const analysis::SampleTree>(
                 analysis::SampleTree::compute(*report, req));
-            if (tree->cancelled()) return;
-            QMetaObject::invokeMethod(
-                this, [this, tree, generation, range] { showTree(tree, generation, range); },
-                Qt::QueuedConnection);
-        });
+        },
+        [this, range](std::shared_ptr<const analysis::SampleTree> tree) { showTree(tree, range); });
 }
 
-void CpuSamplingDock::showTree(std::shared_ptr<const analysis::SampleTree> tree, quint64 generation,
-                               QString range) {
-    if (generation != m_generation) return;  // a newer selection is on its way
+void CpuSamplingDock::showTree(std::shared_ptr<const analysis::SampleTree> tree,
+                               const QString& range) {
     m_tree = std::move(tree);
     for (auto* m : m_models) m->setTree(m_tree);
     m_header->setText(tr("%L1 samples, %L2 distinct stacks (%3)")

@@ -4,7 +4,7 @@
 // nothing is selected. Three views of one SampleTree (model/analysis/SampleTree.h): Bottom-up
 // (functions by self samples, expanding to their callers), Top-down (the call tree) and Flat
 // (function, module, self, total), each sortable, all filtered by the filter box. Computed off
-// the GUI thread (newest selection wins). Double-clicking a function emits functionActivated
+// the GUI thread (JobTracker: the newest selection wins). Double-clicking a function emits functionActivated
 // (the timeline then dims the samples that do not pass through it; "Clear highlight" undoes
 // it). GUI thread.
 #include <QDockWidget>
@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "model/analysis/SampleTree.h"
-#include "viewer/analysis/BackgroundJob.h"
 #include "viewer/analysis/SampleTreeModel.h"
 
 class QLabel;
@@ -28,7 +27,6 @@ class CpuSamplingDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit CpuSamplingDock(std::shared_ptr<const Report> report, QWidget* parent = nullptr);
-    ~CpuSamplingDock() override;
 
     // The newest computed tree (null before the first result).
     const analysis::SampleTree* tree() const { return m_tree.get(); }
@@ -59,13 +57,10 @@ signals:
 private:
     void buildUi();
     QTreeView* makeView(SampleTreeModel::View v);
-    void showTree(std::shared_ptr<const analysis::SampleTree> tree, quint64 generation,
-                  QString range);
+    void showTree(std::shared_ptr<const analysis::SampleTree> tree, const QString& range);
 
     std::shared_ptr<const Report> m_report;
     std::shared_ptr<const analysis::SampleTree> m_tree;
-    BackgroundJob m_job;
-    quint64 m_generation = 0;
     QLabel* m_header = nullptr;
     QLineEdit* m_filter = nullptr;
     QLabel* m_highlight = nullptr;

@@ -19,6 +19,7 @@
 #include "viewer/analysis/FindingsModel.h"
 #include "viewer/analysis/StatsDock.h"
 #include "viewer/analysis/TimeText.h"
+#include "viewer/jobs/JobTracker.h"
 
 namespace sl::viewer {
 namespace {
@@ -66,11 +67,6 @@ InsightsDock::InsightsDock(std::shared_ptr<const Report> report, QWidget* parent
     setObjectName(QStringLiteral("InsightsDock"));
     buildUi();
     refresh();
-}
-
-InsightsDock::~InsightsDock() {
-    // The rules cannot be cancelled: closing waits for a running check to end.
-    m_job.cancelAndJoin();
 }
 
 void InsightsDock::buildUi() {
@@ -202,9 +198,8 @@ void InsightsDock::setSelection(qint64 t0, qint64 t1) {
 
 void InsightsDock::refresh() {
     m_selectionTimer->stop();
-    ++m_generation;
     if (selectionScope() && m_selT1 <= m_selT0) {
-        m_pending = false;  // nothing to check: a running check's result is dropped too
+        JobTracker::instance().cancel(this, QStringLiteral("rules"));  // its result is dropped
         m_model->setFindings({});
         showFinding(-1);
         m_busy->hide();
@@ -215,17 +210,6 @@ void InsightsDock::refresh() {
     }
     m_status->setText(tr("Checking %1 rules...").arg(analysis::allRules().size()));
     m_busy->show();
-    // The rules cannot be cancelled, and starting a job joins the previous one: rather than
-    // block the GUI thread on it, the newest request waits for it to end.
-    if (m_running)
-        m_pending = true;
-    else
-        startJob();
-}
-
-void InsightsDock::startJob() {
-    m_running = true;
-    m_pending = false;
     analysis::StatsOptions window;
     if (selectionScope()) {
         window.start = m_selT0;
@@ -233,25 +217,17 @@ void InsightsDock::startJob() {
     }
     std::vector<std::string> specs;
     for (const analysis::RuleInfo& rule : analysis::allRules()) specs.emplace_back(rule.name);
-    m_job.start([this, report = m_report, specs = std::move(specs), window,
-                 generation = m_generation](const std::atomic<bool>&) {
-        auto results = analysis::runRules(*report, specs, window);
-        QMetaObject::invokeMethod(
-            this,
-            [this, results = std::move(results), generation]() mutable {
-                showResults(std::move(results), generation);
-            },
-            Qt::QueuedConnection);
-    });
+    JobTracker::instance().start(
+        this, QStringLiteral("rules"),
+        [report = m_report, specs = std::move(specs), window](const std::atomic<bool>& cancel) {
+            return analysis::runRules(*report, specs, window, 0, &cancel);
+        },
+        [this](std::vector<Result<analysis::Finding>> results) {
+            showResults(std::move(results));
+        });
 }
 
-void InsightsDock::showResults(std::vector<Result<analysis::Finding>> results, quint64 generation) {
-    m_running = false;
-    if (m_pending) {  // asked again meanwhile: this result is stale
-        startJob();
-        return;
-    }
-    if (generation != m_generation) return;
+void InsightsDock::showResults(std::vector<Result<analysis::Finding>> results) {
     std::vector<analysis::Finding> findings;
     QStringList errors;
     for (auto& r : results) {

@@ -4,14 +4,14 @@
 // Selecting a finding shows its summary, advice, worst instances and table (the CLI's columns,
 // through StatsTableModel); clicking a finding or an instance selects its event, activating it
 // (double-click, Enter) also asks the timeline to zoom to it: a finding shows its worst
-// instance. The rules run off the GUI thread for the whole report or the selected time range.
+// instance. The rules run off the GUI thread (JobTracker: the newest request wins) for the
+// whole report or the selected time range.
 // GUI thread.
 #include <QDockWidget>
 #include <memory>
 #include <utility>
 
 #include "model/analysis/rules/Rule.h"
-#include "viewer/analysis/BackgroundJob.h"
 
 class QComboBox;
 class QLabel;
@@ -31,7 +31,6 @@ class InsightsDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit InsightsDock(std::shared_ptr<const Report> report, QWidget* parent = nullptr);
-    ~InsightsDock() override;
 
     FindingsModel* model() const { return m_model; }
     QTableView* findingsView() const { return m_list; }
@@ -70,18 +69,13 @@ signals:
 
 private:
     void buildUi();
-    void startJob();
-    void showResults(std::vector<Result<analysis::Finding>> results, quint64 generation);
+    void showResults(std::vector<Result<analysis::Finding>> results);
     void showFinding(int row);
     void selectExampleEvent(const analysis::FindingExample& example);
     void showInstance(const analysis::FindingExample& example);
     bool selectionScope() const;
 
     std::shared_ptr<const Report> m_report;
-    BackgroundJob m_job;
-    quint64 m_generation = 0;
-    bool m_running = false;  // a job is checking the rules (they cannot be cancelled)
-    bool m_pending = false;  // a newer request waits for it to end
     qint64 m_selT0 = 0, m_selT1 = 0;
     std::string m_shownRule;  // kept selected across refreshes
     FindingsModel* m_model = nullptr;

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "viewer/analysis/TimeText.h"
+#include "viewer/jobs/JobTracker.h"
 #include "viewer/widgets/NameColumn.h"
 
 namespace sl::viewer {
@@ -66,10 +67,6 @@ SelectionStatsDock::SelectionStatsDock(std::shared_ptr<const Report> report, QWi
     buildUi();
 }
 
-SelectionStatsDock::~SelectionStatsDock() {
-    m_job.cancelAndJoin();
-}
-
 void SelectionStatsDock::buildUi() {
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -103,25 +100,21 @@ void SelectionStatsDock::setSelection(qint64 t0, qint64 t1, const std::vector<ui
         clearSelection();
         return;
     }
-    const quint64 generation = ++m_generation;
     m_header->setText(tr("Computing %1 .. %2 ...")
                           .arg(timestampText(t0 - m_report->timeOrigin()),
                                timestampText(t1 - m_report->timeOrigin())));
     analysis::SelectionRequest req{t0, t1, tracks};
-    m_job.start(
-        [this, req, generation, report = m_report](const std::atomic<bool>& cancel) mutable {
+    JobTracker::instance().start(
+        this, QStringLiteral("selection"),
+        [req, report = m_report](const std::atomic<bool>& cancel) mutable {
             req.cancel = &cancel;
-            analysis::SelectionStats st = analysis::computeSelectionStats(*report, req);
-            if (st.cancelled) return;
-            QMetaObject::invokeMethod(
-                this, [this, st = std::move(st), generation] { showStats(st, generation); },
-                Qt::QueuedConnection);
-        });
+            return analysis::computeSelectionStats(*report, req);
+        },
+        [this](analysis::SelectionStats st) { showStats(std::move(st)); });
 }
 
 void SelectionStatsDock::clearSelection() {
-    ++m_generation;
-    m_job.cancelAndJoin();
+    JobTracker::instance().cancel(this, QStringLiteral("selection"));
     m_stats = {};
     m_header->setText(tr("Select a time range on the timeline."));
     m_events->setRowCount(0);
@@ -129,14 +122,13 @@ void SelectionStatsDock::clearSelection() {
     m_copies->setRowCount(0);
 }
 
-void SelectionStatsDock::showStats(const analysis::SelectionStats& stats, quint64 generation) {
-    if (generation != m_generation) return;  // a newer selection is on its way
-    m_stats = stats;
+void SelectionStatsDock::showStats(analysis::SelectionStats stats) {
+    m_stats = std::move(stats);
     const int64_t origin = m_report->timeOrigin();
     m_header->setText(tr("%1 .. %2 (%3): %L4 events")
-                          .arg(timestampText(stats.t0 - origin), timestampText(stats.t1 - origin),
-                               durationText(stats.span()))
-                          .arg(static_cast<qulonglong>(stats.eventCount())));
+                          .arg(timestampText(m_stats.t0 - origin), timestampText(m_stats.t1 - origin),
+                               durationText(m_stats.span()))
+                          .arg(static_cast<qulonglong>(m_stats.eventCount())));
     fillEvents();
     fillBusy();
     fillCopies();

@@ -2,14 +2,13 @@
 // The "selection statistics" dock: for the selected time range (and optionally selected
 // rows) the per-row, per-name counts and times, GPU busy per device and stream, and copies by
 // kind (model/analysis/SelectionStats.h). Recomputed off the GUI thread whenever the
-// selection changes (newest selection wins); "Copy as TSV" puts all three tables on the
+// selection changes (JobTracker: the newest selection wins); "Copy as TSV" puts all three tables on the
 // clipboard. GUI thread.
 #include <QDockWidget>
 #include <memory>
 #include <vector>
 
 #include "model/analysis/SelectionStats.h"
-#include "viewer/analysis/BackgroundJob.h"
 
 class QLabel;
 class QTableWidget;
@@ -21,7 +20,6 @@ class SelectionStatsDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit SelectionStatsDock(std::shared_ptr<const Report> report, QWidget* parent = nullptr);
-    ~SelectionStatsDock() override;
 
     const analysis::SelectionStats& stats() const { return m_stats; }
     QString tsv() const;
@@ -40,15 +38,13 @@ signals:
 
 private:
     void buildUi();
-    void showStats(const analysis::SelectionStats& stats, quint64 generation);
+    void showStats(analysis::SelectionStats stats);
     void fillEvents();
     void fillBusy();
     void fillCopies();
 
     std::shared_ptr<const Report> m_report;
     analysis::SelectionStats m_stats;
-    BackgroundJob m_job;
-    quint64 m_generation = 0;
     QLabel* m_header = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableWidget* m_events = nullptr;

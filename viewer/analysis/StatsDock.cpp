@@ -14,6 +14,7 @@
 
 #include "model/analysis/TableFormatter.h"
 #include "viewer/analysis/TimeText.h"
+#include "viewer/jobs/JobTracker.h"
 #include "viewer/widgets/NameColumn.h"
 
 namespace sl::viewer {
@@ -112,10 +113,6 @@ StatsDock::StatsDock(std::shared_ptr<const Report> report, QWidget* parent)
     refresh();
 }
 
-StatsDock::~StatsDock() {
-    m_job.cancelAndJoin();
-}
-
 void StatsDock::setReport(const QString& name) {
     const int i = m_reportBox->findData(name);
     if (i >= 0) m_reportBox->setCurrentIndex(i);
@@ -132,11 +129,11 @@ void StatsDock::setSelection(qint64 t0, qint64 t1) {
 }
 
 void StatsDock::refresh() {
-    const quint64 generation = ++m_generation;
     const std::string name = m_reportBox->currentData().toString().toStdString();
     analysis::StatsOptions options;
     if (m_scope->currentIndex() == 1) {
         if (m_selT1 <= m_selT0) {
+            JobTracker::instance().cancel(this, QStringLiteral("stats"));
             m_model->setTable({});
             m_status->setText(tr("Select a time range on the timeline."));
             return;
@@ -145,29 +142,29 @@ void StatsDock::refresh() {
         options.end = m_selT1;
     }
     m_status->setText(tr("Computing..."));
-    // The stats code is not cancellable; a superseded result is dropped by its generation.
-    m_job.start([this, name, options, generation, report = m_report](const std::atomic<bool>&) {
-        auto table = analysis::runReport(*report, name, options);
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, ok = table.ok(), err = table.ok() ? std::string() : table.error(),
-             t = table.ok() ? std::move(table.value()) : analysis::Table()]() mutable {
-                if (generation != m_generation) return;
-                if (!ok) {
-                    m_status->setText(QString::fromStdString(err));
-                    m_model->setTable({});
-                } else {
-                    m_status->setText(
-                        t.skipped.empty()
-                            ? tr("%L1 rows").arg(static_cast<qulonglong>(t.rowCount()))
-                            : QString::fromStdString(t.skipped));
-                    m_model->setTable(std::move(t));
-                    fitNameColumn(m_view, columnTitled(m_view->model(), QStringLiteral("Name")));
-                }
-                emit tableReady();
-            },
-            Qt::QueuedConnection);
-    });
+    JobTracker::instance().start(
+        this, QStringLiteral("stats"),
+        // The stats reports do not poll a flag yet: a superseded run finishes on the pool (the
+        // newest request of this dock waits for it there, never on the GUI thread).
+        [name, options, report = m_report](const std::atomic<bool>&) {
+            return analysis::runReport(*report, name, options);
+        },
+        [this](Result<analysis::Table> table) { showTable(std::move(table)); });
+}
+
+void StatsDock::showTable(Result<analysis::Table> table) {
+    if (!table) {
+        m_status->setText(QString::fromStdString(table.error()));
+        m_model->setTable({});
+    } else {
+        analysis::Table& t = table.value();
+        m_status->setText(t.skipped.empty()
+                              ? tr("%L1 rows").arg(static_cast<qulonglong>(t.rowCount()))
+                              : QString::fromStdString(t.skipped));
+        m_model->setTable(std::move(t));
+        fitNameColumn(m_view, columnTitled(m_view->model(), QStringLiteral("Name")));
+    }
+    emit tableReady();
 }
 
 QString StatsDock::tsv() const {

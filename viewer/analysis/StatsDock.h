@@ -2,14 +2,13 @@
 // The Stats dock: the standard summaries (CUDA API, GPU kernels, memory operations by time and
 // size, NVTX ranges, OS runtime, and every other report `sightline stats` knows) for the whole
 // report or for the selected time range, computed by the same code as `sightline stats`
-// (model/analysis/StatsReports.h) off the GUI thread. Copy as TSV uses the CLI's formatter.
+// (model/analysis/StatsReports.h) off the GUI thread (JobTracker: the newest request wins). Copy as TSV uses the CLI's formatter.
 // GUI thread.
 #include <QAbstractTableModel>
 #include <QDockWidget>
 #include <memory>
 
 #include "model/analysis/StatsReports.h"
-#include "viewer/analysis/BackgroundJob.h"
 
 class QComboBox;
 class QLabel;
@@ -39,7 +38,6 @@ class StatsDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit StatsDock(std::shared_ptr<const Report> report, QWidget* parent = nullptr);
-    ~StatsDock() override;
 
     StatsTableModel* model() const { return m_model; }
     QComboBox* reportBox() const { return m_reportBox; }
@@ -57,9 +55,9 @@ signals:
     void tableReady();
 
 private:
+    void showTable(Result<analysis::Table> table);
+
     std::shared_ptr<const Report> m_report;
-    BackgroundJob m_job;
-    quint64 m_generation = 0;
     qint64 m_selT0 = 0, m_selT1 = 0;
     StatsTableModel* m_model = nullptr;
     QComboBox* m_reportBox = nullptr;

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "viewer/analysis/StatsDock.h"
+#include "viewer/jobs/JobTracker.h"
 
 namespace sl::viewer {
 namespace {
@@ -29,9 +30,10 @@ public:
 };
 
 std::vector<analysis::Finding> findingsOf(const Report& r, const std::vector<std::string>& specs,
-                                          QStringList& errors, const QString& side) {
+                                          QStringList& errors, const QString& side,
+                                          const std::atomic<bool>& cancel) {
     std::vector<analysis::Finding> out;
-    for (auto& f : analysis::runRules(r, specs, analysis::StatsOptions{})) {
+    for (auto& f : analysis::runRules(r, specs, analysis::StatsOptions{}, 0, &cancel)) {
         if (f.ok())
             out.push_back(std::move(f.value()));
         else
@@ -66,29 +68,26 @@ CompareFindings::CompareFindings(QWidget* parent) : QWidget(parent) {
     });
 }
 
-CompareFindings::~CompareFindings() {
-    // The rules cannot be cancelled: closing waits for a running check to end.
-    m_job.cancelAndJoin();
-}
-
 void CompareFindings::setReports(ReportPtr baseline, ReportPtr comparison) {
-    const quint64 generation = ++m_generation;
     m_status->setText(tr("Checking %1 rules on both reports...").arg(analysis::allRules().size()));
     std::vector<std::string> specs;
     for (const analysis::RuleInfo& rule : analysis::allRules()) specs.emplace_back(rule.name);
-    m_job.start([this, baseline = std::move(baseline), comparison = std::move(comparison),
-                 specs = std::move(specs), generation, baselineName = tr("baseline"),
-                 comparisonName = tr("comparison")](const std::atomic<bool>&) {
+    struct Checked {
+        std::vector<analysis::FindingPair> pairs;
         QStringList errors;
-        const auto a = findingsOf(*baseline, specs, errors, baselineName);
-        const auto b = findingsOf(*comparison, specs, errors, comparisonName);
-        QMetaObject::invokeMethod(
-            this,
-            [this, pairs = analysis::pairFindings(a, b), errors, generation]() mutable {
-                if (generation == m_generation) show(std::move(pairs), errors);
-            },
-            Qt::QueuedConnection);
-    });
+    };
+    JobTracker::instance().start(
+        this, QStringLiteral("rules"),
+        [baseline = std::move(baseline), comparison = std::move(comparison),
+         specs = std::move(specs), baselineName = tr("baseline"),
+         comparisonName = tr("comparison")](const std::atomic<bool>& cancel) {
+            Checked out;
+            const auto a = findingsOf(*baseline, specs, out.errors, baselineName, cancel);
+            const auto b = findingsOf(*comparison, specs, out.errors, comparisonName, cancel);
+            out.pairs = analysis::pairFindings(a, b);
+            return out;
+        },
+        [this](Checked checked) { show(std::move(checked.pairs), std::move(checked.errors)); });
 }
 
 void CompareFindings::show(std::vector<analysis::FindingPair> pairs, QStringList errors) {

@@ -9,7 +9,6 @@
 
 #include "model/analysis/rules/FindingsDiff.h"
 #include "model/core/Report.h"
-#include "viewer/analysis/BackgroundJob.h"
 
 class QLabel;
 class QTableView;
@@ -22,9 +21,9 @@ class CompareFindings : public QWidget {
     Q_OBJECT
 public:
     explicit CompareFindings(QWidget* parent = nullptr);
-    ~CompareFindings() override;
 
-    // Runs the rules on both reports (a previous run is waited for) and shows the result.
+    // Runs the rules on both reports off the GUI thread (a previous run is cancelled) and shows
+    // the result.
     void setReports(ReportPtr baseline, ReportPtr comparison);
 
     StatsTableModel* model() const { return m_model; }
@@ -40,8 +39,6 @@ signals:
 private:
     void show(std::vector<analysis::FindingPair> pairs, QStringList errors);
 
-    BackgroundJob m_job;
-    quint64 m_generation = 0;
     std::vector<analysis::FindingPair> m_rows;
     StatsTableModel* m_model = nullptr;
     QTableView* m_view = nullptr;

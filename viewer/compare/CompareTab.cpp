@@ -18,6 +18,7 @@
 #include "viewer/compare/CompareAlignment.h"
 #include "viewer/compare/CompareFindings.h"
 #include "viewer/compare/InstanceOutlines.h"
+#include "viewer/jobs/JobTracker.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
@@ -75,11 +76,9 @@ CompareTab::CompareTab(ComparedReports reports, QWidget* parent) : QWidget(paren
              commonNvtxNames(*m_reports.baseline, *m_reports.comparison));
 }
 
-CompareTab::~CompareTab() {
-    // The worker holds its own references to the reports; a result it posts after this point
-    // is discarded with the object's pending events.
-    if (m_diffWorker.joinable()) m_diffWorker.join();
-}
+// Out of line: the loaders' type is complete here. Running jobs are cancelled by JobTracker
+// when this object goes; nothing waits for them.
+CompareTab::~CompareTab() = default;
 
 QString CompareTab::title() const {
     if (m_baselinePath.isEmpty()) return "Compare";
@@ -171,21 +170,26 @@ void CompareTab::buildUi() {
 void CompareTab::loaderDone() {
     if (!m_baselineLoader->report() || !m_comparisonLoader->report())
         return;  // the other is still loading
-    if (m_diffWorker.joinable()) return;  // already computing
+    if (m_reports.baseline) return;  // already shown, the differences computed or on their way
     showReports({m_baselineLoader->report(), m_comparisonLoader->report()},
                 m_baselineLoader->takeRows(), m_comparisonLoader->takeRows());
     m_status->setText("Computing the differences...");
-    m_diffWorker = std::thread([this, reports = m_reports] {
-        auto diff = analysis::diffReports(*reports.baseline, *reports.comparison);
-        auto names = commonNvtxNames(*reports.baseline, *reports.comparison);
-        QMetaObject::invokeMethod(
-            this,
-            [this, diff = std::move(diff), names = std::move(names)]() mutable {
-                showDiff(std::move(diff), names);
-                emit loaded();
-            },
-            Qt::QueuedConnection);
-    });
+    struct Diff {
+        analysis::DiffResult diff;
+        std::vector<std::string> names;
+    };
+    JobTracker::instance().start(
+        this, QStringLiteral("diff"),
+        [reports = m_reports](const std::atomic<bool>& cancel) {
+            analysis::DiffOptions options;
+            options.cancel = &cancel;
+            return Diff{analysis::diffReports(*reports.baseline, *reports.comparison, options),
+                        commonNvtxNames(*reports.baseline, *reports.comparison)};
+        },
+        [this](Diff d) {
+            showDiff(std::move(d.diff), d.names);
+            emit loaded();
+        });
 }
 
 void CompareTab::showReports(ComparedReports reports, std::unique_ptr<Row> baselineRows,

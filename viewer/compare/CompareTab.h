@@ -6,14 +6,13 @@
 // on both reports with a verdict per rule (CompareFindings). Double-clicking a diff row selects
 // that item's instances in both timelines and zooms to them; double-clicking a rule shows its
 // worst instance on each side. Reports load and, for files, the diff is computed off the GUI
-// thread (two 10 M-event reports take over a second to diff), the rules always are; the rest is
-// GUI thread.
+// thread (two 10 M-event reports take over a second to diff), the rules always are, all through
+// JobTracker (closing the tab cancels them, never waits); the rest is GUI thread.
 //
 // Invariant: for every visible time t in the baseline, the comparison shows
 // t - anchors.baseline + anchors.comparison (up to clamping at the data bounds).
 #include <QWidget>
 #include <memory>
-#include <thread>
 
 #include "model/analysis/CorrelationIndex.h"
 #include "model/analysis/ReportDiff.h"
@@ -110,7 +109,6 @@ private:
     CompareAnchors m_anchors;
     analysis::DiffResult m_diff;
     std::unique_ptr<ReportLoader> m_baselineLoader, m_comparisonLoader;
-    std::thread m_diffWorker;  // joined by the destructor; its result arrives as a queued call
     TimelineWidget* m_baselineTimeline = nullptr;
     TimelineWidget* m_comparisonTimeline = nullptr;
     QLabel* m_baselineLabel = nullptr;

@@ -3,6 +3,7 @@
 // the start of its first GPU operation to the end of its last (nsys's projection rule, from
 // sl::analysis::NvtxGpuProjection). The projected ranges form a small Track of their own,
 // drawn by a TrackRow, so folding and hit testing are the same as everywhere else.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace sl::viewer {
 // Empty when this build has no analysis library.
 class ProjectedNvtx {
 public:
-    explicit ProjectedNvtx(const Report& report);
+    // Once `*cancel` is true (the tab closed) it stops early and projects nothing.
+    explicit ProjectedNvtx(const Report& report, const std::atomic<bool>* cancel = nullptr);
     // Whether a report has anything to project (NVTX ranges and CUDA API calls) in this build.
     static bool applies(const Report& report);
     ~ProjectedNvtx();

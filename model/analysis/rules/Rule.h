@@ -4,6 +4,7 @@
 // much time it costs, what to do about it, the worst instances (to jump to on the timeline) and
 // a table of every instance (nsys analyze's columns where nsys has the rule). Pure functions of
 // a report and options, no Qt.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -85,8 +86,10 @@ const RuleInfo* findRule(std::string_view name);
 // naming them.
 Result<Finding> runRule(const Report& r, const std::string& spec, const StatsOptions& window);
 // Runs several, on up to `threads` threads (0: one per core), in the order given. The indexes
-// they share (correlation, GPU operations) are built first, once.
+// they share (correlation, GPU operations) are built first, once. Once `*cancel` is true
+// (the GUI superseded the request), the rules not yet started are errors "cancelled".
 std::vector<Result<Finding>> runRules(const Report& r, const std::vector<std::string>& specs,
-                                      const StatsOptions& window, unsigned threads = 0);
+                                      const StatsOptions& window, unsigned threads = 0,
+                                      const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sl::analysis

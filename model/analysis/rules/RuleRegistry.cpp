@@ -125,18 +125,22 @@ const RuleInfo* findRule(std::string_view name) {
 }
 
 std::vector<Result<Finding>> runRules(const Report& r, const std::vector<std::string>& specs,
-                                      const StatsOptions& window, unsigned threads) {
+                                      const StatsOptions& window, unsigned threads,
+                                      const std::atomic<bool>* cancel) {
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    std::vector<Result<Finding>> out(specs.size(), makeError("cancelled"));
     StatsOptions shared = window;
     if (!shared.cache) shared.cache = std::make_shared<AnalysisCache>(r);
     // The shared indexes before the threads: afterwards the cache is only read.
     shared.cache->correlation();
+    if (cancelled()) return out;
     rules::gpuOpsByDevice(r, shared);
-    std::vector<Result<Finding>> out(specs.size(), makeError("not run"));
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::min<unsigned>(threads, static_cast<unsigned>(specs.size()));
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < specs.size();) out[i] = runRule(r, specs[i], shared);
+        for (size_t i; !cancelled() && (i = next.fetch_add(1)) < specs.size();)
+            out[i] = runRule(r, specs[i], shared);
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
