@@ -18,7 +18,8 @@ Result<std::vector<std::string>> expandReportPaths(const std::vector<std::string
         }
         std::vector<std::string> here;
         for (const auto& e : fs::directory_iterator(p, ec))
-            if (e.is_regular_file() && e.path().extension() == ".rep") here.push_back(e.path().string());
+            if (e.is_regular_file() && e.path().extension() == ".rep")
+                here.push_back(e.path().string());
         if (ec) return makeError(p + ": cannot list the folder: " + ec.message());
         if (here.empty()) return makeError(p + ": the folder holds no .rep report");
         std::sort(here.begin(), here.end());
@@ -28,7 +29,8 @@ Result<std::vector<std::string>> expandReportPaths(const std::vector<std::string
     return files;
 }
 
-Result<OpenedMerge> openMergedReports(const MergeRequest& request, const std::function<bool(double)>& progress) {
+Result<OpenedMerge> openMergedReports(const MergeRequest& request,
+                                      const std::function<bool(double)>& progress) {
     auto files = expandReportPaths(request.paths);
     if (!files) return makeError(files.error());
     OpenedMerge result;
@@ -39,7 +41,8 @@ Result<OpenedMerge> openMergedReports(const MergeRequest& request, const std::fu
         const std::string& path = (*files)[i];
         // Each file's share of the bar; the merge itself is quick next to reading.
         auto step = [&](double f) {
-            if (progress && !progress((static_cast<double>(i) + f) / static_cast<double>(n))) cancelled = true;
+            if (progress && !progress((static_cast<double>(i) + f) / static_cast<double>(n)))
+                cancelled = true;
             return !cancelled;
         };
         auto r = openAnyReport(path, step);
@@ -53,7 +56,8 @@ Result<OpenedMerge> openMergedReports(const MergeRequest& request, const std::fu
         MergeInput in;
         in.report = std::move(r.value());
         in.path = path;
-        if (auto it = request.offsetsNs.find(path); it != request.offsetsNs.end()) in.offsetNs = it->second;
+        if (auto it = request.offsetsNs.find(path); it != request.offsetsNs.end())
+            in.offsetNs = it->second;
         inputs.push_back(std::move(in));
     }
     if (cancelled) return makeError("cancelled");

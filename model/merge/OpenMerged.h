@@ -13,7 +13,7 @@
 namespace sl {
 
 struct MergeRequest {
-    std::vector<std::string> paths;  // files, or folders (their *.rep files, by name)
+    std::vector<std::string> paths;            // files, or folders (their *.rep files, by name)
     std::map<std::string, int64_t> offsetsNs;  // per path, added to the wall-clock alignment
 };
 
@@ -26,6 +26,7 @@ struct OpenedMerge {
 Result<std::vector<std::string>> expandReportPaths(const std::vector<std::string>& paths);
 
 // progress(fraction) returns false to cancel ("cancelled").
-Result<OpenedMerge> openMergedReports(const MergeRequest& request, const std::function<bool(double)>& progress);
+Result<OpenedMerge> openMergedReports(const MergeRequest& request,
+                                      const std::function<bool(double)>& progress);
 
 }  // namespace sl

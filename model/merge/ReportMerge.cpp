@@ -71,7 +71,9 @@ struct PartMap {
     int64_t pid(int64_t p) const { return p == 0 ? 0 : p + pidDelta; }
     int32_t device(int32_t d) const { return d < 0 ? d : d + deviceDelta; }
     int64_t time(int64_t t) const { return t == kUnknownTime ? t : t + shift; }
-    uint32_t str(uint32_t id) const { return strings.empty() || id >= strings.size() ? id : strings[id]; }
+    uint32_t str(uint32_t id) const {
+        return strings.empty() || id >= strings.size() ? id : strings[id];
+    }
 };
 
 struct Alignment {
@@ -117,7 +119,8 @@ std::set<uint32_t> seriesOf(const Report& r) {
 }
 
 // Step 1: each input's rank; two inputs of one rank are refused (the timeline would mix them).
-Status assignRanks(const std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts) {
+// Returns how many ranks there are in all.
+Result<int> assignRanks(const std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts) {
     std::map<int, std::string> owner;
     for (size_t i = 0; i < inputs.size(); ++i) {
         ReportRank rr = rankOfReport(*inputs[i].report, inputs[i].path);
@@ -137,15 +140,16 @@ Status assignRanks(const std::vector<MergeInput>& inputs, std::vector<MergedPart
         for (int r : ranks) {
             auto [it, fresh] = owner.emplace(r, p.path);
             if (!fresh)
-                return makeError("rank " + std::to_string(r) + " is both " + it->second + " and " + p.path +
-                                 " (" + p.rankSource + "): give each rank once");
+                return makeError("rank " + std::to_string(r) + " is both " + it->second + " and " +
+                                 p.path + " (" + p.rankSource + "): give each rank once");
         }
     }
-    return {};
+    return static_cast<int>(owner.size());
 }
 
 // Step 2: where each input's times go: onto the first input's clock through the wall clock.
-Status alignTimes(const std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts, std::vector<PartMap>& maps) {
+Status alignTimes(const std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts,
+                  std::vector<PartMap>& maps) {
     const Alignment ref = alignmentOf(*inputs[0].report, 0);
     for (size_t i = 0; i < inputs.size(); ++i) {
         const Report& r = *inputs[i].report;
@@ -160,8 +164,8 @@ Status alignTimes(const std::vector<MergeInput>& inputs, std::vector<MergedPart>
                               __builtin_add_overflow(std::max(r.tMax(), a.mono), shift, &hi);
         if (overflow || lo < -kMaxEventTime || hi > kMaxEventTime)
             return makeError(inputs[i].path + ": its clock is too far from " + inputs[0].path +
-                             "'s to share one timeline (session starts " + std::to_string(a.utc) + " and " +
-                             std::to_string(ref.utc) + " ns after the epoch)");
+                             "'s to share one timeline (session starts " + std::to_string(a.utc) +
+                             " and " + std::to_string(ref.utc) + " ns after the epoch)");
         parts[i].alignNs = align;
         maps[i].shift = shift;
     }
@@ -169,8 +173,8 @@ Status alignTimes(const std::vector<MergeInput>& inputs, std::vector<MergedPart>
 }
 
 // Step 3: ids that collide across inputs move apart; tables are appended.
-void placeIds(std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts, std::vector<PartMap>& maps,
-              Report& out) {
+void placeIds(std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts,
+              std::vector<PartMap>& maps, Report& out) {
     IdSpace<int64_t> pids;
     IdSpace<int32_t> devices;
     IdSpace<uint32_t> series;
@@ -186,7 +190,8 @@ void placeIds(std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts, s
             out.strings = std::move(r.strings);  // the first input's ids stay as they are
         } else {
             m.strings.resize(r.strings.size());
-            for (uint32_t id = 0; id < r.strings.size(); ++id) m.strings[id] = out.strings.intern(r.strings.get(id));
+            for (uint32_t id = 0; id < r.strings.size(); ++id)
+                m.strings[id] = out.strings.intern(r.strings.get(id));
         }
         m.launchDelta = static_cast<uint32_t>(out.kernelLaunches.size());
         for (KernelLaunchInfo k : r.kernelLaunches) {
@@ -209,7 +214,8 @@ void placeIds(std::vector<MergeInput>& inputs, std::vector<MergedPart>& parts, s
 }
 
 // Step 4: the metadata entities, with their ids and times moved.
-void mergeEntities(Report& r, const PartMap& m, const MergedPart& part, int worldSize, Report& out) {
+void mergeEntities(Report& r, const PartMap& m, const MergedPart& part, int worldSize,
+                   Report& out) {
     for (Process p : r.processes) {
         const bool own = r.findProcess(p.parentPid) != nullptr;
         p.pid = m.pid(p.pid);
@@ -270,7 +276,8 @@ void mergeEntities(Report& r, const PartMap& m, const MergedPart& part, int worl
         out.backtraces.push_back(b);
     }
     for (Diagnostic d : r.diagnostics) {
-        if (d.pid == 0) d.reason = partTitle(part) + ": " + d.reason;  // a session counter of one input
+        if (d.pid == 0)
+            d.reason = partTitle(part) + ": " + d.reason;  // a session counter of one input
         d.pid = m.pid(d.pid);
         out.diagnostics.push_back(std::move(d));
     }
@@ -290,9 +297,11 @@ void moveTrack(Track& t, const PartMap& m) {
     if (!m.strings.empty())
         for (uint32_t& n : t.name) n = m.str(n);
     if (t.key.kind == EventKind::Kernel && m.launchDelta)
-        remapColumn<uint32_t>(t.cols[cols::Kernel::Launch], [&](uint32_t v) { return v + m.launchDelta; });
+        remapColumn<uint32_t>(t.cols[cols::Kernel::Launch],
+                              [&](uint32_t v) { return v + m.launchDelta; });
     if (t.key.kind == EventKind::CpuSample && m.stackDelta)
-        remapColumn<uint32_t>(t.cols[cols::CpuSample::Stack], [&](uint32_t v) { return v + m.stackDelta; });
+        remapColumn<uint32_t>(t.cols[cols::CpuSample::Stack],
+                              [&](uint32_t v) { return v + m.stackDelta; });
     if (t.key.kind == EventKind::Memcpy && m.deviceDelta) {
         auto dev = [&](int16_t d) { return static_cast<int16_t>(m.device(d)); };
         remapColumn<int16_t>(t.cols[cols::Memcpy::SrcDevice], dev);
@@ -309,7 +318,8 @@ void moveTrack(Track& t, const PartMap& m) {
 // Runs fn(i) for i in [0, n) on every core: the per-track work of 64 M events is not small.
 template <class Fn>
 void parallelFor(size_t n, Fn fn) {
-    const size_t workers = std::max<size_t>(1, std::min<size_t>(n, std::thread::hardware_concurrency()));
+    const size_t workers =
+        std::max<size_t>(1, std::min<size_t>(n, std::thread::hardware_concurrency()));
     std::atomic<size_t> next{0};
     std::vector<std::thread> pool;
     for (size_t w = 0; w + 1 < workers; ++w)
@@ -321,7 +331,8 @@ void parallelFor(size_t n, Fn fn) {
 }
 
 // Step 6: the merged session: the first input's, starting at the earliest input's start.
-void mergeSession(const std::vector<MergeInput>& inputs, const std::vector<PartMap>& maps, Report& out) {
+void mergeSession(const std::vector<MergeInput>& inputs, const std::vector<PartMap>& maps,
+                  Report& out) {
     const Report& first = *inputs[0].report;
     out.session = first.session;
     out.session.source = "merged";
@@ -363,13 +374,14 @@ Result<MergedReport> mergeReports(std::vector<MergeInput> inputs) {
     MergedReport result;
     result.parts.resize(inputs.size());
     std::vector<PartMap> maps(inputs.size());
-    if (Status s = assignRanks(inputs, result.parts); !s) return makeError(s.error());
+    auto worldSize = assignRanks(inputs, result.parts);
+    if (!worldSize) return makeError(worldSize.error());
     if (Status s = alignTimes(inputs, result.parts, maps); !s) return makeError(s.error());
     auto out = std::make_shared<Report>();
     mergeSession(inputs, maps, *out);
     placeIds(inputs, result.parts, maps, *out);
     for (size_t i = 0; i < inputs.size(); ++i)
-        mergeEntities(*inputs[i].report, maps[i], result.parts[i], static_cast<int>(inputs.size()), *out);
+        mergeEntities(*inputs[i].report, maps[i], result.parts[i], *worldSize, *out);
     // Tracks are moved (their columns change owner, nothing is copied), then shifted and
     // remapped in place on every core.
     size_t total = 0;

@@ -27,11 +27,11 @@ struct MergeInput {
 struct MergedPart {
     std::string path;
     int rank = -1;
-    std::string rankSource;  // "MPI rank", "RANK", "file name", "place"
-    int64_t alignNs = 0;     // the wall-clock alignment applied (before the offset)
-    int64_t offsetNs = 0;    // the user's offset
-    int64_t pidDelta = 0;    // added to its pids (0 unless another input had the same pid)
-    int32_t deviceDelta = 0; // added to its GPU ordinals (0 unless another input had the same)
+    std::string rankSource;   // "MPI rank", "RANK", "file name", "place"
+    int64_t alignNs = 0;      // the wall-clock alignment applied (before the offset)
+    int64_t offsetNs = 0;     // the user's offset
+    int64_t pidDelta = 0;     // added to its pids (0 unless another input had the same pid)
+    int32_t deviceDelta = 0;  // added to its GPU ordinals (0 unless another input had the same)
     uint64_t events = 0;
 };
 

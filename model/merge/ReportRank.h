@@ -11,8 +11,8 @@
 namespace sl {
 
 struct ReportRank {
-    int rank = -1;       // -1: none found (the caller numbers it by its place)
-    std::string source;  // "MPI rank", "RANK", ..., "file name"; "" when none
+    int rank = -1;         // -1: none found (the caller numbers it by its place)
+    std::string source;    // "MPI rank", "RANK", ..., "file name"; "" when none
     bool several = false;  // the report holds several MPI ranks (`profile mpirun`): its
                            // processes keep their own ranks
 };

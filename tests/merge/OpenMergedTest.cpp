@@ -14,7 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path makeFolder(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("sl-merge-" + name + "-" + std::to_string(::getpid()));
+    fs::path dir =
+        fs::temp_directory_path() / ("sl-merge-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     for (int i = 0; i < 2; ++i) {
@@ -61,7 +62,8 @@ TEST(OpenMerged, NothingOpensIsAnError) {
     auto r = openMergedReports({{"/nonexistent/a.rep"}, {}}, {});
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().find("/nonexistent/a.rep"), std::string::npos) << r.error();
-    auto empty = openMergedReports({{fs::temp_directory_path().string() + "/sl-merge-no-such-dir"}, {}}, {});
+    auto empty =
+        openMergedReports({{fs::temp_directory_path().string() + "/sl-merge-no-such-dir"}, {}}, {});
     EXPECT_FALSE(empty);
 }
 

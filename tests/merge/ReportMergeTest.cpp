@@ -43,13 +43,15 @@ Snapshot snap(const Report& r) {
     const Track* k = r.tracksOfKind(EventKind::Kernel).at(0);
     s.kernelStart = k->start[0];
     s.kernelName = std::string(r.str(k->name[0]));
-    s.launchName = std::string(r.str(r.kernelLaunches[k->col<uint32_t>(cols::Kernel::Launch)[0]].shortName));
+    s.launchName =
+        std::string(r.str(r.kernelLaunches[k->col<uint32_t>(cols::Kernel::Launch)[0]].shortName));
     return s;
 }
 
 TEST(ReportMerge, RanksIdsNamesAndShiftedTimes) {
     // Rank 0 by its MPI rank, rank 1 by RANK in its environment, rank 2 by its file name; the
-    // second started 1.5 s and the third 0.25 s after the first, and the third is moved 2 ms by hand.
+    // second started 1.5 s and the third 0.25 s after the first, and the third is moved 2 ms by
+    // hand.
     std::vector<MergeInput> in(3);
     in[0] = {smallReport(1, 0), "/x/a.rep", 0};
     in[0].report->processes[0].mpiRank = 0;
@@ -96,6 +98,7 @@ TEST(ReportMerge, RanksIdsNamesAndShiftedTimes) {
         const Process* p = m.findProcess(pid);
         ASSERT_NE(p, nullptr) << "rank " << i;
         EXPECT_EQ(p->mpiRank, i);
+        EXPECT_EQ(p->mpiWorldSize, 3);
         // Its first kernel track: same name, same launch, start moved by the expected shift.
         const Track* k = nullptr;
         for (const Track& t : m.tracks)
@@ -107,7 +110,8 @@ TEST(ReportMerge, RanksIdsNamesAndShiftedTimes) {
         const Snapshot& s = before[static_cast<size_t>(i)];
         EXPECT_EQ(k->start[0], s.kernelStart + expectShift[i]);
         EXPECT_EQ(m.str(k->name[0]), s.kernelName);
-        EXPECT_EQ(m.str(m.kernelLaunches[k->col<uint32_t>(cols::Kernel::Launch)[0]].shortName), s.launchName);
+        EXPECT_EQ(m.str(m.kernelLaunches[k->col<uint32_t>(cols::Kernel::Launch)[0]].shortName),
+                  s.launchName);
         EXPECT_GE(k->key.device, part.deviceDelta);
         // The level of detail follows the shifted times: a window over the whole track sees all.
         EXPECT_EQ(k->overlapping(0, k->tMin, k->tMax + 1).size(), k->lane(0).size());
@@ -122,7 +126,9 @@ TEST(ReportMerge, OneRankTwiceIsRefused) {
     in[1] = {smallReport(2, 0), "/y/rank3.rep", 0};
     auto merged = mergeReports(std::move(in));
     ASSERT_FALSE(merged);
-    EXPECT_NE(merged.error().find("rank 3 is both /x/rank3.rep and /y/rank3.rep"), std::string::npos) << merged.error();
+    EXPECT_NE(merged.error().find("rank 3 is both /x/rank3.rep and /y/rank3.rep"),
+              std::string::npos)
+        << merged.error();
 }
 
 TEST(ReportMerge, NoRankFallsBackToPlace) {
@@ -135,7 +141,8 @@ TEST(ReportMerge, NoRankFallsBackToPlace) {
     EXPECT_EQ(merged->parts[1].rankSource, "place");
     EXPECT_EQ(partTitle(merged->parts[1]), "Rank 1");
     // Moved a second earlier: the merged session starts with it.
-    EXPECT_EQ(merged->report->session.startMonotonicNs, merged->report->processes[0].start - kSecond);
+    EXPECT_EQ(merged->report->session.startMonotonicNs,
+              merged->report->processes[0].start - kSecond);
 }
 
 TEST(ReportMerge, StringsOfLaterInputsAreRemapped) {
@@ -165,7 +172,8 @@ TEST(ReportMerge, KernelsFindTheirLaunchWithinTheirRank) {
     // must lead to its own rank's API call, never another's.
     std::vector<MergeInput> in(3);
     for (int i = 0; i < 3; ++i)
-        in[static_cast<size_t>(i)] = {smallReport(static_cast<uint64_t>(i + 1), i * 1'000'000), "/x/rank" + std::to_string(i) + ".rep", 0};
+        in[static_cast<size_t>(i)] = {smallReport(static_cast<uint64_t>(i + 1), i * 1'000'000),
+                                      "/x/rank" + std::to_string(i) + ".rep", 0};
     auto merged = mergeReports(std::move(in));
     ASSERT_TRUE(merged) << merged.error();
     const Report& m = *merged->report;

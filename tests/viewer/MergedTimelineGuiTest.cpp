@@ -137,7 +137,8 @@ TEST(MergedTimeline, AFileThatCannotBeOpenedIsNamedAndTheOthersOpen) {
     ASSERT_EQ(tab->state(), ReportTab::State::Ready);
     EXPECT_EQ(tab->mergeOutcome().parts.size(), static_cast<size_t>(kRanks));
     ASSERT_EQ(tab->mergeOutcome().skipped.size(), 1u);
-    EXPECT_TRUE(test::waitUntil([&] { return mw.statusBar()->currentMessage().contains(missing); }, 5000))
+    EXPECT_TRUE(
+        test::waitUntil([&] { return mw.statusBar()->currentMessage().contains(missing); }, 5000))
         << mw.statusBar()->currentMessage().toStdString();
     EXPECT_EQ(tab->report()->eventCount(), r.events);
 }
@@ -147,7 +148,8 @@ TEST(MergedTimeline, NoReportOpensIsAnErrorPage) {
     ReportTab* tab = mw.openMerged(QStringList{"/nonexistent/rank0.rep", "/nonexistent/rank1.rep"});
     ASSERT_TRUE(test::waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 10000));
     EXPECT_EQ(tab->state(), ReportTab::State::Failed);
-    EXPECT_TRUE(tab->errorMessage().contains("/nonexistent/rank1.rep")) << tab->errorMessage().toStdString();
+    EXPECT_TRUE(tab->errorMessage().contains("/nonexistent/rank1.rep"))
+        << tab->errorMessage().toStdString();
 }
 
 }  // namespace

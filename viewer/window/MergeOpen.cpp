@@ -36,9 +36,12 @@ QString registerMerge(const MergeRequest& request) {
     return QString::fromStdString(key);
 }
 
-bool isMergeKey(const std::string& path) { return path.rfind(kPrefix, 0) == 0; }
+bool isMergeKey(const std::string& path) {
+    return path.rfind(kPrefix, 0) == 0;
+}
 
-Result<std::shared_ptr<Report>> openMergeKey(const std::string& key, const std::function<bool(double)>& progress) {
+Result<std::shared_ptr<Report>> openMergeKey(const std::string& key,
+                                             const std::function<bool(double)>& progress) {
     MergeRequest request;
     {
         std::lock_guard lock(registryMutex());

@@ -24,7 +24,8 @@ struct MergeOutcome {
 // A key for openReportFile; the request is kept until forgetMerge(key).
 QString registerMerge(const MergeRequest& request);
 bool isMergeKey(const std::string& path);
-Result<std::shared_ptr<Report>> openMergeKey(const std::string& key, const std::function<bool(double)>& progress);
+Result<std::shared_ptr<Report>> openMergeKey(const std::string& key,
+                                             const std::function<bool(double)>& progress);
 MergeOutcome mergeOutcome(const QString& key);
 void forgetMerge(const QString& key);
 

@@ -15,8 +15,8 @@ constexpr int kOffsetColumn = 3;
 constexpr double kNsPerUs = 1000.0;
 }  // namespace
 
-RankOffsetsDialog::RankOffsetsDialog(const MergeRequest& request, const std::vector<MergedPart>& parts,
-                                     QWidget* parent)
+RankOffsetsDialog::RankOffsetsDialog(const MergeRequest& request,
+                                     const std::vector<MergedPart>& parts, QWidget* parent)
     : QDialog(parent), m_request(request), m_parts(parts) {
     setWindowTitle("Rank Offsets");
     auto* note = new QLabel(
@@ -24,7 +24,8 @@ RankOffsetsDialog::RankOffsetsDialog(const MergeRequest& request, const std::vec
         "can be corrected here: the offset (in microseconds) moves that report's events later.");
     note->setWordWrap(true);
     m_table = new QTableWidget(static_cast<int>(parts.size()), 4, this);
-    m_table->setHorizontalHeaderLabels({"Rank", "Report", "Alignment (\u00b5s)", "Offset (\u00b5s)"});
+    m_table->setHorizontalHeaderLabels(
+        {"Rank", "Report", "Alignment (\u00b5s)", "Offset (\u00b5s)"});
     for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
         const MergedPart& p = parts[static_cast<size_t>(r)];
         auto item = [](const QString& s) {
@@ -32,10 +33,13 @@ RankOffsetsDialog::RankOffsetsDialog(const MergeRequest& request, const std::vec
             i->setFlags(i->flags() & ~Qt::ItemIsEditable);
             return i;
         };
-        m_table->setItem(r, 0, item(p.rank >= 0 ? QString::number(p.rank) + " (" + QString::fromStdString(p.rankSource) + ")"
-                                                : QString("several")));
+        m_table->setItem(r, 0,
+                         item(p.rank >= 0 ? QString::number(p.rank) + " (" +
+                                                QString::fromStdString(p.rankSource) + ")"
+                                          : QString("several")));
         m_table->setItem(r, 1, item(QString::fromStdString(p.path)));
-        m_table->setItem(r, 2, item(QString::number(static_cast<double>(p.alignNs) / kNsPerUs, 'f', 3)));
+        m_table->setItem(r, 2,
+                         item(QString::number(static_cast<double>(p.alignNs) / kNsPerUs, 'f', 3)));
         auto* spin = new QDoubleSpinBox;
         spin->setDecimals(3);
         spin->setRange(-1e9, 1e9);  // +-1000 s

@@ -14,7 +14,8 @@ namespace sl::viewer {
 class RankOffsetsDialog : public QDialog {
     Q_OBJECT
 public:
-    RankOffsetsDialog(const MergeRequest& request, const std::vector<MergedPart>& parts, QWidget* parent = nullptr);
+    RankOffsetsDialog(const MergeRequest& request, const std::vector<MergedPart>& parts,
+                      QWidget* parent = nullptr);
     // The request with the offsets as edited (the paths of the parts, folders expanded).
     MergeRequest request() const;
     QTableWidget* table() const { return m_table; }

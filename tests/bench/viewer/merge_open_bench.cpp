@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
             paths.emplace_back(argv[i]);
     }
     if (paths.empty() || (!merge && paths.size() != 1)) {
-        std::fprintf(stderr, "usage: bench_merge_open [--merge] REPORT...  (one REPORT without --merge)\n");
+        std::fprintf(stderr,
+                     "usage: bench_merge_open [--merge] REPORT...  (one REPORT without --merge)\n");
         return 2;
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -54,7 +55,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "bench_merge_open: %s\n", r.error().c_str());
             return 1;
         }
-        for (const std::string& s : r->skipped) std::fprintf(stderr, "bench_merge_open: left out %s\n", s.c_str());
+        for (const std::string& s : r->skipped)
+            std::fprintf(stderr, "bench_merge_open: left out %s\n", s.c_str());
         parts = r->merged.parts.size();
         report = r->merged.report;
     } else {
@@ -69,10 +71,11 @@ int main(int argc, char** argv) {
     const auto t1 = std::chrono::steady_clock::now();
     auto rows = viewer::buildRowTree(*report);
     const double rowsMs = since(t1);
-    std::printf("reports %zu  events %llu  tracks %zu  open_ms %.0f  row_tree_ms %.0f  total_ms %.0f  "
-                "model_mb %.0f  peak_rss_mb %.0f\n",
-                parts, static_cast<unsigned long long>(report->eventCount()), report->tracks.size(), openMs, rowsMs,
-                openMs + rowsMs, static_cast<double>(report->memoryBytes()) / 1048576.0,
-                static_cast<double>(statusBytes("VmHWM:")) / 1048576.0);
+    std::printf(
+        "reports %zu  events %llu  tracks %zu  open_ms %.0f  row_tree_ms %.0f  total_ms %.0f  "
+        "model_mb %.0f  peak_rss_mb %.0f\n",
+        parts, static_cast<unsigned long long>(report->eventCount()), report->tracks.size(), openMs,
+        rowsMs, openMs + rowsMs, static_cast<double>(report->memoryBytes()) / 1048576.0,
+        static_cast<double>(statusBytes("VmHWM:")) / 1048576.0);
     return rows ? 0 : 1;
 }
