@@ -1,4 +1,5 @@
 #include "viewer/analysis/TimelineOverlay.h"
+#include "viewer/timeline/TimelineTheme.h"
 
 #include <algorithm>
 #include <cmath>
@@ -178,7 +179,8 @@ bool clipToRow(float top, float& y, float& h) {
 
 void dimNonMatching(TimelineScene& scene, const TimeRange& range, const std::vector<uint8_t>& mask,
                     bool hide, DrawList& out) {
-    const uint32_t cover = hide ? 0xFFFFFFFF : 0xB4FFFFFF;
+    const TimelineTheme& theme = TimelineTheme::current();
+    const uint32_t cover = hide ? theme.background : theme.cover;
     const size_t firstCover = out.boxes.size();
     const double nsPerPixel = scene.nsPerPixel(range);
     const float left = scene.eventX(), right = scene.width();

@@ -1,4 +1,5 @@
 #include "viewer/timeline/MetricRow.h"
+#include "viewer/timeline/TimelineTheme.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,7 +62,7 @@ void GraphRow::build(const RowContext& ctx, DrawList& out) const {
         line.xy.push_back(yOf(c.line));
     }
     if (line.xy.size() >= 4) out.polylines.push_back(line);
-    out.labels.push_back({ctx.x + ctx.width - 130, ctx.y, 126, 14, 0xFF505050,
+    out.labels.push_back({ctx.x + ctx.width - 130, ctx.y, 126, 14, TimelineTheme::current().metricText,
                           "max " + formatValue(m_scaleMax, m_unit)});
 }
 

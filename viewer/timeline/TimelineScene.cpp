@@ -6,19 +6,14 @@
 #include "model/util/Format.h"
 #include "viewer/timeline/ParallelFor.h"
 #include "viewer/timeline/TimeRuler.h"
+#include "viewer/timeline/TimelineTheme.h"
 #include "viewer/timeline/TrackRow.h"
 
 namespace sl::viewer {
 
 namespace {
 
-constexpr uint32_t kBackground = 0xFFFFFFFF;
-constexpr uint32_t kGroupBg = 0xFFE9ECF1;
-constexpr uint32_t kHeaderBg = 0xFFF0F2F5;
-constexpr uint32_t kSeparator = 0xFFD5D9E0;
-constexpr uint32_t kGrid = 0xFFE4E7EC;
-constexpr uint32_t kText = 0xFF202428;
-constexpr uint32_t kDimText = 0xFF6A717B;
+const TimelineTheme& theme() { return TimelineTheme::current(); }
 
 // Cuts the items [from, end) of `v` (boxes or strips) at y = top, dropping those above it.
 template <typename Item>
@@ -170,17 +165,17 @@ void TimelineScene::buildRow(const TimeRange& range, const RulerTicks& ticks,
                              const LayoutRow& lr, bool pinnedPass, DrawList& out) {
     // Plain rows show the cleared background (no box: fill rate); groups are tinted.
     if (lr.row->isGroup())
-        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kGroupBg});
+        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, theme().groupBg});
     else if (pinnedPass)
-        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, kBackground});
+        out.boxes.push_back({eventX(), lr.y, m_width - eventX(), lr.h, theme().background});
     if (!lr.row->isGroup()) {
         for (const RulerTick& t : ticks.ticks)
-            if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, kGrid});
+            if (t.major) out.boxes.push_back({std::round(xOf(range, t.time)), lr.y, 1, lr.h, theme().grid});
     }
     lr.row->build(contextFor(range, lr), out);
     out.endStrip();
-    out.boxes.push_back({0, lr.y + lr.h - 1, m_width, 1, kSeparator});
-    out.boxes.push_back({0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? kGroupBg : kHeaderBg});
+    out.boxes.push_back({0, lr.y + lr.h - 1, m_width, 1, theme().separator});
+    out.boxes.push_back({0, lr.y, kHeaderWidth, lr.h - 1, lr.row->isGroup() ? theme().groupBg : theme().headerBg});
     buildHeader(lr, out);
 }
 
@@ -192,31 +187,31 @@ void TimelineScene::buildHeader(const LayoutRow& lr, DrawList& out) const {
     text += r.title();
     const float h = std::min(lr.h, 20.0f);
     out.labels.push_back(
-        {indent, lr.y, kHeaderWidth - indent - 70, h, r.isGroup() ? kText : 0xFF343A40, text});
+        {indent, lr.y, kHeaderWidth - indent - 70, h, r.isGroup() ? theme().text : theme().rowText, text});
     if (r.count() > 0)
-        out.labels.push_back({kHeaderWidth - 68, lr.y, 64, h, kDimText, formatCount(r.count())});
+        out.labels.push_back({kHeaderWidth - 68, lr.y, 64, h, theme().dimText, formatCount(r.count())});
     if (r.pinned()) out.labels.push_back({kHeaderWidth - 82, lr.y, 14, h, 0xFFB03A2E, "\u25CF"});
 }
 
 void TimelineScene::buildRuler(const TimeRange& range, DrawList& out) const {
-    out.boxes.push_back({0, 0, m_width, kRulerHeight, kHeaderBg});
+    out.boxes.push_back({0, 0, m_width, kRulerHeight, theme().headerBg});
     const RulerTicks ticks =
         rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
     for (const RulerTick& t : ticks.ticks) {
         const float x = std::round(xOf(range, t.time));
         out.boxes.push_back({x, t.major ? kRulerHeight - 12 : kRulerHeight - 5, 1,
-                             t.major ? 12.0f : 5.0f, kDimText});
-        if (t.major) out.labels.push_back({x + 3, 2, 110, 16, kText, t.label});
+                             t.major ? 12.0f : 5.0f, theme().dimText});
+        if (t.major) out.labels.push_back({x + 3, 2, 110, 16, theme().text, t.label});
     }
-    out.boxes.push_back({0, kRulerHeight - 1, m_width, 1, kSeparator});
+    out.boxes.push_back({0, kRulerHeight - 1, m_width, 1, theme().separator});
     // The corner: the visible span and where 0 is, or, when the ticks are offsets ("+200 ns"),
     // the time they count from.
     out.labels.push_back(
-        {6, 0, kHeaderWidth - 10, 15, kText, "Span " + formatDuration(range.span())});
+        {6, 0, kHeaderWidth - 10, 15, theme().text, "Span " + formatDuration(range.span())});
     if (ticks.offsets())
-        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kText, "+0 = " + ticks.baseLabel});
+        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, theme().text, "+0 = " + ticks.baseLabel});
     else
-        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, kDimText, m_originLabel});
+        out.labels.push_back({6, 15, kHeaderWidth - 10, 15, theme().dimText, m_originLabel});
 }
 
 void TimelineScene::build(const TimeRange& range, DrawList& out) {
@@ -232,7 +227,7 @@ size_t TimelineScene::scratchBytes() const {
 void TimelineScene::build(const TimeRange& range, DrawList& out, ParallelFor& pool) {
     out.clear();
     layout();
-    // The widget clears to kBackground: no full-screen box (fill rate is what llvmpipe lacks).
+    // The widget clears to theme().background: no full-screen box (fill rate is what llvmpipe lacks).
     const RulerTicks ticks =
         rulerTicks(range.start, range.end, m_report->timeOrigin(), eventWidth());
     // Step 1: scrolled rows that intersect the visible band; their labels never cover the
@@ -241,7 +236,7 @@ void TimelineScene::build(const TimeRange& range, DrawList& out, ParallelFor& po
         const bool pinnedPass = pass == 1;
         if (pinnedPass && m_pinnedBottom > kRulerHeight)
             out.boxes.push_back(
-                {0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, kBackground});
+                {0, kRulerHeight, m_width, m_pinnedBottom - kRulerHeight, theme().background});
         const size_t labelsBefore = out.labels.size();
         const size_t boxesBefore = out.boxes.size();
         const size_t stripsBefore = out.strips.size();
@@ -269,10 +264,10 @@ void TimelineScene::build(const TimeRange& range, DrawList& out, ParallelFor& po
                                    [this](const DrawLabel& d) { return d.y < m_pinnedBottom; }),
                     l.end());
         } else if (m_pinnedBottom > kRulerHeight) {
-            out.boxes.push_back({0, m_pinnedBottom - 2, m_width, 2, 0xFF9AA3AF});
+            out.boxes.push_back({0, m_pinnedBottom - 2, m_width, 2, theme().pinnedLine});
         }
     }
-    out.boxes.push_back({kHeaderWidth - 1, kRulerHeight, 1, m_height - kRulerHeight, kSeparator});
+    out.boxes.push_back({kHeaderWidth - 1, kRulerHeight, 1, m_height - kRulerHeight, theme().separator});
     buildRuler(range, out);
 }
 
@@ -288,7 +283,7 @@ void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view,
             out.boxes.push_back(
                 {x0, kRulerHeight, std::max(1.0f, x1 - x0), m_height - kRulerHeight, 0x3C1E88E5});
         out.boxes.push_back({x0, 0, std::max(1.0f, x1 - x0), kRulerHeight, 0x801E88E5});
-        out.labels.push_back({x0 + 3, kRulerHeight - 16, std::max(120.0f, x1 - x0), 14, 0xFF0D47A1,
+        out.labels.push_back({x0 + 3, kRulerHeight - 16, std::max(120.0f, x1 - x0), 14, theme().rangeLabel,
                               formatDuration(s.span())});
     }
     for (int64_t m : view.markers()) {
@@ -300,16 +295,16 @@ void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view,
         // An outline around the hovered event, and its extent on the ruler.
         const float x0 = clampX(xOf(range, hover->start)), x1 = clampX(xOf(range, hover->end));
         const float w = std::max(1.0f, x1 - x0), y0 = hover->y0, h = hover->y1 - hover->y0;
-        out.boxes.push_back({x0, kRulerHeight - 3, w, 3, 0xFF000000});
+        out.boxes.push_back({x0, kRulerHeight - 3, w, 3, theme().outline});
         if (h > 0) {
-            out.boxes.push_back({x0 - 1, y0, w + 2, 1, 0xFF000000});
-            out.boxes.push_back({x0 - 1, y0 + h - 1, w + 2, 1, 0xFF000000});
-            out.boxes.push_back({x0 - 1, y0, 1, h, 0xFF000000});
-            out.boxes.push_back({x0 + w, y0, 1, h, 0xFF000000});
+            out.boxes.push_back({x0 - 1, y0, w + 2, 1, theme().outline});
+            out.boxes.push_back({x0 - 1, y0 + h - 1, w + 2, 1, theme().outline});
+            out.boxes.push_back({x0 - 1, y0, 1, h, theme().outline});
+            out.boxes.push_back({x0 + w, y0, 1, h, theme().outline});
         }
     }
     if (mouseX >= left && mouseX <= right)
-        out.boxes.push_back({std::round(mouseX), kRulerHeight - 12, 1, 12, 0xFF000000});
+        out.boxes.push_back({std::round(mouseX), kRulerHeight - 12, 1, 12, theme().outline});
 }
 
 std::optional<HitInfo> TimelineScene::hitTest(const TimeRange& range, float x, float y) {

@@ -1,4 +1,5 @@
 #include "viewer/timeline/TimelineWidget.h"
+#include "viewer/timeline/TimelineTheme.h"
 
 #include <algorithm>
 
@@ -169,6 +170,8 @@ void TimelineWidget::changeEvent(QEvent* e) {
         m_laidOut.clear();
         rebuild();
     }
+    // The theme changes with the application's palette (ThemeSetting): the frame's colors too.
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
     QWidget::changeEvent(e);
 }
 
@@ -187,7 +190,8 @@ void TimelineWidget::paintGL(QSize pixels) {
     timer.start();
     auto* f = QOpenGLContext::currentContext()->extraFunctions();
     f->glViewport(0, 0, pixels.width(), pixels.height());
-    f->glClearColor(1, 1, 1, 1);
+    const uint32_t bg = TimelineTheme::current().background;
+    f->glClearColor(((bg >> 16) & 0xFF) / 255.0f, ((bg >> 8) & 0xFF) / 255.0f, (bg & 0xFF) / 255.0f, 1);
     f->glClear(GL_COLOR_BUFFER_BIT);
     const qreal dpr = devicePixelRatio();
     QOpenGLPaintDevice device(pixels);

@@ -1,4 +1,5 @@
 #include "viewer/timeline/TrackRow.h"
+#include "viewer/timeline/TimelineTheme.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,17 +102,18 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         // Overlaid tracks would print their counts on top of each other.
         if (w >= 60 && m_tracks.size() == 1)
             out.labels.push_back(
-                {x0 + 2, y, w - 4, h, 0xFF202020,
+                {x0 + 2, y, w - 4, h, TimelineTheme::current().foldText,
                  formatCount(it.count) +
                      (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
     }
 }
 
 uint32_t TrackRow::foldColor(uint32_t color, double coverage) const {
-    // A row of its own has the plain white background under its folds, so they are drawn
-    // opaque, pre-blended (on llvmpipe a blended pixel costs several opaque ones). Overlay rows
-    // stack several tracks' folds, which must stay translucent to show each other.
-    return m_overlay ? withAlpha(color, coverage) : blendOver(color, coverage, 0xFFFFFFFFu);
+    // A row of its own has the plain background under its folds, so they are drawn opaque,
+    // pre-blended (on llvmpipe a blended pixel costs several opaque ones). Overlay rows stack
+    // several tracks' folds, which must stay translucent to show each other.
+    return m_overlay ? withAlpha(color, coverage)
+                     : blendOver(color, coverage, TimelineTheme::current().background);
 }
 
 void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,

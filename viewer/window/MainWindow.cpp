@@ -34,6 +34,7 @@
 #include "viewer/window/ReportOpener.h"
 #include "viewer/window/ReportTab.h"
 #include "viewer/window/ScreenFit.h"
+#include "viewer/window/ThemeSetting.h"
 
 namespace sl::viewer {
 
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings s;
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
     fitToScreen(*this);  // a high scale factor or a geometry saved on a larger screen
+    applyTheme(savedTheme());
     statusBar()->showMessage("Open a report with File > Open, or drop one here");
 }
 
@@ -117,6 +119,7 @@ void MainWindow::setupMenus() {
     view->addAction("Add &Marker", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                     onTimeline([](TimelineWidget& t) { t.view().addMarker(t.anchorTime()); }));
     fillViewMenu(view);
+    addThemeMenu(view);
 
     QMenu* timeline = menuBar()->addMenu("&Timeline");
     timeline->addAction("Rank &Offsets...", this, &MainWindow::rankOffsetsDialog);
