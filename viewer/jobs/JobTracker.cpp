@@ -61,8 +61,12 @@ void JobTracker::submit(const Key& key, const std::shared_ptr<Job>& job) {
         std::function<void()> deliver;
         if (!job->cancel->load()) deliver = job->work(*job->cancel);
         job->work = nullptr;  // what it captured (a report, say) is released on this thread
+        // A superseded job's result is dropped here too: freeing a large result on the GUI
+        // thread would cost it the time it must not lose.
+        if (job->cancel->load()) deliver = nullptr;
         QMetaObject::invokeMethod(
-            this, [this, key, job, deliver = std::move(deliver)]() mutable {
+            this,
+            [this, key, job, deliver = std::move(deliver)]() mutable {
                 finished(key, job, std::move(deliver));
             },
             Qt::QueuedConnection);

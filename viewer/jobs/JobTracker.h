@@ -54,9 +54,9 @@ private:
     };
     using Key = std::pair<const QObject*, QString>;
     struct Slot {
-        quint64 generation = 0;         // of the newest request
-        std::shared_ptr<Job> running;   // on the pool
-        std::shared_ptr<Job> waiting;   // the newest request, while a superseded job runs
+        quint64 generation = 0;        // of the newest request
+        std::shared_ptr<Job> running;  // on the pool
+        std::shared_ptr<Job> waiting;  // the newest request, while a superseded job runs
     };
 
     quint64 enqueue(QObject* owner, const QString& kind, Erased work);
@@ -77,16 +77,17 @@ quint64 JobTracker::start(QObject* owner, const QString& kind, Work work, Done d
     // Shared holders: std::function needs copyable callables, and results may be move-only.
     auto doneHolder = std::make_shared<Done>(std::move(done));
     auto workHolder = std::make_shared<Work>(std::move(work));
-    return enqueue(owner, kind,
-                   [workHolder, doneHolder](const std::atomic<bool>& cancel) -> std::function<void()> {
-                       if constexpr (std::is_void_v<Output>) {
-                           (*workHolder)(cancel);
-                           return [doneHolder] { (*doneHolder)(); };
-                       } else {
-                           auto result = std::make_shared<Output>((*workHolder)(cancel));
-                           return [doneHolder, result] { (*doneHolder)(std::move(*result)); };
-                       }
-                   });
+    return enqueue(
+        owner, kind,
+        [workHolder, doneHolder](const std::atomic<bool>& cancel) -> std::function<void()> {
+            if constexpr (std::is_void_v<Output>) {
+                (*workHolder)(cancel);
+                return [doneHolder] { (*doneHolder)(); };
+            } else {
+                auto result = std::make_shared<Output>((*workHolder)(cancel));
+                return [doneHolder, result] { (*doneHolder)(std::move(*result)); };
+            }
+        });
 }
 
 }  // namespace sl::viewer

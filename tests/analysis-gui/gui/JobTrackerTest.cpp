@@ -30,8 +30,8 @@ bool spinUntil(const std::atomic<bool>& cancel, const std::atomic<bool>& release
 TEST(JobTracker, NewestJobOfAKeyWinsAndTheSupersededOneIsCancelled) {
     JobTracker tracker(2);
     QObject owner;
-    std::atomic<bool> release{false}, firstStarted{false}, firstSawCancel{false},
-        secondRan{false}, thirdRan{false};
+    std::atomic<bool> release{false}, firstStarted{false}, firstSawCancel{false}, secondRan{false},
+        thirdRan{false};
     int delivered = 0, firstDelivered = 0;
     tracker.start(
         &owner, kKind,
