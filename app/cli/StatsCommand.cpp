@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include "app/cli/CommandLine.h"
+#include "app/cli/RankedReports.h"
 #include "app/cli/Command.h"
 #include "model/analysis/CrossRank.h"
 #include "model/analysis/DurationScan.h"
@@ -57,45 +57,10 @@ std::vector<std::string> reportSpecs(const std::vector<std::string>& given) {
 // spec, printed like the others.
 int runPerRank(const options::ParsedArgs& args, const std::vector<std::string>& inputs,
                const std::vector<std::string>& specs) {
-    struct Ranked {
-        int rank;
-        std::string from;
-        ReportPtr report;
-    };
-    std::vector<Ranked> ranked;
-    std::set<int> seen;
     const ReadOptions ro = statsReadOptions(specs, !args.value("filter-nvtx").empty());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        auto loaded = openReportInput(inputs[i], ro);
-        if (!loaded) return fail(loaded.error());
-        std::vector<const Process*> withRank;
-        for (const auto& p : (*loaded)->processes)
-            if (p.mpiRank >= 0) withRank.push_back(&p);
-        if (withRank.empty()) {
-            ranked.push_back({static_cast<int>(i), inputs[i], *loaded});
-            if (!args.given("quiet"))
-                std::fprintf(stderr, "sightline: %s has no MPI rank: it is rank %zu (its place)\n",
-                             inputs[i].c_str(), i);
-        } else if (withRank.size() == 1) {
-            ranked.push_back({withRank[0]->mpiRank, inputs[i], *loaded});
-        } else {
-            // Every rank in one report (`sightline profile mpirun ...`): each rank's view is
-            // the report read again with only that process's tracks.
-            for (const Process* p : withRank) {
-                ReadOptions one = ro;
-                one.wantTrack = [pid = p->pid, all = ro.wantTrack](const TrackKey& k) {
-                    return k.pid == pid && (!all || all(k));
-                };
-                auto mine = openReportInput(inputs[i], one);
-                if (!mine) return fail(mine.error());
-                ranked.push_back({p->mpiRank, inputs[i], *mine});
-            }
-        }
-    }
-    for (const auto& r : ranked)
-        if (!seen.insert(r.rank).second)
-            return fail("rank " + std::to_string(r.rank) + " is in more than one report (" +
-                        r.from + "): give each rank once");
+    auto opened = openRankedReports(inputs, ro, args.given("quiet"));
+    if (!opened) return fail(opened.error());
+    const std::vector<RankedReport>& ranked = *opened;
     const std::string timeUnit = args.value("timeunit");
     const std::vector<std::string> formats = flatten(args.values("format"));
     static const std::string kDefault = ".";
