@@ -37,6 +37,7 @@
 #include "viewer/timeline/TimelineScene.h"
 #include "viewer/timeline/TimelineWidget.h"
 #include "viewer/window/CommandLine.h"
+#include "viewer/window/MergeOpen.h"
 #include "viewer/window/ReportOpener.h"
 #include "tests/bench/ProcessCpu.h"
 
@@ -108,9 +109,11 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const QStringList args = QApplication::arguments();
     QString path;
+    QStringList paths;
     QSize size(1600, 900);
     bool projection = true;
     bool warmApp = false;
+    bool merge = false;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == "--size" && i + 1 < args.size())
             size = parseSize(args[++i]).value_or(size);
@@ -118,12 +121,25 @@ int main(int argc, char** argv) {
             projection = false;
         else if (args[i] == "--warm-app")
             warmApp = true;
+        else if (args[i] == "--merge")
+            merge = true;
         else
-            path = args[i];
+            paths << args[i];
     }
-    if (path.isEmpty()) {
-        std::fprintf(stderr, "usage: bench_viewer REPORT [--size WxH] [--no-projection] [--warm-app]\n");
+    if (paths.isEmpty() || (!merge && paths.size() != 1)) {
+        std::fprintf(stderr,
+                     "usage: bench_viewer REPORT [--size WxH] [--no-projection] [--warm-app]\n"
+                     "       bench_viewer --merge REPORT|DIR... [options]  (several reports as one timeline)\n");
         return 2;
+    }
+    if (merge) {
+        // The GUI's own path for several reports as one timeline (sightline-ui --merge): a key
+        // that openReportFile resolves by merging (viewer/window/MergeOpen.h).
+        MergeRequest request;
+        for (const QString& p : paths) request.paths.push_back(p.toStdString());
+        path = registerMerge(request);
+    } else {
+        path = paths.front();
     }
     if (QString gl = TimelineWidget::checkOpenGL(); !gl.isEmpty()) {
         std::fprintf(stderr, "bench_viewer: %s\n", qPrintable(gl));
