@@ -2,14 +2,7 @@
 # on bad input.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-function(run expect_rc)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL ${expect_rc})
-    message(FATAL_ERROR "'${ARGN}' exited ${rc}, expected ${expect_rc}\nstdout: ${out}\nstderr: ${err}")
-  endif()
-  set(OUT "${out}" PARENT_SCOPE)
-  set(ERR "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../CliTestFunctions.cmake)
 
 run(0 ${SIGHTLINE} --version)
 if(NOT OUT MATCHES "^sightline [0-9]+\\.[0-9]+\\.[0-9]+")
