@@ -213,17 +213,9 @@ TEST_F(DwarfUnwinderTest, AnotherFileMappedOverAReportedModuleStartsAFreshDwfl) 
 // replay, counted, and resolved into stacks with the known chain.
 TEST_F(DwarfUnwinderTest, SamplerUnwindsRawSamplesInTheReplay) {
     capture::CpuSampler s;
-    std::ifstream f("/proc/self/maps");
-    std::string line;
-    while (std::getline(f, line)) {
-        std::istringstream in(line);
-        std::string range, perms, offset, dev, inode, path;
-        in >> range >> perms >> offset >> dev >> inode >> path;
-        if (perms.find('x') == std::string::npos || path.empty()) continue;
-        const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
-        const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-        s.addMapping(0, pid, start, end - start, std::stoull(offset, nullptr, 16), path);
-    }
+    forEachSelfExecMapping([&](uint64_t start, uint64_t size, uint64_t offset, const std::string& path) {
+        s.addMapping(0, pid, start, size, offset, path);
+    });
     for (int i = 0; i < 10; ++i)  // complete copies
         s.addDwarfSample(1000 + i, pid, tid, 0, nullptr, 0, c.perf, c.stack.data(), c.stack.size());
     s.addDwarfSample(2000, pid, tid, 0, nullptr, 0, c.perf, c.stack.data(), 64);  // cut short

@@ -10,7 +10,9 @@
 
 namespace sl::test {
 
-inline void loadSelfMaps(capture::ModuleMaps& maps, int64_t pid) {
+// Calls fn(start, size, fileOffset, path) for each executable mapping of this process.
+template <class Fn>
+void forEachSelfExecMapping(Fn&& fn) {
     std::ifstream f("/proc/self/maps");
     std::string line;
     while (std::getline(f, line)) {
@@ -20,8 +22,14 @@ inline void loadSelfMaps(capture::ModuleMaps& maps, int64_t pid) {
         if (perms.find('x') == std::string::npos || path.empty()) continue;
         const uint64_t start = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
         const uint64_t end = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-        maps.map(pid, start, end - start, std::stoull(offset, nullptr, 16), path);
+        fn(start, end - start, std::stoull(offset, nullptr, 16), path);
     }
+}
+
+inline void loadSelfMaps(capture::ModuleMaps& maps, int64_t pid) {
+    forEachSelfExecMapping([&](uint64_t start, uint64_t size, uint64_t offset, const std::string& path) {
+        maps.map(pid, start, size, offset, path);
+    });
 }
 
 }  // namespace sl::test
