@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <thread>
 
 #include "model/analysis/SelectionParallel.h"
 
@@ -34,7 +33,7 @@ void forEachInWindow(const Track& t, const StatsOptions& o, Fn&& fn) {
 }  // namespace
 
 DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions& o, unsigned threads) {
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0) threads = ThreadPool::usableCpus();
     std::vector<const Track*> tracks;
     size_t total = 0;
     for (const auto& t : r.tracks)

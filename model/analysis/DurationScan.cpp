@@ -4,7 +4,6 @@
 #include <atomic>
 #include <mutex>
 #include <numeric>
-#include <thread>
 
 #include "model/analysis/SelectionParallel.h"
 #include "model/core/HugePages.h"
@@ -69,7 +68,7 @@ ScannedDurations::~ScannedDurations() = default;
 Result<ScannedDurations> scanDurationsByName(const RepFile& file, EventKind kind, const StatsOptions& o, unsigned threads) {
     if (!schemaOf(kind).hasEnd || !schemaOf(kind).hasName)
         return makeError("durations by name need a kind with an end and a name");
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0) threads = ThreadPool::usableCpus();
     ScannedDurations out;
     const auto& infos = file.trackInfos();
     std::vector<size_t> tracks;

@@ -4,7 +4,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 #include "model/analysis/EventQueryColumns.h"
@@ -298,7 +297,7 @@ SelectionStats computeSelectionStats(const Report& report, const SelectionReques
     // Unions add up over disjoint time slices, so big devices are cut into slices swept in
     // parallel (an event crossing a cut is clipped into both).
     const unsigned threads =
-        req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
+        req.threads ? req.threads : ThreadPool::usableCpus();
     const int64_t slices =
         gpuEvents > 200'000 ? std::min<int64_t>(threads * 2, req.t1 - req.t0) : 1;
     struct SliceTask {

@@ -4,10 +4,10 @@
 #include <functional>
 #include <optional>
 #include <regex>
-#include <thread>
 
 #include "model/export/NsysTables.h"
 #include "model/rep/Sqlite.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl::exporter {
 namespace {
@@ -158,19 +158,19 @@ Result<ExportStats> exportSqlite(const Report& report, const std::string& path, 
     const bool split = report.eventCount(EventKind::Kernel) >= options.parallelKernelRows &&
                        (!filter || std::regex_search(std::string(kKernelTable), *filter));
     ExportStats stats, kernelStats;
-    Status kernelStatus;
-    std::thread worker;
-    if (split) {
-        worker = std::thread([&] {
-            ExportOptions o = options;
-            o.progress = nullptr;
-            kernelStatus = writeTables(report, o, side, [](std::string_view n) { return n == kKernelTable; }, kernelStats);
-        });
-    }
-    Status s = writeTables(report, options, tmp,
-                           split ? SqliteSink::Accept([](std::string_view n) { return n != kKernelTable; }) : nullptr,
-                           stats);
-    if (worker.joinable()) worker.join();
+    Status s, kernelStatus;
+    // Item 0 runs on this thread (it reports the progress), item 1 on a worker of the pool.
+    parallelFor(split ? 2 : 1, [&](size_t item) {
+        if (item == 0) {
+            s = writeTables(report, options, tmp,
+                            split ? SqliteSink::Accept([](std::string_view n) { return n != kKernelTable; }) : nullptr,
+                            stats);
+            return;
+        }
+        ExportOptions o = options;
+        o.progress = nullptr;
+        kernelStatus = writeTables(report, o, side, [](std::string_view n) { return n == kKernelTable; }, kernelStats);
+    });
     if (s && split) s = kernelStatus;
     if (s && split && !kernelStats.tables.empty()) {
         s = appendTable(tmp, side, kKernelTable);

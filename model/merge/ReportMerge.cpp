@@ -1,13 +1,12 @@
 #include "model/merge/ReportMerge.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "model/merge/ReportRank.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl {
 
@@ -315,21 +314,6 @@ void moveTrack(Track& t, const PartMap& m) {
     t.lod.build(t);
 }
 
-// Runs fn(i) for i in [0, n) on every core: the per-track work of 64 M events is not small.
-template <class Fn>
-void parallelFor(size_t n, Fn fn) {
-    const size_t workers =
-        std::max<size_t>(1, std::min<size_t>(n, std::thread::hardware_concurrency()));
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
-    for (size_t w = 0; w + 1 < workers; ++w)
-        pool.emplace_back([&] {
-            for (size_t i; (i = next++) < n;) fn(i);
-        });
-    for (size_t i; (i = next++) < n;) fn(i);
-    for (auto& th : pool) th.join();
-}
-
 // Step 6: the merged session: the first input's, starting at the earliest input's start.
 void mergeSession(const std::vector<MergeInput>& inputs, const std::vector<PartMap>& maps,
                   Report& out) {
@@ -397,7 +381,8 @@ Result<MergedReport> mergeReports(std::vector<MergeInput> inputs) {
         }
         inputs[i].report->tracks.clear();
     }
-    parallelFor(out->tracks.size(), [&](size_t k) { moveTrack(out->tracks[k], *mapOf[k]); });
+    // On every core: the per-track work of 64 M events is not small.
+    sl::parallelFor(out->tracks.size(), [&](size_t k) { moveTrack(out->tracks[k], *mapOf[k]); });
     std::sort(out->backtraces.begin(), out->backtraces.end(),
               [](const EventBacktrace& a, const EventBacktrace& b) { return a.key() < b.key(); });
     result.report = std::move(out);

@@ -7,16 +7,27 @@
 #include <unistd.h>
 #endif
 
+#include "model/util/ThreadPool.h"
+
 namespace sl::viewer {
 namespace {
 
 // Nice 10 (CFS weight 110 against the GUI thread's 1024): the GUI thread, which sleeps most of
 // the time, gets a core as soon as it wakes, while the workers still get most of an idle
-// machine. Only this thread is affected (Linux nice values are per thread).
+// machine. Linux nice values are per thread.
+constexpr int kJobNice = 10;
+
 void lowerThisThreadsPriority() {
 #if defined(__linux__)
-    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kJobNice);
 #endif
+}
+
+// Where the jobs' fork-join loops run (the model's analyses call sl::parallelFor): the
+// process's pool at the jobs' priority. Never destroyed, like ThreadPool::shared().
+ThreadPool& jobLoops() {
+    static ThreadPool* pool = new ThreadPool(ThreadPool::usableCpus(), kJobNice);
+    return *pool;
 }
 
 }  // namespace
@@ -52,6 +63,7 @@ void JobPool::post(std::function<void()> task) {
 
 void JobPool::workerLoop() {
     lowerThisThreadsPriority();
+    ThreadPool::Scope loops(jobLoops());
     for (;;) {
         std::function<void()> task;
         {

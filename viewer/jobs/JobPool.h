@@ -5,6 +5,11 @@
 // at a lower scheduling priority than the GUI thread: on a machine with few cores a busy
 // analysis must not take the CPU from the thread that draws and answers the user.
 // Any thread may post.
+//
+// These are long-job threads, not a second fork-join pool: a job (loading, the rules) blocks
+// its thread for seconds, so jobs get threads of their own (a short job is not queued behind
+// long ones), while the fork-join loops inside a job run on a sl::ThreadPool at the same low
+// priority (ThreadPool::Scope), whose workers go back to the pool after each item.
 #include <condition_variable>
 #include <deque>
 #include <functional>

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <thread>
 #include <charconv>
 
 #include "model/analysis/rules/Rule.h"
 #include "model/analysis/rules/RuleSupport.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl::analysis {
 namespace rules {
@@ -135,17 +135,9 @@ std::vector<Result<Finding>> runRules(const Report& r, const std::vector<std::st
     shared.cache->correlation();
     if (cancelled()) return out;
     rules::gpuOpsByDevice(r, shared);
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(specs.size()));
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i; !cancelled() && (i = next.fetch_add(1)) < specs.size();)
-            out[i] = runRule(r, specs[i], shared);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+    // A rule is an item: the cancel flag stops the rules not started yet.
+    sl::parallelFor(specs.size(), [&](size_t i) { out[i] = runRule(r, specs[i], shared); },
+                    ParallelOptions{threads, cancel});
     return out;
 }
 
