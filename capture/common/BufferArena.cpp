@@ -72,11 +72,17 @@ bool BufferArena::reserve(uint32_t* index) {
     return true;
 }
 
-void* BufferArena::back(uint32_t index) {
-    uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
+void* BufferArena::back(uint32_t index, uint32_t bytes) {
+    if (bytes == 0 || bytes > m_slotBytes) bytes = m_slotBytes;
     // No room in the arena's file system: the caller uses the heap for this buffer.
-    if (syscall(SYS_fallocate, m_fd, 0, off, m_slotBytes) != 0) return nullptr;
-    return m_base + off;
+    if (!grow(index, 0, bytes)) return nullptr;
+    return m_base + kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
+}
+
+bool BufferArena::grow(uint32_t index, uint32_t from, uint32_t to) {
+    if (!m_base || index >= m_slotCount || from >= to || to > m_slotBytes) return false;
+    const uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
+    return syscall(SYS_fallocate, m_fd, 0, off + from, to - from) == 0;
 }
 
 void BufferArena::unreserve(uint32_t index) {

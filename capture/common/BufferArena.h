@@ -1,9 +1,10 @@
 #pragma once
 // The in-process side of a stream's buffer arena (RawFormat.h, ArenaHeader): thread buffers
 // carved from one file mapped MAP_SHARED, so what a thread committed is in the page cache, not
-// only in the process, and outlives a SIGKILL. Slots are backed (fallocate) when first taken, so
-// a full tmpfs or disk shows as "no slot" (the writer then uses heap memory), never as SIGBUS in
-// the program. Not thread-safe: ProcessWriter calls it under its pool lock (back() excepted). Raw syscalls only
+// only in the process, and outlives a SIGKILL. Slots are backed (fallocate) before they are
+// written, their first pages when taken and the rest as they fill, so a full tmpfs or disk shows
+// as "no slot" or "no more room in this slot" (the writer then uses heap memory), never as
+// SIGBUS in the program. Not thread-safe: ProcessWriter calls it under its pool lock (back() excepted). Raw syscalls only
 // (no interposed libc call, async-signal-safe where noted).
 #include <cstdint>
 
@@ -17,11 +18,17 @@ public:
               int64_t pid);
     // Taking a slot is two steps, so that the caller's lock is not held while the kernel backs
     // and zeroes the slot's pages: reserve() picks an index (under the caller's lock), back()
-    // backs it (without the lock) and returns its address (an ArenaSlotHeader, then the
-    // records) or nullptr, after which the index goes back with unreserve() (under the lock).
+    // backs its first `bytes` (a multiple of the page size; without the lock) and returns its
+    // address (an ArenaSlotHeader, then the records) or nullptr, after which the index goes
+    // back with unreserve() (under the lock).
     bool reserve(uint32_t* index);
-    void* back(uint32_t index);
+    void* back(uint32_t index, uint32_t bytes);
+    // Backs bytes [from, to) of a slot (page multiples) that back() or an earlier grow() backed
+    // up to `from`: false when its file system has no room (nothing is written past `from`).
+    bool grow(uint32_t index, uint32_t from, uint32_t to);
     void unreserve(uint32_t index);
+    // Bytes of one slot (its header included), a multiple of the page size.
+    uint32_t slotBytes() const { return m_slotBytes; }
     // A slot not needed soon: its memory goes back to the system (the file keeps a hole).
     void release(uint32_t slot);
     // A block the stream could not take (errno `err`), counted in the header for the launcher.

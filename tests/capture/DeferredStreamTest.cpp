@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,6 +124,56 @@ TEST(DeferredStream, ProcessKilledBeforeItsFirstBlockGetsItsStreamFromItsArena) 
     for (const auto& p : r->processes) found |= p.pid == pid;
     EXPECT_TRUE(found);
     EXPECT_GT(r->eventCount(EventKind::OsRuntime), 0u);
+}
+
+// What a process's arena takes on its file system while it runs, in bytes: the traced `stat`
+// (the shell execs it as its last command) lists the arenas of the session, its own included. A short process backs only the first 16 KiB of its buffer's slot (ProcessWriter,
+// kFirstBackedBytes), not all 260 KiB of it.
+TEST(DeferredStream, ShortProcessBacksOnlyTheFirstPagesOfItsBuffer) {
+    CaptureDir session, arenas, out;
+    const std::string listing = out.file("allocated.txt");
+    const auto [pid, status] =
+        runTraced(session, arenas,
+                  ": </dev/null; stat -c '%b %B %s' \"$SIGHTLINE_ARENA_DIR\"/*.slbuf >" + listing);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    std::ifstream in(listing);
+    long long blocks = 0, blockBytes = 0, size = 0;
+    int arenasSeen = 0;
+    while (in >> blocks >> blockBytes >> size) {
+        ++arenasSeen;
+        EXPECT_GT(size, 100ll << 20) << "the file spans the whole budget (sparse)";
+        // The arena's 4 KiB header and the first 16 KiB of one slot (a page of slack for file
+        // systems that round up).
+        EXPECT_LE(blocks * blockBytes, 4096 + 16384 + 4096);
+        EXPECT_GT(blocks * blockBytes, 0);
+    }
+    EXPECT_GE(arenasSeen, 1) << "stat's own arena";
+}
+
+// A thread buffer whose slot grew past its first pages (16 KiB, 64 KiB, then the whole slot)
+// keeps every record it committed, also when the process is killed and its stream is made from
+// its arena.
+TEST(DeferredStream, KilledProcessKeepsEveryRecordOfItsGrownBuffer) {
+    CaptureDir session, arenas;
+    constexpr int kReads = 1500;  // about 250 KiB of OS runtime records: more than one buffer
+    const auto [pid, status] = runTraced(
+        session, arenas,
+        "i=0; while [ $i -lt " + std::to_string(kReads) +
+            " ]; do read x </dev/null; i=$((i+1)); done; kill -9 $$");
+    ASSERT_TRUE(WIFSIGNALED(status));
+    const capture::SalvageSummary sum = capture::salvageArenas(session.path(), arenas.path());
+    EXPECT_TRUE(sum.problems.empty()) << sum.problems.front();
+    ReportBuilder b;
+    SessionMerger m(b);
+    for (const auto& path : SessionMerger::listStreams(session.path(), arenas.path()))
+        ASSERT_TRUE(m.addStream(path));
+    m.finish(capture::nowNs());
+    auto r = b.finish();
+    ASSERT_TRUE(r);
+    // Every `read` of the loop (one per iteration: dash reads a line a byte at a time, and the
+    // empty file ends it at once).
+    EXPECT_EQ(events(*r, EventKind::OsRuntime, "read").size(), static_cast<size_t>(kReads));
 }
 
 }  // namespace
