@@ -1,6 +1,7 @@
 #pragma once
 // Plain event records that producers (capture merge, importers, the generator) hand to the
-// ReportBuilder. Names are string ids from ReportBuilder::intern().
+// ReportBuilder. Names are string ids from ReportBuilder::intern(). Which field goes into
+// which schema column: EventColumns.h.
 #include <cstdint>
 
 #include "model/core/Entities.h"
@@ -119,6 +120,7 @@ struct CudaMemoryEvent {
 struct ThreadRunning {
     int64_t pid = 0, tid = 0, start = 0, end = 0;
     int16_t cpu = -1;
+    ThreadStateKind state = ThreadStateKind::Running;
 };
 
 // `stack` is an index into Report::callStacks (ReportBuilder::stackId); `name` the leaf

@@ -1,9 +1,9 @@
 #include "model/core/ReportBuilder.h"
 
 #include <algorithm>
-#include <atomic>
-#include <bit>
-#include <thread>
+
+#include "model/core/EventColumns.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl {
 
@@ -66,89 +66,75 @@ void ReportBuilder::addRaw(const TrackKey& key, int64_t start, int64_t end, uint
     ++m_events;
 }
 
+// The columns come from EventColumns.h; the track key and times from each kind's fields.
 void ReportBuilder::add(const OsRuntimeCall& e) {
-    int64_t x[] = {e.result, e.errnum};
-    addRaw(TrackKey::forThread(EventKind::OsRuntime, e.pid, e.tid), e.start, e.end, e.function, x);
+    addRaw(TrackKey::forThread(EventKind::OsRuntime, e.pid, e.tid), e.start, e.end, e.function, columnsOf(e).data());
 }
 
 void ReportBuilder::add(const CudaApiCall& e) {
-    int64_t x[] = {e.correlation, e.cbid, static_cast<int64_t>(e.api), e.result};
-    addRaw(TrackKey::forThread(EventKind::CudaApi, e.pid, e.tid), e.start, e.end, e.name, x);
+    addRaw(TrackKey::forThread(EventKind::CudaApi, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
 }
 
 void ReportBuilder::add(const KernelExec& e) {
-    int64_t x[] = {e.correlation, launchId(e.launch)};
+    const auto x = columnsOf(e, [this](const KernelLaunchInfo& l) { return launchId(l); });
     const GpuPlace& p = e.place;
-    addRaw(TrackKey::forStream(EventKind::Kernel, p.pid, p.device, p.context, p.stream), e.start, e.end, e.name, x);
+    addRaw(TrackKey::forStream(EventKind::Kernel, p.pid, p.device, p.context, p.stream), e.start, e.end, e.name,
+           x.data());
 }
 
 void ReportBuilder::add(const MemcpyOp& e) {
-    int64_t x[] = {e.correlation,
-                   static_cast<int64_t>(e.bytes),
-                   static_cast<int64_t>(e.copyKind),
-                   static_cast<int64_t>(e.srcKind),
-                   static_cast<int64_t>(e.dstKind),
-                   e.srcDevice,
-                   e.dstDevice,
-                   e.flags};
     const GpuPlace& p = e.place;
-    addRaw(TrackKey::forStream(EventKind::Memcpy, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+    addRaw(TrackKey::forStream(EventKind::Memcpy, p.pid, p.device, p.context, p.stream), e.start, e.end, 0,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const MemsetOp& e) {
-    int64_t x[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value, static_cast<int64_t>(e.memKind)};
     const GpuPlace& p = e.place;
-    addRaw(TrackKey::forStream(EventKind::Memset, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+    addRaw(TrackKey::forStream(EventKind::Memset, p.pid, p.device, p.context, p.stream), e.start, e.end, 0,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const SyncOp& e) {
-    int64_t x[] = {e.correlation, static_cast<int64_t>(e.type), e.event};
     const GpuPlace& p = e.place;
-    addRaw(TrackKey::forStream(EventKind::Sync, p.pid, p.device, p.context, p.stream), e.start, e.end, 0, x);
+    addRaw(TrackKey::forStream(EventKind::Sync, p.pid, p.device, p.context, p.stream), e.start, e.end, 0,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const GraphExec& e) {
-    int64_t x[] = {e.correlation, e.graphId};
     const GpuPlace& p = e.place;
     addRaw(TrackKey::forStream(EventKind::GraphTrace, p.pid, p.device, p.context, p.stream), e.start, e.end, e.name,
-           x);
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const NvtxRangeEvent& e) {
-    int64_t x[] = {e.category, e.color, static_cast<int64_t>(e.payloadType), static_cast<int64_t>(e.payload),
-                   static_cast<int64_t>(e.rangeType), e.endTid};
-    addRaw(TrackKey::forThread(EventKind::NvtxRange, e.pid, e.tid, e.domain), e.start, e.end, e.message, x);
+    addRaw(TrackKey::forThread(EventKind::NvtxRange, e.pid, e.tid, e.domain), e.start, e.end, e.message,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const NvtxMarkEvent& e) {
-    int64_t x[] = {e.category, e.color, static_cast<int64_t>(e.payloadType), static_cast<int64_t>(e.payload)};
-    addRaw(TrackKey::forThread(EventKind::NvtxMark, e.pid, e.tid, e.domain), e.time, e.time, e.message, x);
+    addRaw(TrackKey::forThread(EventKind::NvtxMark, e.pid, e.tid, e.domain), e.time, e.time, e.message,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const MetricSample& e) {
-    int64_t x[] = {std::bit_cast<int64_t>(e.value)};
-    addRaw(TrackKey::forMetric(e.series), e.time, e.time, 0, x);
+    addRaw(TrackKey::forMetric(e.series), e.time, e.time, 0, columnsOf(e).data());
 }
 
 void ReportBuilder::add(const CudaMemoryEvent& e) {
-    int64_t x[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes), static_cast<int64_t>(e.memKind),
-                   static_cast<int64_t>(e.op), e.correlation};
-    addRaw(TrackKey::forProcessDevice(EventKind::CudaMemory, e.pid, e.device), e.time, e.time, 0, x);
+    addRaw(TrackKey::forProcessDevice(EventKind::CudaMemory, e.pid, e.device), e.time, e.time, 0,
+           columnsOf(e).data());
 }
 
 void ReportBuilder::add(const ThreadRunning& e) {
-    int64_t x[] = {static_cast<int64_t>(ThreadStateKind::Running), e.cpu};
-    addRaw(TrackKey::forThread(EventKind::ThreadState, e.pid, e.tid), e.start, e.end, 0, x);
+    addRaw(TrackKey::forThread(EventKind::ThreadState, e.pid, e.tid), e.start, e.end, 0, columnsOf(e).data());
 }
 
 void ReportBuilder::add(const CpuSampleEvent& e) {
-    int64_t x[] = {e.stack, e.cpu};
-    addRaw(TrackKey::forThread(EventKind::CpuSample, e.pid, e.tid), e.time, e.time, e.name, x);
+    addRaw(TrackKey::forThread(EventKind::CpuSample, e.pid, e.tid), e.time, e.time, e.name, columnsOf(e).data());
 }
 
 void ReportBuilder::add(const CuptiOverheadEvent& e) {
-    int64_t x[] = {e.kind};
-    addRaw(TrackKey::forThread(EventKind::CuptiOverhead, e.pid, e.tid), e.start, e.end, 0, x);
+    addRaw(TrackKey::forThread(EventKind::CuptiOverhead, e.pid, e.tid), e.start, e.end, 0, columnsOf(e).data());
 }
 
 void ReportBuilder::addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) {
@@ -228,22 +214,11 @@ std::shared_ptr<Report> ReportBuilder::finish(const std::function<void(double)>&
     bts.erase(std::unique(bts.begin(), bts.end(),
                           [](const EventBacktrace& a, const EventBacktrace& b) { return a.key() == b.key(); }),
               bts.end());
-    // Finalize the biggest tracks first across worker threads.
+    // Finalize the biggest tracks first, on up to 8 threads.
     std::vector<size_t> order(tracks.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tracks[a].size() > tracks[b].size(); });
-    std::atomic<size_t> next{0}, done{0};
-    const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8));
-    auto work = [&] {
-        for (size_t k; (k = next.fetch_add(1)) < order.size();) {
-            tracks[order[k]].finalize();
-            done.fetch_add(1);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers && w < order.size(); ++w) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+    parallelFor(order.size(), [&](size_t k) { tracks[order[k]].finalize(); }, ParallelOptions{8});
     if (progress) progress(1.0);
     std::sort(m_report->threads.begin(), m_report->threads.end(),
               [](const Thread& a, const Thread& b) { return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid); });

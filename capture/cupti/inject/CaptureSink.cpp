@@ -16,6 +16,7 @@
 #include "capture/common/ProcessWriter.h"
 #include "capture/cupti/CudaStreamWriter.h"  // LaunchInfoHash, StringHash
 #include "capture/cupti/inject/InjectionSink.h"
+#include "model/core/EventColumns.h"
 
 namespace sl::cuda {
 namespace {
@@ -38,59 +39,42 @@ public:
         return id;
     }
 
+    // The columns of each kind come from model/core/EventColumns.h, as the ReportBuilder's.
     void add(const CudaApiCall& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation, e.cbid, static_cast<int64_t>(e.api), e.result};
-        ProcessWriter::emitEvent(EventKind::CudaApi, e.tid, e.start, e.end, e.name, c, 4);
+        emit(e, e.tid, e.start, e.end, e.name);
     }
     void add(const KernelExec& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation, launchId(e.launch)};
-        ProcessWriter::emitEvent(EventKind::Kernel, 0, e.start, e.end, e.name, c, 2, e.place.device,
-                                 e.place.context, e.place.stream);
+        const auto c = columnsOf(e, [this](const KernelLaunchInfo& l) { return launchId(l); });
+        ProcessWriter::emitEvent(EventKind::Kernel, 0, e.start, e.end, e.name, c.data(), int(c.size()),
+                                 e.place.device, e.place.context, e.place.stream);
     }
     void add(const MemcpyOp& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation,
-                       static_cast<int64_t>(e.bytes),
-                       static_cast<int64_t>(e.copyKind),
-                       static_cast<int64_t>(e.srcKind),
-                       static_cast<int64_t>(e.dstKind),
-                       e.srcDevice,
-                       e.dstDevice,
-                       e.flags};
-        ProcessWriter::emitEvent(EventKind::Memcpy, 0, e.start, e.end, 0, c, 8, e.place.device,
-                                 e.place.context, e.place.stream);
+        emitOnStream(e);
     }
     void add(const MemsetOp& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation, static_cast<int64_t>(e.bytes), e.value,
-                       static_cast<int64_t>(e.memKind)};
-        ProcessWriter::emitEvent(EventKind::Memset, 0, e.start, e.end, 0, c, 4, e.place.device,
-                                 e.place.context, e.place.stream);
+        emitOnStream(e);
     }
     void add(const SyncOp& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation, static_cast<int64_t>(e.type), e.event};
-        ProcessWriter::emitEvent(EventKind::Sync, 0, e.start, e.end, 0, c, 3, e.place.device,
-                                 e.place.context, e.place.stream);
+        emitOnStream(e);
     }
     void add(const GraphExec& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.correlation, e.graphId};
-        ProcessWriter::emitEvent(EventKind::GraphTrace, 0, e.start, e.end, e.name, c, 2,
-                                 e.place.device, e.place.context, e.place.stream);
+        emitOnStream(e, e.name);
     }
     void add(const CudaMemoryEvent& e) override {
         if (!capture::CaptureGate::covers(e.time)) return;
-        int64_t c[] = {static_cast<int64_t>(e.address), static_cast<int64_t>(e.bytes),
-                       static_cast<int64_t>(e.memKind), static_cast<int64_t>(e.op), e.correlation};
-        ProcessWriter::emitEvent(EventKind::CudaMemory, 0, e.time, e.time, 0, c, 5, e.device);
+        const auto c = columnsOf(e);
+        ProcessWriter::emitEvent(EventKind::CudaMemory, 0, e.time, e.time, 0, c.data(), int(c.size()),
+                                 e.device);
     }
     void add(const CuptiOverheadEvent& e) override {
         if (!capture::CaptureGate::covers(e.start)) return;
-        int64_t c[] = {e.kind};
-        ProcessWriter::emitEvent(EventKind::CuptiOverhead, e.tid, e.start, e.end, 0, c, 1);
+        emit(e, e.tid, e.start, e.end, 0);
     }
     void add(const MetricSample&) override {
         // The raw stream has no metric series definitions (MetaKind); pool sizes are counted.
@@ -149,12 +133,24 @@ public:
     }
 
 private:
+    template <class E>
+    static void emit(const E& e, int64_t tid, int64_t start, int64_t end, uint32_t name) {
+        const auto c = columnsOf(e);
+        ProcessWriter::emitEvent(EventColumns<E>::kind, tid, start, end, name, c.data(), int(c.size()));
+    }
+    template <class E>
+    static void emitOnStream(const E& e, uint32_t name = 0) {
+        const auto c = columnsOf(e);
+        ProcessWriter::emitEvent(EventColumns<E>::kind, 0, e.start, e.end, name, c.data(), int(c.size()),
+                                 e.place.device, e.place.context, e.place.stream);
+    }
+
     struct Diag {
         int64_t pending = 0;
         std::string reason;
     };
 
-    int64_t launchId(const KernelLaunchInfo& l) {
+    uint32_t launchId(const KernelLaunchInfo& l) {
         auto [it, inserted] =
             m_launches.try_emplace(l, static_cast<uint32_t>(m_launches.size() + 1));
         if (inserted) {
