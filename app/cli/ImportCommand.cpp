@@ -10,7 +10,6 @@
 #include "app/cli/Command.h"
 #include "capture/launcher/SessionFacts.h"
 #include "model/import/ImportFile.h"
-#include "model/rep/RepWriter.h"
 #include "model/util/Format.h"
 
 namespace sl::cli {
@@ -59,21 +58,20 @@ int runImport(int argc, char** argv) {
     if (!force && std::filesystem::exists(output, ec))
         return fail("'" + output + "' already exists (use -f/--force-overwrite to replace it)");
     const auto t0 = std::chrono::steady_clock::now();
-    auto report = importFile(inputs[0]);
-    if (!report) return fail(report.error());
     WriteOptions w;
     w.overwrite = true;
-    if (auto st = writeReport(**report, output, w); !st) return fail(st.error());
+    auto written = importFileToReport(inputs[0], output, {}, w);
+    if (!written) return fail(written.error());
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!quiet) {
-        const Report& r = **report;
         std::fprintf(stderr, "Imported %s events (%s) in %.2f s: %s%s\n",
-                     formatCount(r.eventCount()).c_str(), r.session.source.c_str(), s,
+                     formatCount(written->events).c_str(), written->source.c_str(), s,
                      output.c_str(),
-                     r.diagnostics.empty() ? ""
-                                           : (", " + std::to_string(r.diagnostics.size()) +
-                                              " diagnostics (see sightline info)")
-                                                 .c_str());
+                     written->diagnostics == 0
+                         ? ""
+                         : (", " + std::to_string(written->diagnostics) +
+                            " diagnostics (see sightline info)")
+                               .c_str());
     }
     return 0;
 }

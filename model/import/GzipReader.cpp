@@ -129,7 +129,7 @@ Status inflateAll(const std::string& path, const LoadedFile& in, size_t padding,
 
 // Maps a plain (not gzip) file when that is safe: past its end the last page must hold at
 // least `padding` bytes (zeros), or a SIMD parser reading ahead would fault.
-std::optional<LoadedFile> tryMap(const std::string& path, size_t padding) {
+std::optional<LoadedFile> tryMap(const std::string& path, size_t padding, bool lazy = false) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
     LoadedFile out;
@@ -139,11 +139,11 @@ std::optional<LoadedFile> tryMap(const std::string& path, size_t padding) {
     const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t slack = size % page == 0 ? 0 : page - size % page;
     const bool plain = ::pread(fd, magic, 2, 0) == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b);
-    if (ec || size < (size_t{8} << 20) || slack < padding || !plain) {
+    if (ec || (!lazy && (size < (size_t{8} << 20) || slack < padding)) || !plain) {
         ::close(fd);
         return std::nullopt;
     }
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (lazy ? 0 : MAP_POPULATE), fd, 0);
     ::close(fd);
     if (p == MAP_FAILED) return std::nullopt;
     (void)::madvise(p, size, MADV_SEQUENTIAL);
@@ -151,12 +151,25 @@ std::optional<LoadedFile> tryMap(const std::string& path, size_t padding) {
         ::munmap(const_cast<char*>(q), size);
     });
     out.size = size;
-    out.capacity = size + slack;
+    out.capacity = lazy ? size : size + slack;
     out.compressedBytes = size;
     return out;
 }
 
 }  // namespace
+
+std::optional<LoadedFile> mapPlainFile(const std::string& path) {
+    return tryMap(path, 0, true);
+}
+
+void releaseMapped(const LoadedFile& file, size_t begin, size_t end) {
+    if (!file.mapping) return;
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    begin = (begin + page - 1) / page * page;
+    end = std::min(end, file.size) / page * page;
+    if (end > begin)
+        (void)::madvise(const_cast<char*>(file.mapping.get()) + begin, end - begin, MADV_DONTNEED);
+}
 
 Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding,
                                  const std::function<bool(double)>& progress) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,5 +39,13 @@ struct LoadedFile {
 // `progress` gets the fraction of the input read; returning false cancels.
 Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding,
                                  const std::function<bool(double)>& progress = {});
+
+// A plain (not gzip) file mapped without reading it and without padding: the
+// pages come in as a chunked parse reaches them and releaseMapped() gives them back, so memory
+// stays at the part in use. nullopt for gzip or unreadable files.
+std::optional<LoadedFile> mapPlainFile(const std::string& path);
+// Drops the whole pages of [begin, end) of a mapped file from memory (a no-op for a buffer);
+// they are read again from the file if touched.
+void releaseMapped(const LoadedFile& file, size_t begin, size_t end);
 
 }  // namespace sl::import

@@ -112,4 +112,23 @@ Result<std::shared_ptr<Report>> importFile(const std::string& path, const Import
     return r;
 }
 
+Result<ImportWritten> importFileToReport(const std::string& path, const std::string& output,
+                                         const ImportOptions& options, const WriteOptions& write) {
+    const ImportFormat format = detectImportFormat(path);
+    if (format == ImportFormat::ChromeJson || format == ImportFormat::Gzip) {
+        auto w = import::importChromeTraceToReport(path, output, options, write);
+        if (!w) return makeError(oneLine(w.error()));
+        return w;
+    }
+    // Everything else (nsys exports, and the errors of what is not a trace) in memory.
+    auto report = importFile(path, options);
+    if (!report) return Error{report.error()};
+    if (Status s = writeReport(**report, output, write); !s) return Error{s.error()};
+    ImportWritten out;
+    out.events = (*report)->eventCount();
+    out.source = (*report)->session.source;
+    out.diagnostics = (*report)->diagnostics.size();
+    return out;
+}
+
 }  // namespace sl

@@ -8,6 +8,7 @@
 
 #include "model/core/Report.h"
 #include "model/core/Result.h"
+#include "model/rep/RepWriter.h"
 
 namespace sl {
 
@@ -28,5 +29,19 @@ ImportFormat detectImportFormat(const std::string& path);
 // byte offset, table or column at fault.
 Result<std::shared_ptr<Report>> importFile(const std::string& path,
                                            const ImportOptions& options = {});
+
+// What importFileToReport wrote.
+struct ImportWritten {
+    uint64_t events = 0;
+    std::string source;      // the session's source ("kineto-json", "nsys-sqlite", ...)
+    size_t diagnostics = 0;  // diagnostics in the report
+};
+
+// Imports `path` into the report file `output`. Chrome/Kineto traces stream: their events are
+// held compressed and written track by track, so memory stays at a few bytes per event (an
+// nsys export is imported in memory, then written). On failure nothing is left at `output`.
+Result<ImportWritten> importFileToReport(const std::string& path, const std::string& output,
+                                         const ImportOptions& options = {},
+                                         const WriteOptions& write = {});
 
 }  // namespace sl

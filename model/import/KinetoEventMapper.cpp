@@ -121,6 +121,11 @@ void KinetoEventMapper::noteTime(int64_t s, int64_t e) {
 
 void KinetoEventMapper::add(const ChromeEvent& e) {
     ++m_seen;
+    if (m_spool && ++m_sinceDrain >= m_spool->policy().drainEvery) {
+        m_sinceDrain = 0;
+        if (Status s = m_spool->drain(m_b.report().tracks, false); !s && m_spoolError.empty())
+            m_spoolError = s.error();
+    }
     if (e.badTime) {
         diag("chrome.bad_timestamp", "events whose ts or dur is not a number were not imported");
         return;
@@ -257,7 +262,7 @@ void KinetoEventMapper::addApiCall(const ChromeEvent& e, int64_t pid, int64_t ti
     c.api = api;
     if (auto corr = e.intArg("correlation")) {
         c.correlation = static_cast<uint32_t>(*corr);
-        m_corrPid[*corr] = pid;
+        m_corrPid.add(*corr, pid);
     }
     c.cbid = static_cast<uint32_t>(e.intArg("cbid").value_or(0));
     m_b.add(c);
@@ -320,8 +325,60 @@ void KinetoEventMapper::addGpu(const ChromeEvent& e, GpuKind kind) {
              "GPU events with neither args.device nor a numeric pid were not imported");
         return;
     }
-    m_gpu.push_back(g);
     noteTime(g.start, g.end);
+    if (kind == GpuKind::Annotation) {
+        m_gpu.push_back(g);
+        return;
+    }
+    // The event waits in a track of its stream under a pending pid (its own pid field, for
+    // traces without API calls); its correlation is stored plus one, 0 meaning none.
+    const int64_t pending = kPendingPidBase + std::clamp<int64_t>(g.rawPid, -1, int64_t{1} << 40);
+    const uint32_t stored = g.correlation >= 0 ? static_cast<uint32_t>(g.correlation) + 1u : 0u;
+    const GpuPlace place{pending, g.device, g.context, g.stream};
+    switch (kind) {
+        case GpuKind::Kernel: {
+            int64_t x[] = {stored, g.launch};
+            m_b.addRaw(TrackKey::forStream(EventKind::Kernel, pending, g.device, g.context, g.stream),
+                       g.start, g.end, g.name, x);
+            break;
+        }
+        case GpuKind::Memcpy: {
+            MemcpyOp m;
+            m.place = place;
+            m.start = g.start;
+            m.end = g.end;
+            m.correlation = stored;
+            m.bytes = g.bytes;
+            m.copyKind = static_cast<CopyKind>(g.launch & 0xFF);
+            m.srcKind = static_cast<MemoryKind>((g.launch >> 8) & 0xFF);
+            m.dstKind = static_cast<MemoryKind>((g.launch >> 16) & 0xFF);
+            m_b.add(m);
+            break;
+        }
+        case GpuKind::Memset: {
+            MemsetOp m;
+            m.place = place;
+            m.start = g.start;
+            m.end = g.end;
+            m.correlation = stored;
+            m.bytes = g.bytes;
+            m.memKind = static_cast<MemoryKind>(g.launch);
+            m_b.add(m);
+            break;
+        }
+        case GpuKind::Sync: {
+            SyncOp sy;
+            sy.place = place;
+            sy.start = g.start;
+            sy.end = g.end;
+            sy.correlation = stored;
+            sy.type = static_cast<SyncType>(g.launch);
+            m_b.add(sy);
+            break;
+        }
+        case GpuKind::Annotation:
+            break;
+    }
 }
 
 void KinetoEventMapper::beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid) {

@@ -5,6 +5,9 @@
 // memset, sync) go to (device, stream) tracks of the traced process, found through their
 // correlation id once every event is seen; counters become metric series. What it cannot map
 // is counted in diagnostics. Single-threaded.
+//
+// GPU events wait for their process in tracks of their own (a pending pid, KinetoGpuPlacement.cpp)
+// like every other event, so a streamed import (setSpool) holds them compressed too.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,6 +18,12 @@
 
 #include "model/core/ReportBuilder.h"
 #include "model/import/ChromeEvent.h"
+#include "model/import/CorrelationPids.h"
+#include "model/import/TrackSpool.h"
+
+namespace sl {
+class RepWriter;
+}
 
 namespace sl::import {
 
@@ -52,9 +61,26 @@ public:
     std::shared_ptr<Report> finish(const TraceHeader& header,
                                    const std::function<void(double)>& progress);
 
+    // Streaming: events are moved into `spool` as they accumulate (add) and written
+    // by finishInto, track by track in key order. The spool must outlive the mapper's use.
+    void setSpool(TrackSpool* spool) { m_spool = spool; }
+    struct Streamed {
+        std::shared_ptr<Report> meta;  // everything but the events
+        uint64_t events = 0;
+    };
+    // Writes every event to `writer` (not committed: the caller commits with `meta`).
+    Result<Streamed> finishInto(const TraceHeader& header, RepWriter& writer,
+                                const std::function<void(double)>& progress);
+
     // Synthetic thread ids for GPU-side annotation rows (far above any real tid).
     static constexpr int64_t kGpuAnnotationTidBase = int64_t{1} << 40;
     static constexpr int64_t kStringIdBase = int64_t{1} << 41;
+    // GPU events wait in tracks whose pid is this base plus the event's own pid field (clamped
+    // to [-1, 2^40]) until their process is known.
+    static constexpr int64_t kPendingPidBase = INT64_MIN / 2;
+    static bool isPendingPid(int64_t pid) {
+        return pid >= kPendingPidBase - 1 && pid <= kPendingPidBase + (int64_t{1} << 40);
+    }
 
 private:
     enum class GpuKind : uint8_t { Kernel, Memcpy, Memset, Sync, Annotation };
@@ -96,7 +122,22 @@ private:
     void beginEnd(const ChromeEvent& e, int64_t pid, int64_t tid);
     uint32_t seriesFor(int64_t pid, const std::string& name, const std::string& unit,
                        int32_t device);
-    void flushGpu();
+    // GPU placement (KinetoGpuPlacement.cpp): the process of each pending GPU event.
+    struct PendingTrack {
+        TrackKey key;           // the pending key
+        std::set<int64_t> pids;  // processes its events go to
+        int64_t fallbackPid = 0;  // for events whose correlation finds no API call
+    };
+    Status flushGpu();
+    Status planGpu(const std::vector<Track>& inMemory, std::vector<PendingTrack>& plan);
+    int64_t pidOf(const PendingTrack& p, uint32_t storedCorrelation) const;
+    int64_t fallbackPid(int32_t device, int64_t rawPid) const;
+    void moveGpuInMemory(const std::vector<PendingTrack>& plan, const std::vector<Track>& pending);
+    void addGpuAnnotations();
+    void addGpuEntities(const std::vector<PendingTrack>& plan);
+    Status writeTracks(RepWriter& writer, int64_t base,
+                       const std::function<void(double)>& progress);
+    void finishSession(const TraceHeader& header);
     void finishEntities(const TraceHeader& header);
     void noteTime(int64_t s, int64_t e);
     void diag(const std::string& name, const std::string& reason, int64_t count = 1) {
@@ -104,8 +145,14 @@ private:
     }
 
     ReportBuilder m_b;
-    std::vector<PendingGpu> m_gpu;
-    std::unordered_map<int64_t, int64_t> m_corrPid;  // correlation id -> pid of its API call
+    std::vector<PendingGpu> m_gpu;  // gpu_user_annotation events (rows of NVTX ranges)
+    CorrelationPids m_corrPid;  // correlation id -> pid of its API call
+    std::vector<PendingTrack> m_gpuPlan;  // streamed: the pending tracks, placed
+    std::map<int32_t, int64_t> m_devicePid;  // device -> process with most correlated work
+    int64_t m_busiestPid = -1;               // process with most CUDA API calls
+    TrackSpool* m_spool = nullptr;
+    uint64_t m_sinceDrain = 0;  // events added since the spool last looked
+    std::string m_spoolError;   // the first spill that failed (finishInto reports it)
     std::map<int64_t, uint64_t> m_apiCallsPerPid;
     std::map<std::string, uint32_t, std::less<>> m_domains;  // category -> NVTX domain id
     std::set<std::pair<int64_t, uint32_t>> m_usedDomains;    // (pid, domain)

@@ -1,150 +1,10 @@
-// KinetoEventMapper, second half: placing GPU events in their processes once every event is
-// seen, and the entities (processes, threads, domains, session) of the report.
+// KinetoEventMapper, second half: the entities (processes, threads, domains, session) of the
+// report, and its end in memory (finish) or streamed to a writer (finishInto).
 #include <algorithm>
 
 #include "model/import/KinetoEventMapper.h"
 
 namespace sl::import {
-
-void KinetoEventMapper::flushGpu() {
-    // Step 1: the traced process of each GPU event is the process of the API call with the same
-    // correlation id; events without one go to the process that made most CUDA calls on that
-    // device's correlated work, else to the process with most CUDA calls overall.
-    std::map<int32_t, std::map<int64_t, uint64_t>> votes;
-    for (const auto& g : m_gpu) {
-        if (g.correlation < 0) continue;
-        auto it = m_corrPid.find(g.correlation);
-        if (it != m_corrPid.end()) ++votes[g.device][it->second];
-    }
-    int64_t busiest = -1;
-    uint64_t most = 0;
-    for (const auto& [pid, n] : m_apiCallsPerPid)
-        if (n > most) {
-            most = n;
-            busiest = pid;
-        }
-    std::map<int32_t, int64_t> devicePid;
-    for (const auto& [device, counts] : votes) {
-        auto best =
-            std::max_element(counts.begin(), counts.end(),
-                             [](const auto& a, const auto& b) { return a.second < b.second; });
-        devicePid[device] = best->first;
-    }
-    int64_t uncorrelated = 0;
-    std::set<std::tuple<int64_t, int32_t, uint32_t, uint32_t>> streams;
-    // Step 2: emit the events.
-    for (const auto& g : m_gpu) {
-        int64_t pid = -1;
-        if (g.correlation >= 0) {
-            if (auto it = m_corrPid.find(g.correlation); it != m_corrPid.end()) pid = it->second;
-        }
-        if (pid < 0) {
-            if (g.kind != GpuKind::Annotation) ++uncorrelated;
-            if (auto it = devicePid.find(g.device); it != devicePid.end())
-                pid = it->second;
-            else if (busiest >= 0)
-                pid = busiest;
-            else
-                pid = std::max<int64_t>(0, g.rawPid);
-        }
-        const GpuPlace place{pid, g.device, g.context, g.stream};
-        const uint32_t corr = g.correlation >= 0 ? static_cast<uint32_t>(g.correlation) : 0;
-        switch (g.kind) {
-            case GpuKind::Kernel: {
-                int64_t x[] = {corr, g.launch};
-                m_b.addRaw(
-                    TrackKey::forStream(EventKind::Kernel, pid, g.device, g.context, g.stream),
-                    g.start, g.end, g.name, x);
-                break;
-            }
-            case GpuKind::Memcpy: {
-                MemcpyOp m;
-                m.place = place;
-                m.start = g.start;
-                m.end = g.end;
-                m.correlation = corr;
-                m.bytes = g.bytes;
-                m.copyKind = static_cast<CopyKind>(g.launch & 0xFF);
-                m.srcKind = static_cast<MemoryKind>((g.launch >> 8) & 0xFF);
-                m.dstKind = static_cast<MemoryKind>((g.launch >> 16) & 0xFF);
-                m_b.add(m);
-                break;
-            }
-            case GpuKind::Memset: {
-                MemsetOp m;
-                m.place = place;
-                m.start = g.start;
-                m.end = g.end;
-                m.correlation = corr;
-                m.bytes = g.bytes;
-                m.memKind = static_cast<MemoryKind>(g.launch);
-                m_b.add(m);
-                break;
-            }
-            case GpuKind::Sync: {
-                SyncOp s;
-                s.place = place;
-                s.start = g.start;
-                s.end = g.end;
-                s.correlation = corr;
-                s.type = static_cast<SyncType>(g.launch);
-                m_b.add(s);
-                break;
-            }
-            case GpuKind::Annotation: {
-                // gpu_user_annotation: the span of GPU work a user annotation caused on one
-                // stream. Shown as NVTX ranges on a row of their own per (device, stream) in the
-                // traced process, named after the stream, in an NVTX domain of the category.
-                const int64_t tid = kGpuAnnotationTidBase + (int64_t{g.device} << 24) + g.stream;
-                NvtxRangeEvent r;
-                r.pid = pid;
-                r.tid = tid;
-                r.domain = domainFor("gpu_user_annotation");
-                r.start = g.start;
-                r.end = g.end;
-                r.message = g.name;
-                m_b.add(r);
-                m_threads.emplace(pid, tid);
-                m_threadNames[{pid, tid}] = "GPU " + std::to_string(g.device) + " stream " +
-                                            std::to_string(g.stream) + " (gpu_user_annotation)";
-                m_usedDomains.emplace(pid, r.domain);
-                m_cpuPids.insert(pid);
-                continue;
-            }
-        }
-        streams.emplace(pid, g.device, g.context, g.stream);
-        m_cpuPids.insert(pid);
-    }
-    if (uncorrelated)
-        diag("kineto.gpu_events_without_api_call",
-             "GPU events whose correlation id matches no CUDA runtime/driver "
-             "call; placed in the process that launched most work on their device",
-             uncorrelated);
-    Report& r = m_b.report();
-    std::set<std::tuple<int64_t, int32_t, uint32_t>> contexts;
-    for (const auto& [pid, device, context, stream] : streams) {
-        CudaStream s;
-        s.pid = pid;
-        s.deviceId = device;
-        s.contextId = context;
-        s.streamId = stream;
-        r.streams.push_back(s);
-        contexts.emplace(pid, device, context);
-    }
-    for (const auto& [pid, device, context] : contexts) {
-        r.contexts.push_back(CudaContext{pid, device, context, {}});
-        if (!r.findGpu(device)) {
-            Gpu g;
-            g.deviceId = device;
-            g.name = "GPU " + std::to_string(device);
-            r.gpus.push_back(g);
-        }
-    }
-    std::sort(r.gpus.begin(), r.gpus.end(),
-              [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
-    m_gpu.clear();
-    m_gpu.shrink_to_fit();
-}
 
 void KinetoEventMapper::finishEntities(const TraceHeader& header) {
     Report& r = m_b.report();
@@ -190,23 +50,11 @@ void KinetoEventMapper::finishEntities(const TraceHeader& header) {
                  static_cast<int64_t>(stack.size()));
 }
 
-std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header,
-                                                  const std::function<void(double)>& progress) {
-    for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
-    flushGpu();
-    addSamples(header);
-    finishEntities(header);
-    Report& r = m_b.report();
+void KinetoEventMapper::finishSession(const TraceHeader& header) {
     // Kineto writes ts relative to baseTimeNanoseconds (since 2023), which may come after the
-    // events in the file: shift every time now.
+    // events in the file: every time is shifted once all are seen.
     const int64_t base = header.baseTimeNs.value_or(0);
-    if (base != 0) {
-        for (auto& t : r.tracks) {
-            for (auto& v : t.start) v += base;
-            for (auto& v : t.end) v += base;
-        }
-    }
-    Session& s = r.session;
+    Session& s = m_b.report().session;
     if (m_minTs <= m_maxTs) {
         s.startMonotonicNs = m_minTs + base;
         s.durationNs = m_maxTs - m_minTs;
@@ -214,6 +62,23 @@ std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header,
         constexpr int64_t kYear2000Ns = 946684800LL * 1000000000LL;
         if (s.startMonotonicNs > kYear2000Ns) s.startUtcNs = s.startMonotonicNs;
     }
+}
+
+std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header,
+                                                  const std::function<void(double)>& progress) {
+    for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
+    (void)flushGpu();  // in memory it cannot fail
+    addSamples(header);
+    finishEntities(header);
+    Report& r = m_b.report();
+    const int64_t base = header.baseTimeNs.value_or(0);
+    if (base != 0) {
+        for (auto& t : r.tracks) {
+            for (auto& v : t.start) v += base;
+            for (auto& v : t.end) v += base;
+        }
+    }
+    finishSession(header);
     if (m_b.eventCount() == 0)
         diag("chrome.no_events", "the trace holds no event Sightline can import");
     return m_b.finish(progress);

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <optional>
 
 #include "model/import/GzipReader.h"
 #include "model/import/ImportText.h"
@@ -13,6 +14,7 @@
 #include "model/import/KinetoEventMapper.h"
 #include "model/import/KinetoSampleRecords.h"
 #include "model/import/TraceEventChunks.h"
+#include "model/rep/RepWriter.h"
 
 namespace sl::import {
 namespace {
@@ -291,7 +293,7 @@ public:
                          "' is JSON but not a Chrome trace: the top level is neither an object nor "
                          "an array"};
         }
-        if (m_cancelled) return Error{"cancelled"};
+        if (m_cancelled) return stopped();
         const char* rest = nullptr;
         if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
             rest < m_data.data() + m_data.size())
@@ -343,6 +345,7 @@ public:
         const size_t capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
         std::unique_ptr<char[]> buffer(new char[capacity]);
         m_doc = nullptr;
+        size_t released = 0;
         for (const auto& [b, e] : chunks) {
             const size_t n = e - b;
             buffer[0] = '[';
@@ -354,11 +357,19 @@ public:
             const char* rest = nullptr;
             if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity))
                     .get(doc) ||
-                doc.get_array().get(events) || readEvents(events))
-                return Chunked::Failed;
+                doc.get_array().get(events) || readEvents(events)) {
+                if (!m_cancelled) return Chunked::Failed;
+            }
+            if (m_cancelled) {
+                status = stopped();
+                return Chunked::Done;
+            }
             if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
                 rest < buffer.get() + n + 2)
                 return Chunked::Failed;
+            // A mapped file's pages behind the parse go back (the planner touched only a few).
+            releaseMapped(m_file, released, e);
+            released = e;
             if (m_options.progress &&
                 !m_options.progress(0.1 + 0.7 * static_cast<double>(e) /
                                               static_cast<double>(m_data.size()))) {
@@ -371,8 +382,10 @@ public:
     }
 
 private:
+    static Status stopped() { return Error{"cancelled"}; }
+
     Status fail(error_code err, od::document* doc) {
-        if (m_cancelled) return Error{"cancelled"};
+        if (m_cancelled) return stopped();
         size_t offset = m_data.size();
         if (doc) {
             const char* p = nullptr;
@@ -439,7 +452,6 @@ private:
 
     error_code readEvents(od::array events) {
         ChromeEvent e;
-        uint64_t n = 0;
         for (auto item : events) {
             od::value v;
             SL_TRY(item.get(v));
@@ -454,10 +466,10 @@ private:
             e.clear();
             SL_TRY(parseEvent(obj, e));
             m_mapper.add(e);
-            if ((++n & 0xFFFF) == 0 && m_options.progress) {
+            if ((++m_events & 0xFFFF) == 0 && m_options.progress && m_doc) {
+                // (chunked: progress per chunk)
                 const char* p = nullptr;
                 double f = 0.5;
-                if (!m_doc) continue;  // chunked: progress per chunk
                 if (!m_doc->current_location().get(p))
                     f = static_cast<double>(p - m_data.data()) / static_cast<double>(m_data.size());
                 if (!m_options.progress(0.1 + 0.7 * f)) {
@@ -477,18 +489,29 @@ private:
     od::parser m_parser;
     od::document* m_doc = nullptr;
     EscapedStore m_escaped;  // must outlive the mapper's use of event strings
+    uint64_t m_events = 0;
     bool m_cancelled = false;
 };
 
-}  // namespace
-
-Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
-                                                  const ImportOptions& options,
-                                                  const ChunkPolicy& chunking) {
+// Parses `path` into the mapper `fresh` gives (a new one for each attempt: a failed chunked
+// parse may have fed it some events).
+Status parseTrace(const std::string& path, const ImportOptions& options,
+                  const ChunkPolicy& chunking,
+                  const std::function<KinetoEventMapper&()>& fresh, TraceHeader& header) {
+    // Step 1: a big plain file is mapped and parsed chunk by chunk, its pages given back behind
+    // the parse, so memory does not grow with the file.
+    if (auto mapped = mapPlainFile(path); mapped && mapped->size >= chunking.minBytes) {
+        Parser parser(path, *mapped, options, fresh());
+        Status status;
+        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) return status;
+        header = TraceHeader{};
+    }
+    // Step 2: the whole file in memory (gzip, small files, the JSON Array Format, and any file
+    // the chunked parse could not take, whose error then names the byte at fault).
     std::function<bool(double)> readProgress;
     if (options.progress) readProgress = [&options](double f) { return options.progress(0.1 * f); };
     auto file = loadMaybeGzip(path, simdjson::SIMDJSON_PADDING, readProgress);
-    if (!file) return std::move(file).takeError();
+    if (!file) return Error{file.error()};
     // A gzip file must hold JSON to be a Chrome trace.
     size_t first = 0;
     const std::string_view data = file->view();
@@ -521,30 +544,64 @@ Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
             *file = std::move(closed);
         }
     }
-    auto finish = [&](KinetoEventMapper& mapper,
-                      const TraceHeader& header) -> Result<std::shared_ptr<Report>> {
-        if (mapper.eventsSeen() == 0)
-            return makeError("'" + path +
-                             "' holds no trace events (its traceEvents has no event objects)");
-        return mapper.finish(header, [&options](double f) {
-            if (options.progress) options.progress(0.8 + 0.2 * f);
-        });
-    };
     {
-        KinetoEventMapper mapper;
-        TraceHeader header;
-        Parser parser(path, *file, options, mapper);
+        Parser parser(path, *file, options, fresh());
         Status status;
-        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) {
-            if (!status) return Error{status.error()};
-            return finish(mapper, header);
-        }
+        if (parser.runChunked(chunking, header, status) == Parser::Chunked::Done) return status;
+        header = TraceHeader{};
     }
-    KinetoEventMapper mapper;
+    Parser parser(path, *file, options, fresh());
+    return parser.run(header);
+}
+
+Status noEvents(const std::string& path, const KinetoEventMapper& mapper) {
+    if (mapper.eventsSeen() != 0) return Status::success();
+    return makeError("'" + path + "' holds no trace events (its traceEvents has no event objects)");
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
+                                                  const ImportOptions& options,
+                                                  const ChunkPolicy& chunking) {
+    std::optional<KinetoEventMapper> mapper;
+    auto fresh = [&mapper]() -> KinetoEventMapper& { return mapper.emplace(); };
     TraceHeader header;
-    Parser parser(path, *file, options, mapper);
-    if (auto st = parser.run(header); !st) return Error{st.error()};
-    return finish(mapper, header);
+    if (Status s = parseTrace(path, options, chunking, fresh, header); !s) return Error{s.error()};
+    if (Status s = noEvents(path, *mapper); !s) return Error{s.error()};
+    return mapper->finish(header, [&options](double f) {
+        if (options.progress) options.progress(0.8 + 0.2 * f);
+    });
+}
+
+Result<ImportWritten> importChromeTraceToReport(const std::string& path, const std::string& output,
+                                                const ImportOptions& options,
+                                                const WriteOptions& write,
+                                                const ChunkPolicy& chunking,
+                                                const SpoolPolicy& spooling) {
+    auto writer = RepWriter::create(output, write);  // before the parse: a bad -o fails at once
+    if (!writer) return Error{writer.error()};
+    std::optional<TrackSpool> spool;
+    std::optional<KinetoEventMapper> mapper;
+    auto fresh = [&]() -> KinetoEventMapper& {
+        mapper.reset();
+        spool.emplace(spooling);
+        mapper.emplace().setSpool(&*spool);
+        return *mapper;
+    };
+    TraceHeader header;
+    if (Status s = parseTrace(path, options, chunking, fresh, header); !s) return Error{s.error()};
+    if (Status s = noEvents(path, *mapper); !s) return Error{s.error()};
+    auto streamed = mapper->finishInto(header, **writer, [&options](double f) {
+        if (options.progress) options.progress(0.8 + 0.2 * f);
+    });
+    if (!streamed) return Error{streamed.error()};
+    if (Status s = (*writer)->commit(*streamed->meta); !s) return Error{s.error()};
+    ImportWritten out;
+    out.events = streamed->events;
+    out.source = streamed->meta->session.source;
+    out.diagnostics = streamed->meta->diagnostics.size();
+    return out;
 }
 
 }  // namespace sl::import

@@ -9,6 +9,7 @@
 #include "model/core/Report.h"
 #include "model/core/Result.h"
 #include "model/import/ImportFile.h"
+#include "model/import/TrackSpool.h"
 
 namespace sl::import {
 
@@ -21,5 +22,13 @@ struct ChunkPolicy {
 Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,
                                                   const ImportOptions& options,
                                                   const ChunkPolicy& chunking = {});
+
+// The same import streamed into the report `output`: events are held compressed (TrackSpool)
+// and each track written once all are seen, so memory stays at a few bytes per event.
+Result<ImportWritten> importChromeTraceToReport(const std::string& path, const std::string& output,
+                                                const ImportOptions& options,
+                                                const WriteOptions& write,
+                                                const ChunkPolicy& chunking = {},
+                                                const SpoolPolicy& spooling = {});
 
 }  // namespace sl::import
