@@ -10,7 +10,10 @@ namespace sl {
 
 namespace {
 
-constexpr uint8_t kMagic[4] = {'S', 'L', 'C', 1};
+constexpr uint8_t kMagic[3] = {'S', 'L', 'C'};  // then the encoding version
+// Version 2's start coding (the byte after the column count).
+constexpr uint8_t kStartsAsGaps = 0;    // after the first: start - previous end (a lane)
+constexpr uint8_t kStartsAsDeltas = 1;  // after the first: start - previous start
 constexpr uint64_t kMaxRawBytes = 1ull << 32;  // a chunk decodes to at most 4 GiB
 constexpr size_t kFirstOutput = 1 << 20;      // decoded bytes are allocated as they come
 
@@ -87,31 +90,103 @@ struct Reader {
     }
 };
 
+
+Status finished(const Reader& cr, const char* what) {
+    if (!cr.ok) return makeError(std::string("column '") + what + "' is truncated");
+    if (cr.p != cr.end) return makeError(std::string("column '") + what + "' has trailing bytes");
+    return {};
+}
+
+// Version 1: starts as zigzag deltas, durations zigzag. `end` is null for kinds without an end.
+Status decodeTimesV1(Reader starts, Reader ends, uint32_t count, bool lane, int64_t* start, int64_t* end) {
+    int64_t prev = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        prev = wrappingAdd(prev, unzigzag(starts.varint()));
+        if (prev < -kMaxEventTime || prev > kMaxEventTime) return makeError("start time out of range");
+        start[i] = prev;
+        if (i > 0 && prev < start[i - 1]) return makeError("start times are not sorted");
+    }
+    if (Status s = finished(starts, "start"); !s) return s;
+    if (!end) return {};
+    for (uint32_t i = 0; i < count; ++i) {
+        int64_t d = unzigzag(ends.varint());
+        if (d < 0) return makeError("negative duration");
+        if (d > kMaxEventTime - start[i]) return makeError("end time out of range");
+        end[i] = start[i] + d;
+        if (lane && i > 0 && start[i] < end[i - 1]) return makeError("overlapping events in one lane");
+    }
+    return finished(ends, "end");
+}
+
+// Version 2: the first start zigzag, then unsigned gaps after the previous end (`gaps`: a lane,
+// which cannot overlap) or after the previous start; durations unsigned. Start and end columns
+// are read together since each start depends on the previous end.
+Status decodeTimesV2(Reader starts, Reader ends, uint32_t count, bool gaps, bool lane, int64_t* start,
+                     int64_t* end) {
+    int64_t prevStart = 0, prevEnd = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t v = starts.varint();
+        int64_t s;
+        if (i == 0) {
+            s = unzigzag(v);
+            if (s < -kMaxEventTime || s > kMaxEventTime) return makeError("start time out of range");
+        } else {
+            const int64_t from = gaps ? prevEnd : prevStart;  // within +-kMaxEventTime
+            if (v > static_cast<uint64_t>(kMaxEventTime - from)) return makeError("start time out of range");
+            s = from + static_cast<int64_t>(v);
+        }
+        start[i] = s;
+        prevStart = prevEnd = s;
+        if (end) {
+            const uint64_t d = ends.varint();
+            if (d > static_cast<uint64_t>(kMaxEventTime - s)) return makeError("end time out of range");
+            if (lane && !gaps && i > 0 && s < end[i - 1]) return makeError("overlapping events in one lane");
+            end[i] = prevEnd = s + static_cast<int64_t>(d);
+        }
+    }
+    if (Status s = finished(starts, "start"); !s) return s;
+    return end ? finished(ends, "end") : Status{};
+}
+
 }  // namespace
 
 uint64_t chunkChecksum(const void* data, size_t size) { return XXH3_64bits(data, size); }
 
-ChunkEncoder::ChunkEncoder(int level) : m_ctx(ZSTD_createCCtx()), m_level(level) {}
+ChunkEncoder::ChunkEncoder(int level, uint8_t version)
+    : m_ctx(ZSTD_createCCtx()), m_level(level), m_version(version == 1 ? 1 : kChunkEncodingVersion) {}
 ChunkEncoder::~ChunkEncoder() { ZSTD_freeCCtx(m_ctx); }
 
 Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& out) {
     const KindSchema& sc = t.schema();
+    // A lane's events follow each other: each start is stored as the gap after the previous
+    // end, which is smaller than the distance between starts by the previous duration (15% of
+    // a chunk's bytes). Overlapping events (an importer's spooled runs) store start deltas.
+    bool laneCoded = true;
+    for (size_t i = b + 1; i < e; ++i) {
+        if (t.start[i] < t.start[i - 1]) return makeError("chunk events are not sorted by start");
+        laneCoded = laneCoded && t.start[i] >= t.endAt(i - 1);
+    }
+    if (sc.hasEnd)
+        for (size_t i = b; i < e; ++i)
+            if (t.end[i] < t.start[i]) return makeError("chunk event ends before it starts");
+    if (m_version == 1) laneCoded = false;  // version 1 has start deltas only, zigzag
     m_raw.clear();
     m_raw.reserve((e - b) * 16 + 64);
-    m_raw.insert(m_raw.end(), kMagic, kMagic + 4);
+    m_raw.insert(m_raw.end(), kMagic, kMagic + 3);
+    m_raw.push_back(m_version);
     putU32(m_raw, static_cast<uint32_t>(e - b));
     const uint8_t ncols = static_cast<uint8_t>(1 + (sc.hasEnd ? 1 : 0) + (sc.hasName ? 1 : 0) + sc.columns.size());
     m_raw.push_back(ncols);
+    if (m_version >= 2) m_raw.push_back(laneCoded ? kStartsAsGaps : kStartsAsDeltas);
+    // Version 2 stores the non-negative gaps, deltas and durations unsigned (one bit more per byte).
+    auto putTime = [&](int64_t v) { putVarint(m_raw, m_version >= 2 ? static_cast<uint64_t>(v) : zigzag(v)); };
     putColumn(m_raw, [&] {
-        int64_t prev = 0;
-        for (size_t i = b; i < e; ++i) {
-            putVarint(m_raw, zigzag(t.start[i] - prev));
-            prev = t.start[i];
-        }
+        if (e > b) putVarint(m_raw, zigzag(t.start[b]));
+        for (size_t i = b + 1; i < e; ++i) putTime(t.start[i] - (laneCoded ? t.endAt(i - 1) : t.start[i - 1]));
     });
     if (sc.hasEnd) {
         putColumn(m_raw, [&] {
-            for (size_t i = b; i < e; ++i) putVarint(m_raw, zigzag(t.end[i] - t.start[i]));
+            for (size_t i = b; i < e; ++i) putTime(t.end[i] - t.start[i]);
         });
     }
     if (sc.hasName) {
@@ -160,7 +235,7 @@ ChunkDecoder::ChunkDecoder() : m_ctx(ZSTD_createDCtx()) {}
 ChunkDecoder::~ChunkDecoder() { ZSTD_freeDCtx(m_ctx); }
 
 Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count,
-                            uint64_t checksum, Track& t, uint64_t columns) {
+                            uint64_t checksum, Track& t, uint64_t columns, bool lane) {
     if (chunkChecksum(blob, blobSize) != checksum) return makeError("checksum mismatch");
     if (rawBytes > kMaxRawBytes || rawBytes < 9) return makeError("implausible decoded size " + std::to_string(rawBytes));
     // Each event takes at least one byte: a count the decoded bytes cannot hold is refused
@@ -201,14 +276,18 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
     }
     if (n != rawBytes) return makeError("decoded " + std::to_string(n) + " bytes, expected " + std::to_string(rawBytes));
     if (std::memcmp(m_raw.data(), kMagic, 3) != 0) return makeError("bad chunk magic");
-    if (m_raw[3] != kMagic[3]) return makeError("unsupported chunk encoding version " + std::to_string(m_raw[3]));
+    const uint8_t version = m_raw[3];
+    if (version != 1 && version != 2) return makeError("unsupported chunk encoding version " + std::to_string(version));
     Reader r{m_raw.data() + 4, m_raw.data() + m_raw.size()};
     const uint32_t storedCount = r.u32();
     if (!r.ok || storedCount != count)
         return makeError("event count " + std::to_string(storedCount) + " does not match the index (" +
                          std::to_string(count) + ")");
-    if (r.p >= r.end) return makeError("truncated chunk header");
+    if (r.end - r.p < (version == 1 ? 1 : 2)) return makeError("truncated chunk header");
     const uint8_t ncols = *r.p++;
+    const uint8_t startCoding = version == 1 ? kStartsAsDeltas : *r.p++;
+    if (startCoding != kStartsAsGaps && startCoding != kStartsAsDeltas)
+        return makeError("unknown start coding " + std::to_string(startCoding));
     const KindSchema& sc = t.schema();
     const size_t needed = 1 + (sc.hasEnd ? 1 : 0) + (sc.hasName ? 1 : 0);
     if (ncols < needed) return makeError("chunk has " + std::to_string(ncols) + " columns, need at least " + std::to_string(needed));
@@ -222,37 +301,20 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
         r.p += len;
         return {};
     };
-    auto finished = [&](const Reader& cr, const char* what) -> Status {
-        if (!cr.ok) return makeError(std::string("column '") + what + "' is truncated");
-        if (cr.p != cr.end) return makeError(std::string("column '") + what + "' has trailing bytes");
-        return {};
-    };
 
-    Reader cr{nullptr, nullptr};
-    if (Status s = column("start", cr); !s) return s;
+    Reader starts{nullptr, nullptr}, ends{nullptr, nullptr};
+    if (Status s = column("start", starts); !s) return s;
+    if (sc.hasEnd)
+        if (Status s = column("end", ends); !s) return s;
     t.start.resize(base + count);
-    {
-        int64_t prev = 0;
-        for (uint32_t i = 0; i < count; ++i) {
-            prev = wrappingAdd(prev, unzigzag(cr.varint()));
-            if (prev < -kMaxEventTime || prev > kMaxEventTime) return makeError("start time out of range");
-            t.start[base + i] = prev;
-            if (i > 0 && prev < t.start[base + i - 1]) return makeError("start times are not sorted");
-        }
-        if (Status s = finished(cr, "start"); !s) return s;
-    }
-    if (sc.hasEnd) {
-        if (Status s = column("end", cr); !s) return s;
-        t.end.resize(base + count);
-        for (uint32_t i = 0; i < count; ++i) {
-            int64_t d = unzigzag(cr.varint());
-            if (d < 0) return makeError("negative duration");
-            if (d > kMaxEventTime - t.start[base + i]) return makeError("end time out of range");
-            t.end[base + i] = t.start[base + i] + d;
-            if (i > 0 && t.start[base + i] < t.end[base + i - 1]) return makeError("overlapping events in one lane");
-        }
-        if (Status s = finished(cr, "end"); !s) return s;
-    }
+    if (sc.hasEnd) t.end.resize(base + count);
+    int64_t* const end = sc.hasEnd ? t.end.data() + base : nullptr;
+    if (Status s = version == 1 ? decodeTimesV1(starts, ends, count, lane, t.start.data() + base, end)
+                                : decodeTimesV2(starts, ends, count, startCoding == kStartsAsGaps, lane,
+                                                t.start.data() + base, end);
+        !s)
+        return s;
+    Reader cr{nullptr, nullptr};
     if (sc.hasName) {
         if (Status s = column("name", cr); !s) return s;
         t.name.resize(base + count);

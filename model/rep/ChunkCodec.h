@@ -1,6 +1,7 @@
 #pragma once
 // Encoding of one chunk: up to a few tens of thousands of consecutive events of one lane of
-// one track, as delta/zigzag/varint columns compressed with zstd (see model/FORMAT.md).
+// one track, as delta/zigzag/varint columns compressed with zstd (see model/FORMAT.md, "Chunk
+// encoding"). Writes version 2; reads versions 1 and 2.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@ struct ZSTD_DCtx_s;
 
 namespace sl {
 
+constexpr uint8_t kChunkEncodingVersion = 2;  // what ChunkEncoder writes
+
 struct EncodedChunk {
     std::vector<uint8_t> blob;  // zstd frame
     uint32_t count = 0;
@@ -24,17 +27,22 @@ struct EncodedChunk {
 
 class ChunkEncoder {
 public:
-    explicit ChunkEncoder(int zstdLevel = 1);
+    // version: kChunkEncodingVersion, or 1 (what format-1 writers wrote: for baselines and
+    // compatibility tests).
+    explicit ChunkEncoder(int zstdLevel = 1, uint8_t version = kChunkEncodingVersion);
     ~ChunkEncoder();
     ChunkEncoder(const ChunkEncoder&) = delete;
     ChunkEncoder& operator=(const ChunkEncoder&) = delete;
 
-    // Encodes events [begin, end) of `track`, which must be sorted by start.
+    // Encodes events [begin, end) of `track`, which must be sorted by start. Events of a lane
+    // (none overlaps the next) are stored as gaps after the previous end, others as start
+    // deltas.
     Status encode(const Track& track, size_t begin, size_t end, EncodedChunk& out);
 
 private:
     ZSTD_CCtx_s* m_ctx;
     int m_level;
+    uint8_t m_version;
     std::vector<uint8_t> m_raw;
 };
 
@@ -48,8 +56,10 @@ public:
     // Decodes and appends `count` events to `track` (whose key gives the schema). Validates
     // checksum, sizes, column lengths and ordering; the error says what is wrong.
     // columns: bit c set decodes schema column c; the others are skipped (zeros, no memory).
+    // lane: the events must not overlap either (a lane of a report: the reader asks for it);
+    // otherwise any events sorted by start (an importer's spooled runs).
     Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count, uint64_t checksum,
-                  Track& track, uint64_t columns = ~uint64_t{0});
+                  Track& track, uint64_t columns = ~uint64_t{0}, bool lane = false);
 
 private:
     ZSTD_DCtx_s* m_ctx;

@@ -11,27 +11,17 @@
 #include "model/core/HugePages.h"
 #include "model/rep/ChunkCodec.h"
 #include "model/rep/FormatVersion.h"
+#include "model/rep/MetadataReader.h"
+#include "model/rep/TableIo.h"
 
 namespace sl {
 
 namespace fs = std::filesystem;
+using namespace repschema;
 
 namespace {
 
 std::string quoted(const std::string& p) { return "'" + p + "'"; }
-
-int64_t timeOrNull(const sqlite::Stmt& st, int i) { return st.isNull(i) ? kUnknownTime : st.i64(i); }
-
-// Runs `sql` and calls `row` for each row; an SQLite error becomes "table 'x': ...".
-template <class Fn>
-Status forEachRow(const sqlite::Db& db, const char* table, const std::string& sql, Fn&& row) {
-    sqlite::Stmt st(db, sql);
-    if (!st.valid()) return makeError(std::string("table '") + table + "': " + st.prepareError());
-    while (st.step())
-        if (Status s = row(st); !s) return makeError(std::string("table '") + table + "': " + s.error());
-    if (!st.ok()) return makeError(std::string("table '") + table + "': " + st.error());
-    return {};
-}
 
 }  // namespace
 
@@ -89,8 +79,9 @@ Status RepFile::readMetadata() {
     }
     std::string magic, complete;
     int minReader = 0;
-    Status s = forEachRow(m_db, "sightline_meta", "SELECT key, value FROM sightline_meta", [&](const sqlite::Stmt& st) -> Status {
-        std::string key(st.text(0)), value(st.text(1));
+    Status s = forEachRow<kSightlineMeta>(m_db, "", [&](const Row<kSightlineMeta>& row) -> Status {
+        const std::string_view key = row.text("key");
+        const std::string value(row.text("value"));
         if (key == "magic") magic = value;
         else if (key == "format_version") m_formatVersion = std::atoi(value.c_str());
         else if (key == "min_reader_version") minReader = std::atoi(value.c_str());
@@ -107,202 +98,9 @@ Status RepFile::readMetadata() {
 
     m_meta = std::make_shared<Report>();
     Report& r = *m_meta;
-    s = forEachRow(m_db, "session", "SELECT * FROM session", [&](const sqlite::Stmt& st) -> Status {
-        Session& x = r.session;
-        x.workingDirectory = st.text(0);
-        x.hostName = st.text(1);
-        x.os = st.text(2);
-        x.cpuModel = st.text(3);
-        x.toolVersion = st.text(4);
-        x.captureOptions = st.text(5);
-        x.source = st.text(6);
-        x.startUtcNs = st.i64(7);
-        x.startMonotonicNs = st.i64(8);
-        x.durationNs = st.i64(9);
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "session_argv", "SELECT arg FROM session_argv ORDER BY idx", [&](const sqlite::Stmt& st) -> Status {
-        r.session.argv.emplace_back(st.text(0));
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "session_env", "SELECT name, value FROM session_env", [&](const sqlite::Stmt& st) -> Status {
-        r.session.environment.emplace_back(std::string(st.text(0)), std::string(st.text(1)));
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "processes", "SELECT pid, parent_pid, name, command_line, start_ns, end_ns, exit_code, exit_signal FROM processes",
-                          [&](const sqlite::Stmt& st) -> Status {
-        Process p;
-        p.pid = st.i64(0); p.parentPid = st.i64(1); p.name = st.text(2); p.commandLine = st.text(3);
-        p.start = timeOrNull(st, 4); p.end = timeOrNull(st, 5);
-        p.exitCode = static_cast<int32_t>(st.i64(6)); p.exitSignal = static_cast<int32_t>(st.i64(7));
-        r.processes.push_back(std::move(p));
-        return {};
-    });
-    // Added in format 1 without raising min_reader_version (older files do not have it).
-    if (s && m_db.hasTable("process_reparents"))
-        s = forEachRow(m_db, "process_reparents", "SELECT pid, time_ns, from_pid, to_pid FROM process_reparents",
-                       [&](const sqlite::Stmt& st) -> Status {
-            r.reparents.push_back({st.i64(0), timeOrNull(st, 1), st.i64(2), st.i64(3)});
-            return {};
-        });
-    // Added in format 1 without raising min_reader_version, as process_reparents.
-    if (s && m_db.hasTable("process_mpi_ranks"))
-        s = forEachRow(m_db, "process_mpi_ranks", "SELECT pid, rank, world_size FROM process_mpi_ranks",
-                       [&](const sqlite::Stmt& st) -> Status {
-            for (auto& p : r.processes)
-                if (p.pid == st.i64(0)) {
-                    p.mpiRank = static_cast<int32_t>(st.i64(1));
-                    p.mpiWorldSize = static_cast<int32_t>(st.i64(2));
-                }
-            return {};
-        });
-    if (s) s = forEachRow(m_db, "threads", "SELECT tid, pid, name, start_ns, end_ns FROM threads", [&](const sqlite::Stmt& st) -> Status {
-        Thread t;
-        t.tid = st.i64(0); t.pid = st.i64(1); t.name = st.text(2);
-        t.start = timeOrNull(st, 3); t.end = timeOrNull(st, 4);
-        r.threads.push_back(std::move(t));
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "gpus", "SELECT device_id, name, uuid, pci_bus_id, sm_count, memory_bytes, compute_major, compute_minor, sm_clock_khz, memory_clock_khz, memory_bandwidth FROM gpus",
-                          [&](const sqlite::Stmt& st) -> Status {
-        Gpu g;
-        g.deviceId = static_cast<int32_t>(st.i64(0)); g.name = st.text(1); g.uuid = st.text(2); g.pciBusId = st.text(3);
-        g.smCount = static_cast<int32_t>(st.i64(4)); g.memoryBytes = st.i64(5);
-        g.computeMajor = static_cast<int32_t>(st.i64(6)); g.computeMinor = static_cast<int32_t>(st.i64(7));
-        g.smClockKHz = st.i64(8); g.memoryClockKHz = st.i64(9); g.memoryBandwidthBytesPerSec = st.i64(10);
-        r.gpus.push_back(std::move(g));
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "cuda_contexts", "SELECT pid, device_id, context_id, name FROM cuda_contexts", [&](const sqlite::Stmt& st) -> Status {
-        r.contexts.push_back({st.i64(0), static_cast<int32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), std::string(st.text(3))});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "cuda_streams", "SELECT pid, device_id, context_id, stream_id, priority, flags, is_default, name FROM cuda_streams",
-                          [&](const sqlite::Stmt& st) -> Status {
-        CudaStream c;
-        c.pid = st.i64(0); c.deviceId = static_cast<int32_t>(st.i64(1)); c.contextId = static_cast<uint32_t>(st.i64(2));
-        c.streamId = static_cast<uint32_t>(st.i64(3)); c.priority = static_cast<int32_t>(st.i64(4));
-        c.flags = static_cast<uint32_t>(st.i64(5)); c.isDefault = st.i64(6) != 0; c.name = st.text(7);
-        r.streams.push_back(std::move(c));
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "nvtx_domains", "SELECT pid, domain_id, name FROM nvtx_domains", [&](const sqlite::Stmt& st) -> Status {
-        r.nvtxDomains.push_back({st.i64(0), static_cast<uint32_t>(st.i64(1)), std::string(st.text(2))});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "nvtx_categories", "SELECT pid, domain_id, category, name FROM nvtx_categories", [&](const sqlite::Stmt& st) -> Status {
-        r.nvtxCategories.push_back({st.i64(0), static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), std::string(st.text(3))});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "metric_series", "SELECT series_id, name, unit, source, device_id, pid FROM metric_series", [&](const sqlite::Stmt& st) -> Status {
-        r.metricSeries.push_back({static_cast<uint32_t>(st.i64(0)), std::string(st.text(1)), std::string(st.text(2)),
-                                  std::string(st.text(3)), static_cast<int32_t>(st.i64(4)), st.i64(5)});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "strings", "SELECT id, value FROM strings ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
-        if (st.i64(0) != static_cast<int64_t>(r.strings.size()))
-            return makeError("string ids are not contiguous at id " + std::to_string(st.i64(0)));
-        r.strings.appendRaw(st.blob(1));
-        return {};
-    });
-    const int64_t nstrings = static_cast<int64_t>(r.strings.size());
-    auto checkString = [nstrings](int64_t id, const char* what) -> Status {
-        if (id < 0 || id >= nstrings) return makeError(std::string(what) + " refers to missing string " + std::to_string(id));
-        return {};
-    };
-    if (s) s = forEachRow(m_db, "kernel_launches", "SELECT * FROM kernel_launches ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
-        if (st.i64(0) != static_cast<int64_t>(r.kernelLaunches.size())) return makeError("launch ids are not contiguous");
-        KernelLaunchInfo k;
-        k.mangledName = static_cast<uint32_t>(st.i64(1)); k.shortName = static_cast<uint32_t>(st.i64(2));
-        if (Status c = checkString(k.mangledName, "mangled_name"); !c) return c;
-        if (Status c = checkString(k.shortName, "short_name"); !c) return c;
-        for (int i = 0; i < 3; ++i) {
-            k.grid[i] = static_cast<uint32_t>(st.i64(3 + i));
-            k.block[i] = static_cast<uint32_t>(st.i64(6 + i));
-        }
-        k.registersPerThread = static_cast<uint32_t>(st.i64(9)); k.staticSharedBytes = static_cast<uint32_t>(st.i64(10));
-        k.dynamicSharedBytes = static_cast<uint32_t>(st.i64(11)); k.localBytesPerThread = static_cast<uint32_t>(st.i64(12));
-        k.launchType = static_cast<LaunchType>(st.i64(13)); k.graphId = static_cast<uint32_t>(st.i64(14));
-        k.graphNodeId = static_cast<uint64_t>(st.i64(15));
-        r.kernelLaunches.push_back(k);
-        return {};
-    });
-    // Stacks of CPU samples (tables added in format 1 without raising min_reader_version; files
-    // written before them have none).
-    if (s && m_db.hasTable("stack_frames"))
-        s = forEachRow(m_db, "stack_frames", "SELECT id, function, module, offset FROM stack_frames ORDER BY id",
-                       [&](const sqlite::Stmt& st) -> Status {
-            if (st.i64(0) != static_cast<int64_t>(r.stackFrames.size())) return makeError("frame ids are not contiguous");
-            StackFrame f{static_cast<uint32_t>(st.i64(1)), static_cast<uint32_t>(st.i64(2)), static_cast<uint64_t>(st.i64(3))};
-            if (Status c = checkString(f.function, "function"); !c) return c;
-            if (Status c = checkString(f.module, "module"); !c) return c;
-            r.stackFrames.push_back(f);
-            return {};
-        });
-    if (s && m_db.hasTable("call_stacks"))
-        s = forEachRow(m_db, "call_stacks", "SELECT id, frames FROM call_stacks ORDER BY id", [&](const sqlite::Stmt& st) -> Status {
-            if (st.i64(0) != static_cast<int64_t>(r.callStacks.size())) return makeError("stack ids are not contiguous");
-            const std::string_view blob = st.blob(1);
-            if (blob.size() % sizeof(uint32_t) != 0)
-                return makeError("stack " + std::to_string(st.i64(0)) + ": frames blob of " + std::to_string(blob.size()) +
-                                 " bytes is not a whole number of frame ids");
-            CallStack stack;
-            stack.frames.resize(blob.size() / sizeof(uint32_t));
-            if (!blob.empty()) std::memcpy(stack.frames.data(), blob.data(), blob.size());
-            for (uint32_t f : stack.frames)
-                if (f >= r.stackFrames.size())
-                    return makeError("stack " + std::to_string(st.i64(0)) + " refers to missing frame " + std::to_string(f));
-            r.callStacks.push_back(std::move(stack));
-            return {};
-        });
-    // Backtraces of events (--python-backtrace; a table added without raising
-    // min_reader_version: files without it have none): chunks of a sample-shaped track per
-    // (kind, pid, tid), in key order.
-    if (s && m_db.hasTable("event_backtraces")) {
-        ChunkDecoder decoder;
-        s = forEachRow(m_db, "event_backtraces",
-                       "SELECT kind, pid, tid, count, raw_bytes, checksum, data FROM event_backtraces "
-                       "ORDER BY kind, pid, tid, seq",
-                       [&](const sqlite::Stmt& st) -> Status {
-            const int64_t kind = st.i64(0);
-            if (kind < 1 || kind > 255 || !findSchema(static_cast<uint8_t>(kind))) return {};  // a newer kind
-            const int64_t count = st.i64(3);
-            const std::string_view blob = st.blob(6);
-            if (count < 0 || count > (1 << 20) || st.i64(4) < 0)
-                return makeError("a backtrace chunk has an invalid count or size");
-            Track t(TrackKey::forThread(EventKind::CpuSample, st.i64(1), st.i64(2)));
-            if (Status d = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(4)),
-                                          static_cast<uint32_t>(count), static_cast<uint64_t>(st.i64(5)), t);
-                !d)
-                return makeError("backtraces of thread " + std::to_string(st.i64(2)) + ": " + d.error());
-            for (size_t i = 0; i < t.size(); ++i) {
-                EventBacktrace b;
-                b.kind = static_cast<EventKind>(kind);
-                b.pid = t.key.pid;
-                b.tid = t.key.tid;
-                b.start = t.start[i];
-                const int64_t stack = t.intAt(cols::CpuSample::Stack, i);
-                if (stack < 0 || static_cast<uint64_t>(stack) >= r.callStacks.size())
-                    return makeError("a backtrace refers to missing stack " + std::to_string(stack));
-                b.stack = static_cast<uint32_t>(stack);
-                if (!r.backtraces.empty() && !(r.backtraces.back().key() < b.key()))
-                    return makeError("backtraces are not in order");
-                r.backtraces.push_back(b);
-            }
-            return {};
-        });
-    }
-    if (s) s = forEachRow(m_db, "diagnostics", "SELECT name, count, reason, pid FROM diagnostics", [&](const sqlite::Stmt& st) -> Status {
-        r.diagnostics.push_back({std::string(st.text(0)), st.i64(1), std::string(st.text(2)), st.i64(3)});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "program_output", "SELECT pid, stream, time_ns, text FROM program_output", [&](const sqlite::Stmt& st) -> Status {
-        r.programOutput.push_back({st.i64(0), static_cast<int32_t>(st.i64(1)), st.i64(2), std::string(st.text(3))});
-        return {};
-    });
-    if (s) s = forEachRow(m_db, "tracks", "SELECT id, kind, pid, tid, device, context, stream, domain, series, event_count, lane_count, t_min, t_max FROM tracks ORDER BY id",
-                          [&](const sqlite::Stmt& st) -> Status {
-        const int64_t rawKind = st.i64(1);
+    s = readMetadataTables(m_db, r);
+    if (s) s = forEachRow<kTracks>(m_db, "ORDER BY id", [&](const Row<kTracks>& row) -> Status {
+        const int64_t rawKind = row.i64("kind");
         if (!findSchema(static_cast<uint8_t>(rawKind)) || rawKind > 255) {
             // A newer writer's kind: skipped, and said so.
             bool found = false;
@@ -314,19 +112,30 @@ Status RepFile::readMetadata() {
             return {};
         }
         TrackInfo t;
-        t.id = st.i64(0);
+        t.id = row.i64("id");
         t.key.kind = static_cast<EventKind>(rawKind);
-        t.key.pid = st.i64(2); t.key.tid = st.i64(3); t.key.device = static_cast<int32_t>(st.i64(4));
-        t.key.context = static_cast<uint32_t>(st.i64(5)); t.key.stream = static_cast<uint32_t>(st.i64(6));
-        t.key.domain = static_cast<uint32_t>(st.i64(7)); t.key.series = static_cast<uint32_t>(st.i64(8));
-        if (st.i64(9) < 0 || st.i64(10) < 1 || st.i64(10) > (1 << 24))
+        t.key.pid = row.i64("pid");
+        t.key.tid = row.i64("tid");
+        t.key.device = static_cast<int32_t>(row.i64("device"));
+        t.key.context = static_cast<uint32_t>(row.i64("context"));
+        t.key.stream = static_cast<uint32_t>(row.i64("stream"));
+        t.key.domain = static_cast<uint32_t>(row.i64("domain"));
+        t.key.series = static_cast<uint32_t>(row.i64("series"));
+        const int64_t events = row.i64("event_count"), lanes = row.i64("lane_count");
+        if (events < 0 || lanes < 1 || lanes > (1 << 24))
             return makeError("track " + std::to_string(t.id) + " has an invalid event or lane count");
-        t.eventCount = static_cast<uint64_t>(st.i64(9));
-        t.laneCount = static_cast<uint32_t>(st.i64(10));
-        t.tMin = st.i64(11); t.tMax = st.i64(12);
+        t.eventCount = static_cast<uint64_t>(events);
+        t.laneCount = static_cast<uint32_t>(lanes);
+        t.tMin = row.i64("t_min");
+        t.tMax = row.i64("t_max");
         m_tracks.push_back(t);
         return {};
     });
+    if (s) {
+        auto chunks = selectFromFile(m_db, kChunks, "WHERE track_id = ?");
+        if (!chunks) return makeError("table 'chunks': " + chunks.error());
+        m_chunkSelect = std::move(chunks.value());
+    }
     if (!s) return s;
     // Tracks exist in the metadata with their keys but no events until readTrack().
     r.tracks.reserve(m_tracks.size());
@@ -340,10 +149,11 @@ Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t column
     const TrackInfo& info = m_tracks[index];
     const bool windowed = t0 != INT64_MIN || t1 != INT64_MAX;
     std::string where = "track " + std::to_string(info.id) + " (" + std::string(schemaOf(info.key.kind).label) + ")";
-    std::string sql = "SELECT lane, seq, count, raw_bytes, checksum, data, t_min, t_max FROM chunks WHERE track_id = ?";
+    std::string sql = m_chunkSelect;
     if (windowed) sql += " AND t_max >= ? AND t_min < ?";
     sql += " ORDER BY lane, seq";
     sqlite::Stmt st(m_db, sql);
+    const Row<kChunks> row(st);
     if (!st.valid()) return makeError(m_path + ": table 'chunks': " + st.prepareError());
     st.bind(1, info.id);
     if (windowed) st.bind(2, t0).bind(3, t1);
@@ -356,7 +166,7 @@ Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t column
     const bool launches = info.key.kind == EventKind::Kernel && (columns >> cols::Kernel::Launch & 1);
     const bool stacks = info.key.kind == EventKind::CpuSample && (columns >> cols::CpuSample::Stack & 1);
     while (st.step()) {
-        const int64_t lane = st.i64(0), seq = st.i64(1), count = st.i64(2);
+        const int64_t lane = row.i64("lane"), seq = row.i64("seq"), count = row.i64("count");
         std::string chunkName = "chunk " + std::to_string(seq) + " of lane " + std::to_string(lane) + " of " + where;
         if (lane < 0 || lane >= info.laneCount) return makeError(m_path + ": " + chunkName + ": lane out of range");
         if (lane < expectLane) return makeError(m_path + ": " + chunkName + ": out of order");
@@ -369,7 +179,7 @@ Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t column
         if (!windowed && seq != expectSeq) return makeError(m_path + ": " + chunkName + ": missing chunk " + std::to_string(expectSeq));
         expectSeq = seq + 1;
         if (count <= 0 || count > (1 << 24)) return makeError(m_path + ": " + chunkName + ": invalid event count");
-        std::string_view blob = st.blob(5);
+        std::string_view blob = row.blob("data");
         if (onChunk) {  // each chunk alone: the same memory serves every chunk
             t.start.clear();
             t.end.clear();
@@ -377,15 +187,16 @@ Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t column
             for (auto& c : t.cols) c.clear();
         }
         const size_t before = t.size();
-        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(st.i64(3)), static_cast<uint32_t>(count),
-                                   static_cast<uint64_t>(st.i64(4)), t, columns);
+        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(row.i64("raw_bytes")),
+                                   static_cast<uint32_t>(count), static_cast<uint64_t>(row.i64("checksum")), t, columns,
+                                   /*lane=*/true);
         if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
         // Lanes must stay sorted and non-overlapping across chunk boundaries too.
         if (laneStarted && t.start[before] < laneEnd)
             return makeError(m_path + ": " + chunkName + ": overlaps the previous chunk");
         laneEnd = t.endAt(t.size() - 1);
         laneStarted = true;
-        if (!windowed && (t.start[before] != st.i64(6) || laneEnd != st.i64(7)))
+        if (!windowed && (t.start[before] != row.i64("t_min") || laneEnd != row.i64("t_max")))
             return makeError(m_path + ": " + chunkName + ": time range does not match the index");
         total += static_cast<uint64_t>(count);
         if (total > info.eventCount) return makeError(m_path + ": " + where + ": more events than the index says");
@@ -461,6 +272,7 @@ Result<std::unique_ptr<RepFile>> RepFile::openAnother() const {
     f->m_meta = std::make_shared<Report>();
     f->m_tracks = m_tracks;
     f->m_refs = m_refs;
+    f->m_chunkSelect = m_chunkSelect;
     return f;
 }
 

@@ -97,6 +97,7 @@ private:
     int m_formatVersion = 0;
     std::shared_ptr<Report> m_meta;
     std::vector<TrackInfo> m_tracks;
+    std::string m_chunkSelect;  // "SELECT <chunks' columns> FROM chunks WHERE track_id = ?"
     // Sizes of the tables events refer to, for validating the references of loaded tracks.
     struct RefCounts {
         size_t strings = 0, launches = 0, stacks = 0;

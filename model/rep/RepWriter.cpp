@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <type_traits>
 
 #include "model/rep/FormatVersion.h"
 #include "model/rep/RepSchema.h"
@@ -30,11 +31,26 @@ std::string sqlError(const char* what, const std::string& detail) { return std::
 
 }  // namespace
 
+uint32_t RepWriter::pageSizeFor(uint64_t bytes) {
+    // About 1/512 of the report: the 23 tables and indexes and the half page each chunk leaves
+    // empty stay a few percent of it. 16 KiB pages read 10 M-event reports as fast as 64 KiB
+    // ones did (docs/PERFORMANCE.md) and waste a quarter as much per chunk.
+    uint32_t page = 1024;
+    while (page < 16384 && page * uint64_t{512} < bytes) page *= 2;
+    return page;
+}
+
+uint32_t RepWriter::pageSize(uint64_t expectedBytes) const {
+    return m_options.formatVersion == 1 ? 65536 : pageSizeFor(expectedBytes);
+}
+
 Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& path, const WriteOptions& options) {
     std::unique_ptr<RepWriter> w(new RepWriter());
     w->m_path = path;
     w->m_options = options;
-    w->m_encoder = std::make_unique<ChunkEncoder>(options.zstdLevel);
+    if (options.formatVersion != 1 && options.formatVersion != kFormatVersion)
+        return makeError("cannot write report format " + std::to_string(options.formatVersion));
+    w->m_encoder = std::make_unique<ChunkEncoder>(options.zstdLevel, options.formatVersion == 1 ? 1 : kChunkEncodingVersion);
     if (!options.overwrite && fs::exists(path))
         return makeError("'" + path + "' already exists (use -f/--force-overwrite to replace it)");
     fs::path dir = fs::path(path).parent_path();
@@ -43,25 +59,30 @@ Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& path, co
     if (!fs::is_directory(dir, ec)) return makeError("cannot write '" + path + "': directory '" + dir.string() + "' does not exist");
     w->m_tmpPath = path + ".tmp-" + std::to_string(::getpid());
     fs::remove(w->m_tmpPath, ec);
+    // The file is created now (an unwritable destination fails here); its page size is set
+    // once the report's size is known (startFile).
     if (Status s = w->m_db.create(w->m_tmpPath); !s)
         return makeError("cannot create '" + w->m_tmpPath + "': " + s.error());
-    // Large pages suit big blobs; no journal: the temporary file is discarded on failure.
-    Status s = w->m_db.exec(
-        "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
-        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; BEGIN;");
-    if (s) s = w->m_db.exec(repschema::kCreateTables);
-    if (!s) {
-        w->abandon();
-        return makeError("cannot initialize '" + w->m_tmpPath + "': " + s.error());
-    }
-    w->m_insertChunk = sqlite::Stmt(w->m_db,
-                                    "INSERT INTO chunks(track_id, lane, seq, t_min, t_max, count, raw_bytes, checksum, data) "
-                                    "VALUES(?,?,?,?,?,?,?,?,?)");
-    if (!w->m_insertChunk.valid()) {
-        w->abandon();
-        return makeError(sqlError("cannot prepare chunk insert", w->m_insertChunk.prepareError()));
-    }
     return w;
+}
+
+Status RepWriter::startFile(uint32_t bytesPerPage) {
+    // No journal: the temporary file is discarded on failure.
+    Status s = m_db.exec("PRAGMA page_size=" + std::to_string(bytesPerPage) +
+                         "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
+                         "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; BEGIN;");
+    // Tables added later in format 1 are created only when they get rows (writeRows).
+    for (const repschema::TableDef* t : repschema::kTables)
+        if (s && (!t->optional || m_options.formatVersion == 1)) s = m_db.exec(repschema::createTableSql(*t));
+    if (!s) return makeError("cannot initialize '" + m_tmpPath + "': " + s.error());
+    m_insertChunk = std::make_unique<repschema::Insert<repschema::kChunks>>(m_db);
+    if (!m_insertChunk->valid()) return makeError(sqlError("cannot prepare chunk insert", m_insertChunk->error()));
+    m_started = true;
+    for (const HeldChunk& h : m_held)
+        if (Status st = writeChunk(h.trackId, h.lane, h.seq, h.chunk); !st) return st;
+    m_held.clear();
+    m_held.shrink_to_fit();
+    return {};
 }
 
 RepWriter::~RepWriter() {
@@ -69,7 +90,7 @@ RepWriter::~RepWriter() {
 }
 
 void RepWriter::abandon() {
-    m_insertChunk = sqlite::Stmt();
+    m_insertChunk.reset();
     m_db.close();
     if (!m_tmpPath.empty()) {
         std::error_code ec;
@@ -77,18 +98,26 @@ void RepWriter::abandon() {
     }
 }
 
-Status RepWriter::insertChunk(int64_t trackId, uint32_t lane, uint32_t seq, const EncodedChunk& c) {
-    auto& st = m_insertChunk;
-    st.reset();
-    st.bind(1, trackId).bind(2, static_cast<int64_t>(lane)).bind(3, static_cast<int64_t>(seq));
-    st.bind(4, c.tMin).bind(5, c.tMax).bind(6, static_cast<int64_t>(c.count));
-    st.bind(7, static_cast<int64_t>(c.rawBytes)).bind(8, static_cast<int64_t>(c.checksum));
-    st.bindBlob(9, c.blob.data(), c.blob.size());
-    st.step();
-    if (!st.ok()) return makeError("cannot write chunk to '" + m_tmpPath + "': " + st.error());
+Status RepWriter::writeChunk(int64_t trackId, uint32_t lane, uint32_t seq, const EncodedChunk& c) {
+    auto& ins = *m_insertChunk;
+    ins.set("track_id", trackId).set("lane", lane).set("seq", seq).set("t_min", c.tMin).set("t_max", c.tMax);
+    ins.set("count", c.count).set("raw_bytes", c.rawBytes).set("checksum", c.checksum);
+    ins.setBlob("data", c.blob.data(), c.blob.size());
+    if (Status s = ins.insert(); !s) return makeError("cannot write chunk to '" + m_tmpPath + "': " + s.error());
+    return {};
+}
+
+Status RepWriter::insertChunk(int64_t trackId, uint32_t lane, uint32_t seq, EncodedChunk& c) {
     ++m_chunkCount;
     m_eventCount += c.count;
     m_blobBytes += c.blob.size();
+    if (m_started) return writeChunk(trackId, lane, seq, c);
+    // Held back until the report's size is known; `c` is the caller's scratch, taken over here.
+    c.blob.shrink_to_fit();
+    m_heldBytes += c.blob.size();
+    m_held.push_back({trackId, lane, seq, std::move(c)});
+    c = EncodedChunk();
+    if (m_heldBytes >= kPageSizeDecidedAt || m_options.formatVersion == 1) return startFile(pageSize(m_heldBytes));
     return {};
 }
 
@@ -159,223 +188,201 @@ Status RepWriter::writeTrack(const Track& t) {
     return {};
 }
 
+namespace {
+
+using namespace repschema;
+
+// Bytes the metadata will take, roughly: with the chunks, what the page size is chosen by.
+uint64_t metadataBytes(const Report& m) {
+    uint64_t bytes = 4096;
+    for (uint32_t i = 1; i < m.strings.size(); ++i) bytes += m.strings.get(i).size() + 4;
+    bytes += 40 * (m.kernelLaunches.size() + m.processes.size() + m.threads.size() + m.streams.size() + m.diagnostics.size());
+    bytes += 12 * m.stackFrames.size() + 2 * m.backtraces.size();
+    for (const auto& c : m.callStacks) bytes += 4 + 4 * c.frames.size();
+    for (const auto& o : m.programOutput) bytes += 16 + o.text.size();
+    return bytes;
+}
+
+// Writes n rows of table T, each filled by fill(insert, i); a table added later in format 1 is
+// created only when it has rows.
+template <const TableDef& T, class Fill>
+Status writeRows(sqlite::Db& db, const std::string& file, size_t n, Fill&& fill) {
+    auto fail = [&](const std::string& e) { return makeError("cannot write " + e + " to '" + file + "'"); };
+    if (n == 0) return {};
+    if (T.optional && !db.hasTable(T.name))
+        if (Status s = db.exec(createTableSql(T)); !s) return fail("table '" + std::string(T.name) + "': " + s.error());
+    Insert<T> ins(db);
+    if (!ins.valid()) return fail("table '" + std::string(T.name) + "': " + ins.error());
+    for (size_t i = 0; i < n; ++i) {
+        fill(ins, i);
+        if (Status s = ins.insert(); !s) return fail(s.error());
+    }
+    return {};
+}
+
+// An unknown time (kUnknownTime) is stored as NULL.
+template <const TableDef& T>
+void setTime(Insert<T>& ins, std::type_identity_t<Col<T>> c, int64_t t) {
+    if (t == kUnknownTime) ins.setNull(c);
+    else ins.set(c, t);
+}
+
+}  // namespace
+
 Status RepWriter::writeMetadata(const Report& m) {
-    auto fail = [this](const char* table, const sqlite::Stmt& st) {
-        return makeError(std::string("cannot write table '") + table + "' to '" + m_tmpPath + "': " + st.error());
+    // Each table's rows through its generated INSERT; an error names the table and the file.
+    // Each table's rows through its generated INSERT; an error names the table and the file.
+    const std::pair<const char*, std::string> meta[] = {
+        {"magic", kReportMagic},
+        {"format_version", std::to_string(m_options.formatVersion)},
+        {"min_reader_version", std::to_string(m_options.formatVersion == 1 ? 1 : kMinReaderVersion)},
+        {"writer", "sightline " + m.session.toolVersion},
+        {"event_count", std::to_string(m_eventCount)},
+        {"chunk_count", std::to_string(m_chunkCount)},
+        {"track_count", std::to_string(m_tracks.size())},
+        {"string_count", std::to_string(m.strings.size())},
     };
-#define SL_INSERT(table, sql) sqlite::Stmt st(m_db, sql); if (!st.valid()) return fail(table, st)
-#define SL_STEP(table) st.step(); if (!st.ok()) return fail(table, st); st.reset()
-    {
-        SL_INSERT("sightline_meta", "INSERT INTO sightline_meta(key, value) VALUES(?, ?)");
-        auto put = [&](const char* k, const std::string& v) { st.reset(); st.bind(1, k).bind(2, v); st.step(); return st.ok(); };
-        if (!put("magic", kReportMagic) || !put("format_version", std::to_string(kFormatVersion)) ||
-            !put("min_reader_version", std::to_string(kMinReaderVersion)) ||
-            !put("writer", "sightline " + m.session.toolVersion) ||
-            !put("event_count", std::to_string(m_eventCount)) || !put("chunk_count", std::to_string(m_chunkCount)) ||
-            !put("track_count", std::to_string(m_tracks.size())) || !put("string_count", std::to_string(m.strings.size())))
-            return fail("sightline_meta", st);
-    }
-    {
-        const Session& s = m.session;
-        SL_INSERT("session", "INSERT INTO session VALUES(?,?,?,?,?,?,?,?,?,?)");
-        st.bind(1, s.workingDirectory).bind(2, s.hostName).bind(3, s.os).bind(4, s.cpuModel).bind(5, s.toolVersion);
-        st.bind(6, s.captureOptions).bind(7, s.source).bind(8, s.startUtcNs).bind(9, s.startMonotonicNs).bind(10, s.durationNs);
-        SL_STEP("session");
-    }
-    {
-        SL_INSERT("session_argv", "INSERT INTO session_argv VALUES(?,?)");
-        for (size_t i = 0; i < m.session.argv.size(); ++i) {
-            st.bind(1, static_cast<int64_t>(i)).bind(2, m.session.argv[i]);
-            SL_STEP("session_argv");
+    Status s = writeRows<kSightlineMeta>(m_db, m_tmpPath, std::size(meta), [&](Insert<kSightlineMeta>& ins, size_t i) {
+        ins.set("key", meta[i].first).set("value", meta[i].second);
+    });
+    if (s) s = writeRows<kSession>(m_db, m_tmpPath, 1, [&](Insert<kSession>& ins, size_t) {
+        const Session& x = m.session;
+        ins.set("working_directory", x.workingDirectory).set("host_name", x.hostName).set("os", x.os);
+        ins.set("cpu_model", x.cpuModel).set("tool_version", x.toolVersion).set("capture_options", x.captureOptions);
+        ins.set("source", x.source).set("start_utc_ns", x.startUtcNs).set("start_monotonic_ns", x.startMonotonicNs);
+        ins.set("duration_ns", x.durationNs);
+    });
+    if (s) s = writeRows<kSessionArgv>(m_db, m_tmpPath, m.session.argv.size(), [&](Insert<kSessionArgv>& ins, size_t i) {
+        ins.set("idx", i).set("arg", m.session.argv[i]);
+    });
+    if (s) s = writeRows<kSessionEnv>(m_db, m_tmpPath, m.session.environment.size(), [&](Insert<kSessionEnv>& ins, size_t i) {
+        ins.set("name", m.session.environment[i].first).set("value", m.session.environment[i].second);
+    });
+    if (s) s = writeRows<kProcesses>(m_db, m_tmpPath, m.processes.size(), [&](Insert<kProcesses>& ins, size_t i) {
+        const Process& p = m.processes[i];
+        ins.set("pid", p.pid).set("parent_pid", p.parentPid).set("name", p.name).set("command_line", p.commandLine);
+        setTime(ins, "start_ns", p.start);
+        setTime(ins, "end_ns", p.end);
+        ins.set("exit_code", p.exitCode).set("exit_signal", p.exitSignal);
+    });
+    if (s) s = writeRows<kProcessReparents>(m_db, m_tmpPath, m.reparents.size(), [&](Insert<kProcessReparents>& ins, size_t i) {
+        const ProcessReparent& rp = m.reparents[i];
+        ins.set("pid", rp.pid).set("from_pid", rp.fromPid).set("to_pid", rp.toPid);
+        setTime(ins, "time_ns", rp.time);
+    });
+    std::vector<const Process*> ranked;
+    for (const auto& p : m.processes)
+        if (p.mpiRank >= 0) ranked.push_back(&p);
+    if (s) s = writeRows<kProcessMpiRanks>(m_db, m_tmpPath, ranked.size(), [&](Insert<kProcessMpiRanks>& ins, size_t i) {
+        ins.set("pid", ranked[i]->pid).set("rank", ranked[i]->mpiRank).set("world_size", ranked[i]->mpiWorldSize);
+    });
+    if (s) s = writeRows<kThreads>(m_db, m_tmpPath, m.threads.size(), [&](Insert<kThreads>& ins, size_t i) {
+        const Thread& t = m.threads[i];
+        ins.set("tid", t.tid).set("pid", t.pid).set("name", t.name);
+        setTime(ins, "start_ns", t.start);
+        setTime(ins, "end_ns", t.end);
+    });
+    if (s) s = writeRows<kGpus>(m_db, m_tmpPath, m.gpus.size(), [&](Insert<kGpus>& ins, size_t i) {
+        const Gpu& g = m.gpus[i];
+        ins.set("device_id", g.deviceId).set("name", g.name).set("uuid", g.uuid).set("pci_bus_id", g.pciBusId);
+        ins.set("sm_count", g.smCount).set("memory_bytes", g.memoryBytes).set("compute_major", g.computeMajor);
+        ins.set("compute_minor", g.computeMinor).set("sm_clock_khz", g.smClockKHz).set("memory_clock_khz", g.memoryClockKHz);
+        ins.set("memory_bandwidth", g.memoryBandwidthBytesPerSec);
+    });
+    if (s) s = writeRows<kCudaContexts>(m_db, m_tmpPath, m.contexts.size(), [&](Insert<kCudaContexts>& ins, size_t i) {
+        const CudaContext& c = m.contexts[i];
+        ins.set("pid", c.pid).set("device_id", c.deviceId).set("context_id", c.contextId).set("name", c.name);
+    });
+    if (s) s = writeRows<kCudaStreams>(m_db, m_tmpPath, m.streams.size(), [&](Insert<kCudaStreams>& ins, size_t i) {
+        const CudaStream& c = m.streams[i];
+        ins.set("pid", c.pid).set("device_id", c.deviceId).set("context_id", c.contextId).set("stream_id", c.streamId);
+        ins.set("priority", c.priority).set("flags", c.flags).set("is_default", c.isDefault).set("name", c.name);
+    });
+    if (s) s = writeRows<kNvtxDomains>(m_db, m_tmpPath, m.nvtxDomains.size(), [&](Insert<kNvtxDomains>& ins, size_t i) {
+        const NvtxDomain& d = m.nvtxDomains[i];
+        ins.set("pid", d.pid).set("domain_id", d.domainId).set("name", d.name);
+    });
+    if (s) s = writeRows<kNvtxCategories>(m_db, m_tmpPath, m.nvtxCategories.size(), [&](Insert<kNvtxCategories>& ins, size_t i) {
+        const NvtxCategory& c = m.nvtxCategories[i];
+        ins.set("pid", c.pid).set("domain_id", c.domainId).set("category", c.category).set("name", c.name);
+    });
+    if (s) s = writeRows<kMetricSeries>(m_db, m_tmpPath, m.metricSeries.size(), [&](Insert<kMetricSeries>& ins, size_t i) {
+        const MetricSeries& x = m.metricSeries[i];
+        ins.set("series_id", x.seriesId).set("name", x.name).set("unit", x.unit).set("source", x.source);
+        ins.set("device_id", x.deviceId).set("pid", x.pid);
+    });
+    if (s) s = writeRows<kKernelLaunches>(m_db, m_tmpPath, m.kernelLaunches.size(), [&](Insert<kKernelLaunches>& ins, size_t i) {
+        const KernelLaunchInfo& k = m.kernelLaunches[i];
+        ins.set("id", i).set("mangled_name", k.mangledName).set("short_name", k.shortName);
+        ins.set("grid_x", k.grid[0]).set("grid_y", k.grid[1]).set("grid_z", k.grid[2]);
+        ins.set("block_x", k.block[0]).set("block_y", k.block[1]).set("block_z", k.block[2]);
+        ins.set("registers", k.registersPerThread).set("static_shared", k.staticSharedBytes);
+        ins.set("dynamic_shared", k.dynamicSharedBytes).set("local_bytes", k.localBytesPerThread);
+        ins.set("launch_type", static_cast<int64_t>(k.launchType)).set("graph_id", k.graphId).set("graph_node_id", k.graphNodeId);
+    });
+    if (s) s = writeRows<kStackFrames>(m_db, m_tmpPath, m.stackFrames.size(), [&](Insert<kStackFrames>& ins, size_t i) {
+        const StackFrame& f = m.stackFrames[i];
+        ins.set("id", i).set("function", f.function).set("module", f.module).set("offset", f.offset);
+    });
+    // Frame ids as little-endian uint32, leaf first (the machines we run on are little-endian;
+    // the reader checks the blob's length).
+    if (s) s = writeRows<kCallStacks>(m_db, m_tmpPath, m.callStacks.size(), [&](Insert<kCallStacks>& ins, size_t i) {
+        const auto& frames = m.callStacks[i].frames;
+        ins.set("id", i).setBlob("frames", frames.data(), frames.size() * sizeof(uint32_t));
+    });
+    if (s) s = writeBacktraces(m);
+    if (s) s = writeRows<kDiagnostics>(m_db, m_tmpPath, m.diagnostics.size(), [&](Insert<kDiagnostics>& ins, size_t i) {
+        const Diagnostic& d = m.diagnostics[i];
+        ins.set("name", d.name).set("count", d.count).set("reason", d.reason).set("pid", d.pid);
+    });
+    if (s) s = writeRows<kProgramOutput>(m_db, m_tmpPath, m.programOutput.size(), [&](Insert<kProgramOutput>& ins, size_t i) {
+        const ProgramOutput& o = m.programOutput[i];
+        ins.set("pid", o.pid).set("stream", o.stream).set("time_ns", o.time).set("text", o.text);
+    });
+    // Ids 1..N (0, the empty string, is not stored).
+    if (s) s = writeRows<kStrings>(m_db, m_tmpPath, m.strings.size() > 1 ? m.strings.size() - 1 : 0, [&](Insert<kStrings>& ins, size_t i) {
+        const std::string_view v = m.strings.get(static_cast<uint32_t>(i + 1));
+        ins.set("id", i + 1).setBlob("value", v.data(), v.size());
+    });
+    if (s) s = writeRows<kTracks>(m_db, m_tmpPath, m_tracks.size(), [&](Insert<kTracks>& ins, size_t i) {
+        const TrackRow& t = m_tracks[i];
+        const TrackKey& k = t.key;
+        ins.set("id", t.id).set("kind", static_cast<int64_t>(k.kind)).set("pid", k.pid).set("tid", k.tid);
+        ins.set("device", k.device).set("context", k.context).set("stream", k.stream).set("domain", k.domain);
+        ins.set("series", k.series).set("event_count", t.count).set("lane_count", t.lanes);
+        ins.set("t_min", t.tMin).set("t_max", t.tMax);
+    });
+    return s;
+}
+
+Status RepWriter::writeBacktraces(const Report& m) {
+    if (m.backtraces.empty()) return {};
+    // Backtraces of one (kind, pid, tid), in start order, as chunks of a sample-shaped track
+    // (start = the event's start, stack = the backtrace): the chunk codec's delta coding and
+    // zstd make them about a byte each where rows of integers took about 90.
+    if (!m_db.hasTable(kEventBacktraces.name))
+        if (Status s = m_db.exec(createTableSql(kEventBacktraces)); !s)
+            return makeError("cannot create table 'event_backtraces' in '" + m_tmpPath + "': " + s.error());
+    Insert<kEventBacktraces> ins(m_db);
+    if (!ins.valid()) return makeError("cannot write table 'event_backtraces' to '" + m_tmpPath + "': " + ins.error());
+    constexpr size_t kPerChunk = 1 << 16;
+    for (size_t b = 0; b < m.backtraces.size();) {
+        const EventBacktrace& first = m.backtraces[b];
+        Track t(TrackKey::forThread(EventKind::CpuSample, first.pid, first.tid));
+        size_t e = b;
+        for (; e < m.backtraces.size() && e - b < kPerChunk; ++e) {
+            const EventBacktrace& x = m.backtraces[e];
+            if (x.kind != first.kind || x.pid != first.pid || x.tid != first.tid) break;
+            const int64_t extra[] = {static_cast<int64_t>(x.stack), 0};
+            t.append(x.start, x.start, 0, extra);
         }
+        if (Status s = m_encoder->encode(t, 0, t.size(), m_chunk); !s) return s;
+        ins.set("kind", static_cast<int64_t>(first.kind)).set("pid", first.pid).set("tid", first.tid).set("seq", b);
+        ins.set("count", m_chunk.count).set("raw_bytes", m_chunk.rawBytes).set("checksum", m_chunk.checksum);
+        ins.setBlob("data", m_chunk.blob.data(), m_chunk.blob.size());
+        if (Status s = ins.insert(); !s) return makeError("cannot write " + s.error() + " to '" + m_tmpPath + "'");
+        b = e;
     }
-    {
-        SL_INSERT("session_env", "INSERT INTO session_env VALUES(?,?)");
-        for (const auto& [k, v] : m.session.environment) {
-            st.bind(1, k).bind(2, v);
-            SL_STEP("session_env");
-        }
-    }
-    auto bindTime = [](sqlite::Stmt& st, int i, int64_t t) {
-        if (t == kUnknownTime) st.bindNull(i); else st.bind(i, t);
-    };
-    {
-        SL_INSERT("processes", "INSERT INTO processes VALUES(?,?,?,?,?,?,?,?)");
-        for (const auto& p : m.processes) {
-            st.bind(1, p.pid).bind(2, p.parentPid).bind(3, p.name).bind(4, p.commandLine);
-            bindTime(st, 5, p.start);
-            bindTime(st, 6, p.end);
-            st.bind(7, static_cast<int64_t>(p.exitCode)).bind(8, static_cast<int64_t>(p.exitSignal));
-            SL_STEP("processes");
-        }
-    }
-    {
-        SL_INSERT("process_reparents", "INSERT INTO process_reparents VALUES(?,?,?,?)");
-        for (const auto& rp : m.reparents) {
-            st.bind(1, rp.pid);
-            bindTime(st, 2, rp.time);
-            st.bind(3, rp.fromPid).bind(4, rp.toPid);
-            SL_STEP("process_reparents");
-        }
-    }
-    {
-        SL_INSERT("process_mpi_ranks", "INSERT INTO process_mpi_ranks VALUES(?,?,?)");
-        for (const auto& p : m.processes) {
-            if (p.mpiRank < 0) continue;
-            st.bind(1, p.pid).bind(2, static_cast<int64_t>(p.mpiRank))
-                .bind(3, static_cast<int64_t>(p.mpiWorldSize));
-            SL_STEP("process_mpi_ranks");
-        }
-    }
-    {
-        SL_INSERT("threads", "INSERT INTO threads VALUES(?,?,?,?,?)");
-        for (const auto& t : m.threads) {
-            st.bind(1, t.tid).bind(2, t.pid).bind(3, t.name);
-            bindTime(st, 4, t.start);
-            bindTime(st, 5, t.end);
-            SL_STEP("threads");
-        }
-    }
-    {
-        SL_INSERT("gpus", "INSERT INTO gpus VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-        for (const auto& g : m.gpus) {
-            st.bind(1, static_cast<int64_t>(g.deviceId)).bind(2, g.name).bind(3, g.uuid).bind(4, g.pciBusId);
-            st.bind(5, static_cast<int64_t>(g.smCount)).bind(6, g.memoryBytes).bind(7, static_cast<int64_t>(g.computeMajor));
-            st.bind(8, static_cast<int64_t>(g.computeMinor)).bind(9, g.smClockKHz).bind(10, g.memoryClockKHz);
-            st.bind(11, g.memoryBandwidthBytesPerSec);
-            SL_STEP("gpus");
-        }
-    }
-    {
-        SL_INSERT("cuda_contexts", "INSERT INTO cuda_contexts VALUES(?,?,?,?)");
-        for (const auto& c : m.contexts) {
-            st.bind(1, c.pid).bind(2, static_cast<int64_t>(c.deviceId)).bind(3, static_cast<int64_t>(c.contextId)).bind(4, c.name);
-            SL_STEP("cuda_contexts");
-        }
-    }
-    {
-        SL_INSERT("cuda_streams", "INSERT INTO cuda_streams VALUES(?,?,?,?,?,?,?,?)");
-        for (const auto& s : m.streams) {
-            st.bind(1, s.pid).bind(2, static_cast<int64_t>(s.deviceId)).bind(3, static_cast<int64_t>(s.contextId));
-            st.bind(4, static_cast<int64_t>(s.streamId)).bind(5, static_cast<int64_t>(s.priority));
-            st.bind(6, static_cast<int64_t>(s.flags)).bind(7, static_cast<int64_t>(s.isDefault)).bind(8, s.name);
-            SL_STEP("cuda_streams");
-        }
-    }
-    {
-        SL_INSERT("nvtx_domains", "INSERT INTO nvtx_domains VALUES(?,?,?)");
-        for (const auto& d : m.nvtxDomains) {
-            st.bind(1, d.pid).bind(2, static_cast<int64_t>(d.domainId)).bind(3, d.name);
-            SL_STEP("nvtx_domains");
-        }
-    }
-    {
-        SL_INSERT("nvtx_categories", "INSERT INTO nvtx_categories VALUES(?,?,?,?)");
-        for (const auto& c : m.nvtxCategories) {
-            st.bind(1, c.pid).bind(2, static_cast<int64_t>(c.domainId)).bind(3, static_cast<int64_t>(c.category)).bind(4, c.name);
-            SL_STEP("nvtx_categories");
-        }
-    }
-    {
-        SL_INSERT("metric_series", "INSERT INTO metric_series VALUES(?,?,?,?,?,?)");
-        for (const auto& s : m.metricSeries) {
-            st.bind(1, static_cast<int64_t>(s.seriesId)).bind(2, s.name).bind(3, s.unit).bind(4, s.source);
-            st.bind(5, static_cast<int64_t>(s.deviceId)).bind(6, s.pid);
-            SL_STEP("metric_series");
-        }
-    }
-    {
-        SL_INSERT("kernel_launches", "INSERT INTO kernel_launches VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        for (size_t i = 0; i < m.kernelLaunches.size(); ++i) {
-            const auto& k = m.kernelLaunches[i];
-            int64_t v[] = {static_cast<int64_t>(i), k.mangledName, k.shortName, k.grid[0], k.grid[1], k.grid[2],
-                           k.block[0], k.block[1], k.block[2], k.registersPerThread, k.staticSharedBytes,
-                           k.dynamicSharedBytes, k.localBytesPerThread, static_cast<int64_t>(k.launchType), k.graphId,
-                           static_cast<int64_t>(k.graphNodeId)};
-            for (int c = 0; c < 16; ++c) st.bind(c + 1, v[c]);
-            SL_STEP("kernel_launches");
-        }
-    }
-    {
-        SL_INSERT("stack_frames", "INSERT INTO stack_frames VALUES(?,?,?,?)");
-        for (size_t i = 0; i < m.stackFrames.size(); ++i) {
-            const auto& f = m.stackFrames[i];
-            st.bind(1, static_cast<int64_t>(i)).bind(2, static_cast<int64_t>(f.function));
-            st.bind(3, static_cast<int64_t>(f.module)).bind(4, static_cast<int64_t>(f.offset));
-            SL_STEP("stack_frames");
-        }
-    }
-    {
-        // Frame ids as little-endian uint32, leaf first (the machines we run on are little-endian;
-        // the reader checks the blob's length).
-        SL_INSERT("call_stacks", "INSERT INTO call_stacks VALUES(?,?)");
-        for (size_t i = 0; i < m.callStacks.size(); ++i) {
-            const auto& frames = m.callStacks[i].frames;
-            st.bind(1, static_cast<int64_t>(i)).bindBlob(2, frames.data(), frames.size() * sizeof(uint32_t));
-            SL_STEP("call_stacks");
-        }
-    }
-    {
-        // Backtraces of one (kind, pid, tid), in start order, as chunks of a sample-shaped track
-        // (start = the event's start, stack = the backtrace): the chunk codec's delta coding and
-        // zstd make them about a byte each where rows of integers took about 90.
-        SL_INSERT("event_backtraces", "INSERT INTO event_backtraces VALUES(?,?,?,?,?,?,?,?)");
-        constexpr size_t kPerChunk = 1 << 16;
-        for (size_t b = 0; b < m.backtraces.size();) {
-            const EventBacktrace& first = m.backtraces[b];
-            Track t(TrackKey::forThread(EventKind::CpuSample, first.pid, first.tid));
-            size_t e = b;
-            for (; e < m.backtraces.size() && e - b < kPerChunk; ++e) {
-                const EventBacktrace& x = m.backtraces[e];
-                if (x.kind != first.kind || x.pid != first.pid || x.tid != first.tid) break;
-                const int64_t extra[] = {static_cast<int64_t>(x.stack), 0};
-                t.append(x.start, x.start, 0, extra);
-            }
-            if (Status s = m_encoder->encode(t, 0, t.size(), m_chunk); !s) return s;
-            st.bind(1, static_cast<int64_t>(first.kind)).bind(2, first.pid).bind(3, first.tid);
-            st.bind(4, static_cast<int64_t>(b)).bind(5, static_cast<int64_t>(m_chunk.count));
-            st.bind(6, static_cast<int64_t>(m_chunk.rawBytes)).bind(7, static_cast<int64_t>(m_chunk.checksum));
-            st.bindBlob(8, m_chunk.blob.data(), m_chunk.blob.size());
-            SL_STEP("event_backtraces");
-            b = e;
-        }
-    }
-    {
-        SL_INSERT("diagnostics", "INSERT INTO diagnostics VALUES(?,?,?,?)");
-        for (const auto& d : m.diagnostics) {
-            st.bind(1, d.name).bind(2, d.count).bind(3, d.reason).bind(4, d.pid);
-            SL_STEP("diagnostics");
-        }
-    }
-    {
-        SL_INSERT("program_output", "INSERT INTO program_output VALUES(?,?,?,?)");
-        for (const auto& o : m.programOutput) {
-            st.bind(1, o.pid).bind(2, static_cast<int64_t>(o.stream)).bind(3, o.time).bind(4, o.text);
-            SL_STEP("program_output");
-        }
-    }
-    {
-        SL_INSERT("strings", "INSERT INTO strings VALUES(?,?)");
-        for (uint32_t i = 1; i < m.strings.size(); ++i) {
-            std::string_view v = m.strings.get(i);
-            st.bind(1, static_cast<int64_t>(i)).bindBlob(2, v.data(), v.size());
-            SL_STEP("strings");
-        }
-    }
-    {
-        SL_INSERT("tracks", "INSERT INTO tracks VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        for (const auto& t : m_tracks) {
-            const TrackKey& k = t.key;
-            st.bind(1, t.id).bind(2, static_cast<int64_t>(k.kind)).bind(3, k.pid).bind(4, k.tid);
-            st.bind(5, static_cast<int64_t>(k.device)).bind(6, static_cast<int64_t>(k.context));
-            st.bind(7, static_cast<int64_t>(k.stream)).bind(8, static_cast<int64_t>(k.domain));
-            st.bind(9, static_cast<int64_t>(k.series)).bind(10, static_cast<int64_t>(t.count));
-            st.bind(11, static_cast<int64_t>(t.lanes)).bind(12, t.tMin).bind(13, t.tMax);
-            SL_STEP("tracks");
-        }
-    }
-#undef SL_INSERT
-#undef SL_STEP
     return {};
 }
 
@@ -384,10 +391,16 @@ Status RepWriter::commit(const Report& meta) {
     for (auto& s : m_streams)
         if (Status st = endTrack(*s); !st) return st;
     m_streams.clear();
-    Status st = writeMetadata(meta);
-    if (st) st = m_db.exec(repschema::kCreateIndexes);
-    if (st) st = m_db.exec("INSERT INTO sightline_meta(key, value) VALUES('complete', '1'); COMMIT;");
-    m_insertChunk = sqlite::Stmt();
+    Status st;
+    if (!m_started) st = startFile(pageSize(m_heldBytes + metadataBytes(meta)));
+    if (st) st = writeMetadata(meta);
+    if (st) st = m_db.exec(createIndexesSql());
+    // Written last: a reader refuses a file without it.
+    if (st) st = writeRows<kSightlineMeta>(m_db, m_tmpPath, 1, [](Insert<kSightlineMeta>& ins, size_t) {
+        ins.set("key", "complete").set("value", "1");
+    });
+    if (st) st = m_db.exec("COMMIT;");
+    m_insertChunk.reset();
     m_db.close();
     if (st) st = fsyncPath(m_tmpPath, false);
     if (!st) {

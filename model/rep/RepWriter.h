@@ -2,7 +2,9 @@
 // Writes a .rep file. Events stream in per track with bounded memory (one pending chunk per
 // lane); metadata is written at commit(). The file is built under a temporary name in the
 // destination directory and renamed on commit: a crash never leaves a partial report under
-// the final name. Single-threaded.
+// the final name. The SQLite page size follows the report's size (pageSizeFor): chunks are held
+// back until kPageSizeDecidedAt bytes of them, or the commit, say how big the report is.
+// Single-threaded.
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,7 +14,9 @@
 #include "model/core/Report.h"
 #include "model/core/Result.h"
 #include "model/rep/ChunkCodec.h"
+#include "model/rep/FormatVersion.h"
 #include "model/rep/Sqlite.h"
+#include "model/rep/TableIo.h"
 
 namespace sl {
 
@@ -20,6 +24,9 @@ struct WriteOptions {
     int zstdLevel = 1;
     uint32_t chunkEvents = 32768;
     bool overwrite = true;  // replace an existing file at the destination
+    // 1 writes what format-1 writers wrote (64 KiB pages, every table, chunk encoding 1): the
+    // baseline of tests/bench measured in the same run, and old files for compatibility tests.
+    int formatVersion = kFormatVersion;
 };
 
 class RepWriter {
@@ -59,11 +66,30 @@ public:
     const std::string& path() const { return m_path; }
     uint64_t bytesWritten() const { return m_blobBytes; }
 
+    // Chunk bytes after which the page size is fixed at the largest (the held-back chunks are
+    // then written and later ones go straight to the file).
+    static constexpr uint64_t kPageSizeDecidedAt = 8u << 20;
+    // The page size for a report of about `bytes`: small pages keep a small report small (every
+    // table and index takes at least a page, every chunk wastes half a page on average), large
+    // ones read big chunks in fewer calls. 1 KiB .. 16 KiB.
+    static uint32_t pageSizeFor(uint64_t bytes);
+
 private:
+    struct HeldChunk {
+        int64_t trackId;
+        uint32_t lane, seq;
+        EncodedChunk chunk;
+    };
+
     RepWriter() = default;
     Status flushLane(TrackStream& s, uint32_t lane);
-    Status insertChunk(int64_t trackId, uint32_t lane, uint32_t seq, const EncodedChunk& c);
+    Status insertChunk(int64_t trackId, uint32_t lane, uint32_t seq, EncodedChunk& c);
+    Status writeChunk(int64_t trackId, uint32_t lane, uint32_t seq, const EncodedChunk& c);
+    // Sets the page size, creates the chunks table and writes the held-back chunks.
+    Status startFile(uint32_t bytesPerPage);
+    uint32_t pageSize(uint64_t expectedBytes) const;
     Status writeMetadata(const Report& meta);
+    Status writeBacktraces(const Report& meta);
     void abandon();
 
     struct TrackRow {
@@ -78,7 +104,10 @@ private:
     std::string m_tmpPath;
     WriteOptions m_options;
     sqlite::Db m_db;
-    sqlite::Stmt m_insertChunk;
+    bool m_started = false;  // page size set, tables created
+    std::vector<HeldChunk> m_held;
+    uint64_t m_heldBytes = 0;
+    std::unique_ptr<repschema::Insert<repschema::kChunks>> m_insertChunk;
     std::unique_ptr<ChunkEncoder> m_encoder;
     EncodedChunk m_chunk;
     std::vector<std::unique_ptr<TrackStream>> m_streams;
