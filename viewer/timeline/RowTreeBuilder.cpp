@@ -151,8 +151,10 @@ Row* Builder::process(int64_t pid) {
     std::string title = "Process " + std::to_string(pid);
     const Process* p = m_r.findProcess(pid);
     if (p && !p->name.empty()) title += " (" + p->name + ")";
-    // An MPI rank leads, so that a multi-rank report reads rank by rank.
-    if (p && p->mpiRank >= 0) title = "Rank " + std::to_string(p->mpiRank) + " \u2014 " + title;
+    // An MPI rank leads, so that a multi-rank report reads rank by rank; in reports opened as
+    // one (model/merge) the process already sits in its "Rank N" group, which says it.
+    if (p && p->mpiRank >= 0 && m_r.session.source != "merged")
+        title = "Rank " + std::to_string(p->mpiRank) + " \u2014 " + title;
     return m_processes[pid] = m_root->addChild(group(title));
 }
 
