@@ -17,6 +17,7 @@
 #include "capture/common/Clock.h"
 #include "capture/launcher/PerfRecord.h"
 #include "capture/launcher/PythonStacks.h"
+#include "capture/launcher/SchedTracer.h"
 
 namespace sl::capture {
 namespace {
@@ -25,6 +26,9 @@ constexpr size_t kDataPages = 64;        // per CPU; halved (down to 8) when mlo
 // -b dwarf samples carry the stack copy (~8.3 KiB each): 512 KiB per CPU, within the default
 // perf_event_mlock_kb (516), holds ~60 of them between two drains.
 constexpr size_t kDwarfDataPages = 128;
+// Rings that also take the context switches (two records per switch): the pages the separate
+// context-switch events had.
+constexpr size_t kWithSwitchesDataPages = 128;
 // Frames kept per sample, as the kernel's frame-pointer walk (PERF_MAX_STACK_DEPTH).
 constexpr size_t kMaxUserFrames = PERF_MAX_STACK_DEPTH;
 // Records reach the rings when they happen; everything older than this is in hand after a
@@ -41,7 +45,8 @@ std::string readSysctl(const char* path) {
     return s;
 }
 
-perf_event_attr sampleAttr(int frequency, CpuSampler::Backtrace backtrace, bool excludeKernel) {
+perf_event_attr sampleAttr(int frequency, CpuSampler::Backtrace backtrace, bool excludeKernel,
+                           bool contextSwitches) {
     perf_event_attr a{};
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
@@ -66,6 +71,9 @@ perf_event_attr sampleAttr(int frequency, CpuSampler::Backtrace backtrace, bool 
     a.comm = 1;
     a.comm_exec = 1;
     a.task = 1;  // fork records: a forked child starts with its parent's mappings
+    // The switch records SchedTracer pairs (its own event's settings otherwise: task and comm
+    // with comm_exec are on here too, and the sample_id trailer is the same).
+    a.context_switch = contextSwitches ? 1 : 0;
     a.inherit = 1;
     a.use_clockid = 1;
     a.clockid = CLOCK_MONOTONIC;
@@ -104,11 +112,14 @@ CpuSampler::~CpuSampler() {
     stop();
 }
 
-std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace) {
+std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace,
+                              SchedTracer* switches) {
     const long cpus = sysconf(_SC_NPROCESSORS_CONF);
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     bool excludeKernel = false;
-    size_t pages = backtrace == Backtrace::Dwarf ? kDwarfDataPages : kDataPages;
+    size_t pages = backtrace == Backtrace::Dwarf ? kDwarfDataPages
+                   : switches                    ? kWithSwitchesDataPages
+                                                 : kDataPages;
     m_backtrace = backtrace;
     auto closeAll = [this] {
         for (auto& r : m_rings) {
@@ -118,13 +129,13 @@ std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace) {
         m_rings.clear();
     };
     for (int cpu = 0; cpu < cpus; ++cpu) {
-        perf_event_attr attr = sampleAttr(frequency, backtrace, excludeKernel);
+        perf_event_attr attr = sampleAttr(frequency, backtrace, excludeKernel, switches != nullptr);
         long fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                           PERF_FLAG_FD_CLOEXEC);
         if (fd < 0 && (errno == EACCES || errno == EPERM) && !excludeKernel && cpu == 0) {
             // perf_event_paranoid 2 allows user-space sampling only.
             excludeKernel = true;
-            attr = sampleAttr(frequency, backtrace, true);
+            attr = sampleAttr(frequency, backtrace, true, switches != nullptr);
             fd = syscall(SYS_perf_event_open, &attr, static_cast<pid_t>(pid), cpu, -1,
                          PERF_FLAG_FD_CLOEXEC);
         }
@@ -151,6 +162,8 @@ std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace) {
         m_rings.push_back(r);
     }
     m_stats.kernelSamples = !excludeKernel;
+    m_switches = switches;
+    if (m_switches) m_switches->startFromSampler();
     seedMappings(pid);
     m_scratch.resize(65536);
     m_thread = std::thread([this] { run(); });
@@ -228,6 +241,7 @@ void CpuSampler::record(const uint8_t* rec, size_t size) {
     const uint8_t* p = rec + sizeof *h;
     const size_t body = size - sizeof *h;
     auto trailerTime = [&] { return static_cast<int64_t>(perf::trailerTime(rec, size)); };
+    if (m_switches && SchedTracer::wants(h->type)) m_switches->record(rec, size);
     switch (h->type) {
         case PERF_RECORD_SAMPLE: {
             // ip; pid, tid; time; cpu, res; [nr; ips[nr]]

@@ -44,8 +44,13 @@ public:
 
     ~CpuSampler();
     // Opens the events for `pid` before it execs. Empty string: success; otherwise one line
-    // saying why sampling is off (the capture goes on without it).
-    std::string start(int64_t pid, int frequency, Backtrace backtrace);
+    // saying why sampling is off (the capture goes on without it). With `switches`, the same
+    // events also record the context switches and hand their side-band records (switches, forks,
+    // exits, execs, losses) to it (SchedTracer::startFromSampler): one inherited event per CPU in
+    // every task of the tree instead of two, each fork, exit and exec recorded once, one reader
+    // thread. `switches` must outlive this sampler's stop().
+    std::string start(int64_t pid, int frequency, Backtrace backtrace,
+                      class SchedTracer* switches = nullptr);
     // Ends sampling, drains the rings and resolves every frame.
     void stop();
     // With `python` (--python-sampling), a sample of a Python thread takes the Python stack of
@@ -124,6 +129,7 @@ private:
     // first sample taken in the kernel, while the program still runs.
     std::future<KernelSymbols> m_kallsyms;
     Stats m_stats;
+    SchedTracer* m_switches = nullptr;
     bool m_resolved = false;
     Backtrace m_backtrace = Backtrace::FramePointers;
 };

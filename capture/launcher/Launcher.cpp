@@ -528,15 +528,20 @@ Result<ProfileResult> Launcher::run() {
     outPipe.write.reset();
     errPipe.write.reset();
 
-    SchedTracer sched;
-    std::string schedProblem = m_o.contextSwitches ? sched.start(child) : std::string();
+    SchedTracer sched;  // declared first: the sampler hands it records until its stop()
     CpuSampler cpuSampler;  // opened before the exec: the program's own mappings are recorded
+    // With both on, the sampling events carry the context switches too (one inherited event
+    // per CPU in each task, not two); the tracer opens its own events only without sampling.
     std::string samplingProblem =
         m_o.cpuSampling ? cpuSampler.start(child, m_o.samplingFrequency,
                                            !m_o.backtraces        ? CpuSampler::Backtrace::None
                                            : m_o.dwarfBacktraces ? CpuSampler::Backtrace::Dwarf
-                                                                 : CpuSampler::Backtrace::FramePointers)
+                                                                 : CpuSampler::Backtrace::FramePointers,
+                                           m_o.contextSwitches ? &sched : nullptr)
                         : "";
+    std::string schedProblem = m_o.contextSwitches && (!m_o.cpuSampling || !samplingProblem.empty())
+                                   ? sched.start(child)
+                                   : std::string();
     [[maybe_unused]] ssize_t w = write(go.write.get(), "g", 1);
     go.write.reset();
     int execErr = 0;
@@ -544,8 +549,8 @@ Result<ProfileResult> Launcher::run() {
         int st;
         waitpid(child, &st, 0);
         program.done();
+        cpuSampler.stop();  // first: it may hand records to sched
         sched.stop();
-        cpuSampler.stop();
         return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
     }
     err.read.reset();
@@ -600,8 +605,8 @@ Result<ProfileResult> Launcher::run() {
     program.done();
     const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);
     sampler.stop();
+    cpuSampler.stop();  // first: it may hand records to sched
     sched.stop();
-    cpuSampler.stop();
     if (m_o.cpuSampling && samplingProblem.empty()) say(cpuSampler.summary());
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();

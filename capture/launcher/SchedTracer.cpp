@@ -95,10 +95,14 @@ std::string SchedTracer::start(int64_t pid) {
 }
 
 void SchedTracer::stop() {
-    if (!m_thread.joinable()) return;
-    m_stop.set();
-    m_thread.join();
-    for (auto& r : m_rings) drain(r);
+    if (m_thread.joinable()) {
+        m_stop.set();
+        m_thread.join();
+        for (auto& r : m_rings) drain(r);
+    } else if (!m_fromSampler) {
+        return;  // never started, or stopped already
+    }
+    m_fromSampler = false;
     // Rings are per CPU: a thread that migrates switches out on one ring and in on another, so
     // pair the records in time order.
     std::stable_sort(m_records.begin(), m_records.end(),
@@ -137,41 +141,49 @@ void SchedTracer::drain(Ring& r) {
             reinterpret_cast<uint8_t*>(&h)[i] = data[(off + i) % r.size];
         if (h.size < sizeof h || h.size > sizeof tmp) break;
         for (size_t i = 0; i < h.size; ++i) tmp[i] = data[(off + i) % r.size];
-        // Record bodies start after the header; every one ends with the sample_id trailer.
-        const uint8_t* b = tmp + sizeof h;
-        using perf::load;
-        if (h.type == PERF_RECORD_LOST) {
-            m_lost += load<uint64_t>(b + 8);
-        } else if ((h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_EXIT) &&
-                   h.size >= sizeof h + 24) {
-            // Both: u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
-            const uint32_t pid = load<uint32_t>(b), ppid = load<uint32_t>(b + 4),
-                           tid = load<uint32_t>(b + 8);
-            const auto time = static_cast<int64_t>(load<uint64_t>(b + 16));
-            if (h.type == PERF_RECORD_EXIT) {
-                m_records.push_back({time, pid, tid, -1, true});
-                m_exits.push_back({pid, tid, time});
-            } else if (pid == tid) {  // a new process (its main thread), not a thread
-                m_forks.push_back({pid, ppid, time});
-            }
-        } else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC) &&
-                   h.size >= sizeof h + 8 + 1 + perf::kSampleIdBytes) {
-            // u32 pid, tid (the thread that exec'd); char comm[] (NUL-padded to 8 bytes);
-            // then sample_id.
-            const char* comm = reinterpret_cast<const char*>(b + 8);
-            const size_t room = h.size - sizeof h - 8 - perf::kSampleIdBytes;
-            m_execs.push_back({load<uint32_t>(b), static_cast<int64_t>(perf::trailerTime(tmp, h.size)),
-                               std::string(comm, strnlen(comm, room))});
-        } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
-            // sample_id only: u32 pid, tid; u64 time; u32 cpu, res.
-            ++m_switches;
-            m_records.push_back({static_cast<int64_t>(load<uint64_t>(b + 8)), load<uint32_t>(b),
-                                 load<uint32_t>(b + 4), static_cast<int16_t>(load<uint32_t>(b + 16)),
-                                 (h.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0});
-        }
+        record(tmp, h.size);
         tail += h.size;
     }
     __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void SchedTracer::record(const uint8_t* rec, size_t size) {
+    perf_event_header h;
+    if (size < sizeof h) return;
+    std::memcpy(&h, rec, sizeof h);
+    if (h.size > size) return;
+    // Record bodies start after the header; every one ends with the sample_id trailer.
+    const uint8_t* b = rec + sizeof h;
+    using perf::load;
+    if (h.type == PERF_RECORD_LOST) {
+        m_lost += load<uint64_t>(b + 8);
+    } else if ((h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_EXIT) &&
+               h.size >= sizeof h + 24) {
+        // Both: u32 pid, ppid, tid, ptid; u64 time (the event's clock); then sample_id.
+        const uint32_t pid = load<uint32_t>(b), ppid = load<uint32_t>(b + 4),
+                       tid = load<uint32_t>(b + 8);
+        const auto time = static_cast<int64_t>(load<uint64_t>(b + 16));
+        if (h.type == PERF_RECORD_EXIT) {
+            m_records.push_back({time, pid, tid, -1, true});
+            m_exits.push_back({pid, tid, time});
+        } else if (pid == tid) {  // a new process (its main thread), not a thread
+            m_forks.push_back({pid, ppid, time});
+        }
+    } else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC) &&
+               h.size >= sizeof h + 8 + 1 + perf::kSampleIdBytes) {
+        // u32 pid, tid (the thread that exec'd); char comm[] (NUL-padded to 8 bytes); then
+        // sample_id.
+        const char* comm = reinterpret_cast<const char*>(b + 8);
+        const size_t room = h.size - sizeof h - 8 - perf::kSampleIdBytes;
+        m_execs.push_back({load<uint32_t>(b), static_cast<int64_t>(perf::trailerTime(rec, h.size)),
+                           std::string(comm, strnlen(comm, room))});
+    } else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof h + 24) {
+        // sample_id only: u32 pid, tid; u64 time; u32 cpu, res.
+        ++m_switches;
+        m_records.push_back({static_cast<int64_t>(load<uint64_t>(b + 8)), load<uint32_t>(b),
+                             load<uint32_t>(b + 4), static_cast<int16_t>(load<uint32_t>(b + 16)),
+                             (h.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0});
+    }
 }
 
 void SchedTracer::addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const {

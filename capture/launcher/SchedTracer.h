@@ -2,9 +2,11 @@
 // Thread scheduling of the traced tree from context-switch records (perf_event_open, a software
 // dummy event with context_switch=1 on every CPU, inherited by all threads and children of the
 // root, timestamps on CLOCK_MONOTONIC). A reader thread drains the ring buffers; the result is
-// one ThreadState (Running) event per period a traced thread ran on a CPU. When the kernel
-// refuses (perf_event_paranoid, seccomp, containers), start() returns the reason and the
-// capture goes on without it.
+// one ThreadState (Running) event per period a traced thread ran on a CPU. With CPU sampling on,
+// the sampling events carry the switches instead (CpuSampler::start with this tracer): every
+// inherited event costs each task of the tree at its fork and exit, and every fork, exit and exec
+// was recorded in both rings. When the kernel refuses (perf_event_paranoid, seccomp,
+// containers), start() returns the reason and the capture goes on without it.
 #include <linux/perf_event.h>
 
 #include <atomic>
@@ -28,6 +30,19 @@ public:
     static perf_event_attr contextSwitchEvent(bool excludeKernel);
     // Opens the events for `pid` (before it runs anything of interest). Empty string: success.
     std::string start(int64_t pid);
+    // Takes its records from CpuSampler's events instead (called by CpuSampler::start): no
+    // events or thread of its own; record() is called on the sampler's reader thread, and stop()
+    // after the sampler's stop().
+    void startFromSampler() { m_fromSampler = true; }
+    // The record types record() reads.
+    static bool wants(uint32_t type) {
+        return type == PERF_RECORD_SWITCH || type == PERF_RECORD_FORK ||
+               type == PERF_RECORD_EXIT || type == PERF_RECORD_COMM || type == PERF_RECORD_LOST;
+    }
+    // One record of `size` bytes (its perf_event_header first, a sample_id trailer of TID, TIME
+    // and CPU last).
+    void record(const uint8_t* rec, size_t size);
+    // Pairs the switches into running periods (after the events were drained).
     void stop();
     void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd) const;
     uint64_t switchCount() const { return m_switches; }
@@ -81,6 +96,7 @@ private:
     std::vector<Exec> m_execs;
     std::vector<Exit> m_exits;
     uint64_t m_switches = 0, m_lost = 0;
+    bool m_fromSampler = false;
 };
 
 }  // namespace sl::capture
