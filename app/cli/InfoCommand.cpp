@@ -1,4 +1,7 @@
 // `sightline info REPORT`: what a report holds, for people (text) and scripts (--format json).
+// `sightline info REPORT --event TRACK:INDEX|NAME`: one event's details, from the formatter the
+// GUI's details panel uses (model/analysis/EventQueryDetails.h).
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -6,6 +9,8 @@
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
+#include "app/cli/ReportInput.h"
+#include "model/analysis/EventQueryDetails.h"
 #include "model/rep/RepReader.h"
 #include "model/util/Format.h"
 #include "model/util/JsonWriter.h"
@@ -116,11 +121,12 @@ void printText(const RepFile& file, const Report& r) {
     if (!r.callStacks.empty() || !r.stackFrames.empty())
         std::printf("  %-26s %14s distinct, of %s frames\n", "Call stacks", formatCount(r.callStacks.size()).c_str(),
                     formatCount(r.stackFrames.size()).c_str());
+    // Numbered as `--event TRACK:INDEX` takes them.
     std::printf("\nTracks (%zu)\n", file.trackInfos().size());
     for (size_t i = 0; i < file.trackInfos().size(); ++i) {
         const auto& t = file.trackInfos()[i];
-        std::printf("  %-70s %12s events, %u lanes\n", r.trackTitle(r.tracks[i]).c_str(), formatCount(t.eventCount).c_str(),
-                    t.laneCount);
+        std::printf("  %4zu  %-70s %12s events, %u lanes\n", i, r.trackTitle(r.tracks[i]).c_str(),
+                    formatCount(t.eventCount).c_str(), t.laneCount);
     }
     std::printf("\nDiagnostics (%zu)\n", r.diagnostics.size());
     if (r.diagnostics.empty()) std::printf("  none: nothing was dropped or skipped\n");
@@ -233,6 +239,60 @@ void printJson(const RepFile& file, const Report& r) {
     std::cout << "\n";
 }
 
+// "TRACK:INDEX" (numbers), else an event name: its first event in time (the earliest start over
+// every track). An error message when there is no such event.
+Result<analysis::EventRef> findEvent(const Report& r, const std::string& spec) {
+    const size_t colon = spec.find(':');
+    uint32_t track = 0, index = 0;
+    auto number = [](std::string_view s, uint32_t& out) {
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+    };
+    if (colon != std::string::npos && number(std::string_view(spec).substr(0, colon), track) &&
+        number(std::string_view(spec).substr(colon + 1), index)) {
+        if (track >= r.tracks.size())
+            return makeError("--event " + spec + ": there is no track " + std::to_string(track) + " (the report has " +
+                         std::to_string(r.tracks.size()) + ", numbered from 0 under Tracks in `sightline info`)");
+        if (index >= r.tracks[track].size())
+            return makeError("--event " + spec + ": track " + std::to_string(track) + " has " +
+                         std::to_string(r.tracks[track].size()) + " events (numbered from 0)");
+        return analysis::EventRef{track, index};
+    }
+    analysis::EventRef best;
+    int64_t bestStart = INT64_MAX;
+    for (uint32_t t = 0; t < r.tracks.size(); ++t)
+        for (uint32_t i = 0; i < r.tracks[t].size() && r.tracks[t].start[i] < bestStart; ++i)
+            if (analysis::eventName(r, r.tracks[t], i) == spec) {
+                best = {t, i};
+                bestStart = r.tracks[t].start[i];
+                break;  // a track is in start order: its first match is its earliest
+            }
+    if (!best.valid()) return makeError("--event: no event is named '" + spec + "' (or give TRACK:INDEX)");
+    return best;
+}
+
+int printEvent(const std::string& path, const std::string& spec, bool json) {
+    auto report = openReportInput(path);
+    if (!report) return fail(report.error());
+    const Report& r = **report;
+    auto event = findEvent(r, spec);
+    if (!event) return fail(path + ": " + event.error());
+    const analysis::CorrelationIndex correlation(r);
+    const auto fields = analysis::eventDetails(r, *event, &correlation);
+    if (json) {
+        JsonWriter j(std::cout);
+        j.beginObject().field("track", event->track).field("index", event->index);
+        j.key("fields").beginArray();
+        for (const auto& f : fields) j.beginObject().field("field", f.field).field("value", f.value).endObject();
+        j.endArray().endObject();
+        std::cout << "\n";
+    } else {
+        std::printf("Event %u:%u\n", event->track, event->index);
+        for (const auto& f : fields) std::printf("  %-26s %s\n", f.field.c_str(), f.value.c_str());
+    }
+    return 0;
+}
+
 int runInfo(int argc, char** argv) {
     int exitCode = 0;
     auto args = parseCommandLine("info", argc, argv, &exitCode);
@@ -241,6 +301,8 @@ int runInfo(int argc, char** argv) {
     const bool verify = args->isTrue("verify");
     const std::vector<std::string>& inputs = args->positionals;
     if (inputs.size() != 1) return usageError("info", "expected one REPORT");
+    if (const std::string event = args->value("event"); !event.empty())
+        return printEvent(inputs[0], event, format == "json");
     auto file = RepFile::open(inputs[0]);
     if (!file) return fail(file.error());
     if (verify) {

@@ -3,9 +3,9 @@
 #include <bit>
 #include <cstdio>
 
+#include "model/analysis/CudaLibCall.h"
 #include "model/analysis/EventQuery.h"
 #include "model/analysis/EventQueryColumns.h"
-#include "model/analysis/CudaLibCall.h"
 #include "model/analysis/MpiCall.h"
 #include "model/analysis/OpenMpConstruct.h"
 #include "model/analysis/StatsCommon.h"
@@ -14,7 +14,37 @@
 namespace sl::analysis {
 namespace {
 
-using Fields = std::vector<EventField>;
+constexpr size_t kTooltipFrames = 12;  // a tooltip's call stack: the leaf and its nearest callers
+
+// The fields collected for one event, in the form asked for: the tooltip form keeps the key
+// fields (key()), the full form every field (push_back() adds one to the full form only). The
+// costly fields (a scan over other tracks) are computed only when full().
+class Fields {
+public:
+    explicit Fields(DetailForm form) : m_form(form) {}
+    bool full() const { return m_form == DetailForm::Full; }
+    void key(EventField f) { m_out.push_back(std::move(f)); }
+    void push_back(EventField f) {
+        if (full()) m_out.push_back(std::move(f));
+    }
+    std::vector<EventField> take() { return std::move(m_out); }
+
+private:
+    DetailForm m_form;
+    std::vector<EventField> m_out;
+};
+
+// A call stack, a frame per field (the first named `label`, the others unnamed). The tooltip
+// form lists the leaf and its nearest callers and counts the rest.
+void frameFields(const Report& r, const std::string& label, const std::vector<uint32_t>& frames,
+                 Fields& f) {
+    const size_t shown = f.full() ? frames.size() : std::min(frames.size(), kTooltipFrames);
+    for (size_t k = 0; k < shown; ++k) f.key({k == 0 ? label : "", r.frameText(frames[k])});
+    if (frames.size() > shown)
+        f.key(
+            {"", "... " + std::to_string(frames.size() - shown) + " more frames (click: details)"});
+    if (frames.empty()) f.key({label, "(empty)"});
+}
 
 std::string hex(uint64_t v) {
     char buf[32];
@@ -64,15 +94,15 @@ std::string apiCallText(const Report& r, EventRef api) {
 void kernelFields(const Report& r, const Track& t, size_t i, Fields& f) {
     const uint32_t li = t.col<uint32_t>(cols::Kernel::Launch)[i];
     if (li >= r.kernelLaunches.size()) {
-        f.push_back({"Launch configuration", "missing (index " + std::to_string(li) + ")"});
+        f.key({"Launch configuration", "missing (index " + std::to_string(li) + ")"});
         return;
     }
     const KernelLaunchInfo& k = r.kernelLaunches[li];
-    f.push_back({"Grid", dims(k.grid)});
-    f.push_back({"Block", dims(k.block)});
-    f.push_back({"Registers per thread", std::to_string(k.registersPerThread)});
-    f.push_back({"Static shared memory", bytesText(k.staticSharedBytes)});
-    f.push_back({"Dynamic shared memory", bytesText(k.dynamicSharedBytes)});
+    f.key({"Grid", dims(k.grid)});
+    f.key({"Block", dims(k.block)});
+    f.key({"Registers per thread", std::to_string(k.registersPerThread)});
+    f.key({"Static shared memory", bytesText(k.staticSharedBytes)});
+    f.key({"Dynamic shared memory", bytesText(k.dynamicSharedBytes)});
     f.push_back({"Local memory per thread", bytesText(k.localBytesPerThread)});
     f.push_back({"Launch type", std::to_string(static_cast<int>(k.launchType))});
     f.push_back({"Mangled name", std::string(r.str(k.mangledName))});
@@ -85,15 +115,13 @@ void kernelFields(const Report& r, const Track& t, size_t i, Fields& f) {
 
 void memcpyFields(const Track& t, size_t i, Fields& f) {
     const auto bytes = static_cast<uint64_t>(t.intAt(cols::Memcpy::Bytes, i));
-    f.push_back({"Size", bytesText(bytes)});
-    f.push_back({"Copy kind", std::string(memcpyKindLabel(
-                                  static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i))))});
-    f.push_back(
-        {"Source memory",
-         std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::SrcKind, i))))});
-    f.push_back(
-        {"Destination memory",
-         std::string(memoryKindName(static_cast<MemoryKind>(t.intAt(cols::Memcpy::DstKind, i))))});
+    f.key({"Size", bytesText(bytes)});
+    f.key({"Copy kind", std::string(memcpyKindLabel(
+                            static_cast<CopyKind>(t.intAt(cols::Memcpy::CopyKind, i))))});
+    f.key({"Source memory", std::string(memoryKindName(
+                                static_cast<MemoryKind>(t.intAt(cols::Memcpy::SrcKind, i))))});
+    f.key({"Destination memory", std::string(memoryKindName(
+                                     static_cast<MemoryKind>(t.intAt(cols::Memcpy::DstKind, i))))});
     f.push_back({"Source device", std::to_string(t.intAt(cols::Memcpy::SrcDevice, i))});
     f.push_back({"Destination device", std::to_string(t.intAt(cols::Memcpy::DstDevice, i))});
     f.push_back({"Asynchronous", (t.intAt(cols::Memcpy::Flags, i) & 1) ? "yes" : "no"});
@@ -102,25 +130,28 @@ void memcpyFields(const Track& t, size_t i, Fields& f) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.3f GB/s",
                       static_cast<double>(bytes) / static_cast<double>(d));
-        f.push_back({"Throughput", buf});
+        f.key({"Throughput", buf});
     }
 }
 
 void nvtxFields(const Report& r, const Track& t, size_t i, bool range, Fields& f) {
-    f.push_back({"Domain", std::string(r.domainName(t.key.pid, t.key.domain))});
+    if (t.key.device >= 0) {  // projected onto a GPU (the viewer's rows): times and name only
+        f.key({"Projected onto", "GPU " + std::to_string(t.key.device)});
+        return;
+    }
+    f.key({"Domain", std::string(r.domainName(t.key.pid, t.key.domain))});
     const auto cat = static_cast<uint32_t>(t.intAt(cols::Nvtx::Category, i));
     std::string catName = std::to_string(cat);
     if (std::string_view name = r.categoryName(t.key.pid, t.key.domain, cat); !name.empty())
         catName = std::string(name) + " (" + catName + ")";
-    f.push_back({"Category", catName});
+    f.key({"Category", catName});
     const auto color = static_cast<uint32_t>(t.intAt(cols::Nvtx::Color, i));
     f.push_back({"Color", color ? hex(color) : "none"});
     const auto pt = static_cast<PayloadType>(t.intAt(cols::Nvtx::PayloadType, i));
-    f.push_back(
-        {"Payload", pt == PayloadType::None
-                        ? "none"
-                        : payloadText(pt, static_cast<uint64_t>(t.intAt(cols::Nvtx::Payload, i))) +
-                              " (" + std::string(payloadTypeName(pt)) + ")"});
+    f.key({"Payload", pt == PayloadType::None ? "none"
+                                              : payloadText(pt, static_cast<uint64_t>(t.intAt(
+                                                                    cols::Nvtx::Payload, i))) +
+                                                    " (" + std::string(payloadTypeName(pt)) + ")"});
     if (range) {
         f.push_back({"Range type", std::string(nvtxStyle(t, i))});
         const int64_t endTid = t.intAt(cols::Nvtx::EndTid, i);
@@ -132,12 +163,12 @@ void nvtxFields(const Report& r, const Track& t, size_t i, bool range, Fields& f
 // does not have (-1 ranks and tags, 0 sizes and handles) are left out.
 void mpiFields(const Track& t, size_t i, Fields& f) {
     const MpiCall c = mpiCallAt(t, i);
-    f.push_back({"Call class", std::string(mpiCallClassName(c.callClass))});
-    if (c.peer >= 0) f.push_back({"Peer rank", std::to_string(c.peer)});
-    if (c.tag >= 0) f.push_back({"Tag", std::to_string(c.tag)});
-    if (c.root >= 0) f.push_back({"Root rank", std::to_string(c.root)});
-    if (c.bytes > 0) f.push_back({"Bytes sent", bytesText(static_cast<uint64_t>(c.bytes))});
-    if (c.recvBytes > 0) f.push_back({"Bytes received", bytesText(static_cast<uint64_t>(c.recvBytes))});
+    f.key({"Call class", std::string(mpiCallClassName(c.callClass))});
+    if (c.peer >= 0) f.key({"Peer rank", std::to_string(c.peer)});
+    if (c.tag >= 0) f.key({"Tag", std::to_string(c.tag)});
+    if (c.root >= 0) f.key({"Root rank", std::to_string(c.root)});
+    if (c.bytes > 0) f.key({"Bytes sent", bytesText(static_cast<uint64_t>(c.bytes))});
+    if (c.recvBytes > 0) f.key({"Bytes received", bytesText(static_cast<uint64_t>(c.recvBytes))});
     if (c.comm != 0) f.push_back({"Communicator", hex(c.comm)});
     if (c.request != 0) f.push_back({"Request", hex(c.request)});
 }
@@ -148,14 +179,15 @@ void mpiFields(const Track& t, size_t i, Fields& f) {
 // (ids and counts of 0, index -1) are left out.
 void openMpFields(const Track& t, size_t i, Fields& f) {
     const OpenMpConstruct c = openMpAt(t, i);
-    f.push_back({"Construct", openMpConstructText(c)});
-    if (c.parallelId != 0) f.push_back({"Parallel region", std::to_string(c.parallelId)});
+    f.key({"Construct", openMpConstructText(c)});
+    if (c.parallelId != 0) f.key({"Parallel region", std::to_string(c.parallelId)});
     if (c.taskId != 0)
-        f.push_back({c.event == OpenMpEvent::Parallel ? "Parent task" : "Task", std::to_string(c.taskId)});
+        f.key(
+            {c.event == OpenMpEvent::Parallel ? "Parent task" : "Task", std::to_string(c.taskId)});
     if (const std::string_view label = openMpCountLabel(c); !label.empty() && c.count > 0)
-        f.push_back({std::string(label), std::to_string(c.count)});
-    if (c.index >= 0) f.push_back({"Thread number", std::to_string(c.index)});
-    if (c.codePtr != 0) f.push_back({"Code address", hex(c.codePtr)});
+        f.key({std::string(label), std::to_string(c.count)});
+    if (c.index >= 0) f.key({"Thread number", std::to_string(c.index)});
+    if (c.codePtr != 0) f.key({"Code address", hex(c.codePtr)});
 }
 
 // A cuBLAS, cuDNN or NCCL call's columns in words, and the CUDA API calls its thread made inside
@@ -163,25 +195,28 @@ void openMpFields(const Track& t, size_t i, Fields& f) {
 void cudaLibFields(const Report& r, const Track& t, size_t i, Fields& f) {
     const CudaLibCall c = cudaLibCallAt(t, i);
     const bool nccl = t.key.kind == EventKind::Nccl;
-    f.push_back({"Status", std::to_string(c.status) + (c.status == 0 ? " (success)" : " (error)")});
+    f.key({"Status", std::to_string(c.status) + (c.status == 0 ? " (success)" : " (error)")});
     f.push_back({nccl ? "Communicator" : "Handle", c.handle ? hex(c.handle) : std::string("none")});
     f.push_back({"Stream", c.stream ? hex(c.stream) : std::string("default")});
     if (nccl && c.count >= 0) {
         f.push_back({"Count", std::to_string(c.count)});
-        f.push_back({"Bytes", bytesText(static_cast<uint64_t>(c.bytes))});
+        f.key({"Bytes", bytesText(static_cast<uint64_t>(c.bytes))});
     }
     if (const std::string_view dt = ncclDataTypeName(c.datatype); nccl && !dt.empty())
-        f.push_back({"Data type", std::string(dt)});
+        f.key({"Data type", std::string(dt)});
     if (const std::string_view op = ncclRedOpName(c.redop); nccl && !op.empty())
-        f.push_back({"Reduction", std::string(op)});
-    if (nccl && c.peer >= 0) f.push_back({"Root or peer rank", std::to_string(c.peer)});
+        f.key({"Reduction", std::string(op)});
+    if (nccl && c.peer >= 0) f.key({"Root or peer rank", std::to_string(c.peer)});
     if (nccl && c.rank >= 0)
-        f.push_back({"Rank", std::to_string(c.rank) + (c.ranks >= 0 ? " of " + std::to_string(c.ranks) : "")});
+        f.key({"Rank",
+               std::to_string(c.rank) + (c.ranks >= 0 ? " of " + std::to_string(c.ranks) : "")});
     else if (nccl && c.ranks >= 0)
-        f.push_back({"Ranks", std::to_string(c.ranks)});
+        f.key({"Ranks", std::to_string(c.ranks)});
+    if (!f.full()) return;  // a scan over the thread's API calls: not for every hover
     size_t inside = 0;
     for (const Track& api : r.tracks)
-        if (api.key.kind == EventKind::CudaApi && api.key.pid == t.key.pid && api.key.tid == t.key.tid)
+        if (api.key.kind == EventKind::CudaApi && api.key.pid == t.key.pid &&
+            api.key.tid == t.key.tid)
             for (size_t k = 0; k < api.size(); ++k)
                 inside += api.start[k] >= t.start[i] && api.end[k] <= t.end[i];
     f.push_back({"CUDA API calls inside", std::to_string(inside)});
@@ -190,13 +225,13 @@ void cudaLibFields(const Report& r, const Track& t, size_t i, Fields& f) {
 void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
     switch (t.key.kind) {
         case EventKind::OsRuntime:
-            f.push_back({"Result", std::to_string(t.intAt(cols::OsRuntime::Result, i))});
-            f.push_back({"errno", std::to_string(t.intAt(cols::OsRuntime::Errno, i))});
+            f.key({"Result", std::to_string(t.intAt(cols::OsRuntime::Result, i))});
+            f.key({"errno", std::to_string(t.intAt(cols::OsRuntime::Errno, i))});
             break;
         case EventKind::CudaApi:
             f.push_back({"Callback ID", std::to_string(t.intAt(cols::CudaApi::Cbid, i))});
-            f.push_back({"API", t.intAt(cols::CudaApi::Api, i) == 1 ? "Driver" : "Runtime"});
-            f.push_back({"Result", std::to_string(t.intAt(cols::CudaApi::Result, i))});
+            f.key({"API", t.intAt(cols::CudaApi::Api, i) == 1 ? "Driver" : "Runtime"});
+            f.key({"Result", std::to_string(t.intAt(cols::CudaApi::Result, i))});
             break;
         case EventKind::Kernel:
             kernelFields(r, t, i, f);
@@ -205,15 +240,14 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             memcpyFields(t, i, f);
             break;
         case EventKind::Memset:
-            f.push_back(
-                {"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::Memset::Bytes, i)))});
-            f.push_back({"Value", std::to_string(t.intAt(cols::Memset::Value, i))});
+            f.key({"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::Memset::Bytes, i)))});
+            f.key({"Value", std::to_string(t.intAt(cols::Memset::Value, i))});
             f.push_back({"Memory", std::string(memoryKindName(static_cast<MemoryKind>(
                                        t.intAt(cols::Memset::MemKind, i))))});
             break;
         case EventKind::Sync:
-            f.push_back({"Sync type", std::string(syncTypeName(static_cast<SyncType>(
-                                          t.intAt(cols::Sync::SyncType, i))))});
+            f.key({"Sync type", std::string(syncTypeName(
+                                    static_cast<SyncType>(t.intAt(cols::Sync::SyncType, i))))});
             f.push_back({"CUDA event", std::to_string(t.intAt(cols::Sync::Event, i))});
             break;
         case EventKind::NvtxRange:
@@ -224,36 +258,35 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             break;
         case EventKind::Metric: {
             const MetricSeries* s = r.findSeries(t.key.series);
-            f.push_back({"Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)) +
-                                      (s ? " " + s->unit : "")});
+            f.key({"Value", std::to_string(t.cols[cols::Metric::Value].doubleAt(i)) +
+                                (s ? " " + s->unit : "")});
             break;
         }
         case EventKind::CudaMemory:
-            f.push_back({"Operation", t.intAt(cols::CudaMemory::Op, i) == 1 ? "Free" : "Alloc"});
+            f.key({"Operation", t.intAt(cols::CudaMemory::Op, i) == 1 ? "Free" : "Alloc"});
             f.push_back(
                 {"Address", hex(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Address, i)))});
-            f.push_back(
-                {"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Bytes, i)))});
+            f.key({"Size", bytesText(static_cast<uint64_t>(t.intAt(cols::CudaMemory::Bytes, i)))});
             f.push_back({"Memory", std::string(memoryKindName(static_cast<MemoryKind>(
                                        t.intAt(cols::CudaMemory::MemKind, i))))});
             break;
         case EventKind::ThreadState:
-            f.push_back({"CPU", std::to_string(t.intAt(cols::ThreadState::Cpu, i))});
+            f.key({"CPU", std::to_string(t.intAt(cols::ThreadState::Cpu, i))});
             break;
         case EventKind::GraphTrace:
-            f.push_back({"Graph ID", std::to_string(t.intAt(cols::GraphTrace::GraphId, i))});
+            f.key({"Graph ID", std::to_string(t.intAt(cols::GraphTrace::GraphId, i))});
             break;
         case EventKind::CuptiOverhead:
-            f.push_back(
-                {"Overhead kind", std::to_string(t.intAt(cols::CuptiOverhead::OverheadKind, i))});
+            f.key({"Overhead kind", std::to_string(t.intAt(cols::CuptiOverhead::OverheadKind, i))});
             break;
         case EventKind::CpuSample: {
-            f.push_back({"CPU", std::to_string(t.intAt(cols::CpuSample::Cpu, i))});
+            const int64_t cpu = t.intAt(cols::CpuSample::Cpu, i);
+            f.key({"CPU", cpu < 0 ? std::string("unknown") : std::to_string(cpu)});
             const auto stack = static_cast<uint32_t>(t.intAt(cols::CpuSample::Stack, i));
-            if (stack >= r.callStacks.size()) break;
-            const auto& frames = r.callStacks[stack].frames;
-            for (size_t k = 0; k < frames.size(); ++k)
-                f.push_back({k == 0 ? "Call stack" : "", r.frameText(frames[k])});
+            if (stack >= r.callStacks.size())
+                f.key({"Call stack", "unknown (stack " + std::to_string(stack) + ")"});
+            else
+                frameFields(r, "Call stack", r.callStacks[stack].frames, f);
             break;
         }
         case EventKind::Mpi:
@@ -269,14 +302,12 @@ void kindFields(const Report& r, const Track& t, size_t i, Fields& f) {
             break;
     }
     // The call stack taken when the event began (--python-backtrace; --osrt-backtrace-threshold,
-    // native, maybe with Python frames spliced in), every frame.
-    if (t.schema().owner == OwnerKind::Thread)
+    // native, maybe with Python frames spliced in). Not for ranges projected onto a GPU.
+    if (t.schema().owner == OwnerKind::Thread && t.key.device < 0)
         if (const CallStack* bt = r.backtraceOf(t.key.kind, t.key.pid, t.key.tid, t.start[i]))
-            for (size_t k = 0; k < bt->frames.size(); ++k) {
-                const bool python = r.isPythonFrame(r.stackFrames[bt->frames[0]]);
-                f.push_back({k == 0 ? (python ? "Python backtrace" : "Backtrace") : "",
-                             r.frameText(bt->frames[k])});
-            }
+            frameFields(
+                r, r.isPythonFrame(r.stackFrames[bt->frames[0]]) ? "Python backtrace" : "Backtrace",
+                bt->frames, f);
 }
 
 void ownerFields(const Report& r, const Track& t, Fields& f) {
@@ -289,10 +320,10 @@ void ownerFields(const Report& r, const Track& t, Fields& f) {
                      (r.findProcess(k.pid) ? " (" + r.findProcess(k.pid)->name + ")" : "")});
             f.push_back({"Thread", r.threadTitle(k.pid, k.tid)});
             if (const Process* p = r.findProcess(k.pid); p && p->mpiRank >= 0)
-                f.push_back({"MPI rank", std::to_string(p->mpiRank) +
-                                             (p->mpiWorldSize > 0
-                                                  ? " of " + std::to_string(p->mpiWorldSize)
-                                                  : std::string())});
+                f.push_back(
+                    {"MPI rank", std::to_string(p->mpiRank) +
+                                     (p->mpiWorldSize > 0 ? " of " + std::to_string(p->mpiWorldSize)
+                                                          : std::string())});
             break;
         case OwnerKind::Stream:
             f.push_back({"Process", std::to_string(k.pid)});
@@ -312,13 +343,14 @@ void ownerFields(const Report& r, const Track& t, Fields& f) {
     }
 }
 
-void correlationFields(const Report& r, const Track& t, EventRef e, const CorrelationIndex* index,
-                       Fields& f) {
+// `e` is invalid for a track outside the report's (nothing is correlated then).
+void correlationFields(const Report& r, const Track& t, size_t i, EventRef e,
+                       const CorrelationIndex* index, Fields& f) {
     const int cc = correlationColumn(t.key.kind);
     if (cc < 0) return;
-    const auto corr = static_cast<uint32_t>(t.intAt(cc, e.index));
-    f.push_back({"Correlation ID", std::to_string(corr)});
-    if (!index || corr == 0) return;
+    const auto corr = static_cast<uint32_t>(t.intAt(cc, i));
+    f.key({"Correlation ID", std::to_string(corr)});
+    if (!index || !e.valid() || corr == 0) return;
     if (t.key.kind == EventKind::CudaApi) {
         const auto ops = index->gpuOps(t.key.pid, corr);
         f.push_back({"Launched GPU operations", std::to_string(ops.size())});
@@ -338,26 +370,53 @@ void correlationFields(const Report& r, const Track& t, EventRef e, const Correl
     }
 }
 
-}  // namespace
-
-std::vector<EventField> eventDetails(const Report& r, EventRef e, const CorrelationIndex* index) {
-    Fields f;
-    if (!e.valid() || e.track >= r.tracks.size() || e.index >= r.tracks[e.track].size()) return f;
-    const Track& t = r.tracks[e.track];
-    const size_t i = e.index;
-    f.push_back({"Name", eventDisplayName(r, t, i)});
-    f.push_back({"Kind", std::string(t.schema().label)});
+std::vector<EventField> fieldsOf(const Report& r, const Track& t, size_t i, EventRef e,
+                                 const CorrelationIndex* index, DetailForm form) {
+    Fields f(form);
+    f.key({"Name", eventName(r, t, i)});
+    f.key({"Kind", std::string(t.schema().label)});
     f.push_back({"Row", r.trackTitle(t)});
-    f.push_back({"Start", timeText(r, t.start[i])});
+    // Instants (marks, samples, metric points) have a time, not a start.
+    f.key({t.schema().hasEnd ? "Start" : "Time", timeText(r, t.start[i])});
     if (t.schema().hasEnd) {
         f.push_back({"End", timeText(r, t.endAt(i))});
-        f.push_back({"Duration", formatDuration(t.durationAt(i)) + " (" +
-                                     std::to_string(t.durationAt(i)) + " ns)"});
+        f.key({"Duration",
+               formatDuration(t.durationAt(i)) + " (" + std::to_string(t.durationAt(i)) + " ns)"});
     }
     ownerFields(r, t, f);
     kindFields(r, t, i, f);
-    correlationFields(r, t, e, index, f);
-    return f;
+    correlationFields(r, t, i, e, index, f);
+    return f.take();
+}
+
+}  // namespace
+
+std::string eventName(const Report& r, const Track& t, size_t i) {
+    // Unresolved leaves have no name: where they are ("libfoo.so+0x1a").
+    if (t.key.kind == EventKind::CpuSample && t.nameAt(i) == 0) {
+        const auto stack = static_cast<uint64_t>(t.intAt(cols::CpuSample::Stack, i));
+        if (stack < r.callStacks.size() && !r.callStacks[stack].frames.empty())
+            return r.frameText(r.callStacks[stack].frames.front());
+        return "[unknown]";
+    }
+    return eventDisplayName(r, t, i);
+}
+
+std::vector<EventField> eventDetails(const Report& r, EventRef e, const CorrelationIndex* index,
+                                     DetailForm form) {
+    if (!e.valid() || e.track >= r.tracks.size() || e.index >= r.tracks[e.track].size()) return {};
+    return fieldsOf(r, r.tracks[e.track], e.index, e, index, form);
+}
+
+std::vector<EventField> eventDetails(const Report& r, const Track& t, size_t i, DetailForm form) {
+    if (i >= t.size()) return {};
+    // A track of the report still gets its place (and so nothing correlated: no index here).
+    const bool own =
+        !r.tracks.empty() && &t >= r.tracks.data() && &t < r.tracks.data() + r.tracks.size();
+    const EventRef e =
+        own ? EventRef{static_cast<uint32_t>(&t - r.tracks.data()), static_cast<uint32_t>(i)}
+            : EventRef{};
+    return fieldsOf(r, t, i, e, nullptr, form);
 }
 
 std::string detailValue(const std::vector<EventField>& fields, std::string_view field) {

@@ -38,6 +38,10 @@ void addOtherOptions(std::vector<OptionDef>& out) {
     add(Opt(In, "verify", 0, K::Switch, "", "false",
             "also decode every event chunk and verify checksums")
             .extension());
+    add(Opt(In, "event", 0, K::Text, "TRACK:INDEX|NAME", "",
+            "show one event's details (as the GUI's details panel): TRACK as numbered under "
+            "Tracks, INDEX from 0 in start order; or a NAME, its first event in time")
+            .extension());
 
     constexpr std::string_view D = "diff";
     add(Opt(D, "report", 'r', K::List, "WHAT", "all", "what to compare")

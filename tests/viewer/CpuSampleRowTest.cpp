@@ -7,7 +7,7 @@
 #include <map>
 
 #include "tests/analysis-gui/SampleFixture.h"
-#include "viewer/timeline/EventFields.h"
+#include "model/analysis/EventQueryDetails.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/RowTreeBuilder.h"
 #include "viewer/timeline/TrackRow.h"
@@ -83,20 +83,32 @@ TEST_F(CpuSampleRow, SamplesAreTicksInTheirLeafFunctionsColor) {
     EXPECT_EQ(pixels(context(300, 10)), (std::map<int, uint32_t>{{0, compute}, {1, compute}}));
 }
 
+// The tooltip form of the one details formatter (what the timeline's tooltip shows).
+std::vector<analysis::EventField> tooltipOf(const Report& r, const HitInfo& hit) {
+    return analysis::eventDetails(r, *hit.track, hit.index, analysis::DetailForm::Tooltip);
+}
+
 TEST_F(CpuSampleRow, HitTestGivesCpuAndTheStackLeafFirst) {
     const RowContext c = context(1, 1000);
     const auto hit = row->hitTest(c, 300, 6);
     ASSERT_TRUE(hit);
-    EXPECT_EQ(hit->name, "helper");
+    ASSERT_TRUE(hit->track);
     EXPECT_EQ(hit->start, 300);
     EXPECT_EQ(hit->end, 300);
-    std::map<std::string, std::string> f(hit->fields.begin(), hit->fields.end());
-    EXPECT_EQ(f["Kind"], "CPU samples");
-    EXPECT_EQ(f["CPU"], "1");
-    EXPECT_EQ(f["Call stack"], "\n  helper (app)\n  compute (libm.so)\n  run (app)\n  main (app)");
+    const auto f = tooltipOf(*report, *hit);
+    EXPECT_EQ(analysis::detailValue(f, "Name"), "helper");
+    EXPECT_EQ(analysis::detailValue(f, "Kind"), "CPU samples");
+    EXPECT_EQ(analysis::detailValue(f, "Time"), "300 ns (300 ns)");
+    EXPECT_EQ(analysis::detailValue(f, "CPU"), "1");
+    // The stack leaf first, a frame per field after "Call stack".
+    auto stack = std::find(f.begin(), f.end(), analysis::EventField{"Call stack", "helper (app)"});
+    ASSERT_NE(stack, f.end());
+    ASSERT_GE(f.end() - stack, 4);
+    EXPECT_EQ(stack[1], (analysis::EventField{"", "compute (libm.so)"}));
+    EXPECT_EQ(stack[3], (analysis::EventField{"", "main (app)"}));
     const auto foo = row->hitTest(c, 601, 6);
     ASSERT_TRUE(foo);
-    EXPECT_EQ(foo->name, "libfoo.so+0x40");
+    EXPECT_EQ(analysis::detailValue(tooltipOf(*report, *foo), "Name"), "libfoo.so+0x40");
 }
 
 TEST(CpuSampleTooltip, DeepStacksShowTheNearestFramesAndCountTheRest) {
@@ -110,16 +122,20 @@ TEST(CpuSampleTooltip, DeepStacksShowTheNearestFramesAndCountTheRest) {
     const uint32_t stack = b.stackId(frames);
     b.add(CpuSampleEvent{1, 2, 10, stack, b.intern("f0"), -1});
     const auto r = b.finish();
-    HitInfo hit;
-    describeEvent(*r, r->tracks[0], 0, hit);
-    std::map<std::string, std::string> f(hit.fields.begin(), hit.fields.end());
-    EXPECT_EQ(f["CPU"], "unknown");
-    const std::string& s = f["Call stack"];
-    EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 13);  // 12 frames and the rest's count
-    EXPECT_NE(s.find("\n  f0 (libdeep.so)\n  " + std::string(97, 'x') + "...\n  f2 (libdeep.so)"),
-              std::string::npos)
-        << s;
-    EXPECT_TRUE(s.ends_with("\n  f11 (libdeep.so)\n  ... 18 more frames (click: details)")) << s;
+    const auto tip = analysis::eventDetails(*r, r->tracks[0], 0, analysis::DetailForm::Tooltip);
+    const auto top = std::find_if(tip.begin(), tip.end(), [](const auto& f) { return f.field == "Call stack"; });
+    EXPECT_EQ(analysis::detailValue(tip, "CPU"), "unknown");
+    ASSERT_NE(top, tip.end());
+    EXPECT_EQ(top->value, "f0 (libdeep.so)");
+    ASSERT_EQ(tip.end() - top, 13);  // 12 frames and the rest's count
+    EXPECT_EQ(top[1].value, longName + " (libdeep.so)");  // whole: the tooltip cuts its lines
+    EXPECT_EQ(top[11].value, "f11 (libdeep.so)");
+    EXPECT_EQ(top[12], (analysis::EventField{"", "... 18 more frames (click: details)"}));
+    // The full form (the details panel) lists every frame.
+    const auto full = analysis::eventDetails(*r, analysis::EventRef{0, 0});
+    EXPECT_EQ(std::count_if(full.begin(), full.end(),
+                            [](const auto& f) { return f.field.empty() || f.field == "Call stack"; }),
+              30);
 }
 
 }  // namespace

@@ -73,15 +73,15 @@ TEST_F(CudaLibRow, TooltipsGiveStatusAndNcclArguments) {
     std::string name;
     auto nccl = fields(*row("NCCL"), 550, 0, &name);
     EXPECT_EQ(name, "ncclAllReduce");
-    EXPECT_EQ(nccl["Status"], "success");
+    EXPECT_EQ(nccl["Status"], "0 (success)");
     EXPECT_EQ(nccl["Data type"], "ncclFloat32");
     EXPECT_EQ(nccl["Reduction"], "ncclSum");
     EXPECT_EQ(nccl["Rank"], "1 of 4");
     EXPECT_EQ(nccl.count("Root or peer rank"), 0u);
-    EXPECT_NE(nccl["Bytes"].find("4,096"), std::string::npos) << nccl["Bytes"];
+    EXPECT_NE(nccl["Bytes"].find("(4096 B)"), std::string::npos) << nccl["Bytes"];
     auto dnn = fields(*row("cuDNN"), 350, 0, &name);
     EXPECT_EQ(name, "cudnnConvolutionForward");
-    EXPECT_EQ(dnn["Status"], "error 1001");
+    EXPECT_EQ(dnn["Status"], "1001 (error)");
     EXPECT_EQ(dnn.count("Data type"), 0u);
 }
 

@@ -137,7 +137,7 @@ TEST_F(Layout, EveryDockHasAViewMenuEntryAndAClosedOneComesBack) {
     ASSERT_NE(tab, nullptr);
     const QList<QAction*> actions = viewActions(w);
     const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
-    EXPECT_GE(docks.size(), 9);  // Find, 5 bottom tabs, Details, Event details, Summary
+    EXPECT_GE(docks.size(), 8);  // Find, 5 bottom tabs, Details, Summary
     for (QDockWidget* d : docks)
         EXPECT_TRUE(actions.contains(d->toggleViewAction())) << d->windowTitle().toStdString();
 

@@ -85,30 +85,30 @@ TEST_F(MpiRow, TooltipGivesOnlyTheFieldsACallHas) {
     auto f = fields(r0, 120, 0, &name);  // MPI_Send to 1, tag 7, 4096 bytes
     EXPECT_EQ(name, "MPI_Send");
     EXPECT_EQ(f, (std::map<std::string, std::string>{{"Kind", "MPI calls"},
-                                                     {"Class", "point-to-point"},
+                                                     {"Call class", "p2p"},
                                                      {"Peer rank", "1"},
                                                      {"Tag", "7"},
-                                                     {"Bytes sent", "4.00 KiB (4,096 bytes)"}}));
+                                                     {"Bytes sent", "4.00 KiB (4096 B)"}}));
     f = fields(r0, 500, 0, &name);
     EXPECT_EQ(name, "MPI_Wait");
     EXPECT_EQ(f,
-              (std::map<std::string, std::string>{{"Kind", "MPI calls"}, {"Class", "start/wait"}}));
+              (std::map<std::string, std::string>{{"Kind", "MPI calls"}, {"Call class", "startwait"}}));
     f = fields(r0, 680, 0, &name);
     EXPECT_EQ(name, "MPI_Bcast");
     EXPECT_EQ(f["Root rank"], "0");
-    EXPECT_EQ(f["Bytes sent"], "64 B");
+    EXPECT_EQ(f["Bytes sent"], "64 B (64 B)");
     EXPECT_EQ(f.count("Peer rank"), 0u);
     const TrackRow& r1 = *mpiRow(kRank1, "Thread 200 (mpi_app)");
     f = fields(r1, 500, 0, &name);
     EXPECT_EQ(name, "MPI_Recv");
     EXPECT_EQ(f["Peer rank"], "0");
-    EXPECT_EQ(f["Bytes received"], "1.00 MiB (1,048,576 bytes)");
+    EXPECT_EQ(f["Bytes received"], "1.00 MiB (1048576 B)");
     EXPECT_EQ(f.count("Bytes sent"), 0u);
     f = fields(r1, 250, 0, &name);
     EXPECT_EQ(name, "MPI_Allreduce");
-    EXPECT_EQ(f["Class"], "collective");
-    EXPECT_EQ(f["Bytes sent"], "8 B");
-    EXPECT_EQ(f["Bytes received"], "8 B");
+    EXPECT_EQ(f["Call class"], "collective");
+    EXPECT_EQ(f["Bytes sent"], "8 B (8 B)");
+    EXPECT_EQ(f["Bytes received"], "8 B (8 B)");
 }
 
 TEST_F(MpiRow, SummaryListsTheRanks) {

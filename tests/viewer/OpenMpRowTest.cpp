@@ -109,7 +109,7 @@ TEST_F(OpenMpRow, TooltipGivesTheConstructAndWhatItHas) {
                                                      {"Construct", "worksharing (loop)"},
                                                      {"Parallel region", "1"},
                                                      {"Task", "2"},
-                                                     {"Iterations", "3,000"},
+                                                     {"Iterations", "3000"},
                                                      {"Code address", "0x401b00"}}));
     f = fields(*ompRow(300), 300, 0, &name);
     EXPECT_EQ(name, "parallel");

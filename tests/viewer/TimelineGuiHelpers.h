@@ -37,16 +37,16 @@ inline void hover(QWidget& w, QPoint pos) {
     QApplication::sendEvent(&w, &e);
 }
 
-// Hovers `pos` (as the pointer gets there before the click), clicks there and returns what
-// the timeline's eventClicked gave.
+// Hovers `pos` (as the pointer gets there before the click), clicks there (the tab's
+// selection follows) and returns the tooltip the pointer showed there.
 inline QString clickAt(viewer::TimelineWidget& t, QPoint pos) {
-    QString clicked;
+    QString tooltip;
     const auto connection =
-        QObject::connect(&t, &viewer::TimelineWidget::eventClicked, [&clicked](const QString& s) { clicked = s; });
+        QObject::connect(&t, &viewer::TimelineWidget::hovered, [&tooltip](const QString& s) { tooltip = s; });
     hover(t, pos);
-    QTest::mouseClick(&t, Qt::LeftButton, {}, pos);
     QObject::disconnect(connection);
-    return clicked;
+    QTest::mouseClick(&t, Qt::LeftButton, {}, pos);
+    return tooltip;
 }
 
 // The laid-out row of `path` in the row tree; null when not laid out.

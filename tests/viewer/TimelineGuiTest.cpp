@@ -217,9 +217,11 @@ TEST_F(TimelineGui, HoverTooltipNamesTheEvent) {
     QString text;
     QObject::connect(&w, &TimelineWidget::hovered, [&text](const QString& t) { text = t; });
     hover(w, {kX0 + static_cast<int>(3.5 * kPxPerMs), static_cast<int>(k.y) + 6});
-    EXPECT_TRUE(text.startsWith("kernel_b\nStart: 3.000 ms\nDuration: 1.000 ms"))
+    // The tooltip form of the details formatter: the panel's values for the same fields.
+    EXPECT_TRUE(text.startsWith("kernel_b\nKind: CUDA kernels\nStart: 3.000 ms (1003000000 ns)\n"
+                                "Duration: 1.000 ms (1000000 ns)"))
         << "[" << text.toStdString() << "]";
-    EXPECT_TRUE(text.contains("Grid: (4, 1, 1)")) << text.toStdString();
+    EXPECT_TRUE(text.contains("\nGrid: 4 x 1 x 1\n")) << text.toStdString();
 }
 
 TEST_F(TimelineGui, PixelsShowKernelsAndNvtxInTheirColors) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "model/analysis/EventQueryDetails.h"
 #include "viewer/timeline/DrawList.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -54,13 +55,19 @@ protected:
         }
         return argb;
     }
-    // The tooltip fields of the event at pixel column x in `lane` (and its name in *name).
+    // The tooltip fields of the event at pixel column x in `lane` (and its name in *name): the
+    // tooltip form of the details formatter for the event hit there, its times left out.
     std::map<std::string, std::string> fields(const viewer::TrackRow& row, int x, uint32_t lane, std::string* name) {
         const auto hit = row.hitTest(context(row), static_cast<float>(x), laneY(lane));
-        EXPECT_TRUE(hit);
-        if (!hit) return {};
-        if (name) *name = hit->name;
-        return {hit->fields.begin(), hit->fields.end()};
+        EXPECT_TRUE(hit && hit->track);
+        if (!hit || !hit->track) return {};
+        std::map<std::string, std::string> out;
+        for (const auto& [field, value] :
+             analysis::eventDetails(*report, *hit->track, hit->index, analysis::DetailForm::Tooltip)) {
+            if (field == "Name" && name) *name = value;
+            if (field != "Name" && field != "Start" && field != "Duration" && field != "Time") out[field] = value;
+        }
+        return out;
     }
 };
 

@@ -7,11 +7,13 @@
 #include <set>
 
 #include "ViewerFixture.h"
+#include "model/analysis/EventQueryDetails.h"
 #include "model/gen/SyntheticGenerator.h"
 #include "viewer/ReportSummary.h"
 #include "viewer/analysis/EventsModel.h"
 #include "viewer/analysis/TimeText.h"
 #include "viewer/analysis/TimelineOverlay.h"
+#include "viewer/timeline/EventFields.h"
 #include "viewer/timeline/Palette.h"
 #include "viewer/timeline/ProjectedNvtxRow.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -199,24 +201,25 @@ TEST(TrackRow, HitTestFindsTheEventAndItsFields) {
     ctx.palette = &palette;
     auto hit = kernels->hitTest(ctx, 200 + 150, 55);
     ASSERT_TRUE(hit.has_value());
-    EXPECT_EQ(hit->name, "kernel_a");
+    ASSERT_TRUE(hit->track);
     EXPECT_EQ(hit->start, kOrigin + kMs);
     EXPECT_EQ(hit->end, kOrigin + 2 * kMs);
-    auto field = [&](const std::string& k) {
-        for (const auto& [key, v] : hit->fields)
-            if (key == k) return v;
-        return std::string("<none>");
-    };
-    EXPECT_EQ(field("Grid"), "(4, 1, 1)");
-    EXPECT_EQ(field("Block"), "(128, 1, 1)");
-    EXPECT_EQ(field("Correlation"), "1");
+    // What the tooltip shows of it: the tooltip form of the details formatter.
+    const auto tip = analysis::eventDetails(*r, *hit->track, hit->index, analysis::DetailForm::Tooltip);
+    EXPECT_EQ(analysis::detailValue(tip, "Name"), "kernel_a");
+    EXPECT_EQ(analysis::detailValue(tip, "Grid"), "4 x 1 x 1");
+    EXPECT_EQ(analysis::detailValue(tip, "Block"), "128 x 1 x 1");
+    EXPECT_EQ(analysis::detailValue(tip, "Correlation ID"), "1");
     // Empty space far from any event: nothing.
     EXPECT_FALSE(kernels->hitTest(ctx, 200 + 270, 55).has_value());
     // The memcpy row names direction and size.
     auto* memcpy = root->find("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Memcpy");
     auto m = memcpy->hitTest(ctx, 200 + 670, 55);
-    ASSERT_TRUE(m.has_value());
-    EXPECT_EQ(m->name, "HtoD 8.00 MiB");
+    ASSERT_TRUE(m.has_value() && m->track);
+    EXPECT_EQ(eventLabel(*r, *m->track, m->index), "HtoD 8.00 MiB");
+    const auto copy = analysis::eventDetails(*r, *m->track, m->index, analysis::DetailForm::Tooltip);
+    EXPECT_EQ(analysis::detailValue(copy, "Copy kind"), "Host-to-Device");
+    EXPECT_EQ(analysis::detailValue(copy, "Size"), "8.00 MiB (8388608 B)");
 }
 
 TEST(TimelineScene, LayoutCollapsePinAndScroll) {
@@ -330,8 +333,8 @@ TEST(TimelineScene, HitTestThroughLayout) {
     const TimeRange range{kOrigin, kOrigin + 10 * kMs};
     const float x = scene->xOf(range, kOrigin + 3 * kMs + kMs / 2);
     auto hit = scene->hitTest(range, x, lr->y + 5);
-    ASSERT_TRUE(hit.has_value());
-    EXPECT_EQ(hit->name, "kernel_b");
+    ASSERT_TRUE(hit.has_value() && hit->track);
+    EXPECT_EQ(scene->report().str(hit->track->name[hit->index]), "kernel_b");
     EXPECT_FALSE(scene->hitTest(range, 10, lr->y + 5).has_value());  // the header column
 }
 

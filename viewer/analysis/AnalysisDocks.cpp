@@ -3,7 +3,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsView.h"
@@ -27,12 +27,12 @@ QDockWidget* wrap(QMainWindow* window, QWidget* content, const QString& title,
 
 AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> report)
     : QObject(window), m_report(std::move(report)) {
-    m_context = new AnalysisContext(m_report, this);
+    m_selectionModel = new SelectionModel(m_report, this);
     m_selection = new SelectionStatsDock(m_report, window);
     m_stats = new StatsDock(m_report, window);
     m_insights = new InsightsDock(m_report, window);
     m_events = new EventsView(m_report, window);
-    m_details = new DetailsPanel(m_context, window);
+    m_details = new DetailsPanel(m_selectionModel, window);
     m_find = new FindBar(m_report, window);
     m_eventsDock = wrap(window, m_events, tr("Events"), QStringLiteral("EventsDock"));
     m_detailsDock = wrap(window, m_details, tr("Details"), QStringLiteral("DetailsDock"));
@@ -56,20 +56,19 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> 
 }
 
 void AnalysisDocks::wire() {
-    connect(m_events, &EventsView::eventSelected, m_context, &AnalysisContext::selectEvent);
+    connect(m_events, &EventsView::eventSelected, m_selectionModel, &SelectionModel::selectEvent);
     connect(m_events, &EventsView::rangeRequested, this, &AnalysisDocks::rangeRequested);
     connect(m_events, &EventsView::eventActivated, this, &AnalysisDocks::eventActivated);
-    connect(m_find, &FindBar::eventFound, m_context, &AnalysisContext::selectEvent);
+    connect(m_find, &FindBar::eventFound, m_selectionModel, &SelectionModel::selectEvent);
     connect(m_find, &FindBar::eventFound, this, [this](quint32 track, quint32 index) {
         const auto [t0, t1] = EventsView::zoomRangeFor(*m_report, {track, index});
         emit rangeRequested(t0, t1);
     });
     // An insight's instance is shown as a found event is: selected, then zoomed to.
-    connect(m_insights, &InsightsDock::eventRequested, m_context, &AnalysisContext::selectEvent);
+    connect(m_insights, &InsightsDock::eventRequested, m_selectionModel, &SelectionModel::selectEvent);
     connect(m_insights, &InsightsDock::instanceRequested, this, &AnalysisDocks::rangeRequested);
-    connect(m_context, &AnalysisContext::eventSelected, m_details, &DetailsPanel::showEventDetails);
-    connect(m_context, &AnalysisContext::eventSelected, m_events, &EventsView::selectEvent);
-    connect(m_context, &AnalysisContext::selectedEventCleared, m_details, &DetailsPanel::clear);
+    // The details panel follows the selection by itself; the events view shows its row.
+    connect(m_selectionModel, &SelectionModel::eventSelected, m_events, &EventsView::selectEvent);
 }
 
 void AnalysisDocks::setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks) {
@@ -87,7 +86,7 @@ QList<QDockWidget*> AnalysisDocks::allDocks() const {
 }
 
 void AnalysisDocks::selectEvent(quint32 track, quint32 index) {
-    m_context->selectEvent(track, index);
+    m_selectionModel->selectEvent(track, index);
 }
 
 }  // namespace sl::viewer

@@ -1,7 +1,8 @@
 #pragma once
 // Puts the analysis panels of one report into a QMainWindow and wires them together: the
 // selection statistics, Stats, Insights and CPU sampling docks, the events view, the details
-// panel and the find bar, all around one AnalysisContext (the selected event and its correlations).
+// panel and the find bar, all around one SelectionModel (the tab's selected event and its
+// correlations): every panel that picks an event selects it there.
 // The timeline talks to them only through the slots and signals below, so they work (and are
 // tested) without it. GUI thread; the docks are children of the window.
 #include <QList>
@@ -16,7 +17,7 @@ class QMainWindow;
 
 namespace sl::viewer {
 
-class AnalysisContext;
+class SelectionModel;
 class CpuSamplingDock;
 class DetailsPanel;
 class EventsView;
@@ -30,7 +31,7 @@ class AnalysisDocks : public QObject {
 public:
     AnalysisDocks(QMainWindow* window, std::shared_ptr<const Report> report);
 
-    AnalysisContext* context() const { return m_context; }
+    SelectionModel* selection() const { return m_selectionModel; }
     SelectionStatsDock* selectionStats() const { return m_selection; }
     StatsDock* stats() const { return m_stats; }
     InsightsDock* insights() const { return m_insights; }
@@ -49,7 +50,7 @@ public slots:
     // The timeline's time selection changed (empty range: cleared); `tracks` are the selected
     // rows' tracks, empty for all (with an empty range they still limit the CPU sampling dock).
     void setTimeSelection(qint64 t0, qint64 t1, const std::vector<uint32_t>& tracks = {});
-    // An event was selected on the timeline.
+    // Selects an event (the timeline's click, arrows and keys): selection()->selectEvent.
     void selectEvent(quint32 track, quint32 index);
 
 signals:
@@ -63,7 +64,7 @@ private:
     void wire();
 
     std::shared_ptr<const Report> m_report;
-    AnalysisContext* m_context = nullptr;
+    SelectionModel* m_selectionModel = nullptr;
     SelectionStatsDock* m_selection = nullptr;
     StatsDock* m_stats = nullptr;
     InsightsDock* m_insights = nullptr;

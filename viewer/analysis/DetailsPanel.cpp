@@ -7,12 +7,12 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 
 namespace sl::viewer {
 
-DetailsPanel::DetailsPanel(AnalysisContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context) {
+DetailsPanel::DetailsPanel(SelectionModel* selection, QWidget* parent)
+    : QWidget(parent), m_selection(selection) {
     setObjectName(QStringLiteral("DetailsPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -31,11 +31,12 @@ DetailsPanel::DetailsPanel(AnalysisContext* context, QWidget* parent)
     addAction(copyAction);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_tree->addAction(copyAction);
+    connect(m_selection, &SelectionModel::changed, this, &DetailsPanel::refresh);
+    refresh();
 }
 
-void DetailsPanel::showEventDetails(quint32 track, quint32 index) {
-    m_fields =
-        analysis::eventDetails(m_context->report(), {track, index}, &m_context->correlation());
+void DetailsPanel::refresh() {
+    m_fields = m_selection->details(analysis::DetailForm::Full);
     m_tree->clear();
     for (const auto& f : m_fields) {
         auto* item = new QTreeWidgetItem(m_tree);
@@ -43,11 +44,6 @@ void DetailsPanel::showEventDetails(quint32 track, quint32 index) {
         item->setText(1, QString::fromStdString(f.value));
         item->setToolTip(1, item->text(1));
     }
-}
-
-void DetailsPanel::clear() {
-    m_fields.clear();
-    m_tree->clear();
 }
 
 QString DetailsPanel::text() const {

@@ -1,7 +1,8 @@
 #pragma once
-// The details panel: every field of the selected event (model/analysis/EventQueryDetails.h),
-// including, for GPU work, the API call and thread that launched it. Fields can be copied
-// (Ctrl+C copies "field<TAB>value" lines). GUI thread.
+// The details panel: every field of the tab's selected event (SelectionModel), from the one
+// details formatter (model/analysis/EventQueryDetails.h, whose tooltip form the timeline shows),
+// including, for GPU work, the API call and thread that launched it; empty when nothing is
+// selected. Fields can be copied (Ctrl+C copies "field<TAB>value" lines). GUI thread.
 #include <QWidget>
 
 #include "model/analysis/EventQueryDetails.h"
@@ -10,24 +11,25 @@ class QTreeWidget;
 
 namespace sl::viewer {
 
-class AnalysisContext;
+class SelectionModel;
 
 class DetailsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DetailsPanel(AnalysisContext* context, QWidget* parent = nullptr);
+    explicit DetailsPanel(SelectionModel* selection, QWidget* parent = nullptr);
 
     const std::vector<analysis::EventField>& fields() const { return m_fields; }
     QTreeWidget* tree() const { return m_tree; }
     QString text() const;  // "field\tvalue" lines
 
 public slots:
-    void showEventDetails(quint32 track, quint32 index);
-    void clear();
     void copy() const;
 
+private slots:
+    void refresh();  // the selection changed
+
 private:
-    AnalysisContext* m_context;
+    SelectionModel* m_selection;
     QTreeWidget* m_tree = nullptr;
     std::vector<analysis::EventField> m_fields;
 };

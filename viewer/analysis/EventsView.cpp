@@ -95,6 +95,12 @@ void EventsView::buildUi() {
     connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this,
             &EventsView::sourceChanged);
     connect(m_table, &QTableView::doubleClicked, this, &EventsView::activated);
+    // A click selects its row's event also when the row is current already (the tab's
+    // selection may have been cleared or moved elsewhere since).
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const analysis::EventRef e = m_model->eventAt(index.row());
+        if (e.valid()) emit eventSelected(e.track, e.index);
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventsView::updateStatus);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -205,6 +211,7 @@ std::pair<int64_t, int64_t> EventsView::zoomRangeFor(const Report& report, analy
 void EventsView::activated(const QModelIndex& index) {
     const analysis::EventRef e = m_model->eventAt(index.row());
     if (!e.valid()) return;
+    emit eventSelected(e.track, e.index);  // selected first: the selection reveals its row
     emit eventActivated(e.track, e.index);
     const auto [t0, t1] = zoomRangeFor(*m_report, e);
     emit rangeRequested(t0, t1);

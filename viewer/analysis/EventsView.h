@@ -1,8 +1,8 @@
 #pragma once
 // The events view: a virtualized, sortable table of the events of one row (track) or of every
 // kernel / CUDA API call / NVTX range / copy of the report, filterable by name (substring or
-// regular expression) and duration. Selecting a row emits eventSelected; double-clicking emits
-// eventActivated and rangeRequested (the event padded by a quarter of its length on each side)
+// regular expression) and duration. Selecting or clicking a row emits eventSelected; double-
+// clicking also emits eventActivated and rangeRequested (the event padded by a quarter of its length on each side)
 // so the timeline can zoom there. selectEvent() follows a selection made elsewhere. GUI thread.
 #include <QWidget>
 #include <memory>

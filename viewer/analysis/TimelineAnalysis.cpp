@@ -4,7 +4,7 @@
 #include <QMainWindow>
 #include <QMouseEvent>
 
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/CpuSamplingDock.h"
 #include "viewer/analysis/FindBar.h"
@@ -26,10 +26,13 @@ void TimelineAnalysis::wire() {
     connect(m_timeline, &TimelineWidget::rowSelectionChanged, this, &TimelineAnalysis::timeSelectionChanged);
     connect(m_docks, &AnalysisDocks::rangeRequested, this,
             [this](qint64 t0, qint64 t1) { m_timeline->view().setRange(t0, t1, true); });
-    AnalysisContext* ctx = m_docks->context();
-    connect(ctx, &AnalysisContext::highlightsChanged, this,
-            [this, ctx](const analysis::CorrelatedEvents& related) {
-                m_selected = ctx->selectedEvent();
+    SelectionModel* selection = m_docks->selection();
+    // The timeline's click (its one hit test) selects through the tab's selection model.
+    connect(m_timeline, &TimelineWidget::eventClicked, selection, &SelectionModel::selectEvent);
+    connect(m_timeline, &TimelineWidget::emptyClicked, selection, &SelectionModel::clearSelectedEvent);
+    connect(selection, &SelectionModel::highlightsChanged, this,
+            [this, selection](const analysis::CorrelatedEvents& related) {
+                m_selected = selection->selectedEvent();
                 m_related = related;
                 // However it was selected (click, events view, find, arrow keys), the
                 // event's row and its launch partner's row come on screen.
@@ -122,43 +125,22 @@ bool TimelineAnalysis::eventFilter(QObject* watched, QEvent* event) {
                 return true;
         } else if (event->type() == QEvent::MouseButtonPress) {
             auto* me = static_cast<QMouseEvent*>(event);
-            m_pressPos = me->position();
+            const QPointF pos = me->position();
             // Edge arrows take the click before the timeline starts a selection drag.
             m_pressTaken = false;
             for (const EdgeArrow& a : m_arrows)
                 if (me->button() == Qt::LeftButton &&
-                    a.contains(static_cast<float>(m_pressPos.x()),
-                               static_cast<float>(m_pressPos.y()))) {
+                    a.contains(static_cast<float>(pos.x()), static_cast<float>(pos.y()))) {
                     m_pressTaken = true;
                     jumpTo(a.target);
                     return true;
                 }
-        } else if (event->type() == QEvent::MouseButtonRelease) {
-            auto* me = static_cast<QMouseEvent*>(event);
-            if (m_pressTaken) {  // the release of an arrow click is not a click on an event
-                m_pressTaken = false;
-                return true;
-            }
-            const QPointF d = me->position() - m_pressPos;
-            if (me->button() == Qt::LeftButton && !(me->modifiers() & Qt::ShiftModifier) &&
-                std::abs(d.x()) < 3 && std::abs(d.y()) < 3)
-                clicked(me->position());
+        } else if (event->type() == QEvent::MouseButtonRelease && m_pressTaken) {
+            m_pressTaken = false;  // the release of an arrow click is not a click on an event
+            return true;
         }
     }
     return QObject::eventFilter(watched, event);
-}
-
-void TimelineAnalysis::clicked(QPointF pos) {
-    TimelineScene* scene = m_timeline->scene();
-    if (!scene || pos.x() < scene->eventX()) return;
-    const auto hit = scene->hitTest(m_timeline->view().range(), static_cast<float>(pos.x()),
-                                    static_cast<float>(pos.y()));
-    if (!hit || !hit->track || hit->count != 1) {
-        m_docks->context()->clearSelectedEvent();
-        return;
-    }
-    const auto track = static_cast<quint32>(hit->track - m_report->tracks.data());
-    m_docks->selectEvent(track, static_cast<quint32>(hit->index));
 }
 
 void TimelineAnalysis::jumpTo(analysis::EventRef e) {

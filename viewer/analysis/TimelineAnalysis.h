@@ -1,7 +1,8 @@
 #pragma once
 // Connects the analysis panels (AnalysisDocks) to a timeline: the time selection feeds the
-// selection statistics and Stats docks; a click on an event selects it everywhere (details,
-// events view, correlation highlights) and scrolls its row and its launch partner's row into
+// selection statistics and Stats docks; the timeline's click on an event selects it in the
+// tab's SelectionModel, and every selection (a click, the events view, find, Insights, arrows)
+// is highlighted with its correlations and scrolls its row and its launch partner's row into
 // view; Left / Right step the selection through its row's events; the events view's
 // double-click, Find and the Insights dock's activated instances move the timeline's range
 // through its ViewState (with history); highlights, correlation lines, edge arrows (click: jump
@@ -9,7 +10,6 @@
 // (samples not passing through it dimmed) are drawn through the timeline's draw-list hooks.
 // GUI thread; lives as long as the window holding the timeline.
 #include <QObject>
-#include <QPointF>
 #include <memory>
 #include <vector>
 
@@ -46,7 +46,6 @@ protected:
 private:
     void wire();
     void timeSelectionChanged();
-    void clicked(QPointF pos);
     // Scrolls the rows so that the selected event and its launch partner are on screen
     // (RowReveal's rule); the time range is left alone.
     void revealSelection();
@@ -61,7 +60,6 @@ private:
     analysis::CorrelatedEvents m_related;
     std::vector<EdgeArrow> m_arrows;
     std::vector<uint8_t> m_sampleMask;
-    QPointF m_pressPos;
     bool m_pressTaken = false;  // the press hit an edge arrow
 };
 

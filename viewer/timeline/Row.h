@@ -40,9 +40,11 @@ struct HitInfo {
     size_t index = 0;    // the event (for folds: the first event of the fold)
     uint32_t count = 1;  // > 1: "N events"
     int64_t start = 0, end = 0;
+    // A graph's point (no track): its name and value. An event's own fields come from the one
+    // details formatter (EventQueryDetails.h); `fields` then holds only what the row adds.
     std::string name;
     float y0 = 0, y1 = 0;  // the pixel rows of the event's lane (for the hover outline)
-    std::vector<std::pair<std::string, std::string>> fields;  // key fields of the kind
+    std::vector<std::pair<std::string, std::string>> fields;
 };
 
 class Row {

@@ -24,7 +24,7 @@
 #include <QWheelEvent>
 #include <cmath>
 
-#include "model/util/Format.h"
+#include "model/analysis/EventQueryDetails.h"
 
 namespace sl::viewer {
 
@@ -32,6 +32,7 @@ namespace {
 constexpr double kWheelZoom = 0.8;    // per wheel notch (120 units)
 constexpr double kKeyZoom = 0.8;      // W / S
 constexpr double kPanFraction = 0.1;  // of the visible span, per notch or key press
+constexpr size_t kTooltipValueChars = 100;
 
 QColor argbColor(uint32_t c) {
     return QColor::fromRgba(c);
@@ -328,20 +329,40 @@ void TimelineWidget::setDragCursor(bool dragging) {
 }
 
 QString TimelineWidget::hitText(const HitInfo& hit) const {
-    QString s = QString::fromStdString(hit.name);
-    if (hit.track) {
-        const int64_t origin = m_view.origin();
-        // Instants (marks, samples, metric points) have a time, not a duration; a fold of
-        // instants still spans a range.
-        const bool instant = !hit.track->schema().hasEnd && hit.count <= 1;
-        s += (instant ? "\nTime: " : "\nStart: ") +
-             QString::fromStdString(formatDuration(hit.start - origin));
-        if (!instant)
-            s += "\nDuration: " + QString::fromStdString(formatDuration(hit.end - hit.start));
+    // An event: the tooltip form of the one details formatter (the details panel shows the same
+    // values, and more); its name heads the text. A graph's point: what its row gives.
+    std::vector<analysis::EventField> fields;
+    if (hit.track && m_scene)
+        fields = analysis::eventDetails(m_scene->report(), *hit.track, hit.index,
+                                        analysis::DetailForm::Tooltip);
+    else
+        fields.push_back({"Name", hit.name});
+    for (const auto& [k, v] : hit.fields) fields.push_back({k, v});
+    QString s;
+    for (const analysis::EventField& f : fields) {
+        // C++ template names run to kilobytes: a tooltip line is cut, the panel has it whole.
+        std::string v = f.value;
+        if (v.size() > kTooltipValueChars) v = v.substr(0, kTooltipValueChars - 3) + "...";
+        const QString value = QString::fromStdString(v);
+        if (f.field == "Name" && s.isEmpty())
+            s = value;
+        else if (f.field.empty())  // the next frame of a call stack
+            s += "\n  " + value;
+        else
+            s += "\n" + QString::fromStdString(f.field) + ": " + value;
     }
-    for (const auto& [k, v] : hit.fields)
-        s += "\n" + QString::fromStdString(k) + ": " + QString::fromStdString(v);
     return s;
+}
+
+void TimelineWidget::clickAt(QPointF pos) {
+    const auto hit = m_scene->hitTest(m_view.range(), static_cast<float>(pos.x()), static_cast<float>(pos.y()));
+    const Report& r = m_scene->report();
+    // Only the report's own tracks can be selected (an index into them); a fold is not one event.
+    if (hit && hit->track && hit->count == 1 && !r.tracks.empty() && hit->track >= r.tracks.data() &&
+        hit->track < r.tracks.data() + r.tracks.size())
+        emit eventClicked(static_cast<quint32>(hit->track - r.tracks.data()), static_cast<quint32>(hit->index));
+    else
+        emit emptyClicked();
 }
 
 void TimelineWidget::updateHover(QPointF pos) {
@@ -462,7 +483,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     m_drag = Drag::None;
     if (click) {
         m_view.clearSelection();
-        if (m_hover) emit eventClicked(hitText(*m_hover));
+        clickAt(e->position());
     }
 }
 

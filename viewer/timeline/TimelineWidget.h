@@ -83,8 +83,13 @@ public:
     std::vector<uint32_t> selectedTracks() const;
 
 signals:
-    void hovered(const QString& text);       // tooltip text, empty when nothing is under the mouse
-    void eventClicked(const QString& text);  // the details of a clicked event
+    void hovered(const QString& text);  // tooltip text, empty when nothing is under the mouse
+    // A click (no drag) on event `index` of the report's track `track`: the one hit test of a
+    // click; the tab's selection follows it (TimelineAnalysis).
+    void eventClicked(quint32 track, quint32 index);
+    // A click on the events area where no single event of the report is (empty space, a graph,
+    // a row the viewer made, such as the NVTX ranges projected onto a GPU).
+    void emptyClicked();
     void frameRendered();
     // The frame reached the window (after the swap).
     void frameSwapped();
@@ -118,6 +123,8 @@ private:
     void setDragCursor(bool dragging);
     void updateHover(QPointF pos);
     QString hitText(const HitInfo& hit) const;
+    // Emits eventClicked or emptyClicked for a click at `pos`.
+    void clickAt(QPointF pos);
     void headerClick(QPointF pos, bool toggleSelection = false);
 
     ViewState m_view;

@@ -197,8 +197,7 @@ std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y
     hit.track = best;
     hit.index = bestIndex;
     hit.start = best->start[bestIndex];
-    hit.end = best->endAt(bestIndex);
-    describeEvent(m_report, *best, bestIndex, hit);
+    hit.end = best->endAt(bestIndex);  // its details: the one formatter, on demand (EventQueryDetails.h)
     const uint32_t bestLane = m_overlay ? 0 : lane;
     hit.y0 = ctx.y + kPad + static_cast<float>(bestLane) * kLaneHeight;
     hit.y1 = hit.y0 + kLaneHeight - 1;

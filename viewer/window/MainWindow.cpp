@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,6 +26,7 @@
 
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/FindBar.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/TimelineAnalysis.h"
 #include "viewer/capture/CaptureTab.h"
 #include "viewer/compare/CompareTab.h"
@@ -69,6 +71,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->setDocumentMode(true);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     setCentralWidget(m_tabs);
+    m_selectionLabel = new QLabel;
+    m_selectionLabel->setObjectName("selectionLabel");
+    statusBar()->addPermanentWidget(m_selectionLabel);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::followSelection);
     setupMenus();
     QSettings s;
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1400, 900);
@@ -198,6 +204,21 @@ void MainWindow::restoreReportLayout(ReportTab* tab) {
         tab->panels()->restoreState(state, ReportLayout::kVersion);
 }
 
+void MainWindow::followSelection() {
+    disconnect(m_selectionChanged);
+    ReportTab* tab = currentTab();
+    SelectionModel* selection = tab ? tab->selection() : nullptr;
+    auto show = [this, selection] {
+        const QString text = selection ? selection->summary() : QString();
+        // Kernel names run long: the middle goes, the tooltip has it whole.
+        m_selectionLabel->setText(
+            m_selectionLabel->fontMetrics().elidedText(text, Qt::ElideMiddle, kSelectionLabelWidth));
+        m_selectionLabel->setToolTip(text);
+    };
+    show();
+    if (selection) m_selectionChanged = connect(selection, &SelectionModel::changed, m_selectionLabel, show);
+}
+
 void MainWindow::closeTab(int index) {
     if (qobject_cast<ReportTab*>(m_tabs->widget(index)) == currentTab()) saveLayout();
     delete m_tabs->widget(index);
@@ -242,6 +263,7 @@ ReportTab* MainWindow::openMerged(const MergeRequest& request) {
         for (const std::string& s : outcome.skipped) msg += "; left out " + QString::fromStdString(s);
         statusBar()->showMessage(msg, outcome.skipped.empty() ? 5000 : 0);
         restoreReportLayout(tab);
+        followSelection();
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
@@ -319,6 +341,7 @@ ReportTab* MainWindow::openReport(const QString& path) {
             statusBar()->showMessage("Opened " + tab->path(), 5000);
         }
         restoreReportLayout(tab);
+        followSelection();
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);

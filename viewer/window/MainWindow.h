@@ -11,6 +11,7 @@
 
 class QTabWidget;
 class QAction;
+class QLabel;
 class QMenu;
 
 namespace sl::viewer {
@@ -37,6 +38,9 @@ public:
     CaptureTab* showCaptureTab();
     ReportTab* currentTab() const;
     QTabWidget* tabs() const { return m_tabs; }
+    // The status bar's line for the current report tab's selected event ("" when none): it
+    // follows the current tab and clears when that tab closes.
+    QLabel* selectionLabel() const { return m_selectionLabel; }
     QStringList recentFiles() const;
     // Writes the window geometry and the current report's panel layout to QSettings (also done
     // on close); the next report opened, here or after a restart, gets that layout.
@@ -44,6 +48,7 @@ public:
     // View > Reset Layout: every open report's panels go back to the default layout.
     void resetLayout();
     static constexpr int kMaxRecent = 10;
+    static constexpr int kSelectionLabelWidth = 600;  // px of the status bar's selection line
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -54,6 +59,8 @@ private:
     void setupMenus();
     void fillViewMenu(QMenu* view);
     void closeTab(int index);
+    // Shows the current tab's selection in the status bar and follows its changes.
+    void followSelection();
     void restoreReportLayout(ReportTab* tab);
     void addRecent(const QString& path);
     void refreshRecentMenu();
@@ -68,6 +75,8 @@ private:
     QAction* m_panelsEnd = nullptr;  // they go before this separator
     QMenu* m_recentMenu = nullptr;
     QPointer<CaptureTab> m_capture;
+    QLabel* m_selectionLabel = nullptr;
+    QMetaObject::Connection m_selectionChanged;  // the current tab's selection -> the label
 };
 
 // The shortcuts the timeline understands, as (keys, action) pairs, for the dialog and docs.

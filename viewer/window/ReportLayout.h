@@ -1,7 +1,7 @@
 #pragma once
 // The default arrangement of one report's panels, timeline first (issue #21): the timeline in
 // the middle; Events, Selection statistics, Stats, Insights and CPU sampling tabbed in one short
-// pane below it; Details, Event details and Summary tabbed in one side panel on the right,
+// pane below it; Details and Summary tabbed in one side panel on the right,
 // hidden; the find bar hidden (Ctrl+F shows it). Layouts are saved with kVersion: a state saved
 // by a build with another version is refused by QMainWindow::restoreState, so it is dropped.
 #include <QList>

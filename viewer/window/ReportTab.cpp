@@ -97,7 +97,6 @@ void ReportTab::onLoaded() {
     auto scene = std::make_unique<TimelineScene>(m_report, m_loader->takeRows());
     m_timeline = new TimelineWidget;
     m_timeline->setScene(std::move(scene));
-    connect(m_timeline, &TimelineWidget::eventClicked, this, &ReportTab::eventDetails);
     // The analysis docks live in a window of their own inside the tab, around the timeline, so
     // every report keeps its own events view, statistics and details.
     auto* inner = new QMainWindow;
@@ -105,18 +104,12 @@ void ReportTab::onLoaded() {
     inner->setCentralWidget(m_timeline);
     m_panels = inner;
     m_analysis = new TimelineAnalysis(inner, m_timeline, m_report);
-    // The report's summary and the clicked event's text, tabbed with Details in the side panel.
+    // The report's summary, tabbed with Details in the side panel.
     auto* summary = new QTextBrowser;
     summary->setHtml(reportSummaryHtml(*m_report, m_path));
     m_summaryDock = new QDockWidget("Summary", inner);
     m_summaryDock->setObjectName("summaryDock");
     m_summaryDock->setWidget(summary);
-    auto* details = new QTextBrowser;
-    details->setPlaceholderText("Click an event to see its details");
-    connect(this, &ReportTab::eventDetails, details, &QTextBrowser::setPlainText);
-    m_eventDetailsDock = new QDockWidget("Event details", inner);
-    m_eventDetailsDock->setObjectName("eventDetailsDock");
-    m_eventDetailsDock->setWidget(details);
     m_stack->addWidget(inner);
     m_stack->setCurrentWidget(inner);
     // Laid out first, so that the docks' default sizes are taken from the tab's real size.
@@ -127,15 +120,19 @@ void ReportTab::onLoaded() {
     emit loaded();
 }
 
+SelectionModel* ReportTab::selection() const {
+    return m_analysis ? m_analysis->docks()->selection() : nullptr;
+}
+
 QList<QDockWidget*> ReportTab::docks() const {
     if (!m_analysis) return {};
-    return m_analysis->docks()->allDocks() << m_eventDetailsDock << m_summaryDock;
+    return m_analysis->docks()->allDocks() << m_summaryDock;
 }
 
 void ReportTab::resetLayout() {
     if (m_panels)
         ReportLayout::applyDefault(m_panels, m_analysis->docks(),
-                                   {m_eventDetailsDock, m_summaryDock});
+                                   {m_summaryDock});
 }
 
 void ReportTab::onFailed(const QString& message) {

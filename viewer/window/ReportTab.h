@@ -1,7 +1,8 @@
 #pragma once
 // One open report: a page with progress and Cancel while it loads, then the timeline, or a
 // clear error page when it cannot be opened. Owns its loader, scene and view state, and the
-// window of panels around its timeline (ReportLayout), Summary and Event details included.
+// window of panels around its timeline (ReportLayout), Summary included, and so the tab's
+// selection (SelectionModel): each tab keeps its own selected event and details.
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -22,6 +23,7 @@ class QTextBrowser;
 namespace sl::viewer {
 
 class ReportLoader;
+class SelectionModel;
 class TimelineAnalysis;
 class TimelineWidget;
 
@@ -47,7 +49,9 @@ public:
     TimelineAnalysis* analysis() const { return m_analysis; }
     // The window of docks around the timeline; null until loaded.
     QMainWindow* panels() const { return m_panels; }
-    // Every dock of panels(): the analysis docks, then Event details and Summary.
+    // The tab's selection (the selected event); null until loaded.
+    SelectionModel* selection() const;
+    // Every dock of panels(): the analysis docks, then Summary.
     QList<QDockWidget*> docks() const;
     // Puts the docks back where the default layout has them (View > Reset Layout).
     void resetLayout();
@@ -56,7 +60,6 @@ public:
 signals:
     void loaded();
     void failed(const QString& message);
-    void eventDetails(const QString& text);
     void projectionAdded();  // NVTX projected rows are in the timeline now (if any)
 
 private:
@@ -78,7 +81,6 @@ private:
     TimelineWidget* m_timeline = nullptr;
     TimelineAnalysis* m_analysis = nullptr;
     QMainWindow* m_panels = nullptr;
-    QDockWidget* m_eventDetailsDock = nullptr;
     QDockWidget* m_summaryDock = nullptr;
 };
 

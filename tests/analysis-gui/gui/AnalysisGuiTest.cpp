@@ -20,7 +20,7 @@
 #include "model/analysis/EventQuery.h"
 #include "model/core/ReportBuilder.h"
 #include "tests/analysis-gui/AnalysisFixture.h"
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsModel.h"
@@ -194,10 +194,10 @@ TEST_F(AnalysisGui, SelectionElsewhereSelectsRowAndShowsDetails) {
     EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Launched by"),
               "cudaLaunchKernel on Thread 2 (main) at 400 ns");
     // Selecting a row in the table selects the event everywhere.
-    QSignalSpy selected(docks.context(), &AnalysisContext::eventSelected);
+    QSignalSpy selected(docks.selection(), &SelectionModel::eventSelected);
     docks.events()->table()->selectRow(1);
     ASSERT_EQ(selected.count(), 1);
-    EXPECT_EQ(docks.context()->selectedEvent(), find(*report, EventKind::Kernel, 200));
+    EXPECT_EQ(docks.selection()->selectedEvent(), find(*report, EventKind::Kernel, 200));
     EXPECT_EQ(analysis::detailValue(docks.details()->fields(), "Correlation ID"), "1");
     // An API call is not among the kernels: the view follows it to its thread's API row.
     const EventRef api = find(*report, EventKind::CudaApi, 400);
@@ -210,21 +210,21 @@ TEST_F(AnalysisGui, SelectionElsewhereSelectsRowAndShowsDetails) {
 }
 
 TEST_F(AnalysisGui, CorrelationHighlightsApiCallAndKernel) {
-    AnalysisContext context(report);
-    QSignalSpy highlights(&context, &AnalysisContext::highlightsChanged);
+    SelectionModel selection(report);
+    QSignalSpy highlights(&selection, &SelectionModel::highlightsChanged);
     const EventRef api = find(*report, EventKind::CudaApi, 400),
                    kB = find(*report, EventKind::Kernel, 500);
-    context.selectEvent(api.track, api.index);
+    selection.selectEvent(api.track, api.index);
     ASSERT_EQ(highlights.count(), 1);
     auto related = highlights[0][0].value<analysis::CorrelatedEvents>();
     ASSERT_EQ(related.gpuOps.size(), 1u);
     EXPECT_EQ(related.gpuOps[0], kB);
     ASSERT_EQ(related.links.size(), 1u);
-    context.selectEvent(kB.track, kB.index);
+    selection.selectEvent(kB.track, kB.index);
     related = highlights[1][0].value<analysis::CorrelatedEvents>();
     ASSERT_EQ(related.apiCalls.size(), 1u);
     EXPECT_EQ(related.apiCalls[0], api);
-    context.clearSelectedEvent();
+    selection.clearSelectedEvent();
     EXPECT_TRUE(highlights[2][0].value<analysis::CorrelatedEvents>().empty());
 }
 

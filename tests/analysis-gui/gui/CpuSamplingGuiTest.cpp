@@ -93,11 +93,11 @@ TEST(CpuSamplingGui, TooltipShowsCpuAndTheCallStackLeafFirst) {
     QObject::connect(h.timeline, &TimelineWidget::hovered, [&text](const QString& t) { text = t; });
     const float x = h.timeline->scene()->xOf(h.timeline->view().range(), 300);  // S2 on CPU 1
     hover(*h.timeline, {x, lr->y + TrackRow::kPad + 4});
-    EXPECT_TRUE(text.startsWith("helper\nTime: 300 ns")) << text.toStdString();
+    EXPECT_TRUE(text.startsWith("helper\nKind: CPU samples\nTime: 300 ns (300 ns)")) << text.toStdString();
     EXPECT_FALSE(text.contains("Duration")) << text.toStdString();  // an instant has none
     EXPECT_TRUE(text.contains("CPU: 1")) << text.toStdString();
     EXPECT_TRUE(text.contains(
-        "Call stack: \n  helper (app)\n  compute (libm.so)\n  run (app)\n  main (app)"))
+        "Call stack: helper (app)\n  compute (libm.so)\n  run (app)\n  main (app)"))
         << text.toStdString();
     // The unresolved leaf at 600 ns is named by its module and offset.
     hover(*h.timeline,

@@ -20,7 +20,7 @@
 #include "model/rep/RepWriter.h"
 #include "tests/analysis-gui/InsightsFixture.h"
 #include "tests/analysis-gui/gui/TimelineHarness.h"
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/FindingsModel.h"
 #include "viewer/analysis/InsightsDock.h"
 #include "viewer/analysis/StatsDock.h"
@@ -257,7 +257,7 @@ TEST(InsightsTimeline, ActivationZoomsTheTimelineAndSelectsTheEvent) {
     const EventRef sync =
         find(*h.report, EventKind::CudaApi, "cudaDeviceSynchronize", 9 * kMs + 20'000);
     dock->activateFinding(dock->model()->rowOf("cuda_api_sync"));
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), sync);
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), sync);
     EXPECT_EQ(h.timeline->view().range(),
               (TimeRange{9'020'000 - 25'245'000, 110'000'000 + 25'245'000}));
     // The gap: zoomed to it (the view keeps inside the report's padded bounds), recorded in the
@@ -266,7 +266,7 @@ TEST(InsightsTimeline, ActivationZoomsTheTimelineAndSelectsTheEvent) {
     const TimeRange r = h.timeline->view().range();
     EXPECT_LE(r.start, 110 * kMs);
     EXPECT_GE(r.end, 710 * kMs);
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), sync);
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), sync);
     ASSERT_TRUE(h.timeline->view().back());
     EXPECT_EQ(h.timeline->view().range(),
               (TimeRange{9'020'000 - 25'245'000, 110'000'000 + 25'245'000}));

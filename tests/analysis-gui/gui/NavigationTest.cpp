@@ -16,7 +16,7 @@
 #include "model/rep/RepWriter.h"
 #include "tests/analysis-gui/AnalysisFixture.h"
 #include "tests/analysis-gui/gui/TimelineHarness.h"
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/EventsModel.h"
 #include "viewer/analysis/EventsView.h"
 #include "viewer/analysis/TimelineOverlay.h"
@@ -134,7 +134,7 @@ TEST(Navigation, EventsViewDoubleClickShowsTheEventsTimeAndRow) {
     const QRect cell = table->visualRect(ev->model()->index(20, 3));
     ASSERT_TRUE(table->viewport()->rect().contains(cell.center()));
     doubleClick(table->viewport(), cell.center());
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), kernel);
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), kernel);
     h.render();
     EXPECT_EQ(placeOf(h, kernel).side, EventPlace::Side::OnScreen);
     // Selected already, its row scrolled away since: a double-click brings it back.
@@ -160,7 +160,7 @@ TEST(Navigation, ClickOnKernelShowsItsLaunchRowAndTheFlowLine) {
     const float distance = placeOf(h, kernel).y0 - placeOf(h, api).y0;
     ASSERT_LT(distance, h.timeline->height() - TimelineScene::kRulerHeight - 40);
     QTest::mouseClick(h.timeline, Qt::LeftButton, {}, centerOf(placeOf(h, kernel)));
-    ASSERT_EQ(h.docks()->context()->selectedEvent(), kernel);
+    ASSERT_EQ(h.docks()->selection()->selectedEvent(), kernel);
     h.render();
     EXPECT_EQ(placeOf(h, kernel).side, EventPlace::Side::OnScreen);
     EXPECT_EQ(placeOf(h, api).side, EventPlace::Side::OnScreen);
@@ -168,7 +168,7 @@ TEST(Navigation, ClickOnKernelShowsItsLaunchRowAndTheFlowLine) {
     EXPECT_TRUE(h.analysis->arrows().empty());
     DrawList overlay;
     drawCorrelation(*h.timeline->scene(), h.timeline->view().range(), kernel,
-                    h.docks()->context()->correlated(kernel), overlay);
+                    h.docks()->selection()->correlated(kernel), overlay);
     ASSERT_EQ(overlay.lines.size(), 1u);
     EXPECT_FLOAT_EQ(overlay.lines[0].x0, placeOf(h, api).x0);
     EXPECT_FLOAT_EQ(overlay.lines[0].x1, placeOf(h, kernel).x0);
@@ -185,7 +185,7 @@ TEST(Navigation, KernelTooFarFromItsLaunchStaysAtTheEdgeNearestIt) {
     ASSERT_GT(placeOf(h, kernel).y0, h.timeline->height() / 2.0f - 1);
     ASSERT_GT(placeOf(h, kernel).y0 - placeOf(h, api).y0, h.timeline->height());
     QTest::mouseClick(h.timeline, Qt::LeftButton, {}, centerOf(placeOf(h, kernel)));
-    ASSERT_EQ(h.docks()->context()->selectedEvent(), kernel);
+    ASSERT_EQ(h.docks()->selection()->selectedEvent(), kernel);
     h.render();
     // The rule: the kernel stays on screen, moved to the top (its call is above), and the
     // call's arrow at the top edge points on.
@@ -207,22 +207,22 @@ TEST(Navigation, ArrowKeysStepThroughTheSelectedRowAndTheViewFollows) {
     const Track& t = report->tracks[0];
     for (uint32_t i = 501; i <= 560; ++i) {
         QTest::keyClick(h.timeline, Qt::Key_Right);
-        ASSERT_EQ(h.docks()->context()->selectedEvent(), (EventRef{0, i}));
+        ASSERT_EQ(h.docks()->selection()->selectedEvent(), (EventRef{0, i}));
         const TimeRange r = h.timeline->view().range();
         EXPECT_LE(r.start, t.start[i]) << i;
         EXPECT_GE(r.end, t.endAt(i)) << i;
     }
     EXPECT_GT(h.timeline->view().range().start, 4900);  // the view moved along
     QTest::keyClick(h.timeline, Qt::Key_Left);
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), (EventRef{0, 559}));
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), (EventRef{0, 559}));
     // At the row's first event Left stays there.
     h.docks()->selectEvent(0, 0);
     QTest::keyClick(h.timeline, Qt::Key_Left);
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), (EventRef{0, 0}));
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), (EventRef{0, 0}));
     // Without a selected event the keys are the timeline's (nothing is selected by them).
-    h.docks()->context()->clearSelectedEvent();
+    h.docks()->selection()->clearSelectedEvent();
     QTest::keyClick(h.timeline, Qt::Key_Right);
-    EXPECT_FALSE(h.docks()->context()->selectedEvent().valid());
+    EXPECT_FALSE(h.docks()->selection()->selectedEvent().valid());
 }
 
 TEST(Navigation, BackspaceShiftZAndMarkersWorkWhileTheEventsTableHasFocus) {

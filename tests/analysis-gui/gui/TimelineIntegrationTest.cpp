@@ -14,7 +14,7 @@
 
 #include "model/analysis/EventQueryDetails.h"
 #include "tests/analysis-gui/AnalysisFixture.h"
-#include "viewer/analysis/AnalysisContext.h"
+#include "viewer/analysis/SelectionModel.h"
 #include "viewer/analysis/AnalysisDocks.h"
 #include "viewer/analysis/DetailsPanel.h"
 #include "viewer/analysis/EventsModel.h"
@@ -111,7 +111,7 @@ TEST(TimelineIntegration, DoubleClickInEventsViewZoomsTheTimeline) {
     emit ev->table()->doubleClicked(idx);
     EXPECT_EQ(h.timeline->view().range(), (TimeRange{4500, 6001}));
     EXPECT_EQ(h.timeline->view().historySize(), historyBefore + 1);  // Backspace returns
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), ev->model()->eventAt(500));
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), ev->model()->eventAt(500));
 }
 
 TEST(TimelineIntegration, ClickOnKernelSelectsItAndHighlightsItsLaunch) {
@@ -127,11 +127,11 @@ TEST(TimelineIntegration, ClickOnKernelSelectsItAndHighlightsItsLaunch) {
     QTest::mouseClick(
         h.timeline, Qt::LeftButton, {},
         QPoint(static_cast<int>((p.x0 + p.x1) / 2), static_cast<int>((p.y0 + p.y1) / 2)));
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), kB);
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), kB);
     EXPECT_EQ(analysis::detailValue(h.docks()->details()->fields(), "Grid"), "8 x 2 x 1");
     // The overlay: an orange outline on the kernel, magenta on its API call, and one line.
     DrawList overlay;
-    const auto related = h.docks()->context()->correlated(kB);
+    const auto related = h.docks()->selection()->correlated(kB);
     ASSERT_EQ(related.apiCalls.size(), 1u);
     EXPECT_EQ(related.apiCalls[0], api);
     const auto arrows = drawCorrelation(scene, h.timeline->view().range(), kB, related, overlay);
@@ -150,7 +150,7 @@ TEST(TimelineIntegration, ClickOnKernelSelectsItAndHighlightsItsLaunch) {
     // A click on empty space clears the event selection.
     QTest::mouseClick(h.timeline, Qt::LeftButton, {},
                       QPoint(static_cast<int>(scene.eventX()) + 5, h.timeline->height() - 5));
-    EXPECT_FALSE(h.docks()->context()->selectedEvent().valid());
+    EXPECT_FALSE(h.docks()->selection()->selectedEvent().valid());
 }
 
 TEST(TimelineIntegration, EdgeArrowJumpsToOffscreenKernel) {
@@ -172,7 +172,7 @@ TEST(TimelineIntegration, EdgeArrowJumpsToOffscreenKernel) {
     const TimeRange r = h.timeline->view().range();
     EXPECT_LE(r.start, 200);
     EXPECT_GE(r.end, 300);
-    EXPECT_EQ(h.docks()->context()->selectedEvent(), kA);
+    EXPECT_EQ(h.docks()->selection()->selectedEvent(), kA);
 }
 
 TEST(TimelineIntegration, FindDimsNonMatchingEvents) {
@@ -203,7 +203,7 @@ TEST(TimelineIntegration, NsysExportApiCallHighlightsItsKernel) {
         importFile(std::string(SIGHTLINE_TEST_DATA) + "/analysis-gui/extrap_con_kernel.sqlite");
     ASSERT_TRUE(imported.ok()) << imported.error();
     std::shared_ptr<const Report> report = *imported;
-    AnalysisContext context(report);
+    SelectionModel selection(report);
     // cudaLaunchKernel [529153951, 529232508] on thread 33680 launched test0 (correlation 122).
     EventRef api, kernel;
     for (uint32_t t = 0; t < report->tracks.size(); ++t) {
@@ -220,17 +220,17 @@ TEST(TimelineIntegration, NsysExportApiCallHighlightsItsKernel) {
     EXPECT_EQ(report->tracks[api.track].durationAt(api.index), 529232508 - 529153951);
     EXPECT_EQ(report->tracks[api.track].key.tid, 33680);
     EXPECT_EQ(report->tracks[kernel.track].durationAt(kernel.index), 529933537 - 529596644);
-    QSignalSpy highlights(&context, &AnalysisContext::highlightsChanged);
-    context.selectEvent(api.track, api.index);
+    QSignalSpy highlights(&selection, &SelectionModel::highlightsChanged);
+    selection.selectEvent(api.track, api.index);
     ASSERT_EQ(highlights.count(), 1);
     const auto down = highlights[0][0].value<analysis::CorrelatedEvents>();
     ASSERT_EQ(down.gpuOps.size(), 1u);
     EXPECT_EQ(down.gpuOps[0], kernel);
-    context.selectEvent(kernel.track, kernel.index);
+    selection.selectEvent(kernel.track, kernel.index);
     const auto up = highlights[1][0].value<analysis::CorrelatedEvents>();
     ASSERT_EQ(up.apiCalls.size(), 1u);
     EXPECT_EQ(up.apiCalls[0], api);
-    const auto f = analysis::eventDetails(*report, kernel, &context.correlation());
+    const auto f = analysis::eventDetails(*report, kernel, &selection.correlation());
     EXPECT_EQ(analysis::detailValue(f, "Name"),
               "test0(double *, unsigned long long, unsigned long long)");
     EXPECT_EQ(analysis::detailValue(f, "Short name"), "test0");
