@@ -59,8 +59,8 @@ inline constexpr TableDef kSightlineMeta{"sightline_meta", kSightlineMetaColumns
 | key | value |
 |---|---|
 | magic | `sightline-report` |
-| format_version | this file's format version (1) |
-| min_reader_version | oldest reader format that can read this file (1) |
+| format_version | this file's format version (2; 1 before issue #23) |
+| min_reader_version | oldest reader format that can read this file (2) |
 | writer | `sightline <version>` |
 | event_count, chunk_count, track_count, string_count | totals, for quick checks |
 | complete | `1`, written last |)"};
@@ -132,7 +132,7 @@ raising `min_reader_version`.)",
 inline constexpr ColumnDef kThreadsColumns[] = {
     {"tid", "INTEGER NOT NULL", "thread id"},
     {"pid", "INTEGER NOT NULL", "its process"},
-    {"name", "TEXT", "the last name the thread had (rename history is not kept in version 1)"},
+    {"name", "TEXT", "the last name the thread had (rename history is not kept)"},
     {"start_ns", "INTEGER", "start time; NULL when unknown"},
     {"end_ns", "INTEGER", "end time; NULL when unknown"},
 };
