@@ -16,17 +16,18 @@
 namespace sl::capture {
 namespace {
 
-// Reads a small /proc file into buf; returns its length (0 on failure).
-size_t readSmall(const char* path, char* buf, size_t cap) {
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
+// Reads an open /proc file from its start into buf (NUL-terminated); returns its length (0 on
+// failure: the process ended). A short read is the end: asking again at the offset reached would
+// make the kernel format the whole file once more only to find nothing after it.
+size_t readFromStart(int fd, char* buf, size_t cap) {
     size_t n = 0;
     while (n + 1 < cap) {
-        ssize_t r = ::read(fd, buf + n, cap - 1 - n);
+        const size_t want = cap - 1 - n;
+        ssize_t r = ::pread(fd, buf + n, want, static_cast<off_t>(n));
         if (r <= 0) break;
         n += static_cast<size_t>(r);
+        if (static_cast<size_t>(r) < want) break;
     }
-    ::close(fd);
     buf[n] = 0;
     return n;
 }
@@ -38,6 +39,14 @@ ProcSampler::ProcSampler(int64_t rootPid, int frequencyHz)
 
 ProcSampler::~ProcSampler() {
     stop();
+    closeFiles();
+}
+
+void ProcSampler::closeFiles() {
+    if (m_statFd >= 0) ::close(m_statFd);
+    m_statFd = -1;
+    for (const auto& [pid, fd] : m_statmFds) ::close(fd);
+    m_statmFds.clear();
 }
 
 void ProcSampler::start() {
@@ -51,9 +60,10 @@ void ProcSampler::stop() {
     if (m_thread.joinable()) m_thread.join();
 }
 
-bool ProcSampler::readCpuTimes(std::vector<CpuTimes>& out) const {
+bool ProcSampler::readCpuTimes(std::vector<CpuTimes>& out) {
     static thread_local char buf[1 << 16];
-    if (!readSmall("/proc/stat", buf, sizeof buf)) return false;
+    if (m_statFd < 0) m_statFd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    if (m_statFd < 0 || !readFromStart(m_statFd, buf, sizeof buf)) return false;
     out.clear();
     const char* p = buf;
     while ((p = std::strstr(p, "\ncpu")) != nullptr) {
@@ -75,15 +85,37 @@ bool ProcSampler::readCpuTimes(std::vector<CpuTimes>& out) const {
 
 void ProcSampler::refreshTree() {
     m_tree = descendantsOf(getpid());
+    // The files of processes that left the tree are closed (a descriptor of an ended process
+    // reads nothing; a new process with its pid gets a file of its own).
+    std::unordered_map<int64_t, int> kept;
+    for (int64_t pid : m_tree)
+        if (auto it = m_statmFds.find(pid); it != m_statmFds.end()) {
+            kept.emplace(pid, it->second);
+            m_statmFds.erase(it);
+        }
+    for (const auto& [pid, fd] : m_statmFds) ::close(fd);
+    m_statmFds = std::move(kept);
 }
 
 int64_t ProcSampler::treeRssBytes() {
     static const long page = sysconf(_SC_PAGESIZE);
     int64_t total = 0;
     for (int64_t pid : m_tree) {
-        char path[64], buf[256];
-        std::snprintf(path, sizeof path, "/proc/%lld/statm", static_cast<long long>(pid));
-        if (!readSmall(path, buf, sizeof buf)) continue;
+        char buf[256];
+        auto it = m_statmFds.find(pid);
+        if (it == m_statmFds.end()) {
+            char path[64];
+            std::snprintf(path, sizeof path, "/proc/%lld/statm", static_cast<long long>(pid));
+            const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            it = m_statmFds.emplace(pid, fd).first;
+        }
+        if (!readFromStart(it->second, buf, sizeof buf)) {
+            // Ended: a process that takes its pid later opens a file of its own.
+            ::close(it->second);
+            m_statmFds.erase(it);
+            continue;
+        }
         long long size = 0, resident = 0;
         if (std::sscanf(buf, "%lld %lld", &size, &resident) == 2) total += resident * page;
     }

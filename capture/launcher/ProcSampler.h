@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "capture/launcher/StopFlag.h"
@@ -30,15 +31,20 @@ private:
         uint64_t user = 0, system = 0, total = 0;
     };
     void run();
-    bool readCpuTimes(std::vector<CpuTimes>& out) const;
+    bool readCpuTimes(std::vector<CpuTimes>& out);
     void refreshTree();
     int64_t treeRssBytes();
+    void closeFiles();
 
     int64_t m_root;
     int m_hz;
     StopFlag m_stop;
     std::thread m_thread;
     std::vector<int64_t> m_tree;
+    // Open between ticks and read again from offset 0: opening a /proc file (a path walk, a pid
+    // lookup) cost as much as reading it, 100 times a second per file.
+    int m_statFd = -1;
+    std::unordered_map<int64_t, int> m_statmFds;  // pid -> /proc/<pid>/statm
     std::vector<CpuTimes> m_prev;
     // Samples: m_times[i] with m_user[i][cpu], m_system[i][cpu], m_rss[i].
     std::vector<int64_t> m_times;
