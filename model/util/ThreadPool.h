@@ -57,8 +57,10 @@ public:
 
     unsigned workerCount() const { return static_cast<unsigned>(m_threads.size()); }
 
-    // The process-wide pool at normal priority: one worker per usable CPU. Never destroyed
-    // (a loop may still run while static objects are destroyed at exit).
+    // The process-wide pool: one worker per usable CPU, started by the first call. Its workers
+    // take the nice value of the thread that makes that call (Linux threads inherit it), so a
+    // program with low-priority threads calls it first from a normal one (viewer/jobs). Never
+    // destroyed (a loop may still run while static objects are destroyed at exit).
     static ThreadPool& shared();
     // The pool that sl::parallelFor uses on this thread: the pool of which it is a worker, the
     // one a Scope installed, or shared().

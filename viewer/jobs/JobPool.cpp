@@ -33,6 +33,11 @@ ThreadPool& jobLoops() {
 }  // namespace
 
 JobPool::JobPool(unsigned threads) {
+    // Both loop pools start here, on the thread that makes the job pool (the GUI thread):
+    // Linux threads inherit their creator's nice value and cannot lower it again, so the
+    // process's shared pool (the timeline's rows) must not be started first from a job.
+    ThreadPool::shared();
+    jobLoops();
     threads = std::max(1u, threads);
     m_threads.reserve(threads);
     for (unsigned i = 0; i < threads; ++i) m_threads.emplace_back([this] { workerLoop(); });

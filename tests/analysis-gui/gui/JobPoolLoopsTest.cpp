@@ -1,6 +1,7 @@
 // JobPool: the fork-join loops of a job (the model's analyses call sl::parallelFor) run on a
 // pool at the jobs' low priority, never on the process's normal-priority pool, so a busy
-// analysis does not take the CPU from the GUI thread through its helpers.
+// analysis does not take the CPU from the GUI thread through its helpers; and the shared pool
+// stays at normal priority.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -54,9 +55,23 @@ TEST(JobPool, AJobsLoopsRunOnALowPriorityPool) {
     ASSERT_TRUE(done.load());
     EXPECT_FALSE(sharedPool.load());
     EXPECT_TRUE(helperRan.load());
-    std::lock_guard lock(m);
-    ASSERT_EQ(nices.size(), 4u);
-    for (int n : nices) EXPECT_GE(n, 10);
+    {
+        std::lock_guard lock(m);
+        ASSERT_EQ(nices.size(), 4u);
+        for (int n : nices) EXPECT_GE(n, 10);
+        nices.clear();
+    }
+    // The process's shared pool keeps the normal priority, though a job touched it first.
+    ThreadPool::shared().parallelFor(
+        8,
+        [&](size_t) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            std::lock_guard inner(m);
+            nices.push_back(thisThreadsNice());
+        },
+        ParallelOptions{2});
+    EXPECT_EQ(nices.size(), 8u);
+    for (int n : nices) EXPECT_EQ(n, normal);
 }
 
 }  // namespace
