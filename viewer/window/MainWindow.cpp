@@ -55,6 +55,7 @@ QList<QPair<QString, QString>> timelineShortcuts() {
         {"A / D", "Pan left / right"},
         {"Escape", "Clear the selection"},
         {"Left / Right", "Previous / next event of the selected event's row"},
+        {"Click on an event", "Select it (Details, the events view, the status bar); on empty space: clear"},
         {"Double click on an event", "Zoom to the event"},
         {"Click on a group header", "Collapse or expand it"},
         {"Right click on a row", "Pin it to the top, collapse, expand"},

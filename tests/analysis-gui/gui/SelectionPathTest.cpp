@@ -6,9 +6,11 @@
 // closes.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTabWidget>
@@ -173,7 +175,11 @@ TEST(SelectionPath, ClickEventsViewDoubleClickAndFindShowTheSameDetailsAndBringT
     const QPoint at(static_cast<int>((k.x0 + k.x1) / 2), static_cast<int>((k.y0 + k.y1) / 2));
     QString tooltip;
     QObject::connect(t, &TimelineWidget::hovered, [&tooltip](const QString& s) { tooltip = s; });
-    QTest::mouseMove(t, at);
+    // The pointer's move as the widget gets it (QTest::mouseMove may be merged away by the
+    // window system when the pointer is already there).
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), t->mapToGlobal(QPointF(at)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(t, &move);
     QTest::mouseClick(t, Qt::LeftButton, {}, at);
     ASSERT_EQ(selection->selectedEvent(), kernel);
     const std::vector<EventField> clicked = docks->details()->fields();
