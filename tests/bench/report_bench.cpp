@@ -1,9 +1,13 @@
-// Report format benchmark: write, open + full load, memory, and LOD queries on a generated
-// report. Usage: bench_report [--events N] [--dir DIR] [--keep]
+// Report format benchmark: the size of a small real report (the Kineto sample), then write,
+// bytes per event, open + full load, memory, and LOD queries on a generated report. Sizes and
+// load times are compared with format 1's layout (64 KiB pages, chunk encoding 1) written from
+// the same events in the same run.
+// Usage: bench_report [--events N] [--dir DIR] [--keep] [--kineto TRACE] [--pairs N]
 // Prints one line per figure; docs/PERFORMANCE.md records them.
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +17,7 @@
 
 #include "model/core/LodQuery.h"
 #include "model/gen/SyntheticGenerator.h"
+#include "model/import/ImportFile.h"
 #include "model/rep/RepReader.h"
 #include "model/rep/RepWriter.h"
 
@@ -30,18 +35,53 @@ size_t rssBytes() {
     return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+uint64_t fileSize(const std::string& path) { return std::filesystem::file_size(path); }
+
+WriteOptions formatOne() {
+    WriteOptions o;
+    o.formatVersion = 1;
+    return o;
+}
+
+// `sightline import` of a small real trace, in this build's format and in format 1.
+int kinetoSample(const std::string& trace, const std::string& dir) {
+    const std::string now = dir + "/bench_kineto.rep", old = dir + "/bench_kineto_format1.rep";
+    auto a = importFileToReport(trace, now);
+    auto b = importFileToReport(trace, old, {}, formatOne());
+    if (!a || !b) {
+        std::fprintf(stderr, "import of %s failed: %s\n", trace.c_str(), (a ? b.error() : a.error()).c_str());
+        return 1;
+    }
+    std::printf("Kineto sample report   %.3f MB  (format 1 layout, same run: %.3f MB; %llu events)\n",
+                fileSize(now) / 1e6, fileSize(old) / 1e6, static_cast<unsigned long long>(a->events));
+    std::filesystem::remove(now);
+    std::filesystem::remove(old);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     uint64_t events = 10'000'000;
     std::string dir = std::filesystem::temp_directory_path().string();
     bool keep = false, verbose = false;
+    std::string kineto = SIGHTLINE_TEST_DATA "/import/kineto_resnet50_legacy_2021.json.gz";
+    int pairs = 3;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--events") && i + 1 < argc) events = std::stoull(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kineto") && i + 1 < argc) kineto = argv[++i];
+        else if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else if (!std::strcmp(argv[i], "--keep")) keep = true;
         else if (!std::strcmp(argv[i], "--verbose")) verbose = true;
     }
+    if (!kineto.empty())
+        if (int rc = kinetoSample(kineto, dir); rc) return rc;
     const std::string path = dir + "/bench_" + std::to_string(events) + ".rep";
     GeneratorOptions go;
     go.events = events;
@@ -88,6 +128,31 @@ int main(int argc, char** argv) {
     const double rewriteS = seconds(t0);
     std::printf("write (in-memory)      %.3f s  (%.2f M events/s)\n", rewriteS, r.eventCount() / rewriteS / 1e6);
     std::filesystem::remove(path2);
+
+    // 3b. The same events written the same way in format 1's layout, then full loads of both
+    //     files in turn: what the format change saves on disk and costs (or not) in decoding.
+    const std::string path1 = path + ".format1.rep";
+    t0 = Clock::now();
+    if (auto again = generateReportFile(go, path1, formatOne()); !again) {
+        std::fprintf(stderr, "generate failed: %s\n", again.error().c_str());
+        return 1;
+    }
+    std::printf("format 1 (same events) %.1f MB  (%.2f bytes/event), generate+write %.3f s\n", fileSize(path1) / 1e6,
+                static_cast<double>(fileSize(path1)) / static_cast<double>(r.eventCount()), seconds(t0));
+    std::vector<double> loadNow, loadOld;
+    for (int k = 0; k < pairs; ++k)
+        for (auto* p : {&path, &path1}) {
+            const auto l0 = Clock::now();
+            auto again = readReport(*p);
+            if (!again) {
+                std::fprintf(stderr, "read failed: %s\n", again.error().c_str());
+                return 1;
+            }
+            (p == &path ? loadNow : loadOld).push_back(seconds(l0));
+        }
+    std::printf("open+load, alternating %.3f s  (format 1 layout: %.3f s; medians of %d)\n", median(loadNow),
+                median(loadOld), pairs);
+    std::filesystem::remove(path1);
 
     // 4. LOD: 2000-pixel views of the biggest track, from the full range down to ~1 us.
     const Track* big = nullptr;
