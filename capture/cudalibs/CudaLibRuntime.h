@@ -6,6 +6,7 @@
 //
 // Compiled into each library's module (libsightline-cublas.so, -cudnn.so, -nccl.so); nothing of
 // it is visible outside the module except the wrapped functions and dlsym (CudaLibRuntime.cpp).
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
@@ -13,7 +14,7 @@
 #include "capture/common/Clock.h"
 #include "capture/common/Export.h"
 #include "capture/common/ModuleEventClient.h"
-#include "model/core/Schema.h"
+#include "model/core/EventColumns.h"
 
 namespace sl::cudalibs {
 
@@ -134,14 +135,32 @@ private:
         if constexpr (K == EventKind::Nccl) {
             // A communicator the call created: the first one (ncclCommInitAll creates several).
             if (m_commOut && m_status == 0 && m_comm == 0) m_comm = bits(*m_commOut);
-            const int64_t bytes = m_count >= 0 ? m_count * ncclTypeSize(m_datatype) : 0;
-            int64_t cols[10] = {m_comm,     m_stream, m_status, m_count, bytes,
-                                m_datatype, m_redop,  m_peer,   m_rank,  m_ranks};
-            a->emitThreadEvent(static_cast<uint8_t>(K), m_start, m_end, name, cols, 10);
+            NcclCall e;  // its columns as the model defines them (EventColumns.h)
+            e.comm = static_cast<uint64_t>(m_comm);
+            e.stream = static_cast<uint64_t>(m_stream);
+            e.status = static_cast<int32_t>(m_status);
+            e.count = m_count;
+            e.bytes = m_count >= 0 ? m_count * ncclTypeSize(m_datatype) : 0;
+            e.dataType = static_cast<int16_t>(m_datatype);
+            e.redOp = static_cast<int16_t>(m_redop);
+            e.peer = static_cast<int32_t>(m_peer);
+            e.rank = static_cast<int32_t>(m_rank);
+            e.ranks = static_cast<int32_t>(m_ranks);
+            emitColumns(a, name, columnsOf(e));
         } else {
-            int64_t cols[3] = {m_handle, m_stream, m_status};
-            a->emitThreadEvent(static_cast<uint8_t>(K), m_start, m_end, name, cols, 3);
+            CudaLibCallOf<K> e;
+            e.handle = static_cast<uint64_t>(m_handle);
+            e.stream = static_cast<uint64_t>(m_stream);
+            e.status = static_cast<int32_t>(m_status);
+            emitColumns(a, name, columnsOf(e));
         }
+    }
+
+    template <size_t N>
+    void emitColumns(const capture::ModuleEventApi* a, uint32_t name,
+                     const std::array<int64_t, N>& cols) {
+        a->emitThreadEvent(static_cast<uint8_t>(K), m_start, m_end, name, cols.data(),
+                           static_cast<int>(N));
     }
 
     const char* m_name;

@@ -26,7 +26,7 @@
 #include "capture/common/Export.h"
 #include "capture/common/ModuleEventClient.h"
 #include "capture/common/RawFormat.h"
-#include "model/core/Schema.h"
+#include "model/core/EventColumns.h"
 
 
 namespace sl::mpi {
@@ -204,10 +204,18 @@ private:
     void emit(int64_t end) {
         const ModuleEventApi* a = api();
         if (!g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
-        int64_t cols[8] = {static_cast<int64_t>(callClass), comm, peer, tag, root, bytes, recvBytes,
-                           request};
+        MpiCall e;  // its columns as the model defines them (EventColumns.h)
+        e.callClass = callClass;
+        e.comm = static_cast<uint64_t>(comm);
+        e.peer = peer;
+        e.tag = tag;
+        e.root = root;
+        e.bytes = bytes;
+        e.recvBytes = recvBytes;
+        e.request = static_cast<uint64_t>(request);
+        const auto cols = columnsOf(e);
         a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, g_names.get(a, name),
-                           cols, 8);
+                           cols.data(), static_cast<int>(cols.size()));
     }
 };
 

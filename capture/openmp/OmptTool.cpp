@@ -30,7 +30,7 @@
 #include "capture/common/Clock.h"
 #include "capture/common/Export.h"
 #include "capture/common/ModuleEventClient.h"
-#include "model/core/Schema.h"
+#include "model/core/EventColumns.h"
 
 
 namespace sl::ompt {
@@ -102,15 +102,17 @@ bool pop(Open* out) {
 void emit(const char* name, OpenMpEvent event, uint32_t kind, int64_t start, int64_t end,
           uint64_t parallelId, uint64_t taskId, int64_t count, int32_t index, const void* code) {
     if (!g_api->recording()) return;
-    int64_t cols[7] = {static_cast<int64_t>(event),
-                       kind,
-                       static_cast<int64_t>(parallelId),
-                       static_cast<int64_t>(taskId & ~kExplicitTask),
-                       count,
-                       index,
-                       static_cast<int64_t>(reinterpret_cast<uintptr_t>(code))};
+    OpenMpConstruct e;  // its columns as the model defines them (EventColumns.h)
+    e.event = event;
+    e.kind = kind;
+    e.parallelId = parallelId;
+    e.taskId = taskId & ~kExplicitTask;
+    e.count = count;
+    e.index = index;
+    e.codePtr = reinterpret_cast<uintptr_t>(code);
+    const auto cols = columnsOf(e);
     g_api->emitThreadEvent(static_cast<uint8_t>(EventKind::OpenMp), start, end,
-                           g_names.get(g_api, name), cols, 7);
+                           g_names.get(g_api, name), cols.data(), static_cast<int>(cols.size()));
 }
 
 uint64_t idOf(const ompt_data_t* d) { return d ? d->value : 0; }
@@ -132,18 +134,25 @@ void closeMembers(uint64_t region, int64_t end, int64_t requested) {
             continue;
         const int64_t tid = m.tid.load(std::memory_order_relaxed);
         const int64_t barrier = m.barrierStart.load(std::memory_order_acquire);
+        OpenMpConstruct e;
+        e.parallelId = region;
+        e.taskId = m.taskId.load();
         if (barrier) {
-            int64_t cols[7] = {static_cast<int64_t>(OpenMpEvent::Sync), 2, static_cast<int64_t>(region),
-                               static_cast<int64_t>(m.taskId.load()), 0, -1, 0};
+            e.event = OpenMpEvent::Sync;
+            e.kind = 2;
+            const auto cols = columnsOf(e);
             g_api->emitEventOfThread(tid, static_cast<uint8_t>(EventKind::OpenMp), barrier, end,
-                                     g_names.get(g_api, "implicit barrier"), cols, 7);
+                                     g_names.get(g_api, "implicit barrier"), cols.data(),
+                                     static_cast<int>(cols.size()));
         }
-        int64_t cols[7] = {static_cast<int64_t>(OpenMpEvent::ImplicitTask), ompt_task_implicit,
-                           static_cast<int64_t>(region), static_cast<int64_t>(m.taskId.load()),
-                           m.teamSize.load(), i, 0};
+        e.event = OpenMpEvent::ImplicitTask;
+        e.kind = ompt_task_implicit;
+        e.count = m.teamSize.load();
+        e.index = i;
+        const auto cols = columnsOf(e);
         g_api->emitEventOfThread(tid, static_cast<uint8_t>(EventKind::OpenMp),
                                  m.implicitStart.load(), end, g_names.get(g_api, "implicit task"),
-                                 cols, 7);
+                                 cols.data(), static_cast<int>(cols.size()));
         m.closed.store(true, std::memory_order_release);
     }
 }

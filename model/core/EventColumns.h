@@ -23,7 +23,8 @@
 namespace sl {
 
 // EventColumns<E>::kind and EventColumns<E>::visit(e, v), which calls v(column name, field) for
-// each column in schema order. E may be const. Specialized below for every event struct.
+// each column in schema order. E may be const. Specialized below for every event struct (one
+// per kind; cuBLAS and cuDNN share one template).
 template <class E>
 struct EventColumns;
 
@@ -182,6 +183,66 @@ struct EventColumns<CpuSampleEvent> {
     static constexpr void visit(E& e, V&& v) {
         v("stack", e.stack);
         v("cpu", e.cpu);
+    }
+};
+
+template <>
+struct EventColumns<MpiCall> {
+    static constexpr EventKind kind = EventKind::Mpi;
+    template <class E, class V>
+    static constexpr void visit(E& e, V&& v) {
+        v("class", e.callClass);
+        v("comm", e.comm);
+        v("peer", e.peer);
+        v("tag", e.tag);
+        v("root", e.root);
+        v("bytes", e.bytes);
+        v("recv_bytes", e.recvBytes);
+        v("request", e.request);
+    }
+};
+
+template <>
+struct EventColumns<OpenMpConstruct> {
+    static constexpr EventKind kind = EventKind::OpenMp;
+    template <class E, class V>
+    static constexpr void visit(E& e, V&& v) {
+        v("event", e.event);
+        v("kind", e.kind);
+        v("parallel_id", e.parallelId);
+        v("task_id", e.taskId);
+        v("count", e.count);
+        v("index", e.index);
+        v("code_ptr", e.codePtr);
+    }
+};
+
+template <EventKind K>
+struct EventColumns<CudaLibCallOf<K>> {
+    static constexpr EventKind kind = K;
+    template <class E, class V>
+    static constexpr void visit(E& e, V&& v) {
+        v("handle", e.handle);
+        v("stream", e.stream);
+        v("status", e.status);
+    }
+};
+
+template <>
+struct EventColumns<NcclCall> {
+    static constexpr EventKind kind = EventKind::Nccl;
+    template <class E, class V>
+    static constexpr void visit(E& e, V&& v) {
+        v("comm", e.comm);
+        v("stream", e.stream);
+        v("status", e.status);
+        v("count", e.count);
+        v("bytes", e.bytes);
+        v("datatype", e.dataType);
+        v("redop", e.redOp);
+        v("peer", e.peer);
+        v("rank", e.rank);
+        v("ranks", e.ranks);
     }
 };
 

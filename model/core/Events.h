@@ -137,4 +137,58 @@ struct CuptiOverheadEvent {
     uint8_t kind = 0;
 };
 
+// An MPI call (-t mpi). -1: none (peer, tag, root); peer: the destination, or the source
+// actually received from; bytes: sent (collectives: this rank's send size), recvBytes:
+// received; request: the handle of nonblocking calls and waits.
+struct MpiCall {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t name = 0;
+    MpiCallClass callClass = MpiCallClass::Other;
+    uint64_t comm = 0;  // the communicator handle as the MPI library gives it
+    int32_t peer = -1, tag = -1, root = -1;
+    int64_t bytes = 0, recvBytes = 0;
+    uint64_t request = 0;
+};
+
+// An OpenMP construct on a thread (-t openmp, from OMPT). `kind` refines `event` with OMPT's
+// own enumeration (Schema.h, OpenMpEvent); ids per process from 1 (0 none); count: a loop's
+// iterations, a parallel region's requested threads, an implicit task's team size; index: the
+// thread's number in its team (-1 none); codePtr: the return address OMPT gives.
+struct OpenMpConstruct {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t name = 0;
+    OpenMpEvent event = OpenMpEvent::Parallel;
+    uint32_t kind = 0;
+    uint64_t parallelId = 0, taskId = 0;
+    int64_t count = 0;
+    int32_t index = -1;
+    uint64_t codePtr = 0;
+};
+
+// A cuBLAS (K = Cublas) or cuDNN (K = Cudnn) call: the handle it was given (0 none), the
+// handle's stream after the call (0 the default stream or unknown) and its return value.
+template <EventKind K>
+struct CudaLibCallOf {
+    static_assert(K == EventKind::Cublas || K == EventKind::Cudnn);
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t name = 0;
+    uint64_t handle = 0, stream = 0;
+    int32_t status = 0;
+};
+using CublasCall = CudaLibCallOf<EventKind::Cublas>;
+using CudnnCall = CudaLibCallOf<EventKind::Cudnn>;
+
+// An NCCL call (-t nccl): count elements of datatype (bytes = count x its size); datatype,
+// redOp: ncclDataType_t, ncclRedOp_t (-1 none); peer: the root of rooted collectives or the
+// peer of send/recv (-1 none); rank, ranks: the communicator's (-1 unknown).
+struct NcclCall {
+    int64_t pid = 0, tid = 0, start = 0, end = 0;
+    uint32_t name = 0;
+    uint64_t comm = 0, stream = 0;
+    int32_t status = 0;
+    int64_t count = 0, bytes = 0;
+    int16_t dataType = -1, redOp = -1;
+    int32_t peer = -1, rank = -1, ranks = -1;
+};
+
 }  // namespace sl

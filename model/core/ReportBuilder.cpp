@@ -137,6 +137,26 @@ void ReportBuilder::add(const CuptiOverheadEvent& e) {
     addRaw(TrackKey::forThread(EventKind::CuptiOverhead, e.pid, e.tid), e.start, e.end, 0, columnsOf(e).data());
 }
 
+void ReportBuilder::add(const MpiCall& e) {
+    addRaw(TrackKey::forThread(EventKind::Mpi, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
+}
+
+void ReportBuilder::add(const OpenMpConstruct& e) {
+    addRaw(TrackKey::forThread(EventKind::OpenMp, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
+}
+
+void ReportBuilder::add(const CublasCall& e) {
+    addRaw(TrackKey::forThread(EventKind::Cublas, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
+}
+
+void ReportBuilder::add(const CudnnCall& e) {
+    addRaw(TrackKey::forThread(EventKind::Cudnn, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
+}
+
+void ReportBuilder::add(const NcclCall& e) {
+    addRaw(TrackKey::forThread(EventKind::Nccl, e.pid, e.tid), e.start, e.end, e.name, columnsOf(e).data());
+}
+
 void ReportBuilder::addDiagnostic(std::string_view name, int64_t count, std::string_view reason, int64_t pid) {
     for (auto& d : m_report->diagnostics) {
         if (d.name == name && d.pid == pid) {

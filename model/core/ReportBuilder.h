@@ -48,6 +48,11 @@ public:
     void add(const ThreadRunning& e);
     void add(const CuptiOverheadEvent& e);
     void add(const CpuSampleEvent& e);
+    void add(const MpiCall& e);
+    void add(const OpenMpConstruct& e);
+    void add(const CublasCall& e);
+    void add(const CudnnCall& e);
+    void add(const NcclCall& e);
     // Generic: one integer per schema column of key.kind.
     void addRaw(const TrackKey& key, int64_t start, int64_t end, uint32_t name, const int64_t* extra);
 

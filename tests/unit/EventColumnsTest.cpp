@@ -24,8 +24,19 @@ class EventColumnsTest : public ::testing::Test {};
 using EventStructs =
     ::testing::Types<OsRuntimeCall, CudaApiCall, KernelExec, MemcpyOp, MemsetOp, SyncOp, GraphExec,
                      NvtxRangeEvent, NvtxMarkEvent, MetricSample, CudaMemoryEvent, ThreadRunning,
-                     CuptiOverheadEvent, CpuSampleEvent>;
+                     CuptiOverheadEvent, CpuSampleEvent, MpiCall, OpenMpConstruct, CublasCall,
+                     CudnnCall, NcclCall>;
 TYPED_TEST_SUITE(EventColumnsTest, EventStructs);
+
+template <class... E>
+KindSet kindsOf(::testing::Types<E...>) {
+    return KindSet{EventColumns<E>::kind...};
+}
+
+TEST(EventColumns, EveryKindHasAnEventStruct) {
+    const KindSet covered = kindsOf(EventStructs{});
+    for (EventKind k : kAllEventKinds) EXPECT_TRUE(covered.has(k)) << schemaOf(k).id;
+}
 
 // A launch dictionary as the report keeps one: ids are indexes.
 struct Launches {
