@@ -375,8 +375,8 @@ bool growSlot(Buffer* b, uint32_t need) {
     const uint32_t backed = b->capacity + static_cast<uint32_t>(sizeof(Buffer));
     if (!b->slot || b->capacity >= g_bufferBytes || backed >= slotBytes) return false;
     const uint64_t page = 4096;
-    uint64_t want = (sizeof(Buffer) + static_cast<uint64_t>(need) + kCriticalReserve + page - 1) /
-                    page * page;
+    uint64_t want =
+        (sizeof(Buffer) + static_cast<uint64_t>(need) + kCriticalReserve + page - 1) / page * page;
     if (want < 4ull * backed) want = 4ull * backed;
     if (want > slotBytes) want = slotBytes;
     if (!g_arena.grow(b->slot - 1, backed, static_cast<uint32_t>(want))) return false;

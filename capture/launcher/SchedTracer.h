@@ -36,8 +36,8 @@ public:
     void startFromSampler() { m_fromSampler = true; }
     // The record types record() reads.
     static bool wants(uint32_t type) {
-        return type == PERF_RECORD_SWITCH || type == PERF_RECORD_FORK ||
-               type == PERF_RECORD_EXIT || type == PERF_RECORD_COMM || type == PERF_RECORD_LOST;
+        return type == PERF_RECORD_SWITCH || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
+               type == PERF_RECORD_COMM || type == PERF_RECORD_LOST;
     }
     // One record of `size` bytes (its perf_event_header first, a sample_id trailer of TID, TIME
     // and CPU last).

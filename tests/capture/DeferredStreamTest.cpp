@@ -127,7 +127,8 @@ TEST(DeferredStream, ProcessKilledBeforeItsFirstBlockGetsItsStreamFromItsArena) 
 }
 
 // What a process's arena takes on its file system while it runs, in bytes: the traced `stat`
-// (the shell execs it as its last command) lists the arenas of the session, its own included. A short process backs only the first 16 KiB of its buffer's slot (ProcessWriter,
+// (the shell execs it as its last command) lists the arenas of the session, its own included.
+// A short process backs only the first 16 KiB of its buffer's slot (ProcessWriter,
 // kFirstBackedBytes), not all 260 KiB of it.
 TEST(DeferredStream, ShortProcessBacksOnlyTheFirstPagesOfItsBuffer) {
     CaptureDir session, arenas, out;
