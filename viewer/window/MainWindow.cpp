@@ -74,7 +74,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(m_tabs);
     m_selectionLabel = new QLabel;
     m_selectionLabel->setObjectName("selectionLabel");
+    m_selectionLabel->setTextFormat(Qt::RichText);
     statusBar()->addPermanentWidget(m_selectionLabel);
+    connect(m_selectionLabel, &QLabel::linkActivated, this, [this] {
+        if (ReportTab* t = currentTab(); t && t->analysis()) {
+            t->analysis()->docks()->detailsDock()->show();
+            t->analysis()->docks()->detailsDock()->raise();
+        }
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::followSelection);
     setupMenus();
     QSettings s;
@@ -211,9 +218,12 @@ void MainWindow::followSelection() {
     SelectionModel* selection = tab ? tab->selection() : nullptr;
     auto show = [this, selection] {
         const QString text = selection ? selection->summary() : QString();
-        // Kernel names run long: the middle goes, the tooltip has it whole.
-        m_selectionLabel->setText(
-            m_selectionLabel->fontMetrics().elidedText(text, Qt::ElideMiddle, kSelectionLabelWidth));
+        // Kernel names run long: the middle goes, the tooltip has it whole. A link: the side
+        // panel with the Details is hidden by default.
+        const QString shown =
+            m_selectionLabel->fontMetrics().elidedText(text, Qt::ElideMiddle, kSelectionLabelWidth);
+        m_selectionLabel->setText(text.isEmpty() ? QString()
+                                                 : "<a href=\"details\">" + shown.toHtmlEscaped() + "</a>");
         m_selectionLabel->setToolTip(text);
     };
     show();

@@ -38,8 +38,9 @@ public:
     CaptureTab* showCaptureTab();
     ReportTab* currentTab() const;
     QTabWidget* tabs() const { return m_tabs; }
-    // The status bar's line for the current report tab's selected event ("" when none): it
-    // follows the current tab and clears when that tab closes.
+    // The status bar's line for the current report tab's selected event ("" when none; its
+    // tooltip is the whole line): it follows the current tab and clears when that tab closes.
+    // A click on it shows the Details panel.
     QLabel* selectionLabel() const { return m_selectionLabel; }
     QStringList recentFiles() const;
     // Writes the window geometry and the current report's panel layout to QSettings (also done

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -223,6 +224,10 @@ TEST(SelectionPath, ClickEventsViewDoubleClickAndFindShowTheSameDetailsAndBringT
     EXPECT_EQ(docks->details()->fields(), clicked);
     render(t);
     EXPECT_EQ(placeOf(t, kernel).side, EventPlace::Side::OnScreen);
+    // The side panel with the Details starts hidden; the status bar's line is a link to it.
+    EXPECT_FALSE(docks->detailsDock()->isVisible());
+    emit w.window.selectionLabel()->linkActivated("details");
+    EXPECT_TRUE(docks->detailsDock()->isVisible());
 }
 
 TEST(SelectionPath, TheStatusBarFollowsTheCurrentTabAndClearsOnSwitchAndClose) {
@@ -256,6 +261,7 @@ TEST(SelectionPath, TheStatusBarFollowsTheCurrentTabAndClearsOnSwitchAndClose) {
     emit w.window.tabs()->tabCloseRequested(0);
     EXPECT_EQ(w.window.tabs()->count(), 0);
     EXPECT_TRUE(w.selectionLine().isEmpty());
+    EXPECT_TRUE(w.window.selectionLabel()->text().isEmpty());
 }
 
 }  // namespace
