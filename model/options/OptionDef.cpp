@@ -63,7 +63,8 @@ const std::vector<CommandDef>& commandDefs() {
          "INPUT: an nsys .sqlite export, a Chrome/Kineto .json[.gz] trace or a kept capture directory"},
         {"info", "sightline info [options] REPORT",
          "Shows the session, processes, threads, GPUs, event counts per kind and per track, and\n"
-         "diagnostics of a report.",
+         "diagnostics of a report. With --event, one event's details instead, the fields the GUI's\n"
+         "Details panel shows (--event 12:0, the first event of track 12; --event NAME).",
          "REPORT: a .rep file (or anything the importers read)"},
         {"diff", "sightline diff [options] A.rep B.rep",
          "Compares two reports: for each kernel, CUDA API function, NVTX range and memory-operation\n"
