@@ -43,7 +43,8 @@ protected:
     static float laneY(uint32_t lane) {
         return viewer::TrackRow::kPad + static_cast<float>(lane) * viewer::TrackRow::kLaneHeight + 4;
     }
-    // The color drawn at pixel column x of a row (of one lane where given; 0 when none).
+    // The color drawn at pixel column x of a row (of one lane where given; 0 when none), from
+    // its boxes and strips.
     uint32_t pixel(const viewer::TrackRow& row, int x, std::optional<uint32_t> lane = std::nullopt) {
         viewer::DrawList out;
         row.build(context(row), out);
@@ -53,6 +54,12 @@ protected:
             if (lane && !(b.y <= laneY(*lane) && laneY(*lane) < b.y + b.h)) continue;
             argb = b.argb;
         }
+        // Lanes are drawn as strips of pixel columns where they are not boxes.
+        const float y = lane ? laneY(*lane) : -1;
+        for (const viewer::DrawStrip& st : out.strips)
+            if (lane ? (st.y <= y && y < st.y + st.h) : true)
+                if (const uint32_t c = out.stripColorAt(static_cast<float>(x) + 0.5f, st.y); c != 0)
+                    argb = c;
         return argb;
     }
     // The tooltip fields of the event at pixel column x in `lane` (and its name in *name): the

@@ -40,9 +40,18 @@ void DrawList::endStrip() {
     }
 }
 
+void DrawList::beginLayer() {
+    endStrip();
+    layers.push_back({static_cast<uint32_t>(boxes.size()), static_cast<uint32_t>(strips.size())});
+}
+
 void DrawList::append(DrawList& other) {
     other.endStrip();
     endStrip();
+    const auto boxBase = static_cast<uint32_t>(boxes.size());
+    const auto stripBase = static_cast<uint32_t>(strips.size());
+    for (DrawLayerStart l : other.layers)
+        layers.push_back({l.firstBox + boxBase, l.firstStrip + stripBase});
     boxes.insert(boxes.end(), other.boxes.begin(), other.boxes.end());
     const auto base = static_cast<uint32_t>(stripPixels.size());
     for (DrawStrip s : other.strips) {
@@ -70,7 +79,8 @@ uint32_t DrawList::stripColorAt(float px, float y) const {
 size_t DrawList::memoryBytes() const {
     size_t n = boxes.capacity() * sizeof(DrawBox) + strips.capacity() * sizeof(DrawStrip) +
                stripPixels.capacity() * sizeof(uint32_t) + lines.capacity() * sizeof(DrawLine) +
-               labels.capacity() * sizeof(DrawLabel) + polylines.capacity() * sizeof(DrawPolyline);
+               labels.capacity() * sizeof(DrawLabel) + polylines.capacity() * sizeof(DrawPolyline) +
+               layers.capacity() * sizeof(DrawLayerStart);
     for (const auto& l : labels) n += l.text.capacity();
     for (const auto& p : polylines) n += p.xy.capacity() * sizeof(float);
     return n;

@@ -41,6 +41,13 @@ struct DrawPolyline {
     uint32_t argb = 0;
 };
 
+// Where a layer of a draw list starts: boxes[firstBox...] and strips[firstStrip...] up to the next
+// layer's start. The renderer reorders items inside a layer (opaque first) but draws the layers
+// one over the other, in order.
+struct DrawLayerStart {
+    uint32_t firstBox = 0, firstStrip = 0;
+};
+
 struct DrawList {
     std::vector<DrawBox> boxes;
     std::vector<DrawStrip> strips;
@@ -49,6 +56,10 @@ struct DrawList {
     std::vector<DrawLine> lines;
     std::vector<DrawLabel> labels;
     std::vector<DrawPolyline> polylines;
+    // Layers after the first (empty: one layer). The scene's frame is one layer; what is added
+    // after it (the widget's frame hook: find's opaque "hide" covers) goes into a layer on top,
+    // so that it covers the lanes' strips as well as their boxes.
+    std::vector<DrawLayerStart> layers;
 
     void clear() {
         boxes.clear();
@@ -58,7 +69,10 @@ struct DrawList {
         lines.clear();
         labels.clear();
         polylines.clear();
+        layers.clear();
     }
+    // Everything added from here on is drawn over everything before.
+    void beginLayer();
     // Starts a strip at x; columns are appended with addColumn() and the strip ends at the next
     // beginStrip() or endStrip(), which trims its empty columns at both ends.
     void beginStrip(float x, float y, float h);

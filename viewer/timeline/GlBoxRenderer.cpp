@@ -105,23 +105,34 @@ QString GlBoxRenderer::initialize() {
     return {};
 }
 
+namespace {
+
+// The list's layers as [begin, end) ranges of its boxes and strips.
+struct LayerRange {
+    size_t boxBegin, boxEnd, stripBegin, stripEnd;
+};
+
+std::vector<LayerRange> layerRanges(const DrawList& list) {
+    std::vector<LayerRange> out;
+    DrawLayerStart from{};
+    for (size_t i = 0; i <= list.layers.size(); ++i) {
+        const DrawLayerStart to =
+            i < list.layers.size()
+                ? list.layers[i]
+                : DrawLayerStart{static_cast<uint32_t>(list.boxes.size()),
+                                 static_cast<uint32_t>(list.strips.size())};
+        out.push_back({from.firstBox, to.firstBox, from.firstStrip, to.firstStrip});
+        from = to;
+    }
+    return out;
+}
+
+}  // namespace
+
 void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
-    if (!b.boxes.isCreated()) b.boxes.create();
     if (!b.lines.isCreated()) b.lines.create();
-    static_assert(sizeof(DrawBox) == 5 * sizeof(float), "DrawBox is uploaded as is");
-    b.boxes.bind();
-    b.boxes.setUsagePattern(QOpenGLBuffer::DynamicDraw);
-    auto& sorted = m_boxScratch;
-    sorted.clear();
-    sorted.reserve(list.boxes.size());
-    for (const DrawBox& x : list.boxes)
-        if ((x.argb >> 24) == 0xFF) sorted.push_back(x);
-    b.opaqueCount = static_cast<int>(sorted.size());
-    for (const DrawBox& x : list.boxes)
-        if ((x.argb >> 24) != 0xFF) sorted.push_back(x);
-    b.boxes.allocate(sorted.data(), static_cast<int>(sorted.size() * sizeof(DrawBox)));
-    b.boxCount = static_cast<int>(sorted.size());
-    b.boxes.release();
+    b.layers.assign(list.layers.size() + 1, {});
+    uploadBoxes(list, b);
     uploadStrips(list, b);
     // Lines become segments of (x, y, color) vertices.
     auto& v = m_lineScratch;
@@ -149,10 +160,36 @@ void GlBoxRenderer::upload(const DrawList& list, Batch& b) {
     b.lines.release();
 }
 
+void GlBoxRenderer::uploadBoxes(const DrawList& list, Batch& b) {
+    if (!b.boxes.isCreated()) b.boxes.create();
+    static_assert(sizeof(DrawBox) == 5 * sizeof(float), "DrawBox is uploaded as is");
+    // Per layer: its opaque boxes, then its translucent ones, each in list order.
+    auto& sorted = m_boxScratch;
+    sorted.clear();
+    sorted.reserve(list.boxes.size());
+    const std::vector<LayerRange> ranges = layerRanges(list);
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        Batch::Layer& layer = b.layers[k];
+        layer.firstBox = static_cast<int>(sorted.size());
+        for (size_t i = ranges[k].boxBegin; i < ranges[k].boxEnd; ++i)
+            if ((list.boxes[i].argb >> 24) == 0xFF) sorted.push_back(list.boxes[i]);
+        layer.opaqueBoxes = static_cast<int>(sorted.size()) - layer.firstBox;
+        for (size_t i = ranges[k].boxBegin; i < ranges[k].boxEnd; ++i)
+            if ((list.boxes[i].argb >> 24) != 0xFF) sorted.push_back(list.boxes[i]);
+        layer.boxCount = static_cast<int>(sorted.size()) - layer.firstBox;
+    }
+    b.boxes.bind();
+    b.boxes.setUsagePattern(QOpenGLBuffer::DynamicDraw);
+    b.boxes.allocate(sorted.data(), static_cast<int>(sorted.size() * sizeof(DrawBox)));
+    b.boxCount = static_cast<int>(sorted.size());
+    b.boxes.release();
+}
+
 void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
-    // Strips are packed into texture rows, opaque strips first (drawn without blending), then
-    // the translucent ones, each in list order. A strip never wraps a row: one that does not
-    // fit in the rest of a row is split into two instances, so rows fill up completely.
+    // Strips are packed into texture rows, per layer its opaque strips first (drawn without
+    // blending), then its translucent ones, each in list order. A strip never wraps a row: one
+    // that does not fit in the rest of a row is split into two instances, so rows fill up
+    // completely.
     auto& inst = m_stripScratch;
     auto& cols = m_columnScratch;
     inst.clear();
@@ -160,32 +197,39 @@ void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
     const auto maxRows = static_cast<uint32_t>(m_maxTextureSize);
     uint32_t row = 0, used = 0;
     bool full = false;
-    b.opaqueStrips = 0;
-    for (int pass = 0; pass < 2 && !full; ++pass)
-        for (const DrawStrip& s : list.strips) {
-            if (s.opaque != (pass == 0)) continue;
-            for (uint32_t done = 0; done < s.count;) {
-                if (used == kColumnRow) {
-                    // A frame's strips cover its visible lanes, far below the texture's
-                    // capacity; a pathological frame's surplus is left out, never wrapped.
-                    if (row + 1 == maxRows) {
-                        full = true;
-                        break;
+    const std::vector<LayerRange> ranges = layerRanges(list);
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        Batch::Layer& layer = b.layers[k];
+        layer.firstStrip = static_cast<int>(inst.size());
+        for (int pass = 0; pass < 2 && !full; ++pass) {
+            for (size_t si = ranges[k].stripBegin; si < ranges[k].stripEnd && !full; ++si) {
+                const DrawStrip& s = list.strips[si];
+                if (s.opaque != (pass == 0)) continue;
+                for (uint32_t done = 0; done < s.count;) {
+                    if (used == kColumnRow) {
+                        // A frame's strips cover its visible lanes, far below the texture's
+                        // capacity; a pathological frame's surplus is left out, never wrapped.
+                        if (row + 1 == maxRows) {
+                            full = true;
+                            break;
+                        }
+                        ++row;
+                        used = 0;
                     }
-                    ++row;
-                    used = 0;
+                    const uint32_t n = std::min(s.count - done, kColumnRow - used);
+                    inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n),
+                                    s.h, used, row});
+                    const auto from = list.stripPixels.begin() + s.first + done;
+                    cols.insert(cols.end(), from, from + n);
+                    used += n;
+                    done += n;
                 }
-                const uint32_t n = std::min(s.count - done, kColumnRow - used);
-                inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n), s.h,
-                                used, row});
-                const auto from = list.stripPixels.begin() + s.first + done;
-                cols.insert(cols.end(), from, from + n);
-                used += n;
-                done += n;
-                b.opaqueStrips += pass == 0;
             }
-            if (full) break;
+            if (pass == 0) layer.opaqueStrips = static_cast<int>(inst.size()) - layer.firstStrip;
         }
+        layer.stripCount = static_cast<int>(inst.size()) - layer.firstStrip;
+        layer.opaqueStrips = std::min(layer.opaqueStrips, layer.stripCount);
+    }
     b.stripCount = static_cast<int>(inst.size());
     if (inst.empty()) return;
     const uint32_t rows = row + 1;
@@ -244,6 +288,25 @@ void GlBoxRenderer::drawStrips(const Batch& b, int first, int count) {
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+void GlBoxRenderer::drawBoxes(const Batch& b, int first, int count) {
+    // One buffer for all boxes; the attribute offsets select the first instance.
+    if (count <= 0) return;
+    m_boxProgram.bind();
+    const_cast<QOpenGLBuffer&>(b.boxes).bind();
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(2);
+    glVertexAttribDivisor(1, 1);
+    glVertexAttribDivisor(2, 1);
+    const size_t base = static_cast<size_t>(first) * sizeof(DrawBox);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox),
+                          reinterpret_cast<const void*>(base));
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
+                          reinterpret_cast<const void*>(base + offsetof(DrawBox, argb)));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+    glVertexAttribDivisor(2, 0);
+    glDisableVertexAttribArray(2);
+}
+
 void GlBoxRenderer::draw(const Batch& b, float width, float height) {
     QOpenGLVertexArrayObject::Binder bind(&m_vao);
     if (b.boxCount > 0 || b.stripCount > 0) {
@@ -255,33 +318,18 @@ void GlBoxRenderer::draw(const Batch& b, float width, float height) {
         m_stripProgram.setUniformValue("viewport", width, height);
         m_boxProgram.bind();
         m_boxProgram.setUniformValue("viewport", width, height);
-        // Boxes: two passes over one buffer, whose attribute offsets select the first instance.
-        auto boxes = [&](int first, int count) {
-            if (count <= 0) return;
-            m_boxProgram.bind();
-            const_cast<QOpenGLBuffer&>(b.boxes).bind();
-            glEnableVertexAttribArray(1);
-            glEnableVertexAttribArray(2);
-            glVertexAttribDivisor(1, 1);
-            glVertexAttribDivisor(2, 1);
-            const size_t base = static_cast<size_t>(first) * sizeof(DrawBox);
-            glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DrawBox),
-                                  reinterpret_cast<const void*>(base));
-            glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DrawBox),
-                                  reinterpret_cast<const void*>(base + offsetof(DrawBox, argb)));
-            glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
-            glVertexAttribDivisor(2, 0);
-            glDisableVertexAttribArray(2);
-        };
-        glDisable(GL_BLEND);
-        boxes(0, b.opaqueCount);
-        drawStrips(b, 0, b.opaqueStrips);
-        glEnable(GL_BLEND);
-        // The destination keeps its alpha (1, from the clear): a translucent alpha left in the
-        // framebuffer makes an image read back from it (screenshots) un-premultiply too light.
-        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-        drawStrips(b, b.opaqueStrips, b.stripCount - b.opaqueStrips);
-        boxes(b.opaqueCount, b.boxCount - b.opaqueCount);
+        for (const Batch::Layer& l : b.layers) {
+            glDisable(GL_BLEND);
+            drawBoxes(b, l.firstBox, l.opaqueBoxes);
+            drawStrips(b, l.firstStrip, l.opaqueStrips);
+            glEnable(GL_BLEND);
+            // The destination keeps its alpha (1, from the clear): a translucent alpha left in
+            // the framebuffer makes an image read back from it (screenshots) un-premultiply too
+            // light.
+            glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+            drawStrips(b, l.firstStrip + l.opaqueStrips, l.stripCount - l.opaqueStrips);
+            drawBoxes(b, l.firstBox + l.opaqueBoxes, l.boxCount - l.opaqueBoxes);
+        }
         glVertexAttribDivisor(1, 0);
         glDisableVertexAttribArray(1);
         m_boxProgram.release();

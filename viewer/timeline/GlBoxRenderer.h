@@ -8,6 +8,7 @@
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVertexArrayObject>
 #include <QString>
+#include <vector>
 
 #include "viewer/timeline/DrawList.h"
 
@@ -22,16 +23,22 @@ public:
         QOpenGLBuffer strips{QOpenGLBuffer::VertexBuffer};
         unsigned columnTexture = 0;  // the strips' columns
         int columnRows = 0;
+        // One per layer of the list, in drawing order: its boxes are [firstBox, firstBox +
+        // boxCount) of the buffer, the opaque ones first; likewise its strips.
+        struct Layer {
+            int firstBox = 0, boxCount = 0, opaqueBoxes = 0;
+            int firstStrip = 0, stripCount = 0, opaqueStrips = 0;
+        };
+        std::vector<Layer> layers;
         int boxCount = 0;
-        int opaqueCount = 0;  // boxes [0, opaqueCount) are opaque and drawn without blending
         int stripCount = 0;
-        int opaqueStrips = 0;  // likewise for strips
         int lineVertices = 0;
     };
 
-    // Boxes are drawn in two passes: the opaque ones first without blending (llvmpipe's fill
-    // rate is the frame's cost, and blending doubles it), then the translucent ones (folds by
-    // busy fraction, graphs, selection) blended on top, each pass in list order. Rows keep
+    // Each layer of the list (DrawList::layers) is drawn over the previous ones. Inside a
+    // layer, boxes are drawn in two passes: the opaque ones first without blending (llvmpipe's
+    // fill rate is the frame's cost, and blending doubles it), then the translucent ones (folds
+    // by busy fraction, graphs, selection) blended on top, each pass in list order. Rows keep
     // translucent boxes inside their own rectangle, so the reordering changes no pixel.
     // Strips join the passes: opaque strips after the opaque boxes, translucent strips before
     // the translucent boxes (find-bar and sampling covers are translucent boxes over them).
@@ -46,7 +53,9 @@ public:
     size_t scratchBytes() const;  // CPU-side staging kept between uploads
 
 private:
+    void uploadBoxes(const DrawList& list, Batch& batch);
     void uploadStrips(const DrawList& list, Batch& batch);
+    void drawBoxes(const Batch& batch, int first, int count);
     void drawStrips(const Batch& batch, int first, int count);
 
     QOpenGLShaderProgram m_boxProgram, m_lineProgram, m_stripProgram;

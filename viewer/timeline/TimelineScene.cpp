@@ -269,6 +269,9 @@ void TimelineScene::build(const TimeRange& range, DrawList& out, ParallelFor& po
     }
     out.boxes.push_back({kHeaderWidth - 1, kRulerHeight, 1, m_height - kRulerHeight, theme().separator});
     buildRuler(range, out);
+    // What callers add to the frame (the find bar's covers, opaque when they hide) is drawn
+    // over it: over the lanes' strips too, which the renderer draws after a layer's boxes.
+    out.beginLayer();
 }
 
 void TimelineScene::buildOverlay(const TimeRange& range, const ViewState& view,

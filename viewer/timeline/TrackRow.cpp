@@ -2,7 +2,9 @@
 #include "viewer/timeline/TimelineTheme.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <utility>
 
 #include "model/core/LodQuery.h"
 #include "model/util/Format.h"
@@ -62,27 +64,88 @@ void TrackRow::build(const RowContext& ctx, DrawList& out) const {
     }
 }
 
+namespace {
+
+// The pixel columns [c0, c1) of `columns` (column 0 is pixel x = base) that a box [x0, x1)
+// covers: those whose centre lies inside it, as the GL rasterizer decides for the box. A box
+// that starts in the last column but covers no centre there (an instant at the view's end,
+// which a box drew off-screen) gets that column.
+std::pair<size_t, size_t> coveredColumns(float base, float x0, float x1, size_t columns) {
+    auto column = [&](float x) {
+        const double c = std::ceil(static_cast<double>(x) - static_cast<double>(base) - 0.5);
+        return static_cast<size_t>(std::clamp(c, 0.0, static_cast<double>(columns)));
+    };
+    const size_t c0 = column(x0), c1 = column(x1);
+    if (c0 == columns && columns > 0 && x0 < base + static_cast<float>(columns)) return {columns - 1, columns};
+    return {c0, c1};
+}
+
+std::atomic<bool> g_laneColumns{true};
+
+// Empty columns that end a lane's strip: a longer gap is not worth rasterizing (each strip
+// costs about what a box does, each column a fragment).
+constexpr size_t kStripGap = 16;
+// Columns of one color that are drawn as a box instead of strip columns.
+constexpr size_t kBoxRun = 8;
+
+}  // namespace
+
+void TrackRow::setLaneColumns(bool on) {
+    g_laneColumns.store(on, std::memory_order_relaxed);
+}
+
+bool TrackRow::laneColumns() {
+    return g_laneColumns.load(std::memory_order_relaxed);
+}
+
 void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, float y,
                          DrawList& out) const {
     thread_local std::vector<LaneItem> items;
     layoutLane(t, lane, ctx.t0, ctx.t1, ctx.nsPerPixel, kMinPixels, items);
+    if (items.empty()) return;
     const float h = kLaneHeight - 1;
     const float right = ctx.x + ctx.width;
+    // A row of its own draws its lane as pixel columns (one strip), painted item after item:
+    // a later item's columns replace an earlier one's, as its box would cover it. Only events
+    // wide enough for a label stay boxes (their columns are cleared, so the box shows): a
+    // software rasterizer pays per instance, and a dense view had 10,000-17,000 boxes of a few
+    // pixels each. Overlay rows keep boxes and a strip per fold (they are translucent).
+    thread_local std::vector<uint32_t> columns;
+    uint32_t* col = nullptr;
+    if (!m_overlay && laneColumns()) {
+        columns.assign(static_cast<size_t>(std::ceil(ctx.width)), 0);
+        col = columns.data();
+    }
+    thread_local std::vector<std::pair<const LaneItem*, uint32_t>> folds;  // and their colors
+    folds.clear();
+    auto paint = [&](float x0, float w, uint32_t argb) {
+        if (!col) {
+            pushBox(out, x0, y, w, h, argb);
+            return;
+        }
+        const auto [c0, c1] = coveredColumns(ctx.x, x0, x0 + w, columns.size());
+        std::fill(col + c0, col + c1, argb);
+    };
     for (const LaneItem& it : items) {
         const float x0 = std::max(ctx.x, ctx.xOf(it.start));
         const float x1 = std::min(right, ctx.xOf(it.end));
         const float w = std::max(1.0f, x1 - x0);
         if (it.count == 1) {
             const uint32_t c = ctx.palette->eventColor(t, it.first);
-            pushBox(out, x0, y, w, h, c);
-            if (w >= kLabelMinWidth && m_tracks.size() == 1)
-                out.labels.push_back(
-                    {x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
+            if (w >= kLabelMinWidth) {
+                if (col) paint(x0, w, 0);  // the box shows through
+                pushBox(out, x0, y, w, h, c);
+                if (m_tracks.size() == 1)
+                    out.labels.push_back(
+                        {x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
+            } else {
+                paint(x0, w, c);
+            }
             continue;
         }
         if (w < 3 && t.key.kind == EventKind::CpuSample) {
             // Samples have no duration to weigh: a tick in the color of the fold's first leaf.
-            pushBox(out, x0, y, w, h, ctx.palette->eventColor(t, it.first));
+            paint(x0, w, ctx.palette->eventColor(t, it.first));
             continue;
         }
         if (w < 3) {
@@ -90,15 +153,17 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
             t.lod.longest(t, it.first, it.first + it.count, &longest);
             const double busy = static_cast<double>(it.busyNs) /
                                 static_cast<double>(std::max<int64_t>(1, it.end - it.start));
-            pushBox(
-                out, x0, y, w, h,
-                foldColor(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
+            paint(x0, w,
+                  foldColor(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
             continue;
         }
         size_t longest = it.first;
         t.lod.longest(t, it.first, it.first + it.count, &longest);
-        buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y,
-                  ctx.palette->eventColor(t, longest), out);
+        if (col)
+            folds.push_back({&it, ctx.palette->eventColor(t, longest)});
+        else
+            buildFold(ctx, t, lane, std::max(it.start, ctx.t0), std::min(it.end, ctx.t1), y,
+                      ctx.palette->eventColor(t, longest), nullptr, out);
         // Overlaid tracks would print their counts on top of each other.
         if (w >= 60 && m_tracks.size() == 1)
             out.labels.push_back(
@@ -106,6 +171,47 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
                  formatCount(it.count) +
                      (t.key.kind == EventKind::CpuSample ? " samples" : " events")});
     }
+    if (!col) return;
+    // Folds last: drawn as strips after every box, they won the pixel they share with a
+    // neighbour, and the columns keep that.
+    for (const auto& [it, color] : folds)
+        buildFold(ctx, t, lane, std::max(it->start, ctx.t0), std::min(it->end, ctx.t1), y, color,
+                  &columns, out);
+    emitColumns(ctx, columns, y, out);
+}
+
+void TrackRow::emitColumns(const RowContext& ctx, const std::vector<uint32_t>& columns, float y,
+                           DrawList& out) const {
+    // Runs of one color at least kBoxRun columns long become boxes, the other columns strips
+    // (cut at gaps of kStripGap empty columns): llvmpipe fills a box's pixels several times
+    // faster than a strip's (a texture fetch each), and a strip or box costs about as much as
+    // a hundred strip pixels. Boxes and strips cover disjoint columns, so their order does not
+    // matter.
+    const float h = kLaneHeight - 1;
+    const size_t n = columns.size();
+    bool open = false;
+    for (size_t c = 0; c < n;) {
+        const uint32_t argb = columns[c];
+        size_t e = c + 1;
+        while (e < n && columns[e] == argb) ++e;
+        const size_t len = e - c;
+        if (argb != 0 && len >= kBoxRun) {
+            if (open) out.endStrip();
+            open = false;
+            pushBox(out, ctx.x + static_cast<float>(c), y, static_cast<float>(len), h, argb);
+        } else if (argb != 0 || open) {
+            if (argb == 0 && len >= kStripGap) {
+                out.endStrip();
+                open = false;
+            } else {
+                if (!open) out.beginStrip(ctx.x + static_cast<float>(c), y, h);
+                open = true;
+                for (size_t k = c; k < e; ++k) out.addColumn(argb);
+            }
+        }
+        c = e;
+    }
+    if (open) out.endStrip();  // trims a trailing gap
 }
 
 uint32_t TrackRow::foldColor(uint32_t color, double coverage) const {
@@ -117,7 +223,8 @@ uint32_t TrackRow::foldColor(uint32_t color, double coverage) const {
 }
 
 void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, int64_t s, int64_t e,
-                         float y, uint32_t color, DrawList& out) const {
+                         float y, uint32_t color, std::vector<uint32_t>* laneColumns,
+                         DrawList& out) const {
     // One bucket per pixel column of the fold, aligned to the frame's pixel grid.
     const double px0 = std::floor(static_cast<double>(s - ctx.t0) / ctx.nsPerPixel);
     const double px1 = std::ceil(static_cast<double>(e - ctx.t0) / ctx.nsPerPixel);
@@ -135,7 +242,18 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
         std::floor(static_cast<double>(ctx.x) - firstX - 1) + 1, 0.0, static_cast<double>(n)));
     const auto bEnd = static_cast<uint32_t>(std::clamp(
         std::ceil(static_cast<double>(ctx.x + ctx.width) - firstX), 0.0, static_cast<double>(n)));
-    out.beginStrip(static_cast<float>(firstX + bBegin), y, kLaneHeight - 1);
+    // Into the lane's columns (column 0 is pixel ctx.x: b is lane column px0 + b; an empty
+    // column leaves what is there), or a strip of its own.
+    auto column = [&](uint32_t b, uint32_t argb) {
+        if (!laneColumns) {
+            out.addColumn(argb);
+            return;
+        }
+        const double c = px0 + b;
+        if (argb != 0 && c >= 0 && c < static_cast<double>(laneColumns->size()))
+            (*laneColumns)[static_cast<size_t>(c)] = argb;
+    };
+    if (!laneColumns) out.beginStrip(static_cast<float>(firstX + bBegin), y, kLaneHeight - 1);
     for (uint32_t b = bBegin; b < bEnd; ++b) {
         if (samples) {
             // Each pixel in the leaf color of its first sample (one binary search per pixel):
@@ -143,20 +261,20 @@ void TrackRow::buildFold(const RowContext& ctx, const Track& t, uint32_t lane, i
             const auto bs = b0 + static_cast<int64_t>(b * bucketNs);
             const IndexRange r =
                 t.overlapping(lane, bs, b0 + static_cast<int64_t>((b + 1) * bucketNs));
-            out.addColumn(r.empty() ? 0 : ctx.palette->eventColor(t, r.begin));
+            column(b, r.empty() ? 0 : ctx.palette->eventColor(t, r.begin));
             continue;
         }
         const LodBucket& k = buckets[b];
         if (k.count == 0) {
-            out.addColumn(0);
+            column(b, 0);
             continue;
         }
         // Busy fraction in eighths: finer steps are not visible.
         const double busy =
             std::round(std::min(1.0, static_cast<double>(k.busyNs) / bucketNs) * 8) / 8;
-        out.addColumn(foldColor(color, 0.35 + 0.65 * busy));
+        column(b, foldColor(color, 0.35 + 0.65 * busy));
     }
-    out.endStrip();
+    if (!laneColumns) out.endStrip();
 }
 
 std::optional<HitInfo> TrackRow::hitTest(const RowContext& ctx, float x, float y) const {
