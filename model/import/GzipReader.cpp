@@ -165,7 +165,7 @@ std::optional<LoadedFile> mapPlainFile(const std::string& path) {
 void releaseMapped(const LoadedFile& file, size_t begin, size_t end) {
     if (!file.mapping) return;
     const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    begin = (begin + page - 1) / page * page;
+    begin = begin / page * page;  // a page straddling `begin` was passed too
     end = std::min(end, file.size) / page * page;
     if (end > begin)
         (void)::madvise(const_cast<char*>(file.mapping.get()) + begin, end - begin, MADV_DONTNEED);

@@ -44,8 +44,8 @@ Result<LoadedFile> loadMaybeGzip(const std::string& path, size_t padding,
 // pages come in as a chunked parse reaches them and releaseMapped() gives them back, so memory
 // stays at the part in use. nullopt for gzip or unreadable files.
 std::optional<LoadedFile> mapPlainFile(const std::string& path);
-// Drops the whole pages of [begin, end) of a mapped file from memory (a no-op for a buffer);
-// they are read again from the file if touched.
+// Drops the pages from the one holding `begin` to the last whole one before `end` of a mapped
+// file from memory (a no-op for a buffer); they are read again from the file if touched.
 void releaseMapped(const LoadedFile& file, size_t begin, size_t end);
 
 }  // namespace sl::import

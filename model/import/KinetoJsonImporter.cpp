@@ -3,6 +3,9 @@
 #include <simdjson.h>
 
 #include <cctype>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -262,6 +265,121 @@ error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
     return simdjson::SUCCESS;
 }
 
+// Parses the chunks of a trace (TraceEventChunks.h) on a worker thread, a few ahead of the
+// thread that maps them: each slot holds one chunk's text, its unescaped strings and its
+// events, and is reused once the mapper gave it back. Events view their slot's buffers.
+class ChunkPipeline {
+public:
+    struct Slot {
+        std::unique_ptr<char[]> buffer;
+        EscapedStore escaped;
+        std::vector<ChromeEvent> events;  // [0, count) hold the chunk's events
+        size_t count = 0;
+        uint64_t notObjects = 0;
+        enum class State { Free, Ready, Failed } state = State::Free;
+    };
+
+    ChunkPipeline(std::string_view data, const std::vector<std::pair<size_t, size_t>>& chunks)
+        : m_data(data), m_chunks(chunks) {
+        size_t biggest = 0;
+        for (const auto& [b, e] : chunks) biggest = std::max(biggest, e - b);
+        m_capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
+        for (Slot& s : m_slots) s.buffer.reset(new char[m_capacity]);
+        m_worker = std::thread([this] { work(); });
+    }
+    ~ChunkPipeline() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        m_worker.join();
+    }
+
+    // Chunk k parsed, or null when it failed to parse (the caller falls back).
+    const Slot* take(size_t k) {
+        std::unique_lock lock(m_mutex);
+        Slot& s = m_slots[k % kSlots];
+        m_changed.wait(lock, [&] { return s.state != Slot::State::Free; });
+        return s.state == Slot::State::Ready ? &s : nullptr;
+    }
+    void give(size_t k) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_slots[k % kSlots].state = Slot::State::Free;
+        }
+        m_changed.notify_all();
+    }
+
+private:
+    static constexpr size_t kSlots = 3;
+
+    void work() {
+        od::parser parser;
+        for (size_t k = 0; k < m_chunks.size(); ++k) {
+            Slot& s = m_slots[k % kSlots];
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] { return m_stop || s.state == Slot::State::Free; });
+                if (m_stop) return;
+            }
+            const bool ok = parse(parser, m_chunks[k], s);
+            {
+                std::lock_guard lock(m_mutex);
+                s.state = ok ? Slot::State::Ready : Slot::State::Failed;
+            }
+            m_changed.notify_all();
+            if (!ok) return;
+        }
+    }
+
+    bool parse(od::parser& parser, std::pair<size_t, size_t> chunk, Slot& s) {
+        const size_t n = chunk.second - chunk.first;
+        char* buffer = s.buffer.get();
+        buffer[0] = '[';
+        std::memcpy(buffer + 1, m_data.data() + chunk.first, n);
+        buffer[n + 1] = ']';
+        std::memset(buffer + n + 2, 0, simdjson::SIMDJSON_PADDING);
+        s.escaped.clear();
+        s.count = 0;
+        s.notObjects = 0;
+        t_escaped = &s.escaped;
+        od::document doc;
+        od::array events;
+        if (parser.iterate(simdjson::padded_string_view(buffer, n + 2, m_capacity)).get(doc) ||
+            doc.get_array().get(events))
+            return false;
+        for (auto item : events) {
+            od::value v;
+            od::json_type t;
+            if (item.get(v) || v.type().get(t)) return false;
+            if (t != od::json_type::object) {
+                ++s.notObjects;
+                continue;
+            }
+            od::object obj;
+            if (v.get_object().get(obj)) return false;
+            if (s.count == s.events.size()) s.events.emplace_back();
+            ChromeEvent& e = s.events[s.count];
+            e.clear();
+            if (parseEvent(obj, e)) return false;
+            ++s.count;
+        }
+        const char* rest = nullptr;
+        return !(doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
+                 rest < buffer + n + 2);
+    }
+
+    std::string_view m_data;
+    const std::vector<std::pair<size_t, size_t>>& m_chunks;
+    size_t m_capacity = 0;
+    Slot m_slots[kSlots];
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_stop = false;
+    std::thread m_worker;
+};
+
 class Parser {
 public:
     Parser(const std::string& path, const LoadedFile& file, const ImportOptions& options,
@@ -308,7 +426,14 @@ public:
     Chunked runChunked(const ChunkPolicy& policy, TraceHeader& header, Status& status) {
         t_escaped = &m_escaped;
         if (m_data.size() < policy.minBytes || m_data.front() != '{') return Chunked::NotUsed;
-        auto plan = planTraceEventChunks(m_data, policy.chunkBytes);
+        // The planner reads a page at each cut (and the kernel maps its neighbours): a mapped
+        // file's pages go back behind it, and come in again as the parse reaches them.
+        auto plan = planTraceEventChunks(m_data, policy.chunkBytes, [this](size_t upTo) {
+            if (upTo > m_planReleased + (size_t{4} << 20)) {
+                releaseMapped(m_file, m_planReleased, upTo);
+                m_planReleased = upTo;
+            }
+        });
         if (!plan) return Chunked::NotUsed;
         // Step 1: the header is the document with an empty traceEvents; it must parse.
         size_t close = 0;
@@ -338,36 +463,21 @@ public:
             break;
         }
         if (!found) return Chunked::NotUsed;
-        // Step 2: each chunk as an array of its own, in one reused buffer and parser.
+        // Step 2: each chunk as an array of its own. A worker thread parses the chunks into
+        // events while this thread maps them, the chunk before: parse and map on two cores.
         const auto chunks = chunksBefore(m_data, *plan, close);
-        size_t biggest = 0;
-        for (const auto& [b, e] : chunks) biggest = std::max(biggest, e - b);
-        const size_t capacity = biggest + 2 + simdjson::SIMDJSON_PADDING;
-        std::unique_ptr<char[]> buffer(new char[capacity]);
+        releaseMapped(m_file, 0, m_data.size());  // the header and the last cuts planned
+        ChunkPipeline pipeline(m_data, chunks);
         m_doc = nullptr;
         size_t released = 0;
-        for (const auto& [b, e] : chunks) {
-            const size_t n = e - b;
-            buffer[0] = '[';
-            std::memcpy(buffer.get() + 1, m_data.data() + b, n);
-            buffer[n + 1] = ']';
-            std::memset(buffer.get() + n + 2, 0, simdjson::SIMDJSON_PADDING);
-            od::document doc;
-            od::array events;
-            const char* rest = nullptr;
-            if (m_parser.iterate(simdjson::padded_string_view(buffer.get(), n + 2, capacity))
-                    .get(doc) ||
-                doc.get_array().get(events) || readEvents(events)) {
-                if (!m_cancelled) return Chunked::Failed;
-            }
-            if (m_cancelled) {
-                status = stopped();
-                return Chunked::Done;
-            }
-            if (doc.current_location().get(rest) == simdjson::SUCCESS && rest &&
-                rest < buffer.get() + n + 2)
-                return Chunked::Failed;
-            // A mapped file's pages behind the parse go back (the planner touched only a few).
+        for (size_t k = 0; k < chunks.size(); ++k) {
+            const ChunkPipeline::Slot* slot = pipeline.take(k);
+            if (!slot) return Chunked::Failed;
+            for (size_t i = 0; i < slot->count; ++i) m_mapper.add(slot->events[i]);
+            for (uint64_t i = 0; i < slot->notObjects; ++i) m_mapper.countNotAnObject();
+            pipeline.give(k);
+            // A mapped file's pages behind the parse go back.
+            const size_t e = chunks[k].second;
             releaseMapped(m_file, released, e);
             released = e;
             if (m_options.progress &&
@@ -490,6 +600,7 @@ private:
     od::document* m_doc = nullptr;
     EscapedStore m_escaped;  // must outlive the mapper's use of event strings
     uint64_t m_events = 0;
+    size_t m_planReleased = 0;  // the planner's pages given back before this offset
     bool m_cancelled = false;
 };
 

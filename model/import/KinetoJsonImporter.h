@@ -16,7 +16,7 @@ namespace sl::import {
 // Traces of at least minBytes are parsed in chunks of about chunkBytes (TraceEventChunks.h).
 struct ChunkPolicy {
     size_t minBytes = size_t{64} << 20;
-    size_t chunkBytes = size_t{8} << 20;
+    size_t chunkBytes = size_t{256} << 10;  // small: a parsed chunk waits as ~1 KiB per event
 };
 
 Result<std::shared_ptr<Report>> importChromeTrace(const std::string& path,

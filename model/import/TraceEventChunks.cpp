@@ -17,7 +17,8 @@ size_t skipSpace(std::string_view t, size_t i) {
 
 }  // namespace
 
-std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t chunkBytes) {
+std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t chunkBytes,
+                                                     const std::function<void(size_t)>& passed) {
     TraceEventChunks plan;
     // Step 1: the array after the "traceEvents" key.
     static constexpr std::string_view kKey = "\"traceEvents\"";
@@ -69,6 +70,7 @@ std::optional<TraceEventChunks> planTraceEventChunks(std::string_view t, size_t 
         }
         plan.chunks.emplace_back(begin, cut);
         begin = next;
+        if (passed) passed(begin);
     }
     return plan;
 }

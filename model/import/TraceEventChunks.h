@@ -7,6 +7,7 @@
 // instead. A wrong guess always fails: a split inside a string leaves that string unclosed, a
 // split inside an event leaves its brackets unbalanced.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -21,8 +22,11 @@ struct TraceEventChunks {
     std::vector<std::pair<size_t, size_t>> chunks;  // [begin, end) of each run of whole events
 };
 
-// nullopt when the text does not look like {..."traceEvents": [{...}, ...]...}.
-std::optional<TraceEventChunks> planTraceEventChunks(std::string_view text, size_t chunkBytes);
+// nullopt when the text does not look like {..."traceEvents": [{...}, ...]...}. `passed`, when
+// given, is called as the cuts advance with the offset before which the planner reads no more
+// (a mapped file gives those pages back).
+std::optional<TraceEventChunks> planTraceEventChunks(
+    std::string_view text, size_t chunkBytes, const std::function<void(size_t)>& passed = {});
 
 // The chunks of `plan` that end before `arrayClose` (the last one clipped to it).
 std::vector<std::pair<size_t, size_t>> chunksBefore(std::string_view text,
