@@ -2,6 +2,8 @@
 // correlation highlights of a selection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model/analysis/EventQuery.h"
 #include "model/analysis/EventQueryDetails.h"
 #include "model/analysis/SelectionCorrelation.h"
@@ -60,6 +62,38 @@ TEST(EventDetails, CopyApiAndRange) {
     EXPECT_EQ(detailValue(n, "Range type"), "PushPop");
     EXPECT_EQ(detailValue(n, "Payload"), "none");
     EXPECT_TRUE(eventDetails(*r, EventRef{}, &idx).empty());
+}
+
+// The tooltip form is the full form's key fields with the same values, in the same order: the
+// timeline's tooltip and the details panel cannot disagree.
+TEST(EventDetails, TooltipFormIsASubsetOfTheFullFormWithTheSameValues) {
+    auto r = test::makeAnalysisReport();
+    CorrelationIndex idx(*r);
+    for (const EventRef e : {find(*r, EventKind::Kernel, 500), find(*r, EventKind::Memcpy, 250),
+                             find(*r, EventKind::CudaApi, 100), find(*r, EventKind::NvtxRange, 90)}) {
+        ASSERT_TRUE(e.valid());
+        const auto full = eventDetails(*r, e, &idx);
+        const auto tip = eventDetails(*r, e, &idx, DetailForm::Tooltip);
+        // The same through the track (the timeline's hit gives a track and an index).
+        EXPECT_EQ(eventDetails(*r, r->tracks[e.track], e.index, DetailForm::Tooltip), tip);
+        ASSERT_GE(tip.size(), 4u);
+        EXPECT_LT(tip.size(), full.size());
+        auto at = full.begin();
+        for (const EventField& f : tip) {
+            at = std::find(at, full.end(), f);
+            EXPECT_NE(at, full.end()) << f.field << ": " << f.value;
+        }
+        // The panel's extras: the row, the owner, what the event is correlated with.
+        EXPECT_EQ(detailValue(tip, "Row"), "");
+        EXPECT_EQ(detailValue(tip, "Process"), "");
+        EXPECT_EQ(detailValue(tip, "Launched by"), "");
+        EXPECT_EQ(detailValue(tip, "Name"), detailValue(full, "Name"));
+        EXPECT_EQ(detailValue(tip, "Start"), detailValue(full, "Start"));
+    }
+    const auto kernel = eventDetails(*r, find(*r, EventKind::Kernel, 500), &idx, DetailForm::Tooltip);
+    EXPECT_EQ(detailValue(kernel, "Grid"), "8 x 2 x 1");
+    EXPECT_EQ(detailValue(kernel, "Duration"), "200 ns (200 ns)");
+    EXPECT_EQ(detailValue(kernel, "Mangled name"), "");  // the panel's
 }
 
 TEST(SelectionCorrelation, ApiCallToKernelAndBack) {
