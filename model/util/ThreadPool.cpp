@@ -105,7 +105,9 @@ void ThreadPool::run(size_t n, ItemFn fn, const ParallelOptions& options) {
     const size_t helpers = std::min<size_t>({n - 1, wanted - 1, m_threads.size()});
     Loop loop(fn, n, options.cancel, static_cast<unsigned>(helpers));
     // Item 0 is the caller's (a loop may give it the work that must stay on the calling
-    // thread, such as progress reports); the helpers start at item 1.
+    // thread, such as progress reports) and taken now, like an item a helper takes: it runs
+    // even if another item fails or cancels first. The helpers start at item 1.
+    if (loop.stopped()) return;  // cancelled before it began
     loop.next.store(1, std::memory_order_relaxed);
     if (helpers > 0) {
         {
@@ -117,7 +119,7 @@ void ThreadPool::run(size_t n, ItemFn fn, const ParallelOptions& options) {
         else
             m_wake.notify_all();
     }
-    if (!loop.stopped()) runItem(loop, 0);
+    runItem(loop, 0);
     runItems(loop);
     if (helpers > 0) {
         std::unique_lock lock(m_mutex);

@@ -27,8 +27,9 @@ struct ParallelOptions {
     // Threads working on this loop, the caller included; 0: one per CPU this process may use.
     // 1 runs every item on the caller, in order.
     unsigned maxThreads = 0;
-    // Set (by anyone, at any time): items not started yet are skipped and parallelFor returns
-    // once the running ones return. The items themselves should also check it when long.
+    // Set (by anyone, at any time): items not taken yet are skipped and parallelFor returns
+    // once the running ones return (set before the call: nothing runs). Items are taken in
+    // index order, item 0 when the loop begins. Long items should also check it.
     const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -44,7 +45,7 @@ public:
     ThreadPool& operator=(const ThreadPool&) = delete;
 
     // Runs fn(i) for every i in [0, n) (see the file comment). The first exception an item
-    // throws is rethrown here after the running items return; items not started by then are
+    // throws is rethrown here after the running items return; items not taken by then are
     // skipped, like after a cancel.
     template <class Fn>
     void parallelFor(size_t n, Fn&& fn, const ParallelOptions& options = {}) {

@@ -207,6 +207,10 @@ TEST(ThreadPool, ACancelSkipsTheItemsNotStarted) {
         },
         ParallelOptions{1, &cancel});
     EXPECT_EQ(ran.load(), 11);
+    // Cancelled before it begins: nothing runs.
+    ran = 0;
+    pool.parallelFor(100, [&](size_t) { ran.fetch_add(1); }, ParallelOptions{0, &cancel});
+    EXPECT_EQ(ran.load(), 0);
 }
 
 TEST(ThreadPool, MaxThreadsBoundsTheThreadsOfALoop) {
