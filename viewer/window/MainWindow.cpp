@@ -91,7 +91,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->showMessage("Open a report with File > Open, or drop one here");
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The tabs go with the window's children, after this part of it: their currentChanged must
+    // not reach followSelection() then.
+    disconnect(m_tabs, nullptr, this, nullptr);
+    disconnect(m_selectionChanged);
+}
 
 void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu("&File");
