@@ -258,9 +258,9 @@ TEST_F(TimelineGui, PixelsShowKernelsAndNvtxInTheirColors) {
               Palette::copyKindColor(CopyKind::HtoD) & 0xFFFFFFu);
 }
 
-// Folds are drawn per pixel column from a texture (DrawStrip): what reaches the screen must be
-// each column's color from the draw list, opaque in a row of its own and blended over the
-// background in a summary row.
+// Folds are drawn per pixel column (strips read from a texture, boxes for runs of one color):
+// what reaches the screen must be each column's color from the draw list, opaque in a row of
+// its own and blended over the background in a summary row.
 TEST_F(TimelineGui, FoldPixelsComeFromTheirStripColumns) {
     TimelineWidget& w = *m_widget;
     const QImage img = w.renderImage();
@@ -269,9 +269,19 @@ TEST_F(TimelineGui, FoldPixelsComeFromTheirStripColumns) {
     // The 1,000 tiny kernels of [5 ms, 6 ms) fold into x [kX0 + 660, kX0 + 792).
     const LayoutRow& k = rowLayout("GPU 0 (Test GPU)/Context 1/Stream 7 (compute)/Kernels");
     const float ky = k.y + TrackRow::kPad;
+    // A lane's columns are strips, or boxes where a run of columns shares one color (as
+    // here: every column is 10% busy).
+    auto columnColor = [&frame](int x, float y) {
+        const float cx = static_cast<float>(x) + 0.5f;
+        if (const uint32_t c = frame.stripColorAt(cx, y)) return c;
+        uint32_t c = 0;
+        for (const DrawBox& b : frame.boxes)
+            if (b.x <= cx && cx < b.x + b.w && b.y <= y && y < b.y + b.h) c = b.argb;
+        return c;
+    };
     int columns = 0;
     for (int x = kX0 + 660; x < kX0 + 792; ++x) {
-        const uint32_t c = frame.stripColorAt(static_cast<float>(x) + 0.5f, ky);
+        const uint32_t c = columnColor(x, ky);
         if (c == 0) continue;
         ++columns;
         ASSERT_EQ(c >> 24, 0xFFu);
