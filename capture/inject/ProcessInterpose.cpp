@@ -93,8 +93,15 @@ void rememberTid(pthread_t th, int64_t tid) {
     }
 }
 
+// The main thread's pthread_t. Its tid is the process's pid as the launcher sees it, so it takes
+// no slot: remembering it at load made every process fault in two pages of the table (and make
+// a gettid call), traced or not.
+std::atomic<uint64_t> g_mainThread{0};
+
 int64_t lookupTid(pthread_t th) {
     if (pthread_equal(th, pthread_self())) return currentTid();
+    if (static_cast<uint64_t>(th) == g_mainThread.load(std::memory_order_relaxed))
+        return ProcessWriter::pid();
     uint64_t key = static_cast<uint64_t>(th);
     for (int i = 0; i < kTidSlots; ++i) {
         int slot = static_cast<int>((key / 64 + static_cast<uint64_t>(i)) % kTidSlots);
@@ -427,8 +434,8 @@ SL_EXPORT int prctl(int option, ...) {
 }
 
 namespace sl::inject {
-// Called from the trampoline's thread: remember its pthread_t for setname on other threads.
+// The main thread's pthread_t, for setname on it from other threads (lookupTid).
 __attribute__((constructor(102))) static void noteMainThread() {
-    rememberTid(pthread_self(), currentTid());
+    g_mainThread.store(static_cast<uint64_t>(pthread_self()), std::memory_order_relaxed);
 }
 }  // namespace sl::inject
