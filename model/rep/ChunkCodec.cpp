@@ -12,8 +12,8 @@ namespace {
 
 constexpr uint8_t kMagic[3] = {'S', 'L', 'C'};  // then the encoding version
 // Version 2's start coding (the byte after the column count).
-constexpr uint8_t kStartsAsGaps = 0;    // after the first: start - previous end (a lane)
-constexpr uint8_t kStartsAsDeltas = 1;  // after the first: start - previous start
+constexpr uint8_t kStartsAsGaps = 0;           // after the first: start - previous end (a lane)
+constexpr uint8_t kStartsAsDeltas = 1;         // after the first: start - previous start
 constexpr uint64_t kMaxRawBytes = 1ull << 32;  // a chunk decodes to at most 4 GiB
 constexpr size_t kFirstOutput = 1 << 20;      // decoded bytes are allocated as they come
 
@@ -90,7 +90,6 @@ struct Reader {
     }
 };
 
-
 Status finished(const Reader& cr, const char* what) {
     if (!cr.ok) return makeError(std::string("column '") + what + "' is truncated");
     if (cr.p != cr.end) return makeError(std::string("column '") + what + "' has trailing bytes");
@@ -98,11 +97,13 @@ Status finished(const Reader& cr, const char* what) {
 }
 
 // Version 1: starts as zigzag deltas, durations zigzag. `end` is null for kinds without an end.
-Status decodeTimesV1(Reader starts, Reader ends, uint32_t count, bool lane, int64_t* start, int64_t* end) {
+Status decodeTimesV1(Reader starts, Reader ends, uint32_t count, bool lane, int64_t* start,
+                     int64_t* end) {
     int64_t prev = 0;
     for (uint32_t i = 0; i < count; ++i) {
         prev = wrappingAdd(prev, unzigzag(starts.varint()));
-        if (prev < -kMaxEventTime || prev > kMaxEventTime) return makeError("start time out of range");
+        if (prev < -kMaxEventTime || prev > kMaxEventTime)
+            return makeError("start time out of range");
         start[i] = prev;
         if (i > 0 && prev < start[i - 1]) return makeError("start times are not sorted");
     }
@@ -113,7 +114,8 @@ Status decodeTimesV1(Reader starts, Reader ends, uint32_t count, bool lane, int6
         if (d < 0) return makeError("negative duration");
         if (d > kMaxEventTime - start[i]) return makeError("end time out of range");
         end[i] = start[i] + d;
-        if (lane && i > 0 && start[i] < end[i - 1]) return makeError("overlapping events in one lane");
+        if (lane && i > 0 && start[i] < end[i - 1])
+            return makeError("overlapping events in one lane");
     }
     return finished(ends, "end");
 }
@@ -121,26 +123,30 @@ Status decodeTimesV1(Reader starts, Reader ends, uint32_t count, bool lane, int6
 // Version 2: the first start zigzag, then unsigned gaps after the previous end (`gaps`: a lane,
 // which cannot overlap) or after the previous start; durations unsigned. Start and end columns
 // are read together since each start depends on the previous end.
-Status decodeTimesV2(Reader starts, Reader ends, uint32_t count, bool gaps, bool lane, int64_t* start,
-                     int64_t* end) {
+Status decodeTimesV2(Reader starts, Reader ends, uint32_t count, bool gaps, bool lane,
+                     int64_t* start, int64_t* end) {
     int64_t prevStart = 0, prevEnd = 0;
     for (uint32_t i = 0; i < count; ++i) {
         const uint64_t v = starts.varint();
         int64_t s;
         if (i == 0) {
             s = unzigzag(v);
-            if (s < -kMaxEventTime || s > kMaxEventTime) return makeError("start time out of range");
+            if (s < -kMaxEventTime || s > kMaxEventTime)
+                return makeError("start time out of range");
         } else {
             const int64_t from = gaps ? prevEnd : prevStart;  // within +-kMaxEventTime
-            if (v > static_cast<uint64_t>(kMaxEventTime - from)) return makeError("start time out of range");
+            if (v > static_cast<uint64_t>(kMaxEventTime - from))
+                return makeError("start time out of range");
             s = from + static_cast<int64_t>(v);
         }
         start[i] = s;
         prevStart = prevEnd = s;
         if (end) {
             const uint64_t d = ends.varint();
-            if (d > static_cast<uint64_t>(kMaxEventTime - s)) return makeError("end time out of range");
-            if (lane && !gaps && i > 0 && s < end[i - 1]) return makeError("overlapping events in one lane");
+            if (d > static_cast<uint64_t>(kMaxEventTime - s))
+                return makeError("end time out of range");
+            if (lane && !gaps && i > 0 && s < end[i - 1])
+                return makeError("overlapping events in one lane");
             end[i] = prevEnd = s + static_cast<int64_t>(d);
         }
     }
@@ -153,7 +159,9 @@ Status decodeTimesV2(Reader starts, Reader ends, uint32_t count, bool gaps, bool
 uint64_t chunkChecksum(const void* data, size_t size) { return XXH3_64bits(data, size); }
 
 ChunkEncoder::ChunkEncoder(int level, uint8_t version)
-    : m_ctx(ZSTD_createCCtx()), m_level(level), m_version(version == 1 ? 1 : kChunkEncodingVersion) {}
+    : m_ctx(ZSTD_createCCtx()),
+      m_level(level),
+      m_version(version == 1 ? 1 : kChunkEncodingVersion) {}
 ChunkEncoder::~ChunkEncoder() { ZSTD_freeCCtx(m_ctx); }
 
 Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& out) {
@@ -178,11 +186,15 @@ Status ChunkEncoder::encode(const Track& t, size_t b, size_t e, EncodedChunk& ou
     const uint8_t ncols = static_cast<uint8_t>(1 + (sc.hasEnd ? 1 : 0) + (sc.hasName ? 1 : 0) + sc.columns.size());
     m_raw.push_back(ncols);
     if (m_version >= 2) m_raw.push_back(laneCoded ? kStartsAsGaps : kStartsAsDeltas);
-    // Version 2 stores the non-negative gaps, deltas and durations unsigned (one bit more per byte).
-    auto putTime = [&](int64_t v) { putVarint(m_raw, m_version >= 2 ? static_cast<uint64_t>(v) : zigzag(v)); };
+    // Version 2 stores the non-negative gaps, deltas and durations unsigned (one bit more per
+    // byte).
+    auto putTime = [&](int64_t v) {
+        putVarint(m_raw, m_version >= 2 ? static_cast<uint64_t>(v) : zigzag(v));
+    };
     putColumn(m_raw, [&] {
         if (e > b) putVarint(m_raw, zigzag(t.start[b]));
-        for (size_t i = b + 1; i < e; ++i) putTime(t.start[i] - (laneCoded ? t.endAt(i - 1) : t.start[i - 1]));
+        for (size_t i = b + 1; i < e; ++i)
+            putTime(t.start[i] - (laneCoded ? t.endAt(i - 1) : t.start[i - 1]));
     });
     if (sc.hasEnd) {
         putColumn(m_raw, [&] {
@@ -277,7 +289,8 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
     if (n != rawBytes) return makeError("decoded " + std::to_string(n) + " bytes, expected " + std::to_string(rawBytes));
     if (std::memcmp(m_raw.data(), kMagic, 3) != 0) return makeError("bad chunk magic");
     const uint8_t version = m_raw[3];
-    if (version != 1 && version != 2) return makeError("unsupported chunk encoding version " + std::to_string(version));
+    if (version != 1 && version != 2)
+        return makeError("unsupported chunk encoding version " + std::to_string(version));
     Reader r{m_raw.data() + 4, m_raw.data() + m_raw.size()};
     const uint32_t storedCount = r.u32();
     if (!r.ok || storedCount != count)
@@ -296,7 +309,8 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
     // Read one column's byte range and check it lies inside the payload.
     auto column = [&](const char* what, Reader& out) -> Status {
         uint32_t len = r.u32();
-        if (!r.ok || static_cast<size_t>(r.end - r.p) < len) return makeError(std::string("column '") + what + "' overruns the chunk");
+        if (!r.ok || static_cast<size_t>(r.end - r.p) < len)
+            return makeError(std::string("column '") + what + "' overruns the chunk");
         out = Reader{r.p, r.p + len};
         r.p += len;
         return {};
@@ -309,9 +323,10 @@ Status ChunkDecoder::decode(const void* blob, size_t blobSize, uint64_t rawBytes
     t.start.resize(base + count);
     if (sc.hasEnd) t.end.resize(base + count);
     int64_t* const end = sc.hasEnd ? t.end.data() + base : nullptr;
-    if (Status s = version == 1 ? decodeTimesV1(starts, ends, count, lane, t.start.data() + base, end)
-                                : decodeTimesV2(starts, ends, count, startCoding == kStartsAsGaps, lane,
-                                                t.start.data() + base, end);
+    if (Status s = version == 1
+                       ? decodeTimesV1(starts, ends, count, lane, t.start.data() + base, end)
+                       : decodeTimesV2(starts, ends, count, startCoding == kStartsAsGaps, lane,
+                                       t.start.data() + base, end);
         !s)
         return s;
     Reader cr{nullptr, nullptr};

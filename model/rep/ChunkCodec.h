@@ -58,8 +58,9 @@ public:
     // columns: bit c set decodes schema column c; the others are skipped (zeros, no memory).
     // lane: the events must not overlap either (a lane of a report: the reader asks for it);
     // otherwise any events sorted by start (an importer's spooled runs).
-    Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count, uint64_t checksum,
-                  Track& track, uint64_t columns = ~uint64_t{0}, bool lane = false);
+    Status decode(const void* blob, size_t blobSize, uint64_t rawBytes, uint32_t count,
+                  uint64_t checksum, Track& track, uint64_t columns = ~uint64_t{0},
+                  bool lane = false);
 
 private:
     ZSTD_DCtx_s* m_ctx;

@@ -82,10 +82,14 @@ Status RepFile::readMetadata() {
     Status s = forEachRow<kSightlineMeta>(m_db, "", [&](const Row<kSightlineMeta>& row) -> Status {
         const std::string_view key = row.text("key");
         const std::string value(row.text("value"));
-        if (key == "magic") magic = value;
-        else if (key == "format_version") m_formatVersion = std::atoi(value.c_str());
-        else if (key == "min_reader_version") minReader = std::atoi(value.c_str());
-        else if (key == "complete") complete = value;
+        if (key == "magic")
+            magic = value;
+        else if (key == "format_version")
+            m_formatVersion = std::atoi(value.c_str());
+        else if (key == "min_reader_version")
+            minReader = std::atoi(value.c_str());
+        else if (key == "complete")
+            complete = value;
         return {};
     });
     if (!s) return s;
@@ -99,38 +103,45 @@ Status RepFile::readMetadata() {
     m_meta = std::make_shared<Report>();
     Report& r = *m_meta;
     s = readMetadataTables(m_db, r);
-    if (s) s = forEachRow<kTracks>(m_db, "ORDER BY id", [&](const Row<kTracks>& row) -> Status {
-        const int64_t rawKind = row.i64("kind");
-        if (!findSchema(static_cast<uint8_t>(rawKind)) || rawKind > 255) {
-            // A newer writer's kind: skipped, and said so.
-            bool found = false;
-            for (auto& d : r.diagnostics)
-                if (d.name == "report.unknown_track_kinds") { ++d.count; found = true; }
-            if (!found)
-                r.diagnostics.push_back({"report.unknown_track_kinds", 1,
-                                         "tracks of event kinds this Sightline version does not know were skipped", 0});
+    if (s)
+        s = forEachRow<kTracks>(m_db, "ORDER BY id", [&](const Row<kTracks>& row) -> Status {
+            const int64_t rawKind = row.i64("kind");
+            if (!findSchema(static_cast<uint8_t>(rawKind)) || rawKind > 255) {
+                // A newer writer's kind: skipped, and said so.
+                bool found = false;
+                for (auto& d : r.diagnostics)
+                    if (d.name == "report.unknown_track_kinds") {
+                        ++d.count;
+                        found = true;
+                    }
+                if (!found)
+                    r.diagnostics.push_back(
+                        {"report.unknown_track_kinds", 1,
+                         "tracks of event kinds this Sightline version does not know were skipped",
+                         0});
+                return {};
+            }
+            TrackInfo t;
+            t.id = row.i64("id");
+            t.key.kind = static_cast<EventKind>(rawKind);
+            t.key.pid = row.i64("pid");
+            t.key.tid = row.i64("tid");
+            t.key.device = static_cast<int32_t>(row.i64("device"));
+            t.key.context = static_cast<uint32_t>(row.i64("context"));
+            t.key.stream = static_cast<uint32_t>(row.i64("stream"));
+            t.key.domain = static_cast<uint32_t>(row.i64("domain"));
+            t.key.series = static_cast<uint32_t>(row.i64("series"));
+            const int64_t events = row.i64("event_count"), lanes = row.i64("lane_count");
+            if (events < 0 || lanes < 1 || lanes > (1 << 24))
+                return makeError("track " + std::to_string(t.id) +
+                                 " has an invalid event or lane count");
+            t.eventCount = static_cast<uint64_t>(events);
+            t.laneCount = static_cast<uint32_t>(lanes);
+            t.tMin = row.i64("t_min");
+            t.tMax = row.i64("t_max");
+            m_tracks.push_back(t);
             return {};
-        }
-        TrackInfo t;
-        t.id = row.i64("id");
-        t.key.kind = static_cast<EventKind>(rawKind);
-        t.key.pid = row.i64("pid");
-        t.key.tid = row.i64("tid");
-        t.key.device = static_cast<int32_t>(row.i64("device"));
-        t.key.context = static_cast<uint32_t>(row.i64("context"));
-        t.key.stream = static_cast<uint32_t>(row.i64("stream"));
-        t.key.domain = static_cast<uint32_t>(row.i64("domain"));
-        t.key.series = static_cast<uint32_t>(row.i64("series"));
-        const int64_t events = row.i64("event_count"), lanes = row.i64("lane_count");
-        if (events < 0 || lanes < 1 || lanes > (1 << 24))
-            return makeError("track " + std::to_string(t.id) + " has an invalid event or lane count");
-        t.eventCount = static_cast<uint64_t>(events);
-        t.laneCount = static_cast<uint32_t>(lanes);
-        t.tMin = row.i64("t_min");
-        t.tMax = row.i64("t_max");
-        m_tracks.push_back(t);
-        return {};
-    });
+        });
     if (s) {
         auto chunks = selectFromFile(m_db, kChunks, "WHERE track_id = ?");
         if (!chunks) return makeError("table 'chunks': " + chunks.error());
@@ -187,9 +198,10 @@ Status RepFile::walkChunks(size_t index, int64_t t0, int64_t t1, uint64_t column
             for (auto& c : t.cols) c.clear();
         }
         const size_t before = t.size();
-        Status ds = decoder.decode(blob.data(), blob.size(), static_cast<uint64_t>(row.i64("raw_bytes")),
-                                   static_cast<uint32_t>(count), static_cast<uint64_t>(row.i64("checksum")), t, columns,
-                                   /*lane=*/true);
+        Status ds = decoder.decode(
+            blob.data(), blob.size(), static_cast<uint64_t>(row.i64("raw_bytes")),
+            static_cast<uint32_t>(count), static_cast<uint64_t>(row.i64("checksum")), t, columns,
+            /*lane=*/true);
         if (!ds) return makeError(m_path + ": " + chunkName + ": " + ds.error());
         // Lanes must stay sorted and non-overlapping across chunk boundaries too.
         if (laneStarted && t.start[before] < laneEnd)

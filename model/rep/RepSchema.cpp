@@ -16,8 +16,9 @@ std::string createTableSql(const TableDef& table) {
 }
 
 std::string createIndexSql(const IndexDef& index) {
-    return std::string(index.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") + std::string(index.name) + " ON " +
-           std::string(index.table) + "(" + std::string(index.columns) + ");";
+    return std::string(index.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") +
+           std::string(index.name) + " ON " + std::string(index.table) + "(" +
+           std::string(index.columns) + ");";
 }
 
 std::string createIndexesSql() {
@@ -44,8 +45,10 @@ std::string selectSql(const TableDef& table, std::span<const std::string> presen
     for (size_t i = 0; i < table.columns.size(); ++i) {
         if (i) sql += ", ";
         const std::string_view name = table.columns[i].name;
-        if (std::find(present.begin(), present.end(), name) != present.end()) sql += name;
-        else sql += "NULL";
+        if (std::find(present.begin(), present.end(), name) != present.end())
+            sql += name;
+        else
+            sql += "NULL";
     }
     return sql + " FROM " + std::string(table.name);
 }
@@ -56,8 +59,10 @@ namespace {
 std::string cell(std::string_view text) {
     std::string out;
     for (char c : text) {
-        if (c == '|') out += "\\|";
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else
+            out += c;
     }
     return out;
 }
@@ -71,14 +76,16 @@ std::string markdownTables() {
         md += std::string(t->doc) + "\n\n";
         md += "| column | type | meaning |\n|---|---|---|\n";
         for (const ColumnDef& c : t->columns)
-            md += "| " + std::string(c.name) + " | " + std::string(c.type) + " | " + cell(c.meaning) + " |\n";
+            md += "| " + std::string(c.name) + " | " + std::string(c.type) + " | " +
+                  cell(c.meaning) + " |\n";
         md += "\n";
     }
     md += "### Indexes\n";
     md += "Created after the chunks are written.\n\n| index | on | purpose |\n|---|---|---|\n";
     for (const IndexDef& i : kIndexes)
-        md += "| " + std::string(i.name) + " | " + (i.unique ? "unique " : "") + std::string(i.table) + "(" +
-              std::string(i.columns) + ") | " + cell(i.purpose) + " |\n";
+        md += "| " + std::string(i.name) + " | " + (i.unique ? "unique " : "") +
+              std::string(i.table) + "(" + std::string(i.columns) + ") | " + cell(i.purpose) +
+              " |\n";
     return md;
 }
 

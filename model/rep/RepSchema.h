@@ -21,7 +21,8 @@ struct ColumnDef {
     // A column every file has: the reader refuses a file without it (nullable columns may be
     // missing from older files and read as NULL).
     constexpr bool required() const {
-        return type.find("NOT NULL") != std::string_view::npos || type.find("PRIMARY KEY") != std::string_view::npos;
+        return type.find("NOT NULL") != std::string_view::npos ||
+               type.find("PRIMARY KEY") != std::string_view::npos;
     }
 };
 
@@ -54,7 +55,8 @@ inline constexpr ColumnDef kSightlineMetaColumns[] = {
     {"key", "TEXT PRIMARY KEY", "one of the keys below"},
     {"value", "TEXT NOT NULL", "its value, as text"},
 };
-inline constexpr TableDef kSightlineMeta{"sightline_meta", kSightlineMetaColumns, R"(The file's identity and totals:
+inline constexpr TableDef kSightlineMeta{"sightline_meta", kSightlineMetaColumns,
+                                         R"(The file's identity and totals:
 
 | key | value |
 |---|---|
@@ -75,8 +77,8 @@ inline constexpr ColumnDef kSessionColumns[] = {
     {"source", "TEXT", "`capture`, `nsys-sqlite`, `kineto-json`, `chrome-json` or `generated`"},
     {"start_utc_ns", "INTEGER", "wall clock at the session start, ns since the Unix epoch"},
     {"start_monotonic_ns", "INTEGER",
-     "the event clock at the same instant; INT64_MIN when unknown (then viewers use the first event as 0). "
-     "nsys imports store 0: their times count from the session start"},
+     "the event clock at the same instant; INT64_MIN when unknown (then viewers use the first "
+     "event as 0). nsys imports store 0: their times count from the session start"},
     {"duration_ns", "INTEGER", "session duration"},
 };
 inline constexpr TableDef kSession{"session", kSessionColumns, "One row: the session."};
@@ -92,8 +94,9 @@ inline constexpr ColumnDef kSessionEnvColumns[] = {
     {"name", "TEXT NOT NULL", "variable name"},
     {"value", "TEXT NOT NULL", "its value"},
 };
-inline constexpr TableDef kSessionEnv{"session_env", kSessionEnvColumns,
-                                      "The subset of the profiled program's environment that was kept."};
+inline constexpr TableDef kSessionEnv{
+    "session_env", kSessionEnvColumns,
+    "The subset of the profiled program's environment that was kept."};
 
 inline constexpr ColumnDef kProcessesColumns[] = {
     {"pid", "INTEGER NOT NULL", "process id"},
@@ -105,7 +108,8 @@ inline constexpr ColumnDef kProcessesColumns[] = {
     {"exit_code", "INTEGER", "exit status when `exit_signal` is 0"},
     {"exit_signal", "INTEGER", "the terminating signal (0 if it exited normally)"},
 };
-inline constexpr TableDef kProcesses{"processes", kProcessesColumns, "One row per process of the traced tree."};
+inline constexpr TableDef kProcesses{"processes", kProcessesColumns,
+                                     "One row per process of the traced tree."};
 
 inline constexpr ColumnDef kProcessReparentsColumns[] = {
     {"pid", "INTEGER NOT NULL", "the orphaned process"},
@@ -113,21 +117,23 @@ inline constexpr ColumnDef kProcessReparentsColumns[] = {
     {"from_pid", "INTEGER", "its parent (also its `parent_pid` in `processes`)"},
     {"to_pid", "INTEGER", "the process that adopted it"},
 };
-inline constexpr TableDef kProcessReparents{"process_reparents", kProcessReparentsColumns,
-                                            R"(A process orphaned while it ran: its parent `from_pid` ended and `to_pid` adopted it (the
+inline constexpr TableDef kProcessReparents{
+    "process_reparents", kProcessReparentsColumns,
+    R"(A process orphaned while it ran: its parent `from_pid` ended and `to_pid` adopted it (the
 profiler, which is the tree's subreaper, or another subreaper or PID-namespace init). Added in
 format 1 without raising `min_reader_version`: older files lack the table, older readers ignore it.)",
-                                            true};
+    true};
 
 inline constexpr ColumnDef kProcessMpiRanksColumns[] = {
     {"pid", "INTEGER NOT NULL", "the process"},
     {"rank", "INTEGER NOT NULL", "its rank in MPI_COMM_WORLD"},
     {"world_size", "INTEGER NOT NULL", "that communicator's size"},
 };
-inline constexpr TableDef kProcessMpiRanks{"process_mpi_ranks", kProcessMpiRanksColumns,
-                                           R"(The MPI rank of each process that initialised MPI under `-t mpi`. Added in format 1 without
+inline constexpr TableDef kProcessMpiRanks{
+    "process_mpi_ranks", kProcessMpiRanksColumns,
+    R"(The MPI rank of each process that initialised MPI under `-t mpi`. Added in format 1 without
 raising `min_reader_version`.)",
-                                           true};
+    true};
 
 inline constexpr ColumnDef kThreadsColumns[] = {
     {"tid", "INTEGER NOT NULL", "thread id"},
@@ -186,7 +192,8 @@ inline constexpr ColumnDef kNvtxCategoriesColumns[] = {
     {"category", "INTEGER", "category id"},
     {"name", "TEXT", "the name nvtxNameCategory gave"},
 };
-inline constexpr TableDef kNvtxCategories{"nvtx_categories", kNvtxCategoriesColumns, "Named NVTX categories."};
+inline constexpr TableDef kNvtxCategories{"nvtx_categories", kNvtxCategoriesColumns,
+                                          "Named NVTX categories."};
 
 inline constexpr ColumnDef kMetricSeriesColumns[] = {
     {"series_id", "INTEGER PRIMARY KEY", "the id metric tracks refer to (`tracks.series`)"},
@@ -196,7 +203,8 @@ inline constexpr ColumnDef kMetricSeriesColumns[] = {
     {"device_id", "INTEGER", "its GPU; -1 for series that belong to no GPU"},
     {"pid", "INTEGER", "its process; 0 for system-wide series"},
 };
-inline constexpr TableDef kMetricSeries{"metric_series", kMetricSeriesColumns, "Sampled metrics, one row per series."};
+inline constexpr TableDef kMetricSeries{"metric_series", kMetricSeriesColumns,
+                                        "Sampled metrics, one row per series."};
 
 inline constexpr ColumnDef kKernelLaunchesColumns[] = {
     {"id", "INTEGER PRIMARY KEY", "the id kernel events refer to; contiguous from 0"},
@@ -216,31 +224,36 @@ inline constexpr ColumnDef kKernelLaunchesColumns[] = {
     {"graph_id", "INTEGER", "CUDA graph id (0 none)"},
     {"graph_node_id", "INTEGER", "CUDA graph node id (0 none)"},
 };
-inline constexpr TableDef kKernelLaunches{"kernel_launches", kKernelLaunchesColumns,
-                                          "Launch parameters shared by kernel events (kernels repeat a few configurations millions of\n"
-                                          "times)."};
+inline constexpr TableDef kKernelLaunches{
+    "kernel_launches", kKernelLaunchesColumns,
+    "Launch parameters shared by kernel events (kernels repeat a few configurations millions of\n"
+    "times)."};
 
 inline constexpr ColumnDef kStackFramesColumns[] = {
     {"id", "INTEGER PRIMARY KEY", "contiguous from 0"},
     {"function", "INTEGER", "string id; 0 = not resolved (viewers show `module+0xoffset`)"},
     {"module", "INTEGER", "string id"},
     {"offset", "INTEGER",
-     "the instruction's file offset in the module (for the pseudo modules `[kernel]` and `[unknown]` and "
+     "the instruction's file offset in the module (for the pseudo modules `[kernel]` and "
+     "`[unknown]` and "
      "frames imported from nsys, which gives only absolute addresses: the address itself)"},
 };
-inline constexpr TableDef kStackFrames{"stack_frames", kStackFramesColumns,
-                                       R"(Each distinct frame of the call stacks of CPU samples (`cpu_sample` events). Added without
+inline constexpr TableDef kStackFrames{
+    "stack_frames", kStackFramesColumns,
+    R"(Each distinct frame of the call stacks of CPU samples (`cpu_sample` events). Added without
 raising `min_reader_version`; files without this table have no samples.)",
-                                       true};
+    true};
 
 inline constexpr ColumnDef kCallStacksColumns[] = {
     {"id", "INTEGER PRIMARY KEY", "contiguous from 0"},
-    {"frames", "BLOB NOT NULL", "little-endian uint32 `stack_frames.id`s, the sampled instruction (leaf) first"},
+    {"frames", "BLOB NOT NULL",
+     "little-endian uint32 `stack_frames.id`s, the sampled instruction (leaf) first"},
 };
-inline constexpr TableDef kCallStacks{"call_stacks", kCallStacksColumns,
-                                      R"(Each distinct call stack, stored once. Added without raising `min_reader_version`; files
+inline constexpr TableDef kCallStacks{
+    "call_stacks", kCallStacksColumns,
+    R"(Each distinct call stack, stored once. Added without raising `min_reader_version`; files
 without this table have no samples.)",
-                                      true};
+    true};
 
 inline constexpr ColumnDef kEventBacktracesColumns[] = {
     {"kind", "INTEGER NOT NULL", "the event kind's number"},
@@ -252,15 +265,16 @@ inline constexpr ColumnDef kEventBacktracesColumns[] = {
     {"checksum", "INTEGER NOT NULL", "XXH3-64 of `data`"},
     {"data", "BLOB NOT NULL", "the chunk"},
 };
-inline constexpr TableDef kEventBacktraces{"event_backtraces", kEventBacktracesColumns,
-                                           R"(The call stack taken when an event began (`--python-backtrace`: the Python stack of an OS
+inline constexpr TableDef kEventBacktraces{
+    "event_backtraces", kEventBacktracesColumns,
+    R"(The call stack taken when an event began (`--python-backtrace`: the Python stack of an OS
 runtime call, an NVTX push, start or mark, or a CUDA API call): the event is the one of `kind` on
 thread (`pid`, `tid`) starting at the stored time. Each row holds up to 65,536 backtraces of one
 (kind, pid, tid), encoded as a chunk (below) of a `cpu_sample`-shaped track: start = the event's
 start, `stack` = a `call_stacks.id`, `cpu` = 0. Rows in (kind, pid, tid, seq) order give strictly
 increasing (kind, pid, tid, start). Added without raising `min_reader_version`; files without it
 have no backtraces.)",
-                                           true};
+    true};
 
 inline constexpr ColumnDef kDiagnosticsColumns[] = {
     {"name", "TEXT NOT NULL", "`nvtx.events_dropped`, `import.skipped_rows`, ..."},
@@ -284,7 +298,8 @@ inline constexpr ColumnDef kStringsColumns[] = {
     {"id", "INTEGER PRIMARY KEY", "1..N, contiguous (0 is the empty string and not stored)"},
     {"value", "BLOB NOT NULL", "bytes (usually UTF-8; imported text may not be)"},
 };
-inline constexpr TableDef kStrings{"strings", kStringsColumns, "The interned strings events and tables refer to."};
+inline constexpr TableDef kStrings{"strings", kStringsColumns,
+                                   "The interned strings events and tables refer to."};
 
 inline constexpr ColumnDef kTracksColumns[] = {
     {"id", "INTEGER PRIMARY KEY", "track id (`chunks.track_id`)"},
@@ -301,9 +316,10 @@ inline constexpr ColumnDef kTracksColumns[] = {
     {"t_min", "INTEGER", "first start"},
     {"t_max", "INTEGER", "last end"},
 };
-inline constexpr TableDef kTracks{"tracks", kTracksColumns,
-                                  "A track is the events of one kind with one owner; the owner columns that do not apply are 0\n"
-                                  "(`device` -1)."};
+inline constexpr TableDef kTracks{
+    "tracks", kTracksColumns,
+    "A track is the events of one kind with one owner; the owner columns that do not apply are 0\n"
+    "(`device` -1)."};
 
 inline constexpr ColumnDef kChunksColumns[] = {
     {"track_id", "INTEGER NOT NULL", "`tracks.id`"},
@@ -316,15 +332,17 @@ inline constexpr ColumnDef kChunksColumns[] = {
     {"checksum", "INTEGER NOT NULL", "XXH3-64 of `data`, stored as a signed 64-bit integer"},
     {"data", "BLOB NOT NULL", "the chunk (encoding below)"},
 };
-inline constexpr TableDef kChunks{"chunks", kChunksColumns,
-                                  "The events, one row per chunk; lane `l` of a track is the concatenation of its chunks\n"
-                                  "`seq = 0, 1, ...`."};
+inline constexpr TableDef kChunks{
+    "chunks", kChunksColumns,
+    "The events, one row per chunk; lane `l` of a track is the concatenation of its chunks\n"
+    "`seq = 0, 1, ...`."};
 
 inline constexpr const TableDef* kTables[] = {
-    &kSightlineMeta, &kSession,     &kSessionArgv,   &kSessionEnv,   &kProcesses,     &kProcessReparents,
-    &kProcessMpiRanks, &kThreads,   &kGpus,          &kCudaContexts, &kCudaStreams,   &kNvtxDomains,
-    &kNvtxCategories, &kMetricSeries, &kKernelLaunches, &kStackFrames, &kCallStacks, &kEventBacktraces,
-    &kDiagnostics,   &kProgramOutput, &kStrings,     &kTracks,       &kChunks,
+    &kSightlineMeta,    &kSession,         &kSessionArgv,     &kSessionEnv,   &kProcesses,
+    &kProcessReparents, &kProcessMpiRanks, &kThreads,         &kGpus,         &kCudaContexts,
+    &kCudaStreams,      &kNvtxDomains,     &kNvtxCategories,  &kMetricSeries, &kKernelLaunches,
+    &kStackFrames,      &kCallStacks,      &kEventBacktraces, &kDiagnostics,  &kProgramOutput,
+    &kStrings,          &kTracks,          &kChunks,
 };
 
 // Created after the chunks are written (one sort instead of index updates per insert).

@@ -89,7 +89,6 @@ private:
     Status startFile(uint32_t bytesPerPage);
     uint32_t pageSize(uint64_t expectedBytes) const;
     Status writeMetadata(const Report& meta);
-    Status writeBacktraces(const Report& meta);
     void abandon();
 
     struct TrackRow {

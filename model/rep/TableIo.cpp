@@ -7,11 +7,13 @@ namespace sl::repschema {
 std::string unsetColumns(const TableDef& table, uint64_t set) {
     std::string names;
     for (size_t i = 0; i < table.columns.size(); ++i)
-        if (!(set >> i & 1)) names += (names.empty() ? "" : ", ") + std::string(table.columns[i].name);
+        if (!(set >> i & 1))
+            names += (names.empty() ? "" : ", ") + std::string(table.columns[i].name);
     return "table '" + std::string(table.name) + "': no value for column(s) " + names;
 }
 
-Result<std::string> selectFromFile(const sqlite::Db& db, const TableDef& table, std::string_view suffix) {
+Result<std::string> selectFromFile(const sqlite::Db& db, const TableDef& table,
+                                   std::string_view suffix) {
     // The file's own columns: an older writer's table may lack nullable columns appended since.
     sqlite::Stmt info(db, "SELECT name FROM pragma_table_info(?)");
     if (!info.valid()) return makeError(info.prepareError());

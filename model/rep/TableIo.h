@@ -61,11 +61,13 @@ public:
 
     // Writes the row; every column must have been set. The error names the table.
     Status insert() {
-        const uint64_t all = T.columns.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << T.columns.size()) - 1;
+        const uint64_t all =
+            T.columns.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << T.columns.size()) - 1;
         if (m_set != all) return makeError(unsetColumns(T, m_set));
         m_stmt.step();
         const bool ok = m_stmt.ok();
-        std::string error = ok ? std::string() : "table '" + std::string(T.name) + "': " + m_stmt.error();
+        std::string error =
+            ok ? std::string() : "table '" + std::string(T.name) + "': " + m_stmt.error();
         m_stmt.reset();
         m_set = 0;
         if (!ok) return makeError(error);
@@ -100,7 +102,8 @@ private:
 // The SELECT of `table`'s columns from this file followed by `suffix` ("ORDER BY id"): columns
 // the file lacks read as NULL; "" when an optional table is absent; an error when a required
 // table or column is.
-Result<std::string> selectFromFile(const sqlite::Db& db, const TableDef& table, std::string_view suffix);
+Result<std::string> selectFromFile(const sqlite::Db& db, const TableDef& table,
+                                   std::string_view suffix);
 
 // Calls `fn(const Row<T>&) -> Status` for each row of T in the file. Errors say
 // "table 'x': ...".

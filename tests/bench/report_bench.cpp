@@ -40,7 +40,9 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-uint64_t fileSize(const std::string& path) { return std::filesystem::file_size(path); }
+uint64_t fileSize(const std::string& path) {
+    return std::filesystem::file_size(path);
+}
 
 WriteOptions formatOne() {
     WriteOptions o;
@@ -54,11 +56,13 @@ int kinetoSample(const std::string& trace, const std::string& dir) {
     auto a = importFileToReport(trace, now);
     auto b = importFileToReport(trace, old, {}, formatOne());
     if (!a || !b) {
-        std::fprintf(stderr, "import of %s failed: %s\n", trace.c_str(), (a ? b.error() : a.error()).c_str());
+        std::fprintf(stderr, "import of %s failed: %s\n", trace.c_str(),
+                     (a ? b.error() : a.error()).c_str());
         return 1;
     }
-    std::printf("Kineto sample report   %.3f MB  (format 1 layout, same run: %.3f MB; %llu events)\n",
-                fileSize(now) / 1e6, fileSize(old) / 1e6, static_cast<unsigned long long>(a->events));
+    std::printf(
+        "Kineto sample report   %.3f MB  (format 1 layout, same run: %.3f MB; %llu events)\n",
+        fileSize(now) / 1e6, fileSize(old) / 1e6, static_cast<unsigned long long>(a->events));
     std::filesystem::remove(now);
     std::filesystem::remove(old);
     return 0;
@@ -74,8 +78,10 @@ int main(int argc, char** argv) {
     int pairs = 3;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--events") && i + 1 < argc) events = std::stoull(argv[++i]);
-        else if (!std::strcmp(argv[i], "--kineto") && i + 1 < argc) kineto = argv[++i];
-        else if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--kineto") && i + 1 < argc)
+            kineto = argv[++i];
+        else if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc)
+            pairs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else if (!std::strcmp(argv[i], "--keep")) keep = true;
         else if (!std::strcmp(argv[i], "--verbose")) verbose = true;
@@ -137,8 +143,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "generate failed: %s\n", again.error().c_str());
         return 1;
     }
-    std::printf("format 1 (same events) %.1f MB  (%.2f bytes/event), generate+write %.3f s\n", fileSize(path1) / 1e6,
-                static_cast<double>(fileSize(path1)) / static_cast<double>(r.eventCount()), seconds(t0));
+    std::printf("format 1 (same events) %.1f MB  (%.2f bytes/event), generate+write %.3f s\n",
+                fileSize(path1) / 1e6,
+                static_cast<double>(fileSize(path1)) / static_cast<double>(r.eventCount()),
+                seconds(t0));
     std::vector<double> loadNow, loadOld;
     for (int k = 0; k < pairs; ++k)
         for (auto* p : {&path, &path1}) {
@@ -150,8 +158,8 @@ int main(int argc, char** argv) {
             }
             (p == &path ? loadNow : loadOld).push_back(seconds(l0));
         }
-    std::printf("open+load, alternating %.3f s  (format 1 layout: %.3f s; medians of %d)\n", median(loadNow),
-                median(loadOld), pairs);
+    std::printf("open+load, alternating %.3f s  (format 1 layout: %.3f s; medians of %d)\n",
+                median(loadNow), median(loadOld), pairs);
     std::filesystem::remove(path1);
 
     // 4. LOD: 2000-pixel views of the biggest track, from the full range down to ~1 us.

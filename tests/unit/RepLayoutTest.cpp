@@ -42,7 +42,8 @@ void expectSameEvents(const Report& a, const Report& b) {
         EXPECT_EQ(x.laneOffsets, y.laneOffsets);
         ASSERT_EQ(x.cols.size(), y.cols.size());
         for (size_t c = 0; c < x.cols.size(); ++c)
-            for (size_t k = 0; k < x.size(); ++k) ASSERT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k)) << c << " " << k;
+            for (size_t k = 0; k < x.size(); ++k)
+                ASSERT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k)) << c << " " << k;
     }
 }
 
@@ -139,7 +140,8 @@ TEST(RepLayout, FormatOneFilesReadTheSame) {
 
 // Captures committed before format 2 still open and load whole.
 TEST(RepLayout, CommittedFormatOneCapturesStillLoad) {
-    for (const char* name : {"cuda_workload_h200.rep", "gpu_metrics_h200.rep", "torch_libs_h200.rep"}) {
+    for (const char* name :
+         {"cuda_workload_h200.rep", "gpu_metrics_h200.rep", "torch_libs_h200.rep"}) {
         const std::string path = std::string(SIGHTLINE_TEST_DATA "/gpu/") + name;
         auto f = RepFile::open(path);
         ASSERT_TRUE(f.ok()) << f.error();
@@ -162,7 +164,8 @@ Status decodeAll(const Track& in, Track& out, bool lane) {
     EncodedChunk c;
     if (Status s = enc.encode(in, 0, in.size(), c); !s) return s;
     ChunkDecoder dec;
-    return dec.decode(c.blob.data(), c.blob.size(), c.rawBytes, c.count, c.checksum, out, ~uint64_t{0}, lane);
+    return dec.decode(c.blob.data(), c.blob.size(), c.rawBytes, c.count, c.checksum, out,
+                      ~uint64_t{0}, lane);
 }
 
 TEST(ChunkEncoding, LaneRoundTripsAtTheEdgesOfTheTimeRange) {
@@ -225,7 +228,9 @@ TEST(ChunkEncoding, GapsAreSmallerThanStartDeltas) {
     EXPECT_LT(b.rawBytes * 10, a.rawBytes * 8) << b.rawBytes << " vs " << a.rawBytes;
     Track back(t.key);
     ChunkDecoder d;
-    ASSERT_TRUE(d.decode(a.blob.data(), a.blob.size(), a.rawBytes, a.count, a.checksum, back, ~uint64_t{0}, true).ok());
+    ASSERT_TRUE(d.decode(a.blob.data(), a.blob.size(), a.rawBytes, a.count, a.checksum, back,
+                         ~uint64_t{0}, true)
+                    .ok());
     EXPECT_EQ(back.start, t.start);
     EXPECT_EQ(back.end, t.end);
 }

@@ -48,7 +48,8 @@ std::string schemaSql(const sqlite::Db& db, std::string_view name) {
 TEST(RepSchemaDoc, FormatMdTablesMatchTheDescriptors) {
     const std::string path = SIGHTLINE_TEST_DATA "/../../model/FORMAT.md";
     std::string text = readFile(path);
-    const std::string begin = "<!-- tables:generated begin -->\n", end = "<!-- tables:generated end -->";
+    const std::string begin = "<!-- tables:generated begin -->\n",
+                      end = "<!-- tables:generated end -->";
     const size_t a = text.find(begin), b = text.find(end);
     ASSERT_NE(a, std::string::npos) << path;
     ASSERT_NE(b, std::string::npos) << path;
@@ -59,7 +60,8 @@ TEST(RepSchemaDoc, FormatMdTablesMatchTheDescriptors) {
         std::ofstream(path) << text;
         return;
     }
-    EXPECT_EQ(current, generated) << "model/FORMAT.md's tables are out of date: run scripts/update-format-doc.sh";
+    EXPECT_EQ(current, generated)
+        << "model/FORMAT.md's tables are out of date: run scripts/update-format-doc.sh";
 }
 
 // The descriptors describe the files format-1 writers wrote (a capture from an H200, committed
@@ -73,11 +75,13 @@ TEST(RepSchema, DescriptorsGenerateTheDdlOfFilesWrittenBefore) {
         if (sql.empty() && t->optional) continue;  // added after this capture was written
         EXPECT_EQ(normalized(sql), normalized(createTableSql(*t)));
     }
-    for (const IndexDef& i : kIndexes) EXPECT_EQ(normalized(schemaSql(db, i.name)), normalized(createIndexSql(i)));
+    for (const IndexDef& i : kIndexes)
+        EXPECT_EQ(normalized(schemaSql(db, i.name)), normalized(createIndexSql(i)));
 }
 
 TEST(RepSchema, GeneratedStatementsNameEveryColumn) {
-    EXPECT_EQ(insertSql(kThreads), "INSERT INTO threads(tid, pid, name, start_ns, end_ns) VALUES(?,?,?,?,?)");
+    EXPECT_EQ(insertSql(kThreads),
+              "INSERT INTO threads(tid, pid, name, start_ns, end_ns) VALUES(?,?,?,?,?)");
     const std::string present[] = {"tid", "pid", "name", "start_ns"};
     EXPECT_EQ(selectSql(kThreads, present), "SELECT tid, pid, name, start_ns, NULL FROM threads");
     static_assert(columnIndex(kThreads, "end_ns") == 4);
@@ -97,7 +101,11 @@ TEST(RepSchema, InsertRefusesARowWithAColumnLeftUnset) {
     Status s = ins.insert();
     ASSERT_FALSE(s);
     EXPECT_EQ(s.error(), "table 'threads': no value for column(s) start_ns, end_ns");
-    ins.set("tid", 1).set("pid", 2).set("name", "main").setNull("start_ns").set("end_ns", int64_t{9});
+    ins.set("tid", 1)
+        .set("pid", 2)
+        .set("name", "main")
+        .setNull("start_ns")
+        .set("end_ns", int64_t{9});
     EXPECT_TRUE(ins.insert().ok());
     int rows = 0;
     Status r = forEachRow<kThreads>(db, "", [&](const Row<kThreads>& row) -> Status {
@@ -142,7 +150,8 @@ TEST_F(OlderFile, RequiredColumnItLacksIsNamed) {
     alter("ALTER TABLE processes DROP COLUMN pid;");
     auto r = readReport(path);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("table 'processes': has no column 'pid'"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("table 'processes': has no column 'pid'"), std::string::npos)
+        << r.error();
 }
 
 TEST_F(OlderFile, OptionalTableItLacksReadsEmptyAndARequiredOneIsNamed) {
