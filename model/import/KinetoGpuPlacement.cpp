@@ -52,8 +52,9 @@ Status KinetoEventMapper::planGpu(const std::vector<Track>& inMemory,
             unplaced.push_back(0);
             const size_t k = plan.size() - 1;
             if (Status s = m_spool->scan(key, kCorrelationColumn,
-                                         [&](const Track& t, size_t i) -> Status {
-                                             count(k, static_cast<uint32_t>(t.intAt(0, i)));
+                                         [&](const Track& t, size_t b, size_t e) -> Status {
+                                             for (size_t i = b; i < e; ++i)
+                                                 count(k, static_cast<uint32_t>(t.intAt(0, i)));
                                              return {};
                                          });
                 !s)

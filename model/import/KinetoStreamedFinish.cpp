@@ -39,27 +39,37 @@ Status KinetoEventMapper::writeTracks(RepWriter& writer, int64_t base,
     // Step 2: each track merged from its sources into the writer.
     const double total = static_cast<double>(std::max<uint64_t>(1, m_spool->eventCount()));
     uint64_t written = 0;
-    std::vector<int64_t> extra;
+    std::vector<int64_t> extra, values;
     for (const auto& [key, sources] : writes) {
         RepWriter::TrackStream& stream = writer.beginTrack(key);
         std::vector<TrackKey> keys;
         for (const Source& s : sources) keys.push_back(s.key);
         const bool hasEnd = schemaOf(key.kind).hasEnd;
         const int64_t pid = key.pid;
-        Status st = m_spool->merge(keys, ~uint64_t{0}, [&](const Track& t, size_t i) -> Status {
-            extra.resize(t.cols.size());
-            for (size_t c = 0; c < extra.size(); ++c) extra[c] = columnBits(t.cols[c], i);
-            if (isPendingPid(t.key.pid)) {
-                const Source& src = *std::find_if(sources.begin(), sources.end(),
-                                                  [&t](const Source& s) { return s.key == t.key; });
-                const auto stored = static_cast<uint32_t>(extra[0]);
-                if (src.filter && pidOf(*src.pending, stored) != pid) return {};
-                extra[0] = stored == 0 ? 0 : int64_t{stored - 1};
+        Status st = m_spool->merge(keys, ~uint64_t{0}, [&](const Track& t, size_t b, size_t e) {
+            // The range's columns, column by column: one type dispatch each.
+            const size_t n = e - b, ncols = t.cols.size();
+            values.resize(n * ncols);
+            for (size_t c = 0; c < ncols; ++c) columnBits(t.cols[c], b, e, &values[c * n]);
+            const Source* src = nullptr;
+            if (isPendingPid(t.key.pid))
+                src = &*std::find_if(sources.begin(), sources.end(),
+                                     [&t](const Source& s) { return s.key == t.key; });
+            extra.resize(ncols);
+            for (size_t i = b; i < e; ++i) {
+                for (size_t c = 0; c < ncols; ++c) extra[c] = values[c * n + (i - b)];
+                if (src) {
+                    const auto stored = static_cast<uint32_t>(extra[0]);
+                    if (src->filter && pidOf(*src->pending, stored) != pid) continue;
+                    extra[0] = stored == 0 ? 0 : int64_t{stored - 1};
+                }
+                const int64_t s = shifted(t.start[i], base);
+                const int64_t end = hasEnd ? std::max(s, shifted(t.end[i], base)) : s;
+                if (Status w = writer.append(stream, s, end, t.nameAt(i), extra.data()); !w)
+                    return w;
             }
-            const int64_t s = shifted(t.start[i], base);
-            const int64_t e = hasEnd ? std::max(s, shifted(t.end[i], base)) : s;
-            ++written;
-            return writer.append(stream, s, e, t.nameAt(i), extra.data());
+            written += n;
+            return Status{};
         });
         if (st) st = writer.endTrack(stream);
         if (!st) return st;

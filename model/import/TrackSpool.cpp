@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 
 namespace sl::import {
 namespace {
@@ -46,6 +47,26 @@ void clearEvents(Track& t) {
 }
 
 }  // namespace
+
+void columnBits(const Column& c, size_t begin, size_t end, int64_t* out) {
+    auto fill = [&](auto view) {
+        for (size_t i = begin; i < end; ++i) {
+            if constexpr (std::is_same_v<decltype(view[i]), double>)
+                out[i - begin] = std::bit_cast<int64_t>(view[i]);
+            else
+                out[i - begin] = static_cast<int64_t>(view[i]);
+        }
+    };
+    switch (c.type()) {
+        case ColumnType::I64: return fill(c.view<int64_t>());
+        case ColumnType::U64: return fill(c.view<uint64_t>());
+        case ColumnType::I32: return fill(c.view<int32_t>());
+        case ColumnType::U32: return fill(c.view<uint32_t>());
+        case ColumnType::I16: return fill(c.view<int16_t>());
+        case ColumnType::U8: return fill(c.view<uint8_t>());
+        case ColumnType::F64: return fill(c.view<double>());
+    }
+}
 
 // One sequence being merged: its chunks decoded one at a time.
 struct TrackSpool::Cursor {
@@ -126,8 +147,7 @@ Status TrackSpool::scan(const TrackKey& key, uint64_t columns, const Visit& visi
                                              c.checksum, events, columns, false);
                 !s)
                 return s;
-            for (size_t i = 0; i < events.size(); ++i)
-                if (Status s = visit(events, i); !s) return s;
+            if (Status s = visit(events, 0, events.size()); !s) return s;
         }
     }
     return {};
@@ -192,10 +212,15 @@ Status TrackSpool::reduce(std::vector<Sequence>& seqs, std::vector<std::vector<R
                 return {};
             };
             Status st =
-                mergeSequences(group, ~uint64_t{0}, [&](const Track& t, size_t i) -> Status {
-                    for (size_t c = 0; c < extra.size(); ++c) extra[c] = columnBits(t.cols[c], i);
-                    buffer.append(t.start[i], t.endAt(i), t.nameAt(i), extra.data());
-                    return buffer.size() >= m_policy.chunkEvents ? flush() : Status{};
+                mergeSequences(group, ~uint64_t{0}, [&](const Track& t, size_t b, size_t e) {
+                    for (size_t i = b; i < e; ++i) {
+                        for (size_t c = 0; c < extra.size(); ++c)
+                            extra[c] = columnBits(t.cols[c], i);
+                        buffer.append(t.start[i], t.endAt(i), t.nameAt(i), extra.data());
+                        if (buffer.size() >= m_policy.chunkEvents)
+                            if (Status s = flush(); !s) return s;
+                    }
+                    return Status{};
                 });
             if (st) st = flush();
             if (!st) return st;
@@ -249,10 +274,10 @@ Status TrackSpool::mergeSequences(const std::vector<Sequence>& seqs, uint64_t co
                 if (j != best) m = std::min(m, cursors[live[j]].events.start[cursors[live[j]].i]);
             return m;
         }();
-        do {
-            if (Status s = visit(c.events, c.i); !s) return s;
-            ++c.i;
-        } while (c.i < c.events.size() && c.events.start[c.i] < limitStart);
+        size_t j = c.i + 1;
+        while (j < c.events.size() && c.events.start[j] < limitStart) ++j;
+        if (Status s = visit(c.events, c.i, j); !s) return s;
+        c.i = j;
         if (c.i == c.events.size()) {
             auto more = load(c);
             if (!more) return Error{more.error()};

@@ -29,11 +29,13 @@ struct SpoolPolicy {
 inline int64_t columnBits(const Column& c, size_t i) {
     return c.type() == ColumnType::F64 ? std::bit_cast<int64_t>(c.doubleAt(i)) : c.intAt(i);
 }
+// Values [begin, end) of `c` so, into out[0, end - begin), with one type dispatch.
+void columnBits(const Column& c, size_t begin, size_t end, int64_t* out);
 
 class TrackSpool {
 public:
-    // Called with a decoded chunk and the index of the event in it.
-    using Visit = std::function<Status(const Track& chunk, size_t index)>;
+    // Called with a decoded chunk and the events [begin, end) of it that come next.
+    using Visit = std::function<Status(const Track& chunk, size_t begin, size_t end)>;
 
     explicit TrackSpool(const SpoolPolicy& policy = {});
     ~TrackSpool();
