@@ -154,3 +154,30 @@ TEST(MergedTimeline, NoReportOpensIsAnErrorPage) {
 }
 
 }  // namespace
+
+// Several reports opened as one are one entry of File > Open Recent, and that entry opens them
+// as one timeline again (not as the first report alone).
+TEST(MergedTimeline, OpenRecentHoldsTheMergeAndReopensIt) {
+    Ranks r;
+    ASSERT_NO_FATAL_FAILURE(writeRanks(r));
+    MainWindow mw;
+    mw.resize(1600, 900);
+    mw.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
+    openAndWait(mw, mw.openMerged(r.paths));
+    ASSERT_FALSE(mw.recentFiles().isEmpty());
+    const QString entry = mw.recentFiles().front();
+    EXPECT_EQ(entry, MainWindow::recentEntryOfMerge(r.paths));
+    EXPECT_EQ(entry.split('\n').size(), kRanks);
+
+    const int before = mw.tabs()->count();
+    mw.openRecent(entry);
+    ASSERT_EQ(mw.tabs()->count(), before + 1);
+    auto* again = qobject_cast<ReportTab*>(mw.tabs()->widget(before));
+    ASSERT_NE(again, nullptr);
+    openAndWait(mw, again);
+    EXPECT_EQ(again->mergeOutcome().parts.size(), static_cast<size_t>(kRanks));
+    EXPECT_EQ(again->report()->eventCount(), r.events);
+    // Opened again, the entry stays one (moved to the front, not doubled).
+    EXPECT_EQ(mw.recentFiles().count(entry), 1);
+}

@@ -280,6 +280,11 @@ ReportTab* MainWindow::openMerged(const MergeRequest& request) {
         statusBar()->showMessage(msg, outcome.skipped.empty() ? 5000 : 0);
         restoreReportLayout(tab);
         followSelection();
+        if (!outcome.parts.empty()) {
+            QStringList paths;
+            for (const std::string& p : tab->mergeRequest()->paths) paths.push_back(QString::fromStdString(p));
+            addRecent(recentEntryOfMerge(paths));
+        }
     });
     connect(tab, &ReportTab::failed, this, [this, tab](const QString& msg) {
         statusBar()->showMessage("Cannot open " + tab->path() + ": " + msg);
@@ -393,10 +398,33 @@ void MainWindow::addRecent(const QString& path) {
     refreshRecentMenu();
 }
 
+QString MainWindow::recentEntryOfMerge(const QStringList& paths) {
+    QStringList absolute;
+    for (const QString& p : paths) absolute.push_back(QFileInfo(p).absoluteFilePath());
+    return absolute.join('\n');
+}
+
+void MainWindow::openRecent(const QString& entry) {
+    if (entry.contains('\n'))
+        openMerged(entry.split('\n'));
+    else
+        openReport(entry);
+}
+
 void MainWindow::refreshRecentMenu() {
     m_recentMenu->clear();
     const QStringList r = recentFiles();
-    for (const QString& p : r) m_recentMenu->addAction(p, this, [this, p] { openReport(p); });
+    for (const QString& p : r) {
+        // Several reports opened as one are one entry: "N reports as one timeline: DIR".
+        const QStringList parts = p.split('\n');
+        const QString label =
+            parts.size() == 1 ? p
+                              : QString("%1 reports as one timeline: %2")
+                                    .arg(parts.size())
+                                    .arg(QFileInfo(parts.front()).absolutePath());
+        QAction* a = m_recentMenu->addAction(label, this, [this, p] { openRecent(p); });
+        if (parts.size() > 1) a->setToolTip(parts.join('\n'));
+    }
     m_recentMenu->setEnabled(!r.isEmpty());
     if (!r.isEmpty()) {
         m_recentMenu->addSeparator();

@@ -42,7 +42,12 @@ public:
     // tooltip is the whole line): it follows the current tab and clears when that tab closes.
     // A click on it shows the Details panel.
     QLabel* selectionLabel() const { return m_selectionLabel; }
+    // File > Open Recent's entries, newest first: a report's path, or for several reports
+    // opened as one their absolute paths joined by '\n' (recentEntryOfMerge).
     QStringList recentFiles() const;
+    static QString recentEntryOfMerge(const QStringList& paths);
+    // Opens an entry of recentFiles(): one report, or several as one timeline.
+    void openRecent(const QString& entry);
     // Writes the window geometry and the current report's panel layout to QSettings (also done
     // on close); the next report opened, here or after a restart, gets that layout.
     void saveLayout();
