@@ -220,6 +220,21 @@ TEST(StreamedImport, WritesTheSameReportAsTheInMemoryImport) {
     }
 }
 
+TEST(StreamedImport, RealTracesGiveTheSameReport) {
+    TempDir dir;
+    for (const char* name : {"kineto_resnet50_legacy_2021.json.gz",
+                             "hta_gpu_user_annotation.json.gz", "hta_compare_base.json.gz"}) {
+        auto mem = importFile(fixture(name));
+        ASSERT_TRUE(mem.ok()) << name;
+        ASSERT_TRUE(writeReport(**mem, dir.file("memory.rep")).ok());
+        auto streamed = import::importChromeTraceToReport(fixture(name), dir.file("streamed.rep"),
+                                                          {}, {}, {}, kTinySpool);
+        ASSERT_TRUE(streamed.ok()) << name << ": " << streamed.error();
+        EXPECT_TRUE(dumpTables(dir.file("memory.rep")) == dumpTables(dir.file("streamed.rep")))
+            << name;
+    }
+}
+
 TEST(StreamedImport, TheCliWritesTheSameReportAsBefore) {
     // importFileToReport (what `sightline import` calls) streams Chrome traces; its report
     // reads back with the events and names of the in-memory import.
