@@ -102,10 +102,6 @@ TEST_F(LaneColumns, LookTheSameAsBoxesAtEveryZoom) {
             EXPECT_LE(edges, static_cast<int>(TrackRow::kLaneHeight * (1 + boxes / 100))) << span;
             std::printf("span %lld: %zu instances as boxes, %zu as columns; %d edge pixels\n",
                         static_cast<long long>(span), boxes, columns, edges);
-            if (std::getenv("SL_DUMP_LANES")) {
-                a.save(QString("/tmp/C-dump-%1-%2-boxes.png").arg(anchor).arg(span));
-                b.save(QString("/tmp/C-dump-%1-%2-columns.png").arg(anchor).arg(span));
-            }
             EXPECT_LE(columns, boxes) << span;
             if (boxes > denseBoxes) {
                 denseBoxes = boxes;
@@ -115,11 +111,13 @@ TEST_F(LaneColumns, LookTheSameAsBoxesAtEveryZoom) {
     }
     // The densest frame: events a few pixels wide were each an instance.
     EXPECT_LT(denseColumns * 2, denseBoxes) << denseColumns << " vs " << denseBoxes;
-    if (const char* dir = std::getenv("SIGHTLINE_SHOT_DIR")) {
-        const TimeRange r{all.start + all.span() / 3, all.start + all.span() / 3 + all.span() / 40};
-        render(r, false).save(QString(dir) + "/lanes-as-boxes.png");
-        render(r, true).save(QString(dir) + "/lanes-as-columns.png");
-    }
+    // To look at: SIGHTLINE_SHOT_DIR=dir writes both ways at three zooms.
+    if (const char* dir = std::getenv("SIGHTLINE_SHOT_DIR"))
+        for (const int64_t part : {1, 40, 2000}) {
+            const TimeRange r{all.start + all.span() / 3, all.start + all.span() / 3 + all.span() / part};
+            render(r, false).save(QString("%1/lanes-1-%2-boxes.png").arg(dir).arg(part));
+            render(r, true).save(QString("%1/lanes-1-%2-columns.png").arg(dir).arg(part));
+        }
 }
 
 // Find's "hide" mode paints opaque background boxes over the events it hides, through the

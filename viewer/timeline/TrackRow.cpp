@@ -133,8 +133,16 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
         if (it.count == 1) {
             const uint32_t c = ctx.palette->eventColor(t, it.first);
             if (w >= kLabelMinWidth) {
-                if (col) paint(x0, w, 0);  // the box shows through
-                pushBox(out, x0, y, w, h, c);
+                if (col) {
+                    // The box on whole columns, those its exact edges cover (a box edge that
+                    // GL's snapping could put on either side of a pixel centre would otherwise
+                    // let a neighbour's column show or hide), and cleared from the columns.
+                    const auto [c0, c1] = coveredColumns(ctx.x, x0, x0 + w, columns.size());
+                    std::fill(col + c0, col + c1, 0);
+                    pushBox(out, ctx.x + static_cast<float>(c0), y, static_cast<float>(c1 - c0), h, c);
+                } else {
+                    pushBox(out, x0, y, w, h, c);
+                }
                 if (m_tracks.size() == 1)
                     out.labels.push_back(
                         {x0 + 2, y, w - 4, h, textColorOn(c), eventLabel(m_report, t, it.first)});
