@@ -13,6 +13,7 @@
 #include "model/rep/FormatVersion.h"
 #include "model/rep/MetadataReader.h"
 #include "model/rep/TableIo.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl {
 
@@ -314,7 +315,7 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
     uint64_t totalEvents = 0;
     for (size_t i : order) totalEvents += infos[i].eventCount;
 
-    unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned workers = options.threads ? options.threads : ThreadPool::usableCpus();
     workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(std::max<size_t>(infos.size(), 1))));
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> doneEvents{0};
@@ -326,7 +327,17 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
         if (error.empty()) error = e;
         stop = true;
     };
-    auto work = [&](RepFile* file) {
+    // At most every 20 ms, as the caller's callback expects (the last call always).
+    auto lastReport = std::chrono::steady_clock::time_point{};
+    auto reportProgress = [&](bool last = false) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!last && now - lastReport < std::chrono::milliseconds(20)) return;
+        lastReport = now;
+        const double frac = totalEvents ? static_cast<double>(doneEvents.load()) / static_cast<double>(totalEvents) : 1.0;
+        if (!options.progress(std::min(frac, 1.0))) fail("cancelled");
+    };
+    // `reports`: the caller's item, which reports progress between its tracks.
+    auto work = [&](RepFile* file, bool reports) {
         std::unique_ptr<RepFile> own;
         if (!file) {
             auto f = first.openAnother();
@@ -340,31 +351,21 @@ Result<std::shared_ptr<Report>> readReport(const std::string& path, const ReadOp
             if (!t) return fail(t.error());
             report->tracks[order[k]] = std::move(t.value());
             doneEvents += infos[order[k]].eventCount;
+            if (reports) reportProgress();
         }
     };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, nullptr);
-    // The calling thread works too and reports progress between tracks.
-    std::thread::id self = std::this_thread::get_id();
-    (void)self;
-    if (options.progress) {
-        std::thread mainWorker(work, &first);
-        while (true) {
-            bool finished = next.load() >= order.size() || stop;
-            double frac = totalEvents ? static_cast<double>(doneEvents.load()) / static_cast<double>(totalEvents) : 1.0;
-            if (!options.progress(std::min(frac, 1.0))) {
-                stop = true;
-                std::lock_guard lock(errorMutex);
-                if (error.empty()) error = "cancelled";
-            }
-            if (finished) break;
+    // On the process's pool (model/util/ThreadPool.h): item 0 runs on this thread with the first
+    // connection and reports progress, between its tracks and then every 20 ms until the tracks
+    // the other items took are read (they are running: waiting for them cannot deadlock).
+    sl::parallelFor(workers, [&](size_t w) {
+        work(w == 0 ? &first : nullptr, w == 0 && options.progress);
+        if (w != 0 || !options.progress) return;
+        while (!stop && doneEvents.load() < totalEvents) {
+            reportProgress();
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
-        mainWorker.join();
-    } else {
-        work(&first);
-    }
-    for (auto& t : pool) t.join();
+        if (!stop) reportProgress(true);
+    }, ParallelOptions{workers});
     if (!error.empty()) return makeError(error);
     return report;
 }
