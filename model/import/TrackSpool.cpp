@@ -58,13 +58,20 @@ void columnBits(const Column& c, size_t begin, size_t end, int64_t* out) {
         }
     };
     switch (c.type()) {
-        case ColumnType::I64: return fill(c.view<int64_t>());
-        case ColumnType::U64: return fill(c.view<uint64_t>());
-        case ColumnType::I32: return fill(c.view<int32_t>());
-        case ColumnType::U32: return fill(c.view<uint32_t>());
-        case ColumnType::I16: return fill(c.view<int16_t>());
-        case ColumnType::U8: return fill(c.view<uint8_t>());
-        case ColumnType::F64: return fill(c.view<double>());
+        case ColumnType::I64:
+            return fill(c.view<int64_t>());
+        case ColumnType::U64:
+            return fill(c.view<uint64_t>());
+        case ColumnType::I32:
+            return fill(c.view<int32_t>());
+        case ColumnType::U32:
+            return fill(c.view<uint32_t>());
+        case ColumnType::I16:
+            return fill(c.view<int16_t>());
+        case ColumnType::U8:
+            return fill(c.view<uint8_t>());
+        case ColumnType::F64:
+            return fill(c.view<double>());
     }
 }
 
