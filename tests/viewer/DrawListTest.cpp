@@ -72,3 +72,27 @@ TEST(DrawList, AppendKeepsEachStripsColumnsAndEmptiesTheSource) {
     EXPECT_TRUE(b.labels.empty());
     EXPECT_FALSE(b.stripOpen);
 }
+
+// A layer starts where beginLayer() was called (an open strip ends first); appending a list
+// carries its layers, moved by what was there before.
+TEST(DrawList, LayersStartAtBeginLayerAndMoveWhenAppended) {
+    DrawList a, b;
+    a.boxes.push_back({1, 2, 3, 4, 0xFF0000FFu});
+    a.beginStrip(5, 0, 17);
+    a.addColumn(0xFF000001u);
+    a.beginLayer();
+    EXPECT_FALSE(a.stripOpen);
+    ASSERT_EQ(a.layers.size(), 1u);
+    EXPECT_EQ(a.layers[0].firstBox, 1u);
+    EXPECT_EQ(a.layers[0].firstStrip, 1u);
+    b.boxes.push_back({0, 0, 1, 1, 0xFF000002u});
+    b.beginLayer();
+    b.boxes.push_back({0, 0, 1, 1, 0xFF000003u});
+    a.append(b);
+    ASSERT_EQ(a.layers.size(), 2u);
+    EXPECT_EQ(a.layers[1].firstBox, 2u);  // b's second box, after a's one and b's first
+    EXPECT_EQ(a.layers[1].firstStrip, 1u);
+    EXPECT_TRUE(b.layers.empty());
+    a.clear();
+    EXPECT_TRUE(a.layers.empty());
+}
