@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <vector>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "model/gen/SyntheticGenerator.h"
 #include "viewer/timeline/RowTreeBuilder.h"
@@ -86,9 +86,11 @@ TEST_F(LaneColumns, LookTheSameAsBoxesAtEveryZoom) {
     size_t denseBoxes = 0, denseColumns = 0;
     // From the whole report down to single events a few pixels wide, around two anchors.
     for (const double anchor : {0.37, 0.61}) {
-        const int64_t at = all.start + static_cast<int64_t>(anchor * static_cast<double>(all.span()));
+        const int64_t at =
+            all.start + static_cast<int64_t>(anchor * static_cast<double>(all.span()));
         for (int64_t span = all.span(); span > 20'000; span /= 7) {
-            const TimeRange r{std::max(all.start, at - span / 2), std::max(all.start, at - span / 2) + span};
+            const TimeRange r{std::max(all.start, at - span / 2),
+                              std::max(all.start, at - span / 2) + span};
             size_t boxes = 0, columns = 0;
             const QImage a = render(r, false, &boxes);
             const std::vector<DrawBox> itemBoxes = w->frame().boxes;
@@ -114,7 +116,8 @@ TEST_F(LaneColumns, LookTheSameAsBoxesAtEveryZoom) {
     // To look at: SIGHTLINE_SHOT_DIR=dir writes both ways at three zooms.
     if (const char* dir = std::getenv("SIGHTLINE_SHOT_DIR"))
         for (const int64_t part : {1, 40, 2000}) {
-            const TimeRange r{all.start + all.span() / 3, all.start + all.span() / 3 + all.span() / part};
+            const TimeRange r{all.start + all.span() / 3,
+                              all.start + all.span() / 3 + all.span() / part};
             render(r, false).save(QString("%1/lanes-1-%2-boxes.png").arg(dir).arg(part));
             render(r, true).save(QString("%1/lanes-1-%2-columns.png").arg(dir).arg(part));
         }
@@ -142,9 +145,10 @@ TEST_F(LaneColumns, OpaqueBoxesAddedAfterTheSceneCoverTheColumns) {
     const QImage covered = render(r, true);
     w->setFrameHook({});
     for (uint32_t i = 0; i < s.count; ++i)
-        ASSERT_EQ(covered.pixel(static_cast<int>(s.x) + static_cast<int>(i), static_cast<int>(s.y)) &
-                      0xFFFFFFu,
-                  kCover & 0xFFFFFFu)
+        ASSERT_EQ(
+            covered.pixel(static_cast<int>(s.x) + static_cast<int>(i), static_cast<int>(s.y)) &
+                0xFFFFFFu,
+            kCover & 0xFFFFFFu)
             << i;
 }
 

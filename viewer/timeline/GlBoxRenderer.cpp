@@ -116,11 +116,10 @@ std::vector<LayerRange> layerRanges(const DrawList& list) {
     std::vector<LayerRange> out;
     DrawLayerStart from{};
     for (size_t i = 0; i <= list.layers.size(); ++i) {
-        const DrawLayerStart to =
-            i < list.layers.size()
-                ? list.layers[i]
-                : DrawLayerStart{static_cast<uint32_t>(list.boxes.size()),
-                                 static_cast<uint32_t>(list.strips.size())};
+        const DrawLayerStart to = i < list.layers.size()
+                                      ? list.layers[i]
+                                      : DrawLayerStart{static_cast<uint32_t>(list.boxes.size()),
+                                                       static_cast<uint32_t>(list.strips.size())};
         out.push_back({from.firstBox, to.firstBox, from.firstStrip, to.firstStrip});
         from = to;
     }
@@ -217,8 +216,8 @@ void GlBoxRenderer::uploadStrips(const DrawList& list, Batch& b) {
                         used = 0;
                     }
                     const uint32_t n = std::min(s.count - done, kColumnRow - used);
-                    inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n),
-                                    s.h, used, row});
+                    inst.push_back({s.x + static_cast<float>(done), s.y, static_cast<float>(n), s.h,
+                                    used, row});
                     const auto from = list.stripPixels.begin() + s.first + done;
                     cols.insert(cols.end(), from, from + n);
                     used += n;

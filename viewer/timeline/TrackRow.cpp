@@ -76,7 +76,8 @@ std::pair<size_t, size_t> coveredColumns(float base, float x0, float x1, size_t 
         return static_cast<size_t>(std::clamp(c, 0.0, static_cast<double>(columns)));
     };
     const size_t c0 = column(x0), c1 = column(x1);
-    if (c0 == columns && columns > 0 && x0 < base + static_cast<float>(columns)) return {columns - 1, columns};
+    if (c0 == columns && columns > 0 && x0 < base + static_cast<float>(columns))
+        return {columns - 1, columns};
     return {c0, c1};
 }
 
@@ -139,7 +140,8 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
                     // let a neighbour's column show or hide), and cleared from the columns.
                     const auto [c0, c1] = coveredColumns(ctx.x, x0, x0 + w, columns.size());
                     std::fill(col + c0, col + c1, 0);
-                    pushBox(out, ctx.x + static_cast<float>(c0), y, static_cast<float>(c1 - c0), h, c);
+                    pushBox(out, ctx.x + static_cast<float>(c0), y, static_cast<float>(c1 - c0), h,
+                            c);
                 } else {
                     pushBox(out, x0, y, w, h, c);
                 }
@@ -161,8 +163,9 @@ void TrackRow::buildLane(const RowContext& ctx, const Track& t, uint32_t lane, f
             t.lod.longest(t, it.first, it.first + it.count, &longest);
             const double busy = static_cast<double>(it.busyNs) /
                                 static_cast<double>(std::max<int64_t>(1, it.end - it.start));
-            paint(x0, w,
-                  foldColor(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
+            paint(
+                x0, w,
+                foldColor(ctx.palette->eventColor(t, longest), 0.35 + 0.65 * std::min(1.0, busy)));
             continue;
         }
         size_t longest = it.first;
