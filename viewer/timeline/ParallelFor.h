@@ -1,50 +1,41 @@
 #pragma once
-// A small pool that runs fn(0) ... fn(n - 1) on the calling thread and its helper threads and
-// returns when all have returned. The timeline builds the rows of a frame with it: a wide view
-// spends most of its rebuild in LOD queries that miss the cache, row by row, independently,
-// while the rasterizer (llvmpipe's threads on software GL) waits for the draw list.
-#include <condition_variable>
+// Runs fn(0) ... fn(n - 1) on the calling thread and helpers of a sl::ThreadPool
+// (model/util/ThreadPool.h) and returns when all have returned. The timeline builds the rows
+// of a frame with it: a wide view spends most of its rebuild in LOD queries that miss the
+// cache, row by row, independently, while the rasterizer (llvmpipe's threads on software GL)
+// waits for the draw list.
 #include <cstddef>
-#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <memory>
+
+#include "model/util/ThreadPool.h"
 
 namespace sl::viewer {
 
 class ParallelFor {
 public:
-    // `helpers` threads besides the caller; 0 runs everything on the caller. Threads the
-    // system refuses to start are done without.
+    // A pool of its own with `helpers` threads besides the caller (tests); 0 runs everything
+    // on the caller.
     explicit ParallelFor(unsigned helpers);
-    ~ParallelFor();
     ParallelFor(const ParallelFor&) = delete;
     ParallelFor& operator=(const ParallelFor&) = delete;
 
-    // Calls from several threads take turns; a call from inside fn runs its items serially on
-    // its own thread. An exception thrown by fn is rethrown here (the first one; the other
-    // calls still run).
+    // Calls from several threads run at the same time; a call from inside fn runs on its own
+    // thread and idle helpers. The first exception thrown by fn is rethrown here; items not
+    // started by then are skipped (ThreadPool::parallelFor).
     void run(size_t n, const std::function<void(size_t)>& fn);
-    unsigned helpers() const { return static_cast<unsigned>(m_threads.size()); }
+    unsigned helpers() const { return m_helpers; }
 
-    // One pool for the timelines of the process: the CPUs this process may run on minus the
-    // caller, at most 7 helpers (a frame has a few dozen rows).
+    // The timelines' rows go to the process's shared pool, at most 7 helpers (a frame has a
+    // few dozen rows).
     static ParallelFor& shared();
 
 private:
-    void work();
-    // Runs item m_next++ with the lock released; returns with it held again.
-    void runOne(std::unique_lock<std::mutex>& lock);
+    ParallelFor(ThreadPool& pool, unsigned helpers) : m_pool(&pool), m_helpers(helpers) {}
 
-    std::mutex m_runMutex;  // one run at a time
-    std::mutex m_mutex;     // guards everything below
-    std::condition_variable m_wake, m_finished;
-    const std::function<void(size_t)>* m_fn = nullptr;
-    size_t m_n = 0, m_next = 0, m_done = 0;
-    std::exception_ptr m_error;
-    bool m_stop = false;
-    std::vector<std::thread> m_threads;
+    std::unique_ptr<ThreadPool> m_own;
+    ThreadPool* m_pool;
+    unsigned m_helpers;
 };
 
 }  // namespace sl::viewer
