@@ -44,6 +44,7 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
     for (const Track* tr : r.tracksOfKind(EventKind::CpuSample)) {
         const auto& stack = tr->col<uint32_t>(cols::CpuSample::Stack);
         for (size_t i = 0; i < tr->size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (!o.inWindow(tr->start[i], tr->start[i])) continue;
             ++samples;
             if (stack[i] < perStack.size() && !r.callStacks[stack[i]].frames.empty())
@@ -69,6 +70,7 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
     // Step 3: per stack, the leaf's function gets self samples; every function on it, total
     // samples (once per stack, however often recursion repeats it).
     for (uint32_t s = 0; s < perStack.size(); ++s) {
+        if (o.stopAt(s)) return cancelledTable(t);
         const int64_t n = perStack[s];
         if (n == 0) continue;
         const auto& frames = r.callStacks[s].frames;
@@ -125,7 +127,7 @@ Table runSampleSum(const Report& r, const StatsOptions& o) {
         auto w = t.row().i(withoutStack).r(pct).i(withoutStack).r(pct).t("[no call stack]");
         if (!byModule) w.t("");
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 }  // namespace sl::analysis

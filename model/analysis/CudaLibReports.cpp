@@ -19,9 +19,10 @@ Table librarySum(const Report& r, const StatsOptions& o, EventKind k, const char
         return Table::skip(t.name, t.title,
                            "does not contain " + std::string(cudaLibLabel(k)) + " trace data.");
     DenseGroups byId = durationsByName(r, k, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
-    fillSummary(t, {"Num Calls", {"Name"}}, g);
-    return t;
+    fillSummary(t, {"Num Calls", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 // The CUDA API calls of a thread, by start, to count those inside a library call.
@@ -76,7 +77,10 @@ Table runCudaLibApiTrace(const Report& r, const StatsOptions& o) {
     for (const Track& tr : r.tracks) {
         if (tr.key.kind != EventKind::CudaApi) continue;
         auto& c = cuda[{tr.key.pid, tr.key.tid}];
-        for (uint32_t i = 0; i < tr.size(); ++i) c.spans.emplace_back(tr.start[i], tr.end[i]);
+        for (uint32_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
+            c.spans.emplace_back(tr.start[i], tr.end[i]);
+        }
     }
     for (auto& [key, c] : cuda) std::sort(c.spans.begin(), c.spans.end());
     struct Ref {
@@ -87,16 +91,19 @@ Table runCudaLibApiTrace(const Report& r, const StatsOptions& o) {
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& tr = r.tracks[ti];
         if (!isCudaLibKind(tr.key.kind)) continue;
-        for (uint32_t i = 0; i < tr.size(); ++i)
+        for (uint32_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (o.inWindow(tr.start[i], tr.end[i])) refs.push_back({tr.start[i], ti, i});
+        }
     }
     std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
         return a.start != b.start ? a.start < b.start : a.track < b.track;
     });
     const int64_t origin = r.timeOrigin();
-    for (const Ref& e : refs) {
-        const Track& tr = r.tracks[e.track];
-        const size_t i = e.index;
+    for (size_t k = 0; k < refs.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const Track& tr = r.tracks[refs[k].track];
+        const size_t i = refs[k].index;
         const CudaLibCall c = cudaLibCallAt(tr, i);
         const bool nccl = tr.key.kind == EventKind::Nccl;
         auto row = t.row();

@@ -34,9 +34,11 @@ void collectKernels(const Report& r, const StatsOptions& o, std::vector<SummaryG
     if (naming != KernelNaming::Demangled)
         for (const auto& t : r.tracks) {
             if (t.key.kind != EventKind::Kernel) continue;
-            for (size_t i = 0; i < t.size(); ++i)
+            for (size_t i = 0; i < t.size(); ++i) {
+                if (o.stopAt(i)) return;
                 if (o.inWindow(t.start[i], t.end[i]))
                     groups.at(kernelNameId(r, t, i, naming)).push_back(t.end[i] - t.start[i]);
+            }
         }
     groups.moveInto(out, [&](uint32_t key) {
         std::vector<std::string> labels = prefix;
@@ -53,6 +55,7 @@ void collectMemoryTimes(const Report& r, const StatsOptions& o, std::vector<Summ
         if (!copy && t.key.kind != EventKind::Memset) continue;
         const int bytesCol = copy ? int(cols::Memcpy::Bytes) : int(cols::Memset::Bytes);
         for (size_t i = 0; i < t.size(); ++i) {
+            if (o.stopAt(i)) return;
             if (!o.inWindow(t.start[i], t.end[i])) continue;
             std::string name = copy ? memcpyOperationName(static_cast<CopyKind>(t.col<uint8_t>(cols::Memcpy::CopyKind)[i]))
                                     : std::string("[CUDA memset]");
@@ -78,9 +81,10 @@ Table runCudaApiSum(const Report& r, const StatsOptions& o) {
         return t;
     }
     DenseGroups byId = durationsByName(r, EventKind::CudaApi, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return apiDisplayName(r.str(id)); });
-    fillSummary(t, {"Num Calls", {"Name"}}, g);
-    return t;
+    fillSummary(t, {"Num Calls", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuKernSum(const Report& r, const StatsOptions& o) {
@@ -94,8 +98,9 @@ Table runCudaGpuKernSum(const Report& r, const StatsOptions& o) {
     }
     std::vector<SummaryGroup> g;
     collectKernels(r, o, g, {});
-    fillSummary(t, {"Instances", {"Name"}}, g);
-    return t;
+    if (o.cancelled()) return cancelledTable(t);
+    fillSummary(t, {"Instances", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuKernGbSum(const Report& r, const StatsOptions& o) {
@@ -108,6 +113,7 @@ Table runCudaGpuKernGbSum(const Report& r, const StatsOptions& o) {
         if (tr.key.kind != EventKind::Kernel) continue;
         const auto& launch = tr.col<uint32_t>(cols::Kernel::Launch);
         for (size_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (!o.inWindow(tr.start[i], tr.end[i])) continue;
             KernelLaunchInfo li;
             if (launch[i] < r.kernelLaunches.size()) li = r.kernelLaunches[launch[i]];
@@ -117,8 +123,8 @@ Table runCudaGpuKernGbSum(const Report& r, const StatsOptions& o) {
     std::vector<SummaryGroup> g;
     for (auto& [key, v] : groups)
         g.push_back({{std::get<1>(key), std::get<2>(key), std::string(r.str(std::get<0>(key)))}, std::move(v)});
-    fillSummary(t, {"Instances", {"GridXYZ", "BlockXYZ", "Name"}}, g);
-    return t;
+    fillSummary(t, {"Instances", {"GridXYZ", "BlockXYZ", "Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuMemTimeSum(const Report& r, const StatsOptions& o) {
@@ -126,8 +132,9 @@ Table runCudaGpuMemTimeSum(const Report& r, const StatsOptions& o) {
     if (!hasKind(r, EventKind::Memcpy) && !hasKind(r, EventKind::Memset)) return Table::skip(t.name, t.title, kNoMemory);
     std::vector<SummaryGroup> g;
     collectMemoryTimes(r, o, g, false, {});
-    fillSummary(t, {"Count", {"Operation"}}, g);
-    return t;
+    if (o.cancelled()) return cancelledTable(t);
+    fillSummary(t, {"Count", {"Operation"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuMemSizeSum(const Report& r, const StatsOptions& o) {
@@ -135,10 +142,11 @@ Table runCudaGpuMemSizeSum(const Report& r, const StatsOptions& o) {
     if (!hasKind(r, EventKind::Memcpy) && !hasKind(r, EventKind::Memset)) return Table::skip(t.name, t.title, kNoMemory);
     std::vector<SummaryGroup> g;
     collectMemoryTimes(r, o, g, true, {});
+    if (o.cancelled()) return cancelledTable(t);
     SummarySpec spec{"Count", {"Operation"}};
     spec.megabytes = true;
-    fillSummary(t, spec, g);
-    return t;
+    fillSummary(t, spec, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuSum(const Report& r, const StatsOptions& o) {
@@ -149,8 +157,9 @@ Table runCudaGpuSum(const Report& r, const StatsOptions& o) {
     std::vector<SummaryGroup> g;
     collectKernels(r, o, g, {"CUDA_KERNEL"});
     collectMemoryTimes(r, o, g, false, {"MEMORY_OPER"});
-    fillSummary(t, {"Instances", {"Category", "Operation"}}, g);
-    return t;
+    if (o.cancelled()) return cancelledTable(t);
+    fillSummary(t, {"Instances", {"Category", "Operation"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 }  // namespace sl::analysis

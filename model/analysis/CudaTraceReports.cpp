@@ -13,14 +13,17 @@ struct Ref {
     uint32_t track, index;
 };
 
-// Events of the given kinds inside the window, ordered by start time (then track order).
+// Events of the given kinds inside the window, ordered by start time (then track order);
+// none once the run is cancelled.
 std::vector<Ref> eventsByStart(const Report& r, const StatsOptions& o, std::initializer_list<EventKind> kinds) {
     std::vector<Ref> out;
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& t = r.tracks[ti];
         if (std::find(kinds.begin(), kinds.end(), t.key.kind) == kinds.end()) continue;
-        for (uint32_t i = 0; i < t.size(); ++i)
+        for (uint32_t i = 0; i < t.size(); ++i) {
+            if (o.stopAt(i)) return {};
             if (o.inWindow(t.start[i], t.endAt(i))) out.push_back({t.start[i], ti, i});
+        }
     }
     std::stable_sort(out.begin(), out.end(), [](const Ref& a, const Ref& b) {
         if (a.start != b.start) return a.start < b.start;
@@ -46,13 +49,16 @@ struct KernelLaunch {
     int64_t totalDur() const { return std::max(api->end[apiIndex], kernel->end[kernelIndex]) - api->start[apiIndex]; }
 };
 
+// The launches of the kernels inside the window; none once the run is cancelled.
 std::vector<KernelLaunch> kernelLaunches(const Report& r, const StatsOptions& o) {
+    if (o.cancelled()) return {};  // before the correlation index is built
     const CorrelationIndex& ci = o.cacheFor(r).correlation();
     std::vector<KernelLaunch> out;
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& k = r.tracks[ti];
         if (k.key.kind != EventKind::Kernel) continue;
         for (uint32_t i = 0; i < k.size(); ++i) {
+            if (o.stopAt(i)) return {};
             if (!o.inWindow(k.start[i], k.end[i])) continue;
             EventRef api = ci.launcherOf({ti, i});
             if (api.valid()) out.push_back({&r.tracks[api.track], api.index, &k, i});
@@ -78,7 +84,10 @@ Table runCudaApiTrace(const Report& r, const StatsOptions& o) {
     t.intCol("T-Pri");
     t.textCol("Thread Name");
     const int64_t origin = r.timeOrigin();
-    for (const Ref& e : eventsByStart(r, o, {EventKind::CudaApi})) {
+    const std::vector<Ref> events = eventsByStart(r, o, {EventKind::CudaApi});
+    for (size_t k = 0; k < events.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const Ref& e = events[k];
         const Track& tr = r.tracks[e.track];
         const Thread* th = r.findThread(tr.key.pid, tr.key.tid);
         t.row()
@@ -92,7 +101,7 @@ Table runCudaApiTrace(const Report& r, const StatsOptions& o) {
             .null()
             .t(th ? th->name : std::string());
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaGpuTrace(const Report& r, const StatsOptions& o) {
@@ -112,9 +121,11 @@ Table runCudaGpuTrace(const Report& r, const StatsOptions& o) {
     t.textCol("Name");
     const int64_t origin = r.timeOrigin();
     const KernelNaming naming = kernelNaming(o);
-    for (const Ref& e : eventsByStart(r, o, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset})) {
-        const Track& tr = r.tracks[e.track];
-        const size_t i = e.index;
+    const std::vector<Ref> events = eventsByStart(r, o, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset});
+    for (size_t e = 0; e < events.size(); ++e) {
+        if (o.stopAt(e)) return cancelledTable(t);
+        const Track& tr = r.tracks[events[e].track];
+        const size_t i = events[e].index;
         const int64_t dur = tr.end[i] - tr.start[i];
         auto row = t.row();
         row.i(tr.start[i] - origin).i(dur).i(tr.intAt(0, i));
@@ -147,7 +158,7 @@ Table runCudaGpuTrace(const Report& r, const StatsOptions& o) {
             row.t(memcpyOperationName(static_cast<CopyKind>(tr.col<uint8_t>(cols::Memcpy::CopyKind)[i])));
         else row.t("[CUDA memset]");
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaKernExecTrace(const Report& r, const StatsOptions& o) {
@@ -161,12 +172,15 @@ Table runCudaKernExecTrace(const Report& r, const StatsOptions& o) {
     t.idCol("DevId");
     for (const char* n : {"API Function", "GridXYZ", "BlockXYZ", "Kernel Name"}) t.textCol(n);
     auto launches = kernelLaunches(r, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::stable_sort(launches.begin(), launches.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
         return a.api->start[a.apiIndex] < b.api->start[b.apiIndex];
     });
     const int64_t origin = r.timeOrigin();
     const KernelNaming naming = kernelNaming(o);
-    for (const KernelLaunch& l : launches) {
+    for (size_t k = 0; k < launches.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const KernelLaunch& l = launches[k];
         auto row = t.row();
         row.i(l.api->start[l.apiIndex] - origin).i(l.apiDur());
         if (l.queueDur() >= 0) row.i(l.api->end[l.apiIndex] - origin).i(l.queueDur());
@@ -179,7 +193,7 @@ Table runCudaKernExecTrace(const Report& r, const StatsOptions& o) {
         row.t(std::string(apiDisplayName(r.str(l.api->name[l.apiIndex])))).t(dims3(li.grid)).t(dims3(li.block));
         row.t(std::string(r.str(kernelNameId(r, *l.kernel, l.kernelIndex, naming))));
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runCudaKernExecSum(const Report& r, const StatsOptions& o) {
@@ -191,7 +205,10 @@ Table runCudaKernExecSum(const Report& r, const StatsOptions& o) {
     };
     const KernelNaming naming = kernelNaming(o);
     std::map<std::tuple<int64_t, int64_t, int32_t, std::string_view, std::string_view>, Acc> groups;
-    for (const KernelLaunch& l : kernelLaunches(r, o)) {
+    const std::vector<KernelLaunch> launches = kernelLaunches(r, o);
+    for (size_t k = 0; k < launches.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const KernelLaunch& l = launches[k];
         Acc& a = groups[{l.api->key.pid, l.api->key.tid, l.kernel->key.device, apiDisplayName(r.str(l.api->name[l.apiIndex])),
                          r.str(kernelNameId(r, *l.kernel, l.kernelIndex, naming))}];
         a.total.push_back(l.totalDur());
@@ -218,7 +235,9 @@ Table runCudaKernExecSum(const Report& r, const StatsOptions& o) {
         DurationStats s[4];
     };
     std::vector<Row> rows;
+    if (o.cancelled()) return cancelledTable(t);
     for (auto it = groups.begin(); it != groups.end(); ++it) {
+        if (o.cancelled()) return cancelledTable(t);  // a group's four summaries may be long
         Acc a = it->second;
         rows.push_back({it, {summarize(a.total), summarize(a.api), summarize(a.queue), summarize(a.kernel)}});
     }

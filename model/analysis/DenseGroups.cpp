@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <numeric>
 
-#include "model/analysis/SelectionParallel.h"
-
 namespace sl::analysis {
 namespace {
 
@@ -19,15 +17,22 @@ struct Part {
     std::vector<uint32_t> keys;    // name ids in order of first appearance
 };
 
+// fn(i) for the events of `t` inside the window, in order; false once the run is cancelled
+// (the flag is read between blocks of kCancelStride events, outside the hot loop).
 template <class Fn>
-void forEachInWindow(const Track& t, const StatsOptions& o, Fn&& fn) {
+bool forEachInWindow(const Track& t, const StatsOptions& o, Fn&& fn) {
     const size_t n = t.size();
-    if (!o.bounded()) {
-        for (size_t i = 0; i < n; ++i) fn(i);
-        return;
+    const bool bounded = o.bounded();
+    for (size_t b = 0; b < n; b += kCancelStride) {
+        if (o.cancelled()) return false;
+        const size_t e = std::min(n, b + kCancelStride);
+        if (!bounded)
+            for (size_t i = b; i < e; ++i) fn(i);
+        else
+            for (size_t i = b; i < e; ++i)
+                if (o.inWindow(t.start[i], t.end[i])) fn(i);
     }
-    for (size_t i = 0; i < n; ++i)
-        if (o.inWindow(t.start[i], t.end[i])) fn(i);
+    return true;
 }
 
 }  // namespace
@@ -50,17 +55,24 @@ DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions&
         parts[p].tracks.push_back(t);
         seen += t->size();
     }
-    // Step 2: each part counts its values per name.
-    parallelFor(nparts, threads, [&](size_t p) {
-        Part& part = parts[p];
-        part.counts.assign(r.strings.size(), 0);
-        for (const Track* t : part.tracks)
-            forEachInWindow(*t, o, [&](size_t i) {
-                const uint32_t name = t->name[i];
-                if (name >= part.counts.size()) part.counts.resize(size_t{name} + 1, 0);
-                if (part.counts[name]++ == 0) part.keys.push_back(name);
-            });
-    });
+    // Step 2: each part counts its values per name. A cancelled run returns the groups made
+    // so far (its caller drops them).
+    sl::parallelFor(
+        nparts,
+        [&](size_t p) {
+            Part& part = parts[p];
+            part.counts.assign(r.strings.size(), 0);
+            for (const Track* t : part.tracks) {
+                const bool whole = forEachInWindow(*t, o, [&](size_t i) {
+                    const uint32_t name = t->name[i];
+                    if (name >= part.counts.size()) part.counts.resize(size_t{name} + 1, 0);
+                    if (part.counts[name]++ == 0) part.keys.push_back(name);
+                });
+                if (!whole) return;
+            }
+        },
+        o.parallel(threads));
+    if (o.cancelled()) return DenseGroups(0);
     // Step 3: groups in order of first appearance, each sized once; each part's counts become
     // the slot its first value goes to.
     size_t keySpace = r.strings.size();
@@ -79,23 +91,32 @@ DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions&
     std::iota(bySize.begin(), bySize.end(), size_t{0});
     std::sort(bySize.begin(), bySize.end(),
               [&](size_t a, size_t b) { return filled[groups.key(a)] > filled[groups.key(b)]; });
-    parallelFor(bySize.size(), threads, [&](size_t k) {
-        std::vector<int64_t>& v = groups.values(bySize[k]);
-        v.reserve(filled[groups.key(bySize[k])]);
-        adviseHugePages(v);
-        v.resize(filled[groups.key(bySize[k])]);
-    });
+    sl::parallelFor(
+        bySize.size(),
+        [&](size_t k) {
+            std::vector<int64_t>& v = groups.values(bySize[k]);
+            v.reserve(filled[groups.key(bySize[k])]);
+            adviseHugePages(v);
+            v.resize(filled[groups.key(bySize[k])]);
+        },
+        o.parallel(threads));
+    if (o.cancelled()) return groups;
     std::vector<int64_t*> data(groups.size());
     for (size_t g = 0; g < groups.size(); ++g) data[g] = groups.values(g).data();
     // Step 4: each part writes its durations in place.
-    parallelFor(nparts, threads, [&](size_t p) {
-        Part& part = parts[p];
-        for (const Track* t : part.tracks)
-            forEachInWindow(*t, o, [&](size_t i) {
-                const uint32_t name = t->name[i];
-                data[groups.slotOf(name)][part.counts[name]++] = t->end[i] - t->start[i];
-            });
-    });
+    sl::parallelFor(
+        nparts,
+        [&](size_t p) {
+            Part& part = parts[p];
+            for (const Track* t : part.tracks) {
+                const bool whole = forEachInWindow(*t, o, [&](size_t i) {
+                    const uint32_t name = t->name[i];
+                    data[groups.slotOf(name)][part.counts[name]++] = t->end[i] - t->start[i];
+                });
+                if (!whole) return;
+            }
+        },
+        o.parallel(threads));
     return groups;
 }
 

@@ -46,7 +46,8 @@ private:
 
 // The durations of the events of every track of `kind` inside the window, grouped by name id,
 // on up to `threads` cores (0: all). Each group holds its values in track order, then event
-// order, as one pass would put them: the summaries' floating-point sums stay the same.
+// order, as one pass would put them: the summaries' floating-point sums stay the same. Once
+// o.cancel is set it stops early, and the groups are incomplete.
 DenseGroups durationsByName(const Report& r, EventKind kind, const StatsOptions& o, unsigned threads = 0);
 
 // Groups of `byId` merged under the name `nameOf(id)` shows (cudaLaunchKernel_v7000 is

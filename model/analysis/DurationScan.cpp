@@ -114,6 +114,7 @@ Result<ScannedDurations> scanDurationsByName(const RepFile& file, EventKind kind
                     }
                     part.chains[slot].push(c.end[i] - c.start[i]);
                 }
+                if (o.cancelled()) return Status(makeError(std::string(kCancelled)));
                 return stop ? Status(makeError("stopped")) : Status{};
             });
         if (!s) {

@@ -72,7 +72,8 @@ std::vector<SummaryRow> scannedRowsByName(const ScannedDurations& d, NameOf name
 }
 
 // Reads every track of `kind` of `file` chunk by chunk (checked as a load checks them) on
-// `threads` cores (0: all), keeping the durations of the events inside `window`'s bounds.
+// `threads` cores (0: all), keeping the durations of the events inside `window`'s bounds;
+// the error kCancelled once window.cancel is set (read after each chunk).
 Result<ScannedDurations> scanDurationsByName(const RepFile& file, EventKind kind, const StatsOptions& window,
                                             unsigned threads = 0);
 

@@ -17,9 +17,10 @@ Table runMpiEventSum(const Report& r, const StatsOptions& o) {
     Table t("mpi_event_sum", "MPI Event Summary");
     if (r.eventCount(EventKind::Mpi) == 0) return Table::skip(t.name, t.title, kNoMpi);
     DenseGroups byId = durationsByName(r, EventKind::Mpi, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
-    fillSummary(t, {"Instances", {"Name"}}, g);
-    return t;
+    fillSummary(t, {"Instances", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 // Every MPI call by start time. Columns a call's class does not have are NULL: point-to-point
@@ -50,8 +51,10 @@ Table runMpiEventTrace(const Report& r, const StatsOptions& o) {
     for (uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
         const Track& tr = r.tracks[ti];
         if (tr.key.kind != EventKind::Mpi) continue;
-        for (uint32_t i = 0; i < tr.size(); ++i)
+        for (uint32_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (o.inWindow(tr.start[i], tr.end[i])) refs.push_back({tr.start[i], ti, i});
+        }
     }
     std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
         if (a.start != b.start) return a.start < b.start;
@@ -61,9 +64,10 @@ Table runMpiEventTrace(const Report& r, const StatsOptions& o) {
     auto orNull = [](Table::RowWriter& row, int64_t v, bool present) -> Table::RowWriter& {
         return present ? row.i(v) : row.null();
     };
-    for (const Ref& e : refs) {
-        const Track& tr = r.tracks[e.track];
-        const size_t i = e.index;
+    for (size_t k = 0; k < refs.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const Track& tr = r.tracks[refs[k].track];
+        const size_t i = refs[k].index;
         const MpiCall c = mpiCallAt(tr, i);
         const Process* p = r.findProcess(tr.key.pid);
         const bool p2p = c.callClass == MpiCallClass::P2p;

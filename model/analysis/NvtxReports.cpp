@@ -29,6 +29,7 @@ Table runNvtxSum(const Report& r, const StatsOptions& o) {
         std::vector<uint32_t>& slots = byId[{tr.key.pid, tr.key.domain}];
         const auto rangeType = tr.col<uint8_t>(cols::Nvtx::RangeType);
         for (size_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (!o.inWindow(tr.start[i], tr.end[i])) continue;
             const bool startEnd = rangeType[i] == static_cast<uint8_t>(RangeType::StartEnd);
             const size_t slot = 2 * size_t{tr.nameAt(i)} + (startEnd ? 1 : 0);
@@ -44,13 +45,14 @@ Table runNvtxSum(const Report& r, const StatsOptions& o) {
     }
     std::vector<SummaryGroup> g;
     for (auto& [key, index] : byLabel) g.push_back({{std::string(key.first), key.second}, std::move(values[index])});
-    fillSummary(t, {"Instances", {"Style", "Range"}}, g);
-    return t;
+    fillSummary(t, {"Instances", {"Style", "Range"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
     Table t("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace");
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
+    if (o.cancelled()) return cancelledTable(t);  // before the range tree is built
     const NvtxRangeTree& tree = o.cacheFor(r).nvtxTree();
     const auto& nodes = tree.nodes();
     std::vector<int64_t> childDur(nodes.size(), 0);
@@ -58,6 +60,7 @@ Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
         if (n.parent != NvtxRangeTree::kNone) childDur[n.parent] += n.end - n.start;
     std::vector<uint32_t> order;
     for (uint32_t n = 0; n < nodes.size(); ++n) {
+        if (o.stopAt(n)) return cancelledTable(t);
         const Track& tr = trackOf(r, nodes[n].ref);
         if (nvtxStyle(tr, nodes[n].ref.index) == "PushPop" && o.inWindow(nodes[n].start, nodes[n].end)) order.push_back(n);
     }
@@ -76,7 +79,9 @@ Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
     t.idCol("ParentId");
     t.textCol("RangeStack");
     const int64_t origin = r.timeOrigin();
-    for (uint32_t n : order) {
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const uint32_t n = order[k];
         const auto& node = nodes[n];
         const int64_t dur = node.end - node.start;
         auto row = t.row();
@@ -87,13 +92,14 @@ Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
         else row.i(tree.rangeId(node.parent));
         row.t(tree.rangeStack(n));
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o) {
     Table t("nvtx_gpu_proj_trace", "NVTX GPU Projection Trace");
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
     if (r.eventCount(EventKind::CudaApi) == 0) return Table::skip(t.name, t.title, "does not contain CUDA API data.");
+    if (o.cancelled()) return cancelledTable(t);  // before the indexes are built
     AnalysisCache& cache = o.cacheFor(r);
     const NvtxRangeTree& tree = cache.nvtxTree();
     t.textCol("Name");
@@ -111,7 +117,10 @@ Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o) {
     t.idCol("ParentId");
     t.textCol("RangeStack");
     const int64_t origin = r.timeOrigin();
-    for (const ProjectedRange& p : cache.projection().ranges()) {
+    const std::vector<ProjectedRange>& ranges = cache.projection().ranges();
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const ProjectedRange& p = ranges[k];
         const auto& node = tree.nodes()[p.node];
         if (!o.inWindow(node.start, node.end)) continue;
         const Track& tr = trackOf(r, node.ref);
@@ -123,13 +132,14 @@ Table runNvtxGpuProjTrace(const Report& r, const StatsOptions& o) {
         else row.i(tree.rangeId(node.parent));
         row.t(tree.rangeStack(p.node));
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runNvtxGpuProjSum(const Report& r, const StatsOptions& o) {
     Table t("nvtx_gpu_proj_sum", "NVTX GPU Projection Summary");
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
     if (r.eventCount(EventKind::CudaApi) == 0) return Table::skip(t.name, t.title, "does not contain CUDA API data.");
+    if (o.cancelled()) return cancelledTable(t);  // before the indexes are built
     AnalysisCache& cache = o.cacheFor(r);
     const NvtxRangeTree& tree = cache.nvtxTree();
     struct Acc {
@@ -137,7 +147,10 @@ Table runNvtxGpuProjSum(const Report& r, const StatsOptions& o) {
         int64_t rangeTime = 0, ops = 0, levels = 0, children = 0;
     };
     std::map<std::pair<std::string, std::string_view>, Acc> groups;
-    for (const ProjectedRange& p : cache.projection().ranges()) {
+    const std::vector<ProjectedRange>& ranges = cache.projection().ranges();
+    for (size_t k = 0; k < ranges.size(); ++k) {
+        if (o.stopAt(k)) return cancelledTable(t);
+        const ProjectedRange& p = ranges[k];
         const auto& node = tree.nodes()[p.node];
         if (!o.inWindow(node.start, node.end)) continue;
         const Track& tr = trackOf(r, node.ref);
@@ -169,6 +182,7 @@ Table runNvtxGpuProjSum(const Report& r, const StatsOptions& o) {
     };
     std::vector<Row> rows;
     for (auto& [key, acc] : groups) {
+        if (o.cancelled()) return cancelledTable(t);
         std::vector<int64_t> v = acc.proj;
         rows.push_back({&key, &acc, summarize(v)});
     }
@@ -191,7 +205,7 @@ Table runNvtxGpuProjSum(const Report& r, const StatsOptions& o) {
             .r(static_cast<double>(row.acc->levels) / n)
             .r(static_cast<double>(row.acc->children) / n);
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
@@ -199,6 +213,7 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
     if (r.eventCount(EventKind::Kernel) == 0) return Table::skip(t.name, t.title, "does not contain CUDA kernel data.");
     if (r.eventCount(EventKind::CudaApi) == 0) return Table::skip(t.name, t.title, "does not contain CUDA API data.");
+    if (o.cancelled()) return cancelledTable(t);  // before the indexes are built
     AnalysisCache& cache = o.cacheFor(r);
     const CorrelationIndex& ci = cache.correlation();
     const NvtxRangeTree& tree = cache.nvtxTree();
@@ -222,6 +237,7 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
     std::vector<Call> calls;
     const auto& nodes = tree.nodes();
     for (uint32_t n = 0; n < nodes.size(); ++n) {
+        if (o.stopAt(n)) return cancelledTable(t);
         const auto& node = nodes[n];
         if (n == 0 || nodes[n - 1].pid != node.pid || nodes[n - 1].tid != node.tid) {
             calls.clear();
@@ -276,6 +292,7 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
     };
     std::vector<Row> rows;
     for (auto& [key, acc] : groups) {
+        if (o.cancelled()) return cancelledTable(t);
         std::sort(acc.kernels.begin(), acc.kernels.end());
         const auto distinct = std::unique(acc.kernels.begin(), acc.kernels.end()) - acc.kernels.begin();
         rows.push_back({&key, acc.ranges, static_cast<int64_t>(distinct), summarize(acc.durations)});
@@ -308,7 +325,7 @@ Table runNvtxKernSum(const Report& r, const StatsOptions& o) {
             .r(row.s.stddev)
             .t(std::string(r.str(kernel)));
     }
-    return t;
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 }  // namespace sl::analysis

@@ -12,9 +12,10 @@ Table runOpenMpSum(const Report& r, const StatsOptions& o) {
     if (r.eventCount(EventKind::OpenMp) == 0)
         return Table::skip(t.name, t.title, "does not contain OpenMP event data.");
     DenseGroups byId = durationsByName(r, EventKind::OpenMp, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
-    fillSummary(t, {"Count", {"Name"}}, g);
-    return t;
+    fillSummary(t, {"Count", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 }  // namespace sl::analysis

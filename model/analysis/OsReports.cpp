@@ -20,9 +20,10 @@ Table runOsrtSum(const Report& r, const StatsOptions& o) {
         return t;
     }
     DenseGroups byId = durationsByName(r, EventKind::OsRuntime, o);
+    if (o.cancelled()) return cancelledTable(t);
     std::vector<SummaryGroup> g = mergedByName(byId, [&](uint32_t id) { return r.str(id); });
-    fillSummary(t, {"Num Calls", {"Name"}}, g);
-    return t;
+    fillSummary(t, {"Num Calls", {"Name"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
 }
 
 // Our own report (nsys has no equivalent under this name): how long each thread ran on a
@@ -40,6 +41,7 @@ Table runCpuUtilSum(const Report& r, const StatsOptions& o) {
         if (tr.key.kind != EventKind::ThreadState) continue;
         const auto& cpu = tr.col<int16_t>(cols::ThreadState::Cpu);
         for (size_t i = 0; i < tr.size(); ++i) {
+            if (o.stopAt(i)) return cancelledTable(t);
             if (!o.inWindow(tr.start[i], tr.end[i])) continue;
             Acc& a = threads[{tr.key.pid, tr.key.tid}];
             a.running += tr.end[i] - tr.start[i];

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <numeric>
 
-#include "model/analysis/SelectionParallel.h"
-
 namespace sl::analysis {
 namespace {
 // Below this many values one thread is faster than starting another.
@@ -78,7 +76,8 @@ DurationStats summarizeRuns(const std::vector<ValueRun>& runs, const ValueExtent
     return s;
 }
 
-void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups) {
+void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups,
+                 const std::atomic<bool>* cancel) {
     std::vector<DurationStats> stats(groups.size());
     // Groups are summarized on every core, largest first (the exact median's selection is
     // linear in the group's size); each group's result is the same on any thread.
@@ -88,8 +87,10 @@ void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& g
     std::iota(bySize.begin(), bySize.end(), 0u);
     std::sort(bySize.begin(), bySize.end(),
               [&](uint32_t a, uint32_t b) { return groups[a].values.size() > groups[b].values.size(); });
-    parallelFor(bySize.size(), values < kParallelValues ? 1 : 0,
-                [&](size_t k) { stats[bySize[k]] = summarize(groups[bySize[k]].values); });
+    sl::parallelFor(
+        bySize.size(), [&](size_t k) { stats[bySize[k]] = summarize(groups[bySize[k]].values); },
+        ParallelOptions{values < kParallelValues ? 1u : 0u, cancel});
+    if (cancel && cancel->load(std::memory_order_relaxed)) return;
     std::vector<SummaryRow> rows(groups.size());
     for (size_t g = 0; g < groups.size(); ++g) rows[g] = {std::move(groups[g].labels), stats[g]};
     fillSummaryRows(t, spec, rows);
@@ -134,6 +135,8 @@ void fillSummaryRows(Table& t, const SummarySpec& spec, std::vector<SummaryRow>&
         for (auto& l : rows[g].labels) row.t(std::move(l));
     }
 }
+
+Table cancelledTable(const Table& t) { return Table::skip(t.name, t.title, std::string(kCancelled)); }
 
 KernelNaming kernelNaming(const StatsOptions& o) {
     if (o.hasArg("base")) return KernelNaming::Base;

@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the stats reports: options (time window, report arguments), the lazily
 // built correlation/NVTX indexes, duration statistics as nsys computes them, and name helpers.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "model/analysis/NvtxRangeTree.h"
 #include "model/analysis/Table.h"
 #include "model/core/Report.h"
+#include "model/util/ThreadPool.h"
 
 namespace sl::analysis {
 
@@ -45,6 +47,12 @@ private:
 
 struct ScannedKinds;
 
+// runReport's error, and a report's skipped reason, when the run's cancel flag was set.
+inline constexpr std::string_view kCancelled = "cancelled";
+// A long loop of a report reads the cancel flag once per this many steps (a power of two):
+// cheap against the work of as many events, soon enough to free the core in a millisecond.
+inline constexpr size_t kCancelStride = size_t{1} << 16;
+
 struct StatsOptions {
     // Only events that lie inside [start, end] (report clock, ns) are counted.
     int64_t start = INT64_MIN;
@@ -57,6 +65,17 @@ struct StatsOptions {
     // Kinds whose per-name summaries were folded from the file's chunks (DurationScan.h) for
     // this window; the report's tracks of those kinds are not loaded. Null: none.
     std::shared_ptr<const ScannedKinds> scanned;
+    // Set (by anyone, at any time) when the result is no longer wanted: the GUI's job tracker
+    // sets it when a newer request supersedes the run. The reports then stop their loops and
+    // runReport returns the error kCancelled. Null (the CLI, Python): never.
+    const std::atomic<bool>* cancel = nullptr;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // Whether step i of a long loop should stop: the flag is read at every kCancelStride-th step.
+    bool stopAt(size_t i) const { return (i & (kCancelStride - 1)) == 0 && cancelled(); }
+    // The pool's options for a loop of this run on `threads` threads (0: all): items not yet
+    // taken are skipped once the flag is set.
+    ParallelOptions parallel(unsigned threads = 0) const { return {threads, cancel}; }
 
     bool hasArg(std::string_view a) const;
     bool bounded() const { return start != INT64_MIN || end != INT64_MAX; }
@@ -101,14 +120,19 @@ struct SummarySpec {
     bool percent = true;                  // a leading "Time (%)" column
     bool megabytes = false;               // values are bytes, shown as MB (1e6 B), no Time (%)
 };
-// Builds the rows (ordered by total descending, then count, then labels) into `t`.
-void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups);
+// Builds the rows (ordered by total descending, then count, then labels) into `t`. Once
+// `cancel` is set, the groups not yet summarized are skipped and `t` is left empty.
+void fillSummary(Table& t, const SummarySpec& spec, std::vector<SummaryGroup>& groups,
+                 const std::atomic<bool>* cancel = nullptr);
 // The same from groups already summarized.
 struct SummaryRow {
     std::vector<std::string> labels;
     DurationStats stats;
 };
 void fillSummaryRows(Table& t, const SummarySpec& spec, std::vector<SummaryRow>& rows);
+// The table a report returns when it stops for `o.cancel`: `t`'s name and title, skipped
+// because kCancelled.
+Table cancelledTable(const Table& t);
 
 // Kernel naming as nsys's report arguments choose: demangled (default), base, mangled.
 enum class KernelNaming : uint8_t { Demangled, Base, Mangled };

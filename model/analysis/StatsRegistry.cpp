@@ -153,7 +153,11 @@ Result<Table> runReport(const Report& r, const std::string& spec, const StatsOpt
     for (const auto& a : opts.args)
         if (std::find(accepted.begin(), accepted.end(), a) == accepted.end())
             return makeError("report '" + std::string(info->name) + "' does not take the argument '" + a + "'");
+    // A cancelled run's table may be partial, or a report may have finished before seeing the
+    // flag: either way its caller no longer wants it.
+    if (opts.cancelled()) return makeError(std::string(kCancelled));
     Table t = info->run(r, opts);
+    if (opts.cancelled() || t.skipped == kCancelled) return makeError(std::string(kCancelled));
     return t;
 }
 
