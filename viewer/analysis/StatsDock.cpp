@@ -144,10 +144,12 @@ void StatsDock::refresh() {
     m_status->setText(tr("Computing..."));
     JobTracker::instance().start(
         this, QStringLiteral("stats"),
-        // The stats reports do not poll a flag yet: a superseded run finishes on the pool (the
-        // newest request of this dock waits for it there, never on the GUI thread).
-        [name, options, report = m_report](const std::atomic<bool>&) {
-            return analysis::runReport(*report, name, options);
+        // A superseded run stops at its next check of the flag (every 64 Ki events and
+        // between the pool's items), so the newest request soon has the pool to itself.
+        [name, options, report = m_report](const std::atomic<bool>& cancel) {
+            analysis::StatsOptions run = options;
+            run.cancel = &cancel;
+            return analysis::runReport(*report, name, run);
         },
         [this](Result<analysis::Table> table) { showTable(std::move(table)); });
 }
