@@ -17,6 +17,7 @@
 #include "capture/inject/InjectCommon.h"
 #include "capture/inject/NativeBacktrace.h"
 #include "capture/inject/PythonBacktrace.h"
+#include "model/core/EventColumns.h"
 
 namespace sl::inject {
 
@@ -124,11 +125,15 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
                 int64_t result, int err) {
     ProcessWriter::ToolScope scope;
     uint32_t id = name.get(text);
-    int64_t cols[2] = {result, err};
+    OsRuntimeCall call;  // its columns as the model defines them (EventColumns.h)
+    call.result = result;
+    call.errnum = err;
+    const auto cols = columnsOf(call);
     if (g_config.pythonBacktraceOsrt) pybt::recordFor(t0, EventKind::OsRuntime);  // before its event, in its thread
     if (g_config.osrtBacktraceThresholdNs >= 0 && t1 - t0 >= g_config.osrtBacktraceThresholdNs)
         nbt::recordFor(t0, EventKind::OsRuntime, g_config.osrtBacktraceDepth);
-    ProcessWriter::emitEvent(EventKind::OsRuntime, currentTid(), t0, t1, id, cols, 2);
+    ProcessWriter::emitEvent(EventKind::OsRuntime, currentTid(), t0, t1, id, cols.data(),
+                             static_cast<int>(cols.size()));
 }
 
 void announceProcess() {

@@ -3,6 +3,7 @@
 #include "capture/common/ExecCheck.h"
 #include "capture/launcher/SessionMergerStream.h"
 #include "model/util/Format.h"
+#include "model/util/ThreadPool.h"
 
 #include <dirent.h>
 
@@ -458,8 +459,7 @@ void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const
         groups.emplace_back(k, e);
         k = e;
     }
-    static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());  // reads /sys
-    size_t workers = bytes < (8u << 20) ? 1 : std::min<size_t>({hw, 8, groups.size()});
+    size_t workers = bytes < (8u << 20) ? 1 : std::min<size_t>({ThreadPool::usableCpus(), 8, groups.size()});
     workers = std::max<size_t>(workers, 1);
     std::vector<std::vector<const RawBlock*>> parts(workers);
     std::vector<uint64_t> load(workers, 0);
@@ -476,11 +476,8 @@ void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const
         for (size_t k = groups[g].first; k < groups[g].second; ++k) parts[w].push_back(order[k]);
     }
     std::vector<NvtxWorker> ws(workers);
-    std::vector<std::thread> pool;
-    for (size_t w = 1; w < workers; ++w)
-        pool.emplace_back([&, w] { pairNvtx(s, parts[w], ws[w], end); });
-    pairNvtx(s, parts[0], ws[0], end);
-    for (auto& t : pool) t.join();
+    sl::parallelFor(workers, [&](size_t w) { pairNvtx(s, parts[w], ws[w], end); },
+                    ParallelOptions{static_cast<unsigned>(workers)});
     // Worker-local text ids become report ids. A thread's tracks were written by one worker.
     std::vector<std::vector<uint32_t>> global(workers);
     for (size_t w = 0; w < workers; ++w) {
