@@ -121,7 +121,8 @@ Table runCudaGpuTrace(const Report& r, const StatsOptions& o) {
     t.textCol("Name");
     const int64_t origin = r.timeOrigin();
     const KernelNaming naming = kernelNaming(o);
-    const std::vector<Ref> events = eventsByStart(r, o, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset});
+    const std::vector<Ref> events =
+        eventsByStart(r, o, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset});
     for (size_t e = 0; e < events.size(); ++e) {
         if (o.stopAt(e)) return cancelledTable(t);
         const Track& tr = r.tracks[events[e].track];

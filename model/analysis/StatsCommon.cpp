@@ -136,7 +136,9 @@ void fillSummaryRows(Table& t, const SummarySpec& spec, std::vector<SummaryRow>&
     }
 }
 
-Table cancelledTable(const Table& t) { return Table::skip(t.name, t.title, std::string(kCancelled)); }
+Table cancelledTable(const Table& t) {
+    return Table::skip(t.name, t.title, std::string(kCancelled));
+}
 
 KernelNaming kernelNaming(const StatsOptions& o) {
     if (o.hasArg("base")) return KernelNaming::Base;

@@ -23,7 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Training-loop work of the generator: kernels, copies, CUDA API calls, NVTX ranges.
 const Report& gpuReport() {
@@ -47,7 +49,8 @@ const Report& hostReport() {
         for (int s = 0; s < 256; ++s) {
             std::vector<uint32_t> frames;
             for (int d = 0; d <= s % 8; ++d)
-                frames.push_back(b.frameId({functions[(s + 7 * d) % 64], module, 0x1000u + 16u * ((s + 7 * d) % 64)}));
+                frames.push_back(b.frameId(
+                    {functions[(s + 7 * d) % 64], module, 0x1000u + 16u * ((s + 7 * d) % 64)}));
             stacks.push_back(b.stackId(frames));
         }
         const char* calls[] = {"read", "write", "poll", "ioctl", "pthread_mutex_lock"};
@@ -62,7 +65,8 @@ const Report& hostReport() {
                 call.end = t + 100 + (i * 37 + tid) % 500;
                 call.function = b.intern(calls[(i + tid) % 5]);
                 b.add(call);
-                b.add(CpuSampleEvent{5, tid, t + 500, stacks[(i * 13 + tid) % 256], 0, int16_t(tid % 2)});
+                b.add(CpuSampleEvent{5, tid, t + 500, stacks[(i * 13 + tid) % 256], 0,
+                                     int16_t(tid % 2)});
                 b.add(ThreadRunning{5, tid, t + 600, t + 900, int16_t(i % 2)});
             }
         }
@@ -72,8 +76,9 @@ const Report& hostReport() {
 }
 
 const Report& reportFor(const ReportInfo& info) {
-    return info.name == "osrt_sum" || info.name == "sample_sum" || info.name == "cpu_util_sum" ? hostReport()
-                                                                                               : gpuReport();
+    return info.name == "osrt_sum" || info.name == "sample_sum" || info.name == "cpu_util_sum"
+               ? hostReport()
+               : gpuReport();
 }
 
 TEST(StatsCancel, FlagSetBeforeTheRunStopsEveryReportAtOnce) {
@@ -118,7 +123,8 @@ TEST(StatsCancel, FlagClearGivesTheSameTables) {
 }
 
 // Runs `spec` with the flag set `delay` after the start, from another thread; its seconds.
-double secondsCancelledAfter(const Report& r, const std::string& spec, double delay, std::string& error) {
+double secondsCancelledAfter(const Report& r, const std::string& spec, double delay,
+                             std::string& error) {
     std::atomic<bool> cancel{false};
     StatsOptions o;
     o.cancel = &cancel;
@@ -139,8 +145,9 @@ double secondsCancelledAfter(const Report& r, const std::string& spec, double de
 // covered above) and nvtx_gpu_proj_*, whose time goes to building the NVTX projection, which
 // is not interrupted. The machine is shared, so each gets three tries.
 TEST(StatsCancel, FlagSetDuringALongReportEndsItEarly) {
-    for (const char* spec : {"cuda_gpu_kern_gb_sum", "cuda_api_trace", "cuda_gpu_trace", "cuda_kern_exec_sum",
-                             "cuda_kern_exec_trace", "nvtx_pushpop_trace", "nvtx_kern_sum"}) {
+    for (const char* spec :
+         {"cuda_gpu_kern_gb_sum", "cuda_api_trace", "cuda_gpu_trace", "cuda_kern_exec_sum",
+          "cuda_kern_exec_trace", "nvtx_pushpop_trace", "nvtx_kern_sum"}) {
         const Report& r = reportFor(*findReport(spec));
         double whole = 1e9;
         for (int run = 0; run < 2; ++run) {
@@ -154,8 +161,8 @@ TEST(StatsCancel, FlagSetDuringALongReportEndsItEarly) {
             seconds = secondsCancelledAfter(r, spec, whole / 8, error);
             if (error == kCancelled && seconds < whole * 0.6) break;
         }
-        std::printf("%s: %.1f ms whole, %.1f ms when cancelled after %.1f ms\n", spec, whole * 1e3, seconds * 1e3,
-                    whole / 8 * 1e3);
+        std::printf("%s: %.1f ms whole, %.1f ms when cancelled after %.1f ms\n", spec, whole * 1e3,
+                    seconds * 1e3, whole / 8 * 1e3);
         EXPECT_EQ(error, kCancelled) << spec;
         EXPECT_LT(seconds, whole * 0.6) << spec;
     }
