@@ -138,7 +138,16 @@ int runStats(int argc, char** argv) {
     // Kinds that the reports read only as per-name durations are folded from a .rep's chunks
     // instead of loaded (DurationScan.h).
     const bool nvtxFilter = !args->value("filter-nvtx").empty();
-    const KindSet scanned = sniffFileType(inputs[0]) == "rep" ? scannedKindsFor(specs, nvtxFilter) : KindSet{};
+    KindSet scanned = sniffFileType(inputs[0]) == "rep" ? scannedKindsFor(specs, nvtxFilter) : KindSet{};
+    std::unique_ptr<RepFile> scanFile;
+    if (!scanned.empty()) {
+        auto file = RepFile::open(inputs[0]);
+        if (!file) return fail(file.error());
+        scanFile = std::move(*file);
+        // NVTX ranges of very many (domain, name) pairs group faster loaded.
+        if (scanned.has(EventKind::NvtxRange) && !nvtxScanFits(scanFile->metadata()))
+            scanned = scanned.without(KindSet{EventKind::NvtxRange});
+    }
     auto loaded = openReportInput(inputs[0], statsReadOptions(specs, nvtxFilter, scanned));
     if (!loaded) return fail(loaded.error());
     const Report& report = **loaded;
@@ -146,9 +155,7 @@ int runStats(int argc, char** argv) {
     if (Status s = applyFilters(report, args->value("filter-time"), args->value("filter-nvtx"), opts); !s)
         return usageError("stats", s.error());
     if (!scanned.empty()) {
-        auto file = RepFile::open(inputs[0]);
-        if (!file) return fail(file.error());
-        auto folded = scanKinds(**file, scanned, opts);
+        auto folded = scanKinds(*scanFile, scanned, opts);
         if (!folded) return fail(folded.error());
         opts.scanned = std::move(*folded);
     }

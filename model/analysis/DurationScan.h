@@ -1,7 +1,8 @@
 #pragma once
 // Per-name duration groups folded straight from a .rep file's chunks (RepFile::scanTrack) on
 // every core, for the summaries that need nothing else of a kind's events (cuda_gpu_kern_sum,
-// cuda_api_sum, osrt_sum): the tracks are never loaded. Loading them first cost the columns'
+// cuda_api_sum, osrt_sum, and nvtx_sum, which also reads each range's style): the tracks are
+// never loaded. Loading them first cost the columns'
 // memory (start, end, name: 20 bytes per event, each page cleared by the kernel on first touch)
 // and a second pass over them to group (issue #23). A group keeps the values durationsByName
 // would give it, in the same order, so every summary is the same to the last digit.
@@ -18,6 +19,8 @@
 #include "model/rep/RepReader.h"
 
 namespace sl::analysis {
+
+struct ScannedNvtx;
 
 // The durations of one kind's events inside a window, by name id.
 class ScannedDurations {
@@ -46,6 +49,7 @@ public:
 
 private:
     friend Result<ScannedDurations> scanDurationsByName(const RepFile&, EventKind, const StatsOptions&, unsigned);
+    friend Result<ScannedNvtx> scanNvtxRanges(const RepFile&, const StatsOptions&, unsigned);
     std::vector<std::pair<uint32_t, DurationStats>> summarizeGroups(const std::vector<uint32_t>& groupOfKey,
                                                                     unsigned threads) const;
     std::vector<uint32_t> m_keys;
@@ -77,10 +81,25 @@ std::vector<SummaryRow> scannedRowsByName(const ScannedDurations& d, NameOf name
 Result<ScannedDurations> scanDurationsByName(const RepFile& file, EventKind kind, const StatsOptions& window,
                                             unsigned threads = 0);
 
+// NVTX ranges' durations for nvtx_sum, which groups by (style, "domain:name"): a key is
+// group * stride + 2 * name id + (1 for a start/end range, 0 for push/pop), where group indexes
+// `prefixes` ("" for the default domain, "domain:" otherwise; domains of the same name in
+// several processes are one group).
+struct ScannedNvtx {
+    ScannedDurations durations;
+    uint32_t stride = 0;
+    std::vector<std::string> prefixes;
+};
+Result<ScannedNvtx> scanNvtxRanges(const RepFile& file, const StatsOptions& window, unsigned threads = 0);
+// Whether a report's NVTX ranges are few enough in (domain, name) to scan (each worker holds a
+// slot per domain name, name id and style); otherwise nvtx_sum loads them.
+bool nvtxScanFits(const Report& metadata);
+
 // The kinds a stats run summarizes from the file instead of the loaded report, each scanned
-// once for the run's window.
+// once for the run's window (NVTX ranges in `nvtx`).
 struct ScannedKinds {
     std::vector<std::pair<EventKind, ScannedDurations>> kinds;
+    std::shared_ptr<const ScannedNvtx> nvtx;
     const ScannedDurations* find(EventKind k) const {
         for (const auto& [kind, d] : kinds)
             if (kind == k) return &d;

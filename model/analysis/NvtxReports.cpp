@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "model/analysis/DurationScan.h"
 #include "model/analysis/StatsReports.h"
 
 namespace sl::analysis {
@@ -16,6 +17,23 @@ const Track& trackOf(const Report& r, EventRef e) { return r.tracks[e.track]; }
 
 Table runNvtxSum(const Report& r, const StatsOptions& o) {
     Table t("nvtx_sum", "NVTX Range Summary");
+    if (const ScannedNvtx* s = o.scanned ? o.scanned->nvtx.get() : nullptr) {
+        // Folded from the file's chunks (DurationScan.h): keys of the same label are one group.
+        if (s->durations.events == 0) return Table::skip(t.name, t.title, kNoNvtx);
+        auto labelOf = [&](uint32_t key) {
+            const uint32_t rest = key % s->stride;
+            return std::pair<std::string_view, std::string>{rest % 2 ? "StartEnd" : "PushPop",
+                                                            s->prefixes[key / s->stride] + std::string(r.str(rest / 2))};
+        };
+        std::map<std::pair<std::string_view, std::string>, uint32_t> first;  // label -> its first key
+        std::vector<SummaryRow> rows;
+        for (auto& [key, stats] : s->durations.summarize([&](uint32_t key) { return first.emplace(labelOf(key), key).first->second; })) {
+            auto [style, label] = labelOf(key);
+            rows.push_back({{std::string(style), std::move(label)}, stats});
+        }
+        fillSummaryRows(t, {"Instances", {"Style", "Range"}}, rows);
+        return t;
+    }
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
     // Groups by (style, "domain:name") as shown. The label is built once per distinct (domain,
     // name id, style), not per range (a string and a map lookup per range cost ~150 ns, issue

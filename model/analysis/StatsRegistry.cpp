@@ -14,7 +14,7 @@ constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::Gr
 
 const std::array<ReportInfo, 25> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
-     "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}},
+     "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}, {}, KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
      KindSet{K::OsRuntime}, KindSet{K::OsRuntime}},
     {"cuda_api_sum", "CUDA API Summary", runCudaApiSum, true, "cudaapisum", "", "time spent in each CUDA API function", KindSet{K::CudaApi},

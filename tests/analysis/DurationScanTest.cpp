@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 
 #include "model/analysis/DurationScan.h"
 #include "model/analysis/StatsReports.h"
@@ -60,6 +61,37 @@ std::shared_ptr<Report> makeReport() {
             t = k.end + 100;
         }
     }
+    // NVTX ranges (nvtx_sum groups by style and "domain:name"): the default domain on three
+    // threads; a domain "phase" in two processes under different ids (one group per name);
+    // start/end and push/pop ranges of one name (two groups); and the default domain's
+    // "x:y" against domain "x"'s "y" (one label: one group).
+    b.ensureProcess(9).name = "other";
+    r.nvtxDomains.push_back({7, 3, "phase"});
+    r.nvtxDomains.push_back({9, 5, "phase"});
+    r.nvtxDomains.push_back({9, 6, "x"});
+    const uint32_t ranges[] = {b.intern("step"), b.intern("fwd"), b.intern("bwd")};
+    const uint32_t xy = b.intern("x:y"), y = b.intern("y");
+    auto range = [&](int64_t pid, int64_t tid, uint32_t domain, uint32_t name, RangeType type, int64_t& t) {
+        NvtxRangeEvent e;
+        e.pid = pid; e.tid = tid; e.domain = domain; e.message = name; e.rangeType = type;
+        e.start = t; e.end = t + 1 + next() % 20000;
+        b.add(e);
+        t = e.end + 50;
+    };
+    for (int64_t tid = 8; tid < 11; ++tid) {
+        int64_t t = 3000;
+        for (int i = 0; i < 20'000; ++i) range(7, tid, 0, ranges[next() % 3], RangeType::PushPop, t);
+        t = 3000;
+        for (int i = 0; i < 5'000; ++i) range(7, tid, 3, ranges[1], i % 4 ? RangeType::PushPop : RangeType::StartEnd, t);
+    }
+    int64_t t = 3000;
+    for (int i = 0; i < 8'000; ++i) range(7, 8, 0, xy, RangeType::PushPop, t);
+    for (int64_t tid : {20, 21}) {
+        t = 4000;
+        for (int i = 0; i < 10'000; ++i) range(9, tid, 5, ranges[1 + next() % 2], RangeType::StartEnd, t);
+    }
+    t = 4000;
+    for (int i = 0; i < 8'000; ++i) range(9, 21, 6, y, RangeType::PushPop, t);
     return b.finish();
 }
 
@@ -95,7 +127,7 @@ TEST_F(DurationScan, SameTablesAsTheLoadedReport) {
     const Report& whole = **full;
     auto file = RepFile::open(s_path);
     ASSERT_TRUE(file.ok()) << file.error();
-    for (const std::string spec : {"cuda_gpu_kern_sum", "cuda_api_sum", "osrt_sum"}) {
+    for (const std::string spec : {"cuda_gpu_kern_sum", "cuda_api_sum", "osrt_sum", "nvtx_sum"}) {
         const KindSet scanned = scannedKindsFor({spec}, false);
         ASSERT_FALSE(scanned.empty()) << spec;
         auto part = readReport(s_path, statsReadOptions({spec}, false, scanned));
@@ -125,6 +157,29 @@ TEST_F(DurationScan, SameTablesAsTheLoadedReport) {
     }
 }
 
+TEST_F(DurationScan, NvtxGroupsByStyleAndDomainNameAcrossProcesses) {
+    auto file = RepFile::open(s_path);
+    ASSERT_TRUE(file.ok()) << file.error();
+    auto folded = scanKinds(**file, KindSet{EventKind::NvtxRange}, {}, 2);
+    ASSERT_TRUE(folded.ok()) << folded.error();
+    ASSERT_NE((*folded)->nvtx, nullptr);
+    auto part = readReport(s_path, statsReadOptions({"nvtx_sum"}, false, KindSet{EventKind::NvtxRange}));
+    ASSERT_TRUE(part.ok()) << part.error();
+    StatsOptions o;
+    o.scanned = *folded;
+    auto t = runReport(**part, "nvtx_sum", o);
+    ASSERT_TRUE(t.ok()) << t.error();
+    std::map<std::string, int64_t> instances;  // "Style Range" -> Instances
+    const auto& style = t->columns.at(static_cast<size_t>(t->findColumn("Style"))).texts;
+    const auto& name = t->columns.at(static_cast<size_t>(t->findColumn("Range"))).texts;
+    const auto& count = t->columns.at(static_cast<size_t>(t->findColumn("Instances"))).ints;
+    for (size_t i = 0; i < t->rowCount(); ++i) instances[style[i] + " " + name[i]] = count[i];
+    EXPECT_EQ(instances["PushPop phase:fwd"], 3 * 3'750);
+    EXPECT_EQ(instances["StartEnd phase:fwd"] + instances["StartEnd phase:bwd"], 3 * 1'250 + 20'000);
+    EXPECT_EQ(instances["PushPop x:y"], 16'000);  // two domains, one label
+    EXPECT_EQ(instances.count("PushPop y"), 0u);
+}
+
 TEST_F(DurationScan, OnlyPlainSummariesAreScanned) {
     EXPECT_TRUE(scannedKindsFor({"cuda_gpu_kern_sum"}, false).has(EventKind::Kernel));
     // The launch's base name groups otherwise; another report reads the whole kernels.
@@ -133,6 +188,10 @@ TEST_F(DurationScan, OnlyPlainSummariesAreScanned) {
     EXPECT_FALSE(scannedKindsFor({"cuda_api_sum", "cuda_kern_exec_sum"}, false).has(EventKind::CudaApi));
     EXPECT_TRUE(scannedKindsFor({"nvtx_sum", "cuda_api_sum"}, true).has(EventKind::CudaApi));
     EXPECT_TRUE(scannedKindsFor({"no_such_report"}, false).empty());
+    EXPECT_TRUE(scannedKindsFor({"nvtx_sum"}, false).has(EventKind::NvtxRange));
+    // --filter-nvtx and the push/pop trace read the ranges themselves.
+    EXPECT_FALSE(scannedKindsFor({"nvtx_sum"}, true).has(EventKind::NvtxRange));
+    EXPECT_FALSE(scannedKindsFor({"nvtx_sum", "nvtx_pushpop_trace"}, false).has(EventKind::NvtxRange));
 }
 
 TEST_F(DurationScan, DamagedChunkIsAnErrorNamingIt) {
