@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "model/import/KinetoEventMapper.h"
+#include "model/import/UsedGpus.h"
 
 namespace sl::import {
 namespace {
@@ -152,7 +153,7 @@ void KinetoEventMapper::addGpuEntities(const std::vector<PendingTrack>& plan) {
             streams.emplace(pid, p.key.device, p.key.context, p.key.stream);
             m_cpuPids.insert(pid);
         }
-    std::set<std::tuple<int64_t, int32_t, uint32_t>> contexts;
+    UsedContexts contexts;
     for (const auto& [pid, device, context, stream] : streams) {
         CudaStream s;
         s.pid = pid;
@@ -162,17 +163,7 @@ void KinetoEventMapper::addGpuEntities(const std::vector<PendingTrack>& plan) {
         r.streams.push_back(s);
         contexts.emplace(pid, device, context);
     }
-    for (const auto& [pid, device, context] : contexts) {
-        r.contexts.push_back(CudaContext{pid, device, context, {}});
-        if (!r.findGpu(device)) {
-            Gpu g;
-            g.deviceId = device;
-            g.name = "GPU " + std::to_string(device);
-            r.gpus.push_back(g);
-        }
-    }
-    std::sort(r.gpus.begin(), r.gpus.end(),
-              [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
+    addUsedContextsAndGpus(r, contexts);
 }
 
 Status KinetoEventMapper::flushGpu() {

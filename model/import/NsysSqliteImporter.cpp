@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "model/import/ImportText.h"
+#include "model/import/UsedGpus.h"
 
 namespace sl::import {
 namespace {
@@ -329,7 +330,7 @@ void NsysSqliteImporter::readStreams() {
                                 static_cast<uint32_t>(st.i64(2)));
     }
     Report& r = m_b.report();
-    std::set<std::tuple<int64_t, int32_t, uint32_t>> contexts;
+    UsedContexts contexts;
     for (const auto& [pid, device, context, stream] : m_streams) {
         CudaStream s;
         s.pid = pid;
@@ -344,18 +345,8 @@ void NsysSqliteImporter::readStreams() {
         r.streams.push_back(s);
         contexts.emplace(pid, device, context);
     }
-    for (const auto& [pid, device, context] : contexts)
-        r.contexts.push_back(CudaContext{pid, device, context, {}});
     // GPUs that events use but TARGET_INFO_GPU does not describe still get a row.
-    for (const auto& [pid, device, context] : contexts) {
-        if (device < 0 || r.findGpu(device)) continue;
-        Gpu g;
-        g.deviceId = device;
-        g.name = "GPU " + std::to_string(device);
-        r.gpus.push_back(g);
-    }
-    std::sort(r.gpus.begin(), r.gpus.end(),
-              [](const Gpu& a, const Gpu& b) { return a.deviceId < b.deviceId; });
+    addUsedContextsAndGpus(r, contexts);
 }
 
 void NsysSqliteImporter::countUnmappedTables() {

@@ -51,6 +51,12 @@ void writeRanks(Ranks& r) {
     }
 }
 
+void showWindow(MainWindow& mw) {
+    mw.resize(1600, 900);
+    mw.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
+}
+
 ReportTab* openAndWait(MainWindow& mw, ReportTab* tab) {
     EXPECT_TRUE(test::waitUntil([&] { return tab->state() != ReportTab::State::Loading; }, 30000));
     EXPECT_EQ(tab->state(), ReportTab::State::Ready) << tab->errorMessage().toStdString();
@@ -74,9 +80,7 @@ TEST(MergedTimeline, FourRanksAsGroupsAtTheirOffsets) {
     Ranks r;
     ASSERT_NO_FATAL_FAILURE(writeRanks(r));
     MainWindow mw;
-    mw.resize(1600, 900);
-    mw.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
+    ASSERT_NO_FATAL_FAILURE(showWindow(mw));
     ReportTab* tab = openAndWait(mw, mw.openMerged(r.paths));
     ASSERT_EQ(tab->state(), ReportTab::State::Ready);
     EXPECT_EQ(tab->report()->eventCount(), r.events);
@@ -131,9 +135,7 @@ TEST(MergedTimeline, AFileThatCannotBeOpenedIsNamedAndTheOthersOpen) {
     ASSERT_NO_FATAL_FAILURE(writeRanks(r));
     const QString missing = QString::fromStdString(r.dir.file("rank9.rep"));
     MainWindow mw;
-    mw.resize(1600, 900);
-    mw.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
+    ASSERT_NO_FATAL_FAILURE(showWindow(mw));
     ReportTab* tab = openAndWait(mw, mw.openMerged(QStringList(r.paths) << missing));
     ASSERT_EQ(tab->state(), ReportTab::State::Ready);
     EXPECT_EQ(tab->mergeOutcome().parts.size(), static_cast<size_t>(kRanks));
@@ -161,9 +163,7 @@ TEST(MergedTimeline, OpenRecentHoldsTheMergeAndReopensIt) {
     Ranks r;
     ASSERT_NO_FATAL_FAILURE(writeRanks(r));
     MainWindow mw;
-    mw.resize(1600, 900);
-    mw.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&mw));
+    ASSERT_NO_FATAL_FAILURE(showWindow(mw));
     openAndWait(mw, mw.openMerged(r.paths));
     ASSERT_FALSE(mw.recentFiles().isEmpty());
     const QString entry = mw.recentFiles().front();
