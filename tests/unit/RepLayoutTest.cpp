@@ -29,23 +29,6 @@ uint64_t chunkBytes(const std::string& path) {
     return st.step() ? static_cast<uint64_t>(st.i64(0)) : 0;
 }
 
-void expectSameEvents(const Report& a, const Report& b) {
-    ASSERT_EQ(a.tracks.size(), b.tracks.size());
-    for (size_t i = 0; i < a.tracks.size(); ++i) {
-        const Track& x = a.tracks[i];
-        const Track& y = b.tracks[i];
-        SCOPED_TRACE(a.trackTitle(x));
-        EXPECT_EQ(x.key, y.key);
-        EXPECT_EQ(x.start, y.start);
-        EXPECT_EQ(x.end, y.end);
-        EXPECT_EQ(x.name, y.name);
-        EXPECT_EQ(x.laneOffsets, y.laneOffsets);
-        ASSERT_EQ(x.cols.size(), y.cols.size());
-        for (size_t c = 0; c < x.cols.size(); ++c)
-            for (size_t k = 0; k < x.size(); ++k)
-                ASSERT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k)) << c << " " << k;
-    }
-}
 
 TEST(RepLayout, PageSizeFollowsTheReportsSize) {
     EXPECT_EQ(RepWriter::pageSizeFor(0), 1024u);
@@ -132,8 +115,8 @@ TEST(RepLayout, FormatOneFilesReadTheSame) {
     auto b = readReport(dir.file("v2.rep"));
     ASSERT_TRUE(a.ok()) << a.error();
     ASSERT_TRUE(b.ok()) << b.error();
-    expectSameEvents(**a, **b);
-    expectSameEvents(*r, **b);
+    test::expectSameTracks(**a, **b);
+    test::expectSameTracks(*r, **b);
     EXPECT_LT(chunkBytes(dir.file("v2.rep")) * 100, chunkBytes(dir.file("v1.rep")) * 92)
         << "chunk encoding 2 should save at least 8% on these traces";
 }

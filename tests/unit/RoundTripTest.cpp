@@ -19,30 +19,6 @@ std::shared_ptr<Report> roundTrip(const Report& r, const test::TempDir& dir, Wri
     return back.ok() ? back.value() : nullptr;
 }
 
-void expectTracksEqual(const Report& a, const Report& b) {
-    ASSERT_EQ(a.tracks.size(), b.tracks.size());
-    for (size_t i = 0; i < a.tracks.size(); ++i) {
-        const Track& x = a.tracks[i];
-        const Track& y = b.tracks[i];
-        SCOPED_TRACE(a.trackTitle(x));
-        EXPECT_EQ(x.key, y.key);
-        EXPECT_EQ(x.start, y.start);
-        EXPECT_EQ(x.end, y.end);
-        EXPECT_EQ(x.laneOffsets, y.laneOffsets);
-        ASSERT_EQ(x.name.size(), y.name.size());
-        for (size_t k = 0; k < x.name.size(); ++k) EXPECT_EQ(a.str(x.name[k]), b.str(y.name[k]));
-        ASSERT_EQ(x.cols.size(), y.cols.size());
-        for (size_t c = 0; c < x.cols.size(); ++c)
-            for (size_t k = 0; k < x.size(); ++k) {
-                if (x.cols[c].type() == ColumnType::F64)
-                    EXPECT_EQ(x.cols[c].view<double>()[k], y.cols[c].view<double>()[k]);
-                else
-                    EXPECT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k));
-            }
-        EXPECT_EQ(x.tMin, y.tMin);
-        EXPECT_EQ(x.tMax, y.tMax);
-    }
-}
 
 TEST(RoundTrip, CallStacksOfCpuSamples) {
     test::TempDir dir;
@@ -105,7 +81,7 @@ TEST(RoundTrip, EveryEntityAndEventKind) {
     EXPECT_EQ(b->programOutput[0].text, "hello\n");
     ASSERT_EQ(b->kernelLaunches.size(), 1u);
     EXPECT_EQ(b->kernelLaunches[0], r->kernelLaunches[0]);
-    expectTracksEqual(*r, *b);
+    test::expectSameTracks(*r, *b);
 
     const Track* k = b->findTrack(TrackKey::forStream(EventKind::Kernel, 100, 0, 1, 7));
     ASSERT_TRUE(k);
@@ -206,7 +182,7 @@ TEST(RoundTrip, ChunkBoundaries) {
             auto back = roundTrip(*r, dir, o);
             ASSERT_TRUE(back);
             ASSERT_EQ(back->eventCount(), n);
-            expectTracksEqual(*r, *back);
+            test::expectSameTracks(*r, *back);
         }
     }
 }
@@ -231,7 +207,7 @@ TEST(RoundTrip, RepeatedColumnValuesStayCompact) {
     o.chunkEvents = 1000;
     auto back = roundTrip(*r, dir, o);
     ASSERT_TRUE(back);
-    expectTracksEqual(*r, *back);
+    test::expectSameTracks(*r, *back);
     const Track* t = back->findTrack(TrackKey::forThread(EventKind::NvtxRange, 1, 1, 0));
     ASSERT_TRUE(t);
     for (int c : {cols::Nvtx::Category, cols::Nvtx::Payload, cols::Nvtx::EndTid}) {
@@ -286,7 +262,7 @@ TEST(RoundTrip, StreamingWriterMatchesInMemory) {
     ASSERT_TRUE((*w)->commit(*r).ok());
     auto back = readReport(path);
     ASSERT_TRUE(back.ok()) << back.error();
-    expectTracksEqual(*r, **back);
+    test::expectSameTracks(*r, **back);
 }
 
 TEST(RoundTrip, WindowedTrackRead) {

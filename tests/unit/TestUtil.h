@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "model/core/ReportBuilder.h"
 
 namespace sl::test {
@@ -125,6 +127,33 @@ inline std::shared_ptr<Report> makeEveryKindReport() {
         b.add(CpuSampleEvent{100, 101, 7'000, s2, 0, 1});
     }
     return b.finish();
+}
+
+// Every track of `a` equals `b`'s: keys, times, lanes, names (as strings: the two reports may
+// intern them differently), every column (doubles as doubles) and the time bounds.
+inline void expectSameTracks(const Report& a, const Report& b) {
+    ASSERT_EQ(a.tracks.size(), b.tracks.size());
+    for (size_t i = 0; i < a.tracks.size(); ++i) {
+        const Track& x = a.tracks[i];
+        const Track& y = b.tracks[i];
+        SCOPED_TRACE(a.trackTitle(x));
+        EXPECT_EQ(x.key, y.key);
+        EXPECT_EQ(x.start, y.start);
+        EXPECT_EQ(x.end, y.end);
+        EXPECT_EQ(x.laneOffsets, y.laneOffsets);
+        ASSERT_EQ(x.name.size(), y.name.size());
+        for (size_t k = 0; k < x.name.size(); ++k) EXPECT_EQ(a.str(x.name[k]), b.str(y.name[k]));
+        ASSERT_EQ(x.cols.size(), y.cols.size());
+        for (size_t c = 0; c < x.cols.size(); ++c)
+            for (size_t k = 0; k < x.size(); ++k) {
+                if (x.cols[c].type() == ColumnType::F64)
+                    EXPECT_EQ(x.cols[c].view<double>()[k], y.cols[c].view<double>()[k]);
+                else
+                    EXPECT_EQ(x.cols[c].intAt(k), y.cols[c].intAt(k));
+            }
+        EXPECT_EQ(x.tMin, y.tMin);
+        EXPECT_EQ(x.tMax, y.tMax);
+    }
 }
 
 }  // namespace sl::test
