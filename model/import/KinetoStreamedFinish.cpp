@@ -40,7 +40,10 @@ Status KinetoEventMapper::writeTracks(RepWriter& writer, int64_t base,
     const double total = static_cast<double>(std::max<uint64_t>(1, m_spool->eventCount()));
     uint64_t written = 0;
     std::vector<int64_t> extra, values;
-    for (const auto& [key, sources] : writes) {
+    for (const auto& write : writes) {
+        // Not a structured binding: the merge's lambda below refers to them (clang 14).
+        const TrackKey& key = write.first;
+        const auto& sources = write.second;
         RepWriter::TrackStream& stream = writer.beginTrack(key);
         std::vector<TrackKey> keys;
         for (const Source& s : sources) keys.push_back(s.key);
