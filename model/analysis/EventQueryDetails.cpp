@@ -61,7 +61,9 @@ std::string timeText(const Report& r, int64_t t) {
 }
 
 std::string bytesText(uint64_t b) {
-    return formatBytes(b) + " (" + std::to_string(b) + " B)";
+    // The exact count beside a rounded size; a size already in bytes says it once ("64 B").
+    const std::string human = formatBytes(b), exact = std::to_string(b) + " B";
+    return human == exact ? human : human + " (" + exact + ")";
 }
 
 std::string payloadText(PayloadType type, uint64_t bits) {
