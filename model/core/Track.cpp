@@ -53,15 +53,15 @@ void Track::append(int64_t s, int64_t e, uint32_t n, const int64_t* extra) {
     for (size_t c = 0; c < cols.size(); ++c) cols[c].pushInt(extra ? extra[c] : 0);
 }
 
-void Track::finalize() {
+std::vector<uint32_t> Track::startOrder() {
     const size_t n = start.size();
     // Times from bad input (a damaged stream, a hostile trace) are held to the model's range.
     for (size_t i = 0; i < n; ++i) {
         start[i] = std::clamp(start[i], -kMaxEventTime, kMaxEventTime);
         if (!end.empty()) end[i] = std::clamp(end[i], start[i], kMaxEventTime);
     }
-    // Step 1: order by start, longer first on ties so that parents precede their children.
-    // Events that arrive in that order (the common case) need no order array.
+    // By start, longer first on ties so that parents precede their children. Events that
+    // arrive in that order (the common case) need no order array.
     const bool sorted = [&] {
         for (size_t i = 1; i < n; ++i) {
             if (start[i] < start[i - 1]) return false;
@@ -78,6 +78,25 @@ void Track::finalize() {
             return !end.empty() && end[a] > end[b];
         });
     }
+    return order;
+}
+
+void Track::permute(const std::vector<uint32_t>& order) {
+    permuteVec(start, order);
+    permuteVec(end, order);
+    permuteVec(name, order);
+    for (auto& c : cols) c.permute(order);
+}
+
+void Track::sortByStart() {
+    if (auto order = startOrder(); !order.empty()) permute(order);
+}
+
+void Track::finalize() {
+    const size_t n = start.size();
+    // Step 1: the order by start.
+    std::vector<uint32_t> order = startOrder();
+    const bool sorted = order.empty();
     auto at = [&](size_t k) { return sorted ? static_cast<uint32_t>(k) : order[k]; };
     // Step 2: first-fit lanes in that order, counted per lane. Packing is cheap and repeatable,
     // so the lane of each event is not stored: step 3 packs again when it has to move events.
@@ -109,10 +128,7 @@ void Track::finalize() {
             }
         }
         std::vector<uint32_t>().swap(order);
-        permuteVec(start, finalOrder);
-        permuteVec(end, finalOrder);
-        permuteVec(name, finalOrder);
-        for (auto& c : cols) c.permute(finalOrder);
+        permute(finalOrder);
     }
     finishLoaded();
 }

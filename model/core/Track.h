@@ -65,9 +65,17 @@ public:
     void append(int64_t s, int64_t e, uint32_t n, const int64_t* extra);
     // Sorts, packs lanes, computes tMin/tMax and the level-of-detail summary.
     void finalize();
+    // finalize()'s first step alone: times held to the model's range, events ordered by start,
+    // longer first on ties, then in arrival order (runs sorted now and packed into lanes later).
+    void sortByStart();
     // For data that is already lane-ordered (the reader): computes tMin/tMax and the LOD.
     void finishLoaded(bool levelOfDetail = true);
     size_t memoryBytes() const;
+
+private:
+    // Clamps the times and returns the order by start (empty when already in it).
+    std::vector<uint32_t> startOrder();
+    void permute(const std::vector<uint32_t>& order);
 };
 
 }  // namespace sl

@@ -1,43 +1,10 @@
 #include "model/import/TrackSpool.h"
 
 #include <algorithm>
-#include <numeric>
 #include <type_traits>
 
 namespace sl::import {
 namespace {
-
-template <class T>
-void permuteVector(std::vector<T>& v, const std::vector<uint32_t>& order) {
-    if (v.empty()) return;
-    std::vector<T> out(order.size());
-    for (size_t k = 0; k < order.size(); ++k) out[k] = v[order[k]];
-    v.swap(out);
-}
-
-// Sorts `t` as Track::finalize does before packing lanes: by start, longer first on ties, then
-// in arrival order. Times are held to the model's range first, as finalize holds them.
-void sortEvents(Track& t) {
-    const size_t n = t.size();
-    for (size_t i = 0; i < n; ++i) {
-        t.start[i] = std::clamp(t.start[i], -kMaxEventTime, kMaxEventTime);
-        if (!t.end.empty()) t.end[i] = std::clamp(t.end[i], t.start[i], kMaxEventTime);
-    }
-    auto before = [&t](size_t a, size_t b) {
-        if (t.start[a] != t.start[b]) return t.start[a] < t.start[b];
-        return !t.end.empty() && t.end[a] > t.end[b];
-    };
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; ++i) sorted = !before(i, i - 1);
-    if (sorted) return;
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), before);
-    permuteVector(t.start, order);
-    permuteVector(t.end, order);
-    permuteVector(t.name, order);
-    for (auto& c : t.cols) c.permute(order);
-}
 
 void clearEvents(Track& t) {
     t.start.clear();
@@ -109,7 +76,7 @@ Status TrackSpool::encodeRun(const Track& t, Run& run) {
 
 Status TrackSpool::spill(Track& t) {
     if (t.empty()) return {};
-    sortEvents(t);
+    t.sortByStart();  // as Track::finalize orders them before packing lanes
     Run run;
     if (Status s = encodeRun(t, run); !s) return s;
     m_events += t.size();
