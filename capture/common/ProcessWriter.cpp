@@ -25,6 +25,7 @@ namespace sl::capture {
 namespace detail {
 thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
 thread_local bool t_inTool SL_CAPTURE_TLS = false;
+thread_local bool t_inVforkChild SL_CAPTURE_TLS = false;
 std::atomic<uint32_t> g_generation{1};
 }  // namespace detail
 
@@ -613,7 +614,8 @@ void openLazily() {
 
 namespace detail {
 uint8_t* reserveSlow(uint32_t bytes, bool critical) {
-    if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed))
+    if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed) ||
+        t_inVforkChild)
         return nullptr;
     if (__builtin_expect(g_lazyPending.load(std::memory_order_relaxed), 0)) openLazily();
     if (bytes > g_bufferBytes / 2) return nullptr;
@@ -673,7 +675,7 @@ bool ProcessWriter::ownsFd(int fd) {
 }
 
 bool ProcessWriter::active() {
-    return g_active.load(std::memory_order_relaxed);
+    return g_active.load(std::memory_order_relaxed) && !detail::t_inVforkChild;
 }
 int64_t ProcessWriter::pid() {
     return g_pid;
@@ -797,7 +799,7 @@ void ProcessWriter::threadExit() {
 }
 
 void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
-    if (!g_active.load()) return;
+    if (!g_active.load() || detail::t_inVforkChild) return;  // a vfork child: the parent's state
     // A forked child that recorded nothing: before an exec (the new image announces itself) or
     // in a signal handler (no allocation there) it leaves no stream; else it says it existed.
     g_lazyAtExec = false;
@@ -863,7 +865,8 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
 }
 
 bool ProcessWriter::resumeAfterExec() {
-    if (!g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0) return false;
+    if (detail::t_inVforkChild || !g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0)
+        return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);
     g_queueLen.store(0);
@@ -889,7 +892,8 @@ void ProcessWriter::beforeFork() {
     // The writer thread leaves before fork() and comes back at the next hand-over: a program
     // that counts its threads at fork (Python 3.12+ warns "This process is multi-threaded"
     // from /proc/self/stat) must see only its own. It drains what was handed over first.
-    if (g_shutdown.load()) return;
+    // A fork in a vfork child (not allowed by POSIX) leaves the parent's writer alone.
+    if (g_shutdown.load() || detail::t_inVforkChild) return;
     int state = g_writerRunning.load(std::memory_order_acquire);
     for (int spins = 0; state == kWriterStarting && spins < 10000; ++spins) {
         sched_yield();  // another thread is creating it: g_writerThread is not set yet
@@ -953,7 +957,7 @@ void ProcessWriter::setAnnouncer(void (*announce)()) {
 }
 
 void ProcessWriter::openDeferred() {
-    if (g_lazyPending.load() && g_active.load() && !g_shutdown.load()) openLazily();
+    if (g_lazyPending.load() && active() && !g_shutdown.load()) openLazily();
 }
 
 uint64_t ProcessWriter::blocksWritten() {

@@ -57,6 +57,7 @@ struct ThreadState {
 namespace detail {
 extern thread_local ThreadState* t_state SL_CAPTURE_TLS;
 extern thread_local bool t_inTool SL_CAPTURE_TLS;
+extern thread_local bool t_inVforkChild SL_CAPTURE_TLS;
 extern std::atomic<uint32_t> g_generation;
 uint8_t* reserveSlow(uint32_t bytes, bool critical);
 }  // namespace detail
@@ -147,9 +148,15 @@ public:
     // compare against it and re-define their ids when it changed.
     static uint32_t generation() { return detail::g_generation.load(std::memory_order_relaxed); }
 
-    // True on threads of the tool itself (the writer) and while the tool is inside a libc call
-    // on its own behalf: interposers must pass such calls straight through.
-    static bool inTool() { return detail::t_inTool; }
+    // True on threads of the tool itself (the writer), while the tool is inside a libc call on
+    // its own behalf, and in a vfork child: interposers must pass such calls straight through.
+    static bool inTool() { return detail::t_inTool || detail::t_inVforkChild; }
+    // A vfork child runs in its parent's memory, on the calling thread's state, until it execs
+    // or exits: nothing of the writer may change there (active() is false, shutdown() and
+    // resumeAfterExec() do nothing). Set in the child by the vfork interposer, cleared by the
+    // parent when it resumes (the parent's thread is suspended until then).
+    static bool inVforkChild() { return detail::t_inVforkChild; }
+    static void setVforkChild(bool child) { detail::t_inVforkChild = child; }
     struct ToolScope {
         bool saved;
         ToolScope() : saved(detail::t_inTool) { detail::t_inTool = true; }

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
@@ -90,7 +91,19 @@ char** prepareExec(char* const envp[]);
 // Other modules' final flushes (FinalFlushHooks.cpp), before this module's own at _exit, exec
 // and a fatal signal (at exit() they flush from their own atexit handlers).
 void runFinalFlushHooks(capture::ExitHow how);
-char** withOurEnvironment(char* const envp[]);
+// What withOurEnvironment allocated (a vfork child's copy, which its parent frees).
+struct EnvironmentCopy {
+    char** array;
+    char* preload;  // the LD_PRELOAD entry it rewrote
+    void release() {
+        std::free(preload);
+        std::free(array);
+        preload = nullptr;
+        array = nullptr;
+    }
+};
+// With `copy`, what it allocates is recorded there; without, it is left to the exec.
+char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy = nullptr);
 void execFailed();
 
 }  // namespace sl::inject

@@ -105,6 +105,7 @@ void noteOpenMpWithoutOmpt() {
 }
 
 __attribute__((destructor(101))) void onUnload() {
+    if (ProcessWriter::inVforkChild()) return;  // exit() in a vfork child: the parent's state
     g_osrtOn.store(false);
     noteOpenMpWithoutOmpt();
     ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
@@ -217,7 +218,7 @@ std::string preloadWithOurs(std::string_view theirs) {
 
 // The environment an exec'd program gets: the program's, with our variables it dropped put
 // back, and our module added to an LD_PRELOAD it replaced (else that program is not traced).
-char** withOurEnvironment(char* const envp[]) {
+char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy) {
     if (!g_savedEnv || g_savedEnv->empty()) return const_cast<char**>(envp);
     size_t n = 0;
     for (char* const* e = envp; e && *e; ++e) ++n;
@@ -236,12 +237,16 @@ char** withOurEnvironment(char* const envp[]) {
         }
     }
     if (missing.empty() && replaced.empty()) return const_cast<char**>(envp);
-    // Leaked on purpose: exec replaces the image (and a failed exec is rare).
+    // Without `copy`, leaked on purpose: exec replaces the image (and a failed exec is rare).
     auto** out = static_cast<char**>(std::calloc(n + missing.size() + 1, sizeof(char*)));
     if (!out) return const_cast<char**>(envp);
     for (size_t i = 0; i < n; ++i) out[i] = envp[i];
-    for (auto& [i, text] : replaced)
-        if (char* copy = strdup(text.c_str())) out[i] = copy;
+    if (copy) copy->array = out;
+    for (auto& [i, text] : replaced)  // LD_PRELOAD only: at most one
+        if (char* dup = strdup(text.c_str())) {
+            out[i] = dup;
+            if (copy) copy->preload = dup;
+        }
     for (size_t i = 0; i < missing.size(); ++i) out[n + i] = const_cast<char*>(missing[i]);
     return out;
 }

@@ -12,6 +12,7 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "capture/common/ExecCheck.h"
 #include "capture/inject/InjectCommon.h"
@@ -30,10 +31,10 @@ bool childPidsAreOurs() {
     return ProcessWriter::pid() == ProcessWriter::namespacePid();
 }
 
-void childCreated(pid_t child, ChildVia via) {
+void childCreated(pid_t child, ChildVia via, int64_t time = capture::nowNs()) {
     if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
     ProcessWriter::ToolScope scope;
-    int64_t ints[3] = {child, capture::nowNs(), static_cast<int64_t>(via)};
+    int64_t ints[3] = {child, time, static_cast<int64_t>(via)};
     ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 3);
 }
 
@@ -46,26 +47,84 @@ void childReaped(pid_t child, int status) {
     ProcessWriter::emitMeta(MetaKind::ChildReaped, ints, 4);
 }
 
+// Why our module cannot be loaded into `file` (searched in PATH when `search`; the path found
+// goes into `found`), or Untraceable::No.
+capture::Untraceable untraceable(const char* file, bool search, char (&found)[4096],
+                                 const char*& path) {
+    path = file;
+    if (search) {
+        if (!capture::findExecutable(file, found, sizeof found)) return capture::Untraceable::No;
+        path = found;
+    }
+    return capture::untraceableImage(path);
+}
+
+std::string commandLineOf(char* const argv[]) {
+    std::string commandLine;
+    for (char* const* a = argv; a && *a; ++a) (commandLine += commandLine.empty() ? "" : " ") += *a;
+    return commandLine;
+}
+
+void emitUntracedImage(int64_t pid, int64_t time, capture::Untraceable why, std::string_view path,
+                       std::string_view commandLine) {
+    int64_t ints[3] = {pid, time, static_cast<int64_t>(why)};
+    std::string_view strs[2] = {path, commandLine};
+    ProcessWriter::emitMeta(MetaKind::UntracedImage, ints, 3, strs, 2);
+}
+
 // Before `pid` runs `file` (searched in PATH when `search`): when our module cannot be loaded
 // into it (static, setuid), say so now; the process will record nothing of its own.
 void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
     if (pid <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
     ProcessWriter::ToolScope scope;
     char found[4096];
-    const char* path = file;
-    if (search) {
-        if (!capture::findExecutable(file, found, sizeof found)) return;
-        path = found;
-    }
-    const capture::Untraceable why = capture::untraceableImage(path);
+    const char* path = nullptr;
+    const capture::Untraceable why = untraceable(file, search, found, path);
     if (why == capture::Untraceable::No) return;
     ProcessWriter::openDeferred();  // a forked child's announcement comes first
-    std::string commandLine;
-    for (char* const* a = argv; a && *a; ++a) (commandLine += commandLine.empty() ? "" : " ") += *a;
-    int64_t ints[3] = {pid == getpid() ? ProcessWriter::pid() : pid, capture::nowNs(),
-                       static_cast<int64_t>(why)};
-    std::string_view strs[2] = {path, commandLine};
-    ProcessWriter::emitMeta(MetaKind::UntracedImage, ints, 3, strs, 2);
+    emitUntracedImage(pid == getpid() ? ProcessWriter::pid() : pid, capture::nowNs(), why, path,
+                      commandLineOf(argv));
+}
+
+// What a vfork child leaves its parent, in the storage of the thread that called vfork (the
+// child runs on it while that thread is suspended): when the child started, whether the parent
+// was tracing, the environment copy it exec'd with (the parent frees it: the child's heap is the
+// parent's) and the untraceable image it ran, which the parent records with the child's pid
+// (the child may write nothing: the streams, buffers and file descriptors are the parent's).
+struct VforkHandoff {
+    int64_t childStart;
+    bool parentActive;
+    EnvironmentCopy environment;
+    capture::Untraceable why;
+    int64_t imageTime;
+    char* imagePath;    // malloc'd by the child
+    char* commandLine;  // malloc'd by the child
+    void forgetImage() {
+        std::free(imagePath);
+        std::free(commandLine);
+        imagePath = commandLine = nullptr;
+    }
+};
+thread_local VforkHandoff t_vfork SL_CAPTURE_TLS{};
+
+// In a vfork child about to exec `file`: an untraceable image is noted for the parent.
+void noteVforkImage(const char* file, bool search, char* const argv[]) {
+    if (!t_vfork.parentActive || !childPidsAreOurs()) return;
+    char found[4096];
+    const char* path = nullptr;
+    const capture::Untraceable why = untraceable(file, search, found, path);
+    t_vfork.forgetImage();  // an earlier exec of this child failed
+    if (why == capture::Untraceable::No) return;
+    t_vfork.why = why;
+    t_vfork.imageTime = capture::nowNs();
+    t_vfork.imagePath = strdup(path);
+    t_vfork.commandLine = strdup(commandLineOf(argv).c_str());
+}
+
+// The environment a vfork child execs with (withOurEnvironment; its copy freed by the parent).
+char** vforkChildEnvironment(char* const envp[]) {
+    t_vfork.environment.release();  // an earlier exec of this child failed
+    return withOurEnvironment(envp, &t_vfork.environment);
 }
 
 pid_t forkImpl(ChildVia via) {
@@ -198,23 +257,65 @@ SL_EXPORT pid_t fork(void) {
 SL_EXPORT int unshare(int flags) {
     SL_REAL(unshare);
     const int r = real_unshare.get()(flags);
-    if (r == 0 && (flags & CLONE_NEWPID)) ProcessWriter::childPidNamespaceChanged();
+    if (r == 0 && (flags & CLONE_NEWPID) && !ProcessWriter::inVforkChild())
+        ProcessWriter::childPidNamespaceChanged();
     return r;
 }
 
 SL_EXPORT int setns(int fd, int nstype) {
     SL_REAL(setns);
     const int r = real_setns.get()(fd, nstype);
-    if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)))  // 0: whatever fd is
+    if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)) &&  // 0: whatever fd is
+        !ProcessWriter::inVforkChild())
         ProcessWriter::childPidNamespaceChanged();
     return r;
 }
 
-// vfork's contract (the child only execs or _exits) is also met by fork; a real vfork cannot
-// be wrapped because the child would return through our frame on the parent's stack.
-SL_EXPORT pid_t vfork(void) {
+// vfork: a real one (VforkStub.S) on x86-64; these are the two halves it returns through, and
+// the fork it falls back to. Elsewhere vfork is served by fork: its contract (the child only
+// execs or _exits) is met by fork, and a real vfork cannot be wrapped in C because the child
+// would return through our frame on the parent's stack.
+extern "C" {
+// In the child, right after the system call: from here on nothing of ours changes.
+pid_t sl_vfork_child_started() {
+    t_vfork.childStart = sl::capture::nowNs();
+    t_vfork.parentActive = ProcessWriter::active();
+    ProcessWriter::setVforkChild(true);
+    return 0;
+}
+
+// In the parent, once the child exec'd or exited; `result` is the system call's (-errno when it
+// failed).
+pid_t sl_vfork_parent_resumed(long result) {
+    ProcessWriter::setVforkChild(false);
+    VforkHandoff& h = t_vfork;
+    h.environment.release();
+    if (result < 0) {
+        h.forgetImage();
+        errno = static_cast<int>(-result);
+        return -1;
+    }
+    const auto child = static_cast<pid_t>(result);
+    childCreated(child, sl::capture::ChildVia::Vfork, h.childStart);
+    if (h.imagePath && ProcessWriter::active()) {
+        ProcessWriter::ToolScope scope;
+        emitUntracedImage(child, h.imageTime, h.why, h.imagePath,
+                          h.commandLine ? h.commandLine : "");
+    }
+    h.forgetImage();
+    return child;
+}
+
+pid_t sl_vfork_as_fork() {
     return forkImpl(sl::capture::ChildVia::Vfork);
 }
+}
+
+#if !(defined(__x86_64__) && defined(__linux__))
+SL_EXPORT pid_t vfork(void) {
+    return sl_vfork_as_fork();
+}
+#endif
 
 SL_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* fa,
                           const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
@@ -249,6 +350,10 @@ SL_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_
 
 SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
     SL_REAL(execve);
+    if (ProcessWriter::inVforkChild()) {
+        noteVforkImage(path, false, argv);
+        return real_execve.get()(path, argv, vforkChildEnvironment(envp));
+    }
     checkImage(getpid(), path, false, argv);
     char** env = prepareExec(envp);
     int r = real_execve.get()(path, argv, env);
@@ -260,6 +365,10 @@ SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
 
 SL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
     SL_REAL(execvpe);
+    if (ProcessWriter::inVforkChild()) {
+        noteVforkImage(file, true, argv);
+        return real_execvpe.get()(file, argv, vforkChildEnvironment(envp));
+    }
     checkImage(getpid(), file, true, argv);
     char** env = prepareExec(envp);
     int r = real_execvpe.get()(file, argv, env);
@@ -306,9 +415,11 @@ SL_EXPORT int execle(const char* path, const char* arg, ...) {
 
 SL_EXPORT void _exit(int code) {
     SL_REAL(_exit);
-    g_osrtOn.store(false);
-    runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
-    ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
+    if (!ProcessWriter::inVforkChild()) {  // a vfork child has nothing to flush
+        g_osrtOn.store(false);
+        runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
+        ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
+    }
     real__exit.get()(code);
     __builtin_unreachable();
 }
@@ -319,7 +430,7 @@ SL_EXPORT void _Exit(int code) {
 
 SL_EXPORT void exit(int code) {
     SL_REAL(exit);
-    g_exitCode.store(code & 0xff);
+    if (!ProcessWriter::inVforkChild()) g_exitCode.store(code & 0xff);
     real_exit.get()(code);
     __builtin_unreachable();
 }

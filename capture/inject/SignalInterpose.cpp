@@ -40,9 +40,12 @@ bool isDefault(const struct sigaction& a) {
 
 void flushHandler(int sig, siginfo_t*, void*) {
     // Only installed while the program's disposition is SIG_DFL: the process is about to end.
-    g_osrtOn.store(false);
-    runFinalFlushHooks(capture::ExitHow::Signal);
-    ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
+    // A vfork child has nothing to flush (and the state is its parent's).
+    if (!ProcessWriter::inVforkChild()) {
+        g_osrtOn.store(false);
+        runFinalFlushHooks(capture::ExitHow::Signal);
+        ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
+    }
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
@@ -65,10 +68,23 @@ int installFlushHandler(int sig) {
     return g_realSigaction(sig, &sa, nullptr);
 }
 
+// In a vfork child the views are its parent's (shared memory), so they stay as they are: the
+// child's dispositions are the kernel's, and our handler in them reads as the view it stands for.
+int vforkChildSigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {
+    struct sigaction current {};
+    if (g_realSigaction(sig, act, &current) != 0) return -1;
+    if (oldact)
+        *oldact = (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == flushHandler
+                      ? g_slots[sig].view
+                      : current;
+    return 0;
+}
+
 int virtualSigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {
     if (!g_realSigaction) g_realSigaction = reinterpret_cast<SigactionFn>(dlsym(RTLD_NEXT, "sigaction"));
     if (sig <= 0 || sig >= kMaxSignal || !g_slots[sig].managed)
         return g_realSigaction(sig, act, oldact);
+    if (ProcessWriter::inVforkChild()) return vforkChildSigaction(sig, act, oldact);
     const struct sigaction previous = g_slots[sig].view;
     if (act) {
         const int r = isDefault(*act) ? installFlushHandler(sig) : g_realSigaction(sig, act, nullptr);

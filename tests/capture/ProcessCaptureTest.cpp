@@ -19,6 +19,42 @@ const Process* findByPid(const Report& r, int64_t pid) {
     return nullptr;
 }
 
+// vfork as programs use it (the child shares the parent's memory until it execs or exits):
+// the client's checks hold under the profile as without it, the exec'd children are traced,
+// and the parent's recording goes on (its ranges, its second thread's).
+TEST(ProcessCapture, VforkBehavesAsWithoutTheProfiler) {
+    ASSERT_EQ(exitCodeOf(runProcess({client("vfork_child")})), 0)
+        << "the client's own checks fail without the profiler";
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none", "-o",
+         dir.file("vfork.rep"), client("vfork_child")},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    auto r = load(dir.file("vfork.rep"));
+    ASSERT_TRUE(r);
+    auto after = events(*r, EventKind::NvtxRange, "after-vfork");
+    ASSERT_EQ(after.size(), 1u);
+    const int64_t root = after[0].pid;
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "worker").size(), 50u);
+    for (const auto& [name, exit] : {std::pair<const char*, int>{"vfork-exec", 21},
+                                     std::pair<const char*, int>{"vfork-empty-env", 22}}) {
+        SCOPED_TRACE(name);
+        const Process* p = processWithExit(*r, exit);
+        ASSERT_TRUE(p);
+        EXPECT_EQ(p->parentPid, root);
+        auto ranges = events(*r, EventKind::NvtxRange, name);
+        ASSERT_EQ(ranges.size(), 1u) << "the exec'd vfork child was not traced";
+        EXPECT_EQ(ranges[0].pid, p->pid);
+    }
+    const Process* failedExec = processWithExit(*r, 127);
+    ASSERT_TRUE(failedExec);
+    EXPECT_EQ(failedExec->parentPid, root);
+    // The root, 2 children that only _exit, 1 whose exec failed, 2 exec'd ones, 500 /bin/true.
+    EXPECT_EQ(r->processes.size(), 506u);
+}
+
 TEST(ProcessCapture, ForkExecSpawnVfork) {
     CaptureDir dir;
     ASSERT_EQ(profile(dir.file("tree.rep"), {}, {client("proc_tree")}), 0);
