@@ -284,10 +284,15 @@ pid_t sl_vfork_child_started() {
     return 0;
 }
 
+// AddressSanitizer's own vfork (which ours replaces in an instrumented program) clears what the
+// child's frames left in the shadow of the stack below the caller's.
+void __asan_handle_vfork(void* sp) __attribute__((weak));
+
 // In the parent, once the child exec'd or exited; `result` is the system call's (-errno when it
-// failed).
-pid_t sl_vfork_parent_resumed(long result) {
+// failed), `callerSp` the stack pointer of vfork's caller.
+pid_t sl_vfork_parent_resumed(long result, void* callerSp) {
     ProcessWriter::setVforkChild(false);
+    if (__asan_handle_vfork) __asan_handle_vfork(callerSp);
     VforkHandoff& h = t_vfork;
     h.environment.release();
     if (result < 0) {

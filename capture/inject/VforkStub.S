@@ -10,7 +10,8 @@
  * function that returns to vfork's caller: sl_vfork_child_started in the child, which marks the
  * thread as a vfork child (ProcessWriter::inVforkChild), and sl_vfork_parent_resumed in the
  * parent, which runs when the child has exec'd or exited: it clears the mark, records the child
- * and sets errno on failure (its argument is the system call's result).
+ * and sets errno on failure (its arguments: the system call's result, the caller's stack
+ * pointer).
  *
  * With a shadow stack (CET), shared with the child, vfork is served by fork
  * (sl_vfork_as_fork): rdsspq leaves %rsi at 0 where shadow stacks are off or unsupported.
@@ -38,6 +39,7 @@ vfork:
     testq %rax, %rax
     jz 1f
     movq %rax, %rdi
+    leaq 8(%rsp), %rsi /* the caller's stack pointer: the child used what is below it */
     jmp sl_vfork_parent_resumed
 1:
     jmp sl_vfork_child_started

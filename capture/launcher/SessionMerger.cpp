@@ -739,7 +739,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
     ShortList untraced;
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
-        const bool silent = !pi.announced && pi.streams == 0 &&
+        const bool silent = !pi.announced && pi.streams == 0 && !pi.vforked &&
                             (pi.creator || pid == m_rootPid);
         if (!silent && !pi.untraced && !pi.unseenImage) continue;
         std::string who =

@@ -100,6 +100,9 @@ private:
         int64_t firstParent = 0, firstParentTime = kUnknownTime;
         int64_t lastParent = 0, lastParentTime = kUnknownTime;
         int64_t reaper = 0;
+        // Made by vfork: until it execs it runs its parent's code in its parent's memory, so a
+        // vfork child that exits without an exec records nothing and is not "untraced".
+        bool vforked = false;
         int64_t kernelExit = kUnknownTime;  // its last thread's exit, as the kernel saw it
         uint8_t untraced = 0;  // Untraceable: its last image could not load our module
         bool unseenImage = false;  // its last image was exec'd past our exec interposers

@@ -151,6 +151,13 @@ inline int64_t diagnostic(const Report& r, const std::string& name, int64_t pid 
     return n;
 }
 
+// The reason text of the processes_untraced diagnostic ("" when there is none).
+inline std::string untracedReason(const Report& r) {
+    for (const auto& d : r.diagnostics)
+        if (d.name == "capture.processes_untraced") return d.reason;
+    return {};
+}
+
 inline uint32_t domainId(const Report& r, int64_t pid, const std::string& name) {
     for (const auto& d : r.nvtxDomains)
         if (d.pid == pid && d.name == name) return d.domainId;

@@ -53,6 +53,8 @@ TEST(ProcessCapture, VforkBehavesAsWithoutTheProfiler) {
     EXPECT_EQ(failedExec->parentPid, root);
     // The root, 2 children that only _exit, 1 whose exec failed, 2 exec'd ones, 500 /bin/true.
     EXPECT_EQ(r->processes.size(), 506u);
+    // A vfork child that exits without an exec ran its parent's code: not an untraced process.
+    EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0) << untracedReason(*r);
 }
 
 TEST(ProcessCapture, ForkExecSpawnVfork) {

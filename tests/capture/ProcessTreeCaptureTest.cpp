@@ -16,12 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string untracedReason(const Report& r) {
-    for (const auto& d : r.diagnostics)
-        if (d.name == "capture.processes_untraced") return d.reason;
-    return {};
-}
-
 // Twenty execs: the row is the one process, named by its last image.
 TEST(ProcessTree, ExecChainOf20EndsWithTheLastCommandLine) {
     CaptureDir dir;
