@@ -276,6 +276,12 @@ SL_EXPORT int setns(int fd, int nstype) {
 // execs or _exits) is met by fork, and a real vfork cannot be wrapped in C because the child
 // would return through our frame on the parent's stack.
 extern "C" {
+// Before the system call: 0 when this thread is a vfork child already (the inner vfork is then
+// served by fork).
+int sl_vfork_allowed() {
+    return ProcessWriter::inVforkChild() ? 0 : 1;
+}
+
 // In the child, right after the system call: from here on nothing of ours changes.
 pid_t sl_vfork_child_started() {
     t_vfork.childStart = sl::capture::nowNs();

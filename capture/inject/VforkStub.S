@@ -14,7 +14,9 @@
  * pointer).
  *
  * With a shadow stack (CET), shared with the child, vfork is served by fork
- * (sl_vfork_as_fork): rdsspq leaves %rsi at 0 where shadow stacks are off or unsupported.
+ * (sl_vfork_as_fork): rdsspq leaves %rsi at 0 where shadow stacks are off or unsupported. So is
+ * a vfork called by a vfork child (sl_vfork_allowed: not allowed by POSIX, and the inner
+ * parent's resumption would unmark the outer child).
  * Other architectures define vfork in ProcessInterpose.cpp. */
 #if defined(__x86_64__) && defined(__linux__)
     .text
@@ -28,6 +30,13 @@ vfork:
     rdsspq %rsi
     testq %rsi, %rsi
     jnz 2f
+    subq $8, %rsp /* the stack aligned for a call */
+    .cfi_adjust_cfa_offset 8
+    call sl_vfork_allowed
+    addq $8, %rsp
+    .cfi_adjust_cfa_offset -8
+    testl %eax, %eax
+    jz 2f
     popq %rdi
     .cfi_adjust_cfa_offset -8
     .cfi_register %rip, %rdi

@@ -10,6 +10,7 @@
 //   empty-env      the same with an empty environment, range "vfork-empty-env" (22).
 //   signals        the child ignores SIGTERM and resets SIGUSR1, then exits (0): the parent's
 //                  dispositions read as before and its SIGUSR1 handler still runs.
+//   nested         the child vforks a child of its own (5) and exits with its code + 1 (6).
 //   heap           500 vfork + exec of /bin/true with "LD_PRELOAD=" as the whole environment
 //                  (0 each): the parent's heap in use grows by less than 16 KiB.
 // Meanwhile a second thread pushes 50 ranges "worker"; at the end the main thread pushes
@@ -108,6 +109,19 @@ bool signals() {
     return report("signals", ok, ok ? "" : "(a child's dispositions reached the parent)");
 }
 
+bool nested() {
+    const pid_t pid = vfork();
+    if (pid == 0) {
+        const pid_t inner = vfork();
+        if (inner == 0) _exit(5);
+        _exit(waitFor(inner) + 1);
+    }
+    const int code = waitFor(pid);
+    char detail[32];
+    std::snprintf(detail, sizeof detail, "(child exit %d)", code);
+    return report("nested", code == 6, detail);
+}
+
 bool heap() {
     char preload[] = "LD_PRELOAD=";
     char* env[] = {preload, nullptr};
@@ -157,6 +171,7 @@ int main(int argc, char** argv) {
     ok = execSelf(self, "vfork-exec", "21", environ) && ok;
     ok = execSelf(self, "vfork-empty-env", "22", emptyEnv) && ok;
     ok = signals() && ok;
+    ok = nested() && ok;
     ok = heap() && ok;
     worker.join();
     nvtxRangePushA("after-vfork");
