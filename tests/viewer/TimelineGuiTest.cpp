@@ -411,7 +411,9 @@ TEST_F(TimelineGui, InputOnTheGlWindowReachesTheWidget) {
     QTest::mousePress(s, Qt::RightButton, {}, header);
     QTest::mouseRelease(s, Qt::RightButton, {}, header);
     closer.stop();
-    EXPECT_EQ(items.join('|').toStdString(), "Pin row to top|Expand|Show everything\tHome|Clear markers");
+    EXPECT_EQ(items.join('|').toStdString(),
+              "Pin row to top|Expand|Collapse all at this level|Expand all at this level|"
+              "Show everything\tHome|Clear markers");
     // Frames keep reaching the window after all this.
     waitForFrame(w);
 }

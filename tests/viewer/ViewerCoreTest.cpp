@@ -503,6 +503,68 @@ TEST(TimelineScene, AnInstantAtTheReportsEndIsInTheFullView) {
     EXPECT_EQ(viewEnd(*b2.finish()), 2000);
 }
 
+// A tree of many processes (a parallel build) starts with all but the first collapsed, and a
+// collapsed group draws its threads' CPU activity in its own line (GroupSummary.h): colored
+// where a thread ran, empty where none did; an expanded group draws nothing of its own.
+TEST(RowTree, ManyProcessesStartCollapsedWithTheirCpuActivity) {
+    auto reportOf = [](int processes) {
+        ReportBuilder b;
+        for (int i = 0; i < processes; ++i) {
+            const int64_t pid = 100 + i;
+            b.ensureProcess(pid).name = "cc1";
+            b.ensureThread(pid, pid);
+            // Each process runs 1 ms, one after the other, on two threads of which one is busy.
+            b.add(ThreadRunning{pid, pid, kOrigin + i * kMs, kOrigin + (i + 1) * kMs, 0});
+            b.add(NvtxRangeEvent{pid, pid, 0, kOrigin + i * kMs, kOrigin + i * kMs + 10,
+                                 b.intern("work")});
+        }
+        return b.finish();
+    };
+    auto few = buildRowTree(*reportOf(16));
+    for (const auto& c : few->children()) EXPECT_TRUE(c->expanded()) << c->title();
+
+    std::shared_ptr<Report> r = reportOf(20);
+    auto root = buildRowTree(*r);
+    ASSERT_EQ(root->children().size(), 20u);
+    EXPECT_TRUE(root->children()[0]->expanded());
+    for (size_t i = 1; i < 20; ++i) EXPECT_FALSE(root->children()[i]->expanded()) << i;
+
+    // Process 105 ran in [5, 6) ms: at 10 us per pixel, columns 500-599.
+    const Row& collapsed = *root->children()[5];
+    ASSERT_EQ(collapsed.title(), "Process 105 (cc1)");
+    Palette palette(*r);
+    RowContext ctx;
+    ctx.t0 = kOrigin;
+    ctx.t1 = kOrigin + 20 * kMs;
+    ctx.nsPerPixel = 10'000;
+    ctx.width = 2000;
+    ctx.y = 0;
+    ctx.height = collapsed.height();
+    ctx.palette = &palette;
+    DrawList out;
+    collapsed.build(ctx, out);
+    out.endStrip();
+    const float y = Row::kGroupHeight / 2;
+    EXPECT_NE(out.stripColorAt(550, y), 0u);
+    EXPECT_EQ(out.stripColorAt(450, y), 0u);
+    EXPECT_EQ(out.stripColorAt(650, y), 0u);
+    // Fully busy columns are drawn stronger than a column the thread ran a tenth of.
+    DrawList partial;
+    RowContext wide = ctx;
+    wide.nsPerPixel = 10 * kMs;  // a column of 10 ms: process 105 ran 1 of them
+    wide.width = 2;
+    collapsed.build(wide, partial);
+    partial.endStrip();
+    const uint32_t weak = partial.stripColorAt(0, y), strong = out.stripColorAt(550, y);
+    ASSERT_NE(weak, 0u);
+    EXPECT_NE(weak, strong);
+
+    DrawList expanded;
+    root->children()[0]->build(ctx, expanded);
+    EXPECT_TRUE(expanded.strips.empty());
+    EXPECT_TRUE(expanded.boxes.empty());
+}
+
 // Issue #21 item 7: readable labels.
 TEST(TimeRuler, LabelsStayShortAtEveryZoom) {
     auto digits = [](const std::string& s) {

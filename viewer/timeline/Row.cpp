@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include "viewer/timeline/GroupSummary.h"
+
 namespace sl::viewer {
 
-void Row::build(const RowContext&, DrawList&) const {}
+void Row::build(const RowContext& ctx, DrawList& out) const {
+    // An expanded group's rows show its events; a collapsed one sums them up in its own line.
+    if (!m_expanded && !m_children.empty()) buildGroupSummary(*this, ctx, out);
+}
 
 std::optional<HitInfo> Row::hitTest(const RowContext&, float, float) const {
     return std::nullopt;

@@ -58,6 +58,8 @@ public:
     uint64_t count() const { return m_count; }  // events in this row (groups: in all children)
     // Height of the row's own content in pixels (groups: their header line).
     virtual float height() const { return kGroupHeight; }
+    // Appends the row's drawing for this frame. A group draws nothing while expanded and its
+    // rows' activity in its own line when collapsed (GroupSummary.h).
     virtual void build(const RowContext& ctx, DrawList& out) const;
     virtual std::optional<HitInfo> hitTest(const RowContext& ctx, float x, float y) const;
     virtual bool isGroup() const { return true; }

@@ -1,6 +1,7 @@
 #include "viewer/timeline/RowTreeBuilder.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <map>
 #include <set>
 #include <variant>
@@ -130,6 +131,7 @@ private:
     Row* stream(const TrackKey& k);
     std::vector<const Process*> processOrder() const;
     void foldQuietThreads();
+    void collapseManyProcesses();
     void placeGpusAfterTheirProcess();
     void groupMergedRanks();
 
@@ -270,6 +272,7 @@ std::unique_ptr<Row> Builder::run() {
         }
     }
     foldQuietThreads();
+    collapseManyProcesses();
     placeGpusAfterTheirProcess();
     if (m_r.session.source == "merged") groupMergedRanks();
     if (m_projected) addProjectedNvtxRows(*m_root, *m_projected);
@@ -309,6 +312,22 @@ void Builder::foldQuietThreads() {
         fold->setExpanded(false);
         Row* f = proc->addChild(std::move(fold));
         for (const Row* r : rows) f->addChild(proc->takeChild(r));
+    }
+}
+
+// A tree of many processes (a build, a pool of workers) starts with every process but the first
+// collapsed: one line each, which shows its CPU activity (GroupSummary.h), so the whole tree fits
+// on a few screens and the busy ones can be opened.
+void Builder::collapseManyProcesses() {
+    constexpr size_t kExpandedProcesses = 16;
+    if (m_processes.size() <= kExpandedProcesses) return;
+    std::unordered_set<const Row*> processes;
+    for (const auto& [pid, row] : m_processes) processes.insert(row);
+    bool first = true;
+    for (const auto& c : m_root->children()) {
+        if (!processes.count(c.get())) continue;
+        if (!first) c->setExpanded(false);
+        first = false;
     }
 }
 

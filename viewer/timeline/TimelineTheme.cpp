@@ -22,6 +22,7 @@ constexpr TimelineTheme kLight{
     .pinnedLine = 0xFF9AA3AF,
     .rangeLabel = 0xFF0D47A1,
     .cover = 0xB4FFFFFF,
+    .summary = 0xFF3F6FB5,
 };
 
 // Dark: the grey steps of common dark desktop themes; text light enough for 7:1 contrast.
@@ -41,6 +42,7 @@ constexpr TimelineTheme kDark{
     .pinnedLine = 0xFF6A717B,
     .rangeLabel = 0xFF90CAF9,
     .cover = 0xB41E1F22,
+    .summary = 0xFF7FA8E0,
 };
 
 std::atomic<const TimelineTheme*> g_current{&kLight};

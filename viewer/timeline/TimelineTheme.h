@@ -24,6 +24,7 @@ struct TimelineTheme {
     uint32_t pinnedLine;   // under the pinned rows
     uint32_t rangeLabel;   // NVTX range names projected onto the ruler
     uint32_t cover;        // dims events that do not match a filter (ARGB, translucent)
+    uint32_t summary;      // a collapsed group's activity (GroupSummary.h), blended on groupBg
 
     static const TimelineTheme& light();
     static const TimelineTheme& dark_();

@@ -554,11 +554,23 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e) {
             m_scene->setPinned(row, !row->pinned());
             rebuild();
         });
-        if (row->isGroup())
+        if (row->isGroup()) {
             menu.addAction(row->expanded() ? "Collapse" : "Expand", this, [this, row] {
                 m_scene->setExpanded(row, !row->expanded());
                 rebuild();
             });
+            // The row and the groups beside it (all processes, all ranks): a collapsed group
+            // keeps a line of its activity, so a long tree reads folded.
+            if (row->parent())
+                for (bool expand : {false, true})
+                    menu.addAction(expand ? "Expand all at this level" : "Collapse all at this level",
+                                   this, [this, row, expand] {
+                                       for (const auto& sibling : row->parent()->children())
+                                           if (sibling->isGroup())
+                                               m_scene->setExpanded(sibling.get(), expand);
+                                       rebuild();
+                                   });
+        }
     }
     if (m_view.hasSelection())
         menu.addAction("Zoom to selection\tShift+Z", this, [this] { m_view.zoomToSelection(); });
