@@ -559,7 +559,17 @@ TEST(RowTree, ManyProcessesStartCollapsedWithTheirCpuActivity) {
     ASSERT_NE(weak, 0u);
     EXPECT_NE(weak, strong);
 
+    // Its tooltip: the group and how busy it is under the mouse; nothing where it is idle.
+    const auto hit = collapsed.hitTest(ctx, 550.5f, y);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->name, "Process 105 (cc1)");
+    ASSERT_FALSE(hit->fields.empty());
+    EXPECT_EQ(hit->fields[0].first, "CPU busy");
+    EXPECT_EQ(hit->fields[0].second, "100% of this pixel's time");
+    EXPECT_FALSE(collapsed.hitTest(ctx, 450.5f, y));
+
     DrawList expanded;
+    EXPECT_FALSE(root->children()[0]->hitTest(ctx, 0.5f, y));
     root->children()[0]->build(ctx, expanded);
     EXPECT_TRUE(expanded.strips.empty());
     EXPECT_TRUE(expanded.boxes.empty());

@@ -26,50 +26,77 @@ void collectTracks(const Row& group, std::unordered_set<const Track*>& seen,
     }
 }
 
-}  // namespace
-
-void buildGroupSummary(const Row& group, const RowContext& ctx, DrawList& out) {
+// The rows a summary reads (CPU activity where the group has it; else every row but CPU
+// samples, instants without busy time to weigh), at most kGroupSummaryMaxTracks.
+std::vector<const Track*> summaryTracks(const Row& group, bool& cpu) {
     std::unordered_set<const Track*> seen;
     std::vector<const Track*> tracks;
     collectTracks(group, seen, tracks);
-    // CPU activity where the group has it; else every row but CPU samples (instants: no busy
-    // time to weigh).
-    const bool cpu = std::any_of(tracks.begin(), tracks.end(), [](const Track* t) {
-        return t->key.kind == EventKind::ThreadState;
-    });
+    cpu = std::any_of(tracks.begin(), tracks.end(),
+                      [](const Track* t) { return t->key.kind == EventKind::ThreadState; });
     std::erase_if(tracks, [cpu](const Track* t) {
         return cpu ? t->key.kind != EventKind::ThreadState : t->key.kind == EventKind::CpuSample;
     });
-    if (tracks.empty() || ctx.width < 1) return;
     if (tracks.size() > kGroupSummaryMaxTracks) {
         std::partial_sort(tracks.begin(), tracks.begin() + kGroupSummaryMaxTracks, tracks.end(),
                           [](const Track* a, const Track* b) { return a->size() > b->size(); });
         tracks.resize(kGroupSummaryMaxTracks);
     }
-    // One bucket per pixel column of the event area.
-    const auto n = static_cast<uint32_t>(std::ceil(ctx.width));
-    const int64_t b0 = ctx.t0;
-    const int64_t b1 = ctx.t0 + static_cast<int64_t>(n * ctx.nsPerPixel);
-    const double bucketNs = static_cast<double>(b1 - b0) / n;
-    if (bucketNs <= 0) return;
-    std::vector<double> busy(n, 0.0);
+    return tracks;
+}
+
+}  // namespace
+
+GroupActivity groupActivity(const Row& group, int64_t t0, int64_t t1, uint32_t columns) {
+    GroupActivity a;
+    const std::vector<const Track*> tracks = summaryTracks(group, a.cpu);
+    if (tracks.empty() || columns == 0 || t1 <= t0) return a;
+    a.busy.assign(columns, 0.0);
+    const double bucketNs = static_cast<double>(t1 - t0) / columns;
     std::vector<LodBucket> buckets;
     for (const Track* t : tracks) {
-        queryBuckets(*t, 0, b0, b1, n, buckets, false);
-        for (uint32_t b = 0; b < n && b < buckets.size(); ++b) {
+        queryBuckets(*t, 0, t0, t1, columns, buckets, false);
+        for (uint32_t b = 0; b < columns && b < buckets.size(); ++b) {
             const double f = std::min(1.0, static_cast<double>(buckets[b].busyNs) / bucketNs);
-            busy[b] = cpu ? std::min(1.0, busy[b] + f) : std::max(busy[b], f);
+            a.busy[b] = a.cpu ? std::min(1.0, a.busy[b] + f) : std::max(a.busy[b], f);
         }
     }
+    return a;
+}
+
+void buildGroupSummary(const Row& group, const RowContext& ctx, DrawList& out) {
+    if (ctx.width < 1) return;
+    // One bucket per pixel column of the event area.
+    const auto n = static_cast<uint32_t>(std::ceil(ctx.width));
+    const GroupActivity a =
+        groupActivity(group, ctx.t0, ctx.t0 + static_cast<int64_t>(n * ctx.nsPerPixel), n);
+    if (a.busy.empty()) return;
     const TimelineTheme& theme = TimelineTheme::current();
-    const float inset = 3;
-    out.beginStrip(ctx.x, ctx.y + inset, Row::kGroupHeight - 2 * inset);
-    for (uint32_t b = 0; b < n; ++b) {
+    constexpr float kInset = 3;
+    out.beginStrip(ctx.x, ctx.y + kInset, Row::kGroupHeight - 2 * kInset);
+    for (double busy : a.busy) {
         // Eighths: finer steps are not visible. A column with any activity shows.
-        const double f = std::ceil(busy[b] * 8) / 8;
+        const double f = std::ceil(busy * 8) / 8;
         out.addColumn(f > 0 ? blendOver(theme.summary, 0.3 + 0.7 * f, theme.groupBg) : 0);
     }
     out.endStrip();
+}
+
+std::optional<HitInfo> groupSummaryHit(const Row& group, const RowContext& ctx, float x) {
+    const int64_t t0 = ctx.timeAt(std::floor(x)), t1 = ctx.timeAt(std::floor(x) + 1);
+    const GroupActivity a = groupActivity(group, t0, t1, 1);
+    if (a.busy.empty() || a.busy[0] <= 0) return std::nullopt;
+    HitInfo hit;
+    hit.name = group.title();
+    hit.start = t0;
+    hit.end = t1;
+    hit.y0 = ctx.y;
+    hit.y1 = ctx.y + Row::kGroupHeight;
+    hit.fields.emplace_back(a.cpu ? "CPU busy" : "Busy",
+                            std::to_string(static_cast<int>(std::lround(a.busy[0] * 100))) +
+                                "% of this pixel's time");
+    hit.fields.emplace_back("Events", std::to_string(group.count()));
+    return hit;
 }
 
 }  // namespace sl::viewer

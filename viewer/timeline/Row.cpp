@@ -11,8 +11,9 @@ void Row::build(const RowContext& ctx, DrawList& out) const {
     if (!m_expanded && !m_children.empty()) buildGroupSummary(*this, ctx, out);
 }
 
-std::optional<HitInfo> Row::hitTest(const RowContext&, float, float) const {
-    return std::nullopt;
+std::optional<HitInfo> Row::hitTest(const RowContext& ctx, float x, float) const {
+    if (m_expanded || m_children.empty()) return std::nullopt;
+    return groupSummaryHit(*this, ctx, x);
 }
 
 Row* Row::addChild(std::unique_ptr<Row> child, bool summary) {
