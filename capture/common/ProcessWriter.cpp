@@ -693,7 +693,8 @@ int64_t ProcessWriter::threadId() {
 void ProcessWriter::countDrop(DropKind kind) {
     // Refused because the process is ending (another thread called exit): not buffers that
     // were full, and nothing is written after the final flush anyway.
-    if (!g_active.load(std::memory_order_relaxed) || g_shutdown.load(std::memory_order_relaxed))
+    if (!g_active.load(std::memory_order_relaxed) || g_shutdown.load(std::memory_order_relaxed) ||
+        detail::t_inVforkChild)
         return;
     ThreadState* t = currentState();
     if (!t) return;

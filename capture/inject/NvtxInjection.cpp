@@ -232,6 +232,8 @@ void closeWindow(uint32_t window, int64_t time) {
 }
 
 inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
+    // A vfork child runs on its parent's thread state (stacks, writer): as if no tool were here.
+    if (__builtin_expect(ProcessWriter::inVforkChild(), 0)) return NVTX_NO_PUSH_POP_TRACKING;
     PushStack& s = stackFor(domain);
     int level = s.depth;
     setBit(s, writeBegin(RecordType::NvtxPush, domain, time, a, m, 0));
@@ -240,6 +242,7 @@ inline int push(uint32_t domain, const Attrs& a, const Message& m, int64_t time)
 
 // A push while the switch is off: not stored, unless it is the capture range opening a window.
 int pushOff(uint32_t domain, const Attrs& a, const Message& m) {
+    if (ProcessWriter::inVforkChild()) return NVTX_NO_PUSH_POP_TRACKING;
     PushStack& s = stackFor(domain);
     int level = s.depth;
     int64_t time = 0;
@@ -266,6 +269,7 @@ inline void writePop(uint32_t domain, int64_t time) {
 }
 
 inline int pop(uint32_t domain) {
+    if (__builtin_expect(ProcessWriter::inVforkChild(), 0)) return NVTX_NO_PUSH_POP_TRACKING;
     PushStack& s = stackFor(domain);
     const bool owner = __builtin_expect(t_watched.window != 0, 0) &&
                        t_watched.domain == domain && t_watched.level == s.depth;
@@ -284,6 +288,7 @@ inline int pop(uint32_t domain) {
 }
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
+    if (__builtin_expect(ProcessWriter::inVforkChild(), 0)) return 0;
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
     if (!writeBegin(RecordType::NvtxStart, domain, time, a, m, id)) return id | kDroppedRange;
     return id;
@@ -291,6 +296,7 @@ inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, in
 
 // A start while the switch is off: not stored (its end is skipped), unless it opens a window.
 nvtxRangeId_t startOff(uint32_t domain, const Attrs& a, const Message& m) {
+    if (ProcessWriter::inVforkChild()) return 0;
     uint64_t id = g_nextRangeId.fetch_add(1, std::memory_order_relaxed);
     int64_t time = 0;
     uint32_t window = openWindow(domain, m, &time);
@@ -315,6 +321,7 @@ inline void writeEnd(nvtxRangeId_t id, int64_t time) {
 }
 
 inline void end(nvtxRangeId_t id) {
+    if (__builtin_expect(ProcessWriter::inVforkChild(), 0)) return;
     const bool stored = !(id & kDroppedRange);
     uint64_t plain = id & ~kDroppedRange;
     const bool owner = __builtin_expect(g_watchOn, 0) && g_watch.startId.load() == plain;

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -94,6 +95,7 @@ void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
 struct VforkHandoff {
     int64_t childStart;
     bool parentActive;
+    capture::ThreadState* parentState;  // the thread's writer state, hidden from the child
     EnvironmentCopy environment;
     capture::Untraceable why;
     int64_t imageTime;
@@ -277,16 +279,21 @@ SL_EXPORT int setns(int fd, int nstype) {
 // would return through our frame on the parent's stack.
 extern "C" {
 // Before the system call: 0 when this thread is a vfork child already (the inner vfork is then
-// served by fork).
+// served by fork). Else the thread is marked now, before the child exists, so that a signal in
+// the child's first instructions cannot run our flush on the parent's state, and its writer
+// state is hidden: the records' fast path (ProcessWriter::reserve) then refuses in the child.
 int sl_vfork_allowed() {
-    return ProcessWriter::inVforkChild() ? 0 : 1;
+    if (ProcessWriter::inVforkChild()) return 0;
+    t_vfork.parentActive = ProcessWriter::active();
+    t_vfork.parentState = sl::capture::detail::t_state;
+    sl::capture::detail::t_state = nullptr;
+    ProcessWriter::setVforkChild(true);
+    return 1;
 }
 
-// In the child, right after the system call: from here on nothing of ours changes.
+// In the child, right after the system call: nothing of ours changes from here on.
 pid_t sl_vfork_child_started() {
     t_vfork.childStart = sl::capture::nowNs();
-    t_vfork.parentActive = ProcessWriter::active();
-    ProcessWriter::setVforkChild(true);
     return 0;
 }
 
@@ -298,6 +305,7 @@ void __asan_handle_vfork(void* sp) __attribute__((weak));
 // failed), `callerSp` the stack pointer of vfork's caller.
 pid_t sl_vfork_parent_resumed(long result, void* callerSp) {
     ProcessWriter::setVforkChild(false);
+    sl::capture::detail::t_state = t_vfork.parentState;
     if (__asan_handle_vfork) __asan_handle_vfork(callerSp);
     VforkHandoff& h = t_vfork;
     h.environment.release();
@@ -441,7 +449,15 @@ SL_EXPORT void _Exit(int code) {
 
 SL_EXPORT void exit(int code) {
     SL_REAL(exit);
-    if (!ProcessWriter::inVforkChild()) g_exitCode.store(code & 0xff);
+    if (ProcessWriter::inVforkChild()) {
+        // exit() in a vfork child would run its parent's exit handlers on the parent's memory:
+        // they would be gone when the parent exits (our final flush among them, and every other
+        // module's). The child flushes the streams, as exit does, and ends.
+        SL_REAL(_exit);
+        std::fflush(nullptr);
+        real__exit.get()(code);
+    }
+    g_exitCode.store(code & 0xff);
     real_exit.get()(code);
     __builtin_unreachable();
 }

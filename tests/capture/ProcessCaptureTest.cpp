@@ -51,10 +51,17 @@ TEST(ProcessCapture, VforkBehavesAsWithoutTheProfiler) {
     const Process* failedExec = processWithExit(*r, 127);
     ASSERT_TRUE(failedExec);
     EXPECT_EQ(failedExec->parentPid, root);
-    // The root, 2 children that only _exit, 1 whose exec failed, 2 exec'd ones, the child that
-    // vforked again, 500 /bin/true. (Its own child ran only code of a vfork child and was reaped
-    // by it: no module saw it, so it is not listed.)
-    EXPECT_EQ(r->processes.size(), 507u);
+    // The child that called exit(): its parent's exit handlers stayed the parent's, so the parent
+    // still ended with its final flush; its NVTX call was nobody's.
+    EXPECT_TRUE(processWithExit(*r, 4));
+    EXPECT_TRUE(events(*r, EventKind::NvtxRange, "in-vfork-child").empty());
+    EXPECT_EQ(diagnostic(*r, "capture.stream_recovered"), 0);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "heap").size(), 500u);
+    // The root, 2 children that only _exit, 2 whose exec failed, 2 exec'd ones, the child that
+    // vforked again, 500 heap children. (The inner child of the nested case ran only code of a
+    // vfork child and was reaped by it: no module saw it, so it is not listed.)
+    EXPECT_EQ(r->processes.size(), 508u);
     // A vfork child that exits without an exec ran its parent's code: not an untraced process.
     EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0) << untracedReason(*r);
 }

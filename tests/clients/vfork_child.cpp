@@ -11,8 +11,10 @@
 //   signals        the child ignores SIGTERM and resets SIGUSR1, then exits (0): the parent's
 //                  dispositions read as before and its SIGUSR1 handler still runs.
 //   nested         the child vforks a child of its own (5) and exits with its code + 1 (6).
-//   heap           500 vfork + exec of /bin/true with "LD_PRELOAD=" as the whole environment
-//                  (0 each): the parent's heap in use grows by less than 16 KiB.
+//   exit           the child's exec fails and it calls exit(), not _exit (4); it also pushes
+//                  the NVTX range "in-vfork-child" first (which no tool may record).
+//   heap           500 vfork + exec of this program ("heap", 0) with "LD_PRELOAD=" as the whole
+//                  environment: the parent's heap in use grows by less than 16 KiB.
 // Meanwhile a second thread pushes 50 ranges "worker"; at the end the main thread pushes
 // "after-vfork".
 #include <malloc.h>
@@ -122,16 +124,31 @@ bool nested() {
     return report("nested", code == 6, detail);
 }
 
-bool heap() {
+bool exitInChild() {
+    const pid_t pid = vfork();
+    if (pid == 0) {
+        nvtxRangePushA("in-vfork-child");
+        char* args[] = {const_cast<char*>("missing"), nullptr};
+        execv("/nonexistent/vfork_child_missing", args);
+        exit(4);
+    }
+    const int code = waitFor(pid);
+    char detail[32];
+    std::snprintf(detail, sizeof detail, "(child exit %d)", code);
+    return report("exit", code == 4, detail);
+}
+
+bool heap(const char* self) {
     char preload[] = "LD_PRELOAD=";
     char* env[] = {preload, nullptr};
-    char* args[] = {const_cast<char*>("/bin/true"), nullptr};
+    char* args[] = {const_cast<char*>(self), const_cast<char*>("child"),
+                    const_cast<char*>("heap"), const_cast<char*>("0"), nullptr};
     const size_t before = mallinfo2().uordblks;
     int failures = 0;
     for (int i = 0; i < 500; ++i) {
         const pid_t pid = vfork();
         if (pid == 0) {
-            execve("/bin/true", args, env);
+            execve(self, args, env);
             _exit(126);
         }
         failures += waitFor(pid) != 0;
@@ -172,7 +189,8 @@ int main(int argc, char** argv) {
     ok = execSelf(self, "vfork-empty-env", "22", emptyEnv) && ok;
     ok = signals() && ok;
     ok = nested() && ok;
-    ok = heap() && ok;
+    ok = exitInChild() && ok;
+    ok = heap(self) && ok;
     worker.join();
     nvtxRangePushA("after-vfork");
     nvtxRangePop();

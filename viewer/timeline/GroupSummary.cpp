@@ -26,8 +26,9 @@ void collectTracks(const Row& group, std::unordered_set<const Track*>& seen,
     }
 }
 
-// The rows a summary reads (CPU activity where the group has it; else every row but CPU
-// samples, instants without busy time to weigh), at most kGroupSummaryMaxTracks.
+// The rows a summary reads (CPU activity where the group has it; else every row of events with
+// a duration: instants such as CPU samples and marks have no busy time to weigh), at most
+// kGroupSummaryMaxTracks.
 std::vector<const Track*> summaryTracks(const Row& group, bool& cpu) {
     std::unordered_set<const Track*> seen;
     std::vector<const Track*> tracks;
@@ -35,7 +36,7 @@ std::vector<const Track*> summaryTracks(const Row& group, bool& cpu) {
     cpu = std::any_of(tracks.begin(), tracks.end(),
                       [](const Track* t) { return t->key.kind == EventKind::ThreadState; });
     std::erase_if(tracks, [cpu](const Track* t) {
-        return cpu ? t->key.kind != EventKind::ThreadState : t->key.kind == EventKind::CpuSample;
+        return cpu ? t->key.kind != EventKind::ThreadState : t->end.empty();
     });
     if (tracks.size() > kGroupSummaryMaxTracks) {
         std::partial_sort(tracks.begin(), tracks.begin() + kGroupSummaryMaxTracks, tracks.end(),
