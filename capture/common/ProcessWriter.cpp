@@ -950,6 +950,7 @@ void ProcessWriter::onForkChild(bool trace) {
 }
 
 void ProcessWriter::childPidNamespaceChanged() {
+    if (detail::t_inVforkChild) return;  // its children are not its parent's
     g_childPidNsChanged.store(true);
 }
 

@@ -86,7 +86,7 @@ void afterForkChild();
 // In a forked child: the capture window the parent's range opened is the parent's to close.
 void nvtxForgetWindowOwner();
 // Exec support: stops recording and puts our environment variables back into `envp` (a new
-// array, or envp itself when nothing is missing).
+// array, or envp itself when nothing is missing); in a vfork child only the latter.
 char** prepareExec(char* const envp[]);
 // Other modules' final flushes (FinalFlushHooks.cpp), before this module's own at _exit, exec
 // and a fatal signal (at exit() they flush from their own atexit handlers).
@@ -104,6 +104,9 @@ struct EnvironmentCopy {
 };
 // With `copy`, what it allocates is recorded there; without, it is left to the exec.
 char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy = nullptr);
+// withOurEnvironment in a vfork child: its copy is left for the parent to free when it resumes
+// (ProcessInterpose.cpp).
+char** vforkChildEnvironment(char* const envp[]);
 void execFailed();
 
 }  // namespace sl::inject

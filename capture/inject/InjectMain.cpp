@@ -174,6 +174,9 @@ void afterForkChild() {
 }
 
 char** prepareExec(char* const envp[]) {
+    // A vfork child stops nothing (what runs is its parent's); its environment copy is freed
+    // by the parent.
+    if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
     ProcessWriter::shutdown(capture::ExitHow::Exec, 0, 0);

@@ -73,20 +73,6 @@ void emitUntracedImage(int64_t pid, int64_t time, capture::Untraceable why, std:
     ProcessWriter::emitMeta(MetaKind::UntracedImage, ints, 3, strs, 2);
 }
 
-// Before `pid` runs `file` (searched in PATH when `search`): when our module cannot be loaded
-// into it (static, setuid), say so now; the process will record nothing of its own.
-void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
-    if (pid <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
-    ProcessWriter::ToolScope scope;
-    char found[4096];
-    const char* path = nullptr;
-    const capture::Untraceable why = untraceable(file, search, found, path);
-    if (why == capture::Untraceable::No) return;
-    ProcessWriter::openDeferred();  // a forked child's announcement comes first
-    emitUntracedImage(pid == getpid() ? ProcessWriter::pid() : pid, capture::nowNs(), why, path,
-                      commandLineOf(argv));
-}
-
 // What a vfork child leaves its parent, in the storage of the thread that called vfork (the
 // child runs on it while that thread is suspended): when the child started, whether the parent
 // was tracing, the environment copy it exec'd with (the parent frees it: the child's heap is the
@@ -123,11 +109,33 @@ void noteVforkImage(const char* file, bool search, char* const argv[]) {
     t_vfork.commandLine = strdup(commandLineOf(argv).c_str());
 }
 
-// The environment a vfork child execs with (withOurEnvironment; its copy freed by the parent).
+// Before `pid` runs `file` (searched in PATH when `search`): when our module cannot be loaded
+// into it (static, setuid), say so now; the process will record nothing of its own.
+// In a vfork child the parent records it (noteVforkImage).
+void checkImage(pid_t pid, const char* file, bool search, char* const argv[]) {
+    if (ProcessWriter::inVforkChild()) {
+        noteVforkImage(file, search, argv);
+        return;
+    }
+    if (pid <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
+    ProcessWriter::ToolScope scope;
+    char found[4096];
+    const char* path = nullptr;
+    const capture::Untraceable why = untraceable(file, search, found, path);
+    if (why == capture::Untraceable::No) return;
+    ProcessWriter::openDeferred();  // a forked child's announcement comes first
+    emitUntracedImage(pid == getpid() ? ProcessWriter::pid() : pid, capture::nowNs(), why, path,
+                      commandLineOf(argv));
+}
+
+}  // namespace
+
 char** vforkChildEnvironment(char* const envp[]) {
     t_vfork.environment.release();  // an earlier exec of this child failed
     return withOurEnvironment(envp, &t_vfork.environment);
 }
+
+namespace {
 
 pid_t forkImpl(ChildVia via) {
     SL_REAL(fork);
@@ -259,16 +267,14 @@ SL_EXPORT pid_t fork(void) {
 SL_EXPORT int unshare(int flags) {
     SL_REAL(unshare);
     const int r = real_unshare.get()(flags);
-    if (r == 0 && (flags & CLONE_NEWPID) && !ProcessWriter::inVforkChild())
-        ProcessWriter::childPidNamespaceChanged();
+    if (r == 0 && (flags & CLONE_NEWPID)) ProcessWriter::childPidNamespaceChanged();
     return r;
 }
 
 SL_EXPORT int setns(int fd, int nstype) {
     SL_REAL(setns);
     const int r = real_setns.get()(fd, nstype);
-    if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)) &&  // 0: whatever fd is
-        !ProcessWriter::inVforkChild())
+    if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)))  // 0: whatever fd is
         ProcessWriter::childPidNamespaceChanged();
     return r;
 }
@@ -369,10 +375,6 @@ SL_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_
 
 SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
     SL_REAL(execve);
-    if (ProcessWriter::inVforkChild()) {
-        noteVforkImage(path, false, argv);
-        return real_execve.get()(path, argv, vforkChildEnvironment(envp));
-    }
     checkImage(getpid(), path, false, argv);
     char** env = prepareExec(envp);
     int r = real_execve.get()(path, argv, env);
@@ -384,10 +386,6 @@ SL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
 
 SL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
     SL_REAL(execvpe);
-    if (ProcessWriter::inVforkChild()) {
-        noteVforkImage(file, true, argv);
-        return real_execvpe.get()(file, argv, vforkChildEnvironment(envp));
-    }
     checkImage(getpid(), file, true, argv);
     char** env = prepareExec(envp);
     int r = real_execvpe.get()(file, argv, env);
@@ -452,10 +450,9 @@ SL_EXPORT void exit(int code) {
     if (ProcessWriter::inVforkChild()) {
         // exit() in a vfork child would run its parent's exit handlers on the parent's memory:
         // they would be gone when the parent exits (our final flush among them, and every other
-        // module's). The child flushes the streams, as exit does, and ends.
-        SL_REAL(_exit);
+        // module's). The child flushes the streams, as exit does, and ends (_exit below).
         std::fflush(nullptr);
-        real__exit.get()(code);
+        _exit(code);
     }
     g_exitCode.store(code & 0xff);
     real_exit.get()(code);

@@ -46,7 +46,12 @@ std::vector<const Track*> summaryTracks(const Row& group, bool& cpu) {
     return tracks;
 }
 
-}  // namespace
+// How busy `group`'s rows are in each of `columns` equal parts of [t0, t1): 0-1 each (empty
+// when it has no event rows); `cpu` when it is its threads' CPU time.
+struct GroupActivity {
+    std::vector<double> busy;
+    bool cpu = false;
+};
 
 GroupActivity groupActivity(const Row& group, int64_t t0, int64_t t1, uint32_t columns) {
     GroupActivity a;
@@ -64,6 +69,8 @@ GroupActivity groupActivity(const Row& group, int64_t t0, int64_t t1, uint32_t c
     }
     return a;
 }
+
+}  // namespace
 
 void buildGroupSummary(const Row& group, const RowContext& ctx, DrawList& out) {
     if (ctx.width < 1) return;

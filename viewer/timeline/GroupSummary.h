@@ -7,21 +7,12 @@
 // LOD bucket query per row per pixel column, over at most kMaxTracks rows (those with the most
 // events), whatever the event count.
 #include <optional>
-#include <vector>
 
 #include "viewer/timeline/Row.h"
 
 namespace sl::viewer {
 
 constexpr size_t kGroupSummaryMaxTracks = 64;
-
-// How busy `group`'s rows are in each of `columns` equal parts of [t0, t1): 0-1 each (empty
-// when it has no event rows); `cpu` when it is its threads' CPU time.
-struct GroupActivity {
-    std::vector<double> busy;
-    bool cpu = false;
-};
-GroupActivity groupActivity(const Row& group, int64_t t0, int64_t t1, uint32_t columns);
 
 // Appends the summary strip of `group` (collapsed) to `out`; nothing when it has no event rows.
 void buildGroupSummary(const Row& group, const RowContext& ctx, DrawList& out);
