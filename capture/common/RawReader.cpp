@@ -65,6 +65,13 @@ Result<RawStream> RawStream::open(const std::string& path) {
         return makeError(path + ": unsupported raw stream version " +
                          std::to_string(s.m_header.version));
     }
+    // Blocks follow the header: one shorter than ours or not a multiple of 8 would put every
+    // record at a misaligned address (writers write sizeof(StreamHeader); a newer one may add).
+    if (s.m_header.headerBytes < sizeof(StreamHeader) || s.m_header.headerBytes % 8 != 0) {
+        ::close(fd);
+        return makeError(path + ": bad raw stream header (it says " +
+                         std::to_string(s.m_header.headerBytes) + " bytes)");
+    }
     s.m_header.module[sizeof s.m_header.module - 1] = 0;
     void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED) {

@@ -253,6 +253,29 @@ TEST(RawStream, ImpossibleStringIdIsDamageNotATable) {
     EXPECT_TRUE(said);
 }
 
+// fuzz_raw_stream: a header size that is not a multiple of 8 put every block's records at a
+// misaligned address (undefined behaviour when read). Such a stream is refused with its reason.
+TEST(RawStream, HeaderOfAnOddSizeIsRefused) {
+    CaptureDir dir;
+    const std::string path = dir.file("inject-42-0.slraw");
+    for (uint32_t bytes : {uint32_t{sizeof(StreamHeader) + 2}, uint32_t{8}}) {
+        SCOPED_TRACE(bytes);
+        {
+            StreamHeader h{};
+            std::memcpy(h.magic, kStreamMagic, 8);
+            h.version = kStreamVersion;
+            h.headerBytes = bytes;
+            h.pid = 42;
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f.write(reinterpret_cast<const char*>(&h), sizeof h);
+            f.write("\0\0", 2);
+        }
+        auto s = RawStream::open(path);
+        ASSERT_FALSE(s);
+        EXPECT_NE(s.error().find("bad raw stream header"), std::string::npos) << s.error();
+    }
+}
+
 // fuzz_raw_stream: a block sequence number near 2^63 overflowed the lost-block count. A gap no
 // process could make is damage, said as such; the count stays that of real gaps.
 TEST(RawStream, ImpossibleBlockSequenceIsDamageNotLostBlocks) {
