@@ -106,7 +106,7 @@ void BufferArena::noteWriteFailure(int err, uint64_t bytes) {
 }
 
 void BufferArena::finished() {
-    if (!m_linked) return;
+    if (!m_linked || m_keep) return;
     if (m_base && reinterpret_cast<const ArenaHeader*>(m_base)->failedBlocks != 0) return;
     m_linked = false;
     syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);

@@ -36,6 +36,9 @@ public:
     // The final flush is done: remove the file (the mapping stays valid) unless a write failed,
     // which the launcher must still learn about. Async-signal-safe.
     void finished();
+    // A block had no stream to go to (its creation was cut short): the file stays for the
+    // launcher, which makes the stream from it. Async-signal-safe.
+    void keepForLauncher() { m_keep = true; }
     // Unmaps without touching the file: in a forked child (the parent owns it), or after a
     // failed exec once its buffers are no longer referenced.
     void forget();
@@ -50,6 +53,7 @@ private:
     uint32_t m_coldCount = 0;
     int m_fd = -1;
     bool m_linked = false;
+    bool m_keep = false;
     char m_path[1100] = {};
 };
 

@@ -227,7 +227,11 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
         // launcher makes the stream from it.
         if (g_fd < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
     }
-    if (g_fd < 0) return;
+    if (g_fd < 0) {
+        // Never made: its arena slot still holds the block, for the launcher.
+        g_arena.keepForLauncher();
+        return;
+    }
     BlockHeader h{kBlockMagic, bytes, tid, seq};
     iovec iov[2] = {{&h, sizeof h}, {const_cast<void*>(data), bytes}};
     if (writeFully(iov, 2))
@@ -240,6 +244,17 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc) {
     char path[1200];
     std::snprintf(path, sizeof path, "%s/%s.slraw", dir, stem);
+    // No signal between the file's creation and its header: the final flush of a handler that
+    // ran here would find neither a stream nor the right to make one (a pool worker ended by
+    // SIGTERM as its first block went out). A SIGKILL here leaves an empty file, which the
+    // launcher's salvage makes again from the arena.
+    sigset_t all, old;
+    sigfillset(&all);
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(uint64_t));
+    struct RestoreMask {
+        sigset_t* old;
+        ~RestoreMask() { syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, nullptr, sizeof(uint64_t)); }
+    } restore{&old};
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
     // Keep the stream far from the low descriptors programs open, dup2 onto and close in

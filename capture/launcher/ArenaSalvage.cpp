@@ -114,6 +114,13 @@ std::string salvageOne(const std::string& arenaPath, const std::string& sessionS
         streamPath = arenaStream;
         if (std::string problem = createStream(streamPath, stem, h); !problem.empty())
             return problem;
+    } else if (struct stat ss {}; ::stat(streamPath.c_str(), &ss) == 0 &&
+                                  static_cast<uint64_t>(ss.st_size) < sizeof(StreamHeader)) {
+        // Killed between creating its stream and writing the header: the file holds nothing,
+        // the arena everything. Made again, from the arena's header.
+        ::unlink(streamPath.c_str());
+        if (std::string problem = createStream(streamPath, stem, h); !problem.empty())
+            return problem;
     }
     auto stream = RawStream::open(streamPath);
     if (!stream) return stream.error();

@@ -47,15 +47,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The longest the wait for the tree sleeps without a wake-up (a child's end, a signal, a
+// deadline): what a lost one could cost, not a polling interval.
+constexpr int64_t kLongestWaitNs = 250'000'000;
+
 volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
 void onStopSignal(int sig) {
     g_stopSignal = sig;
     g_stopCount = g_stopCount + 1;
+    WakePipe::notify();
 }
 void onRangeEnded(int) {
     g_rangeEnded = 1;
+    WakePipe::notify();
+}
+void onChildEnded(int) {
+    WakePipe::notify();
 }
 
 bool isFile(const std::string& p) {
@@ -212,7 +221,8 @@ std::string Launcher::findModuleDir() {
 }
 
 Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
-                                         const std::string& sessionDir, bool shutdownAtRangeEnd,
+                                         const std::string& sessionDir, WakePipe& wake,
+                                         bool shutdownAtRangeEnd,
                                          const std::function<bool()>& rangesDone,
                                          const std::function<void(const std::string&)>& say) {
     TreeWait w;
@@ -313,14 +323,17 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             continue;
         }
         // -x false: the tree has ended but the recording goes on until --duration.
-        if (r < 0 && errno == ECHILD && !m_o.stopOnExit && !stopped && durationEnd != INT64_MAX &&
-            !g_stopSignal) {
-            treeGone = true;
-            usleep(20000);
-            continue;
-        }
-        if (r < 0 && errno == ECHILD) break;
-        usleep(5000);
+        const bool recordOn = r < 0 && errno == ECHILD && !m_o.stopOnExit && !stopped &&
+                              durationEnd != INT64_MAX && !g_stopSignal;
+        if (r < 0 && errno == ECHILD && !recordOn) break;
+        treeGone = treeGone || recordOn;
+        // Asleep until a child ends, a signal comes or the next deadline; the cap only bounds
+        // what a lost wake-up could cost.
+        int64_t until = now + kLongestWaitNs;
+        if (liveProgress || m_progress.enabled()) until = std::min(until, nextProgress);
+        if (!stopped) until = std::min(until, durationEnd);
+        until = std::min(until, killDeadline);
+        wake.wait(until - nowNs());
     }
     if (progressShown) std::fprintf(stderr, "\n");
     // The last count, so that a reader of --progress-fd knows the events of a short run too. The
@@ -439,8 +452,11 @@ Result<ProfileResult> Launcher::run() {
     g_stopSignal = 0;
     g_stopCount = 0;
     g_rangeEnded = 0;
+    WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP}, onStopSignal);
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
+    // SA_RESTART: the launcher's other threads must not see their calls interrupted.
+    SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART | SA_NOCLDSTOP);
     const bool shutdownAtRangeEnd =
         m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
                                                    m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown);
@@ -512,6 +528,7 @@ Result<ProfileResult> Launcher::run() {
     setup.stderrFd = errPipe.write.get();
     setup.restore = stops.previous();
     for (const auto& r : rangeEnd.previous()) setup.restore.push_back(r);
+    for (const auto& r : childEnded.previous()) setup.restore.push_back(r);
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
@@ -601,7 +618,7 @@ Result<ProfileResult> Launcher::run() {
         return closed >= static_cast<size_t>(m_o.repeatCount);
     };
     TreeWait tw =
-        waitForTree(child, startMono, session.path(), shutdownAtRangeEnd, rangesDone, say);
+        waitForTree(child, startMono, session.path(), wake, shutdownAtRangeEnd, rangesDone, say);
     program.done();
     const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);
     sampler.stop();

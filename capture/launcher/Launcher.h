@@ -18,6 +18,8 @@
 
 namespace sl::capture {
 
+class WakePipe;
+
 struct ProfileResult {
     int exitCode = 0;                  // the program's (128 + signal when it was killed)
     // The signal that ended the program, when the profiler did not send it itself (--duration,
@@ -64,7 +66,7 @@ private:
     // `rangesDone` says whether the capture range's end should end the program now
     // (stop-shutdown: the first end; repeat-shutdown:N: the N-th).
     TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
-                         bool shutdownAtRangeEnd, const std::function<bool()>& rangesDone,
+                         WakePipe& wake, bool shutdownAtRangeEnd, const std::function<bool()>& rangesDone,
                          const std::function<void(const std::string&)>& say);
 
     ProfileOptions m_o;

@@ -1,9 +1,12 @@
 #include "capture/launcher/LauncherGuards.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <filesystem>
 
 #include "capture/launcher/ProcTree.h"
@@ -48,9 +51,11 @@ void TempDir::remove() {
     m_path.clear();
 }
 
-SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handler)(int)) {
+SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handler)(int),
+                               int flags) {
     struct sigaction sa {};
     sa.sa_handler = handler;
+    sa.sa_flags = flags;
     sigemptyset(&sa.sa_mask);
     for (int sig : signals) {
         struct sigaction old {};
@@ -61,6 +66,45 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handle
 
 SignalHandlers::~SignalHandlers() {
     for (const auto& [sig, old] : m_old) sigaction(sig, &old, nullptr);
+}
+
+namespace {
+volatile sig_atomic_t g_wakeFd = -1;
+}  // namespace
+
+WakePipe::WakePipe() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return;
+    m_fds.read = UniqueFd(fds[0]);
+    m_fds.write = UniqueFd(fds[1]);
+    g_wakeFd = fds[1];
+}
+
+WakePipe::~WakePipe() {
+    g_wakeFd = -1;
+}
+
+void WakePipe::notify() {
+    const int fd = g_wakeFd;
+    if (fd < 0) return;
+    const int saved = errno;
+    const char byte = 1;
+    [[maybe_unused]] ssize_t n = ::write(fd, &byte, 1);  // a full pipe already wakes the wait
+    errno = saved;
+}
+
+void WakePipe::wait(int64_t timeoutNs) {
+    const int ms = static_cast<int>(std::clamp<int64_t>((timeoutNs + 999'999) / 1'000'000, 0, INT32_MAX));
+    if (!ok()) {  // no pipe (descriptors ran out): poll as before
+        usleep(static_cast<useconds_t>(std::min(ms, 5) * 1000));
+        return;
+    }
+    pollfd p{m_fds.read.get(), POLLIN, 0};
+    if (::poll(&p, 1, ms) > 0) {
+        char buf[256];
+        while (::read(m_fds.read.get(), buf, sizeof buf) > 0) {
+        }
+    }
 }
 
 ProgramTree::~ProgramTree() {

@@ -3,6 +3,7 @@
 // gives it back on every path out of Launcher::run (errors included): a descriptor, a temporary
 // directory, the stop-signal handlers, the started program.
 #include <signal.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <string>
@@ -56,7 +57,7 @@ private:
 // Handlers installed for a set of signals; the previous ones come back when the guard ends.
 class SignalHandlers {
 public:
-    SignalHandlers(std::initializer_list<int> signals, void (*handler)(int));
+    SignalHandlers(std::initializer_list<int> signals, void (*handler)(int), int flags = 0);
     ~SignalHandlers();
     SignalHandlers(const SignalHandlers&) = delete;
     SignalHandlers& operator=(const SignalHandlers&) = delete;
@@ -65,6 +66,26 @@ public:
 
 private:
     std::vector<std::pair<int, struct sigaction>> m_old;
+};
+
+// What wakes the launcher while it waits for the program's tree: a child ended (SIGCHLD) or a
+// stop signal arrived. The handlers write a byte into a pipe the wait polls, so the launcher
+// sleeps until something happens instead of polling (each poll took a CPU from the program),
+// whichever of its threads the kernel gives the signal to. One at a time.
+class WakePipe {
+public:
+    WakePipe();
+    ~WakePipe();
+    WakePipe(const WakePipe&) = delete;
+    WakePipe& operator=(const WakePipe&) = delete;
+    bool ok() const { return m_fds.read.get() >= 0; }
+    // Until a wake-up came (those that came since the last wait included) or timeoutNs passed.
+    void wait(int64_t timeoutNs);
+    // Async-signal-safe; does nothing without a live WakePipe.
+    static void notify();
+
+private:
+    Pipe m_fds;
 };
 
 // The started program and its tree: killed (SIGKILL) and reaped when the guard ends before the

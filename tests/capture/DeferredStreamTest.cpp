@@ -126,6 +126,37 @@ TEST(DeferredStream, ProcessKilledBeforeItsFirstBlockGetsItsStreamFromItsArena) 
     EXPECT_GT(r->eventCount(EventKind::OsRuntime), 0u);
 }
 
+// A process killed between creating its stream file and writing the header (a pool worker
+// ended by SIGTERM or SIGKILL as its first block went out) leaves an empty stream beside a full
+// arena: the arena's records still reach the report, whichever directory the stream was in.
+TEST(DeferredStream, ProcessKilledWhileCreatingItsStreamGetsItFromItsArena) {
+    for (const bool inSession : {true, false}) {
+        SCOPED_TRACE(inSession ? "empty stream in the session directory"
+                               : "empty stream beside the arena");
+        CaptureDir session, arenas;
+        const auto [pid, status] = runTraced(session, arenas, ": </dev/null; kill -9 $$");
+        ASSERT_TRUE(WIFSIGNALED(status));
+        ASSERT_EQ(filesEndingWith(arenas.path(), ".slbuf"), 1u);
+        std::string stem;
+        for (const auto& e : fs::directory_iterator(arenas.path()))
+            if (e.path().extension() == ".slbuf") stem = e.path().stem().string();
+        std::ofstream((inSession ? session.path() : arenas.path()) + "/" + stem + ".slraw");
+        const capture::SalvageSummary sum = capture::salvageArenas(session.path(), arenas.path());
+        EXPECT_TRUE(sum.problems.empty()) << sum.problems.front();
+        EXPECT_GE(sum.blocks, 1u);
+        const auto streams = SessionMerger::listStreams(session.path(), arenas.path());
+        ASSERT_EQ(streams.size(), 1u);
+        auto s = RawStream::open(streams[0]);
+        ASSERT_TRUE(s) << s.error();
+        EXPECT_EQ(s->header().pid, pid);
+        ReportBuilder b;
+        SessionMerger m(b);
+        ASSERT_TRUE(m.addStream(streams[0]));
+        m.finish(capture::nowNs());
+        EXPECT_GT(b.finish()->eventCount(EventKind::OsRuntime), 0u);
+    }
+}
+
 // What a process's arena takes on its file system while it runs, in bytes: the traced `stat`
 // (the shell execs it as its last command) lists the arenas of the session, its own included.
 // A short process backs only the first 16 KiB of its buffer's slot (ProcessWriter,
