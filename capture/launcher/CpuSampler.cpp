@@ -109,6 +109,7 @@ std::string refused(int cpu, int e, int frequency) {
 }  // namespace
 
 CpuSampler::~CpuSampler() {
+    resolved();
     stop();
 }
 
@@ -191,6 +192,12 @@ void CpuSampler::seedMappings(int64_t pid) {
 
 void CpuSampler::stop() {
     if (!m_thread.joinable()) return;
+    stopRecording();
+    resolve();
+}
+
+void CpuSampler::stopRecording() {
+    if (!m_thread.joinable()) return;
     m_stop.set();
     m_thread.join();
     for (auto& r : m_rings) {
@@ -199,7 +206,15 @@ void CpuSampler::stop() {
         close(r.fd);
     }
     m_rings.clear();
-    resolve();
+}
+
+void CpuSampler::resolveInBackground() {
+    if (!m_resolved && !m_resolving.joinable()) m_resolving = std::thread([this] { resolve(); });
+}
+
+const CpuSampler& CpuSampler::resolved() const {
+    if (m_resolving.joinable()) m_resolving.join();
+    return *this;
 }
 
 void CpuSampler::run() {

@@ -53,6 +53,12 @@ public:
                       class SchedTracer* switches = nullptr);
     // Ends sampling, drains the rings and resolves every frame.
     void stop();
+    // The same in two steps, the second on a thread of its own, so that resolving the frames
+    // (reading the programs' symbols) runs beside the merge of the streams: stopRecording()
+    // hands the last side-band records to the SchedTracer; resolved() waits for the thread.
+    void stopRecording();
+    void resolveInBackground();
+    const CpuSampler& resolved() const;
     // With `python` (--python-sampling), a sample of a Python thread takes the Python stack of
     // its thread nearest in time, at most `pythonTolerance` ns away (PythonStacks::splice).
     void addTo(ReportBuilder& b, int64_t windowStart, int64_t windowEnd,
@@ -131,6 +137,7 @@ private:
     Stats m_stats;
     SchedTracer* m_switches = nullptr;
     bool m_resolved = false;
+    mutable std::thread m_resolving;  // resolveInBackground(), joined by resolved()
     Backtrace m_backtrace = Backtrace::FramePointers;
 };
 

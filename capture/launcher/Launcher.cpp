@@ -622,9 +622,9 @@ Result<ProfileResult> Launcher::run() {
     program.done();
     const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);
     sampler.stop();
-    cpuSampler.stop();  // first: it may hand records to sched
+    cpuSampler.stopRecording();  // first: it may hand records to sched
     sched.stop();
-    if (m_o.cpuSampling && samplingProblem.empty()) say(cpuSampler.summary());
+    cpuSampler.resolveInBackground();  // beside the merge of the streams
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();
 #endif
@@ -677,6 +677,7 @@ Result<ProfileResult> Launcher::run() {
     // arenas' directory holds the streams processes wrote at their end, so it is named too).
     writeSessionFacts(in, arenas.path());
     auto written = assembleReports(in, say);
+    if (m_o.cpuSampling && samplingProblem.empty()) say(cpuSampler.resolved().summary());
     if (!written && in.gateUsed && in.gateWindowsOpened == 0)
         // The capture range never began: the modules recorded only who ran (nothing is written
         // outside a window), so there is nothing to keep for a later import.

@@ -56,7 +56,7 @@ struct ProfileOptions {
     bool backtraces = true;          // -b fp|dwarf|none (false: none)
     bool dwarfBacktraces = false;    // -b dwarf: user stacks unwound from DWARF CFI
     bool cpuMetrics = true;
-    int cpuMetricsFrequency = 100;
+    int cpuMetricsFrequency = 20;  // /proc/stat counts in 10 ms ticks: finer is noise
     bool contextSwitches = true;  // --cpuctxsw=process-tree|none
     bool showOutput = false;  // store the program's stdout/stderr in the report (through pipes)
     bool echoOutput = true;   // with showOutput: also pass them on to our stdout/stderr

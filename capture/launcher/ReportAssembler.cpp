@@ -144,7 +144,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         // GIL that a busy thread gives up only every switch interval.
         const int64_t tolerance =
             joinPython ? 1'000'000'000 / o.pythonSamplingHz + 5'000'000 : 0;
-        in.cpuSampler->addTo(b, window.start, window.end, joinPython ? &pythonStacks : nullptr,
+        in.cpuSampler->resolved().addTo(b, window.start, window.end, joinPython ? &pythonStacks : nullptr,
                              tolerance);
     }
 #if SIGHTLINE_HAVE_CUDA_REPORT

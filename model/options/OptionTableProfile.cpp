@@ -218,7 +218,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             "sample per-core CPU utilization and the tree's resident memory")
             .extension()
             .group("CPU"));
-    add(Opt(P, "cpu-metrics-frequency", 0, K::Integer, "HZ", "100", "CPU metrics samples per second")
+    add(Opt(P, "cpu-metrics-frequency", 0, K::Integer, "HZ", "20",
+            "CPU metrics samples per second (/proc/stat counts in 10 ms ticks)")
             .range(1, 1000)
             .extension()
             .onlyWhen("cpu-metrics", Condition::Test::Is, "true")

@@ -230,14 +230,14 @@ TEST(ProcessCapture, DurationSendsSigtermAndKeepsData) {
     EXPECT_LE(shortTicks, 1u);
     EXPECT_LE(diagnostic(*r, "nvtx.unterminated_ranges"), 1);
     EXPECT_LE(static_cast<int64_t>(shortTicks), diagnostic(*r, "nvtx.unterminated_ranges"));
-    // Metrics at 100 Hz for about a second.
+    // Metrics at 20 Hz (the default) for about a second.
     size_t samples = 0;
     for (const Track& t : r->tracks)
         if (t.key.kind == EventKind::Metric && r->findSeries(t.key.series) &&
             r->findSeries(t.key.series)->name == "Process tree resident memory")
             samples = t.size();
-    EXPECT_GE(samples, 20u);
-    EXPECT_LE(samples, 150u);
+    EXPECT_GE(samples, 12u);
+    EXPECT_LE(samples, 40u);
 }
 
 TEST(ProcessCapture, DurationWithSigkillKeepsTheData) {
