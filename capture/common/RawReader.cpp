@@ -7,8 +7,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 namespace sl::capture {
+
+namespace {
+// Streams up to this size are read whole into memory instead of mapped.
+constexpr uint64_t kReadWholeBytes = 1u << 20;
+}  // namespace
 
 RawStream::RawStream(RawStream&& o) noexcept {
     *this = std::move(o);
@@ -16,10 +22,11 @@ RawStream::RawStream(RawStream&& o) noexcept {
 
 RawStream& RawStream::operator=(RawStream&& o) noexcept {
     if (this == &o) return *this;
-    if (m_map) munmap(const_cast<uint8_t*>(m_map), m_size);
+    if (m_map && m_copy.empty()) munmap(const_cast<uint8_t*>(m_map), m_size);
     m_path = std::move(o.m_path);
     m_header = o.m_header;
     m_map = o.m_map;
+    m_copy = std::move(o.m_copy);  // its buffer, and so m_map, stays where it is
     m_size = o.m_size;
     m_blocks = std::move(o.m_blocks);
     m_damagedBytes = o.m_damagedBytes;
@@ -30,7 +37,7 @@ RawStream& RawStream::operator=(RawStream&& o) noexcept {
 }
 
 RawStream::~RawStream() {
-    if (m_map) munmap(const_cast<uint8_t*>(m_map), m_size);
+    if (m_map && m_copy.empty()) munmap(const_cast<uint8_t*>(m_map), m_size);
 }
 
 Result<RawStream> RawStream::open(const std::string& path) {
@@ -48,7 +55,7 @@ Result<RawStream> RawStream::open(const std::string& path) {
     }
     // The headers are read with pread, not through the map: touching one in every block would
     // fault the whole file in (the kernel maps the pages around each fault).
-    auto readAt = [fd](void* to, size_t n, uint64_t at) {
+    std::function<bool(void*, size_t, uint64_t)> readAt = [fd](void* to, size_t n, uint64_t at) {
         return ::pread(fd, to, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n);
     };
     if (!readAt(&s.m_header, sizeof(StreamHeader), 0)) {
@@ -73,13 +80,31 @@ Result<RawStream> RawStream::open(const std::string& path) {
                          std::to_string(s.m_header.headerBytes) + " bytes)");
     }
     s.m_header.module[sizeof s.m_header.module - 1] = 0;
-    void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        return makeError(path + ": cannot map: " + std::strerror(err));
+    if (s.m_size <= kReadWholeBytes) {
+        // Most streams are small (a process of a build writes a few KiB): one read costs less
+        // than mapping, faulting in and unmapping the file, whose unmapping also interrupts
+        // every other CPU running one of our threads.
+        s.m_copy.resize(s.m_size);
+        if (!readAt(s.m_copy.data(), s.m_size, 0)) {
+            const int err = errno ? errno : EIO;
+            ::close(fd);
+            return makeError(path + ": cannot read: " + std::strerror(err));
+        }
+        s.m_map = s.m_copy.data();
+        readAt = [&s](void* to, size_t n, uint64_t at) {
+            std::memcpy(to, s.m_map + at, n);
+            return true;
+        };
+    } else {
+        void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            const int err = errno;
+            ::close(fd);
+            return makeError(path + ": cannot map: " + std::strerror(err));
+        }
+        s.m_map = static_cast<const uint8_t*>(map);
     }
-    s.m_map = static_cast<const uint8_t*>(map);
+    const bool mapped = s.m_copy.empty();
     uint64_t off = s.m_header.headerBytes;
     while (off < s.m_size) {
         if (off + sizeof(BlockHeader) > s.m_size) {
@@ -99,7 +124,7 @@ Result<RawStream> RawStream::open(const std::string& path) {
             s.m_damage = "truncated block at byte " + std::to_string(off);
             break;
         }
-        s.m_blocks.push_back({bh.tid, bh.seq, s.m_map + off + sizeof bh, bh.bytes, off});
+        s.m_blocks.push_back({bh.tid, bh.seq, s.m_map + off + sizeof bh, bh.bytes, off, mapped});
         off += sizeof bh + bh.bytes;
     }
     ::close(fd);
@@ -108,6 +133,7 @@ Result<RawStream> RawStream::open(const std::string& path) {
 }
 
 void releasePages(const RawBlock& b) {
+    if (!b.mapped) return;  // a copy: dropping its pages would zero them for the next pass
     static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     const uintptr_t from = (reinterpret_cast<uintptr_t>(b.data) + page - 1) & ~(page - 1);
     const uintptr_t to = (reinterpret_cast<uintptr_t>(b.data) + b.bytes) & ~(page - 1);

@@ -19,6 +19,7 @@ struct RawBlock {
     const uint8_t* data = nullptr;
     uint32_t bytes = 0;
     uint64_t fileOffset = 0;
+    bool mapped = false;  // in the file's mapping (large files), not in a copy read whole
 };
 
 // Decoded view of a MetaRecord.
@@ -54,14 +55,15 @@ public:
 private:
     std::string m_path;
     StreamHeader m_header{};
-    const uint8_t* m_map = nullptr;
+    const uint8_t* m_map = nullptr;  // the file's mapping, or m_copy's bytes
+    std::vector<uint8_t> m_copy;     // a small file, read whole
     uint64_t m_size = 0;
     std::vector<RawBlock> m_blocks;
     uint64_t m_damagedBytes = 0;
     std::string m_damage;
 };
 
-// Gives the pages wholly inside a block back to the kernel once a pass over it is done: the
+// Gives the pages wholly inside a mapped block back to the kernel once a pass over it is done: the
 // merge then holds a window of the stream, not the whole file (which can be larger than the
 // report it becomes). The mapping is read-only and private, so a later pass over the block
 // reads the same bytes again from the page cache.
