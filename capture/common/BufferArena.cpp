@@ -16,6 +16,7 @@ namespace sl::capture {
 
 bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
                        int64_t budgetBytes, int64_t pid) {
+    m_keep = false;  // a new file (after a fork, or a failed exec): nothing of it is kept yet
     std::snprintf(m_path, sizeof m_path, "%s/%s.slbuf", dir, stem);
     const uint64_t page = 4096;
     m_slotBytes = static_cast<uint32_t>((sizeof(ArenaSlotHeader) + bufferBytes + page - 1) /
@@ -118,6 +119,7 @@ void BufferArena::forget() {
     m_base = nullptr;
     m_fd = -1;
     m_linked = false;
+    m_keep = false;
 }
 
 }  // namespace sl::capture

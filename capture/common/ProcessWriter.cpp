@@ -205,9 +205,27 @@ bool writeFully(const iovec* iov, int count) {
 
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc);
 
+// No signal is delivered to this thread while one lives (sigfillset leaves out glibc's own
+// cancellation and setxid signals). Making a stream holds them off: a handler's final flush
+// run between the file's creation and its header (or its removal after a failed header) would
+// find a stream it cannot write, or write blocks into a file without a header. Raw system
+// calls: it runs in signal handlers too, and nests.
+struct SignalsHeld {
+    sigset_t old;
+    SignalsHeld() {
+        sigset_t all;
+        sigfillset(&all);
+        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(uint64_t));
+    }
+    ~SignalsHeld() { syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, nullptr, sizeof(uint64_t)); }
+    SignalsHeld(const SignalsHeld&) = delete;
+    SignalsHeld& operator=(const SignalsHeld&) = delete;
+};
+
 // The deferred stream, made by the first block: in the arena directory when the process is
 // ending (the final flush), else in the session directory.
 void createDeferredStream() {
+    SignalsHeld held;
     if (!g_streamDeferred.exchange(false)) return;
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
     if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) || g_fd < 0) return;
@@ -244,17 +262,10 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc) {
     char path[1200];
     std::snprintf(path, sizeof path, "%s/%s.slraw", dir, stem);
-    // No signal between the file's creation and its header: the final flush of a handler that
-    // ran here would find neither a stream nor the right to make one (a pool worker ended by
-    // SIGTERM as its first block went out). A SIGKILL here leaves an empty file, which the
-    // launcher's salvage makes again from the arena.
-    sigset_t all, old;
-    sigfillset(&all);
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(uint64_t));
-    struct RestoreMask {
-        sigset_t* old;
-        ~RestoreMask() { syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, nullptr, sizeof(uint64_t)); }
-    } restore{&old};
+    // No signal between the file's creation and its header (a pool worker ended by SIGTERM as
+    // its first block went out lost every record). A SIGKILL here leaves an empty file, which
+    // the launcher's salvage makes again from the arena.
+    SignalsHeld held;
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
     // Keep the stream far from the low descriptors programs open, dup2 onto and close in

@@ -85,8 +85,9 @@ Result<RawStream> RawStream::open(const std::string& path) {
         // than mapping, faulting in and unmapping the file, whose unmapping also interrupts
         // every other CPU running one of our threads.
         s.m_copy.resize(s.m_size);
+        errno = 0;
         if (!readAt(s.m_copy.data(), s.m_size, 0)) {
-            const int err = errno ? errno : EIO;
+            const int err = errno ? errno : EIO;  // a short read: the file shrank
             ::close(fd);
             return makeError(path + ": cannot read: " + std::strerror(err));
         }

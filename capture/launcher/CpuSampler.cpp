@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <system_error>
 #include <unordered_map>
 
 #include "capture/common/Clock.h"
@@ -209,7 +210,12 @@ void CpuSampler::stopRecording() {
 }
 
 void CpuSampler::resolveInBackground() {
-    if (!m_resolved && !m_resolving.joinable()) m_resolving = std::thread([this] { resolve(); });
+    if (m_resolved || m_resolving.joinable()) return;
+    try {
+        m_resolving = std::thread([this] { resolve(); });
+    } catch (const std::system_error&) {
+        resolve();  // no thread to be had (a process or thread limit): here, then
+    }
 }
 
 const CpuSampler& CpuSampler::resolved() const {

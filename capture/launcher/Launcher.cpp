@@ -455,7 +455,8 @@ Result<ProfileResult> Launcher::run() {
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP}, onStopSignal);
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
-    // SA_RESTART: the launcher's other threads must not see their calls interrupted.
+    // SA_RESTART: the launcher's other threads' reads and writes go on; their polls and timed
+    // waits may return early (EINTR), which each of them handles.
     SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART | SA_NOCLDSTOP);
     const bool shutdownAtRangeEnd =
         m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
@@ -624,7 +625,8 @@ Result<ProfileResult> Launcher::run() {
     sampler.stop();
     cpuSampler.stopRecording();  // first: it may hand records to sched
     sched.stop();
-    cpuSampler.resolveInBackground();  // beside the merge of the streams
+    if (m_o.cpuSampling && samplingProblem.empty())
+        cpuSampler.resolveInBackground();  // beside the merge of the streams
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();
 #endif
