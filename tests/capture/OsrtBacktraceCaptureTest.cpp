@@ -5,6 +5,8 @@
 // export (OSRT_CALLCHAINS) show them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -57,7 +59,8 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
     ASSERT_GT(pid, 0);
     // The designed slow calls take 5 ms; a "fast" one may pass 1 ms on a loaded machine, and
     // then must have its stack too: the check is against each call's own duration.
-    size_t slowMain = 0, innerStacks = 0, slowWriter = 0, fast = 0, child = 0;
+    size_t innerStacks = 0, slowWriter = 0, fast = 0, child = 0;
+    std::vector<Ev> innerCalls;  // main's calls in inner, fast or slow, in time order below
     for (const Ev& e : events(r, EventKind::OsRuntime)) {
         if (e.pid != pid) {  // the forked child: its 5 ms sleep in forked()
             const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
@@ -71,6 +74,8 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
             continue;
         }
         const CallStack* bt = r.backtraceOf(EventKind::OsRuntime, e.pid, e.tid, e.start);
+        if (e.tid == e.pid && e.name != "open" && e.name != "pthread_join" && e.name != "waitpid")
+            innerCalls.push_back(e);
         if (e.end - e.start < kThreshold) {
             EXPECT_EQ(bt, nullptr) << e.name << " of " << e.end - e.start << " ns has a stack";
             ++fast;
@@ -97,13 +102,27 @@ TEST(OsrtBacktrace, ExactlyTheSlowCallsHaveStacksThroughInnerOuterMain) {
         EXPECT_EQ(fns[1], "outer") << e.name;
         EXPECT_EQ(fns[2], "main") << e.name;
         ++innerStacks;
-        slowMain += e.end - e.start >= 4'000'000;
         // The details panel, leaf first, as "function (module)".
         auto fields = analysis::eventDetails(
             r, {static_cast<uint32_t>(e.track - r.tracks.data()), static_cast<uint32_t>(e.index)});
         EXPECT_EQ(analysis::detailValue(fields, "Backtrace"), "inner (osrt_backtrace)");
     }
-    EXPECT_EQ(slowMain, 9u);     // a nanosleep, a poll and a read in each of 3 rounds
+    // Every call of each of the 3 rounds, in order: the 5 ms nanosleep and poll, the request's
+    // write and the read of the reply the helper sends 5 ms after the request (on a loaded
+    // machine the write may be preempted for part of that wait: the pair takes 5 ms), then the
+    // zero nanosleep, the zero-timeout poll and the read of /dev/zero.
+    std::sort(innerCalls.begin(), innerCalls.end(),
+              [](const Ev& a, const Ev& b) { return a.start < b.start; });
+    ASSERT_EQ(innerCalls.size(), 21u);
+    const char* order[7] = {"nanosleep", "poll", "write", "read", "nanosleep", "poll", "read"};
+    constexpr int64_t kSlow = 4'900'000;  // 5 ms, less the clock's and the timer's slack
+    for (size_t round = 0; round < 3; ++round) {
+        const Ev* c = &innerCalls[round * 7];
+        for (int k = 0; k < 7; ++k) EXPECT_EQ(c[k].name, order[k]) << "round " << round;
+        EXPECT_GE(c[0].end - c[0].start, kSlow) << "round " << round;
+        EXPECT_GE(c[1].end - c[1].start, kSlow) << "round " << round;
+        EXPECT_GE(c[3].end - c[2].start, kSlow) << "round " << round;
+    }
     EXPECT_GE(slowWriter, 6u);   // its waits for the request and its 5 ms sleeps
     EXPECT_GE(fast, 12u);        // the request's write, the zero sleep, poll and read
     EXPECT_EQ(child, 1u);
