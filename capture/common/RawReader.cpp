@@ -7,7 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <functional>
+#include <vector>
 
 namespace sl::capture {
 
@@ -53,9 +53,14 @@ Result<RawStream> RawStream::open(const std::string& path) {
         return makeError(path + ": truncated stream header (" + std::to_string(s.m_size) +
                          " bytes)");
     }
-    // The headers are read with pread, not through the map: touching one in every block would
-    // fault the whole file in (the kernel maps the pages around each fault).
-    std::function<bool(void*, size_t, uint64_t)> readAt = [fd](void* to, size_t n, uint64_t at) {
+    // The headers of a mapped file are read with pread, not through the map: touching one in
+    // every block would fault the whole file in (the kernel maps the pages around each fault).
+    // Those of a small file read whole come from the copy.
+    auto readAt = [fd, &s](void* to, size_t n, uint64_t at) {
+        if (!s.m_copy.empty()) {
+            std::memcpy(to, s.m_copy.data() + at, n);
+            return true;
+        }
         return ::pread(fd, to, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n);
     };
     if (!readAt(&s.m_header, sizeof(StreamHeader), 0)) {
@@ -84,18 +89,15 @@ Result<RawStream> RawStream::open(const std::string& path) {
         // Most streams are small (a process of a build writes a few KiB): one read costs less
         // than mapping, faulting in and unmapping the file, whose unmapping also interrupts
         // every other CPU running one of our threads.
-        s.m_copy.resize(s.m_size);
+        std::vector<uint8_t> copy(s.m_size);
         errno = 0;
-        if (!readAt(s.m_copy.data(), s.m_size, 0)) {
+        if (::pread(fd, copy.data(), copy.size(), 0) != static_cast<ssize_t>(copy.size())) {
             const int err = errno ? errno : EIO;  // a short read: the file shrank
             ::close(fd);
             return makeError(path + ": cannot read: " + std::strerror(err));
         }
+        s.m_copy = std::move(copy);
         s.m_map = s.m_copy.data();
-        readAt = [&s](void* to, size_t n, uint64_t at) {
-            std::memcpy(to, s.m_map + at, n);
-            return true;
-        };
     } else {
         void* map = mmap(nullptr, s.m_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {

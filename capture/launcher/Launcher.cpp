@@ -625,8 +625,8 @@ Result<ProfileResult> Launcher::run() {
     sampler.stop();
     cpuSampler.stopRecording();  // first: it may hand records to sched
     sched.stop();
-    if (m_o.cpuSampling && samplingProblem.empty())
-        cpuSampler.resolveInBackground();  // beside the merge of the streams
+    const bool sampled = m_o.cpuSampling && samplingProblem.empty();
+    if (sampled) cpuSampler.resolveInBackground();  // beside the merge of the streams
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();
 #endif
@@ -661,7 +661,7 @@ Result<ProfileResult> Launcher::run() {
 #endif
     in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
     in.schedProblem = schedProblem;
-    in.cpuSampler = samplingProblem.empty() && m_o.cpuSampling ? &cpuSampler : nullptr;
+    in.cpuSampler = sampled ? &cpuSampler : nullptr;
     in.samplingProblem = samplingProblem;
     in.cudaRequestedButUnavailable = m_o.traceCuda && !plan.cudaAvailable;
     in.output = output_reader.take();
@@ -679,7 +679,7 @@ Result<ProfileResult> Launcher::run() {
     // arenas' directory holds the streams processes wrote at their end, so it is named too).
     writeSessionFacts(in, arenas.path());
     auto written = assembleReports(in, say);
-    if (m_o.cpuSampling && samplingProblem.empty()) say(cpuSampler.resolved().summary());
+    if (sampled) say(cpuSampler.resolved().summary());
     if (!written && in.gateUsed && in.gateWindowsOpened == 0)
         // The capture range never began: the modules recorded only who ran (nothing is written
         // outside a window), so there is nothing to keep for a later import.

@@ -66,7 +66,8 @@ private:
     // `rangesDone` says whether the capture range's end should end the program now
     // (stop-shutdown: the first end; repeat-shutdown:N: the N-th).
     TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
-                         WakePipe& wake, bool shutdownAtRangeEnd, const std::function<bool()>& rangesDone,
+                         WakePipe& wake, bool shutdownAtRangeEnd,
+                         const std::function<bool()>& rangesDone,
                          const std::function<void(const std::string&)>& say);
 
     ProfileOptions m_o;
