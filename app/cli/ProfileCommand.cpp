@@ -178,6 +178,9 @@ void warnAboutEnvironment(const capture::ProfileOptions& o) {
     want.gpuMetrics = o.gpuMetrics.all || !o.gpuMetrics.devices.empty();
 #endif
     probe.probeNvidia = want.gpuMetrics;
+    // The first per-task perf event since none was open makes the kernel wait for an RCU grace
+    // period (5-20 ms here): a capture that opens none must not pay it for a probe.
+    probe.probePerfEvents = want.cpuSampling || want.contextSwitches;
     for (const auto& line : capture::captureWarnings(capture::checkEnvironment(probe), want)) {
         if (!o.quiet) std::fprintf(stderr, "sightline: warning: %s\n", line.c_str());
         if (o.progressFd >= 0) capture::ProgressChannel(o.progressFd).warning(line);

@@ -168,6 +168,7 @@ std::string CpuSampler::start(int64_t pid, int frequency, Backtrace backtrace,
     if (m_switches) m_switches->startFromSampler();
     seedMappings(pid);
     m_scratch.resize(65536);
+    m_prefetch = std::make_unique<SymbolPrefetch>();
     m_thread = std::thread([this] { run(); });
     return {};
 }
@@ -229,6 +230,8 @@ void CpuSampler::run() {
         for (auto& r : m_rings) drain(r);
         const auto t0 = std::chrono::steady_clock::now();
         replay(drainStart - kReplayHorizonNs);
+        for (uint32_t module : m_resolver.takeNewModules())
+            m_prefetch->want(m_resolver.modules()[module]);
         m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::steady_clock::now() - t0)
                                  .count();
@@ -472,7 +475,9 @@ void CpuSampler::resolve() {
         kernel = m_kallsyms.get();
     }
     const auto t1 = std::chrono::steady_clock::now();
-    m_resolver.symbolize(&kernel);
+    // The modules read while the program ran (waiting for the last of them), and the rest.
+    const std::unique_ptr<FrameSymbolizer> symbolizer = m_prefetch ? m_prefetch->take() : nullptr;
+    m_resolver.symbolize(&kernel, symbolizer.get());
     const auto t2 = std::chrono::steady_clock::now();
     m_stats.symbolizeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t1).count();
     m_stats.resolveNs += std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t0).count();

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "capture/launcher/DwarfUnwinder.h"
 #include "capture/launcher/SampleResolver.h"
 #include "capture/launcher/StopFlag.h"
+#include "capture/launcher/SymbolPrefetch.h"
 #include "model/core/ReportBuilder.h"
 
 namespace sl::capture {
@@ -129,6 +131,8 @@ private:
     // Replayed (begin = stack).
     std::vector<Sample> m_samples;
     SampleResolver m_resolver;
+    // Reads the sampled modules' symbols while the program runs (from start()).
+    std::unique_ptr<SymbolPrefetch> m_prefetch;
     DwarfUnwinder m_unwinder{m_resolver.maps()};
     std::vector<uint64_t> m_unwound;
     // /proc/kallsyms takes ~100 ms of kernel time to read: loaded in the background from the

@@ -19,6 +19,8 @@ class FrameSymbolizer {
 public:
     // "" when unresolved.
     std::string_view function(const std::string& module, uint64_t offset);
+    // Reads the module's symbols now (SymbolPrefetch); function() then only looks them up.
+    void preload(const std::string& module) { symbolsOf(module); }
     // module path -> why it could not be read (not pseudo modules).
     const std::map<std::string, std::string>& unreadable() const { return m_unreadable; }
     size_t modulesLoaded() const { return m_modules.size(); }

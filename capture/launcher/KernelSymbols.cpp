@@ -1,6 +1,8 @@
 #include "capture/launcher/KernelSymbols.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +36,23 @@ std::string readSmallFile(const std::string& path) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
+}
+
+// The cache file mapped, when it is whole and for `key`. A damaged file must not name frames
+// wrongly: every name inside the names, addresses in order; anything else is read again from
+// the kernel.
+std::shared_ptr<const void> mapWhole(const std::string& path, size_t& size) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st{};
+    void* at = MAP_FAILED;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+        size = static_cast<size_t>(st.st_size);
+        at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    ::close(fd);
+    if (at == MAP_FAILED) return nullptr;
+    return std::shared_ptr<const void>(at, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
 }
 
 bool writeAll(int fd, const void* from, size_t bytes) {
@@ -84,36 +103,39 @@ KernelSymbols KernelSymbols::loadForThisBoot() {
     return loadCached("/proc/kallsyms", file, currentKey());
 }
 
+std::optional<KernelSymbols> KernelSymbols::mapCache(const std::string& cacheFile, uint64_t key) {
+    size_t size = 0;
+    std::shared_ptr<const void> mapping = mapWhole(cacheFile, size);
+    if (!mapping || size < sizeof(CacheHeader)) return std::nullopt;
+    const auto* base = static_cast<const char*>(mapping.get());
+    CacheHeader h{};
+    std::memcpy(&h, base, sizeof h);
+    if (std::memcmp(h.magic, kCacheMagic, sizeof h.magic) != 0 || h.key != key || h.count == 0 ||
+        h.count >= (1u << 26) || h.namesBytes >= (1u << 30) ||
+        size != sizeof h + h.count * sizeof(Symbol) + h.namesBytes)
+        return std::nullopt;
+    // The header is 32 bytes, so the symbols that follow it are aligned as mmap's page is.
+    const std::span<const Symbol> symbols(reinterpret_cast<const Symbol*>(base + sizeof h), h.count);
+    const std::string_view names(base + sizeof h + h.count * sizeof(Symbol), h.namesBytes);
+    for (size_t i = 0; i < symbols.size(); ++i) {
+        const Symbol& s = symbols[i];
+        if (static_cast<uint64_t>(s.name) + s.length > names.size() ||
+            (i > 0 && symbols[i - 1].address > s.address))
+            return std::nullopt;
+    }
+    KernelSymbols out;
+    out.m_mapping = std::move(mapping);
+    out.m_mappedSymbols = symbols;
+    out.m_mappedNames = names;
+    return out;
+}
+
 KernelSymbols KernelSymbols::loadCached(const std::string& kallsymsPath, const std::string& cacheFile,
                                         uint64_t key, bool* fromCache) {
     if (fromCache) *fromCache = false;
-    if (std::ifstream in(cacheFile, std::ios::binary); in) {
-        KernelSymbols out;
-        CacheHeader h{};
-        in.seekg(0, std::ios::end);
-        const auto size = static_cast<uint64_t>(in.tellg());
-        in.seekg(0);
-        bool ok = in.read(reinterpret_cast<char*>(&h), sizeof h) &&
-                  std::memcmp(h.magic, kCacheMagic, sizeof h.magic) == 0 && h.key == key && h.count > 0 &&
-                  h.count < (1u << 26) && h.namesBytes < (1u << 30) &&
-                  size == sizeof h + h.count * sizeof(Symbol) + h.namesBytes;
-        if (ok) {
-            out.m_symbols.resize(h.count);
-            out.m_names.resize(h.namesBytes);
-            ok = in.read(reinterpret_cast<char*>(out.m_symbols.data()), std::streamsize(h.count * sizeof(Symbol))) &&
-                 in.read(out.m_names.data(), std::streamsize(h.namesBytes));
-        }
-        // A damaged file must not name frames wrongly: every name inside the names, addresses
-        // in order. Anything else is read again from the kernel.
-        for (size_t i = 0; ok && i < out.m_symbols.size(); ++i) {
-            const Symbol& s = out.m_symbols[i];
-            ok = static_cast<uint64_t>(s.name) + s.length <= out.m_names.size() &&
-                 (i == 0 || out.m_symbols[i - 1].address <= s.address);
-        }
-        if (ok) {
-            if (fromCache) *fromCache = true;
-            return out;
-        }
+    if (std::optional<KernelSymbols> cached = mapCache(cacheFile, key)) {
+        if (fromCache) *fromCache = true;
+        return std::move(*cached);
     }
     KernelSymbols out = load(kallsymsPath);
     if (out.m_symbols.empty()) return out;
@@ -167,12 +189,13 @@ KernelSymbols KernelSymbols::load(const std::string& path) {
 }
 
 std::string_view KernelSymbols::functionAt(uint64_t address) const {
-    auto it = std::upper_bound(m_symbols.begin(), m_symbols.end(), address,
+    const std::span<const Symbol> all = symbols();
+    auto it = std::upper_bound(all.begin(), all.end(), address,
                                [](uint64_t a, const Symbol& s) { return a < s.address; });
-    if (it == m_symbols.begin()) return {};
+    if (it == all.begin()) return {};
     const Symbol& s = *(it - 1);
     if (address - s.address > kMaxFunctionBytes) return {};
-    return std::string_view(m_names).substr(s.name, s.length);
+    return names().substr(s.name, s.length);
 }
 
 }  // namespace sl::capture

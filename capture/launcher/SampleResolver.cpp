@@ -46,6 +46,9 @@ uint32_t SampleResolver::slowStackOf(int64_t pid, const uint64_t* ips, size_t n)
         if (inserted) {
             m_frames.push_back({k.module, k.offset, 0, k.caller});
             m_kernelFrames |= k.module == kKernel;
+            if (k.module != kKernel && k.module != ModuleMaps::kNoModule &&
+                m_modulesSeen.insert(k.module).second)
+                m_newModules.push_back(k.module);
         }
         m_scratch.push_back(it->second);
     }
@@ -57,8 +60,9 @@ uint32_t SampleResolver::slowStackOf(int64_t pid, const uint64_t* ips, size_t n)
     return st->second;
 }
 
-void SampleResolver::symbolize(const KernelSymbols* kernel) {
-    FrameSymbolizer symbolizer;
+void SampleResolver::symbolize(const KernelSymbols* kernel, FrameSymbolizer* given) {
+    FrameSymbolizer own;
+    FrameSymbolizer& symbolizer = given ? *given : own;
     std::unordered_map<std::string_view, uint32_t> functionIndex;
     const auto& modules = m_maps.modules();
     for (Frame& f : m_frames) {

@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "capture/launcher/FrameSymbolizer.h"
 #include "capture/launcher/KernelSymbols.h"
 #include "capture/launcher/ModuleMaps.h"
 
@@ -29,8 +32,12 @@ public:
     // The distinct stack of these addresses (leaf first) in `pid` now. A kernel address
     // (KernelSymbols::isKernelAddress) is taken as such only as the leaf.
     uint32_t stackOf(int64_t pid, const uint64_t* ips, size_t n);
-    // Names every distinct frame; kernel frames from `kernel` (null: all "[kernel]").
-    void symbolize(const KernelSymbols* kernel);
+    // Names every distinct frame; kernel frames from `kernel` (null: all "[kernel]"), the
+    // others through `symbolizer` (null: a new one), which may hold modules read already.
+    void symbolize(const KernelSymbols* kernel, FrameSymbolizer* symbolizer = nullptr);
+    // The modules frames first landed in since the last call (ModuleMaps ids), for reading
+    // their symbols ahead.
+    std::vector<uint32_t> takeNewModules() { return std::exchange(m_newModules, {}); }
     bool hasKernelFrames() const { return m_kernelFrames; }
 
     size_t stackCount() const { return m_stackBegin.size() - 1; }
@@ -92,6 +99,8 @@ private:
     std::string m_unreadable;
     uint64_t m_unreadableCount = 0;
     bool m_kernelFrames = false;
+    std::unordered_set<uint32_t> m_modulesSeen;
+    std::vector<uint32_t> m_newModules;
 };
 
 }  // namespace sl::capture

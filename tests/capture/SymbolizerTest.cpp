@@ -23,6 +23,7 @@
 #include "tests/capture/SelfMaps.h"
 #include "capture/launcher/ProfileOptions.h"
 #include "capture/launcher/SampleResolver.h"
+#include "capture/launcher/SymbolPrefetch.h"
 
 namespace sl::test {
 
@@ -211,6 +212,63 @@ TEST(FrameSymbolizer, PseudoModulesMissingFilesAndTheCache) {
     EXPECT_EQ(s.modulesLoaded(), 6u);
 }
 
+// Modules read ahead on the prefetch thread: every one wanted is in the symbolizer take()
+// hands over (read, or remembered as unreadable) before any frame is named, and naming a frame
+// there reads nothing more.
+TEST(SymbolPrefetch, ModulesWantedAreReadBeforeTheFramesAreNamed) {
+    ModuleMaps maps;
+    loadSelfMaps(maps, 1);
+    const auto at = maps.lookup(1, reinterpret_cast<uint64_t>(&symbolizerMarker) + 4);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    const std::string exe = maps.modules()[at.module];
+    capture::SymbolPrefetch prefetch;
+    for (const std::string& m : {exe, std::string("/nonexistent/libgone.so"), std::string("//anon"), exe})
+        prefetch.want(m);
+    std::unique_ptr<capture::FrameSymbolizer> s = prefetch.take();
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->modulesLoaded(), 3u);
+    ASSERT_EQ(s->unreadable().size(), 1u);
+    EXPECT_EQ(s->function(exe, at.offset), "sl::test::symbolizerMarker(int)");
+    EXPECT_EQ(s->modulesLoaded(), 3u);
+    // Taken once: later wants are not read, a second take() is an empty symbolizer.
+    prefetch.want(libPath());
+    auto again = prefetch.take();
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->modulesLoaded(), 0u);
+    // Dropped without take(): the thread ends with the object.
+    capture::SymbolPrefetch unused;
+    unused.want(exe);
+}
+
+// The resolver reports each module its frames land in once, never the kernel or unmapped
+// addresses, and names frames through the symbolizer it is given.
+TEST(SampleResolver, NewModulesOnceAndAGivenSymbolizer) {
+    capture::SampleResolver r;
+    ModuleMaps& maps = r.maps();
+    loadSelfMaps(maps, 7);
+    const uint64_t marker = reinterpret_cast<uint64_t>(&symbolizerMarker) + 4;
+    const uint64_t kernel = 0xffffffff81000000ULL;
+    const uint64_t st1[] = {kernel, marker, marker + 1};
+    const uint64_t st2[] = {0x10, marker};  // 0x10: in no mapping
+    r.stackOf(7, st1, 3);
+    r.stackOf(7, st2, 2);
+    const std::vector<uint32_t> modules = r.takeNewModules();
+    ASSERT_EQ(modules.size(), 1u);
+    EXPECT_EQ(r.modules()[modules[0]], selfExe());
+    EXPECT_TRUE(r.takeNewModules().empty());
+    capture::FrameSymbolizer given;
+    given.preload(r.modules()[modules[0]]);
+    r.symbolize(nullptr, &given);
+    EXPECT_EQ(given.modulesLoaded(), 1u);
+    size_t named = 0;
+    for (const auto& f : r.frames())
+        if (f.function != 0) {
+            ++named;
+            EXPECT_EQ(r.functions()[f.function], "sl::test::symbolizerMarker(int)");
+        }
+    EXPECT_EQ(named, 3u);  // the marker as a leaf, and as a return address in both stacks
+}
+
 TEST(KernelSymbols, KallsymsTextAndHiddenAddresses) {
     char tmpl[] = "/tmp/sightline-elf-test-XXXXXX";
     ASSERT_TRUE(mkdtemp(tmpl));
@@ -272,6 +330,9 @@ TEST(KernelSymbols, CacheServesOnlyItsKeyAndSurvivesDamage) {
     auto rebooted = capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached);
     EXPECT_FALSE(cached);
     EXPECT_EQ(rebooted.functionAt(0xffffffff81000150), "renamed_fn");
+    // A table read from the cache maps the file: replacing the file (always by a rename) leaves
+    // the table it already gave as it was.
+    EXPECT_EQ(again.functionAt(0xffffffff81000150), "helper_fn");
     EXPECT_TRUE(capture::KernelSymbols::loadCached(kallsyms, cache, 2, &cached).size() == 2 && cached);
     // Damaged: cut short, or a name pointing outside the names. Read again, rewritten.
     std::filesystem::resize_file(cache, std::filesystem::file_size(cache) - 3);
