@@ -262,6 +262,65 @@ SL_EXPORT pid_t fork(void) {
     return forkImpl(sl::capture::ChildVia::Fork);
 }
 
+// _Fork (glibc 2.34+): fork without the atfork handlers, so the child would keep writing into
+// its parent's shared buffers; it lets go of them here instead (afterForkChild writes no
+// memory but ours and makes no allocation before the child records its first event). glibc's
+// fork() reaches _Fork inside libc, not through this.
+SL_EXPORT pid_t _Fork(void) {
+    SL_REAL(_Fork);
+    const pid_t r = real__Fork.get()();
+    if (r == 0)
+        afterForkChild();
+    else if (r > 0)
+        childCreated(r, sl::capture::ChildVia::Fork);
+    return r;
+}
+
+namespace {
+// clone() without CLONE_VM makes a process with a copy of the caller's memory, as fork does
+// but without the atfork handlers: the child starts here to let go of the parent's buffers
+// before the program's function runs. The call is read from the child's copy of the parent's
+// stack frame.
+struct CloneCall {
+    int (*fn)(void*);
+    void* arg;
+    bool newPidNamespace;
+};
+
+int cloneChildStart(void* p) {
+    const CloneCall call = *static_cast<const CloneCall*>(p);
+    // In a new PID namespace (a container runtime's child) getpid() is not the pid the
+    // launcher sees: read both from /proc.
+    if (call.newPidNamespace) ProcessWriter::childPidNamespaceChanged();
+    afterForkChild();
+    const int code = call.fn(call.arg);
+    // The function's return ends the process by the exit system call, no exit handler runs:
+    // the final flush is made here, as _exit makes it.
+    g_osrtOn.store(false);
+    runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
+    ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code & 0xff, 0);
+    return code;
+}
+}  // namespace
+
+// With CLONE_VM the child shares the caller's memory, buffers and thread-local state, so it is
+// passed through as it is (docs/capture.md: such a child is not traced before it execs).
+SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
+    SL_REAL(clone);
+    va_list ap;
+    va_start(ap, arg);
+    pid_t* parentTid = va_arg(ap, pid_t*);
+    void* tls = va_arg(ap, void*);
+    pid_t* childTid = va_arg(ap, pid_t*);
+    va_end(ap);
+    if ((flags & CLONE_VM) || !fn)
+        return real_clone.get()(fn, stack, flags, arg, parentTid, tls, childTid);
+    CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0};
+    const int r = real_clone.get()(cloneChildStart, stack, flags, &call, parentTid, tls, childTid);
+    if (r > 0) childCreated(r, sl::capture::ChildVia::Clone);
+    return r;
+}
+
 // A process that moves its future children to another PID namespace: its forked children
 // cannot take getpid() for the pid the launcher sees (ProcessWriter::onForkChild).
 SL_EXPORT int unshare(int flags) {

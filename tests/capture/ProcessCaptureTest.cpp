@@ -66,6 +66,48 @@ TEST(ProcessCapture, VforkBehavesAsWithoutTheProfiler) {
     EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0) << untracedReason(*r);
 }
 
+// Children made without fork() run no atfork handler: a _Fork or clone() child used to write
+// into its parent's shared buffers, and its exit ended the parent's stream (the parent's later
+// ranges, most of its second thread's and every child were lost). Each is now a process of its
+// own, with its ranges, and the parent records on.
+TEST(ProcessCapture, ForkWithoutAtforkHandlersKeepsParentAndChildApart) {
+    int plainCode = -1;
+    const std::string plain = runCapturingStdout({client("raw_fork")}, &plainCode);
+    ASSERT_EQ(plainCode, 0) << "the client's own checks fail without the profiler: " << plain;
+    const bool pidns = plain.find("clone-pidns: skipped") == std::string::npos;
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none", "-o",
+         dir.file("raw.rep"), client("raw_fork")},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    auto r = load(dir.file("raw.rep"));
+    ASSERT_TRUE(r);
+    auto before = events(*r, EventKind::NvtxRange, "before");
+    ASSERT_EQ(before.size(), 5u);
+    const int64_t root = before[0].pid;
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "after").size(), 3u);
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "worker").size(), 50u);
+    std::vector<std::pair<const char*, int>> children{{"fork-child", 3}, {"clone-child", 4}};
+    if (pidns) children.push_back({"clone-pidns", 5});
+    for (const auto& [name, exit] : children) {
+        SCOPED_TRACE(name);
+        const Process* p = processWithExit(*r, exit);
+        ASSERT_TRUE(p);
+        EXPECT_EQ(p->parentPid, root);
+        auto ranges = events(*r, EventKind::NvtxRange, name);
+        ASSERT_EQ(ranges.size(), 1u);
+        EXPECT_EQ(ranges[0].pid, p->pid);  // the launcher's pid, also for the one in a new namespace
+        for (const auto& e : ranges) EXPECT_NE(e.pid, 1);
+    }
+    EXPECT_EQ(r->processes.size(), 1 + children.size());
+    // Every child ended through our final flush (clone's by the return from its function).
+    EXPECT_EQ(diagnostic(*r, "capture.stream_recovered"), 0);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0) << untracedReason(*r);
+}
+
 TEST(ProcessCapture, ForkExecSpawnVfork) {
     CaptureDir dir;
     ASSERT_EQ(profile(dir.file("tree.rep"), {}, {client("proc_tree")}), 0);
