@@ -262,6 +262,13 @@ SL_EXPORT pid_t fork(void) {
     return forkImpl(sl::capture::ChildVia::Fork);
 }
 
+// The halves of our vfork (below), which a vfork-like clone() goes through too.
+extern "C" {
+int sl_vfork_allowed();
+pid_t sl_vfork_child_started();
+pid_t sl_vfork_parent_resumed(long result, void* callerSp);
+}
+
 // _Fork (glibc 2.34+): fork without the atfork handlers, so the child would keep writing into
 // its parent's shared buffers; it lets go of them here instead (afterForkChild writes no
 // memory but ours and makes no allocation before the child records its first event). glibc's
@@ -301,10 +308,19 @@ int cloneChildStart(void* p) {
     ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code & 0xff, 0);
     return code;
 }
+
+// CLONE_VM | CLONE_VFORK (and the caller's thread-local storage) is vfork on a stack of the
+// caller's: the child runs as a vfork child (it records nothing, its exec or exit leaves the
+// parent's state alone) while the calling thread waits.
+int vforkCloneChildStart(void* p) {
+    const CloneCall call = *static_cast<const CloneCall*>(p);  // the suspended parent's frame
+    sl_vfork_child_started();
+    return call.fn(call.arg);
+}
 }  // namespace
 
-// With CLONE_VM the child shares the caller's memory, buffers and thread-local state, so it is
-// passed through as it is (docs/capture.md: such a child is not traced before it execs).
+// Any other CLONE_VM child shares the caller's memory, buffers and thread-local state while
+// both run: it is passed through as it is (docs/capture.md).
 SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     SL_REAL(clone);
     va_list ap;
@@ -313,6 +329,14 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     void* tls = va_arg(ap, void*);
     pid_t* childTid = va_arg(ap, pid_t*);
     va_end(ap);
+    constexpr int kVforkLike = CLONE_VM | CLONE_VFORK;
+    if (fn && (flags & (kVforkLike | CLONE_THREAD | CLONE_SETTLS)) == kVforkLike &&
+        sl_vfork_allowed()) {
+        CloneCall call{fn, arg, false};
+        const int r = real_clone.get()(vforkCloneChildStart, stack, flags, &call, parentTid, tls,
+                                       childTid);
+        return sl_vfork_parent_resumed(r < 0 ? -errno : r, nullptr);
+    }
     if ((flags & CLONE_VM) || !fn)
         return real_clone.get()(fn, stack, flags, arg, parentTid, tls, childTid);
     CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0};
@@ -371,7 +395,7 @@ void __asan_handle_vfork(void* sp) __attribute__((weak));
 pid_t sl_vfork_parent_resumed(long result, void* callerSp) {
     ProcessWriter::setVforkChild(false);
     sl::capture::detail::t_state = t_vfork.parentState;
-    if (__asan_handle_vfork) __asan_handle_vfork(callerSp);
+    if (__asan_handle_vfork && callerSp) __asan_handle_vfork(callerSp);
     VforkHandoff& h = t_vfork;
     h.environment.release();
     if (result < 0) {

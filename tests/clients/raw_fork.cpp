@@ -1,12 +1,16 @@
 // Test client: children made without fork(), so without the atfork handlers (issue #15): the
 // parent's recording must go on as without them, and each child be a process of its own.
-//   raw_fork    runs the cases below, prints one line per case, exits 0 when all held
+//   raw_fork                  runs the cases below, prints one line per case, exits 0 when
+//                             all held
+//   raw_fork child NAME CODE  an exec'd child: pushes the NVTX range NAME, exits with CODE
 // Cases (children's exit codes in brackets):
 //   _Fork        the child pushes the NVTX range "fork-child" and calls exit() (3).
 //   clone        clone() without CLONE_VM (a copy of the memory, as fork): the child pushes
 //                "clone-child" and returns from its function (4).
 //   clone-pidns  the same in a new PID namespace (CLONE_NEWPID; "clone-pidns", 5); prints
 //                "clone-pidns: skipped" where the system does not permit it.
+//   clone-vfork  clone(CLONE_VM | CLONE_VFORK) on a stack of its own, as vfork: the child
+//                execs this program ("clone-vfork-exec", 6); a second one returns at once (7).
 // Before the children the main thread pushes "before" 5 times (still in its buffer when they
 // start), after them "after" 3 times; a second thread pushes "worker" 50 times meanwhile.
 #include <nvtx3/nvToolsExt.h>
@@ -49,9 +53,29 @@ int cloneChild(void* name) {
 
 alignas(16) char g_stack[256 * 1024];
 
+char g_self[4096];
+
+int vforkExec(void*) {
+    char* const argv[] = {g_self, const_cast<char*>("child"), const_cast<char*>("clone-vfork-exec"),
+                          const_cast<char*>("6"), nullptr};
+    execv(g_self, argv);
+    _exit(127);
+}
+
+int vforkReturn(void*) {
+    return 7;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc == 4 && std::strcmp(argv[1], "child") == 0) {
+        range(argv[2]);
+        return std::atoi(argv[3]);
+    }
+    const ssize_t n = readlink("/proc/self/exe", g_self, sizeof g_self - 1);
+    if (n <= 0) return 2;
+    g_self[n] = 0;
     std::thread worker([] {
         for (int i = 0; i < 50; ++i) range("worker");
     });
@@ -75,6 +99,12 @@ int main() {
         std::printf("clone-pidns: skipped (%s)\n", std::strerror(errno));
     else
         ok &= report("clone-pidns", inNs > 0 ? waitFor(inNs) : -1, 5);
+
+    for (auto [fn, want] : {std::pair{&vforkExec, 6}, std::pair{&vforkReturn, 7}}) {
+        const pid_t v = clone(fn, g_stack + sizeof g_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, nullptr);
+        ok &= report(want == 6 ? "clone-vfork exec" : "clone-vfork return", v > 0 ? waitFor(v) : -1,
+                     want);
+    }
 
     worker.join();
     for (int i = 0; i < 3; ++i) range("after");
