@@ -23,7 +23,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <thread>
+#include <utility>
 
 extern "C" pid_t _Fork(void);
 
