@@ -113,9 +113,9 @@ void BufferArena::finished() {
     syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);
 }
 
-void BufferArena::forget() {
+void BufferArena::forget(bool closeFd) {
     if (m_base) syscall(SYS_munmap, m_base, m_mapBytes);
-    if (m_fd >= 0) syscall(SYS_close, m_fd);
+    if (m_fd >= 0 && closeFd) syscall(SYS_close, m_fd);
     m_base = nullptr;
     m_fd = -1;
     m_linked = false;

@@ -40,8 +40,9 @@ public:
     // launcher, which makes the stream from it. Async-signal-safe.
     void keepForLauncher() { m_keep = true; }
     // Unmaps without touching the file: in a forked child (the parent owns it), or after a
-    // failed exec once its buffers are no longer referenced.
-    void forget();
+    // failed exec once its buffers are no longer referenced. `closeFd` false: the descriptor
+    // table is the parent's too (clone with CLONE_FILES), so its descriptor stays open.
+    void forget(bool closeFd = true);
     const char* path() const { return m_path; }
     int fd() const { return m_fd; }
 

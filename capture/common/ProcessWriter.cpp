@@ -941,7 +941,7 @@ void ProcessWriter::beforeFork() {
     detail::t_inTool = wasInTool;
 }
 
-void ProcessWriter::onForkChild(bool trace) {
+void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     g_generation.fetch_add(1);
     g_poolLock.clear();  // another thread may have held it at fork time; the pool is the parent's
     g_pool = nullptr;
@@ -955,10 +955,10 @@ void ProcessWriter::onForkChild(bool trace) {
     g_writerStop.store(0);
     g_writerDone.store(0);
     t_state = nullptr;
-    if (g_fd >= 0) syscall(SYS_close, g_fd);
+    if (g_fd >= 0 && !sharesFiles) syscall(SYS_close, g_fd);
     g_fd = -1;
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
-    g_arena.forget();  // the parent's buffers: the child must never write into them
+    g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
     // that did not move its children elsewhere has its children there too: getpid() is the
     // pid the launcher sees. Reading /proc/self/status in every forked child cost 40-50 us.

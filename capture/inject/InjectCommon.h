@@ -83,6 +83,9 @@ void announceProcess();
 // program's handlers run after ours, so nothing of the child ever writes into the parent's
 // shared buffers.
 void afterForkChild();
+// The same for a child that glibc's fork did not make (_Fork, clone): `trace` false records
+// nothing in it until it execs; `sharesFiles` as ProcessWriter::onForkChild.
+void forkChildSetUp(bool trace, bool sharesFiles);
 // In a forked child: the capture window the parent's range opened is the parent's to close.
 void nvtxForgetWindowOwner();
 // Exec support: stops recording and puts our environment variables back into `envp` (a new

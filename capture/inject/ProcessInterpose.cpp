@@ -270,14 +270,16 @@ pid_t sl_vfork_parent_resumed(long result, void* callerSp);
 }
 
 // _Fork (glibc 2.34+): fork without the atfork handlers, so the child would keep writing into
-// its parent's shared buffers; it lets go of them here instead (afterForkChild writes no
-// memory but ours and makes no allocation before the child records its first event). glibc's
-// fork() reaches _Fork inside libc, not through this.
+// its parent's shared buffers; it lets go of them here instead. It records nothing until it
+// execs: _Fork is the fork of async-signal-safe code (a crash handler's), whose child may not
+// allocate (malloc's locks are not reset), and our recording would. The set-up itself writes
+// only our memory and makes system calls. glibc's fork() reaches _Fork inside libc, not
+// through this.
 SL_EXPORT pid_t _Fork(void) {
     SL_REAL(_Fork);
     const pid_t r = real__Fork.get()();
     if (r == 0)
-        afterForkChild();
+        forkChildSetUp(false, false);
     else if (r > 0)
         childCreated(r, sl::capture::ChildVia::Fork);
     return r;
@@ -286,27 +288,22 @@ SL_EXPORT pid_t _Fork(void) {
 namespace {
 // clone() without CLONE_VM makes a process with a copy of the caller's memory, as fork does
 // but without the atfork handlers: the child starts here to let go of the parent's buffers
-// before the program's function runs. The call is read from the child's copy of the parent's
-// stack frame.
+// before the program's function runs, and records nothing until it execs (a container
+// runtime's child, on a small stack of its own, in a parent whose other threads may hold
+// malloc's locks). With CLONE_FILES the parent's descriptors stay open: the table is shared.
+// The call is read from the child's copy of the parent's stack frame.
 struct CloneCall {
     int (*fn)(void*);
     void* arg;
-    bool newPidNamespace;
+    bool newPidNamespace, sharesFiles;
 };
 
 int cloneChildStart(void* p) {
     const CloneCall call = *static_cast<const CloneCall*>(p);
-    // In a new PID namespace (a container runtime's child) getpid() is not the pid the
-    // launcher sees: read both from /proc.
+    // In a new PID namespace its exec'd image reads its pids from /proc.
     if (call.newPidNamespace) ProcessWriter::childPidNamespaceChanged();
-    afterForkChild();
-    const int code = call.fn(call.arg);
-    // The function's return ends the process by the exit system call, no exit handler runs:
-    // the final flush is made here, as _exit makes it.
-    g_osrtOn.store(false);
-    runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
-    ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code & 0xff, 0);
-    return code;
+    forkChildSetUp(false, call.sharesFiles);
+    return call.fn(call.arg);
 }
 
 // CLONE_VM | CLONE_VFORK (and the caller's thread-local storage) is vfork on a stack of the
@@ -332,14 +329,15 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     constexpr int kVforkLike = CLONE_VM | CLONE_VFORK;
     if (fn && (flags & (kVforkLike | CLONE_THREAD | CLONE_SETTLS)) == kVforkLike &&
         sl_vfork_allowed()) {
-        CloneCall call{fn, arg, false};
+        CloneCall call{fn, arg, false, false};
         const int r = real_clone.get()(vforkCloneChildStart, stack, flags, &call, parentTid, tls,
                                        childTid);
         return sl_vfork_parent_resumed(r < 0 ? -errno : r, nullptr);
     }
-    if ((flags & CLONE_VM) || !fn)
+    // CLONE_SETTLS: our thread-local state would be in storage the program made.
+    if ((flags & (CLONE_VM | CLONE_SETTLS)) || !fn)
         return real_clone.get()(fn, stack, flags, arg, parentTid, tls, childTid);
-    CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0};
+    CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0, (flags & CLONE_FILES) != 0};
     const int r = real_clone.get()(cloneChildStart, stack, flags, &call, parentTid, tls, childTid);
     if (r > 0) childCreated(r, sl::capture::ChildVia::Clone);
     return r;

@@ -4,7 +4,8 @@
 // .symtab, else .dynsym (or the .symtab of a /usr/lib/debug/.build-id/ file when one is
 // installed); maps file offsets to virtual addresses through the PT_LOAD segments (PIE and
 // shared objects). Symbols are sorted once; lookups are binary searches; names are demangled
-// on first use. The file stays mapped read-only while the object lives. Not thread-safe.
+// on first use. The file is mapped only while it is parsed: the names are kept in the object
+// (the program may rewrite the file later). Not thread-safe.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -39,16 +40,16 @@ private:
     };
     struct Symbol {
         uint64_t start, size;
-        const char* name;        // in the mapped string table
+        uint64_t name;           // offset in m_strings (NUL-terminated)
         int32_t demangled = -1;  // index into m_names once demangled
     };
 
     static Result<ElfSymbols> parse(const std::shared_ptr<Mapped>& file, const std::string& path);
     Status readSymbols(const std::shared_ptr<Mapped>& file, const std::string& path);
 
-    std::vector<std::shared_ptr<Mapped>> m_files;
     std::vector<Segment> m_segments;
     std::vector<Symbol> m_symbols;    // sorted by start
+    std::string m_strings;            // the symbols' names, as in the file
     std::deque<std::string> m_names;  // stable: functionAt hands out views
     bool m_debugFile = false;
 };

@@ -94,7 +94,13 @@ std::string KernelSymbols::defaultCacheFile() {
         dir = std::string(home) + "/.cache/sightline";
     else
         return {};
-    return dir + "/kallsyms-" + std::to_string(::geteuid()) + ".bin";
+    // One file per machine: a home directory shared over NFS serves many, and a file another
+    // machine replaces under a mapping of ours would fault when read (ESTALE).
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0 || !host[0]) std::strcpy(host, "host");
+    for (char* c = host; *c; ++c)
+        if (*c == '/') *c = '_';
+    return dir + "/kallsyms-" + std::to_string(::geteuid()) + "-" + host + ".bin";
 }
 
 KernelSymbols KernelSymbols::loadForThisBoot() {

@@ -127,6 +127,38 @@ TEST(ElfSymbols, SharedLibraryFullAndStripped) {
     dlclose(h);
 }
 
+// A module read while the program runs may be rewritten in place afterwards (a build relinking
+// a tool it ran): the table keeps the names of the version it read, and reading it faults on
+// nothing (a mapped file cut short raised SIGBUS in the launcher).
+TEST(ElfSymbols, AModuleRewrittenInPlaceAfterTheParseKeepsItsNames) {
+    void* h = dlopen(libPath().c_str(), RTLD_NOW);
+    ASSERT_TRUE(h) << dlerror();
+    void* spin = dlsym(h, "sampling_lib_spin");
+    ASSERT_TRUE(spin);
+    ModuleMaps maps;
+    loadSelfMaps(maps, 7);
+    const ModuleMaps::Location at = maps.lookup(7, reinterpret_cast<uint64_t>(spin) + 1);
+    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    char tmpl[] = "/tmp/sightline-elf-rewrite-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string copy = std::string(tmpl) + "/libcopy.so";
+    fs::copy_file(libPath(), copy);
+    auto elf = ElfSymbols::load(copy);
+    ASSERT_TRUE(elf) << elf.error();
+    capture::FrameSymbolizer symbolizer;
+    symbolizer.preload(copy);
+    // Cut to nothing, then other bytes over the same inode.
+    fs::resize_file(copy, 0);
+    {
+        std::ofstream(copy, std::ios::binary | std::ios::in | std::ios::out)
+            << std::string(4096, 'x');
+    }
+    EXPECT_EQ(elf->functionAt(at.offset), "sampling_lib_spin");
+    EXPECT_EQ(symbolizer.function(copy, at.offset), "sampling_lib_spin");
+    fs::remove_all(tmpl);
+    dlclose(h);
+}
+
 TEST(ElfSymbols, BadFilesAreErrorsNamingTheFile) {
     auto missing = ElfSymbols::load("/nonexistent/libx.so");
     ASSERT_FALSE(missing);
@@ -359,6 +391,11 @@ TEST(KernelSymbols, CacheServesOnlyItsKeyAndSurvivesDamage) {
     // This machine's own table, through the environment's cache directory: the same symbols.
     ::setenv("SIGHTLINE_CACHE_DIR", (dir + "/env").c_str(), 1);
     EXPECT_EQ(capture::KernelSymbols::defaultCacheFile().rfind(dir + "/env/kallsyms-", 0), 0u);
+    // One file per machine (a home directory on NFS is shared by many).
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    EXPECT_NE(capture::KernelSymbols::defaultCacheFile().find(std::string("-") + host + ".bin"),
+              std::string::npos);
     const auto direct = capture::KernelSymbols::load();
     const auto viaCache = capture::KernelSymbols::loadForThisBoot();
     const auto second = capture::KernelSymbols::loadForThisBoot();

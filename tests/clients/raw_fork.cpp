@@ -3,11 +3,13 @@
 //   raw_fork                  runs the cases below, prints one line per case, exits 0 when
 //                             all held
 //   raw_fork child NAME CODE  an exec'd child: pushes the NVTX range NAME, exits with CODE
-// Cases (children's exit codes in brackets):
-//   _Fork        the child pushes the NVTX range "fork-child" and calls exit() (3).
-//   clone        clone() without CLONE_VM (a copy of the memory, as fork): the child pushes
-//                "clone-child" and returns from its function (4).
-//   clone-pidns  the same in a new PID namespace (CLONE_NEWPID; "clone-pidns", 5); prints
+// Cases (children's exit codes in brackets); each child pushes the NVTX range
+// "before-exec" (which it may not record: it runs async-signal-safe code's child) and execs
+// this program with a range name:
+//   _Fork        "fork-child" (3).
+//   clone        clone() without CLONE_VM (a copy of the memory, as fork): "clone-child" (4).
+//   clone-files  the same sharing the descriptor table (CLONE_FILES): "clone-files" (8).
+//   clone-pidns  the same in a new PID namespace (CLONE_NEWPID): "clone-pidns" (5); prints
 //                "clone-pidns: skipped" where the system does not permit it.
 //   clone-vfork  clone(CLONE_VM | CLONE_VFORK) on a stack of its own, as vfork: the child
 //                execs this program ("clone-vfork-exec", 6); a second one returns at once (7).
@@ -48,14 +50,25 @@ void range(const char* name) {
     nvtxRangePop();
 }
 
-int cloneChild(void* name) {
-    range(static_cast<const char*>(name));
-    return std::strcmp(static_cast<const char*>(name), "clone-pidns") == 0 ? 5 : 4;
-}
-
 alignas(16) char g_stack[256 * 1024];
 
 char g_self[4096];
+
+// Pushes "before-exec", then execs this program as "child NAME CODE".
+[[noreturn]] void execChild(const char* name, const char* code) {
+    range("before-exec");
+    char* const argv[] = {g_self, const_cast<char*>("child"), const_cast<char*>(name),
+                          const_cast<char*>(code), nullptr};
+    execv(g_self, argv);
+    _exit(127);
+}
+
+int cloneChild(void* which) {
+    const char* name = static_cast<const char*>(which);
+    execChild(name, std::strcmp(name, "clone-pidns") == 0   ? "5"
+                    : std::strcmp(name, "clone-files") == 0 ? "8"
+                                                            : "4");
+}
 
 int vforkExec(void*) {
     char* const argv[] = {g_self, const_cast<char*>("child"), const_cast<char*>("clone-vfork-exec"),
@@ -85,15 +98,16 @@ int main(int argc, char** argv) {
     bool ok = true;
 
     const pid_t forked = _Fork();
-    if (forked == 0) {
-        range("fork-child");
-        std::exit(3);
-    }
+    if (forked == 0) execChild("fork-child", "3");
     ok &= report("_Fork", forked > 0 ? waitFor(forked) : -1, 3);
 
     char name[] = "clone-child";
     const pid_t cloned = clone(cloneChild, g_stack + sizeof g_stack, SIGCHLD, name);
     ok &= report("clone", cloned > 0 ? waitFor(cloned) : -1, 4);
+
+    char filesName[] = "clone-files";
+    const pid_t sharing = clone(cloneChild, g_stack + sizeof g_stack, CLONE_FILES | SIGCHLD, filesName);
+    ok &= report("clone-files", sharing > 0 ? waitFor(sharing) : -1, 8);
 
     char pidnsName[] = "clone-pidns";
     const pid_t inNs = clone(cloneChild, g_stack + sizeof g_stack, CLONE_NEWPID | SIGCHLD, pidnsName);

@@ -113,6 +113,25 @@ TEST(InjectionFlow, TheReportSaysWhichCuptiWasLoaded) {
     EXPECT_NE(reason.find("fake-cupti/libcupti.so.13"), std::string::npos) << reason;
 }
 
+// A _Fork child that calls exit() runs the parent's atexit handlers on its copy of the parent's
+// state: it must neither finish the parent's stream nor wait for the parent's flusher thread
+// (which does not exist in the child). The parent's 5 kernels are there, each once.
+TEST(InjectionFlow, AChildMadeWithoutAtforkHandlersLeavesTheParentsStreamAlone) {
+    for (bool preload : {false, true})
+        for (const char* flushMs : {"0", "50"}) {
+            SCOPED_TRACE(std::string(preload ? "preloaded" : "alone") + ", flush every " + flushMs);
+            AppRun r = run("fork-child", {{"SIGHTLINE_CUDA_FLUSH_MS", flushMs}}, preload);
+            ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status;
+            ASSERT_EQ(WEXITSTATUS(r.status), 0);
+            ASSERT_TRUE(r.raw.error.empty()) << r.raw.error;
+            EXPECT_EQ(r.of(EventKind::Kernel).size(), 5u);
+            EXPECT_EQ(r.of(EventKind::CudaApi).size(), 5u);
+            std::set<int64_t> correlations;
+            for (const auto* k : r.of(EventKind::Kernel)) correlations.insert(k->cols[0]);
+            EXPECT_EQ(correlations.size(), 5u);
+        }
+}
+
 TEST(InjectionFlow, ProfilerStopWithoutTheProfilerApiOptionKeepsTracing) {
     // nsys ignores cudaProfilerStart/Stop unless -c cudaProfilerApi: all 10 kernels are kept.
     AppRun r = run("range");

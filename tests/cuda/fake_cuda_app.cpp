@@ -1,12 +1,13 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
 //   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
-//                 quick-exit|threads|reuse|contexts-while-flushing|queries
+//                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
 #include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -104,6 +105,19 @@ int main(int argc, char** argv) {
         launch("_Z6kernelPfi");
     } else if (s == "backtrace") {
         cudaOuter(launch, call);
+    } else if (s == "fork-child") {
+        // A child made without the atfork handlers (_Fork, as async-signal-safe code forks)
+        // that calls exit(): the parent's CUDA state and stream are not its to finish.
+        alarm(20);
+        for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
+        const pid_t child = _Fork();
+        if (child == 0) {
+            alarm(10);  // a child that waits for the parent's flusher thread would wait forever
+            std::exit(0);
+        }
+        int status = 0;
+        if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) return 11;
+        for (int i = 0; i < 2; ++i) launch("_Z6kernelPfi");
     } else if (s == "quick-exit") {
         for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
         _exit(0);

@@ -361,7 +361,10 @@ void flusherLoop() {
 }
 
 void finishAll() {
-    if (!g || g->finished.load() || g->finishing.exchange(true)) return;
+    // A child that glibc's fork did not make (_Fork, clone) ran no inForkedChild: its exit
+    // handlers would finish its parent's stream and wait for the parent's flusher thread, which
+    // the child does not have.
+    if (!g || g->finished.load() || ::getpid() != g->pid || g->finishing.exchange(true)) return;
     {
         std::lock_guard lock(g->flushMutex);
         g->stopFlusher = true;
