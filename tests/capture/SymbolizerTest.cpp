@@ -95,19 +95,32 @@ TEST(ElfSymbols, SizelessSymbolsEndWithTheirSectionAndPltStubsAreNamed) {
     }
 }
 
-TEST(ElfSymbols, SharedLibraryFullAndStripped) {
-    void* h = dlopen(libPath().c_str(), RTLD_NOW);
-    ASSERT_TRUE(h) << dlerror();
-    void* spin = dlsym(h, "sampling_lib_spin");
-    ASSERT_TRUE(spin);
+// Loads tests/clients' shared library into this process: the file offset of sampling_lib_spin
+// in it (0, with a test failure, when it cannot) and the module path the mappings give.
+uint64_t spinOffset(void*& handle, std::string* module = nullptr) {
+    handle = dlopen(libPath().c_str(), RTLD_NOW);
+    EXPECT_TRUE(handle) << dlerror();
+    void* spin = handle ? dlsym(handle, "sampling_lib_spin") : nullptr;
+    EXPECT_TRUE(spin);
+    if (!spin) return 0;
     ModuleMaps maps;
     loadSelfMaps(maps, 7);
     const ModuleMaps::Location at = maps.lookup(7, reinterpret_cast<uint64_t>(spin) + 1);
-    ASSERT_NE(at.module, ModuleMaps::kNoModule);
-    EXPECT_EQ(fs::path(maps.modules()[at.module]).filename(), "libsampling_lib.so");
+    EXPECT_NE(at.module, ModuleMaps::kNoModule);
+    if (at.module == ModuleMaps::kNoModule) return 0;
+    if (module) *module = maps.modules()[at.module];
+    return at.offset;
+}
+
+TEST(ElfSymbols, SharedLibraryFullAndStripped) {
+    void* h = nullptr;
+    std::string module;
+    const uint64_t offset = spinOffset(h, &module);
+    ASSERT_NE(offset, 0u);
+    EXPECT_EQ(fs::path(module).filename(), "libsampling_lib.so");
     auto full = ElfSymbols::load(libPath());
     ASSERT_TRUE(full) << full.error();
-    EXPECT_EQ(full->functionAt(at.offset), "sampling_lib_spin");
+    EXPECT_EQ(full->functionAt(offset), "sampling_lib_spin");
     EXPECT_TRUE(full->fromDebugFile());  // .symtab
 
     // A stripped copy has only .dynsym: exported functions still resolve.
@@ -122,7 +135,7 @@ TEST(ElfSymbols, SharedLibraryFullAndStripped) {
     auto dyn = ElfSymbols::load(stripped);
     ASSERT_TRUE(dyn) << dyn.error();
     EXPECT_FALSE(dyn->fromDebugFile());
-    EXPECT_EQ(dyn->functionAt(at.offset), "sampling_lib_spin");
+    EXPECT_EQ(dyn->functionAt(offset), "sampling_lib_spin");
     fs::remove_all(tmpl);
     dlclose(h);
 }
@@ -131,14 +144,9 @@ TEST(ElfSymbols, SharedLibraryFullAndStripped) {
 // a tool it ran): the table keeps the names of the version it read, and reading it faults on
 // nothing (a mapped file cut short raised SIGBUS in the launcher).
 TEST(ElfSymbols, AModuleRewrittenInPlaceAfterTheParseKeepsItsNames) {
-    void* h = dlopen(libPath().c_str(), RTLD_NOW);
-    ASSERT_TRUE(h) << dlerror();
-    void* spin = dlsym(h, "sampling_lib_spin");
-    ASSERT_TRUE(spin);
-    ModuleMaps maps;
-    loadSelfMaps(maps, 7);
-    const ModuleMaps::Location at = maps.lookup(7, reinterpret_cast<uint64_t>(spin) + 1);
-    ASSERT_NE(at.module, ModuleMaps::kNoModule);
+    void* h = nullptr;
+    const uint64_t offset = spinOffset(h);
+    ASSERT_NE(offset, 0u);
     char tmpl[] = "/tmp/sightline-elf-rewrite-XXXXXX";
     ASSERT_TRUE(mkdtemp(tmpl));
     const std::string copy = std::string(tmpl) + "/libcopy.so";
@@ -153,8 +161,8 @@ TEST(ElfSymbols, AModuleRewrittenInPlaceAfterTheParseKeepsItsNames) {
         std::ofstream(copy, std::ios::binary | std::ios::in | std::ios::out)
             << std::string(4096, 'x');
     }
-    EXPECT_EQ(elf->functionAt(at.offset), "sampling_lib_spin");
-    EXPECT_EQ(symbolizer.function(copy, at.offset), "sampling_lib_spin");
+    EXPECT_EQ(elf->functionAt(offset), "sampling_lib_spin");
+    EXPECT_EQ(symbolizer.function(copy, offset), "sampling_lib_spin");
     fs::remove_all(tmpl);
     dlclose(h);
 }
