@@ -3,7 +3,6 @@
 #include <cxxabi.h>
 #include <elf.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,30 +10,49 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <unordered_map>
 
 namespace sl::capture {
 
-struct ElfSymbols::Mapped {
-    const uint8_t* data = nullptr;
-    size_t size = 0;
-    bool owned = true;  // false: memory of this process (the vDSO), not ours to unmap
-    ~Mapped() {
-        if (data && owned) munmap(const_cast<uint8_t*>(data), size);
+// Where the parse reads from: a file, read piece by piece with pread (never mapped: the
+// program may rewrite or cut a module in place while the capture runs, and a mapping would then
+// show other bytes or fault), or an image in this process's memory (the vDSO).
+struct ElfSymbols::Source {
+    int fd = -1;
+    const uint8_t* memory = nullptr;
+    uint64_t size = 0;
+    // What at() read, kept until the parse ends (pointers into it are handed out).
+    mutable std::deque<std::unique_ptr<uint8_t[]>> pieces;
+    ~Source() {
+        if (fd >= 0) ::close(fd);
     }
+    // `count` T at `offset`, or null when they are not all in the file (or misaligned there).
     template <class T>
     const T* at(uint64_t offset, uint64_t count = 1) const {
         if (offset > size || count > (size - offset) / sizeof(T)) return nullptr;
         if (offset % alignof(T) != 0) return nullptr;  // a corrupt header: refuse, never UB
-        return reinterpret_cast<const T*>(data + offset);
+        if (memory) return reinterpret_cast<const T*>(memory + offset);
+        const size_t bytes = static_cast<size_t>(count * sizeof(T));
+        auto piece = std::make_unique<uint8_t[]>(std::max<size_t>(bytes, 1));
+        for (size_t done = 0; done < bytes;) {
+            const ssize_t n = ::pread(fd, piece.get() + done, bytes - done,
+                                      static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return nullptr;  // cut short since it was opened
+            done += static_cast<size_t>(n);
+        }
+        pieces.push_back(std::move(piece));
+        return reinterpret_cast<const T*>(pieces.back().get());
     }
 };
 
 namespace {
 
-const Elf64_Ehdr* header(const uint8_t* data, size_t size) {
-    if (size < sizeof(Elf64_Ehdr) || std::memcmp(data, ELFMAG, SELFMAG) != 0) return nullptr;
-    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(data);
+const Elf64_Ehdr* header(const ElfSymbols::Source& f) {
+    const auto* eh = f.at<Elf64_Ehdr>(0);
+    if (!eh || std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) return nullptr;
     if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) return nullptr;
     return eh;
 }
@@ -55,45 +73,38 @@ std::string hex(const uint8_t* p, size_t n) {
     return s;
 }
 
-Result<std::shared_ptr<ElfSymbols::Mapped>> mapFile(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return makeError(path + ": " + std::strerror(errno));
+Result<std::shared_ptr<ElfSymbols::Source>> openFile(const std::string& path) {
+    auto f = std::make_shared<ElfSymbols::Source>();
+    f->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f->fd < 0) return makeError(path + ": " + std::strerror(errno));
     struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-        ::close(fd);
+    if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
         return makeError(path + ": not a regular file");
-    }
-    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    const int e = errno;
-    ::close(fd);
-    if (p == MAP_FAILED) return makeError(path + ": mmap: " + std::strerror(e));
-    auto m = std::make_shared<ElfSymbols::Mapped>();
-    m->data = static_cast<const uint8_t*>(p);
-    m->size = static_cast<size_t>(st.st_size);
-    if (!header(m->data, m->size)) return makeError(path + ": not a 64-bit little-endian ELF file");
-    return m;
+    f->size = static_cast<uint64_t>(st.st_size);
+    if (!header(*f)) return makeError(path + ": not a 64-bit little-endian ELF file");
+    return f;
 }
 }  // namespace
 
 Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
-    auto file = mapFile(path);
+    auto file = openFile(path);
     if (!file) return makeError(file.error());
     return parse(*file, path);
 }
 
 Result<ElfSymbols> ElfSymbols::fromMemory(const uint8_t* data, size_t size,
                                           const std::string& name) {
-    auto m = std::make_shared<Mapped>();
-    m->data = data;
+    auto m = std::make_shared<Source>();
+    m->memory = data;
     m->size = size;
-    m->owned = false;
-    if (!header(data, size)) return makeError(name + ": not a 64-bit little-endian ELF image");
+    if (!header(*m)) return makeError(name + ": not a 64-bit little-endian ELF image");
     return parse(m, name);
 }
 
-Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const std::string& path) {
-    const Mapped& f = *file;
-    const Elf64_Ehdr* eh = header(f.data, f.size);
+Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Source>& file, const std::string& path) {
+    const Source& f = *file;
+    const Elf64_Ehdr* eh = header(f);
+    if (!eh) return makeError(path + ": cut short while it was read");
     ElfSymbols out;
     const auto* ph = f.at<Elf64_Phdr>(eh->e_phoff, eh->e_phnum);
     if (!ph && eh->e_phnum)
@@ -110,10 +121,12 @@ Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const 
             if (!n) break;
             const uint64_t name = off + 12, desc = name + ((n->n_namesz + 3) & ~3U);
             const uint64_t next = desc + ((n->n_descsz + 3) & ~3U);
-            if (next > end || !f.at<uint8_t>(desc, n->n_descsz)) break;
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-                std::memcmp(f.data + name, "GNU", 4) == 0 && n->n_descsz > 1)
-                buildId = hex(f.data + desc, n->n_descsz);
+            const uint8_t* descBytes = next <= end ? f.at<uint8_t>(desc, n->n_descsz) : nullptr;
+            if (!descBytes) break;
+            const uint8_t* nameBytes = n->n_namesz == 4 ? f.at<uint8_t>(name, 4) : nullptr;
+            if (n->n_type == NT_GNU_BUILD_ID && nameBytes &&
+                std::memcmp(nameBytes, "GNU", 4) == 0 && n->n_descsz > 1)
+                buildId = hex(descBytes, n->n_descsz);
             off = next;
         }
     }
@@ -122,7 +135,7 @@ Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const 
     if (!out.m_debugFile && !buildId.empty()) {
         const std::string debug =
             "/usr/lib/debug/.build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug";
-        if (auto d = mapFile(debug); d) {
+        if (auto d = openFile(debug); d) {
             ElfSymbols dbg;
             if (dbg.readSymbols(*d, debug) && dbg.m_debugFile) {
                 out.m_symbols = std::move(dbg.m_symbols);
@@ -135,9 +148,10 @@ Result<ElfSymbols> ElfSymbols::parse(const std::shared_ptr<Mapped>& file, const 
 }
 
 // Reads .symtab (sets m_debugFile: a full table) or else .dynsym of `file`.
-Status ElfSymbols::readSymbols(const std::shared_ptr<Mapped>& file, const std::string& path) {
-    const Mapped& f = *file;
-    const Elf64_Ehdr* eh = header(f.data, f.size);
+Status ElfSymbols::readSymbols(const std::shared_ptr<Source>& file, const std::string& path) {
+    const Source& f = *file;
+    const Elf64_Ehdr* eh = header(f);
+    if (!eh) return makeError(path + ": cut short while it was read");
     if (eh->e_shnum == 0) return {};  // no sections: no symbols, every frame unresolved
     const auto* sh = f.at<Elf64_Shdr>(eh->e_shoff, eh->e_shnum);
     if (!sh) return makeError(path + ": section headers past the end of the file (or misaligned)");

@@ -4,8 +4,8 @@
 // .symtab, else .dynsym (or the .symtab of a /usr/lib/debug/.build-id/ file when one is
 // installed); maps file offsets to virtual addresses through the PT_LOAD segments (PIE and
 // shared objects). Symbols are sorted once; lookups are binary searches; names are demangled
-// on first use. The file is mapped only while it is parsed: the names are kept in the object
-// (the program may rewrite the file later). Not thread-safe.
+// on first use. The file is read with pread, never mapped, and its names are kept in the
+// object: the program may rewrite or cut it in place while the capture runs. Not thread-safe.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -19,7 +19,7 @@ namespace sl::capture {
 
 class ElfSymbols {
 public:
-    struct Mapped;  // a read-only file mapping (shared, so the object can move); ElfSymbols.cpp
+    struct Source;  // what a parse reads: a file (by pread) or memory; ElfSymbols.cpp
 
     static Result<ElfSymbols> load(const std::string& path);
     // An ELF image in this process's memory that outlives the object (the vDSO).
@@ -44,8 +44,8 @@ private:
         int32_t demangled = -1;  // index into m_names once demangled
     };
 
-    static Result<ElfSymbols> parse(const std::shared_ptr<Mapped>& file, const std::string& path);
-    Status readSymbols(const std::shared_ptr<Mapped>& file, const std::string& path);
+    static Result<ElfSymbols> parse(const std::shared_ptr<Source>& file, const std::string& path);
+    Status readSymbols(const std::shared_ptr<Source>& file, const std::string& path);
 
     std::vector<Segment> m_segments;
     std::vector<Symbol> m_symbols;    // sorted by start
