@@ -339,7 +339,8 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
         return real_clone.get()(fn, stack, flags, arg, parentTid, tls, childTid);
     CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0, (flags & CLONE_FILES) != 0};
     const int r = real_clone.get()(cloneChildStart, stack, flags, &call, parentTid, tls, childTid);
-    if (r > 0) childCreated(r, sl::capture::ChildVia::Clone);
+    // CLONE_PARENT: the caller's parent is the child's; the kernel's fork record says so.
+    if (r > 0 && !(flags & CLONE_PARENT)) childCreated(r, sl::capture::ChildVia::Clone);
     return r;
 }
 
