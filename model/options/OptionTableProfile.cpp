@@ -88,7 +88,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             "also trace forked children before they exec")
             .differs("true by default (nsys: false), so forked workers such as PyTorch "
                      "DataLoader and Python multiprocessing are traced; with false the report "
-                     "counts the forked children it did not trace")
+                     "counts the forked children it did not trace. Children of _Fork and of "
+                     "clone() are traced from their exec either way")
             .group("Trace"));
 
     // CUDA.
