@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "capture/launcher/HostName.h"
+
 namespace sl::capture {
 namespace {
 constexpr uint64_t kMaxFunctionBytes = 1 << 20;
@@ -38,9 +40,7 @@ std::string readSmallFile(const std::string& path) {
     return ss.str();
 }
 
-// The cache file mapped, when it is whole and for `key`. A damaged file must not name frames
-// wrongly: every name inside the names, addresses in order; anything else is read again from
-// the kernel.
+// The whole file mapped read-only (its size in `size`), or null.
 std::shared_ptr<const void> mapWhole(const std::string& path, size_t& size) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
@@ -96,10 +96,9 @@ std::string KernelSymbols::defaultCacheFile() {
         return {};
     // One file per machine: a home directory shared over NFS serves many, and a file another
     // machine replaces under a mapping of ours would fault when read (ESTALE).
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) != 0 || !host[0]) std::strcpy(host, "host");
-    for (char* c = host; *c; ++c)
-        if (*c == '/') *c = '_';
+    std::string host = hostName();
+    if (host.empty()) host = "host";
+    std::replace(host.begin(), host.end(), '/', '_');
     return dir + "/kallsyms-" + std::to_string(::geteuid()) + "-" + host + ".bin";
 }
 
@@ -109,6 +108,8 @@ KernelSymbols KernelSymbols::loadForThisBoot() {
     return loadCached("/proc/kallsyms", file, currentKey());
 }
 
+// A damaged file must not name frames wrongly: every name inside the names, addresses in
+// order; anything else is read again from the kernel.
 std::optional<KernelSymbols> KernelSymbols::mapCache(const std::string& cacheFile, uint64_t key) {
     size_t size = 0;
     std::shared_ptr<const void> mapping = mapWhole(cacheFile, size);

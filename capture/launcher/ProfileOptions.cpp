@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "model/options/OptionParser.h"
+#include "capture/launcher/HostName.h"
 
 namespace sl::capture {
 
@@ -209,11 +210,9 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
             out += std::to_string(rootPid);
         else if (k == 'n')
             out += "\x01";  // replaced below by the first number whose file is free
-        else if (k == 'h') {
-            char host[256] = {};
-            gethostname(host, sizeof host - 1);
-            out += host;
-        } else if (k == 'q') {
+        else if (k == 'h')
+            out += hostName();
+        else if (k == 'q') {
             if (i + 1 >= pattern.size() || pattern[i + 1] != '{')
                 return makeError("--output: %q needs {NAME} in '" + pattern + "'");
             size_t close = pattern.find('}', i + 2);

@@ -27,6 +27,7 @@
 #endif
 #include "model/rep/RepWriter.h"
 #include "model/util/Format.h"
+#include "capture/launcher/HostName.h"
 
 namespace sl::capture {
 namespace {
@@ -209,9 +210,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                                            [name](const auto& kv) { return kv.first == name; });
             if (value && !given) s.environment.emplace_back(std::string(name), value);
         }
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    s.hostName = host;
+    s.hostName = hostName();
     utsname u{};
     if (uname(&u) == 0) s.os = std::string(u.sysname) + " " + u.release;
     s.cpuModel = cpuModel();
