@@ -8,7 +8,7 @@
 #   lib/sightline/libsightline-cuda.so            RUNPATH $ORIGIN/deps, then the CUDA toolkit's dirs
 #   lib/sightline/python/                         --python-functions-trace start-up hook
 #   lib/sightline/deps/                           non-glibc libraries (simdjson, sqlite, zstd, ...) + libcupti
-#   clients/                                      cuda_workload empty_kernels many_ops (nvcc),
+#   clients/                                      cuda_workload empty_kernels many_ops api_cost (nvcc),
 #                                                 sightline-demo + libsightline-demo-gpu.so
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR=build-gpu]
@@ -73,7 +73,7 @@ cp "$BUILD"/lib/sightline/libsightline-*.so "$BUNDLE/lib/sightline/"
 if [ -d "$BUILD/lib/sightline/python" ]; then
   cp -r "$BUILD/lib/sightline/python" "$BUNDLE/lib/sightline/python"
 fi
-for c in cuda_workload empty_kernels many_ops; do
+for c in cuda_workload empty_kernels many_ops api_cost; do
   cp "$BUILD/tests/gpu/clients/$c" "$BUNDLE/clients/"
 done
 if [ -x "$BUILD/tests/clients/sightline-demo" ] && [ -f "$BUILD/tests/clients/libsightline-demo-gpu.so" ]; then

@@ -100,6 +100,11 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
         if (c != "cupti" && c != "monotonic") return bad(env::kClock, v);
         o.cuptiClock = c == "cupti";
     }
+    if (const char* v = get(env::kApiRecords)) {
+        std::string_view a(v);
+        if (a != "activity" && a != "callbacks") return bad(env::kApiRecords, v);
+        o.apiRecords = a == "callbacks" ? ApiRecords::Callbacks : ApiRecords::Activity;
+    }
     if (const char* v = get(env::kKinds)) {
         static constexpr std::string_view kKnown[] = {"kernel", "memcpy",   "memset",
                                                       "runtime", "driver",  "sync",

@@ -27,9 +27,14 @@ constexpr const char* kClock = "SIGHTLINE_CUDA_CLOCK";
 // Only these activity kinds, comma-separated: kernel, memcpy, memset, runtime, driver, sync,
 // event, overhead, stream (unset: all of them).
 constexpr const char* kKinds = "SIGHTLINE_CUDA_KINDS";
+// How CUDA API calls are recorded: "activity" (CUPTI's RUNTIME and DRIVER activity records) or
+// "callbacks" (our own record at each call's exit, from CUPTI's API callbacks, only for the
+// functions that are recorded). docs/cuda.md, "Where a PyTorch step's time goes".
+constexpr const char* kApiRecords = "SIGHTLINE_CUDA_API_RECORDS";
 }  // namespace env
 
 enum class GraphTrace { Graph, Node };
+enum class ApiRecords { Activity, Callbacks };
 // What happens at cudaProfilerStop: stop for good, stop and end the program, or start again
 // at the next cudaProfilerStart (repeat[:N], N ranges at most; 0 = no limit).
 enum class RangeEnd { Stop, StopShutdown, Repeat };
@@ -46,6 +51,7 @@ struct CudaTraceOptions {
     bool cuptiClock = false;        // SIGHTLINE_CUDA_CLOCK=cupti
     bool pythonBacktrace = false;   // --python-backtrace=cuda (SIGHTLINE_PYTHON_BACKTRACE has "cuda")
     std::vector<std::string> kinds;  // SIGHTLINE_CUDA_KINDS; empty: all
+    ApiRecords apiRecords = ApiRecords::Activity;  // SIGHTLINE_CUDA_API_RECORDS
 
     // The variables to put in the traced program's environment.
     std::vector<std::pair<std::string, std::string>> toEnvironment() const;

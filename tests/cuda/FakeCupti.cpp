@@ -161,6 +161,10 @@ CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
     g_enabled.erase(k);
     return CUPTI_SUCCESS;
 }
+CUptiResult cuptiGetTimestamp(uint64_t* t) {  // CUPTI's own clock: the steady clock here
+    *t = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiGetDeviceId(CUcontext, uint32_t* d) {
     *d = 0;
     return CUPTI_SUCCESS;
@@ -257,7 +261,8 @@ void fakeCuptiCreateContext() {
 
 // A runtime API record of the calling thread, when RUNTIME is on and the call not switched off
 // (cuptiActivityEnableRuntimeApi). With g_mutex held.
-static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, uint32_t corr) {
+static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, uint32_t corr,
+                             int result = 0) {
     if (!g_enabled.count(CUPTI_ACTIVITY_KIND_RUNTIME) || g_runtimeOff.count(cbid)) return;
     CUpti_ActivityAPI a{};
     a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
@@ -267,20 +272,44 @@ static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, ui
     a.processId = static_cast<uint32_t>(getpid());
     a.threadId = g_systemTid ? static_cast<uint32_t>(syscall(SYS_gettid)) : 12345u;
     a.correlationId = corr;
+    a.returnValue = result;
     queue(a);
 }
 
 // The runtime API callback at a call's entry or exit, when its domain is on and the function
 // not switched off. With g_mutex held (the fake keeps its lock across callbacks, as a CUPTI
 // that serializes them would).
-static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, uint32_t corr) {
+// `slot` is CUPTI's per-call data shared by the entry and exit callbacks; the return value is
+// set for the exit.
+static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, uint32_t corr,
+                            uint64_t* slot, const int* result) {
     if (!g_callback || !g_domainsOn.count(CUPTI_CB_DOMAIN_RUNTIME_API) ||
         g_callbacksOff.count({CUPTI_CB_DOMAIN_RUNTIME_API, cbid}))
         return;
     CUpti_CallbackData cb{};
     cb.callbackSite = site;
     cb.correlationId = corr;
+    cb.correlationData = slot;
+    cb.functionReturnValue = site == CUPTI_API_EXIT ? const_cast<int*>(result) : nullptr;
     g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+}
+
+// A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel), as CUDA's
+// runtime makes them: its callbacks come between the runtime call's.
+static void nestedDriverCallback(CUpti_CallbackId cbid, uint32_t corr) {
+    if (!g_callback || !g_domainsOn.count(CUPTI_CB_DOMAIN_DRIVER_API) ||
+        g_callbacksOff.count({CUPTI_CB_DOMAIN_DRIVER_API, cbid}))
+        return;
+    uint64_t slot = 0;
+    const int ok = 0;
+    for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        CUpti_CallbackData cb{};
+        cb.callbackSite = site;
+        cb.correlationId = corr + 100000;
+        cb.correlationData = &slot;
+        cb.functionReturnValue = site == CUPTI_API_EXIT ? const_cast<int*>(&ok) : nullptr;
+        g_callback(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
+    }
 }
 
 // cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
@@ -288,9 +317,12 @@ void fakeCuptiLaunch(const char* name) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
-    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER, corr);
+    uint64_t slot = 0;
+    const int ok = 0;
+    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER, corr, &slot, &ok);
+    nestedDriverCallback(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr);
     queueRuntimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t0, 500, corr);
-    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_EXIT, corr);
+    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_EXIT, corr, &slot, &ok);
     if (g_enabled.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -311,9 +343,15 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     uint64_t t0 = now();
     std::lock_guard lock(g_mutex);
     uint32_t corr = ++g_correlation;
-    runtimeCallback(cbid, CUPTI_API_ENTER, corr);
-    queueRuntimeCall(cbid, t0, 100, corr);
-    runtimeCallback(cbid, CUPTI_API_EXIT, corr);
+    uint64_t slot = 0;
+    // cudaMalloc fails in the fake (out of memory), to see return values arrive.
+    const int result = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020 ? 2 : 0;
+    runtimeCallback(cbid, CUPTI_API_ENTER, corr, &slot, &result);
+    // cudaMalloc takes a while (the activity record says 100 ns: a callback's own record shows).
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    queueRuntimeCall(cbid, t0, 100, corr, result);
+    runtimeCallback(cbid, CUPTI_API_EXIT, corr, &slot, &result);
 }
 
 // cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.

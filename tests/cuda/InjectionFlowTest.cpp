@@ -264,6 +264,78 @@ TEST(InjectionFlow, PeriodicFlushSavesRecordsBeforeAnAbruptEnd) {
               0u);  // _exit skipped the exit flush: nothing saved
 }
 
+// SIGHTLINE_CUDA_API_RECORDS=callbacks: the API records are ours, made at each call's exit from
+// CUPTI's callbacks, and say what CUPTI's activity records say.
+const std::pair<std::string, std::string> kApiByCallbacks{"SIGHTLINE_CUDA_API_RECORDS", "callbacks"};
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksJoinTheirKernelsOnTheCapturesClock) {
+    AppRun r = run("basic", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    ASSERT_TRUE(r.raw.error.empty()) << r.raw.error;
+    auto kernels = r.of(EventKind::Kernel);
+    auto apis = r.of(EventKind::CudaApi);
+    ASSERT_EQ(kernels.size(), 3u);
+    // Each launch once: the driver call the runtime makes inside it (cuLaunchKernel) is not one.
+    ASSERT_EQ(apis.size(), 3u);
+    std::set<int64_t> kernelCorrelations;
+    for (const auto* k : kernels) kernelCorrelations.insert(k->cols[0]);
+    for (const auto* a : apis) {
+        EXPECT_EQ(a->name, "cudaLaunchKernel");
+        EXPECT_EQ(a->rec.tid, r.pid);
+        EXPECT_GE(a->rec.start, r.before);
+        EXPECT_LE(a->rec.start, a->rec.end);
+        EXPECT_LE(a->rec.end, r.after);
+        EXPECT_EQ(kernelCorrelations.count(a->cols[0]), 1u);
+        EXPECT_EQ(a->cols[2], int64_t(ApiKind::Runtime));
+    }
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksLeaveOutTheNegligibleQueriesAndKeepResults) {
+    AppRun r = run("queries", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    std::multiset<std::string> names;
+    int64_t mallocResult = -1, mallocNs = 0;
+    for (const auto* e : r.of(EventKind::CudaApi)) {
+        names.insert(e->name);
+        if (e->name == "cudaMalloc") {
+            mallocResult = e->cols[3];
+            mallocNs = e->rec.end - e->rec.start;
+        }
+    }
+    EXPECT_EQ(names, (std::multiset<std::string>{"cudaMalloc", "cudaLaunchKernel"}));
+    EXPECT_EQ(mallocResult, 2);  // the fake's cudaErrorMemoryAllocation
+    // Timed by our callbacks around the fake's 50 us (CUPTI's activity record says 100 ns).
+    EXPECT_GE(mallocNs, 50'000);
+    AppRun all = run("queries", {kApiByCallbacks, {"SIGHTLINE_CUDA_ALL_APIS", "1"}});
+    ASSERT_TRUE(WIFEXITED(all.status));
+    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 8u);
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksOfThreadsThatEndedAreKept) {
+    AppRun r = run("threads", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    auto apis = r.of(EventKind::CudaApi);
+    EXPECT_EQ(apis.size(), 200u);
+    std::set<int64_t> tids;
+    for (const auto* a : apis) tids.insert(a->rec.tid);
+    EXPECT_EQ(tids.size(), 40u);
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksFollowTheProfilerRangeAndReachTheStreamAtASignal) {
+    AppRun range = run("range", {kApiByCallbacks,
+                                 {"SIGHTLINE_CUDA_PROFILER_RANGE", "1"},
+                                 {"SIGHTLINE_CUDA_RANGE_END", "stop"}});
+    ASSERT_TRUE(WIFEXITED(range.status));
+    EXPECT_EQ(range.of(EventKind::Kernel).size(), 3u);
+    EXPECT_EQ(range.of(EventKind::CudaApi).size(), 3u);
+    AppRun killed = run("sigterm", {kApiByCallbacks}, /*preload=*/true);
+    ASSERT_TRUE(WIFSIGNALED(killed.status));
+    EXPECT_EQ(killed.of(EventKind::CudaApi).size(), 3u);
+}
+
 TEST(InjectionFlow, BadOptionTurnsTracingOffWithAReason) {
     AppRun r = run("basic", {{"SIGHTLINE_CUDA_GRAPH", "sideways"}});
     ASSERT_TRUE(WIFEXITED(r.status));

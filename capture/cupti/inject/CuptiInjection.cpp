@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,6 +50,7 @@
 #include "capture/common/RawFormat.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/CuptiConverter.h"
+#include "capture/cupti/inject/ApiRecordBatches.h"
 #include "capture/cupti/inject/BufferPool.h"
 #include "capture/cupti/inject/InjectionSink.h"
 #include "capture/cupti/inject/NegligibleApis.h"
@@ -105,6 +107,9 @@ struct State {
     CudaBacktraceOptions nativeOptions;
     capture::NativeBacktraceFn nativeBacktrace = nullptr;
     std::atomic<bool> nativeBacktracing{false};
+    // SIGHTLINE_CUDA_API_RECORDS=callbacks: API calls recorded by onCallback while collecting.
+    std::atomic<bool> apiRecording{false};
+    ApiRecordBatches apiBatches;
 };
 
 // How long a fatal signal's handler waits for the CUDA records: bounded, since the signal may
@@ -179,6 +184,11 @@ std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
     }
     // Graph mode: one record per graph launch instead of one per node.
     if (o.graphTrace == GraphTrace::Graph) k.push_back(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    // API calls recorded by our callbacks instead (recordApiCall).
+    if (o.apiRecords == ApiRecords::Callbacks)
+        std::erase_if(k, [](CUpti_ActivityKind kind) {
+            return kind == CUPTI_ACTIVITY_KIND_RUNTIME || kind == CUPTI_ACTIVITY_KIND_DRIVER;
+        });
     if (o.kinds.empty()) return k;
     // SIGHTLINE_CUDA_KINDS (measuring what each kind costs): only the kinds named.
     auto named = [&](CUpti_ActivityKind kind) {
@@ -227,13 +237,25 @@ void setCollecting(bool on) {
                             ("cuptiActivityEnable(kind " + std::to_string(int(k)) + ")").c_str()));
     }
     if (on) leaveOutNegligibleApis();
+    g->apiRecording.store(on && g->options.apiRecords == ApiRecords::Callbacks,
+                          std::memory_order_relaxed);
     g->backtracing.store(on && g->pythonBacktrace, std::memory_order_relaxed);
     g->nativeBacktracing.store(on && g->nativeBacktrace, std::memory_order_relaxed);
 }
 
+// API records of our callbacks into the converter. With g->mutex held.
+void convertApiRecords(std::vector<CUpti_ActivityAPI>& records) {
+    if (!g->converter || g->finished.load()) return;
+    drainNewContexts();
+    for (CUpti_ActivityAPI& r : records) g->converter->convert(reinterpret_cast<CUpti_Activity*>(&r));
+    records.clear();
+}
+
 void flushAll(bool forced) {
     cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+    std::vector<CUpti_ActivityAPI> apis = g->apiBatches.takeAll();
     std::lock_guard lock(g->mutex);
+    convertApiRecords(apis);
     if (g->sink) g->sink->flush();
 }
 
@@ -309,6 +331,51 @@ void nativeBacktraceAt(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
         g->nativeBacktrace(cb->correlationId, g->nativeOptions.depth);
 }
 
+// SIGHTLINE_CUDA_API_RECORDS=callbacks: the record CUPTI's RUNTIME or DRIVER activity would
+// make, made here at the call's exit, for the functions whose callbacks are on (not the
+// negligible queries, which then cost the program nothing). Timestamps on the capture's clock,
+// the entry's kept in CUPTI's per-call slot. As CUPTI's activity records: a driver call made
+// inside a runtime call (cudaLaunchKernel -> cuLaunchKernel) is part of it, not a record.
+thread_local int t_recordDepth = 0;
+
+uint64_t apiTimestamp() {
+    if (!g->options.cuptiClock) return static_cast<uint64_t>(monotonicNs());
+    uint64_t t = 0;
+    cuptiGetTimestamp(&t);
+    return t;
+}
+
+void recordApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                   const CUpti_CallbackData* cb) {
+    const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    if ((!runtime && domain != CUPTI_CB_DOMAIN_DRIVER_API) || !cb->correlationData) return;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (runtime ? t_recordDepth++ > 0 : t_recordDepth > 0) return;
+        *cb->correlationData = g->apiRecording.load(std::memory_order_relaxed) ? apiTimestamp() : 0;
+        return;
+    }
+    if (runtime ? (t_recordDepth == 0 || --t_recordDepth > 0) : t_recordDepth > 0) return;
+    const uint64_t start = *cb->correlationData;
+    if (start == 0) return;  // entered while not collecting
+    thread_local const uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
+    CUpti_ActivityAPI r{};
+    r.kind = runtime ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
+    r.cbid = cbid;
+    r.start = start;
+    r.end = apiTimestamp();
+    r.processId = static_cast<uint32_t>(g->pid);
+    r.threadId = tid;
+    r.correlationId = cb->correlationId;
+    // cudaError_t and CUresult are both C enums.
+    if (cb->functionReturnValue) r.returnValue = *static_cast<const int*>(cb->functionReturnValue);
+    thread_local std::vector<CUpti_ActivityAPI> full;
+    g->apiBatches.add(r, full);
+    if (full.empty()) return;
+    std::lock_guard lock(g->mutex);
+    convertApiRecords(full);
+    if (!g->finishing.load() && g->sink) g->sink->flush();
+}
+
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const void* data) {
     if (g->finished.load()) return;
@@ -323,6 +390,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         return;
     }
     auto* cb = static_cast<const CUpti_CallbackData*>(data);
+    if (g->options.apiRecords == ApiRecords::Callbacks) recordApiCall(domain, cbid, cb);
     if (g->pythonBacktrace) pythonBacktraceAt(domain, cb);
     if (g->nativeBacktrace) nativeBacktraceAt(domain, cbid, cb);
     if (cb->callbackSite != CUPTI_API_ENTER) return;
@@ -380,7 +448,9 @@ void finishAll() {
     // held: a profiler callback may hold CUPTI's while it waits for rangeMutex.
     setCollecting(false);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    std::vector<CUpti_ActivityAPI> apis = g->apiBatches.takeAll();
     std::lock_guard lock(g->mutex);
+    convertApiRecords(apis);
     g->finished.store(true);
     if (!g->converter || !g->sink) return;
     drainNewContexts();
@@ -547,7 +617,9 @@ std::string initialize() {
                      "environment was cleared?): CUDA calls have no native stacks");
         }
     }
-    if (g->pythonBacktrace || g->nativeBacktrace) {
+    // Both, and API records made by callbacks: every API call but the negligible ones.
+    if (g->pythonBacktrace || g->nativeBacktrace ||
+        g->options.apiRecords == ApiRecords::Callbacks) {
         cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
         cuptiEnableDomain(1, g->subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
         if (!g->options.allApis) {

@@ -3,10 +3,12 @@
 #   tests/bench/cuda/torch_cost_matrix.sh BUNDLE OUT_FILE [STEPS=300] [RUNS=3]
 # BUNDLE as scripts/gpu-bundle.sh assembles it. Runs tests/gpu/torch_train.py plain and under
 # configurations that each add one part of `-t cuda,nvtx` (the preloaded module alone, CUPTI's
-# RUNTIME records, kernel records, both, all kinds but DRIVER, the default), interleaved, and
-# prints each configuration's median loop time and its overhead against plain. Then, from one
-# default capture, the CUDA API calls per step by name (cuda_api_sum), which say what the loop
-# pays for. Exits 77 without PyTorch on a GPU.
+# RUNTIME records, kernel records, all kinds but DRIVER, the default, API records made by our
+# callbacks instead of CUPTI's RUNTIME and DRIVER kinds), interleaved, and prints each
+# configuration's median loop time and its overhead against plain. Then the CUDA API calls per
+# step by name (cuda_api_sum) of a default capture, of one with API records by callbacks, and of
+# one with every API call (the negligible queries too), which say what the loop pays for.
+# Exits 77 without PyTorch on a GPU.
 set -u
 B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; STEPS=${3:-300}; RUNS=${4:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,9 +30,10 @@ configs=(
   "preload-only(-t nvtx)||-t nvtx -s none"
   "runtime-records|SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
   "kernel-records|SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
-  "kernel+runtime|SIGHTLINE_CUDA_KINDS=kernel,runtime|-t cuda -s none"
   "all-but-driver|SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
   "default(-t cuda,nvtx)||-t cuda,nvtx -s none"
+  "api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks|-t cuda,nvtx -s none"
+  "kernel+api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
 declare -A secs
 for rep in $(seq "$RUNS"); do
@@ -55,11 +58,17 @@ for c in "${configs[@]}"; do
   log "$(printf 'torch %-24s median %9s s  %8s  (runs: %s)' "$name" "${m:-?}" "$ov" "${secs[$name]}")"
 done
 tail -5 "$W/err.log" 2>/dev/null >>"$OUTF"
-rep=$W/1-default.rep
-if [ -f "$rep" ]; then
-  log "CUDA API calls of one default capture ($STEPS steps + 5 warm-up), by count:"
-  "$SL" stats -q -r cuda_api_sum -f csv "$rep" 2>&1 |
+api_sum() {  # REPORT TITLE
+  [ -f "$1" ] || return 0
+  log "CUDA API calls of $2 ($STEPS steps + 5 warm-up), by count:"
+  "$SL" stats -q -r cuda_api_sum -f csv "$1" 2>&1 |
     awk -F, -v s="$((STEPS + 5))" 'NR == 1 {next} {gsub(/"/, ""); printf "  %-40s %8d calls  %6.1f per step  avg %s ns\n", $9, $3, $3 / s, $4}' |
     sort -k2 -nr | head -25 | tee -a "$OUTF"
-  "$SL" info "$rep" 2>&1 | grep -iE "diagnostic|dropped|lost|cuda\." | head -10 | tee -a "$OUTF"
-fi
+  "$SL" info "$1" 2>&1 | grep -iE "diagnostic|dropped|lost|cuda\." | head -10 | tee -a "$OUTF"
+}
+api_sum "$W/1-default.rep" "one default capture"
+api_sum "$W/1-api-by-callbacks.rep" "one capture with API records made by callbacks"
+# Every call, the negligible queries too: what the loop makes per step.
+timeout 150 "$SL" profile -t cuda -s none --cuda-trace-all-apis=true -o "$W/all-apis.rep" \
+  --force-overwrite=true python3 "$TRAIN" "$STEPS" >/dev/null 2>>"$W/err.log"
+api_sum "$W/all-apis.rep" "one capture with --cuda-trace-all-apis=true"
