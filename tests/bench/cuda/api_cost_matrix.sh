@@ -26,6 +26,8 @@ configs=(
   "callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks|-t cuda -s none"
   "callbacks+kernel-only|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
+# MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.
+if [ -n "${MATRIX_CONFIGS:-}" ]; then mapfile -t configs <<<"$MATRIX_CONFIGS"; fi
 declare -A ns
 for rep in $(seq "$RUNS"); do
   for c in "${configs[@]}"; do

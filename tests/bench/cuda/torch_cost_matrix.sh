@@ -35,6 +35,8 @@ configs=(
   "api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks|-t cuda,nvtx -s none"
   "kernel+api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
+# MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.
+if [ -n "${MATRIX_CONFIGS:-}" ]; then mapfile -t configs <<<"$MATRIX_CONFIGS"; fi
 declare -A secs
 for rep in $(seq "$RUNS"); do
   for c in "${configs[@]}"; do
@@ -68,7 +70,7 @@ api_sum() {  # REPORT TITLE
 }
 api_sum "$W/1-default.rep" "one default capture"
 api_sum "$W/1-api-by-callbacks.rep" "one capture with API records made by callbacks"
-# Every call, the negligible queries too: what the loop makes per step.
-timeout 150 "$SL" profile -t cuda -s none --cuda-trace-all-apis=true -o "$W/all-apis.rep" \
+# Every call, the negligible queries too: what the loop makes per step (ALL_APIS_RUN=0: not).
+[ "${ALL_APIS_RUN:-1}" = 1 ] && timeout 150 "$SL" profile -t cuda -s none --cuda-trace-all-apis=true -o "$W/all-apis.rep" \
   --force-overwrite=true python3 "$TRAIN" "$STEPS" >/dev/null 2>>"$W/err.log"
 api_sum "$W/all-apis.rep" "one capture with --cuda-trace-all-apis=true"
