@@ -103,7 +103,7 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
     if (const char* v = get(env::kApiRecords)) {
         std::string_view a(v);
         if (a != "activity" && a != "callbacks") return bad(env::kApiRecords, v);
-        o.apiRecords = a == "callbacks" ? ApiRecords::Callbacks : ApiRecords::Activity;
+        o.apiRecords = a == "activity" ? ApiRecords::Activity : ApiRecords::Callbacks;
     }
     if (const char* v = get(env::kKinds)) {
         static constexpr std::string_view kKnown[] = {"kernel", "memcpy",   "memset",

@@ -25,11 +25,12 @@ constexpr const char* kAllApis = "SIGHTLINE_CUDA_ALL_APIS";  // --cuda-trace-all
 // "cupti" leaves CUPTI on its own clock (then its timestamps are not on the capture's clock).
 constexpr const char* kClock = "SIGHTLINE_CUDA_CLOCK";
 // Only these activity kinds, comma-separated: kernel, memcpy, memset, runtime, driver, sync,
-// event, overhead, stream (unset: all of them).
+// event, overhead, stream (unset: all of them). runtime and driver only with API records by
+// activity; API records by callbacks are made whatever this says.
 constexpr const char* kKinds = "SIGHTLINE_CUDA_KINDS";
-// How CUDA API calls are recorded: "activity" (CUPTI's RUNTIME and DRIVER activity records) or
-// "callbacks" (our own record at each call's exit, from CUPTI's API callbacks, only for the
-// functions that are recorded). docs/cuda.md, "Where a PyTorch step's time goes".
+// How CUDA API calls are recorded: "callbacks" (the default: our own record at each call's exit,
+// from CUPTI's API callbacks, only for the functions that are recorded) or "activity" (CUPTI's
+// RUNTIME and DRIVER activity records, as before 2026-11-27). docs/cuda.md, "API records".
 constexpr const char* kApiRecords = "SIGHTLINE_CUDA_API_RECORDS";
 }  // namespace env
 
@@ -51,7 +52,7 @@ struct CudaTraceOptions {
     bool cuptiClock = false;        // SIGHTLINE_CUDA_CLOCK=cupti
     bool pythonBacktrace = false;   // --python-backtrace=cuda (SIGHTLINE_PYTHON_BACKTRACE has "cuda")
     std::vector<std::string> kinds;  // SIGHTLINE_CUDA_KINDS; empty: all
-    ApiRecords apiRecords = ApiRecords::Activity;  // SIGHTLINE_CUDA_API_RECORDS
+    ApiRecords apiRecords = ApiRecords::Callbacks;  // SIGHTLINE_CUDA_API_RECORDS
 
     // The variables to put in the traced program's environment.
     std::vector<std::pair<std::string, std::string>> toEnvironment() const;

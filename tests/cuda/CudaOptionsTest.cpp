@@ -73,13 +73,13 @@ TEST(CudaOptions, EnvironmentRoundTrip) {
     EXPECT_EQ(bad.error(), "SIGHTLINE_CUDA_FLUSH_MS='soon' is not valid");
 }
 
-TEST(CudaOptions, ApiRecordsComeFromActivityUnlessCallbacksAreAskedFor) {
+TEST(CudaOptions, ApiRecordsComeFromCallbacksUnlessActivityIsAskedFor) {
     auto with = [](const char* value) {
         return CudaTraceOptions::fromEnvironment([value](const char* n) -> const char* {
             return std::string_view(n) == "SIGHTLINE_CUDA_API_RECORDS" ? value : nullptr;
         });
     };
-    EXPECT_EQ(with(nullptr)->apiRecords, ApiRecords::Activity);
+    EXPECT_EQ(with(nullptr)->apiRecords, ApiRecords::Callbacks);
     EXPECT_EQ(with("activity")->apiRecords, ApiRecords::Activity);
     EXPECT_EQ(with("callbacks")->apiRecords, ApiRecords::Callbacks);
     auto bad = with("callback");

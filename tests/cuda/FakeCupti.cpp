@@ -327,7 +327,8 @@ void fakeCuptiLaunch(const char* name) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
         k.name = name;
-        k.start = std::max<uint64_t>(t0 + 1000, g_streamBusyUntil);
+        // The GPU starts it after the launch returned (our callbacks timed the call meanwhile).
+        k.start = std::max<uint64_t>(now() + 1000, g_streamBusyUntil);
         k.end = k.start + 1000;
         g_streamBusyUntil = k.end;
         k.contextId = 1;
@@ -347,6 +348,9 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     // cudaMalloc fails in the fake (out of memory), to see return values arrive.
     const int result = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020 ? 2 : 0;
     runtimeCallback(cbid, CUPTI_API_ENTER, corr, &slot, &result);
+    // The runtime's occupancy query asks the driver.
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveClusters_v11070)
+        nestedDriverCallback(CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters, corr);
     // cudaMalloc takes a while (the activity record says 100 ns: a callback's own record shows).
     if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020)
         std::this_thread::sleep_for(std::chrono::microseconds(50));

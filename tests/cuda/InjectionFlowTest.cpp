@@ -71,33 +71,38 @@ AppRun run(const std::string& scenario, std::vector<std::pair<std::string, std::
     return r;
 }
 
+// Both ways of recording API calls (SIGHTLINE_CUDA_API_RECORDS): our callbacks (the default)
+// and CUPTI's RUNTIME/DRIVER activity records.
 TEST(InjectionFlow, KernelsAndApiCallsOnTheMonotonicClockFlushedAtExit) {
-    AppRun r = run("basic");
-    ASSERT_TRUE(WIFEXITED(r.status));
-    ASSERT_EQ(WEXITSTATUS(r.status), 0);
-    ASSERT_TRUE(r.raw.error.empty()) << r.raw.error;
-    ASSERT_EQ(r.raw.files, 1);
-    auto kernels = r.of(EventKind::Kernel);
-    auto apis = r.of(EventKind::CudaApi);
-    ASSERT_EQ(kernels.size(), 3u);
-    ASSERT_EQ(apis.size(), 3u);
-    for (size_t i = 0; i < 3; ++i) {
-        // CUPTI took its timestamps from our callback: the same CLOCK_MONOTONIC as this test.
-        EXPECT_GE(kernels[i]->rec.start, r.before);
-        EXPECT_LE(kernels[i]->rec.end, r.after + 10'000);
-        EXPECT_EQ(kernels[i]->name, "kernel(float*, int)");
-        EXPECT_EQ(kernels[i]->rec.device, 0);  // context 1 -> device 0 from the resource callback
-        EXPECT_EQ(apis[i]->rec.tid, r.pid);  // system thread ids: the main thread's tid is the pid
-        EXPECT_EQ(apis[i]->name, "cudaLaunchKernel");
-        EXPECT_EQ(apis[i]->cols[0], kernels[i]->cols[0]);  // correlation
-        EXPECT_LT(apis[i]->rec.start, kernels[i]->rec.start);
+    for (const char* way : {"callbacks", "activity"}) {
+        SCOPED_TRACE(way);
+        AppRun r = run("basic", {{"SIGHTLINE_CUDA_API_RECORDS", way}});
+        ASSERT_TRUE(WIFEXITED(r.status));
+        ASSERT_EQ(WEXITSTATUS(r.status), 0);
+        ASSERT_TRUE(r.raw.error.empty()) << r.raw.error;
+        ASSERT_EQ(r.raw.files, 1);
+        auto kernels = r.of(EventKind::Kernel);
+        auto apis = r.of(EventKind::CudaApi);
+        ASSERT_EQ(kernels.size(), 3u);
+        ASSERT_EQ(apis.size(), 3u);
+        for (size_t i = 0; i < 3; ++i) {
+            // CUPTI took its timestamps from our callback: the same CLOCK_MONOTONIC as this test.
+            EXPECT_GE(kernels[i]->rec.start, r.before);
+            EXPECT_LE(kernels[i]->rec.end, r.after + 10'000);
+            EXPECT_EQ(kernels[i]->name, "kernel(float*, int)");
+            EXPECT_EQ(kernels[i]->rec.device, 0);  // context 1 -> device 0 from the resource callback
+            EXPECT_EQ(apis[i]->rec.tid, r.pid);  // system thread ids: the main thread's tid is the pid
+            EXPECT_EQ(apis[i]->name, "cudaLaunchKernel");
+            EXPECT_EQ(apis[i]->cols[0], kernels[i]->cols[0]);  // correlation
+            EXPECT_LT(apis[i]->rec.start, kernels[i]->rec.start);
+        }
+        int gpus = 0;
+        for (const auto& m : r.raw.metas) gpus += m.kind == capture::MetaKind::Gpu;
+        EXPECT_EQ(gpus, 1);
+        // Only the note of which CUPTI was loaded: nothing dropped or refused.
+        ASSERT_EQ(r.diags.size(), 1u);
+        EXPECT_EQ(r.diags.count("cuda.cupti_loaded"), 1u);
     }
-    int gpus = 0;
-    for (const auto& m : r.raw.metas) gpus += m.kind == capture::MetaKind::Gpu;
-    EXPECT_EQ(gpus, 1);
-    // Only the note of which CUPTI was loaded: nothing dropped or refused.
-    ASSERT_EQ(r.diags.size(), 1u);
-    EXPECT_EQ(r.diags.count("cuda.cupti_loaded"), 1u);
 }
 
 TEST(InjectionFlow, TheReportSaysWhichCuptiWasLoaded) {
@@ -149,17 +154,19 @@ TEST(InjectionFlow, ProfilerStopWithoutTheProfilerApiOptionKeepsTracing) {
 }
 
 TEST(InjectionFlow, NegligibleQueriesAreLeftOutUnlessAllApisAreAskedFor) {
-    // cudaGetDevice x5 and cudaGetLastError are left out as nsys does; cudaMalloc and the launch
-    // are kept. --cuda-trace-all-apis=true keeps all 8.
-    AppRun r = run("queries");
+    // cudaGetDevice x5, cudaGetLastError and an occupancy query are left out as nsys does;
+    // cudaMalloc and the launch are kept. --cuda-trace-all-apis=true keeps all 9. (Callbacks:
+    // the test below.)
+    AppRun r = run("queries", {{"SIGHTLINE_CUDA_API_RECORDS", "activity"}});
     ASSERT_TRUE(WIFEXITED(r.status));
     ASSERT_EQ(WEXITSTATUS(r.status), 0);
     std::multiset<std::string> names;
     for (const auto* e : r.of(EventKind::CudaApi)) names.insert(e->name);
     EXPECT_EQ(names, (std::multiset<std::string>{"cudaMalloc", "cudaLaunchKernel"}));
-    AppRun all = run("queries", {{"SIGHTLINE_CUDA_ALL_APIS", "1"}});
+    AppRun all = run("queries",
+                     {{"SIGHTLINE_CUDA_API_RECORDS", "activity"}, {"SIGHTLINE_CUDA_ALL_APIS", "1"}});
     ASSERT_TRUE(WIFEXITED(all.status));
-    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 8u);
+    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 9u);
 }
 
 TEST(InjectionFlow, RecordsPendingAtAFatalSignalReachTheStream) {
@@ -264,8 +271,8 @@ TEST(InjectionFlow, PeriodicFlushSavesRecordsBeforeAnAbruptEnd) {
               0u);  // _exit skipped the exit flush: nothing saved
 }
 
-// SIGHTLINE_CUDA_API_RECORDS=callbacks: the API records are ours, made at each call's exit from
-// CUPTI's callbacks, and say what CUPTI's activity records say.
+// SIGHTLINE_CUDA_API_RECORDS=callbacks (the default, named here): the API records are ours,
+// made at each call's exit from CUPTI's callbacks, and say what CUPTI's activity records say.
 const std::pair<std::string, std::string> kApiByCallbacks{"SIGHTLINE_CUDA_API_RECORDS", "callbacks"};
 
 TEST(InjectionFlow, ApiRecordsMadeByCallbacksJoinTheirKernelsOnTheCapturesClock) {
@@ -310,7 +317,7 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksLeaveOutTheNegligibleQueriesAndKeep
     EXPECT_GE(mallocNs, 50'000);
     AppRun all = run("queries", {kApiByCallbacks, {"SIGHTLINE_CUDA_ALL_APIS", "1"}});
     ASSERT_TRUE(WIFEXITED(all.status));
-    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 8u);
+    EXPECT_EQ(all.of(EventKind::CudaApi).size(), 9u);
 }
 
 TEST(InjectionFlow, ApiRecordsMadeByCallbacksOfThreadsThatEndedAreKept) {

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
         // What frameworks do around each launch: query the device, check the last error.
         for (int i = 0; i < 5; ++i) call(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020);
         call(CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020);
+        call(CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveClusters_v11070);  // asks the driver
         call(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
         launch("_Z6kernelPfi");
     } else if (s == "backtrace") {

@@ -2,8 +2,13 @@
 // The CUDA API functions left out of the trace unless --cuda-trace-all-apis=true, as nsys does:
 // queries that take well under a microsecond (the current device or context, the last error,
 // attributes, occupancy, versions, entry points) and that frameworks call around every launch.
-// PyTorch calls cudaGetDevice ~17 times per kernel (seen on an H200: 242 per training step); each traced call costs a record, so tracing them
-// makes a launch-bound program measurably slower while adding nothing to read on a timeline.
+// PyTorch calls cudaGetDevice ~17 times per kernel (seen on an H200: 242 per training step);
+// each traced call costs a record, so tracing them makes a launch-bound program measurably
+// slower while adding nothing to read on a timeline.
+// With API records made by our callbacks, a driver call inside a runtime call is left out by
+// nesting, which only a runtime call whose callback is on can show: so the driver functions the
+// runtime's negligible queries call (cudaOccupancyMaxActiveClusters -> cuOccupancyMaxActiveClusters)
+// are on the driver list too.
 #include <cupti.h>
 
 namespace sl::cuda {
@@ -74,15 +79,25 @@ inline constexpr CUpti_CallbackId kNegligibleDriverApis[] = {
     CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction,
     CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessor,
     CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    CUPTI_DRIVER_TRACE_CBID_cuOccupancyAvailableDynamicSMemPerBlock,
+    CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxActiveClusters,
+    CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSize,
+    CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialBlockSizeWithFlags,
+    CUPTI_DRIVER_TRACE_CBID_cuOccupancyMaxPotentialClusterSize,
     CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
     CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttributes,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v2_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCaptureInfo_v3_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetCtx_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetDevice,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamGetDevice_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetFlags_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamGetId,

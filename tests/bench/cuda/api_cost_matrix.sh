@@ -21,9 +21,9 @@ g++ -O2 -o "$W/clock_cost" "$HERE/clock_cost.cpp" 2>/dev/null && log "clock: $("
 configs=(
   "plain||-"
   "preload-only(-t nvtx)||-t nvtx -s none"
-  "activity-runtime-only|SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
-  "activity(default)||-t cuda -s none"
-  "callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks|-t cuda -s none"
+  "activity-runtime-only|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
+  "activity|SIGHTLINE_CUDA_API_RECORDS=activity|-t cuda -s none"
+  "callbacks(default)||-t cuda -s none"
   "callbacks+kernel-only|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
 # MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.

@@ -20,8 +20,8 @@ configs=(
   "preload-only(-t nvtx)||-t nvtx -s none"
   "cuda(default)||-t cuda -s none"
   "cuda-all-apis||-t cuda -s none --cuda-trace-all-apis=true"
-  "cuda-no-driver-kind|SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
-  "kernel+runtime|SIGHTLINE_CUDA_KINDS=kernel,runtime|-t cuda -s none"
+  "cuda-no-driver-kind|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
+  "kernel+runtime|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel,runtime|-t cuda -s none"
 )
 run_one() {  # CONFIG PROGRAM... -> prints the program's stdout
   local spec=$1; shift

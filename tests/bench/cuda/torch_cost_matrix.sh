@@ -3,11 +3,11 @@
 #   tests/bench/cuda/torch_cost_matrix.sh BUNDLE OUT_FILE [STEPS=300] [RUNS=3]
 # BUNDLE as scripts/gpu-bundle.sh assembles it. Runs tests/gpu/torch_train.py plain and under
 # configurations that each add one part of `-t cuda,nvtx` (the preloaded module alone, CUPTI's
-# RUNTIME records, kernel records, all kinds but DRIVER, the default, API records made by our
-# callbacks instead of CUPTI's RUNTIME and DRIVER kinds), interleaved, and prints each
-# configuration's median loop time and its overhead against plain. Then the CUDA API calls per
-# step by name (cuda_api_sum) of a default capture, of one with API records by callbacks, and of
-# one with every API call (the negligible queries too), which say what the loop pays for.
+# RUNTIME records, kernel records, all kinds but DRIVER, the default (API records by our
+# callbacks), API records by CUPTI's RUNTIME and DRIVER kinds instead), interleaved, and prints
+# each configuration's median loop time and its overhead against plain. Then the CUDA API calls
+# per step by name (cuda_api_sum) of a default capture, of one with API records by CUPTI's
+# activity, and of one with every API call (the negligible queries too).
 # Exits 77 without PyTorch on a GPU.
 set -u
 B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; STEPS=${3:-300}; RUNS=${4:-3}
@@ -28,11 +28,11 @@ fi
 configs=(
   "plain||-"
   "preload-only(-t nvtx)||-t nvtx -s none"
-  "runtime-records|SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
-  "kernel-records|SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
-  "all-but-driver|SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
+  "runtime-records|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
+  "kernel-records|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
+  "all-but-driver|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
   "default(-t cuda,nvtx)||-t cuda,nvtx -s none"
-  "api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks|-t cuda,nvtx -s none"
+  "api-by-activity|SIGHTLINE_CUDA_API_RECORDS=activity|-t cuda,nvtx -s none"
   "kernel+api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
 # MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.
@@ -69,7 +69,7 @@ api_sum() {  # REPORT TITLE
   "$SL" info "$1" 2>&1 | grep -iE "diagnostic|dropped|lost|cuda\." | head -10 | tee -a "$OUTF"
 }
 api_sum "$W/1-default.rep" "one default capture"
-api_sum "$W/1-api-by-callbacks.rep" "one capture with API records made by callbacks"
+api_sum "$W/1-api-by-activity.rep" "one capture with API records by CUPTI's activity kinds"
 # Every call, the negligible queries too: what the loop makes per step (ALL_APIS_RUN=0: not).
 [ "${ALL_APIS_RUN:-1}" = 1 ] && timeout 150 "$SL" profile -t cuda -s none --cuda-trace-all-apis=true -o "$W/all-apis.rep" \
   --force-overwrite=true python3 "$TRAIN" "$STEPS" >/dev/null 2>>"$W/err.log"
