@@ -6,7 +6,10 @@
 set -u
 SL=$1 CHECK=$2 DATA=$3 WORK=$4
 rm -rf "$WORK" && mkdir -p "$WORK"
-NODE=$DATA/cuda_workload_h200.rep METRICS=$DATA/gpu_metrics_h200.rep EXPECT=$DATA/cuda_workload.expect
+METRICS=$DATA/gpu_metrics_h200.rep EXPECT=$DATA/cuda_workload.expect
+# Node mode twice: API calls recorded by CUPTI's activity (2026-11-26) and by our callbacks (the
+# default since 2026-11-27).
+NODES="$DATA/cuda_workload_h200.rep $DATA/cuda_workload_callbacks_h200.rep"
 failed=0
 fail() { echo "FAIL $*"; failed=1; }
 want() { sed -n "s/^$1=//p" "$EXPECT"; }
@@ -14,25 +17,29 @@ want() { sed -n "s/^$1=//p" "$EXPECT"; }
 # adds its kernels_per_graph nodes.
 kernels_node=$(( $(want kernels) + $(want graph_launches) * $(want kernels_per_graph) ))
 
-# 1. The GPU end-to-end checks (tests/gpu/GpuCaptureCheck) on both captures.
-"$CHECK" "$NODE" "$EXPECT" --graph-mode node >"$WORK/node.check" || { cat "$WORK/node.check"; fail "gpu_capture_check node"; }
 "$CHECK" "$METRICS" "$EXPECT" --graph-mode graph --no-nvtx --gpu-metrics >"$WORK/metrics.check" ||
   { cat "$WORK/metrics.check"; fail "gpu_capture_check metrics"; }
 
+for NODE in $NODES; do
+TAG=$(basename "$NODE")
+# (the loop body is not indented: it holds a here-document)
+# 1. The GPU end-to-end checks (tests/gpu/GpuCaptureCheck).
+"$CHECK" "$NODE" "$EXPECT" --graph-mode node >"$WORK/$TAG.check" || { cat "$WORK/$TAG.check"; fail "$TAG: gpu_capture_check node"; }
+
 # 2. stats: kernel instances and copy bytes.
-"$SL" stats -r cuda_gpu_kern_sum,cuda_gpu_mem_size_sum --format csv -o "$WORK/stats" "$NODE" >/dev/null 2>&1 ||
-  fail "sightline stats"
-got=$(awk -F, 'NR > 1 { n += $3 } END { print n + 0 }' "$WORK/stats_cuda_gpu_kern_sum.csv" 2>/dev/null)
-[ "$got" = "$kernels_node" ] || fail "stats cuda_gpu_kern_sum: $got kernel instances, the program launched $kernels_node"
-got=$(grep 'Host-to-Device' "$WORK/stats_cuda_gpu_mem_size_sum.csv" 2>/dev/null | cut -d, -f1)
+"$SL" stats -r cuda_gpu_kern_sum,cuda_gpu_mem_size_sum --format csv -o "$WORK/$TAG.stats" "$NODE" >/dev/null 2>&1 ||
+  fail "$TAG: sightline stats"
+got=$(awk -F, 'NR > 1 { n += $3 } END { print n + 0 }' "$WORK/$TAG.stats_cuda_gpu_kern_sum.csv" 2>/dev/null)
+[ "$got" = "$kernels_node" ] || fail "$TAG: stats cuda_gpu_kern_sum: $got kernel instances, the program launched $kernels_node"
+got=$(grep 'Host-to-Device' "$WORK/$TAG.stats_cuda_gpu_mem_size_sum.csv" 2>/dev/null | cut -d, -f1)
 [ "$got" = "$(awk "BEGIN { printf \"%.3f\", $(want memcpy_htod_bytes) / 1e6 }")" ] ||
-  fail "stats cuda_gpu_mem_size_sum: HtoD $got MB, the program copied $(want memcpy_htod_bytes) bytes"
+  fail "$TAG: stats cuda_gpu_mem_size_sum: HtoD $got MB, the program copied $(want memcpy_htod_bytes) bytes"
 
 # 3. The nsys SQLite export and the Chrome trace, read by Python (not by our code).
-"$SL" export --type sqlite -o "$WORK/node.sqlite" "$NODE" >/dev/null 2>&1 || fail "export sqlite"
-"$SL" export --type json -o "$WORK/node.json" "$NODE" >/dev/null 2>&1 || fail "export json"
-python3 - "$WORK/node.sqlite" "$WORK/node.json" "$kernels_node" "$(want memcpy_htod_bytes)" \
-  "$(want memcpy_dtoh_bytes)" "$(want memset_bytes)" "$(want nvtx_ranges)" <<'PY' || failed=1
+"$SL" export --type sqlite -o "$WORK/$TAG.sqlite" "$NODE" >/dev/null 2>&1 || fail "$TAG: export sqlite"
+"$SL" export --type json -o "$WORK/$TAG.json" "$NODE" >/dev/null 2>&1 || fail "$TAG: export json"
+python3 - "$WORK/$TAG.sqlite" "$WORK/$TAG.json" "$kernels_node" "$(want memcpy_htod_bytes)" \
+  "$(want memcpy_dtoh_bytes)" "$(want memset_bytes)" "$(want nvtx_ranges)" <<'PY' || fail "$TAG: the SQLite export or the Chrome trace"
 import json, sqlite3, sys
 db, trace, kernels, htod, dtoh, memset, ranges = sys.argv[1:]
 c = sqlite3.connect(db)
@@ -60,5 +67,6 @@ gpu_kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kern
 check("chrome trace kernels", len(gpu_kernels), int(kernels))
 sys.exit(0 if ok else 1)
 PY
+done
 [ $failed = 0 ] && echo "GPU fixtures: every reader agrees with the program's counts"
 exit $failed
