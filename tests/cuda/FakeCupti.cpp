@@ -358,16 +358,48 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     runtimeCallback(cbid, CUPTI_API_EXIT, corr, &slot, &result);
 }
 
-// cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callback sees it.
+// cudaProfilerStart (start != 0) or cudaProfilerStop, as the runtime's API callbacks see it
+// (their callbacks are always on: the module subscribes to them).
 void fakeCuptiProfiler(int start) {
-    CUpti_CallbackData cb{};
-    cb.callbackSite = CUPTI_API_ENTER;
-    cb.functionName = start ? "cudaProfilerStart" : "cudaProfilerStop";
-    if (g_callback)
-        g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API,
-                   start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
-                         : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
-                   &cb);
+    uint32_t corr;
+    {
+        std::lock_guard lock(g_mutex);
+        corr = ++g_correlation;
+    }
+    uint64_t slot = 0;
+    int ok = 0;
+    for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        CUpti_CallbackData cb{};
+        cb.callbackSite = site;
+        cb.functionName = start ? "cudaProfilerStart" : "cudaProfilerStop";
+        cb.correlationId = corr;
+        cb.correlationData = &slot;
+        cb.functionReturnValue = site == CUPTI_API_EXIT ? &ok : nullptr;
+        if (g_callback)
+            g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API,
+                       start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                             : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                       &cb);
+    }
+}
+
+// A driver API call made by the program itself (cuLaunchKernel from a JIT, cuCtxGetCurrent):
+// a driver callback and, with DRIVER on, a record.
+void fakeCuptiDriverCall(CUpti_CallbackId cbid) {
+    std::lock_guard lock(g_mutex);
+    uint32_t corr = ++g_correlation;
+    uint64_t slot = 0;
+    int ok = 0;
+    const bool on = g_callback && g_domainsOn.count(CUPTI_CB_DOMAIN_DRIVER_API) &&
+                    !g_callbacksOff.count({CUPTI_CB_DOMAIN_DRIVER_API, cbid});
+    for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        CUpti_CallbackData cb{};
+        cb.callbackSite = site;
+        cb.correlationId = corr;
+        cb.correlationData = &slot;
+        cb.functionReturnValue = site == CUPTI_API_EXIT ? &ok : nullptr;
+        if (on) g_callback(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
+    }
 }
 
 int fakeCuptiDirtyBuffers() {

@@ -146,11 +146,15 @@ TEST(InjectionFlow, AChildMadeWithoutAtforkHandlersLeavesTheParentsStreamAlone) 
 }
 
 TEST(InjectionFlow, ProfilerStopWithoutTheProfilerApiOptionKeepsTracing) {
-    // nsys ignores cudaProfilerStart/Stop unless -c cudaProfilerApi: all 10 kernels are kept.
+    // nsys ignores cudaProfilerStart/Stop unless -c cudaProfilerApi: all 10 kernels are kept,
+    // and the start and stop calls are API calls like the others (2 of each).
     AppRun r = run("range");
     ASSERT_TRUE(WIFEXITED(r.status));
     EXPECT_EQ(r.of(EventKind::Kernel).size(), 10u);
-    EXPECT_EQ(r.of(EventKind::CudaApi).size(), 10u);
+    std::map<std::string, int> calls;
+    for (const auto* e : r.of(EventKind::CudaApi)) ++calls[e->name];
+    EXPECT_EQ(calls, (std::map<std::string, int>{
+                         {"cudaLaunchKernel", 10}, {"cudaProfilerStart", 2}, {"cudaProfilerStop", 2}}));
 }
 
 TEST(InjectionFlow, NegligibleQueriesAreLeftOutUnlessAllApisAreAskedFor) {
@@ -187,12 +191,15 @@ TEST(InjectionFlow, RecordsPendingAtQuickExitReachTheStream) {
     EXPECT_EQ(r.of(EventKind::Kernel).size(), 3u);
     // The thread that does a signal's flush is the capture's: marked so (ThreadName source 2)
     // for the report to leave it out of the program's threads.
-    int marked = 0;
+    // So is the one that converts the API records of our callbacks.
+    int marked = 0, converters = 0;
     for (const auto& m : r.raw.metas)
-        if (m.kind == capture::MetaKind::ThreadName && m.ints.at(2) == 2 &&
-            m.strs.at(0) == "sightline-cuda")
-            ++marked;
+        if (m.kind == capture::MetaKind::ThreadName && m.ints.at(2) == 2) {
+            marked += m.strs.at(0) == "sightline-cuda";
+            converters += m.strs.at(0) == "sightline-cuapi";
+        }
     EXPECT_EQ(marked, 1);
+    EXPECT_EQ(converters, 1);
 }
 
 TEST(InjectionFlow, FortyThreadsEachWithTheirOwnBufferLoseNothing) {
@@ -329,6 +336,52 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksOfThreadsThatEndedAreKept) {
     std::set<int64_t> tids;
     for (const auto* a : apis) tids.insert(a->rec.tid);
     EXPECT_EQ(tids.size(), 40u);
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksAfterTheThreadsStateIsGoneAreKept) {
+    AppRun r = run("thread-local-exit", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status;
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 2u);
+    EXPECT_EQ(r.of(EventKind::CudaApi).size(), 2u);
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksInAnExitHandlerAreKept) {
+    AppRun r = run("atexit-call", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status << " (SIGALRM: hung)";
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
+    EXPECT_EQ(r.of(EventKind::Kernel).size(), 3u);
+    EXPECT_EQ(r.of(EventKind::CudaApi).size(), 3u);
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksInFullBatchesAreKept) {
+    for (const char* flushMs : {"0", "20"}) {
+        SCOPED_TRACE(std::string("flush every ") + flushMs);
+        AppRun r = run("full-batches", {kApiByCallbacks, {"SIGHTLINE_CUDA_FLUSH_MS", flushMs}});
+        ASSERT_TRUE(WIFEXITED(r.status));
+        EXPECT_EQ(WEXITSTATUS(r.status), 0);
+        auto apis = r.of(EventKind::CudaApi);
+        ASSERT_EQ(apis.size(), 3000u);
+        std::set<int64_t> correlations;
+        for (const auto* a : apis) correlations.insert(a->cols[0]);
+        EXPECT_EQ(correlations.size(), 3000u);  // each call once
+    }
+}
+
+TEST(InjectionFlow, ApiRecordsMadeByCallbacksHaveTheProgramsOwnDriverCalls) {
+    AppRun r = run("driver-calls", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
+    auto apis = r.of(EventKind::CudaApi);
+    ASSERT_EQ(apis.size(), 1u);  // cuCtxGetCurrent is a negligible query
+    EXPECT_EQ(apis[0]->name, "cuLaunchKernel");
+    EXPECT_EQ(apis[0]->cols[2], int64_t(ApiKind::Driver));
+}
+
+TEST(InjectionFlow, ForkedChildrenExitWhileThreadsComeAndGo) {
+    AppRun r = run("fork-churn", {kApiByCallbacks});
+    ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status << " (SIGALRM: a child hung)";
+    EXPECT_EQ(WEXITSTATUS(r.status), 0);
 }
 
 TEST(InjectionFlow, ApiRecordsMadeByCallbacksFollowTheProfilerRangeAndReachTheStreamAtASignal) {

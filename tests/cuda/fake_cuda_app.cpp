@@ -1,9 +1,11 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
 //   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
-//                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child
+//                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child|
+//                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
+#include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
 #include <signal.h>
@@ -119,6 +121,65 @@ int main(int argc, char** argv) {
         int status = 0;
         if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) return 11;
         for (int i = 0; i < 2; ++i) launch("_Z6kernelPfi");
+    } else if (s == "atexit-call") {
+        // CUDA calls from an exit handler registered after CUDA started: exit() has already run
+        // the main thread's thread_local destructors when the handler runs.
+        alarm(20);
+        launch("_Z6kernelPfi");
+        static Launch atExitLaunch = launch;
+        std::atexit([] {
+            atExitLaunch("_Z6kernelPfi");
+            atExitLaunch("_Z6kernelPfi");
+        });
+    } else if (s == "full-batches") {
+        // More calls on one thread than a batch holds (1,024).
+        for (int i = 0; i < 3000; ++i) launch("_Z6kernelPfi");
+    } else if (s == "driver-calls") {
+        // The program's own driver calls: a launch is recorded, a negligible query is not.
+        auto driverCall = reinterpret_cast<void (*)(uint32_t)>(dlsym(cupti, "fakeCuptiDriverCall"));
+        if (!driverCall) return 5;
+        driverCall(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+        driverCall(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent);
+    } else if (s == "fork-churn") {
+        // Short threads make and give back their per-thread state while the main thread forks
+        // children that exit at once (running the main thread's thread_local destructors): a
+        // child must not wait for a lock a parent's thread held at the fork.
+        alarm(30);
+        launch("_Z6kernelPfi");
+        std::atomic<bool> stop{false};
+        std::thread churn([&] {
+            while (!stop)
+                std::thread([launch] { launch("_Z6kernelPfi"); }).join();
+        });
+        for (int i = 0; i < 200; ++i) {
+            const pid_t child = fork();
+            if (child == 0) {
+                alarm(10);  // a hung child ends (with SIGALRM, which the parent reports)
+                std::exit(0);
+            }
+            int status = 0;
+            if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) {
+                stop = true;
+                churn.join();
+                return 12;
+            }
+        }
+        stop = true;
+        churn.join();
+    } else if (s == "thread-local-exit") {
+        alarm(20);
+        // A per-thread object made before the thread's first CUDA call and destroyed after the
+        // module's own per-thread state (thread_local destructors run in reverse order) makes
+        // a CUDA call from its destructor, as a per-thread library handle freed at exit does.
+        std::thread([launch] {
+            struct CallsCudaAtExit {
+                Launch l;
+                ~CallsCudaAtExit() { l("_Z6kernelPfi"); }
+            };
+            thread_local CallsCudaAtExit handle{launch};
+            (void)&handle;
+            launch("_Z6kernelPfi");
+        }).join();
     } else if (s == "quick-exit") {
         for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
         _exit(0);

@@ -107,9 +107,17 @@ struct State {
     CudaBacktraceOptions nativeOptions;
     capture::NativeBacktraceFn nativeBacktrace = nullptr;
     std::atomic<bool> nativeBacktracing{false};
-    // SIGHTLINE_CUDA_API_RECORDS=callbacks: API calls recorded by onCallback while collecting.
+    // SIGHTLINE_CUDA_API_RECORDS=callbacks: API calls recorded by onCallback while collecting,
+    // in per-thread batches; full ones are converted by apiConverter (apiCv wakes it).
     std::atomic<bool> apiRecording{false};
-    ApiRecordBatches apiBatches;
+    ApiRecordBatchesOf<CUpti_ActivityAPI> apiBatches;
+    std::thread apiConverter;
+    std::mutex apiMutex;
+    std::condition_variable apiCv;
+    bool apiReady = false;
+    bool stopApiConverter = false;
+    // The final flush is a fatal signal's: a thread of the program may be stopped holding a lock.
+    std::atomic<bool> signalFinish{false};
 };
 
 // How long a fatal signal's handler waits for the CUDA records: bounded, since the signal may
@@ -243,7 +251,8 @@ void setCollecting(bool on) {
     g->nativeBacktracing.store(on && g->nativeBacktrace, std::memory_order_relaxed);
 }
 
-// API records of our callbacks into the converter. With g->mutex held.
+// API records of our callbacks into the converter. With g->mutex held (before the batches'
+// own locks: ApiRecordBatches.h).
 void convertApiRecords(std::vector<CUpti_ActivityAPI>& records) {
     if (!g->converter || g->finished.load()) return;
     drainNewContexts();
@@ -253,9 +262,9 @@ void convertApiRecords(std::vector<CUpti_ActivityAPI>& records) {
 
 void flushAll(bool forced) {
     cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-    std::vector<CUpti_ActivityAPI> apis = g->apiBatches.takeAll();
     std::lock_guard lock(g->mutex);
-    convertApiRecords(apis);
+    auto apis = g->apiBatches.takeAll();
+    convertApiRecords(apis.records);
     if (g->sink) g->sink->flush();
 }
 
@@ -336,7 +345,12 @@ void nativeBacktraceAt(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 // negligible queries, which then cost the program nothing). Timestamps on the capture's clock,
 // the entry's kept in CUPTI's per-call slot. As CUPTI's activity records: a driver call made
 // inside a runtime call (cudaLaunchKernel -> cuLaunchKernel) is part of it, not a record.
-thread_local int t_recordDepth = 0;
+// Per thread, one thread_local (each costs a lookup in a dlopen'ed library).
+struct ApiThread {
+    int depth = 0;  // runtime calls under way
+    uint32_t tid = 0;
+};
+thread_local ApiThread t_api;
 
 uint64_t apiTimestamp() {
     if (!g->options.cuptiClock) return static_cast<uint64_t>(monotonicNs());
@@ -345,35 +359,90 @@ uint64_t apiTimestamp() {
     return t;
 }
 
+// What the call returned: a cudaError_t or CUresult (both C enums), except for the runtime
+// functions that return something else (a string, a handle, nothing), recorded as 0 as CUPTI
+// does.
+int32_t apiResult(bool runtime, CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
+    if (!cb->functionReturnValue) return 0;
+    if (runtime) switch (cbid) {
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorName_v6050:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorString_v3020:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaInitModule_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFatBinary_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFatBinaryEnd_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFunction_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterHostVar_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterManagedVar_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterUnifiedTable_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaRegisterVar_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaUnregisterFatBinary_v13000: return 0;
+            default: break;
+        }
+    return *static_cast<const int32_t*>(cb->functionReturnValue);
+}
+
+bool isProfilerCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+        return cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000 ||
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+}
+
 void recordApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                    const CUpti_CallbackData* cb) {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     if ((!runtime && domain != CUPTI_CB_DOMAIN_DRIVER_API) || !cb->correlationData) return;
+    ApiThread& t = t_api;
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (runtime ? t_recordDepth++ > 0 : t_recordDepth > 0) return;
-        *cb->correlationData = g->apiRecording.load(std::memory_order_relaxed) ? apiTimestamp() : 0;
+        if (runtime ? t.depth++ > 0 : t.depth > 0) return;
+        // With -c cudaProfilerApi the calls that start and stop the range are not in it.
+        const bool rangeCall = g->options.profilerRange && isProfilerCall(domain, cbid);
+        *cb->correlationData =
+            g->apiRecording.load(std::memory_order_relaxed) && !rangeCall ? apiTimestamp() : 0;
         return;
     }
-    if (runtime ? (t_recordDepth == 0 || --t_recordDepth > 0) : t_recordDepth > 0) return;
+    if (runtime ? (t.depth == 0 || --t.depth > 0) : t.depth > 0) return;
     const uint64_t start = *cb->correlationData;
     if (start == 0) return;  // entered while not collecting
-    thread_local const uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
+    if (t.tid == 0) t.tid = static_cast<uint32_t>(::syscall(SYS_gettid));
     CUpti_ActivityAPI r{};
     r.kind = runtime ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
     r.cbid = cbid;
     r.start = start;
     r.end = apiTimestamp();
     r.processId = static_cast<uint32_t>(g->pid);
-    r.threadId = tid;
+    r.threadId = t.tid;
     r.correlationId = cb->correlationId;
-    // cudaError_t and CUresult are both C enums.
-    if (cb->functionReturnValue) r.returnValue = *static_cast<const int*>(cb->functionReturnValue);
-    thread_local std::vector<CUpti_ActivityAPI> full;
-    g->apiBatches.add(r, full);
-    if (full.empty()) return;
-    std::lock_guard lock(g->mutex);
-    convertApiRecords(full);
-    if (!g->finishing.load() && g->sink) g->sink->flush();
+    r.returnValue = apiResult(runtime, cbid, cb);
+    if (!g->apiBatches.add(r)) return;
+    {
+        std::lock_guard lock(g->apiMutex);
+        g->apiReady = true;
+    }
+    g->apiCv.notify_one();
+}
+
+void becomeToolThread(const char* name);
+
+// Converts the full batches the program's threads hand over (they never convert themselves: a
+// signal that stops such a thread would leave the converter's lock taken).
+void apiConverterLoop() {
+    becomeToolThread("sightline-cuapi");
+    std::unique_lock wait(g->apiMutex);
+    for (;;) {
+        g->apiCv.wait(wait, [] { return g->apiReady || g->stopApiConverter; });
+        if (g->stopApiConverter) return;
+        g->apiReady = false;
+        wait.unlock();
+        {
+            std::lock_guard lock(g->mutex);
+            for (auto& batch : g->apiBatches.takeReady()) convertApiRecords(batch);
+            if (!g->finishing.load() && !g->finished.load() && g->sink) g->sink->flush();
+        }
+        wait.lock();
+    }
 }
 
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -448,11 +517,26 @@ void finishAll() {
     // held: a profiler callback may hold CUPTI's while it waits for rangeMutex.
     setCollecting(false);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    std::vector<CUpti_ActivityAPI> apis = g->apiBatches.takeAll();
+    // The API converter ends after its batch in hand; joined only when no thread of the program
+    // can be stopped holding a lock it waits for (not at a fatal signal).
+    const bool signal = g->signalFinish.load();
+    {
+        std::lock_guard lock(g->apiMutex);
+        g->stopApiConverter = true;
+    }
+    g->apiCv.notify_all();
+    if (!signal && g->apiConverter.joinable()) g->apiConverter.join();
     std::lock_guard lock(g->mutex);
-    convertApiRecords(apis);
+    auto apis = g->apiBatches.takeAll(/*trying=*/signal);
+    convertApiRecords(apis.records);
     g->finished.store(true);
     if (!g->converter || !g->sink) return;
+    if (!apis.complete || apis.busySlots)
+        g->sink->addDiagnostic(
+            "cuda.api_records_lost_at_signal", apis.complete ? apis.busySlots : 1,
+            "the fatal signal stopped a thread while it recorded a CUDA API call: that thread's "
+            "last API records (at most 1,024) are missing",
+            g->pid);
     drainNewContexts();
     g->converter->finish();
     if (g->options.profilerRange && g->ranges == 0)
@@ -493,7 +577,9 @@ void onFinalFlush(int how) {
         finishAll();
         return;
     }
-    // Inside a signal handler: only write, poll and read (async-signal-safe).
+    // Inside a signal handler: only write, poll and read (async-signal-safe), and a lock-free
+    // atomic store.
+    g->signalFinish.store(true);
     if (g->finishRequest[1] < 0 || ::write(g->finishRequest[1], "x", 1) != 1) return;
     pollfd p{g->finishDone[0], POLLIN, 0};
     ::poll(&p, 1, kSignalFlushWaitMs);
@@ -640,6 +726,7 @@ std::string initialize() {
                                   ? "cuptiActivityEnableAndDump(DEVICE): GPU names and sizes"
                                   : "cuptiActivityEnableAndDump(CONTEXT): context rows") +
                      " are missing");
+    if (g->options.apiRecords == ApiRecords::Callbacks) g->apiConverter = std::thread(apiConverterLoop);
     if (!g->options.profilerRange) {
         std::lock_guard lock(g->rangeMutex);
         g->collecting = true;
