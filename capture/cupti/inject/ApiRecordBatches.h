@@ -31,22 +31,25 @@ public:
 
     // Appends to the calling thread's batch; true when a batch became ready for the converter.
     bool add(const Record& r) {
-        if (t_ended) {
+        ThreadState& t = t_state;
+        if (t.ended) {
             std::lock_guard lock(m_mutex);
             m_orphans.push_back(r);
             return false;
         }
-        Slot& s = slot();
-        std::vector<Record> full;
+        Slot& s = slot(t);
         {
             std::lock_guard lock(s.mutex);
             s.records.push_back(r);
             if (s.records.size() < kBatch) return false;
-            full.swap(s.records);
-            s.records.reserve(kBatch);
         }
+        // Full: moved to the ready list under both locks (in their order), so that a record is
+        // always where takeAll looks, even when it runs in between.
         std::lock_guard lock(m_mutex);
-        m_ready.push_back(std::move(full));
+        std::lock_guard slotLock(s.mutex);
+        if (s.records.empty()) return false;  // taken meanwhile
+        m_ready.emplace_back().swap(s.records);
+        s.records.reserve(kBatch);
         return true;
     }
 
@@ -106,28 +109,32 @@ private:
     // Registered with the thread's first record; its destructor (at thread exit) gives the slot
     // back. The state lives in trivially destructible thread_locals, which stay readable after
     // the thread's destructors have run.
+    struct ThreadState {
+        Slot* slot = nullptr;
+        bool ended = false;
+    };
+    static inline thread_local ThreadState t_state;
     struct Holder {
         ApiRecordBatchesOf* owner;
         ~Holder() {
-            t_ended = true;
-            if (t_slot && ::getpid() == owner->m_pid) owner->release(t_slot);
-            t_slot = nullptr;  // in a forked child: left as it is
+            ThreadState& t = t_state;
+            t.ended = true;
+            if (t.slot && ::getpid() == owner->m_pid) owner->release(t.slot);
+            t.slot = nullptr;  // in a forked child: left as it is
         }
     };
-    static inline thread_local Slot* t_slot = nullptr;
-    static inline thread_local bool t_ended = false;
 
-    Slot& slot() {
-        if (!t_slot) {
+    Slot& slot(ThreadState& t) {
+        if (!t.slot) {
             thread_local Holder holder{this};
             (void)holder;
             auto* s = new Slot;
             s->records.reserve(kBatch);
             std::lock_guard lock(m_mutex);
             m_slots.push_back(s);
-            t_slot = s;
+            t.slot = s;
         }
-        return *t_slot;
+        return *t.slot;
     }
 
     void release(Slot* s) {
