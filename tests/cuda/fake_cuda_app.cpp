@@ -2,7 +2,8 @@
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
 //   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
 //                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child|
-//                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn
+//                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn|
+//                 launch-loop [N]
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
 #include <cupti_driver_cbid.h>
@@ -134,6 +135,19 @@ int main(int argc, char** argv) {
     } else if (s == "full-batches") {
         // More calls on one thread than a batch holds (1,024).
         for (int i = 0; i < 3000; ++i) launch("_Z6kernelPfi");
+    } else if (s == "launch-loop") {
+        // What recording costs per call, for tests/bench/cuda/api_records_cpu.sh: N launches
+        // (argument 3, default 200,000), each with two negligible queries.
+        const long n = argc > 3 ? std::atol(argv[3]) : 200000;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (long i = 0; i < n; ++i) {
+            call(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020);
+            call(CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020);
+            launch("_Z6kernelPfi");
+        }
+        const double ns = std::chrono::duration<double, std::nano>(
+                              std::chrono::steady_clock::now() - t0).count();
+        std::printf("launches=%ld ns_per_launch=%.1f\n", n, ns / double(n));
     } else if (s == "driver-calls") {
         // The program's own driver calls: a launch is recorded, a negligible query is not.
         auto driverCall = reinterpret_cast<void (*)(uint32_t)>(dlsym(cupti, "fakeCuptiDriverCall"));
