@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
         // More calls on one thread than a batch holds (1,024).
         for (int i = 0; i < 3000; ++i) launch("_Z6kernelPfi");
     } else if (s == "launch-loop") {
-        // What recording costs per call, for tests/bench/cuda/api_records_cpu.sh: N launches
+        // What recording costs per call (docs/PERFORMANCE.md, the API call row): N launches
         // (argument 3, default 200,000), each with two negligible queries.
         const long n = argc > 3 ? std::atol(argv[3]) : 200000;
         const auto t0 = std::chrono::steady_clock::now();
