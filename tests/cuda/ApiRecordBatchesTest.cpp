@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -34,8 +35,11 @@ TEST(ApiRecordBatches, AFullBatchIsReadyForTheConverterAndTheRestWaitsInItsThrea
     int ready = 0;
     std::vector<Rec> kept;
     std::thread([&] {
-        for (int i = 0; i < 2500; ++i) ready += b.add({i});
-        for (auto& batch : b.takeReady()) {
+        for (int i = 0; i < 2500; ++i) b.add({i});
+        auto batches = b.takeReady();
+        ASSERT_TRUE(batches.has_value());
+        ready = int(batches->size());
+        for (auto& batch : *batches) {
             EXPECT_EQ(batch.size(), Batches::kBatch);
             kept.insert(kept.end(), batch.begin(), batch.end());
         }
@@ -96,6 +100,28 @@ TEST(ApiRecordBatches, ManyThreadsAddingWhileAnotherTakesLoseNothing) {
     auto last = b.takeAll();
     kept.insert(kept.end(), last.records.begin(), last.records.end());
     EXPECT_EQ(ids(kept), range(20000));
+}
+
+// Threads that each end before filling a batch: their records become ready batches once there
+// are enough of them, and the converter is woken (it would otherwise see them only at the end).
+std::atomic<int> g_wakes{0};
+TEST(ApiRecordBatches, RecordsOfEndedThreadsBecomeReadyBatchesToo) {
+    struct Rec2 {
+        int id;
+    };
+    ApiRecordBatchesOf<Rec2> b([] { ++g_wakes; });
+    for (int t = 0; t < 200; ++t)
+        std::thread([&b, t] {
+            for (int i = 0; i < 100; ++i) b.add({t * 100 + i});
+        }).join();
+    auto ready = b.takeReady();
+    ASSERT_TRUE(ready.has_value());
+    size_t n = 0;
+    for (auto& batch : *ready) n += batch.size();
+    EXPECT_EQ(ready->size(), 18u);  // 20,000 records, 11 threads (1,100) to a batch
+    EXPECT_EQ(g_wakes.load(), int(ready->size()));
+    n += b.takeAll().records.size();
+    EXPECT_EQ(n, 20000u);
 }
 
 }  // namespace

@@ -1,24 +1,26 @@
 #pragma once
 // API call records made by our own CUPTI callbacks (SIGHTLINE_CUDA_API_RECORDS=callbacks), kept
 // per calling thread until a batch is full; full batches wait in a ready list for the module's
-// converter thread. The callback runs inside the program's CUDA call: appending takes only the
-// thread's own lock (contended only by a flush), and the program's thread never converts (so a
-// signal that interrupts it never leaves the converter's lock taken).
+// converter thread, which the `notify` hook wakes. The callback runs inside the program's CUDA
+// call: appending takes only the thread's own lock, and the program's threads never convert.
 //
 // Locks, always in this order: the caller's converter lock, then `m_mutex`, then a slot's. A
-// thread holds its slot lock only to append, and `m_mutex` only to move a full batch or to
-// register or give back its slot, never both at once.
+// program thread holds its slot lock alone to append, and both only to move a full batch, to
+// register its slot or to give it back. Our own threads never wait for these locks without a
+// limit (takeReady, takeAll): a program thread stopped by a signal may hold one for good.
 //
-// A thread that ends gives its records to the orphans and its slot back; a CUDA call made after
-// that by the same thread (a thread_local destructor that runs after ours) goes straight to the
-// orphans. A forked child leaves everything alone: another thread of the parent may have held a
-// lock at the fork.
-// One instance per process and record type (a thread's slot is found through a thread_local).
+// A thread that ends gives its records to the orphans (a full batch of them is ready like any
+// other) and its slot back; a CUDA call made after that by the same thread (a thread_local
+// destructor that runs after ours) goes to the orphans too. A forked child leaves everything
+// alone: another thread of the parent may have held a lock at the fork.
+// One instance per process and record type: a thread's slot is found through a thread_local of
+// the type.
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -29,59 +31,62 @@ class ApiRecordBatchesOf {
 public:
     static constexpr size_t kBatch = 1024;
 
-    // Appends to the calling thread's batch; true when a batch became ready for the converter.
-    bool add(const Record& r) {
+    // `notify`: called (no lock held) when a batch became ready.
+    explicit ApiRecordBatchesOf(void (*notify)() = nullptr) : m_notify(notify) {}
+
+    void add(const Record& r) {
         ThreadState& t = t_state;
         if (t.ended) {
-            std::lock_guard lock(m_mutex);
-            m_orphans.push_back(r);
-            return false;
+            bool ready;
+            {
+                std::lock_guard lock(m_mutex);
+                m_orphans.push_back(r);
+                ready = promoteOrphans();
+            }
+            if (ready && m_notify) m_notify();
+            return;
         }
         Slot& s = slot(t);
         {
             std::lock_guard lock(s.mutex);
             s.records.push_back(r);
-            if (s.records.size() < kBatch) return false;
+            if (s.records.size() < kBatch) return;
         }
         // Full: moved to the ready list under both locks (in their order), so that a record is
         // always where takeAll looks, even when it runs in between.
-        std::lock_guard lock(m_mutex);
-        std::lock_guard slotLock(s.mutex);
-        if (s.records.empty()) return false;  // taken meanwhile
-        m_ready.emplace_back().swap(s.records);
-        s.records.reserve(kBatch);
-        return true;
+        {
+            std::lock_guard lock(m_mutex);
+            std::lock_guard slotLock(s.mutex);
+            if (s.records.empty()) return;  // taken meanwhile
+            m_ready.emplace_back().swap(s.records);
+            s.records.reserve(kBatch);
+        }
+        if (m_notify) m_notify();
     }
 
-    // The full batches (the converter's work), oldest first.
-    std::vector<std::vector<Record>> takeReady() {
-        std::lock_guard lock(m_mutex);
+    // The full batches (the converter's work), oldest first; nothing when `m_mutex` stays
+    // taken for `wait` (then try again later).
+    std::optional<std::vector<std::vector<Record>>> takeReady(
+        std::chrono::milliseconds wait = std::chrono::milliseconds(5)) {
+        std::unique_lock lock(m_mutex, std::defer_lock);
+        if (!lockWithin(lock, wait)) return std::nullopt;
         return std::exchange(m_ready, {});
     }
 
     struct Taken {
         std::vector<Record> records;
-        int busySlots = 0;  // slots whose thread was inside an append (only when `trying`)
-        bool complete = true;
+        int busySlots = 0;      // slots whose lock stayed taken: their records are not here
+        bool complete = true;   // false: `m_mutex` stayed taken, nothing was read
     };
     // Everything: ready batches, every thread's records so far, those of threads that ended.
-    // `trying` (a fatal signal's flush, which may have interrupted a thread holding one of the
-    // locks): waits for `m_mutex` at most `wait` and skips slots that are busy.
-    Taken takeAll(bool trying = false,
-                  std::chrono::milliseconds wait = std::chrono::milliseconds(200)) {
+    // Waits at most `wait` for `m_mutex` and for each slot (a thread stopped by a signal, or one
+    // inside a signal handler that ends the process, may hold one for good).
+    Taken takeAll(std::chrono::milliseconds wait = std::chrono::milliseconds(50)) {
         Taken t;
         std::unique_lock lock(m_mutex, std::defer_lock);
-        if (!trying) {
-            lock.lock();
-        } else {
-            const auto until = std::chrono::steady_clock::now() + wait;
-            while (!lock.try_lock()) {
-                if (std::chrono::steady_clock::now() >= until) {
-                    t.complete = false;
-                    return t;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
+        if (!lockWithin(lock, wait)) {
+            t.complete = false;
+            return t;
         }
         for (auto& batch : m_ready) t.records.insert(t.records.end(), batch.begin(), batch.end());
         m_ready.clear();
@@ -89,9 +94,7 @@ public:
         m_orphans.clear();
         for (Slot* s : m_slots) {
             std::unique_lock slotLock(s->mutex, std::defer_lock);
-            if (!trying) {
-                slotLock.lock();
-            } else if (!slotLock.try_lock()) {
+            if (!lockWithin(slotLock, wait)) {
                 ++t.busySlots;
                 continue;
             }
@@ -106,14 +109,14 @@ private:
         std::mutex mutex;
         std::vector<Record> records;
     };
-    // Registered with the thread's first record; its destructor (at thread exit) gives the slot
-    // back. The state lives in trivially destructible thread_locals, which stay readable after
-    // the thread's destructors have run.
     struct ThreadState {
         Slot* slot = nullptr;
         bool ended = false;
     };
     static inline thread_local ThreadState t_state;
+    // Registered with the thread's first record; its destructor (at thread exit) gives the slot
+    // back. The state itself is trivially destructible, so it stays readable after the thread's
+    // destructors have run.
     struct Holder {
         ApiRecordBatchesOf* owner;
         ~Holder() {
@@ -123,6 +126,23 @@ private:
             t.slot = nullptr;  // in a forked child: left as it is
         }
     };
+
+    static bool lockWithin(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds wait) {
+        if (lock.try_lock()) return true;
+        const auto until = std::chrono::steady_clock::now() + wait;
+        while (std::chrono::steady_clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            if (lock.try_lock()) return true;
+        }
+        return false;
+    }
+
+    // With m_mutex held: a full batch of orphans becomes ready.
+    bool promoteOrphans() {
+        if (m_orphans.size() < kBatch) return false;
+        m_ready.push_back(std::exchange(m_orphans, {}));
+        return true;
+    }
 
     Slot& slot(ThreadState& t) {
         if (!t.slot) {
@@ -138,15 +158,21 @@ private:
     }
 
     void release(Slot* s) {
-        std::lock_guard lock(m_mutex);
+        bool ready;
         {
-            std::lock_guard slotLock(s->mutex);
-            m_orphans.insert(m_orphans.end(), s->records.begin(), s->records.end());
+            std::lock_guard lock(m_mutex);
+            {
+                std::lock_guard slotLock(s->mutex);
+                m_orphans.insert(m_orphans.end(), s->records.begin(), s->records.end());
+            }
+            m_slots.erase(std::find(m_slots.begin(), m_slots.end(), s));
+            delete s;
+            ready = promoteOrphans();
         }
-        m_slots.erase(std::find(m_slots.begin(), m_slots.end(), s));
-        delete s;
+        if (ready && m_notify) m_notify();
     }
 
+    void (*const m_notify)();
     const pid_t m_pid = ::getpid();
     std::mutex m_mutex;  // m_slots, m_ready, m_orphans
     std::vector<Slot*> m_slots;

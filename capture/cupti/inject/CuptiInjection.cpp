@@ -70,6 +70,8 @@ std::string cuptiError(CUptiResult r, const char* call) {
     return std::string(call) + ": " + (s ? s : "unknown CUPTI error");
 }
 
+void wakeApiConverter();
+
 struct State {
     std::mutex mutex;  // the converter and the sink; never held across a CUPTI call
     std::unique_ptr<InjectionSink> sink;
@@ -109,13 +111,15 @@ struct State {
     std::atomic<bool> nativeBacktracing{false};
     // SIGHTLINE_CUDA_API_RECORDS=callbacks: API calls recorded by onCallback while collecting,
     // in per-thread batches; full ones are converted by apiConverter (apiCv wakes it).
+    // No program thread ever takes apiMutex: a wake-up it misses is caught by the converter's
+    // periodic check.
     std::atomic<bool> apiRecording{false};
-    ApiRecordBatchesOf<CUpti_ActivityAPI> apiBatches;
+    ApiRecordBatchesOf<CUpti_ActivityAPI> apiBatches{wakeApiConverter};
     std::thread apiConverter;
     std::mutex apiMutex;
     std::condition_variable apiCv;
-    bool apiReady = false;
-    bool stopApiConverter = false;
+    std::atomic<bool> apiReady{false};
+    std::atomic<bool> stopApiConverter{false};
     // The final flush is a fatal signal's: a thread of the program may be stopped holding a lock.
     std::atomic<bool> signalFinish{false};
 };
@@ -153,8 +157,9 @@ void drainNewContexts() {  // with g->mutex held
 void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t,
                               size_t validSize) {
     // CUPTI calls first, without our lock (see Locks above).
-    thread_local std::vector<CUpti_Activity*> records;
-    records.clear();
+    // Not thread_local: CUPTI may complete buffers on the thread that flushes, and at exit that
+    // thread's thread_local objects are already destroyed.
+    std::vector<CUpti_Activity*> records;
     for (CUpti_Activity* rec = nullptr;
          cuptiActivityGetNextRecord(buffer, validSize, &rec) == CUPTI_SUCCESS;)
         records.push_back(rec);
@@ -263,7 +268,7 @@ void convertApiRecords(std::vector<CUpti_ActivityAPI>& records) {
 void flushAll(bool forced) {
     cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
     std::lock_guard lock(g->mutex);
-    auto apis = g->apiBatches.takeAll();
+    auto apis = g->apiBatches.takeAll();  // a batch it cannot read now waits for the next flush
     convertApiRecords(apis.records);
     if (g->sink) g->sink->flush();
 }
@@ -416,11 +421,11 @@ void recordApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     r.threadId = t.tid;
     r.correlationId = cb->correlationId;
     r.returnValue = apiResult(runtime, cbid, cb);
-    if (!g->apiBatches.add(r)) return;
-    {
-        std::lock_guard lock(g->apiMutex);
-        g->apiReady = true;
-    }
+    g->apiBatches.add(r);
+}
+
+void wakeApiConverter() {
+    g->apiReady.store(true);
     g->apiCv.notify_one();
 }
 
@@ -432,14 +437,19 @@ void apiConverterLoop() {
     becomeToolThread("sightline-cuapi");
     std::unique_lock wait(g->apiMutex);
     for (;;) {
-        g->apiCv.wait(wait, [] { return g->apiReady || g->stopApiConverter; });
-        if (g->stopApiConverter) return;
-        g->apiReady = false;
+        g->apiCv.wait_for(wait, std::chrono::milliseconds(100),
+                          [] { return g->apiReady.load() || g->stopApiConverter.load(); });
+        if (g->stopApiConverter.load()) return;
+        if (!g->apiReady.exchange(false)) continue;
         wait.unlock();
         {
             std::lock_guard lock(g->mutex);
-            for (auto& batch : g->apiBatches.takeReady()) convertApiRecords(batch);
-            if (!g->finishing.load() && !g->finished.load() && g->sink) g->sink->flush();
+            if (auto ready = g->apiBatches.takeReady()) {
+                for (auto& batch : *ready) convertApiRecords(batch);
+                if (!g->finishing.load() && !g->finished.load() && g->sink) g->sink->flush();
+            } else {
+                g->apiReady.store(true);  // a program thread holds the batches' lock: later
+            }
         }
         wait.lock();
     }
@@ -520,22 +530,38 @@ void finishAll() {
     // The API converter ends after its batch in hand; joined only when no thread of the program
     // can be stopped holding a lock it waits for (not at a fatal signal).
     const bool signal = g->signalFinish.load();
-    {
-        std::lock_guard lock(g->apiMutex);
-        g->stopApiConverter = true;
-    }
+    g->stopApiConverter.store(true);
     g->apiCv.notify_all();
     if (!signal && g->apiConverter.joinable()) g->apiConverter.join();
-    std::lock_guard lock(g->mutex);
-    auto apis = g->apiBatches.takeAll(/*trying=*/signal);
+    // At a fatal signal a program thread may be stopped holding `mutex` (a flush from inside
+    // cudaProfilerStop): wait a bounded time, within the signal handler's.
+    std::unique_lock lock(g->mutex, std::defer_lock);
+    if (!signal) {
+        lock.lock();
+    } else {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2000);
+        while (!lock.try_lock()) {
+            if (std::chrono::steady_clock::now() >= until) return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    auto apis = g->apiBatches.takeAll();
     convertApiRecords(apis.records);
     g->finished.store(true);
     if (!g->converter || !g->sink) return;
-    if (!apis.complete || apis.busySlots)
+    if (!apis.complete)
         g->sink->addDiagnostic(
-            "cuda.api_records_lost_at_signal", apis.complete ? apis.busySlots : 1,
-            "the fatal signal stopped a thread while it recorded a CUDA API call: that thread's "
-            "last API records (at most 1,024) are missing",
+            "cuda.api_records_unread", 1,
+            "at the end a thread of the program was stopped holding the lock of the CUDA API "
+            "records not converted yet (a signal, or a signal handler that ended the process): "
+            "those records are missing",
+            g->pid);
+    if (apis.busySlots)
+        g->sink->addDiagnostic(
+            "cuda.api_record_batches_unread", apis.busySlots,
+            "at the end these threads were stopped while recording a CUDA API call (a signal, or "
+            "a signal handler that ended the process): their last API records (up to 1,024 "
+            "each) are missing",
             g->pid);
     drainNewContexts();
     g->converter->finish();
