@@ -11,7 +11,7 @@ B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; RUNS=${3:-3}
 SL=$B/bin/sightline; AC=$B/clients/api_cost
 W=$(mktemp -d /tmp/sl-api-matrix-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/matrix_lib.sh"
 log() { echo "$*" | tee -a "$OUTF"; }
 : >"$OUTF"
 [ -x "$AC" ] || { log "SKIP: $AC is not in the bundle"; exit 77; }
@@ -26,18 +26,12 @@ configs=(
   "callbacks(default)||-t cuda -s none"
   "callbacks+kernel-only|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
-# MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.
-if [ -n "${MATRIX_CONFIGS:-}" ]; then mapfile -t configs <<<"$MATRIX_CONFIGS"; fi
+override_configs
 declare -A ns
 for rep in $(seq "$RUNS"); do
   for c in "${configs[@]}"; do
-    IFS='|' read -r name envs opts <<<"$c"
-    if [ "$opts" = "-" ]; then
-      out=$(timeout 60 env $envs "$AC" 2>>"$W/err.log")
-    else
-      out=$(timeout 90 env $envs "$SL" profile $opts -o "$W/$rep-${name%%(*}.rep" --force-overwrite=true \
-              "$AC" 2>>"$W/err.log")
-    fi
+    name=${c%%|*}
+    out=$(run_config "$c" "$W/$rep-${name%%(*}.rep" "$AC")
     while read -r api calls per; do
       api=${api#api=}; per=${per#ns_per_call=}
       [ -n "$per" ] && ns["$name|$api"]+="$per "

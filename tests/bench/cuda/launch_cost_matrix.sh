@@ -9,8 +9,7 @@ B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SL=$B/bin/sightline; EK=$B/clients/empty_kernels
 W=$(mktemp -d /tmp/sl-matrix-XXXXXX)
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" | head -1; }
+. "$HERE/matrix_lib.sh"
 log() { echo "$*" | tee -a "$OUTF"; }
 : >"$OUTF"
 g++ -O2 -o "$W/clock_cost" "$HERE/clock_cost.cpp" && log "clock: $("$W/clock_cost")"
@@ -23,12 +22,7 @@ configs=(
   "cuda-no-driver-kind|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel,memcpy,memset,runtime,sync,event,overhead,stream|-t cuda -s none"
   "kernel+runtime|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=kernel,runtime|-t cuda -s none"
 )
-run_one() {  # CONFIG PROGRAM... -> prints the program's stdout
-  local spec=$1; shift
-  IFS='|' read -r name envs opts <<<"$spec"
-  if [ "$opts" = "-" ]; then timeout 120 env $envs "$@" 2>/dev/null
-  else timeout 120 env $envs "$SL" profile $opts -o "$W/r.rep" --force-overwrite=true "$@" 2>"$W/err.log"; fi
-}
+run_one() { run_config "$1" "$W/r.rep" "${@:2}"; }  # CONFIG PROGRAM...
 declare -A launch torch
 for rep in 1 2 3; do
   for c in "${configs[@]}"; do

@@ -16,8 +16,7 @@ TRAIN=$HERE/../../gpu/torch_train.py
 SL=$B/bin/sightline
 W=$(mktemp -d /tmp/sl-torch-matrix-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" | head -1; }
+. "$HERE/matrix_lib.sh"
 log() { echo "$*" | tee -a "$OUTF"; }
 : >"$OUTF"
 if ! timeout 120 python3 "$TRAIN" 1 >/dev/null 2>&1; then
@@ -35,18 +34,12 @@ configs=(
   "api-by-activity|SIGHTLINE_CUDA_API_RECORDS=activity|-t cuda,nvtx -s none"
   "kernel+api-by-callbacks|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
-# MATRIX_CONFIGS (lines in the same form) replaces the list; it must have one named plain.
-if [ -n "${MATRIX_CONFIGS:-}" ]; then mapfile -t configs <<<"$MATRIX_CONFIGS"; fi
+override_configs
 declare -A secs
 for rep in $(seq "$RUNS"); do
   for c in "${configs[@]}"; do
-    IFS='|' read -r name envs opts <<<"$c"
-    if [ "$opts" = "-" ]; then
-      v=$(timeout 120 env $envs python3 "$TRAIN" "$STEPS" 2>/dev/null | field seconds)
-    else
-      v=$(timeout 150 env $envs "$SL" profile $opts -o "$W/$rep-${name%%(*}.rep" --force-overwrite=true \
-            python3 "$TRAIN" "$STEPS" 2>>"$W/err.log" | field seconds)
-    fi
+    name=${c%%|*}
+    v=$(run_config "$c" "$W/$rep-${name%%(*}.rep" python3 "$TRAIN" "$STEPS" | field seconds)
     secs[$name]+="$v "
     # Each run as it ends: a run cut off by its time limit still leaves the ones before it.
     echo "run $rep $name: ${v:-?} s" >>"$OUTF"
