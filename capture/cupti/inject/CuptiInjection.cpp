@@ -305,41 +305,47 @@ void profilerCall(bool start) {
     }
 }
 
-// --python-backtrace=cuda: the Python stack at the entry of each recorded API call, by its
-// correlation id. A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel)
-// has the same Python stack; only the outermost call of a thread takes one.
-thread_local int t_runtimeDepth = 0;
+// The API calls of a thread under way. A driver call made inside a runtime call
+// (cudaLaunchKernel -> cuLaunchKernel) is part of it: the API records, the Python backtraces and
+// the native ones all treat the outermost call alone. One thread_local (each costs a lookup in
+// a dlopen'ed library), updated once per callback by outermostCall.
+struct ApiThread {
+    int runtimeDepth = 0;     // runtime calls under way
+    int64_t nativeEntry = 0;  // --cudabacktrace: the outermost call's entry, 0 when none
+    uint32_t tid = 0;         // gettid, once
+};
+thread_local ApiThread t_api;
 
-void pythonBacktraceAt(CUpti_CallbackDomain domain, const CUpti_CallbackData* cb) {
-    const bool enter = cb->callbackSite == CUPTI_API_ENTER;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        if (!enter) {
-            t_runtimeDepth = std::max(0, t_runtimeDepth - 1);
-            return;
-        }
-        if (t_runtimeDepth++ > 0) return;
-    } else if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !enter || t_runtimeDepth > 0) {
-        return;
-    }
+// Whether this callback is of an outermost call; keeps the count of runtime calls under way.
+// An exit whose entry was not seen (callbacks turned on meanwhile) is not one.
+bool outermostCall(CUpti_CallbackDomain domain, CUpti_ApiCallbackSite site) {
+    int& depth = t_api.runtimeDepth;
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return depth == 0;
+    if (site == CUPTI_API_ENTER) return depth++ == 0;
+    return depth > 0 && --depth == 0;
+}
+
+// --python-backtrace=cuda: the Python stack at the entry of each recorded API call, by its
+// correlation id.
+void pythonBacktraceAt(const CUpti_CallbackData* cb, bool outermost) {
+    if (!outermost || cb->callbackSite != CUPTI_API_ENTER) return;
     if (g->backtracing.load(std::memory_order_relaxed)) g->pythonBacktrace(cb->correlationId);
 }
 
-// --cudabacktrace: the native stack at the exit of the outermost API call of a thread (a driver
-// call inside a runtime call is part of it) when the call is of a chosen class and took at
-// least its threshold; the duration is known only at the exit (entry and exit on our clock).
-thread_local int t_nativeDepth = 0;
-thread_local int64_t t_nativeEntry = 0;
-
+// --cudabacktrace: the native stack at the exit of the outermost API call of a thread when the
+// call is of a chosen class and took at least its threshold; the duration is known only at the
+// exit (entry and exit on our clock).
 void nativeBacktraceAt(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                       const CUpti_CallbackData* cb) {
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+                       const CUpti_CallbackData* cb, bool outermost) {
+    if (!outermost) return;
+    ApiThread& t = t_api;
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (t_nativeDepth++ == 0) t_nativeEntry = monotonicNs();
+        t.nativeEntry = monotonicNs();
         return;
     }
-    if (t_nativeDepth == 0 || --t_nativeDepth > 0) return;  // an exit whose entry we did not see
-    if (!g->nativeBacktracing.load(std::memory_order_relaxed)) return;
-    const int64_t took = monotonicNs() - t_nativeEntry;
+    const int64_t entry = std::exchange(t.nativeEntry, 0);
+    if (entry == 0 || !g->nativeBacktracing.load(std::memory_order_relaxed)) return;
+    const int64_t took = monotonicNs() - entry;
     const ApiKind api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? ApiKind::Runtime : ApiKind::Driver;
     if (g->nativeOptions.wants(apiName(api, cbid), took))
         g->nativeBacktrace(cb->correlationId, g->nativeOptions.depth);
@@ -347,16 +353,8 @@ void nativeBacktraceAt(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 
 // SIGHTLINE_CUDA_API_RECORDS=callbacks: the record CUPTI's RUNTIME or DRIVER activity would
 // make, made here at the call's exit, for the functions whose callbacks are on (not the
-// negligible queries, which then cost the program nothing). Timestamps on the capture's clock,
-// the entry's kept in CUPTI's per-call slot. As CUPTI's activity records: a driver call made
-// inside a runtime call (cudaLaunchKernel -> cuLaunchKernel) is part of it, not a record.
-// Per thread, one thread_local (each costs a lookup in a dlopen'ed library).
-struct ApiThread {
-    int depth = 0;  // runtime calls under way
-    uint32_t tid = 0;
-};
-thread_local ApiThread t_api;
-
+// negligible queries, which then cost the program nothing), outermost calls only as CUPTI's.
+// Timestamps on the capture's clock, the entry's kept in CUPTI's per-call slot.
 uint64_t apiTimestamp() {
     if (!g->options.cuptiClock) return static_cast<uint64_t>(monotonicNs());
     uint64_t t = 0;
@@ -396,21 +394,19 @@ bool isProfilerCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
 }
 
 void recordApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                   const CUpti_CallbackData* cb) {
+                   const CUpti_CallbackData* cb, bool outermost) {
+    if (!outermost || !cb->correlationData) return;
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-    if ((!runtime && domain != CUPTI_CB_DOMAIN_DRIVER_API) || !cb->correlationData) return;
-    ApiThread& t = t_api;
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (runtime ? t.depth++ > 0 : t.depth > 0) return;
         // With -c cudaProfilerApi the calls that start and stop the range are not in it.
         const bool rangeCall = g->options.profilerRange && isProfilerCall(domain, cbid);
         *cb->correlationData =
             g->apiRecording.load(std::memory_order_relaxed) && !rangeCall ? apiTimestamp() : 0;
         return;
     }
-    if (runtime ? (t.depth == 0 || --t.depth > 0) : t.depth > 0) return;
     const uint64_t start = *cb->correlationData;
     if (start == 0) return;  // entered while not collecting
+    ApiThread& t = t_api;
     if (t.tid == 0) t.tid = static_cast<uint32_t>(::syscall(SYS_gettid));
     CUpti_ActivityAPI r{};
     r.kind = runtime ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
@@ -469,9 +465,13 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         return;
     }
     auto* cb = static_cast<const CUpti_CallbackData*>(data);
-    if (g->options.apiRecords == ApiRecords::Callbacks) recordApiCall(domain, cbid, cb);
-    if (g->pythonBacktrace) pythonBacktraceAt(domain, cb);
-    if (g->nativeBacktrace) nativeBacktraceAt(domain, cbid, cb);
+    const bool records = g->options.apiRecords == ApiRecords::Callbacks;
+    if (records || g->pythonBacktrace || g->nativeBacktrace) {
+        const bool outermost = outermostCall(domain, cb->callbackSite);
+        if (records) recordApiCall(domain, cbid, cb, outermost);
+        if (g->pythonBacktrace) pythonBacktraceAt(cb, outermost);
+        if (g->nativeBacktrace) nativeBacktraceAt(domain, cbid, cb, outermost);
+    }
     if (cb->callbackSite != CUPTI_API_ENTER) return;
     bool start =
         (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
