@@ -276,6 +276,12 @@ static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, ui
     queue(a);
 }
 
+// Whether the module asked for this function's callbacks (cuptiEnableDomain, less
+// cuptiEnableCallback(0, ...)).
+static bool callbackOn(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    return g_callback && g_domainsOn.count(domain) && !g_callbacksOff.count({domain, cbid});
+}
+
 // The runtime API callback at a call's entry or exit, when its domain is on and the function
 // not switched off. With g_mutex held (the fake keeps its lock across callbacks, as a CUPTI
 // that serializes them would).
@@ -283,9 +289,7 @@ static void queueRuntimeCall(CUpti_CallbackId cbid, uint64_t t0, uint64_t ns, ui
 // set for the exit.
 static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, uint32_t corr,
                             uint64_t* slot, const int* result) {
-    if (!g_callback || !g_domainsOn.count(CUPTI_CB_DOMAIN_RUNTIME_API) ||
-        g_callbacksOff.count({CUPTI_CB_DOMAIN_RUNTIME_API, cbid}))
-        return;
+    if (!callbackOn(CUPTI_CB_DOMAIN_RUNTIME_API, cbid)) return;
     CUpti_CallbackData cb{};
     cb.callbackSite = site;
     cb.correlationId = corr;
@@ -296,20 +300,26 @@ static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, u
 
 // A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel), as CUDA's
 // runtime makes them: its callbacks come between the runtime call's.
-static void nestedDriverCallback(CUpti_CallbackId cbid, uint32_t corr) {
-    if (!g_callback || !g_domainsOn.count(CUPTI_CB_DOMAIN_DRIVER_API) ||
-        g_callbacksOff.count({CUPTI_CB_DOMAIN_DRIVER_API, cbid}))
-        return;
+// Both callbacks of a call that does nothing else in between: entry and exit, one per-call
+// slot, success returned.
+static void enterAndExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, uint32_t corr,
+                         const char* name = nullptr) {
     uint64_t slot = 0;
-    const int ok = 0;
+    int ok = 0;
     for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
         CUpti_CallbackData cb{};
         cb.callbackSite = site;
-        cb.correlationId = corr + 100000;
+        cb.functionName = name;
+        cb.correlationId = corr;
         cb.correlationData = &slot;
-        cb.functionReturnValue = site == CUPTI_API_EXIT ? const_cast<int*>(&ok) : nullptr;
-        g_callback(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
+        cb.functionReturnValue = site == CUPTI_API_EXIT ? &ok : nullptr;
+        g_callback(nullptr, domain, cbid, &cb);
     }
+}
+
+static void nestedDriverCallback(CUpti_CallbackId cbid, uint32_t corr) {
+    if (callbackOn(CUPTI_CB_DOMAIN_DRIVER_API, cbid))
+        enterAndExit(CUPTI_CB_DOMAIN_DRIVER_API, cbid, corr + 100000);
 }
 
 // cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
@@ -366,40 +376,19 @@ void fakeCuptiProfiler(int start) {
         std::lock_guard lock(g_mutex);
         corr = ++g_correlation;
     }
-    uint64_t slot = 0;
-    int ok = 0;
-    for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
-        CUpti_CallbackData cb{};
-        cb.callbackSite = site;
-        cb.functionName = start ? "cudaProfilerStart" : "cudaProfilerStop";
-        cb.correlationId = corr;
-        cb.correlationData = &slot;
-        cb.functionReturnValue = site == CUPTI_API_EXIT ? &ok : nullptr;
-        if (g_callback)
-            g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API,
-                       start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
-                             : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
-                       &cb);
-    }
+    if (g_callback)
+        enterAndExit(CUPTI_CB_DOMAIN_RUNTIME_API,
+                     start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                           : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                     corr, start ? "cudaProfilerStart" : "cudaProfilerStop");
 }
 
 // A driver API call made by the program itself (cuLaunchKernel from a JIT, cuCtxGetCurrent):
 // a driver callback and, with DRIVER on, a record.
 void fakeCuptiDriverCall(CUpti_CallbackId cbid) {
     std::lock_guard lock(g_mutex);
-    uint32_t corr = ++g_correlation;
-    uint64_t slot = 0;
-    int ok = 0;
-    const bool on = g_callback && g_domainsOn.count(CUPTI_CB_DOMAIN_DRIVER_API) &&
-                    !g_callbacksOff.count({CUPTI_CB_DOMAIN_DRIVER_API, cbid});
-    for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
-        CUpti_CallbackData cb{};
-        cb.callbackSite = site;
-        cb.correlationId = corr;
-        cb.correlationData = &slot;
-        cb.functionReturnValue = site == CUPTI_API_EXIT ? &ok : nullptr;
-        if (on) g_callback(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
-    }
+    const uint32_t corr = ++g_correlation;
+    if (callbackOn(CUPTI_CB_DOMAIN_DRIVER_API, cbid)) enterAndExit(CUPTI_CB_DOMAIN_DRIVER_API, cbid, corr);
 }
 
 int fakeCuptiDirtyBuffers() {
