@@ -298,8 +298,6 @@ static void runtimeCallback(CUpti_CallbackId cbid, CUpti_ApiCallbackSite site, u
     g_callback(nullptr, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
 }
 
-// A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel), as CUDA's
-// runtime makes them: its callbacks come between the runtime call's.
 // Both callbacks of a call that does nothing else in between: entry and exit, one per-call
 // slot, success returned.
 static void enterAndExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, uint32_t corr,
@@ -317,6 +315,8 @@ static void enterAndExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, uin
     }
 }
 
+// A driver call made inside a runtime call (cudaLaunchKernel -> cuLaunchKernel), as CUDA's
+// runtime makes them: its callbacks come between the runtime call's.
 static void nestedDriverCallback(CUpti_CallbackId cbid, uint32_t corr) {
     if (callbackOn(CUPTI_CB_DOMAIN_DRIVER_API, cbid))
         enterAndExit(CUPTI_CB_DOMAIN_DRIVER_API, cbid, corr + 100000);
