@@ -2,7 +2,8 @@
 
     python3 kernel_timing.py EXPORT.sqlite [LABEL]
 
-Prints, for the CUDA API calls, the median duration per function; for the kernels, how busy the
+Prints, for the CUDA API calls, the median duration per function and thread (the thread's name
+after "@": in PyTorch the main thread's calls have Python frames, autograd's have none); for the kernels, how busy the
 GPU was over the span of the kernels (busy = union of kernel intervals / span), the median gap
 between one kernel's end and the next one's start on the same stream, and the median delay from
 the end of the launching call to the kernel's start. A loop whose GPU is busy most of the span
@@ -24,15 +25,21 @@ def main():
     label = sys.argv[2] if len(sys.argv) > 2 else sys.argv[1]
     tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
 
+    thread_names = {}
+    if "ThreadNames" in tables:
+        thread_names = dict(db.execute(
+            "select t.globalTid, s.value from ThreadNames t join StringIds s on s.id = t.nameId"))
     api = {}
     for table in ("CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"):
         if table not in tables:
             continue
-        for name, start, end in db.execute(
-                f"select s.value, a.start, a.end from {table} a join StringIds s on s.id = a.nameId"):
-            api.setdefault(name, []).append(end - start)
-    for name, durations in sorted(api.items(), key=lambda kv: -len(kv[1]))[:12]:
-        print(f"{label}: api {name:<36} calls {len(durations):7d}  median {median(durations):9.0f} ns")
+        for name, tid, start, end in db.execute(
+                f"select s.value, a.globalTid, a.start, a.end from {table} a "
+                f"join StringIds s on s.id = a.nameId"):
+            thread = thread_names.get(tid, str(tid & 0xFFFFFF)).replace(" ", "_")
+            api.setdefault(f"{name}@{thread}", []).append(end - start)
+    for name, durations in sorted(api.items(), key=lambda kv: -len(kv[1]))[:16]:
+        print(f"{label}: api {name:<50} calls {len(durations):7d}  median {median(durations):9.0f} ns")
 
     if "CUPTI_ACTIVITY_KIND_KERNEL" not in tables:
         print(f"{label}: no kernels")

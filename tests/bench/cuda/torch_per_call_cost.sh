@@ -15,6 +15,7 @@
 # and, from the api+kernel report, how busy the GPU was and how long kernels waited after their
 # launch returned (kernel_timing.py): a launch-bound loop's GPU is mostly idle.
 # Loop times of every configuration (interleaved, RUNS each) are printed too.
+# TORCH_CALL_CONFIGS="plain default backtrace" runs only the configurations named.
 set -u
 B=$(cd "${1:?bundle}" && pwd); OUT=${2:?out dir}; RUNS=${3:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +41,13 @@ configs=(
   "default||-t cuda,nvtx $quiet"
   "backtrace||-t cuda,nvtx $quiet --python-backtrace=cuda"
 )
+if [ -n "${TORCH_CALL_CONFIGS:-}" ]; then
+  kept=()
+  for c in "${configs[@]}"; do
+    case " $TORCH_CALL_CONFIGS " in *" ${c%%|*} "*) kept+=("$c") ;; esac
+  done
+  configs=("${kept[@]}")
+fi
 declare -A secs
 for rep in $(seq "$RUNS"); do
   for c in "${configs[@]}"; do
@@ -57,8 +65,9 @@ for c in "${configs[@]}"; do
   log "$(printf 'loop %-12s median %9s s  %8s  (runs: %s)' "$name" "${m:-?}" "$ov" "${secs[$name]}")"
 done
 # Per-call medians, pooled over the runs' reports of each configuration.
-for c in "${configs[@]:1}"; do
+for c in "${configs[@]}"; do
   name=${c%%|*}
+  [ "$name" = plain ] && continue
   for rep in $(seq "$RUNS"); do
     [ -f "$W/$rep-$name.rep" ] || continue
     timeout 60 "$SL" export --type sqlite -o "$W/$rep-$name.sqlite" --force-overwrite=true \
@@ -71,7 +80,7 @@ grep -v " api " "$W/timing.txt" | tee -a "$OUTF"
 awk '$2 == "api" { split($1, a, "#"); key = a[1] " " $3; v[key] = v[key] " " $7; n[key] = $5 }
      END { for (k in v) print k, n[k], v[k] }' "$W/timing.txt" |
   while read -r cfg fn calls meds; do
-    printf '%-12s %-34s calls %7s  median %8.0f ns  (runs: %s)\n' "$cfg" "$fn" "$calls" \
+    printf '%-12s %-50s calls %7s  median %8.0f ns  (runs: %s)\n' "$cfg" "$fn" "$calls" \
       "$(tr ' ' '\n' <<<"$meds" | grep . | median)" "$meds"
   done | sort -k2,2 -k1,1 | tee -a "$OUTF"
 "$SL" info "$W/1-backtrace.rep" 2>&1 | grep -iE "backtrace|python|diagnostic" | head -8 | tee -a "$OUTF"
