@@ -129,6 +129,55 @@ TEST(GpuCaptureCheck, NodesOfOneGraphLaunchMayOverlap) {
     EXPECT_TRUE(failedWith(r, "timestamps monotonic per stream: 1 operations"));
 }
 
+// A program that launches only graphs (many_ops ... graph): at graph level its report has graph
+// launches and no kernels or memsets of their own, and passes; at node level the nodes' kernels
+// and memset bytes are expected.
+std::shared_ptr<Report> graphsOnlyCapture(bool nodes) {
+    ReportBuilder b;
+    b.add(CudaApiCall{1, 1, 10, 15, b.intern("cudaGraphLaunch"), 7, 311, ApiKind::Runtime, 0});
+    if (nodes) {
+        KernelExec k;
+        k.place = {1, 0, 1, 13};
+        k.start = 20;
+        k.end = 30;
+        k.name = b.intern("k()");
+        k.correlation = 7;
+        b.add(k);
+        b.add(MemsetOp{{1, 0, 1, 13}, 31, 35, 7, 4, 0, MemoryKind::Device});
+    } else {
+        GraphExec g;
+        g.place = {1, 0, 1, 13};
+        g.start = 20;
+        g.end = 35;
+        g.correlation = 7;
+        g.graphId = 1;
+        b.add(g);
+    }
+    return b.finish();
+}
+
+TEST(GpuCaptureCheck, GraphsOnlyProgramAtGraphAndNodeLevel) {
+    auto e = Expectations::parse(
+        "kernels=0\ngraph_launches=1\nkernels_per_graph=1\ngraph_memset_bytes=4\n", "g.expect");
+    ASSERT_TRUE(e.ok());
+    CheckOptions graph;
+    graph.graphMode = GraphMode::Graph;
+    graph.checkNvtx = false;
+    auto r = checkGpuCapture(*graphsOnlyCapture(false), *e, graph);
+    for (const auto& f : r.failed) ADD_FAILURE() << f;
+    EXPECT_TRUE(passedWith(r, "memset bytes: captured 0, expected 0"));
+    CheckOptions node = graph;
+    node.graphMode = GraphMode::Node;
+    r = checkGpuCapture(*graphsOnlyCapture(true), *e, node);
+    for (const auto& f : r.failed) ADD_FAILURE() << f;
+    EXPECT_TRUE(passedWith(r, "memset bytes: captured 4, expected 4"));
+    EXPECT_TRUE(passedWith(r, "every kernel has its API call: 0 of 1 kernels without one"));
+    // At node level a capture without the nodes fails.
+    r = checkGpuCapture(*graphsOnlyCapture(false), *e, node);
+    EXPECT_TRUE(failedWith(r, "kernels launched == kernels captured: captured 0, expected 1"));
+    EXPECT_TRUE(failedWith(r, "memset bytes: captured 0, expected 4"));
+}
+
 TEST(GpuCaptureCheck, EachDefectFailsItsCheck) {
     struct Case {
         std::function<void(Defects&)> set;

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
         if (argc > 2) {
             FILE* f = std::fopen(argv[2], "w");
             if (f) {
-                std::fprintf(f, "kernels=0\ngraph_launches=%ld\nkernels_per_graph=%d\nmemset_bytes=%ld\n",
+                std::fprintf(f, "kernels=0\ngraph_launches=%ld\nkernels_per_graph=%d\ngraph_memset_bytes=%ld\n",
                              launches, kGraphKernels, launches * kGraphMemsets * 4L);
                 std::fclose(f);
             }
