@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -122,6 +125,113 @@ TEST(ApiRecordBatches, RecordsOfEndedThreadsBecomeReadyBatchesToo) {
     EXPECT_EQ(g_wakes.load(), int(ready->size()));
     n += b.takeAll().records.size();
     EXPECT_EQ(n, 20000u);
+}
+
+// A thread stopped for good while it holds one of the locks (a signal stopped it, or a handler
+// that ends the process runs on it) is made here by a record whose copy waits at a gate: the
+// first copy after the gate is armed stops there, inside the lock its caller holds.
+struct Gate {
+    std::mutex m;
+    std::condition_variable cv;
+    bool armed = false, stopped = false, open = false;
+    void arm() {
+        std::lock_guard l(m);
+        armed = true;
+    }
+    void waitStopped() {
+        std::unique_lock l(m);
+        cv.wait(l, [&] { return stopped; });
+    }
+    void release() {
+        std::lock_guard l(m);
+        open = true;
+        cv.notify_all();
+    }
+    void pass() {
+        std::unique_lock l(m);
+        if (!armed) return;
+        armed = false;
+        stopped = true;
+        cv.notify_all();
+        cv.wait(l, [&] { return open; });
+    }
+};
+
+struct GatedRec {
+    int id = 0;
+    Gate* gate = nullptr;
+    GatedRec(int i, Gate* g) : id(i), gate(g) {}
+    GatedRec(const GatedRec& o) : id(o.id), gate(o.gate) {
+        if (gate) gate->pass();
+    }
+    GatedRec& operator=(const GatedRec& o) = default;
+};
+
+std::vector<int> gatedIds(const std::vector<GatedRec>& v) {
+    std::vector<int> out;
+    for (const GatedRec& r : v) out.push_back(r.id);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The flush at the end must not wait for such a thread: it takes everything else within its
+// bounded wait and says how many slots it could not read.
+TEST(ApiRecordBatches, AThreadStoppedWhileAppendingLeavesOnlyItsOwnRecordsUnread) {
+    ApiRecordBatchesOf<GatedRec> b;
+    Gate gate;
+    std::thread other([&] {
+        for (int i = 0; i < 10; ++i) b.add({100 + i, nullptr});
+    });
+    other.join();  // ended: its records are orphans now
+    std::thread live([&] {
+        for (int i = 0; i < 5; ++i) b.add({200 + i, nullptr});
+    });
+    live.join();
+    gate.arm();
+    std::thread stopped([&] { b.add({1, &gate}); });  // stops inside its slot lock
+    gate.waitStopped();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto taken = b.takeAll(std::chrono::milliseconds(20));
+    const auto waited = std::chrono::steady_clock::now() - t0;
+    EXPECT_TRUE(taken.complete);
+    EXPECT_EQ(taken.busySlots, 1);
+    EXPECT_LT(waited, std::chrono::seconds(2));
+    std::vector<int> want;
+    for (int i = 0; i < 10; ++i) want.push_back(100 + i);
+    for (int i = 0; i < 5; ++i) want.push_back(200 + i);
+    EXPECT_EQ(gatedIds(taken.records), want);
+    gate.release();
+    stopped.join();
+    EXPECT_EQ(gatedIds(b.takeAll().records), std::vector<int>{1});
+}
+
+// A thread stopped while it holds the list lock (here: giving its records back as it ends):
+// the converter's takeReady and the final takeAll return within their wait, read nothing and
+// say so, and everything is there once the lock is free again.
+TEST(ApiRecordBatches, AThreadStoppedHoldingTheListLockBlocksNoTaker) {
+    ApiRecordBatchesOf<GatedRec> b;
+    Gate gate;
+    std::atomic<bool> added{false}, armed{false};
+    std::thread ending([&] {
+        for (int i = 0; i < 3; ++i) b.add({i, &gate});
+        added = true;
+        while (!armed) std::this_thread::yield();
+        // Thread exit: its records are copied to the orphans under the list lock; the first
+        // copy stops at the gate.
+    });
+    while (!added) std::this_thread::yield();
+    gate.arm();
+    armed = true;
+    gate.waitStopped();
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(b.takeReady(std::chrono::milliseconds(20)).has_value());
+    auto taken = b.takeAll(std::chrono::milliseconds(20));
+    EXPECT_FALSE(taken.complete);
+    EXPECT_TRUE(taken.records.empty());
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+    gate.release();
+    ending.join();
+    EXPECT_EQ(gatedIds(b.takeAll().records), (std::vector<int>{0, 1, 2}));
 }
 
 }  // namespace
