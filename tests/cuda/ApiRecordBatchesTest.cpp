@@ -112,6 +112,7 @@ TEST(ApiRecordBatches, RecordsOfEndedThreadsBecomeReadyBatchesToo) {
     struct Rec2 {
         int id;
     };
+    g_wakes = 0;  // a repeated run (--gtest_repeat) starts again from none
     ApiRecordBatchesOf<Rec2> b([] { ++g_wakes; });
     for (int t = 0; t < 200; ++t)
         std::thread([&b, t] {
