@@ -48,6 +48,20 @@ uint64_t g_streamBusyUntil = 0;  // the stream runs one kernel at a time, like a
 size_t g_dropped = 0;
 bool g_systemTid = false;
 
+// How many of the fake's locks this thread holds in a launch: a test that stops threads for good
+// stops them only outside (a thread stopped inside a real CUPTI's lock blocks every other CUDA
+// call; that is not what such a test is about).
+thread_local int t_fakeLocksHeld = 0;
+thread_local int t_inModuleCallback = 0;  // inside the module's API callback of a launch
+struct FakeLock {
+    // Counted from before the lock is taken until after it is released.
+    struct Count {
+        Count() { ++t_fakeLocksHeld; }
+        ~Count() { --t_fakeLocksHeld; }
+    } count;
+    std::lock_guard<std::mutex> lock{g_mutex};
+};
+
 uint64_t now() {
     return g_timestamp ? g_timestamp() : 1;
 }
@@ -322,17 +336,61 @@ static void nestedDriverCallback(CUpti_CallbackId cbid, uint32_t corr) {
         enterAndExit(CUPTI_CB_DOMAIN_DRIVER_API, cbid, corr + 100000);
 }
 
-// cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on.
+// cudaLaunchKernel: a runtime API record and a 1 us kernel, when those kinds are on. The
+// callbacks run outside the fake's lock, on the launching thread, as a real CUPTI runs them:
+// launches of several threads reach the module at the same time, and a thread stopped inside
+// the module's callback holds none of CUPTI's locks.
+// Whether this thread is inside one of the fake's locks now (async-signal-safe once the thread
+// launched: its thread_local exists then).
+int fakeCuptiHoldsLock() {
+    return t_fakeLocksHeld;
+}
+
+// Whether this thread is inside the module's callback of a launch now (the same).
+int fakeCuptiInModuleCallback() {
+    return t_inModuleCallback;
+}
+
 void fakeCuptiLaunch(const char* name) {
     uint64_t t0 = now();
-    std::lock_guard lock(g_mutex);
-    uint32_t corr = ++g_correlation;
+    uint32_t corr;
+    bool runtimeOn, driverOn;
+    {
+        FakeLock lock;
+        corr = ++g_correlation;
+        runtimeOn = callbackOn(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+        driverOn = callbackOn(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+    }
     uint64_t slot = 0;
     const int ok = 0;
-    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER, corr, &slot, &ok);
-    nestedDriverCallback(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr);
-    queueRuntimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t0, 500, corr);
-    runtimeCallback(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_EXIT, corr, &slot, &ok);
+    auto callback = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, CUpti_ApiCallbackSite site,
+                        uint32_t c, uint64_t* data) {
+        CUpti_CallbackData cb{};
+        cb.callbackSite = site;
+        cb.correlationId = c;
+        cb.correlationData = data;
+        cb.functionReturnValue = site == CUPTI_API_EXIT ? const_cast<int*>(&ok) : nullptr;
+        ++t_inModuleCallback;
+        g_callback(nullptr, domain, cbid, &cb);
+        --t_inModuleCallback;
+    };
+    if (runtimeOn)
+        callback(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                 CUPTI_API_ENTER, corr, &slot);
+    if (driverOn) {  // cuLaunchKernel inside cudaLaunchKernel
+        uint64_t driverSlot = 0;
+        for (auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT})
+            callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, site,
+                     corr + 100000, &driverSlot);
+    }
+    {
+        FakeLock lock;
+        queueRuntimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t0, 500, corr);
+    }
+    if (runtimeOn)
+        callback(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                 CUPTI_API_EXIT, corr, &slot);
+    FakeLock lock;
     if (g_enabled.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
         CUpti_ActivityKernel10 k{};
         k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;

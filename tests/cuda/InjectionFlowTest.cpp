@@ -405,6 +405,39 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksFollowTheProfilerRangeAndReachTheSt
     EXPECT_EQ(killed.of(EventKind::CudaApi).size(), 3u);
 }
 
+// Threads stopped for good by a signal (wherever they were: maybe holding a lock of ours)
+// while the process is killed: the final flush returns within its bounded waits. What it could
+// read reaches the stream: the main thread's calls and every full batch of the stopped threads;
+// a slot that stayed locked is counted in one diagnostic, the list lock in another. (Which lock
+// a thread holds is up to the moment it is stopped; ApiRecordBatchesTest stops one inside each
+// lock deterministically.)
+TEST(InjectionFlow, ThreadsStoppedBySignalsDoNotHoldUpTheFlushAtAFatalSignal) {
+    for (int round = 0; round < 5; ++round) {
+        SCOPED_TRACE(round);
+        AppRun r = run("stopped-threads", {kApiByCallbacks}, /*preload=*/true);
+        ASSERT_TRUE(WIFSIGNALED(r.status));
+        ASSERT_EQ(WTERMSIG(r.status), SIGTERM) << "not SIGTERM: the flush hung (SIGALRM) or crashed";
+        EXPECT_LT(r.after - r.before, int64_t(15) * 1000000000);
+        EXPECT_LE(r.diags["cuda.api_record_batches_unread"], 3);
+        if (r.diags["cuda.api_records_unread"] > 0) {
+            // A thread was stopped holding the list lock: nothing of the lists was read, and
+            // the report says so.
+            EXPECT_EQ(r.diags["cuda.api_records_unread"], 1);
+            continue;
+        }
+        std::map<int64_t, size_t> perThread;
+        for (const auto* a : r.of(EventKind::CudaApi)) ++perThread[a->rec.tid];
+        EXPECT_EQ(perThread[r.pid], 3u);  // the main thread's launches
+        size_t stoppedThreads = 0;
+        for (auto& [tid, n] : perThread)
+            if (tid != r.pid) {
+                ++stoppedThreads;
+                EXPECT_GE(n, 1024u) << "thread " << tid << ": its first full batch is missing";
+            }
+        EXPECT_EQ(stoppedThreads, 3u);
+    }
+}
+
 TEST(InjectionFlow, BadOptionTurnsTracingOffWithAReason) {
     AppRun r = run("basic", {{"SIGHTLINE_CUDA_GRAPH", "sideways"}});
     ASSERT_TRUE(WIFEXITED(r.status));

@@ -3,12 +3,13 @@
 //   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
 //                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child|
 //                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn|
-//                 launch-loop [N]
+//                 stopped-threads|launch-loop [N]
 // With "-" the library comes from CUDA_INJECTION64_PATH, as the driver does it (under
 // `sightline profile`); without that variable the program runs untraced.
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,6 +183,49 @@ int main(int argc, char** argv) {
         }
         stop = true;
         churn.join();
+    } else if (s == "stopped-threads") {
+        // The main thread launches 3 kernels; three threads launching in a loop are each
+        // stopped for good by a signal whose handler never returns, after at least 2,000
+        // launches each, inside the module's API callback (holding a lock of ours or not, as
+        // it falls); then SIGTERM ends the process. The final flush must not wait for them.
+        // Stops elsewhere are refused (the main thread sends the signal again): inside the
+        // stand-in CUPTI's lock or inside malloc, a stopped thread blocks everyone, our flush
+        // included, which only its time limit (kSignalFlushWaitMs) then ends.
+        alarm(20);  // a hang ends with SIGALRM, which the test tells from SIGTERM
+        static auto holdsLock = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiHoldsLock"));
+        static auto inCallback =
+            reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiInModuleCallback"));
+        static std::atomic<bool> stopped[3];
+        static thread_local int self = -1;
+        if (!holdsLock || !inCallback) return 5;
+        struct sigaction sa {};
+        sa.sa_handler = [](int) {
+            if (self < 0 || holdsLock() || !inCallback()) return;  // sent again
+            stopped[self].store(true);
+            for (;;) pause();
+        };
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGUSR1, &sa, nullptr);
+        for (int i = 0; i < 3; ++i) launch("_Z6kernelPfi");
+        std::atomic<long> made[3] = {0, 0, 0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 3; ++t)
+            threads.emplace_back([&, t] {
+                self = t;
+                for (;;) {
+                    launch("_Z6kernelPfi");
+                    made[t].fetch_add(1);
+                }
+            });
+        for (int t = 0; t < 3; ++t)
+            while (made[t].load() < 2000) std::this_thread::yield();
+        for (int t = 0; t < 3; ++t)
+            while (!stopped[t].load()) {
+                pthread_kill(threads[t].native_handle(), SIGUSR1);
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        raise(SIGTERM);
+        return 8;  // not reached
     } else if (s == "thread-local-exit") {
         alarm(20);
         // A per-thread object made before the thread's first CUDA call and destroyed after the

@@ -32,7 +32,9 @@ public:
     static constexpr size_t kBatch = 1024;
 
     // `notify`: called (no lock held) when a batch became ready.
-    explicit ApiRecordBatchesOf(void (*notify)() = nullptr) : m_notify(notify) {}
+    explicit ApiRecordBatchesOf(void (*notify)() = nullptr) : m_notify(notify) {
+        m_spare.reserve(kSpares);  // giveBack never grows it under the lock
+    }
 
     void add(const Record& r) {
         ThreadState& t = t_state;
@@ -53,13 +55,18 @@ public:
             if (s.records.size() < kBatch) return;
         }
         // Full: moved to the ready list under both locks (in their order), so that a record is
-        // always where takeAll looks, even when it runs in between.
+        // always where takeAll looks, even when it runs in between. The next batch is a spare
+        // one the converter gave back, allocated only when there is none: in a steady run the
+        // program's threads do not call malloc here (a thread stopped by a signal inside malloc
+        // blocks every later free of its arena, our flush's too), and the list lock is held
+        // only to move vectors.
+        std::vector<Record> next = takeSpare();
+        if (next.capacity() < kBatch) next.reserve(kBatch);
         {
             std::lock_guard lock(m_mutex);
             std::lock_guard slotLock(s.mutex);
             if (s.records.empty()) return;  // taken meanwhile
-            m_ready.emplace_back().swap(s.records);
-            s.records.reserve(kBatch);
+            m_ready.push_back(std::exchange(s.records, std::move(next)));
         }
         if (m_notify) m_notify();
     }
@@ -71,6 +78,20 @@ public:
         std::unique_lock lock(m_mutex, std::defer_lock);
         if (!lockWithin(lock, wait)) return std::nullopt;
         return std::exchange(m_ready, {});
+    }
+
+    // Batches the converter is done with: kept (emptied, their memory kept) for the program's
+    // threads to fill again, up to kSpares; the rest freed here, on the caller's thread.
+    void giveBack(std::vector<std::vector<Record>>&& batches) {
+        {
+            std::lock_guard lock(m_mutex);
+            while (!batches.empty() && m_spare.size() < kSpares) {
+                batches.back().clear();
+                m_spare.push_back(std::move(batches.back()));
+                batches.pop_back();
+            }
+        }
+        batches.clear();  // the rest, outside the lock
     }
 
     struct Taken {
@@ -88,7 +109,13 @@ public:
             t.complete = false;
             return t;
         }
-        for (auto& batch : m_ready) t.records.insert(t.records.end(), batch.begin(), batch.end());
+        // The ready batches' memory is kept as spares, not freed: at a fatal signal a free
+        // could wait for good on the malloc arena of a thread stopped inside malloc.
+        for (auto& batch : m_ready) {
+            t.records.insert(t.records.end(), batch.begin(), batch.end());
+            batch.clear();
+            m_spare.push_back(std::move(batch));
+        }
         m_ready.clear();
         t.records.insert(t.records.end(), m_orphans.begin(), m_orphans.end());
         m_orphans.clear();
@@ -137,6 +164,16 @@ private:
         return false;
     }
 
+    static constexpr size_t kSpares = 64;
+
+    std::vector<Record> takeSpare() {
+        std::lock_guard lock(m_mutex);
+        if (m_spare.empty()) return {};
+        std::vector<Record> v = std::move(m_spare.back());
+        m_spare.pop_back();
+        return v;
+    }
+
     // With m_mutex held: a full batch of orphans becomes ready.
     bool promoteOrphans() {
         if (m_orphans.size() < kBatch) return false;
@@ -174,9 +211,10 @@ private:
 
     void (*const m_notify)();
     const pid_t m_pid = ::getpid();
-    std::mutex m_mutex;  // m_slots, m_ready, m_orphans
+    std::mutex m_mutex;  // m_slots, m_ready, m_orphans, m_spare
     std::vector<Slot*> m_slots;
     std::vector<std::vector<Record>> m_ready;
+    std::vector<std::vector<Record>> m_spare;  // emptied batches with their memory
     std::vector<Record> m_orphans;
 };
 

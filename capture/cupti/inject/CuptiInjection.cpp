@@ -442,6 +442,7 @@ void apiConverterLoop() {
             std::lock_guard lock(g->mutex);
             if (auto ready = g->apiBatches.takeReady()) {
                 for (auto& batch : *ready) convertApiRecords(batch);
+                g->apiBatches.giveBack(std::move(*ready));  // filled again by the program
                 if (!g->finishing.load() && !g->finished.load() && g->sink) g->sink->flush();
             } else {
                 g->apiReady.store(true);  // a program thread holds the batches' lock: later
