@@ -4,7 +4,7 @@
 # CUDA module's API callback around each one as CUPTI does; profiled with backtraces (A) and
 # without (B), A/B pairs in one run; (A - B) / N is what one backtrace adds: the callback, the
 # stack read and its record, the merge's correlation-id lookup. A real CUPTI's own cost of
-# delivering the callbacks is not in it (measure that on a GPU machine).
+# delivering the callbacks is not in it (on a GPU: tests/bench/cuda/torch_per_call_cost.sh).
 #   tests/bench/cuda/python_backtrace_cuda.sh [PYTHON] [N] [PAIRS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
