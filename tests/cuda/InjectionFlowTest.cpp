@@ -412,12 +412,14 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksFollowTheProfilerRangeAndReachTheSt
 // a thread holds is up to the moment it is stopped; ApiRecordBatchesTest stops one inside each
 // lock deterministically.)
 TEST(InjectionFlow, ThreadsStoppedBySignalsDoNotHoldUpTheFlushAtAFatalSignal) {
+    int complete = 0;
     for (int round = 0; round < 5; ++round) {
         SCOPED_TRACE(round);
         AppRun r = run("stopped-threads", {kApiByCallbacks}, /*preload=*/true);
         ASSERT_TRUE(WIFSIGNALED(r.status));
         ASSERT_EQ(WTERMSIG(r.status), SIGTERM) << "not SIGTERM: the flush hung (SIGALRM) or crashed";
-        EXPECT_LT(r.after - r.before, int64_t(15) * 1000000000);
+        const double seconds = double(r.after - r.before) / 1e9;
+        EXPECT_LT(seconds, 15.0);
         EXPECT_LE(r.diags["cuda.api_record_batches_unread"], 3);
         if (r.diags["cuda.api_records_unread"] > 0) {
             // A thread was stopped holding the list lock: nothing of the lists was read, and
@@ -426,7 +428,21 @@ TEST(InjectionFlow, ThreadsStoppedBySignalsDoNotHoldUpTheFlushAtAFatalSignal) {
             continue;
         }
         std::map<int64_t, size_t> perThread;
-        for (const auto* a : r.of(EventKind::CudaApi)) ++perThread[a->rec.tid];
+        std::set<int64_t> correlations;
+        auto apis = r.of(EventKind::CudaApi);
+        for (const auto* a : apis) {
+            ++perThread[a->rec.tid];
+            correlations.insert(a->cols[0]);
+        }
+        EXPECT_EQ(correlations.size(), apis.size()) << "a call recorded twice";
+        if (perThread[r.pid] == 0) {
+            // The flush did not end: a thread was stopped inside malloc (a thread's first
+            // batch), and a free of that arena's memory waits for it; the signal handler gave
+            // the flush its whole time limit (kSignalFlushWaitMs, 3 s) and no more.
+            EXPECT_GE(seconds, 2.9);
+            continue;
+        }
+        ++complete;
         EXPECT_EQ(perThread[r.pid], 3u);  // the main thread's launches
         size_t stoppedThreads = 0;
         for (auto& [tid, n] : perThread)
@@ -436,6 +452,7 @@ TEST(InjectionFlow, ThreadsStoppedBySignalsDoNotHoldUpTheFlushAtAFatalSignal) {
             }
         EXPECT_EQ(stoppedThreads, 3u);
     }
+    EXPECT_GE(complete, 3) << "the flush ended at its limit in most rounds";
 }
 
 TEST(InjectionFlow, BadOptionTurnsTracingOffWithAReason) {

@@ -188,9 +188,14 @@ int main(int argc, char** argv) {
         // stopped for good by a signal whose handler never returns, after at least 2,000
         // launches each, inside the module's API callback (holding a lock of ours or not, as
         // it falls); then SIGTERM ends the process. The final flush must not wait for them.
-        // Stops elsewhere are refused (the main thread sends the signal again): inside the
-        // stand-in CUPTI's lock or inside malloc, a stopped thread blocks everyone, our flush
-        // included, which only its time limit (kSignalFlushWaitMs) then ends.
+        // Stops outside the callback or inside the stand-in CUPTI's lock are refused (the main
+        // thread sends the signal again): there a stopped thread would block every CUDA call.
+        // Inside the callback our code allocates only a thread's first batch and slot (and
+        // when no spare batch is left); a thread stopped inside malloc blocks every free of
+        // its arena, our flush's too, which then ends at its time limit (kSignalFlushWaitMs).
+        // The handler reads the stand-in's thread_local: safe here because each thread has
+        // launched 2,000 times before, so that storage exists and is not allocated in the
+        // handler.
         alarm(20);  // a hang ends with SIGALRM, which the test tells from SIGTERM
         static auto holdsLock = reinterpret_cast<int (*)()>(dlsym(cupti, "fakeCuptiHoldsLock"));
         static auto inCallback =

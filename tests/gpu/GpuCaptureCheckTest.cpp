@@ -21,6 +21,8 @@ struct Defects {
     bool lateApi = false;  // an API call starts after its kernel
     bool overlapInStream = false;
     bool graphNodesOverlap = false;  // a second node of the graph launch starts before the first ends
+    bool launchOverlapsItself = false;  // the same, for a kernel of cudaLaunchKernel (corr 1)
+    bool overlapAfterGraphNodes = false;  // after two overlapping nodes, another launch's kernel
     bool noOverlap = false;
     bool oneThread = false;
     bool wrongBytes = false;
@@ -31,9 +33,8 @@ struct Defects {
 // first kernel on stream 13.
 std::shared_ptr<Report> capture(const Defects& d = {}) {
     ReportBuilder b;
-    auto api = [&](int64_t tid, int64_t start, uint32_t corr) {
-        b.add(CudaApiCall{1, tid, start, start + 5, b.intern("cudaLaunchKernel"), corr, 211,
-                          ApiKind::Runtime, 0});
+    auto api = [&](int64_t tid, int64_t start, uint32_t corr, const char* name = "cudaLaunchKernel") {
+        b.add(CudaApiCall{1, tid, start, start + 5, b.intern(name), corr, 211, ApiKind::Runtime, 0});
     };
     auto kernel = [&](uint32_t stream, int64_t start, int64_t end, uint32_t corr) {
         KernelExec k;
@@ -48,9 +49,18 @@ std::shared_ptr<Report> capture(const Defects& d = {}) {
     kernel(13, 100, 300, 1);
     api(d.oneThread ? 1 : 2, d.lateApi ? 500 : 20, 2);
     kernel(14, 400, 450, 2);
-    if (!d.dropApi) api(1, 30, 3);  // cudaGraphLaunch
+    if (!d.dropApi) api(1, 30, 3, "cudaGraphLaunch");
     kernel(13, d.overlapInStream ? 250 : 310, 320, 3);
     if (d.graphNodesOverlap) kernel(13, 316, 330, 3);
+    if (d.launchOverlapsItself) kernel(13, 250, 260, 1);
+    if (d.overlapAfterGraphNodes) {
+        // Nodes of launch 3: 310..320 (above), 312..400 and 330..331, overlapping one another;
+        // then a kernel of launch 2 at 350..360, inside the second node: not exempt, though the
+        // operation just before it by start (330..331) ended before it.
+        kernel(13, 312, 400, 3);
+        kernel(13, 330, 331, 3);
+        kernel(13, 350, 360, 2);
+    }
     MemcpyOp m;
     m.place = {1, 0, 1, 14};
     m.start = d.noOverlap ? 320 : 150;
@@ -127,6 +137,21 @@ TEST(GpuCaptureCheck, NodesOfOneGraphLaunchMayOverlap) {
     d.overlapInStream = true;
     r = checkGpuCapture(*capture(d), expectations(), {});
     EXPECT_TRUE(failedWith(r, "timestamps monotonic per stream: 1 operations"));
+}
+
+// Only nodes of a graph launch: two kernels of one cudaLaunchKernel cannot overlap; and an
+// operation that overlaps an earlier one of another launch fails even when the operation just
+// before it by start did not overlap it.
+TEST(GpuCaptureCheck, OnlyGraphLaunchesMayOverlapThemselves) {
+    Defects d;
+    d.launchOverlapsItself = true;
+    auto r = checkGpuCapture(*capture(d), expectations(), {});
+    EXPECT_TRUE(failedWith(r, "timestamps monotonic per stream: 1 operations"));
+    Defects e;
+    e.overlapAfterGraphNodes = true;
+    r = checkGpuCapture(*capture(e), expectations(), {});
+    EXPECT_TRUE(failedWith(r, "timestamps monotonic per stream: 1 operations overlap their "
+                              "predecessor on 2 streams (2 nodes of one graph launch"));
 }
 
 // A program that launches only graphs (many_ops ... graph): at graph level its report has graph

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace sl::cuda {
@@ -33,7 +34,13 @@ public:
 
     // `notify`: called (no lock held) when a batch became ready.
     explicit ApiRecordBatchesOf(void (*notify)() = nullptr) : m_notify(notify) {
-        m_spare.reserve(kSpares);  // giveBack never grows it under the lock
+        // Neither list grows under the lock in a steady run: program threads append to m_ready
+        // (up to kReadyKept batches between two takes), giveBack and takeAll fill m_spare.
+        m_ready.reserve(kReadyKept);
+        m_spare.reserve(kSpares + kReadyKept);
+        // A few spares from the start (160 KiB): the first full batches of the program's
+        // threads, before the converter gave any back, need no malloc either.
+        for (size_t i = 0; i < kSparesAtStart; ++i) m_spare.emplace_back().reserve(kBatch);
     }
 
     void add(const Record& r) {
@@ -65,7 +72,10 @@ public:
         {
             std::lock_guard lock(m_mutex);
             std::lock_guard slotLock(s.mutex);
-            if (s.records.empty()) return;  // taken meanwhile
+            if (s.records.empty()) {  // taken meanwhile: the spare goes back, not to free()
+                if (m_spare.size() < m_spare.capacity()) m_spare.push_back(std::move(next));
+                return;
+            }
             m_ready.push_back(std::exchange(s.records, std::move(next)));
         }
         if (m_notify) m_notify();
@@ -73,18 +83,28 @@ public:
 
     // The full batches (the converter's work), oldest first; nothing when `m_mutex` stays
     // taken for `wait` (then try again later).
+    // The list left behind has the capacity of one allocated here, on the caller's thread, so
+    // that the program's threads append without allocating.
     std::optional<std::vector<std::vector<Record>>> takeReady(
         std::chrono::milliseconds wait = std::chrono::milliseconds(5)) {
+        std::vector<std::vector<Record>> out;
+        out.reserve(kReadyKept);
         std::unique_lock lock(m_mutex, std::defer_lock);
         if (!lockWithin(lock, wait)) return std::nullopt;
-        return std::exchange(m_ready, {});
+        out.swap(m_ready);
+        return out;
     }
 
     // Batches the converter is done with: kept (emptied, their memory kept) for the program's
-    // threads to fill again, up to kSpares; the rest freed here, on the caller's thread.
-    void giveBack(std::vector<std::vector<Record>>&& batches) {
+    // threads to fill again, up to kSpares; the rest freed here, on the caller's thread, after
+    // the lock. False when `m_mutex` stayed taken for `wait` (a program thread stopped holding
+    // it): `batches` is then left as it was, for the caller to keep and give back later; our
+    // threads never wait for the list lock without a limit.
+    bool giveBack(std::vector<std::vector<Record>>& batches,
+                  std::chrono::milliseconds wait = std::chrono::milliseconds(5)) {
         {
-            std::lock_guard lock(m_mutex);
+            std::unique_lock lock(m_mutex, std::defer_lock);
+            if (!lockWithin(lock, wait)) return false;
             while (!batches.empty() && m_spare.size() < kSpares) {
                 batches.back().clear();
                 m_spare.push_back(std::move(batches.back()));
@@ -92,6 +112,7 @@ public:
             }
         }
         batches.clear();  // the rest, outside the lock
+        return true;
     }
 
     struct Taken {
@@ -110,11 +131,12 @@ public:
             return t;
         }
         // The ready batches' memory is kept as spares, not freed: at a fatal signal a free
-        // could wait for good on the malloc arena of a thread stopped inside malloc.
+        // could wait for good on the malloc arena of a thread stopped inside malloc. (Beyond
+        // the spares' reserved room, batches are freed: more than kReadyKept unconverted.)
         for (auto& batch : m_ready) {
             t.records.insert(t.records.end(), batch.begin(), batch.end());
             batch.clear();
-            m_spare.push_back(std::move(batch));
+            if (m_spare.size() < m_spare.capacity()) m_spare.push_back(std::move(batch));
         }
         m_ready.clear();
         t.records.insert(t.records.end(), m_orphans.begin(), m_orphans.end());
@@ -164,7 +186,9 @@ private:
         return false;
     }
 
-    static constexpr size_t kSpares = 64;
+    static constexpr size_t kSpares = 64;      // emptied batches kept for reuse
+    static constexpr size_t kSparesAtStart = 4;
+    static constexpr size_t kReadyKept = 64;   // full batches between two takes, without growing
 
     std::vector<Record> takeSpare() {
         std::lock_guard lock(m_mutex);

@@ -268,6 +268,8 @@ void convertApiRecords(std::vector<CUpti_ActivityAPI>& records) {
 void flushAll(bool forced) {
     cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
     std::lock_guard lock(g->mutex);
+    // The periodic flusher is not joined at a fatal signal: it may get here after the end.
+    if (g->finished.load()) return;
     auto apis = g->apiBatches.takeAll();  // a batch it cannot read now waits for the next flush
     convertApiRecords(apis.records);
     if (g->sink) g->sink->flush();
@@ -431,6 +433,10 @@ void becomeToolThread(const char* name);
 // signal that stops such a thread would leave the converter's lock taken).
 void apiConverterLoop() {
     becomeToolThread("sightline-cuapi");
+    // Converted batches the list lock kept us from giving back (a program thread stopped
+    // holding it): kept here, given back with the next ones. Never freed at exit: a free could
+    // wait for the malloc arena of such a thread.
+    static auto* unreturned = new std::vector<std::vector<CUpti_ActivityAPI>>;
     std::unique_lock wait(g->apiMutex);
     for (;;) {
         g->apiCv.wait_for(wait, std::chrono::milliseconds(100),
@@ -441,12 +447,17 @@ void apiConverterLoop() {
         {
             std::lock_guard lock(g->mutex);
             if (auto ready = g->apiBatches.takeReady()) {
-                for (auto& batch : *ready) convertApiRecords(batch);
-                g->apiBatches.giveBack(std::move(*ready));  // filled again by the program
+                for (auto& batch : *ready) {
+                    convertApiRecords(batch);
+                    unreturned->push_back(std::move(batch));
+                }
                 if (!g->finishing.load() && !g->finished.load() && g->sink) g->sink->flush();
             } else {
                 g->apiReady.store(true);  // a program thread holds the batches' lock: later
             }
+            // Filled again by the program; the wait is bounded, as every wait of our threads.
+            if (!unreturned->empty() && !g->apiBatches.giveBack(*unreturned))
+                g->apiReady.store(true);
         }
         wait.lock();
     }
@@ -518,7 +529,11 @@ void finishAll() {
         g->stopFlusher = true;
     }
     g->flushCv.notify_all();
-    if (g->flusher.joinable()) g->flusher.join();
+    // Not joined at a fatal signal: a program thread stopped holding `mutex` (inside CUPTI's
+    // buffer completion) would keep the flusher, and this join, waiting for good. flushAll
+    // does nothing once the end is done.
+    const bool signal = g->signalFinish.load();
+    if (!signal && g->flusher.joinable()) g->flusher.join();
     {
         std::lock_guard lock(g->rangeMutex);
         g->collecting = false;
@@ -530,7 +545,6 @@ void finishAll() {
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     // The API converter ends after its batch in hand; joined only when no thread of the program
     // can be stopped holding a lock it waits for (not at a fatal signal).
-    const bool signal = g->signalFinish.load();
     g->stopApiConverter.store(true);
     g->apiCv.notify_all();
     if (!signal && g->apiConverter.joinable()) g->apiConverter.join();
