@@ -117,7 +117,8 @@ TEST(ApiRecordBatches, BatchesGivenBackAreFilledAgainWithoutLossOrRepeat) {
     size_t givenBack = 0;
     std::thread converter([&] {
         std::vector<std::vector<Rec3>> unreturned;
-        while (!done) {
+        for (bool last = false; !last;) {
+            last = done;  // one more round after the threads ended: every ready batch
             if (auto ready = b.takeReady()) {
                 for (auto& batch : *ready) {
                     for (const Rec3& r : batch) kept.push_back(r.id);
@@ -215,6 +216,24 @@ std::vector<int> gatedIds(const std::vector<GatedRec>& v) {
     return out;
 }
 
+// A thread that adds these records (their copies pass the gate) and ends; as it ends, its
+// records are copied to the orphans under the list lock, and the first copy stops at the gate.
+// Returns once it is stopped there, holding the list lock.
+std::thread stopInListLockAtExit(ApiRecordBatchesOf<GatedRec>& b, Gate& gate,
+                                 const std::vector<int>& ids) {
+    std::atomic<bool> added{false}, armed{false};
+    std::thread ending([&] {
+        for (int id : ids) b.add({id, &gate});
+        added = true;
+        while (!armed) std::this_thread::yield();
+    });
+    while (!added) std::this_thread::yield();
+    gate.arm();
+    armed = true;
+    gate.waitStopped();
+    return ending;
+}
+
 // The flush at the end must not wait for such a thread: it takes everything else within its
 // bounded wait and says how many slots it could not read.
 TEST(ApiRecordBatches, AThreadStoppedWhileAppendingLeavesOnlyItsOwnRecordsUnread) {
@@ -252,18 +271,7 @@ TEST(ApiRecordBatches, AThreadStoppedWhileAppendingLeavesOnlyItsOwnRecordsUnread
 TEST(ApiRecordBatches, AThreadStoppedHoldingTheListLockBlocksNoTaker) {
     ApiRecordBatchesOf<GatedRec> b;
     Gate gate;
-    std::atomic<bool> added{false}, armed{false};
-    std::thread ending([&] {
-        for (int i = 0; i < 3; ++i) b.add({i, &gate});
-        added = true;
-        while (!armed) std::this_thread::yield();
-        // Thread exit: its records are copied to the orphans under the list lock; the first
-        // copy stops at the gate.
-    });
-    while (!added) std::this_thread::yield();
-    gate.arm();
-    armed = true;
-    gate.waitStopped();
+    std::thread ending = stopInListLockAtExit(b, gate, {0, 1, 2});
     auto t0 = std::chrono::steady_clock::now();
     EXPECT_FALSE(b.takeReady(std::chrono::milliseconds(20)).has_value());
     auto taken = b.takeAll(std::chrono::milliseconds(20));
@@ -287,17 +295,7 @@ TEST(ApiRecordBatches, GiveBackWaitsNoLongerThanItsLimit) {
     auto ready = b.takeReady();
     ASSERT_TRUE(ready.has_value());
     ASSERT_EQ(ready->size(), 1u);
-    std::atomic<bool> added{false}, armed{false};
-    std::thread ending([&] {
-        b.add({5000, &gate});
-        added = true;
-        while (!armed) std::this_thread::yield();
-        // Thread exit: its record is copied to the orphans under the list lock; the copy stops.
-    });
-    while (!added) std::this_thread::yield();
-    gate.arm();
-    armed = true;
-    gate.waitStopped();
+    std::thread ending = stopInListLockAtExit(b, gate, {5000});
     const auto t0 = std::chrono::steady_clock::now();
     EXPECT_FALSE(b.giveBack(*ready, std::chrono::milliseconds(20)));
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));

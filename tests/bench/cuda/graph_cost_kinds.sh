@@ -8,13 +8,10 @@
 # operations per second of each: whether the graph-level slowdown comes with the kernel kind
 # itself (CUPTI instrumenting every node even when it reports only the graph) or with another.
 set -u
-B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; SECS=${3:-1}
+B=$(cd "${1:?bundle}" && pwd); SECS=${3:-1}
 SL=$B/bin/sightline; OPS=$B/clients/many_ops
-W=$(mktemp -d /tmp/sl-graph-kinds-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-: >"$OUTF"
-log() { echo "$*" | tee -a "$OUTF"; }
-[ -x "$OPS" ] || { log "SKIP: $OPS is not in the bundle"; exit 77; }
+. "$(dirname "$0")/matrix_lib.sh"
+matrix_start "${2:?out file}" "$OPS"
 rate() { sed -n 's/.*ops_per_s=\([0-9]*\).*/\1/p' | head -1; }
 cb=SIGHTLINE_CUDA_API_RECORDS=callbacks
 for rep in 1 2; do

@@ -22,3 +22,40 @@ run_config() {
 override_configs() {
   if [ -n "${MATRIX_CONFIGS:-}" ]; then mapfile -t configs <<<"$MATRIX_CONFIGS"; fi
 }
+
+# loop_matrix LABEL WIDTH PROGRAM...: PROGRAM (which prints "seconds=S") run plain and under
+# every configuration of $configs, $RUNS rounds interleaved, each run logged to $OUTF as it ends
+# (a run cut off by a time limit still leaves the ones before it) with its report in
+# $W/ROUND-NAME.rep (NAME up to a "("); then, through log, one line per configuration: its
+# median and the change against plain. The caller declares `secs` (declare -A), filled here.
+loop_matrix() {
+  local label=$1 width=$2 rep c name v m ov base
+  shift 2
+  for rep in $(seq "$RUNS"); do
+    for c in "${configs[@]}"; do
+      name=${c%%|*}
+      v=$(run_config "$c" "$W/$rep-${name%%(*}.rep" "$@" | field seconds)
+      secs[$name]+="$v "
+      echo "run $rep $name: ${v:-?} s" >>"$OUTF"
+    done
+  done
+  base=$(tr ' ' '\n' <<<"${secs[plain]}" | grep . | median)
+  for c in "${configs[@]}"; do
+    name=${c%%|*}
+    m=$(tr ' ' '\n' <<<"${secs[$name]}" | grep . | median)
+    ov=$(awk "BEGIN {if (\"$m\" != \"\" && \"$base\" != \"\") printf \"%+.1f %%\", ($m / $base - 1) * 100; else print \"?\"}")
+    log "$(printf "$label %-${width}s median %9s s  %8s  (runs: %s)" "$name" "${m:-?}" "$ov" "${secs[$name]}")"
+  done
+}
+
+log() { echo "$*" | tee -a "$OUTF"; }
+
+# matrix_start OUT_FILE PROGRAM: OUTF emptied (for log), W a work folder removed at exit, and
+# exit 77 with the reason when PROGRAM is not in the bundle.
+matrix_start() {
+  OUTF=$1
+  : >"$OUTF"
+  W=$(mktemp -d /tmp/sl-matrix-XXXXXX)
+  trap 'rm -rf "$W"' EXIT
+  [ -x "$2" ] || { log "SKIP: $2 is not in the bundle"; exit 77; }
+}

@@ -9,14 +9,10 @@
 # records by our callbacks, as the default), prints the ns added to `cudaGetDevice` for each,
 # and names the smallest subsets that make it slow (over 80 ns added): the kinds to look at.
 set -u
-B=$(cd "${1:?bundle}" && pwd); OUTF=${2:?out file}; N=${3:-20000}
+B=$(cd "${1:?bundle}" && pwd); N=${3:-20000}
 SL=$B/bin/sightline; AC=$B/clients/api_cost
-W=$(mktemp -d /tmp/sl-query-kinds-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-: >"$OUTF"
-log() { echo "$*" | tee -a "$OUTF"; }
-[ -x "$AC" ] || { log "SKIP: $AC is not in the bundle"; exit 77; }
 . "$(dirname "$0")/matrix_lib.sh"
+matrix_start "${2:?out file}" "$AC"
 getdev() { grep '^api=cudaGetDevice ' | field ns_per_call; }
 kinds=(memcpy memset sync event overhead stream)
 plain=$(for i in 1 2 3; do timeout 60 "$AC" "$N" | getdev; done | median)

@@ -36,22 +36,7 @@ configs=(
 )
 override_configs
 declare -A secs
-for rep in $(seq "$RUNS"); do
-  for c in "${configs[@]}"; do
-    name=${c%%|*}
-    v=$(run_config "$c" "$W/$rep-${name%%(*}.rep" python3 "$TRAIN" "$STEPS" | field seconds)
-    secs[$name]+="$v "
-    # Each run as it ends: a run cut off by its time limit still leaves the ones before it.
-    echo "run $rep $name: ${v:-?} s" >>"$OUTF"
-  done
-done
-base=$(tr ' ' '\n' <<<"${secs[plain]}" | grep . | median)
-for c in "${configs[@]}"; do
-  name=${c%%|*}
-  m=$(tr ' ' '\n' <<<"${secs[$name]}" | grep . | median)
-  ov=$(awk "BEGIN {if (\"$m\" != \"\" && \"$base\" != \"\") printf \"%+.1f %%\", ($m / $base - 1) * 100; else print \"?\"}")
-  log "$(printf 'torch %-24s median %9s s  %8s  (runs: %s)' "$name" "${m:-?}" "$ov" "${secs[$name]}")"
-done
+loop_matrix torch 24 python3 "$TRAIN" "$STEPS"
 tail -5 "$W/err.log" 2>/dev/null >>"$OUTF"
 api_sum() {  # REPORT TITLE
   [ -f "$1" ] || return 0

@@ -49,21 +49,7 @@ if [ -n "${TORCH_CALL_CONFIGS:-}" ]; then
   configs=("${kept[@]}")
 fi
 declare -A secs
-for rep in $(seq "$RUNS"); do
-  for c in "${configs[@]}"; do
-    name=${c%%|*}
-    v=$(run_config "$c" "$W/$rep-$name.rep" python3 "$TRAIN" 300 | field seconds)
-    secs[$name]+="$v "
-    echo "run $rep $name: ${v:-?} s" >>"$OUTF"
-  done
-done
-base=$(tr ' ' '\n' <<<"${secs[plain]}" | grep . | median)
-for c in "${configs[@]}"; do
-  name=${c%%|*}
-  m=$(tr ' ' '\n' <<<"${secs[$name]}" | grep . | median)
-  ov=$(awk "BEGIN {if (\"$m\" != \"\" && \"$base\" != \"\") printf \"%+.1f %%\", ($m / $base - 1) * 100; else print \"?\"}")
-  log "$(printf 'loop %-12s median %9s s  %8s  (runs: %s)' "$name" "${m:-?}" "$ov" "${secs[$name]}")"
-done
+loop_matrix loop 12 python3 "$TRAIN" 300
 # Per-call medians, pooled over the runs' reports of each configuration.
 for c in "${configs[@]}"; do
   name=${c%%|*}
