@@ -123,6 +123,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         o.cuda.graphTrace = *graph;
         o.cuda.memoryUsage = a.isTrue("cuda-memory-usage");
         o.cuda.allApis = a.isTrue("cuda-trace-all-apis");
+        o.cuda.eventTrace = a.value("cuda-event-trace") == "true";  // auto: as false
         auto flush = cuda::parseFlushInterval(a.value("cuda-flush-interval"));
         if (!flush) return makeError(flush.error());
         o.cuda.flushIntervalMs = *flush;

@@ -72,6 +72,7 @@ std::vector<std::pair<std::string, std::string>> CudaTraceOptions::toEnvironment
     e.emplace_back(env::kRangeEnd, end);
     e.emplace_back(env::kBufferMb, std::to_string(bufferPoolMb));
     e.emplace_back(env::kAllApis, allApis ? "1" : "0");
+    e.emplace_back(env::kEventTrace, eventTrace ? "1" : "0");
     return e;
 }
 
@@ -95,6 +96,7 @@ Result<CudaTraceOptions> CudaTraceOptions::fromEnvironment(
         if (!parseRangeEnd(v, o)) return bad(env::kRangeEnd, v);
     }
     if (const char* v = get(env::kAllApis)) o.allApis = std::string_view(v) == "1";
+    if (const char* v = get(env::kEventTrace)) o.eventTrace = std::string_view(v) == "1";
     if (const char* v = get(env::kClock)) {
         std::string_view c(v);
         if (c != "cupti" && c != "monotonic") return bad(env::kClock, v);

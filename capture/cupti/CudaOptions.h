@@ -21,6 +21,7 @@ constexpr const char* kProfilerRange = "SIGHTLINE_CUDA_PROFILER_RANGE";  // -c c
 constexpr const char* kRangeEnd = "SIGHTLINE_CUDA_RANGE_END";            // --capture-range-end
 constexpr const char* kBufferMb = "SIGHTLINE_CUDA_BUFFER_MB";            // CUPTI buffer pool limit
 constexpr const char* kAllApis = "SIGHTLINE_CUDA_ALL_APIS";  // --cuda-trace-all-apis: "1"
+constexpr const char* kEventTrace = "SIGHTLINE_CUDA_EVENTS";  // --cuda-event-trace=true: "1"
 // For measuring what tracing costs (docs/cuda.md, "Overhead"), not set by the launcher:
 // "cupti" leaves CUPTI on its own clock (then its timestamps are not on the capture's clock).
 constexpr const char* kClock = "SIGHTLINE_CUDA_CLOCK";
@@ -49,6 +50,10 @@ struct CudaTraceOptions {
     int repeatCount = 0;
     uint32_t bufferPoolMb = 256;
     bool allApis = false;           // --cuda-trace-all-apis: also the negligible queries
+    // --cuda-event-trace=true: CUPTI's CUDA_EVENT records (where each cudaEventRecord lands on
+    // its stream). Off by default: together with the SYNCHRONIZATION records they make each
+    // negligible query 0.2-0.4 us slower (docs/cuda.md, "Which kinds cost").
+    bool eventTrace = false;
     bool cuptiClock = false;        // SIGHTLINE_CUDA_CLOCK=cupti
     bool pythonBacktrace = false;   // --python-backtrace=cuda (SIGHTLINE_PYTHON_BACKTRACE has "cuda")
     std::vector<std::string> kinds;  // SIGHTLINE_CUDA_KINDS; empty: all

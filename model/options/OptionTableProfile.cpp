@@ -116,10 +116,11 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
     add(Opt(P, "cuda-event-trace", 0, K::Choice, "auto|true|false", "false",
-            "trace CUDA event completion on the device")
-            .values({val("auto"), val("true"), val("false")})
-            .unavailable("CUDA events are recorded as API calls only")
-            .group("More"));
+            "record where CUDA events are recorded on their streams (cudaEventRecord)")
+            .values({differs("auto", "the same as false"), val("true"), val("false")})
+            .cuda()
+            .onlyWhen("trace", Condition::Test::Has, "cuda")
+            .group("CUDA"));
     add(Opt(P, "cuda-um-cpu-page-faults", 0, K::Switch, "", "false",
             "trace unified-memory CPU page faults")
             .unavailable("unified-memory page faults are not traced")

@@ -41,6 +41,7 @@ TEST(CudaOptions, EnvironmentRoundTrip) {
     o.rangeEnd = RangeEnd::Repeat;
     o.repeatCount = 2;
     o.bufferPoolMb = 64;
+    o.eventTrace = true;
     std::map<std::string, std::string> env;
     for (auto& [k, v] : o.toEnvironment()) env[k] = v;
     EXPECT_EQ(env.at("SIGHTLINE_CUDA_GRAPH"), "node");
@@ -57,12 +58,14 @@ TEST(CudaOptions, EnvironmentRoundTrip) {
     EXPECT_EQ(back->rangeEnd, RangeEnd::Repeat);
     EXPECT_EQ(back->repeatCount, 2);
     EXPECT_EQ(back->bufferPoolMb, 64u);
+    EXPECT_TRUE(back->eventTrace);
 
     auto defaults =
         CudaTraceOptions::fromEnvironment([](const char*) -> const char* { return nullptr; });
     ASSERT_TRUE(defaults.ok());
     EXPECT_EQ(defaults->graphTrace, GraphTrace::Graph);
     EXPECT_FALSE(defaults->profilerRange);
+    EXPECT_FALSE(defaults->eventTrace);  // as nsys: --cuda-event-trace=false
 
     env["SIGHTLINE_CUDA_FLUSH_MS"] = "soon";
     auto bad = CudaTraceOptions::fromEnvironment([&](const char* n) {

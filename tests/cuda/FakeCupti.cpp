@@ -423,6 +423,18 @@ void fakeCuptiRuntimeCall(CUpti_CallbackId cbid) {
     if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020)
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     queueRuntimeCall(cbid, t0, 100, corr, result);
+    // cudaEventRecord: where the event lands on its stream, when CUDA_EVENT records are on.
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020 &&
+        g_enabled.count(CUPTI_ACTIVITY_KIND_CUDA_EVENT)) {
+        CUpti_ActivityCudaEvent2 e{};
+        e.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+        e.correlationId = corr;
+        e.contextId = 1;
+        e.streamId = 7;
+        e.eventId = corr;
+        e.deviceTimestamp = now() + 1000;
+        queue(e);
+    }
     runtimeCallback(cbid, CUPTI_API_EXIT, corr, &slot, &result);
 }
 

@@ -309,6 +309,43 @@ TEST(InjectionFlow, ApiRecordsMadeByCallbacksJoinTheirKernelsOnTheCapturesClock)
     }
 }
 
+// --cuda-event-trace (SIGHTLINE_CUDA_EVENTS): off by default, as in nsys, because CUPTI's
+// CUDA_EVENT records, with its SYNCHRONIZATION records on, slow every CUDA call down. The
+// cudaEventRecord calls are API records either way; where each event lands on its stream only
+// with the option.
+TEST(InjectionFlow, EventRecordsOnTheStreamOnlyWithCudaEventTrace) {
+    auto recordsOf = [](const AppRun& r) {
+        std::vector<const RawEvent*> v;
+        for (const auto* e : r.of(EventKind::Sync))
+            if (e->cols[1] == int64_t(SyncType::EventRecord)) v.push_back(e);
+        return v;
+    };
+    auto apiNamed = [](const AppRun& r, const std::string& name) {
+        size_t n = 0;
+        for (const auto* e : r.of(EventKind::CudaApi)) n += e->name == name;
+        return n;
+    };
+    AppRun plain = run("events");
+    ASSERT_TRUE(WIFEXITED(plain.status));
+    ASSERT_EQ(WEXITSTATUS(plain.status), 0);
+    EXPECT_EQ(apiNamed(plain, "cudaEventRecord"), 2u);
+    EXPECT_EQ(recordsOf(plain).size(), 0u);
+
+    AppRun traced = run("events", {{"SIGHTLINE_CUDA_EVENTS", "1"}});
+    ASSERT_TRUE(WIFEXITED(traced.status));
+    ASSERT_EQ(WEXITSTATUS(traced.status), 0);
+    EXPECT_EQ(apiNamed(traced, "cudaEventRecord"), 2u);
+    auto records = recordsOf(traced);
+    ASSERT_EQ(records.size(), 2u);
+    std::set<int64_t> apiCorrelations;
+    for (const auto* a : traced.of(EventKind::CudaApi)) apiCorrelations.insert(a->cols[0]);
+    for (const auto* e : records) {
+        EXPECT_EQ(apiCorrelations.count(e->cols[0]), 1u);  // joined to its cudaEventRecord call
+        EXPECT_GE(e->rec.start, traced.before);
+        EXPECT_LE(e->rec.start, traced.after + 10'000);
+    }
+}
+
 TEST(InjectionFlow, ApiRecordsMadeByCallbacksLeaveOutTheNegligibleQueriesAndKeepResults) {
     AppRun r = run("queries", {kApiByCallbacks});
     ASSERT_TRUE(WIFEXITED(r.status));

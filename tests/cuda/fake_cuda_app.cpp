@@ -108,6 +108,11 @@ int main(int argc, char** argv) {
         call(CUPTI_RUNTIME_TRACE_CBID_cudaOccupancyMaxActiveClusters_v11070);  // asks the driver
         call(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
         launch("_Z6kernelPfi");
+    } else if (s == "events") {
+        // Timing with CUDA events: record, launch, record (--cuda-event-trace).
+        call(CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020);
+        launch("_Z6kernelPfi");
+        call(CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020);
     } else if (s == "backtrace") {
         cudaOuter(launch, call);
     } else if (s == "fork-child") {

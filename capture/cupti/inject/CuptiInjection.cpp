@@ -181,6 +181,13 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
     g->pool->give(buffer, validSize);
 }
 
+// --cuda-event-trace=true, or a SIGHTLINE_CUDA_KINDS list (the kinds' cost matrices; it then
+// keeps "event" or not). Off by default: with SYNCHRONIZATION on, CUDA_EVENT records make each
+// negligible query 0.2-0.4 us slower (docs/cuda.md, "Which kinds cost").
+bool recordsCudaEvents(const CudaTraceOptions& o) {
+    return o.eventTrace || !o.kinds.empty();
+}
+
 // The activity kinds of -t cuda, given the options. DEVICE and CONTEXT (metadata) are enabled
 // separately, for the whole run, so ranges still know their GPUs.
 std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
@@ -188,9 +195,10 @@ std::vector<CUpti_ActivityKind> traceKinds(const CudaTraceOptions& o) {
         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
         CUPTI_ACTIVITY_KIND_MEMCPY2,           CUPTI_ACTIVITY_KIND_MEMSET,
         CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_DRIVER,
-        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_CUDA_EVENT,
-        CUPTI_ACTIVITY_KIND_OVERHEAD,          CUPTI_ACTIVITY_KIND_STREAM,
+        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_OVERHEAD,
+        CUPTI_ACTIVITY_KIND_STREAM,
     };
+    if (recordsCudaEvents(o)) k.push_back(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
     if (o.memoryUsage) {
         k.push_back(CUPTI_ACTIVITY_KIND_MEMORY2);
         k.push_back(CUPTI_ACTIVITY_KIND_MEMORY_POOL);
@@ -757,7 +765,7 @@ std::string initialize() {
         }
     }
     // Step 4: activity kinds. Event records take the device time when CUPTI can collect it.
-    cuptiActivityEnableCudaEventDeviceTimestamps(1);
+    if (recordsCudaEvents(g->options)) cuptiActivityEnableCudaEventDeviceTimestamps(1);
     // EnableAndDump: devices and contexts that exist already are reported too. Without them
     // the GPU rows lack names and sizes, but kernels, copies and API calls are still traced.
     for (auto kind : {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT})

@@ -24,6 +24,7 @@ configs=(
   "activity-runtime-only|SIGHTLINE_CUDA_API_RECORDS=activity SIGHTLINE_CUDA_KINDS=runtime|-t cuda -s none"
   "activity|SIGHTLINE_CUDA_API_RECORDS=activity|-t cuda -s none"
   "callbacks(default)||-t cuda -s none"
+  "callbacks+event-trace||-t cuda -s none --cuda-event-trace=true"
   "callbacks+kernel-only|SIGHTLINE_CUDA_API_RECORDS=callbacks SIGHTLINE_CUDA_KINDS=kernel|-t cuda -s none"
 )
 override_configs

@@ -9,6 +9,8 @@
 #   api+kernel   the same with kernel records: what CUPTI's kernel instrumentation adds to each
 #                launching call (cudaLaunchKernel, cudaLaunchKernelExC, cuLaunchKernel)
 #   default      -t cuda,nvtx
+#   event-trace  the default with --cuda-event-trace=true (CUDA_EVENT records; the default before
+#                2026-11-28): what they add to every call, the negligible queries too
 #   backtrace    the default with --python-backtrace=cuda: what a Python backtrace adds to each
 #                recorded call (issue #17: <= 5 us); our callback reads the entry time before
 #                the backtrace, so the backtrace is inside the call's duration
@@ -39,6 +41,7 @@ configs=(
   "api-only|$cb SIGHTLINE_CUDA_KINDS=memset|-t cuda $quiet"
   "api+kernel|$cb SIGHTLINE_CUDA_KINDS=kernel,memset|-t cuda $quiet"
   "default||-t cuda,nvtx $quiet"
+  "event-trace||-t cuda,nvtx $quiet --cuda-event-trace=true"
   "backtrace||-t cuda,nvtx $quiet --python-backtrace=cuda"
 )
 if [ -n "${TORCH_CALL_CONFIGS:-}" ]; then
