@@ -116,7 +116,7 @@ void addProfileOptions(std::vector<OptionDef>& out) {
             .onlyWhen("trace", Condition::Test::Has, "cuda")
             .group("CUDA"));
     add(Opt(P, "cuda-event-trace", 0, K::Choice, "auto|true|false", "false",
-            "record where CUDA events are recorded on their streams (cudaEventRecord)")
+            "trace when recorded CUDA events complete on their streams (cudaEventRecord)")
             .values({differs("auto", "the same as false"), val("true"), val("false")})
             .cuda()
             .onlyWhen("trace", Condition::Test::Has, "cuda")
