@@ -59,3 +59,12 @@ matrix_start() {
   trap 'rm -rf "$W"' EXIT
   [ -x "$2" ] || { log "SKIP: $2 is not in the bundle"; exit 77; }
 }
+
+# require_torch TRAIN: exit 77 with the reason when PyTorch cannot run TRAIN (torch_train.py) on
+# a CUDA device here.
+require_torch() {
+  if ! timeout 120 python3 "$1" 1 >/dev/null 2>&1; then
+    log "SKIP: PyTorch with CUDA is not available"
+    exit 77
+  fi
+}

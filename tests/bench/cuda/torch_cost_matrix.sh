@@ -17,12 +17,8 @@ SL=$B/bin/sightline
 W=$(mktemp -d /tmp/sl-torch-matrix-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 . "$HERE/matrix_lib.sh"
-log() { echo "$*" | tee -a "$OUTF"; }
 : >"$OUTF"
-if ! timeout 120 python3 "$TRAIN" 1 >/dev/null 2>&1; then
-  log "SKIP: PyTorch with CUDA is not available"
-  exit 77
-fi
+require_torch "$TRAIN"
 # name|environment|profile options ("-" = run plain)
 configs=(
   "plain||-"

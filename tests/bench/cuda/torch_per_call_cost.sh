@@ -28,12 +28,8 @@ trap 'rm -rf "$W"' EXIT
 . "$HERE/matrix_lib.sh"
 mkdir -p "$OUT"
 OUTF=$OUT/torch_per_call.txt
-log() { echo "$*" | tee -a "$OUTF"; }
 : >"$OUTF"
-if ! timeout 120 python3 "$TRAIN" 1 >/dev/null 2>&1; then
-  log "SKIP: PyTorch with CUDA is not available"
-  exit 77
-fi
+require_torch "$TRAIN"
 cb="SIGHTLINE_CUDA_API_RECORDS=callbacks"
 quiet="-s none --cpuctxsw none"
 configs=(

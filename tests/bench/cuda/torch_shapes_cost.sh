@@ -15,10 +15,7 @@ TRAIN=$HERE/../../gpu/torch_train.py
 SL=$B/bin/sightline
 . "$HERE/matrix_lib.sh"
 matrix_start "${2:?out file}" "$SL"
-if ! timeout 120 python3 "$TRAIN" 1 >/dev/null 2>&1; then
-  log "SKIP: PyTorch with CUDA is not available"
-  exit 77
-fi
+require_torch "$TRAIN"
 configs=(
   "plain||-"
   "default||-t cuda,nvtx"
