@@ -83,6 +83,8 @@ size_t recordSize(const CUpti_Activity* r) {
             return sizeof(CUpti_ActivityContext3);
         case CUPTI_ACTIVITY_KIND_DEVICE:
             return sizeof(CUpti_ActivityDevice5);
+        case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+            return sizeof(CUpti_ActivityCudaEvent2);
         default:
             return 8;
     }
