@@ -316,7 +316,7 @@ int runAnalyze(int argc, char** argv) {
         printTableFormats();
         return 0;
     }
-    const std::vector<std::string>& inputs = args->positionals;
+    const std::vector<std::string> inputs = reportPaths(args->positionals);
     if (inputs.empty()) return usageError("analyze", "expected a REPORT (several: one per rank)");
     const std::vector<std::string> specs = ruleSpecs(args->values("rule"));
     for (const auto& s : specs)

@@ -91,7 +91,7 @@ int runDiff(int argc, char** argv) {
     const std::string reports = args->value("report"), format = args->value("format"),
                       match = args->value("match"), output = args->value("output"),
                       timeUnit = args->value("timeunit");
-    const std::vector<std::string>& inputs = args->positionals;
+    const std::vector<std::string> inputs = reportPaths(args->positionals);
     if (inputs.size() != 2) return usageError("diff", "expected two reports, A and B");
     auto fmt = parseTableFormat(format);
     if (!fmt) return usageError("diff", "--format must be column, table, csv, tsv or json");

@@ -47,7 +47,7 @@ int runExport(int argc, char** argv) {
                       tables = args->value("tables");
     std::string output = args->value("output");
     const bool force = args->isTrue("force-overwrite"), quiet = args->isTrue("quiet");
-    const std::vector<std::string>& inputs = args->positionals;
+    const std::vector<std::string> inputs = reportPaths(args->positionals);
     if (type != "sqlite" && type != "json" && type != "csv" && type != "text" && type != "info")
         return usageError("export", "--type " + type + " is not written here; use sqlite, json, csv, text or info");
     if (inputs.size() != 1) return usageError("export", "expected one REPORT");

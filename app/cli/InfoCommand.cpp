@@ -299,7 +299,7 @@ int runInfo(int argc, char** argv) {
     if (!args) return exitCode;
     const std::string format = args->value("format");
     const bool verify = args->isTrue("verify");
-    const std::vector<std::string>& inputs = args->positionals;
+    const std::vector<std::string> inputs = reportPaths(args->positionals);
     if (inputs.size() != 1) return usageError("info", "expected one REPORT");
     if (const std::string event = args->value("event"); !event.empty())
         return printEvent(inputs[0], event, format == "json");

@@ -111,7 +111,7 @@ int runStats(int argc, char** argv) {
         printTableFormats();
         return 0;
     }
-    const std::vector<std::string>& inputs = args->positionals;
+    const std::vector<std::string> inputs = reportPaths(args->positionals);
     const bool perRank = args->isTrue("per-rank");
     if (inputs.empty() || (inputs.size() != 1 && !perRank))
         return usageError("stats", "expected one REPORT (several with --per-rank)");

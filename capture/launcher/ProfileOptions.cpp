@@ -9,6 +9,7 @@
 
 #include "model/options/OptionParser.h"
 #include "capture/launcher/HostName.h"
+#include "model/rep/ReportName.h"
 
 namespace sl::capture {
 
@@ -227,8 +228,7 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
                              "'");
     }
     if (out.empty()) return makeError("--output: the name is empty");
-    std::filesystem::path p(out);
-    if (p.extension() != ".rep") out += ".rep";
+    out = reportFileName(out);  // X.nsys-rep of nsys scripts kept as given (model/rep/ReportName.h)
     if (out.find('\x01') == std::string::npos) return out;
     for (int n = 1; n < 1'000'000; ++n) {
         std::string candidate = out;
@@ -248,8 +248,10 @@ std::string nextDefaultReportName(const std::string& dir) {
 
 std::string numberedName(const std::string& path, int index) {
     if (index <= 0) return path;
-    std::string stem = path.size() > 4 ? path.substr(0, path.size() - 4) : path;
-    return stem + "." + std::to_string(index) + ".rep";
+    for (std::string_view ext : kReportExtensions)
+        if (hasReportExtension(path) && path.ends_with(ext))
+            return path.substr(0, path.size() - ext.size()) + "." + std::to_string(index) + std::string(ext);
+    return path + "." + std::to_string(index) + ".rep";
 }
 
 }  // namespace sl::capture

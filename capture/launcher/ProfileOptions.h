@@ -103,7 +103,8 @@ Status parseSamplingFrequency(const std::string& text, ProfileOptions& o);
 Status parseBacktrace(const std::string& text, ProfileOptions& o);
 
 // Expands %p (root pid), %h (host name), %q{NAME} (environment variable), %n (the smallest number
-// whose file does not exist yet), %% and adds ".rep" when the name has no extension. Unknown %
+// whose file does not exist yet), %% and adds ".rep" unless the name ends in .rep, .nsys-rep or
+// .qdrep (kept as given). Unknown %
 // sequences fail.
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid);
 // Whether the pattern depends on the pid (then the file name is known only after the start).

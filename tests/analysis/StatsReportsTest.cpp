@@ -58,6 +58,16 @@ TEST(StatsReports, OldNameAliasAndTimeUnit) {
               "15.3,0.180,3,0.0600,0.0500,0.050,0.080,0.0173,kB\n");
     for (const char* alias : {"cudaapisum", "gpumemtimesum", "gpumemsizesum", "nvtxsum", "osrtsum", "nvtxkernsum"})
         EXPECT_NE(findReport(alias), nullptr) << alias;
+    // The old trace and summary names still found in scripts (`stats --report gputrace`).
+    const std::pair<const char*, const char*> traces[] = {
+        {"gputrace", "cuda_gpu_trace"},      {"cudaapitrace", "cuda_api_trace"},
+        {"gpusum", "cuda_gpu_sum"},          {"gpukerngbsum", "cuda_gpu_kern_gb_sum"},
+        {"kernexecsum", "cuda_kern_exec_sum"}, {"kernexectrace", "cuda_kern_exec_trace"}};
+    for (const auto& [alias, name] : traces) {
+        const ReportInfo* found = findReport(alias);
+        ASSERT_NE(found, nullptr) << alias;
+        EXPECT_EQ(found->name, name);
+    }
 }
 
 TEST(StatsReports, CudaApiSumStripsVersionSuffix) {

@@ -193,6 +193,8 @@ TEST(CaptureRunnerPaths, ExpectedReportPath) {
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/work/runs/a.rep");
     s.set("output", "/abs/b.rep");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/abs/b.rep");
+    s.set("output", "c.nsys-rep");  // the name of nsys scripts, kept as the CLI keeps it
+    EXPECT_EQ(CaptureRunner::expectedReportPath(s), "/work/runs/c.nsys-rep");
     qputenv("SL_CAPTURE_TAB_TEST", "v1");
     s.set("output", "%h_%q{SL_CAPTURE_TAB_TEST}_100%%");
     EXPECT_EQ(CaptureRunner::expectedReportPath(s),

@@ -90,6 +90,29 @@ TEST(ProfileOptions, OutputPatternExpansion) {
     EXPECT_EQ(found, 1);
 }
 
+// An nsys script's names: `-o X.nsys-rep` writes X.nsys-rep, which `stats X.nsys-rep` reads; a
+// report written as Y.rep (no extension given) is read when a script asks for Y.nsys-rep.
+TEST(ProfileOptions, NsysReportNamesOfScriptsWork) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("x.nsys-rep"), {}, {"/bin/true"}), 0);
+    EXPECT_TRUE(fs::is_regular_file(dir.file("x.nsys-rep")));
+    EXPECT_FALSE(fs::exists(dir.file("x.nsys-rep.rep")));
+    int code = -1;
+    const std::string xStats =
+        runCapturingStdout({SIGHTLINE_CLI, "stats", "-q", "-r", "osrt_sum", dir.file("x.nsys-rep")}, &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_NE(xStats.find("osrt_sum"), std::string::npos) << xStats;
+    ASSERT_EQ(profile(dir.file("y"), {}, {"/bin/true"}), 0);
+    ASSERT_TRUE(fs::is_regular_file(dir.file("y.rep")));
+    const std::string yStats =
+        runCapturingStdout({SIGHTLINE_CLI, "stats", "-q", "-r", "osrt_sum", dir.file("y.nsys-rep")}, &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_NE(yStats.find("osrt_sum"), std::string::npos) << yStats;
+    // Neither name existing is still an error.
+    runCapturingStdout({SIGHTLINE_CLI, "stats", "-q", "-r", "osrt_sum", dir.file("z.nsys-rep")}, &code);
+    EXPECT_EQ(code, 1);
+}
+
 // nsys's -w false: the output goes into the report only (-w true leaves the program its terminal).
 TEST(ProfileOptions, ShowOutputFalseStoresProgramOutput) {
     CaptureDir dir;

@@ -393,5 +393,15 @@ TEST(ProfileOptionsParse, OutputPatterns) {
     EXPECT_EQ(numberedName("out.rep", 2), "out.2.rep");
 }
 
+// nsys scripts write X.nsys-rep (or X.qdrep) and read it back by that name: kept as given.
+TEST(ProfileOptionsParse, OutputNamesOfNsysScriptsAreKept) {
+    setenv("SL_UNIT_RANK", "3", 1);
+    EXPECT_EQ(expandOutputPattern("prof_%q{SL_UNIT_RANK}.nsys-rep", 1).value(), "prof_3.nsys-rep");
+    EXPECT_EQ(expandOutputPattern("old.qdrep", 1).value(), "old.qdrep");
+    EXPECT_EQ(expandOutputPattern("run.v1", 1).value(), "run.v1.rep");
+    EXPECT_EQ(numberedName("out.nsys-rep", 2), "out.2.nsys-rep");
+    EXPECT_EQ(numberedName("dir.d/out", 1), "dir.d/out.1.rep");
+}
+
 }  // namespace
 }  // namespace sl::test

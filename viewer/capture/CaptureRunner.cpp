@@ -9,10 +9,21 @@
 #include <QFileInfo>
 #include <QSysInfo>
 
+#include "model/rep/ReportName.h"
 #include "viewer/capture/ProfileCommandBuilder.h"
 #include "viewer/capture/SightlineLocator.h"
 
 namespace sl::viewer {
+
+namespace {
+// *.rep, *.nsys-rep, *.qdrep: the names a report of `sightline profile` may have.
+QStringList reportNameFilters() {
+    QStringList filters;
+    for (std::string_view ext : kReportExtensions)
+        filters << "*" + QString::fromUtf8(ext.data(), qsizetype(ext.size()));
+    return filters;
+}
+}  // namespace
 
 namespace {
 constexpr int kTailLines = 20;
@@ -174,8 +185,7 @@ QString CaptureRunner::expectedReportPath(const CaptureSettings& s) {
         } else
             return {};  // %p (known only after the start) or an unknown sequence
     }
-    if (QFileInfo(out).suffix() != "rep") out += ".rep";
-    return reportBase(s).absoluteFilePath(out);
+    return reportBase(s).absoluteFilePath(QString::fromStdString(reportFileName(out.toStdString())));
 }
 
 QDir CaptureRunner::reportBase(const CaptureSettings& s) {
@@ -191,7 +201,7 @@ QString CaptureRunner::outputDir() const {
 
 QHash<QString, QDateTime> CaptureRunner::snapshotReports() const {
     QHash<QString, QDateTime> files;
-    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files))
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList(reportNameFilters(), QDir::Files))
         files.insert(fi.absoluteFilePath(), fi.lastModified());
     if (const QFileInfo e(expectedReportPath(m_settings)); e.isFile())
         files.insert(e.absoluteFilePath(), e.lastModified());
@@ -216,7 +226,7 @@ QStringList CaptureRunner::locateReports() const {
     if (const QString e = expectedReportPath(m_settings); !e.isEmpty())
         return isNew(QFileInfo(e)) ? QStringList{QFileInfo(e).absoluteFilePath()} : QStringList();
     QFileInfo best;
-    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList({"*.rep"}, QDir::Files))
+    for (const QFileInfo& fi : QDir(outputDir()).entryInfoList(reportNameFilters(), QDir::Files))
         if (isNew(fi) && (best.filePath().isEmpty() || fi.lastModified() > best.lastModified()))
             best = fi;
     return best.filePath().isEmpty() ? QStringList() : QStringList{best.absoluteFilePath()};

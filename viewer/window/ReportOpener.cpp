@@ -14,9 +14,9 @@ namespace sl::viewer {
 
 const char* reportFileFilter() {
 #ifdef SIGHTLINE_HAVE_IMPORT
-    return "Reports (*.rep *.sqlite *.json *.json.gz);;Sightline reports (*.rep);;All files (*)";
+    return "Reports (*.rep *.nsys-rep *.qdrep *.sqlite *.json *.json.gz);;Sightline reports (*.rep *.nsys-rep *.qdrep);;All files (*)";
 #else
-    return "Sightline reports (*.rep);;All files (*)";
+    return "Sightline reports (*.rep *.nsys-rep *.qdrep);;All files (*)";
 #endif
 }
 
