@@ -134,7 +134,10 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         o.gpuMetrics = *parsed;
         auto hz = cuda::parseGpuMetricsFrequency(a.value("gpu-metrics-frequency"));
         if (!hz) return makeError(hz.error());
-        o.gpuMetrics.frequencyHz = *hz;
+        o.gpuMetrics.frequencyHz = std::min(*hz, cuda::kMaxGpuMetricsHz);
+        if (*hz > cuda::kMaxGpuMetricsHz && !a.isTrue("quiet") && o.gpuMetrics.enabled())
+            std::fprintf(stderr, "sightline: note: --gpu-metrics-frequency=%g: NVML is sampled %g times a second at most\n",
+                         *hz, cuda::kMaxGpuMetricsHz);
         if (o.captureRange == CaptureRange::CudaProfilerApi && !o.traceCuda)
             return makeError("--capture-range=cudaProfilerApi needs CUDA tracing (-t ...,cuda)");
     }

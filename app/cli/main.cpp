@@ -91,6 +91,16 @@ int main(int argc, char** argv) {
     }
     for (const auto& c : sl::cli::commands())
         if (first == c.name) return c.run(argc - 1, argv + 1);
+    // nsys's interactive sessions: said plainly, with what does the same here.
+    for (const char* session : {"launch", "start", "stop", "shutdown", "sessions", "cancel"})
+        if (first == session) {
+            std::fprintf(stderr,
+                         "sightline: error: '%s' is an nsys session command; Sightline has no sessions: run "
+                         "'sightline profile [options] PROGRAM', with a capture range (-c cudaProfilerApi, "
+                         "-c nvtx -p RANGE) or --delay/--duration to choose what is recorded\n",
+                         first.c_str());
+            return 2;
+        }
     std::fprintf(stderr, "sightline: error: unknown command '%s' (see 'sightline --help')\n", first.c_str());
     return 2;
 }

@@ -107,9 +107,9 @@ Result<GpuMetricsOptions> parseGpuMetricsDevices(std::string_view text) {
 Result<double> parseGpuMetricsFrequency(std::string_view text) {
     double v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || !(v >= 1 && v <= 10000))
+    if (ec != std::errc() || end != text.data() + text.size() || !(v >= 1 && v <= 200000))
         return makeError("--gpu-metrics-frequency: '" + std::string(text) +
-                         "' is not a rate in Hz between 1 and 10000");
+                         "' is not a rate in Hz between 1 and 200000");
     return v;
 }
 

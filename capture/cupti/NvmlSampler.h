@@ -28,7 +28,10 @@ struct GpuMetricsOptions {
 
 // "none", "all" or a comma-separated list of device indices ("0,2").
 Result<GpuMetricsOptions> parseGpuMetricsDevices(std::string_view text);
-// Hz in [1, 10000].
+// NVML is read at most this often: its counters change about every 1/6 s, and each read of every
+// metric takes tens of microseconds of the launcher's CPU.
+constexpr double kMaxGpuMetricsHz = 10000;
+// Hz in [1, 200000] (nsys's range); rates above kMaxGpuMetricsHz are sampled at that rate.
 Result<double> parseGpuMetricsFrequency(std::string_view text);
 
 class NvmlSampler {

@@ -31,6 +31,11 @@ file(WRITE ${WORK}/text.rep "not a report")
 run(1 ${SIGHTLINE} info ${WORK}/text.rep)
 run(2 ${SIGHTLINE} info --bogus ${WORK}/g.rep)
 run(2 ${SIGHTLINE} nosuchcommand)
+# nsys's session commands: said to be nsys's, with what to run instead.
+run(2 ${SIGHTLINE} launch -t cuda /bin/true)
+if(NOT ERR MATCHES "nsys session command" OR NOT ERR MATCHES "sightline profile")
+  message(FATAL_ERROR "launch message: ${ERR}")
+endif()
 # The CLI installs on headless GPU servers: it must not link Qt.
 execute_process(COMMAND ldd ${SIGHTLINE} OUTPUT_VARIABLE libs)
 if(libs MATCHES "libQt")
