@@ -502,6 +502,9 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     // The report.
     add(Opt(P, "output", 'o', K::Text, "NAME", "report%n",
             "report name: %p root pid, %h host, %n next free number, %q{ENV} a variable, %% %")
+            .differs("a Sightline report: .rep is added unless the name ends in .rep, .nsys-rep or "
+                     ".qdrep (kept as given, so scripts that read X.nsys-rep back work; nsys-ui cannot "
+                     "open it)")
             .group("Output"));
     add(Opt(P, "output-dir", 0, K::Text, "DIR", "", "folder of the report when -o has none")
             .extension()
