@@ -38,6 +38,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
     o.optionsText = a.optionsText;
     o.forceOverwrite = a.isTrue("force-overwrite");
     if (Status s = parseTraceList(a.value("trace"), o); !s) return s;
+    o.cudaNamed = o.traceCuda && a.given("trace");
     o.osrtThresholdNs = std::stoll(a.value("osrt-threshold"));
     if (a.given("osrt-backtrace-threshold"))
         o.osrtBacktraceThresholdNs = std::stoll(a.value("osrt-backtrace-threshold"));

@@ -33,6 +33,7 @@ struct ProfileOptions {
     std::string output;  // pattern (%p %h %q{ENV} %%); empty: report1.rep, report2.rep, ...
     bool forceOverwrite = false;
     bool traceCuda = true, traceNvtx = true, traceOsrt = true;
+    bool cudaNamed = false;  // -t given, with cuda in it: a machine without a driver is noted
     bool traceMpi = false;
     bool traceOpenmp = false;
     bool traceCublas = false, traceCudnn = false, traceNccl = false;  // -t cublas,cudnn,nccl

@@ -184,6 +184,14 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     if (!in.schedProblem.empty()) b.addDiagnostic("sched.unavailable", 1, in.schedProblem);
     if (!in.samplingProblem.empty())
         b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
+    // -t cuda named on a machine whose kernel has no NVIDIA driver: the program's CUDA calls
+    // failed before any could be traced (the driver loads our module), so say why there are no
+    // CUDA rows. Not for the default -t, which CPU-only programs and machines use all the time.
+    if (o.cudaNamed && b.report().eventCount(EventKind::CudaApi) == 0 &&
+        !std::filesystem::exists("/proc/driver/nvidia/version"))
+        b.addDiagnostic("cuda.no_driver", 1,
+                        "-t cuda: this machine has no NVIDIA driver (/proc/driver/nvidia/version "
+                        "is absent), so no CUDA call could run or be traced");
     if (in.cudaRequestedButUnavailable)
         b.addDiagnostic("cuda.unavailable", 1,
                         "CUDA tracing was requested but this build has no CUDA capture module");
@@ -242,7 +250,7 @@ std::string_view diagnosticPrefix(std::string_view name) {
     if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
         name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
         name == "python.samples_joined" || name == "pytorch.enabled" ||
-        name == "cuda.cupti_loaded" || name == "mpi.not_found" ||
+        name == "cuda.cupti_loaded" || name == "cuda.no_driver" || name == "mpi.not_found" ||
         name == "openmp.not_found" || name == "openmp.no_ompt" || name == "cublas.not_found" ||
         name == "cudnn.not_found" || name == "nccl.not_found")
         return "note: ";
