@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/rep/RepReader.h"
+#include "model/rep/ReportName.h"
 #if __has_include("model/import/OpenAny.h")
 #include "model/import/OpenAny.h"
 #define SIGHTLINE_CLI_OPEN_ANY 1
@@ -31,11 +32,10 @@ inline Result<std::shared_ptr<Report>> openReportInput(const std::string& path, 
 inline std::vector<std::string> reportPaths(const std::vector<std::string>& given) {
     std::vector<std::string> paths;
     for (const std::string& g : given) {
-        std::filesystem::path p(g);
+        const std::string_view ext = reportExtensionOf(g);
         std::error_code ec;
-        const std::string ext = p.extension().string();
-        if ((ext == ".nsys-rep" || ext == ".qdrep") && !std::filesystem::exists(p, ec)) {
-            const std::string rep = std::filesystem::path(p).replace_extension(".rep").string();
+        if (!ext.empty() && ext != ".rep" && !std::filesystem::exists(g, ec)) {
+            const std::string rep = g.substr(0, g.size() - ext.size()) + ".rep";
             if (std::filesystem::is_regular_file(rep, ec)) {
                 std::fprintf(stderr, "sightline: note: %s does not exist; reading %s\n", g.c_str(), rep.c_str());
                 paths.push_back(rep);

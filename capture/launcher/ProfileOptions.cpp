@@ -248,10 +248,9 @@ std::string nextDefaultReportName(const std::string& dir) {
 
 std::string numberedName(const std::string& path, int index) {
     if (index <= 0) return path;
-    for (std::string_view ext : kReportExtensions)
-        if (hasReportExtension(path) && path.ends_with(ext))
-            return path.substr(0, path.size() - ext.size()) + "." + std::to_string(index) + std::string(ext);
-    return path + "." + std::to_string(index) + ".rep";
+    const std::string_view ext = reportExtensionOf(path);
+    return path.substr(0, path.size() - ext.size()) + "." + std::to_string(index) +
+           std::string(ext.empty() ? ".rep" : ext);
 }
 
 }  // namespace sl::capture

@@ -186,9 +186,10 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         b.addDiagnostic("sampling.unavailable", 1, in.samplingProblem);
     // -t cuda named on a machine whose kernel has no NVIDIA driver: the program's CUDA calls
     // failed before any could be traced (the driver loads our module), so say why there are no
-    // CUDA rows. Not for the default -t, which CPU-only programs and machines use all the time.
+    // CUDA rows. Not for the default -t, which CPU-only programs and machines use all the time,
+    // nor under WSL, whose GPU (/dev/dxg) has no driver in /proc.
     if (o.cudaNamed && b.report().eventCount(EventKind::CudaApi) == 0 &&
-        !std::filesystem::exists("/proc/driver/nvidia/version"))
+        !std::filesystem::exists("/proc/driver/nvidia/version") && !std::filesystem::exists("/dev/dxg"))
         b.addDiagnostic("cuda.no_driver", 1,
                         "-t cuda: this machine has no NVIDIA driver (/proc/driver/nvidia/version "
                         "is absent), so no CUDA call could run or be traced");

@@ -11,13 +11,18 @@ namespace sl {
 
 inline constexpr std::array<std::string_view, 3> kReportExtensions = {".rep", ".nsys-rep", ".qdrep"};
 
-// Whether `name` ends in one of kReportExtensions.
-inline bool hasReportExtension(std::string_view name) {
+// The one of kReportExtensions `name` ends in (after a file name of at least one character), or
+// "" if none.
+inline std::string_view reportExtensionOf(std::string_view name) {
     const size_t slash = name.find_last_of('/');
     const std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
     for (std::string_view ext : kReportExtensions)
-        if (base.size() > ext.size() && base.ends_with(ext)) return true;
-    return false;
+        if (base.size() > ext.size() && base.ends_with(ext)) return ext;
+    return {};
+}
+
+inline bool hasReportExtension(std::string_view name) {
+    return !reportExtensionOf(name).empty();
 }
 
 // `name` as the report's file name: ".rep" added unless it has a report extension.
