@@ -140,13 +140,11 @@ struct ChildSetup {
     bool inheritEnvironment = true;  // -n false: start from an empty environment
 };
 
-// In the child: waits for the go byte (context-switch events are open by then), sets up and
-// execs the program; on failure reports errno through errFd.
+// In the child: makes the program's environment and output, waits for the go byte (the perf
+// events are open by then: the first of a boot, or after a second without any, waits for the
+// kernel's RCU grace period, which this set-up runs beside), restores the signal dispositions
+// and execs the program; on failure reports errno through errFd.
 [[noreturn]] void execChild(const ChildSetup& c) {
-    char byte;
-    while (read(c.goFd, &byte, 1) < 0 && errno == EINTR) {
-    }
-    for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
     if (c.stdoutFd >= 0) dup2(c.stdoutFd, 1);
     if (c.stderrFd >= 0) dup2(c.stderrFd, 2);
     // -n false: only what tracing needs and the -e variables (execvp then searches the default
@@ -156,6 +154,11 @@ struct ChildSetup {
     std::vector<char*> argv;
     for (const auto& a : *c.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    char byte;
+    while (read(c.goFd, &byte, 1) < 0 && errno == EINTR) {
+    }
+    // After the wait, as before it: a Ctrl+C meanwhile reaches the launcher's handler here.
+    for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
     execvp(argv[0], argv.data());
     int e = errno;
     [[maybe_unused]] ssize_t w = write(c.errFd, &e, sizeof e);
