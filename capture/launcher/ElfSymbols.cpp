@@ -35,16 +35,37 @@ struct ElfSymbols::Source {
         if (offset % alignof(T) != 0) return nullptr;  // a corrupt header: refuse, never UB
         if (memory) return reinterpret_cast<const T*>(memory + offset);
         const size_t bytes = static_cast<size_t>(count * sizeof(T));
-        auto piece = std::make_unique<uint8_t[]>(std::max<size_t>(bytes, 1));
-        for (size_t done = 0; done < bytes;) {
-            const ssize_t n = ::pread(fd, piece.get() + done, bytes - done,
-                                      static_cast<off_t>(offset + done));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return nullptr;  // cut short since it was opened
-            done += static_cast<size_t>(n);
-        }
+        // Not zeroed first: pread fills it (cc1's symbols: 2 MB that were written twice).
+        auto piece = std::make_unique_for_overwrite<uint8_t[]>(std::max<size_t>(bytes, 1));
+        if (!readAt(piece.get(), bytes, offset)) return nullptr;  // cut short since opened
         pieces.push_back(std::move(piece));
         return reinterpret_cast<const T*>(pieces.back().get());
+    }
+    // Appends `bytes` at `offset` to `out`, read straight into it (a string table is kept whole:
+    // no second copy). False, and `out` as it was, when they are not all in the file.
+    bool appendTo(std::string& out, uint64_t offset, uint64_t bytes) const {
+        if (offset > size || bytes > size - offset) return false;
+        const size_t at = out.size();
+        if (memory) {
+            out.append(reinterpret_cast<const char*>(memory + offset), static_cast<size_t>(bytes));
+            return true;
+        }
+        out.resize(at + static_cast<size_t>(bytes));
+        if (readAt(reinterpret_cast<uint8_t*>(out.data() + at), static_cast<size_t>(bytes), offset))
+            return true;
+        out.resize(at);
+        return false;
+    }
+
+private:
+    bool readAt(uint8_t* to, size_t bytes, uint64_t offset) const {
+        for (size_t done = 0; done < bytes;) {
+            const ssize_t n = ::pread(fd, to + done, bytes - done, static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return false;
+            done += static_cast<size_t>(n);
+        }
+        return true;
     }
 };
 
@@ -175,13 +196,13 @@ Status ElfSymbols::readSymbols(const std::shared_ptr<Source>& file, const std::s
             if (sh[i].sh_link >= eh->e_shnum) continue;
             const Elf64_Shdr& strSec = sh[sh[i].sh_link];
             const auto* syms = f.at<Elf64_Sym>(sh[i].sh_offset, sh[i].sh_size / sizeof(Elf64_Sym));
-            const auto* strs = f.at<char>(strSec.sh_offset, strSec.sh_size);
-            if (!syms || !strs || strSec.sh_size == 0 || strs[strSec.sh_size - 1] != 0)
+            auto [at, first] = copied.try_emplace(sh[i].sh_link, m_strings.size());
+            const uint64_t base = at->second;
+            const bool stringsRead = !first || (strSec.sh_size != 0 &&
+                                                f.appendTo(m_strings, strSec.sh_offset, strSec.sh_size));
+            if (!syms || !stringsRead || m_strings[base + strSec.sh_size - 1] != 0)
                 return makeError(path + ": symbol table " + std::to_string(i) +
                                  " or its strings past the end of the file (or misaligned)");
-            auto [at, first] = copied.try_emplace(sh[i].sh_link, m_strings.size());
-            if (first) m_strings.append(strs, strSec.sh_size);
-            const uint64_t base = at->second;
             for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
                 if (!isFunction(syms[k]) || syms[k].st_name >= strSec.sh_size) continue;
                 uint64_t size = syms[k].st_size;
