@@ -253,9 +253,13 @@ int runProfile(int argc, char** argv) {
     const int progressFd = o.progressFd;
     capture::Launcher launcher(std::move(o));
     auto r = launcher.run();
+    // What is said after the capture (exports, --stats, their messages) must not turn the
+    // program's exit code into a SIGPIPE of ours: a closed output only loses the text.
+    signal(SIGPIPE, SIG_IGN);
     if (!r) {
         if (progressFd >= 0) capture::ProgressChannel(progressFd).error(r.error());
-        return fail(r.error());
+        const int failed = fail(r.error());
+        return launcher.startFailureExitCode() ? launcher.startFailureExitCode() : failed;
     }
     int failures = writeExports(r->reports, *args);
     if (args->isTrue("stats")) failures += printStats(r->reports);

@@ -52,9 +52,13 @@ namespace fs = std::filesystem;
 constexpr int64_t kLongestWaitNs = 250'000'000;
 
 volatile sig_atomic_t g_stopSignal = 0;
+volatile sig_atomic_t g_stopFromTerminal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
-void onStopSignal(int sig) {
+void onStopSignal(int sig, siginfo_t* info, void*) {
+    // SI_KERNEL: the terminal's (Ctrl+C, Ctrl+\, a hang-up), which it sends to the whole
+    // foreground process group: the program, in ours, has it already.
+    g_stopFromTerminal = info && info->si_code == SI_KERNEL;
     g_stopSignal = sig;
     g_stopCount = g_stopCount + 1;
     WakePipe::notify();
@@ -259,12 +263,20 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             handledStops = g_stopCount;
             const int sig = g_stopSignal;
             const char* abbrev = sigabbrev_np(sig);
-            say(std::string("received SIG") + (abbrev ? abbrev : "?") +
-                ": stopping the capture and ending the program (again to kill it)");
-            // The same signal, as without the profiler: the terminal may have sent it to us only
-            // (kill -TERM <sightline>), and shell scripts' background jobs ignore SIGINT but not
-            // SIGTERM.
-            killTree(sig);
+            const std::string name = std::string("SIG") + (abbrev ? abbrev : "?");
+            // From the terminal, the program had it too, once, as without the profiler, unless
+            // it left our process group (then it is sent on, as to a program that did not get
+            // it). Sent to sightline alone (kill -TERM <sightline>), it is sent on: the same
+            // signal (shell scripts' background jobs ignore SIGINT but not SIGTERM).
+            const pid_t group = getpgid(child);
+            if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
+                say("received " + name + " from the terminal, as the program did: stopping the "
+                    "capture when it ends (again to kill it)");
+            } else {
+                say("received " + name + ": stopping the capture and ending the program (again "
+                    "to kill it)");
+                killTree(sig);
+            }
             killDeadline = now + 5'000'000'000;
         } else if (stopped && g_stopCount > handledStops) {
             // A second Ctrl+C: the user does not want to wait for the program to wind down.
@@ -315,6 +327,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             if (r == child) {
                 w.rootStatus = st;
                 w.rootDone = true;
+                w.rootKilledByUs = w.killedByUs;
                 // --wait=primary: the program's end is the capture's; re-parented descendants
                 // run on untraced.
                 if (!m_o.waitAll && !stopped) {
@@ -433,6 +446,9 @@ Result<ProfileResult> Launcher::run() {
         if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
         m_progress.message(s);
     };
+    // A closed stderr (sightline profile ... 2>&1 | head -1) must not end the capture before
+    // its report; the program gets the disposition back (its restore list, below).
+    SignalHandlers pipeIgnored({SIGPIPE}, SIG_IGN);
     // Step 1: everything that can fail before the program runs.
     auto planned = preflight(say);
     if (!planned) return makeError(planned.error());
@@ -453,10 +469,13 @@ Result<ProfileResult> Launcher::run() {
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     g_stopSignal = 0;
+    g_stopFromTerminal = 0;
     g_stopCount = 0;
     g_rangeEnded = 0;
     WakePipe wake;  // before the handlers that write to it
-    SignalHandlers stops({SIGINT, SIGTERM, SIGHUP}, onStopSignal);
+    SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
+                         SignalHandlers::KeepIgnored::Yes);
+
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
     // SA_RESTART: the launcher's other threads' reads and writes go on; their polls and timed
     // waits may return early (EINTR), which each of them handles.
@@ -533,6 +552,7 @@ Result<ProfileResult> Launcher::run() {
     setup.restore = stops.previous();
     for (const auto& r : rangeEnd.previous()) setup.restore.push_back(r);
     for (const auto& r : childEnded.previous()) setup.restore.push_back(r);
+    for (const auto& r : pipeIgnored.previous()) setup.restore.push_back(r);
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
@@ -572,6 +592,8 @@ Result<ProfileResult> Launcher::run() {
         program.done();
         cpuSampler.stop();  // first: it may hand records to sched
         sched.stop();
+        // As a shell says it: 127 for a program not found, 126 for one found but not run.
+        m_startFailureExitCode = execErr == ENOENT || execErr == ENOTDIR ? 127 : 126;
         return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
     }
     err.read.reset();
@@ -715,7 +737,9 @@ Result<ProfileResult> Launcher::run() {
     if (tw.rootDone) {
         result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)
                                                    : 128 + WTERMSIG(tw.rootStatus);
-        if (WIFSIGNALED(tw.rootStatus) && !tw.killedByUs) result.signal = WTERMSIG(tw.rootStatus);
+        // Killed by the program's own signal (not ours: --duration, a second Ctrl+C, the
+        // SIGKILL after 5 s), even when what ran on after it was killed by us.
+        if (WIFSIGNALED(tw.rootStatus) && !tw.rootKilledByUs) result.signal = WTERMSIG(tw.rootStatus);
     }
     return result;
 }

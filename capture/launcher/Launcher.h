@@ -37,6 +37,9 @@ public:
     // Where libsightline-inject.so is: $SIGHTLINE_INJECT_DIR, next to the executable in the
     // install tree (<prefix>/bin -> <prefix>/<libdir>/sightline), or the build tree.
     static std::string findModuleDir();
+    // After run() failed because the program could not be executed: the exit code a shell
+    // gives then (127 not found, 126 not executable); 0 for other failures.
+    int startFailureExitCode() const { return m_startFailureExitCode; }
 
 private:
     // What the checks before the start found out.
@@ -59,6 +62,7 @@ private:
         int rootStatus = 0;
         bool rootDone = false, detached = false;
         bool killedByUs = false;  // the profiler ended the tree (duration, range end, SIGKILL)
+        bool rootKilledByUs = false;  // ... before the program's own process ended
         int64_t captureEnd = INT64_MAX;  // when the capture stopped early (duration, Ctrl+C)
     };
     // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
@@ -72,6 +76,7 @@ private:
 
     ProfileOptions m_o;
     ProgressChannel m_progress;
+    int m_startFailureExitCode = 0;
     std::string m_arenaDir;  // the arenas' directory of the running capture ("" : the session's)
 };
 

@@ -64,6 +64,20 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handle
     }
 }
 
+SignalHandlers::SignalHandlers(std::initializer_list<int> signals,
+                               void (*action)(int, siginfo_t*, void*), KeepIgnored) {
+    struct sigaction sa {};
+    sa.sa_sigaction = action;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : signals) {
+        struct sigaction old {};
+        if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        sigaction(sig, &sa, &old);
+        m_old.emplace_back(sig, old);
+    }
+}
+
 SignalHandlers::~SignalHandlers() {
     for (const auto& [sig, old] : m_old) sigaction(sig, &old, nullptr);
 }

@@ -58,6 +58,12 @@ private:
 class SignalHandlers {
 public:
     SignalHandlers(std::initializer_list<int> signals, void (*handler)(int), int flags = 0);
+    // With the sender's siginfo (SA_SIGINFO). A signal the profiler was started with ignored
+    // (nohup: SIGHUP; a script's background job: SIGINT and SIGQUIT) stays ignored, as it is
+    // for the program, which inherits that: nothing is installed for it.
+    enum class KeepIgnored { Yes };
+    SignalHandlers(std::initializer_list<int> signals, void (*action)(int, siginfo_t*, void*),
+                   KeepIgnored);
     ~SignalHandlers();
     SignalHandlers(const SignalHandlers&) = delete;
     SignalHandlers& operator=(const SignalHandlers&) = delete;

@@ -1,13 +1,18 @@
 #pragma once
 // Helpers for the end-to-end capture tests: run `sightline profile` on a test client, load the
 // report, and query it (events of a kind by name, processes by exit code, ...).
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -77,6 +82,60 @@ inline int runProcess(const std::vector<std::string>& args, const std::string& c
                         sigintAfterMs > 0 ? std::vector<TimedSignal>{{sigintAfterMs, SIGINT}}
                                           : std::vector<TimedSignal>{},
                         nullptr, cwd);
+}
+
+// Runs argv as the foreground job of a new terminal (a pseudo-terminal it controls) and types
+// `key` on it after `afterMs` (Ctrl+C: "\x03", Ctrl+\\: "\x1c"): the terminal then signals the
+// whole foreground process group, as a user's keyboard does. Returns the wait status; what the
+// job printed goes to *output.
+inline int runOnTerminal(const std::vector<std::string>& args, int afterMs, const char* key,
+                         std::string* output = nullptr) {
+    const int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return -1;
+    const std::string slave = ptsname(master);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        const int fd = open(slave.c_str(), O_RDWR);
+        if (fd < 0 || ioctl(fd, TIOCSCTTY, 0) != 0) _exit(122);
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(master);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(121);
+    }
+    std::string out;
+    const auto start = std::chrono::steady_clock::now();
+    bool typed = false;
+    int st = 0;
+    for (;;) {
+        const double ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - start).count();
+        if (!typed && ms >= afterMs) {
+            if (write(master, key, std::strlen(key)) > 0) typed = true;
+        }
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, 20) > 0) {
+            char buf[4096];
+            const ssize_t n = read(master, buf, sizeof buf);
+            if (n > 0) out.append(buf, static_cast<size_t>(n));
+        }
+        if (waitpid(pid, &st, WNOHANG) == pid) break;
+    }
+    for (char buf[4096];;) {  // what is left in the terminal
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, 50) <= 0) break;
+        const ssize_t n = read(master, buf, sizeof buf);
+        if (n <= 0) break;
+        out.append(buf, static_cast<size_t>(n));
+    }
+    close(master);
+    if (output) *output = out;
+    return st;
 }
 
 inline int exitCodeOf(int status) {

@@ -43,8 +43,16 @@ TEST(ProfileOptions, BadValuesAreUsageErrors) {
     EXPECT_EQ(code, 2);
     out =
         runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "/nonexistent/program"}, &code);
-    EXPECT_EQ(code, 1);
+    EXPECT_EQ(code, 127);  // as a shell says "not found"
     EXPECT_NE(out.find("cannot run '/nonexistent/program'"), std::string::npos) << out;
+    CaptureDir dir;
+    const std::string notExecutable = dir.path() + "/data.txt";
+    { std::ofstream(notExecutable) << "not a program\n"; }
+    out = runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.path() + "/r",
+                              notExecutable},
+                             &code);
+    EXPECT_EQ(code, 126);  // found, not executable
+    EXPECT_NE(out.find("Permission denied"), std::string::npos) << out;
 }
 
 TEST(ProfileOptions, DefaultNamesNeverOverwrite) {

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "tests/capture/CaptureTestUtil.h"
@@ -455,6 +456,92 @@ TEST(SignalCapture, SecondCtrlCKillsTheProgram) {
     auto r = load(dir.file("twice.rep"));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->processes[0].exitSignal, SIGKILL);
+}
+
+// Ctrl+C on the terminal reaches the whole foreground process group: the program has it from
+// the terminal, once, as without the profiler. The profiler sent it on as well before, so a
+// program that cleans up on the first one was interrupted by a second.
+TEST(SignalCapture, CtrlCOnTheTerminalReachesTheProgramOnce) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string script = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    std::string out;
+    // The client's own verdict without the profiler first: one Ctrl+C, the clean-up, exit 0.
+    ASSERT_EQ(exitCodeOf(runOnTerminal({SIGHTLINE_PYTHON, script, "cleanup"}, 1500, "\x03", &out)),
+              0) << out;
+    CaptureDir dir;
+    const int st = runOnTerminal({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("tty.rep"),
+                                  SIGHTLINE_PYTHON, script, "cleanup"},
+                                 2500, "\x03", &out);
+    EXPECT_EQ(exitCodeOf(st), 0) << out;
+    EXPECT_NE(out.find("cleanup complete"), std::string::npos) << out;
+    auto r = load(dir.file("tty.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitCode, 0);
+}
+
+// Ctrl+\ (SIGQUIT) from the terminal ends the program as without the profiler, and the report
+// is written (the profiler died by it before, with no report and its session left behind).
+TEST(SignalCapture, CtrlBackslashEndsTheProgramAndTheReportIsWritten) {
+    CaptureDir dir;
+    std::string out;
+    const int st = runOnTerminal({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("quit.rep"),
+                                  "/bin/sh", "-c", "sleep 10; exit 4"},
+                                 1500, "\x1c", &out);
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGQUIT) << out;  // sh dies by it, then the profiler
+    auto r = load(dir.file("quit.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(r->processes[0].exitSignal, SIGQUIT);
+}
+
+// Started under nohup (SIGHUP ignored), the profiler keeps ignoring it, as the program does: a
+// hang-up sent to the group ends neither (the profiler caught it before, and ended the program).
+TEST(SignalCapture, ProfilerStartedWithSighupIgnoredKeepsIgnoringIt) {
+    if (access("/usr/bin/nohup", X_OK) != 0 || access("/usr/bin/setsid", X_OK) != 0)
+        GTEST_SKIP() << "no /usr/bin/nohup or /usr/bin/setsid";
+    CaptureDir dir;
+    // The program sends the hang-up to its whole process group, profiler included: a group of
+    // their own (setsid), not the test runner's.
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/usr/bin/setsid", "-w", "/usr/bin/nohup", SIGHTLINE_CLI, "profile", "-o",
+         dir.file("nohup.rep"), "/bin/sh", "-c", "kill -HUP 0; sleep 0.3; exit 6"},
+        &code);
+    EXPECT_EQ(code, 6) << out;
+    // Not caught, so not sent on, and no SIGKILL 5 s later for a program that runs on.
+    EXPECT_EQ(out.find("received SIGHUP"), std::string::npos) << out;
+    auto r = load(dir.file("nohup.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitCode, 6);
+}
+
+// The program ended by the signal it was sent, and a background job it left was then killed by
+// the profiler (SIGKILL after 5 s): the profiler still ends by the program's signal, so that a
+// calling script's loop stops as it would without it (it exited 130 before).
+TEST(SignalCapture, ProfilerEndsByTheProgramsSignalWhenStragglersWereKilled) {
+    CaptureDir dir;
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bg.rep"),
+                                 "/bin/sh", "-c", "trap '' INT; (trap '' INT; sleep 30) & "
+                                                  "trap - INT; sleep 30"},
+                                {{800, SIGINT}});
+    EXPECT_TRUE(WIFSIGNALED(st)) << "exit " << exitCodeOf(st);
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGINT);
+}
+
+// A closed standard error (sightline profile ... 2>&1 | head -1) loses text, not the capture:
+// the profiler died by SIGPIPE on its own messages before, with the program's exit code lost.
+TEST(SignalCapture, ClosedStderrDoesNotEndTheProfiler) {
+    if (access("/bin/bash", X_OK) != 0) GTEST_SKIP() << "no /bin/bash (for PIPESTATUS)";
+    CaptureDir dir;
+    const std::string script = dir.file("pipe.sh");
+    std::ofstream(script) << SIGHTLINE_CLI << " profile -f true -o " << dir.file("pipe.rep")
+                          << " sh -c 'sleep 0.3; exit 3' 2>&1 | head -c 1 >/dev/null\n"
+                          << "echo status ${PIPESTATUS[0]}\n";
+    int code = 0;
+    const std::string out = runCapturingStdout({"/bin/bash", script}, &code);
+    EXPECT_NE(out.find("status 3"), std::string::npos) << out;  // 141 (SIGPIPE) before
+    auto r = load(dir.file("pipe.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitCode, 3);
 }
 
 // Loading the injected module must cost a process little: its tables are zero pages the kernel

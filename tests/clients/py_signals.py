@@ -4,6 +4,8 @@ Modes:
   dispositions  Python's own view at start (SIGINT: KeyboardInterrupt, SIGTERM/SIGHUP: default),
                 then Ctrl+C as KeyboardInterrupt; exits 7 when all of it holds, 1 otherwise.
   forkserver    a multiprocessing Pool with the forkserver start method; exits 0 when it works.
+  cleanup       waits for Ctrl+C, then cleans up for 0.5 s: exits 0 when one SIGINT came (a
+                second during the clean-up ends it by SIGINT), 1 when none came in 8 s.
 """
 import multiprocessing
 import os
@@ -45,5 +47,17 @@ def forkserver():
     return 0 if result == [1, 2, 3] else 1
 
 
+def cleanup():
+    print("ready", flush=True)
+    try:
+        time.sleep(8)
+    except KeyboardInterrupt:
+        time.sleep(0.5)  # the clean-up: a second SIGINT here is a second KeyboardInterrupt
+        print("cleanup complete", flush=True)
+        return 0
+    return 1
+
+
 if __name__ == "__main__":
-    sys.exit({"dispositions": dispositions, "forkserver": forkserver}[sys.argv[1]]())
+    sys.exit({"dispositions": dispositions, "forkserver": forkserver,
+              "cleanup": cleanup}[sys.argv[1]]())
