@@ -6,6 +6,7 @@
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
+#include "app/cli/ExportName.h"
 #include "model/analysis/StatsCommon.h"
 #include "model/analysis/TimeRange.h"
 #include "model/export/ChromeTraceExporter.h"
@@ -16,16 +17,6 @@
 
 namespace sl::cli {
 namespace {
-
-std::string defaultOutput(const std::string& input, const std::string& type) {
-    std::filesystem::path p(input);
-    p.replace_extension();
-    if (type == "sqlite") return p.string() + ".sqlite";
-    if (type == "json") return p.string() + ".json";
-    if (type == "text") return p.string() + ".txt";
-    if (type == "info") return p.string() + ".info.json";
-    return p.string() + "_csv";
-}
 
 // text and info: what `sightline info` prints, to a file or stdout.
 int exportSummary(const std::string& input, const std::string& type, const std::string& output,
@@ -55,7 +46,7 @@ int runExport(int argc, char** argv) {
         return usageError("export", "--tables applies to sqlite and csv");
     if (output == "-" && type != "json" && type != "text" && type != "info")
         return usageError("export", "only --type json, text or info can be written to stdout ('-o -')");
-    if (output.empty()) output = defaultOutput(inputs[0], type);
+    if (output.empty()) output = exportFileName(inputs[0], type);
     if (type == "text" || type == "info") return exportSummary(inputs[0], type, output, force);
     exporter::ExportOptions o;
     o.overwrite = force;

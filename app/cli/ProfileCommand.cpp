@@ -11,6 +11,7 @@
 
 #include "app/cli/Command.h"
 #include "app/cli/CommandLine.h"
+#include "app/cli/ExportName.h"
 #include "app/cli/RemoteCommand.h"
 #include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/Launcher.h"
@@ -147,11 +148,36 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
 }
 
 // --export: each type next to each report, as `sightline export` writes it.
-int writeExports(const std::vector<std::string>& reports, const ParsedArgs& a) {
+// The --export types written after the capture (none: "none" or not given).
+std::vector<std::string> exportTypes(const ParsedArgs& a) {
     std::vector<std::string> types;
     for (const auto& v : a.values("export"))
         for (const auto& t : options::splitCommaList(v))
             if (t == "sqlite" || t == "json" || t == "text") types.push_back(t);
+    return types;
+}
+
+// --export's files must be new (or -f), as the report must: a program that ran for an hour
+// must not end in "already exists". Checked before it starts wherever the report's name is known
+// then (not with %p, nor a default name, nor numbered reports of repeated ranges).
+Status checkExportsAreNew(const ParsedArgs& a, const capture::ProfileOptions& o) {
+    if (o.forceOverwrite || o.output.empty() || capture::patternUsesPid(o.output) ||
+        capture::repeats(o.rangeEnd))
+        return {};
+    auto report = capture::expandOutputPattern(o.output, 0);
+    if (!report) return {};  // the launcher says what is wrong with it
+    for (const auto& type : exportTypes(a)) {
+        const std::string path = exportFileName(*report, type);
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec))
+            return makeError("--export " + type + ": " + path +
+                             " already exists (use -f/--force-overwrite to replace it)");
+    }
+    return {};
+}
+
+int writeExports(const std::vector<std::string>& reports, const ParsedArgs& a) {
+    const std::vector<std::string> types = exportTypes(a);
     int failures = 0;
     for (const auto& report : reports)
         for (const auto& type : types) {
@@ -249,6 +275,7 @@ int runProfile(int argc, char** argv) {
         std::filesystem::create_directories(dir, ec);
         if (ec) return fail("--output-dir: cannot create " + dir + ": " + ec.message());
     }
+    if (Status s = checkExportsAreNew(*args, o); !s) return fail(s.error());
     warnAboutEnvironment(o);
     const int progressFd = o.progressFd;
     capture::Launcher launcher(std::move(o));

@@ -55,6 +55,28 @@ TEST(ProfileOptions, BadValuesAreUsageErrors) {
     EXPECT_NE(out.find("Permission denied"), std::string::npos) << out;
 }
 
+// --export's file is checked before the program starts, as the report's is: it used to be found
+// only after the run, which then ended in "already exists" with exit code 1.
+TEST(ProfileOptions, ExistingExportFileStopsBeforeTheProgramStarts) {
+    CaptureDir dir;
+    { std::ofstream(dir.file("r.sqlite")) << "an earlier export\n"; }
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("r"), "--export", "sqlite",
+         "/bin/sh", "-c", "touch " + dir.file("ran")},
+        &code);
+    EXPECT_EQ(code, 1) << out;
+    EXPECT_NE(out.find("r.sqlite already exists"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("ran"))) << "the program ran";
+    EXPECT_FALSE(std::filesystem::exists(dir.file("r.rep")));
+    // With -f it is replaced.
+    runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("r"),
+                        "--export", "sqlite", "/bin/true"},
+                       &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_GT(std::filesystem::file_size(dir.file("r.sqlite")), 1000u);
+}
+
 TEST(ProfileOptions, DefaultNamesNeverOverwrite) {
     CaptureDir dir;
     std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q",       "true",
