@@ -718,9 +718,14 @@ Result<ProfileResult> Launcher::run() {
                          session.path() + " -o REPORT.rep");
     }
     if (keepRaw) {
+        // What import can add is what the arenas still hold; what a process could not write
+        // (in.writeLosses, the report's capture.write_failed) is gone either way.
         say("warning: some buffers could not be added to the capture; the raw capture is kept in " +
             session.path() + " (buffers in " + arenas.path() + "): when there is room again, "
-            "sightline import " + session.path() + " -o REPORT.rep makes the complete report");
+            "sightline import " + session.path() + " -o REPORT.rep makes the report with them" +
+            (in.writeLosses.empty() ? std::string()
+                                    : " (not with what processes could not write: see "
+                                      "capture.write_failed in the report, lost)"));
     } else {
         // With --kill=none the program may still write: unlinked files are harmless.
         session.remove();
