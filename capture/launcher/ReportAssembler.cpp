@@ -203,8 +203,19 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                         "profiler and are not in this report");
     if (in.detached)
         b.addDiagnostic("capture.program_still_running", 1,
-                        "the duration ended with --kill=none: the program kept running and later "
-                        "events are not in the report");
+                        std::string(o.waitAll ? "the duration ended with --kill=none"
+                                              : "--wait=primary: the program ended") +
+                            ": processes still running then ran on untraced; their later events, "
+                            "and those they had recorded but not yet written out (each thread's "
+                            "current buffer), are not in the report");
+    // --delay longer than the program: an empty report must say why.
+    if (o.delayNs > 0 && in.sessionEnd < in.startMono + o.delayNs)
+        b.addDiagnostic("capture.delay_not_reached", 1,
+                        "the program ended " +
+                            std::to_string((in.sessionEnd - in.startMono) / 1'000'000) +
+                            " ms after its start, before --delay (" +
+                            std::to_string(o.delayNs / 1'000'000) +
+                            " ms) ended: nothing was recorded");
 
     Report& r = b.report();
     Session& s = r.session;

@@ -250,6 +250,20 @@ TEST(ProfileOptions, DelaySkipsTheStart) {
     for (const auto& e : ticks) EXPECT_GE(e.start, r->session.startMonotonicNs + 500'000'000);
 }
 
+// A --delay longer than the program: the empty report says why (it said "nothing was dropped").
+TEST(ProfileOptions, DelayLongerThanTheProgramIsSaid) {
+    CaptureDir dir;
+    EXPECT_EQ(profile(dir.file("late.rep"), {"--delay", "1"}, {"/bin/sh", "-c", "exit 2"}), 2);
+    auto r = load(dir.file("late.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.delay_not_reached"), 1);
+    CaptureDir other;  // and not when the delay ended before the program did
+    EXPECT_EQ(profile(other.file("on.rep"), {"--delay", "0.1"}, {"/bin/sleep", "0.4"}), 0);
+    auto on = load(other.file("on.rep"));
+    ASSERT_TRUE(on);
+    EXPECT_EQ(diagnostic(*on, "capture.delay_not_reached"), 0);
+}
+
 TEST(ProfileOptions, KillNoneLeavesTheProgramRunning) {
     CaptureDir dir;
     auto t0 = std::chrono::steady_clock::now();
