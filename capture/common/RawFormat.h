@@ -174,8 +174,10 @@ enum class MetaKind : uint32_t {
     Diagnostic = 17,      // {count}                                           {name, reason}
     ResourceHandle = 18,  // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
                           //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
-    Recovered = 19,       // {blocks, bytes}: written by the launcher, not the process: blocks
-                          //  taken from the process's buffer arena after it died unflushed
+    Recovered = 19,       // {blocks, bytes[, running]}: written by the launcher, not the
+                          //  process: blocks taken from the process's buffer arena after it
+                          //  died unflushed, or (running = 1) copied from the arena of a process
+                          //  still running when the capture ended (--kill=none, --wait=primary)
     UntracedImage = 20,   // {pid, time, reason (Untraceable)}                 {path, commandLine}
                           //  process pid (this one before exec, or a posix_spawn child) runs
                           //  an image our module cannot be loaded into (ExecCheck.h)

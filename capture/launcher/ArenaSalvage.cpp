@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <set>
+#include <vector>
 
 #include "capture/common/RawFormat.h"
 #include "capture/common/RawReader.h"
@@ -77,32 +79,52 @@ std::string createStream(const std::string& streamPath, const std::string& stem,
 }
 
 // One arena into its stream. Returns "" or what went wrong (the arena is then kept).
+// An arena file mapped read-only, its header checked.
+struct MappedArena {
+    void* map = MAP_FAILED;
+    uint64_t size = 0;
+    ArenaHeader h{};
+    const uint8_t* base() const { return static_cast<const uint8_t*>(map); }
+    const uint8_t* slot(uint32_t i) const {
+        return base() + kArenaHeaderBytes + static_cast<uint64_t>(h.slotBytes) * i;
+    }
+    ~MappedArena() {
+        if (map != MAP_FAILED) munmap(map, size);
+    }
+    // "" or what is wrong.
+    std::string open(const std::string& path) {
+        int afd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (afd < 0) return path + ": cannot open: " + std::strerror(errno);
+        struct stat st {};
+        fstat(afd, &st);
+        size = static_cast<uint64_t>(st.st_size);
+        if (size < kArenaHeaderBytes) {
+            ::close(afd);
+            return path + ": too short for an arena header";
+        }
+        map = mmap(nullptr, size, PROT_READ, MAP_SHARED, afd, 0);
+        ::close(afd);
+        if (map == MAP_FAILED) return path + ": cannot map: " + std::strerror(errno);
+        std::memcpy(&h, base(), sizeof h);
+        if (std::memcmp(h.magic, kArenaMagic, 8) != 0 || h.slotBytes < sizeof(ArenaSlotHeader) ||
+            kArenaHeaderBytes + static_cast<uint64_t>(h.slotBytes) * h.slotCount > size)
+            return path + ": not a buffer arena (bad header)";
+        return {};
+    }
+};
+
+// A slot that holds a block: used, its own, plausibly a buffer (a hole reads as zeros).
+bool holdsBlock(const ArenaSlotHeader& s, uint32_t index, uint32_t slotBytes) {
+    return s.used != 0 && s.slot == index + 1 && s.used % 8 == 0 && s.used <= s.capacity &&
+           s.capacity <= slotBytes - sizeof(ArenaSlotHeader);
+}
+
 std::string salvageOne(const std::string& arenaPath, const std::string& sessionStream,
                        const std::string& arenaStream, const std::string& stem,
                        SalvageSummary& sum) {
-    int afd = ::open(arenaPath.c_str(), O_RDONLY | O_CLOEXEC);
-    if (afd < 0) return arenaPath + ": cannot open: " + std::strerror(errno);
-    struct stat st {};
-    fstat(afd, &st);
-    const auto size = static_cast<uint64_t>(st.st_size);
-    if (size < kArenaHeaderBytes) {
-        ::close(afd);
-        return arenaPath + ": too short for an arena header";
-    }
-    void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, afd, 0);
-    ::close(afd);
-    if (map == MAP_FAILED) return arenaPath + ": cannot map: " + std::strerror(errno);
-    const auto* base = static_cast<const uint8_t*>(map);
-    struct Unmap {
-        void* p;
-        uint64_t n;
-        ~Unmap() { munmap(p, n); }
-    } unmap{map, size};
-    ArenaHeader h;
-    std::memcpy(&h, base, sizeof h);
-    if (std::memcmp(h.magic, kArenaMagic, 8) != 0 || h.slotBytes < sizeof(ArenaSlotHeader) ||
-        kArenaHeaderBytes + static_cast<uint64_t>(h.slotBytes) * h.slotCount > size)
-        return arenaPath + ": not a buffer arena (bad header)";
+    MappedArena arena;
+    if (std::string problem = arena.open(arenaPath); !problem.empty()) return problem;
+    const ArenaHeader& h = arena.h;
 
     if (h.failedBlocks) sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
     // The stream is in the session directory, or (made at the process's end) beside its arena,
@@ -128,14 +150,10 @@ std::string salvageOne(const std::string& arenaPath, const std::string& sessionS
     for (const RawBlock& b : stream->blocks()) present.insert({b.tid, b.seq});
     std::vector<Slot> missing;
     for (uint32_t i = 0; i < h.slotCount; ++i) {
-        const uint8_t* p = base + kArenaHeaderBytes + static_cast<uint64_t>(h.slotBytes) * i;
+        const uint8_t* p = arena.slot(i);
         ArenaSlotHeader s;
         std::memcpy(&s, p, sizeof s);
-        // A slot never used (a hole reads as zeros), returned, or not plausibly a buffer.
-        if (s.used == 0 || s.slot != i + 1 || s.used % 8 != 0 || s.used > s.capacity ||
-            s.capacity > h.slotBytes - sizeof(ArenaSlotHeader))
-            continue;
-        if (present.count({s.tid, s.seq})) continue;
+        if (!holdsBlock(s, i, h.slotBytes) || present.count({s.tid, s.seq})) continue;
         missing.push_back({s.tid, s.seq, p + sizeof(ArenaSlotHeader), s.used});
     }
     const uint64_t goodEnd = stream->fileBytes() - stream->damagedBytes();
@@ -180,9 +198,124 @@ std::string salvageOne(const std::string& arenaPath, const std::string& sessionS
     return {};
 }
 
+// A process still running when the capture ends (--kill=none, --wait=primary): its arena and
+// its stream are live, and neither is changed. Its committed blocks are copied out first (a
+// slot the process reused meanwhile is dropped: its block is in the stream by then), then its
+// stream as it is now; the copy of the stream, with the copied blocks it lacks, takes the
+// stream's name (the process goes on writing to the old file, unlinked, later removed with the
+// session). The merge then has what it recorded up to now, its name and command line included.
+std::string snapshotOne(const std::string& arenaPath, const std::string& sessionStream,
+                        const std::string& arenaStream, const std::string& stem,
+                        SalvageSummary& sum) {
+    MappedArena arena;
+    if (std::string problem = arena.open(arenaPath); !problem.empty()) return problem;
+    const ArenaHeader& h = arena.h;
+    if (h.failedBlocks) sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
+    struct Copied {
+        int64_t tid;
+        uint64_t seq;
+        std::vector<uint8_t> data;
+    };
+    std::vector<Copied> copied;
+    for (uint32_t i = 0; i < h.slotCount; ++i) {
+        const uint8_t* p = arena.slot(i);
+        ArenaSlotHeader before;
+        std::memcpy(&before, p, sizeof before);
+        // What the process committed: `used` is stored after the bytes it covers.
+        before.used = __atomic_load_n(&reinterpret_cast<const ArenaSlotHeader*>(p)->used,
+                                      __ATOMIC_ACQUIRE);
+        if (!holdsBlock(before, i, h.slotBytes)) continue;
+        Copied c{before.tid, before.seq, std::vector<uint8_t>(before.used)};
+        std::memcpy(c.data.data(), p + sizeof(ArenaSlotHeader), before.used);
+        ArenaSlotHeader after;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        std::memcpy(&after, p, sizeof after);
+        if (after.tid != before.tid || after.seq != before.seq || after.slot != before.slot ||
+            after.used < before.used)
+            continue;  // reused meanwhile: written to the stream first
+        copied.push_back(std::move(c));
+    }
+    std::string streamPath = sessionStream;
+    if (::access(streamPath.c_str(), F_OK) != 0) streamPath = arenaStream;
+    const std::string snapshot = streamPath + ".snapshot";
+    ::unlink(snapshot.c_str());
+    if (::access(streamPath.c_str(), F_OK) == 0) {
+        // The stream as it is now (a block the process is writing at this moment is a damaged
+        // tail, cut below).
+        const int in = ::open(streamPath.c_str(), O_RDONLY | O_CLOEXEC);
+        const int out = ::open(snapshot.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        bool ok = in >= 0 && out >= 0;
+        char buf[1 << 16];
+        for (ssize_t n; ok && (n = ::read(in, buf, sizeof buf)) != 0;) {
+            if (n < 0 && errno == EINTR) continue;
+            iovec iov{buf, static_cast<size_t>(n)};
+            ok = n > 0 && writeAll(out, &iov, 1);
+        }
+        const int err = errno;
+        if (in >= 0) ::close(in);
+        if (out >= 0) ::close(out);
+        if (!ok) {
+            ::unlink(snapshot.c_str());
+            return streamPath + ": cannot copy the stream of a running process: " +
+                   std::strerror(err);
+        }
+    } else if (std::string problem = createStream(snapshot, stem, h); !problem.empty()) {
+        return problem;
+    }
+    auto stream = RawStream::open(snapshot);
+    if (!stream) {
+        ::unlink(snapshot.c_str());
+        return stream.error();
+    }
+    std::set<std::pair<int64_t, uint64_t>> present;
+    for (const RawBlock& b : stream->blocks()) present.insert({b.tid, b.seq});
+    const uint64_t goodEnd = stream->fileBytes() - stream->damagedBytes();
+    stream = RawStream{};
+    std::sort(copied.begin(), copied.end(), [](const Copied& a, const Copied& b) {
+        return a.tid != b.tid ? a.tid < b.tid : a.seq < b.seq;
+    });
+    const int sfd = ::open(snapshot.c_str(), O_WRONLY | O_CLOEXEC);
+    bool ok = sfd >= 0 && ftruncate(sfd, static_cast<off_t>(goodEnd)) == 0 &&
+              lseek(sfd, static_cast<off_t>(goodEnd), SEEK_SET) >= 0;
+    uint64_t blocks = 0, bytes = 0;
+    for (const Copied& c : copied) {
+        if (!ok) break;
+        if (present.count({c.tid, c.seq})) continue;
+        BlockHeader bh{kBlockMagic, static_cast<uint32_t>(c.data.size()), c.tid, c.seq};
+        iovec iov[2] = {{&bh, sizeof bh}, {const_cast<uint8_t*>(c.data.data()), c.data.size()}};
+        ok = writeAll(sfd, iov, 2);
+        ++blocks;
+        bytes += c.data.size();
+    }
+    if (ok) {  // the merge then knows the process was running, not that it died unflushed
+        alignas(8) uint8_t rec[sizeof(MetaRecord) + 24];
+        const int64_t ints[3] = {static_cast<int64_t>(blocks), static_cast<int64_t>(bytes), 1};
+        const uint32_t n = encodeMeta(rec, MetaKind::Recovered, ints, 3);
+        BlockHeader bh{kBlockMagic, n, 0, UINT64_MAX};
+        iovec iov[2] = {{&bh, sizeof bh}, {rec, n}};
+        ok = writeAll(sfd, iov, 2);
+    }
+    const int err = errno;
+    if (sfd >= 0) ::close(sfd);
+    if (!ok || ::rename(snapshot.c_str(), streamPath.c_str()) != 0) {
+        ::unlink(snapshot.c_str());
+        return streamPath + ": cannot write the snapshot of a running process: " +
+               std::strerror(ok ? errno : err);
+    }
+    if (blocks) ++sum.streams;
+    sum.blocks += blocks;
+    sum.bytes += bytes;
+    return {};
+}
+
+bool alive(int64_t pid) {
+    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
 }  // namespace
 
-SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir) {
+SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir,
+                             bool someStillRun) {
     SalvageSummary sum;
     const std::string dir = arenaDir.empty() ? sessionDir : arenaDir;
     std::vector<std::string> stems;
@@ -196,9 +329,15 @@ SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& a
     }
     std::sort(stems.begin(), stems.end());
     for (const std::string& stem : stems) {
-        std::string problem = salvageOne(dir + "/" + stem + ".slbuf",
-                                         sessionDir + "/" + stem + ".slraw",
-                                         dir + "/" + stem + ".slraw", stem, sum);
+        const std::string arena = dir + "/" + stem + ".slbuf";
+        bool live = false;
+        if (someStillRun) {
+            MappedArena a;
+            live = a.open(arena).empty() && alive(a.h.pid);
+        }
+        std::string problem =
+            (live ? snapshotOne : salvageOne)(arena, sessionDir + "/" + stem + ".slraw",
+                                              dir + "/" + stem + ".slraw", stem, sum);
         if (!problem.empty()) sum.problems.push_back(problem);
     }
     return sum;

@@ -27,7 +27,11 @@ struct SalvageSummary {
 // Arenas are <arenaDir>/<stem>.slbuf, their streams <sessionDir>/<stem>.slraw or, for a process
 // that wrote its stream only at its end, <arenaDir>/<stem>.slraw; a stream not made yet is made
 // in <arenaDir> from the arena's header.
-SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir);
+// With `someStillRun` (--kill=none, --wait=primary left processes running), an arena whose
+// process is alive is read, never changed: its stream is replaced by a copy with the committed
+// blocks it lacks (a snapshot), and the arena left to the process.
+SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir,
+                             bool someStillRun = false);
 
 // Where the session's arenas should go: a new directory on a tmpfs (/dev/shm) when there is a
 // writable one, so the buffers' pages are never written back to a disk; else "" (the arenas

@@ -657,11 +657,11 @@ Result<ProfileResult> Launcher::run() {
 #endif
     output_reader.stop();
 
-    // Step 6: what died without its final flush is taken from its buffer arena. Not with
-    // --kill=none while the program runs on: its arenas are live buffers, not remains. An arena
-    // that could not be read back (a full disk) is kept, with the session, for a later import.
-    SalvageSummary salvage;
-    if (!tw.detached) salvage = salvageArenas(session.path(), arenas.path());
+    // Step 6: what died without its final flush is taken from its buffer arena. What still
+    // runs (--kill=none, --wait=primary) has its arena read, not changed (a snapshot of its
+    // stream). An arena that could not be read back (a full disk) is kept, with the session, for
+    // a later import.
+    SalvageSummary salvage = salvageArenas(session.path(), arenas.path(), tw.detached);
     for (const auto& problem : salvage.problems) say("warning: " + problem);
     const bool keepRaw = !salvage.problems.empty();
     if (keepRaw) {

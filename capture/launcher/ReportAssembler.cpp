@@ -205,9 +205,8 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         b.addDiagnostic("capture.program_still_running", 1,
                         std::string(o.waitAll ? "the duration ended with --kill=none"
                                               : "--wait=primary: the program ended") +
-                            ": processes still running then ran on untraced; their later events, "
-                            "and those they had recorded but not yet written out (each thread's "
-                            "current buffer), are not in the report");
+                            ": processes still running then ran on untraced: what they "
+                            "recorded until then is in the report, their later events are not");
     // --delay longer than the program: an empty report must say why.
     if (o.delayNs > 0 && in.sessionEnd < in.startMono + o.delayNs)
         b.addDiagnostic("capture.delay_not_reached", 1,

@@ -194,7 +194,9 @@ Status SessionMerger::addStream(const std::string& path) {
     const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
     pairNvtxParallel(s, order, end, bytes);
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
-    if (!s.sawEnd) {
+    // A process still running when the capture ended (its stream a snapshot) has no end yet:
+    // capture.program_still_running says so, not an incomplete stream.
+    if (!s.sawEnd && !s.stillRunning) {
         pi.incompleteStreams += 1;
         m_incomplete.push_back({s.pid, path.substr(path.find_last_of('/') + 1), s.salvaged,
                                 s.recoveredBlocks, s.recoveredBytes});
@@ -322,6 +324,7 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                         s.salvaged = true;
                         s.recoveredBlocks += m.i(0);
                         s.recoveredBytes += m.i(1);
+                        s.stillRunning = s.stillRunning || m.i(2) == 1;
                     }
                 }
                 break;

@@ -39,6 +39,7 @@ struct SessionMerger::StreamCtx {
     int64_t lastTime = kUnknownTime;
     bool sawEnd = false, sawExec = false;
     bool salvaged = false;  // Meta Recovered (ArenaSalvage): its arena was read back
+    bool stillRunning = false;  // ... while its process ran on after the capture (a snapshot)
     int64_t recoveredBlocks = 0, recoveredBytes = 0;
     int64_t endTime = kUnknownTime;
     int64_t badStringIds = 0;  // string records with an id far past the others (damage)

@@ -8,10 +8,12 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -85,6 +87,54 @@ TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
     EXPECT_LE(ranges, completed + 4);
     EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
     EXPECT_GE(diagnostic(*r, "capture.stream_recovered", program), 1);
+}
+
+// --duration with --kill=none: the program runs on after the capture. What it recorded until
+// then is in the report (its arena read as a snapshot, never changed): it was lost before, with
+// its command line, and the report said it had not been traced at all.
+TEST(Robustness, KillNoneKeepsWhatTheRunningProgramRecorded) {
+    CaptureDir dir;
+    const std::string counts = dir.file("counts");
+    const int st = runProcess({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o",
+                               dir.file("run.rep"), "-s", "none", "--cpuctxsw", "none", "-d",
+                               "0.8", "--kill", "none", client("steady_nvtx"), counts});
+    EXPECT_EQ(exitCodeOf(st), 0);
+    // The program runs on: end it (its pid is the first value of its count file).
+    int64_t program = 0;
+    if (FILE* f = std::fopen(counts.c_str(), "rb")) {
+        if (std::fread(&program, sizeof program, 1, f) != 1) program = 0;
+        std::fclose(f);
+    }
+    ASSERT_GT(program, 0);
+    EXPECT_EQ(kill(static_cast<pid_t>(program), SIGKILL), 0) << "it did not run on";
+    auto r = load(dir.file("run.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_GT(events(*r, EventKind::NvtxRange, "steady").size(), 100u);
+    ASSERT_EQ(r->processes.size(), 1u);
+    EXPECT_NE(r->processes[0].commandLine.find("steady_nvtx"), std::string::npos);
+    EXPECT_EQ(diagnostic(*r, "capture.program_still_running"), 1);
+    EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
+    EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
+}
+
+// The same with a program that records little: nothing of it had reached its stream (its only
+// buffer was in the arena), so the report had its pid and nothing else, not even its command line.
+TEST(Robustness, KillNoneKeepsWhatAQuietRunningProgramRecorded) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    const int st = runProcess(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-o", dir.file("quiet.rep"), "-s",
+         "none", "--cpuctxsw", "none", "-d", "0.8", "--kill", "none", SIGHTLINE_PYTHON, "-c",
+         "import os, time\nwhile True:\n    os.write(1, b'')\n    time.sleep(0.02)\n"});
+    EXPECT_EQ(exitCodeOf(st), 0);
+    auto r = load(dir.file("quiet.rep"));
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->processes.size(), 1u);
+    EXPECT_EQ(kill(static_cast<pid_t>(r->processes[0].pid), SIGKILL), 0) << "it did not run on";
+    EXPECT_NE(r->processes[0].commandLine.find("while True"), std::string::npos)
+        << r->processes[0].commandLine;
+    EXPECT_GT(events(*r, EventKind::OsRuntime).size(), 0u);
+    EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
 }
 
 // -o into a directory that does not exist or cannot be written: refused before the program
