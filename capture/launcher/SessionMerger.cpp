@@ -191,7 +191,10 @@ Status SessionMerger::addStream(const std::string& path) {
     pairStartEnd(s);
     // Step 3: NVTX push/pop/mark, threads split over workers (each thread's records stay in
     // order on one worker). Ranges still open when the image ended close at its last time.
-    const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.lastTime;
+    // Without the image's end record (killed, or still running), its last record is not its
+    // end: what is still open ends with the process (finish()), whose end the launcher's reaping
+    // or the kernel's exit record gives.
+    const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.sawEnd ? s.lastTime : kUnknownTime;
     pairNvtxParallel(s, order, end, bytes);
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
     // A process still running when the capture ended (its stream a snapshot) has no end yet:
@@ -353,6 +356,9 @@ struct SessionMerger::NvtxWorker {
     Track* lastTrack = nullptr;
     int64_t orphanPops = 0, unterminated = 0;
     uint64_t events = 0;
+    // Ranges still open when an image without its end record stopped (killed, or still
+    // running): (track in m_own, row); they end with their process, in finish().
+    std::vector<std::pair<uint32_t, uint32_t>> endWithProcess;
 
     uint32_t message(const StreamCtx& s, const RecordHeader& h, const NvtxFields& f) {
         if (h.flags & kNvtxRegistered) return f.message < s.ids.size() ? s.ids[f.message] : 0;
@@ -379,12 +385,16 @@ Track* SessionMerger::workerTrack(NvtxWorker& w, const TrackKey& key) {
 
 void SessionMerger::pairNvtx(const StreamCtx& s, const std::vector<const RawBlock*>& blocks,
                              NvtxWorker& w, int64_t end) {
+    // kUnknownTime as `t`: the range ends with its process (finish()).
     auto close = [&](int64_t tid, uint32_t domain, std::vector<OpenPush>& stack, int64_t t) {
         OpenPush p = stack.back();
         stack.pop_back();
         if (!m_window.contains(p.start)) return;
         Track* tr = workerTrack(w, TrackKey::forThread(EventKind::NvtxRange, s.pid, tid, domain));
         if (!tr) return;
+        if (t == kUnknownTime)
+            w.endWithProcess.emplace_back(static_cast<uint32_t>(tr - m_own.data()),
+                                          static_cast<uint32_t>(tr->start.size()));
         tr->start.push_back(p.start);
         tr->end.push_back(std::max(t, p.start));
         tr->name.push_back(p.message);
@@ -488,6 +498,7 @@ void SessionMerger::pairNvtxParallel(const StreamCtx& s, const std::vector<const
         m_orphanPops += ws[w].orphanPops;
         m_unterminated += ws[w].unterminated;
         m_stats.events += ws[w].events;
+        for (auto [track, row] : ws[w].endWithProcess) m_openRanges.push_back({track, row, s.pid});
     }
     std::unordered_map<int64_t, size_t> workerOfTid;
     for (size_t w = 0; w < workers; ++w)

@@ -87,6 +87,14 @@ TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
     EXPECT_LE(ranges, completed + 4);
     EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0);
     EXPECT_GE(diagnostic(*r, "capture.stream_recovered", program), 1);
+    // The ranges open at the SIGKILL end with the process, as the report's note says (they
+    // ended at the stream's last record before, often their own start: 0 ns).
+    ASSERT_EQ(r->processes.size(), 1u);
+    size_t endWithProcess = 0;
+    for (const auto& e : events(*r, EventKind::NvtxRange, "steady"))
+        endWithProcess += e.end == r->processes[0].end;
+    EXPECT_GE(endWithProcess, 1u);
+    EXPECT_LE(endWithProcess, 2u);  // one open range per thread at most
 }
 
 // --duration with --kill=none: the program runs on after the capture. What it recorded until
