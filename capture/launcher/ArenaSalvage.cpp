@@ -14,11 +14,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <set>
 #include <vector>
 
 #include "capture/common/RawFormat.h"
 #include "capture/common/RawReader.h"
+#include "model/core/Result.h"
 
 namespace sl::capture {
 namespace {
@@ -78,7 +80,6 @@ std::string createStream(const std::string& streamPath, const std::string& stem,
     return streamPath + ": cannot write its header: " + std::strerror(err);
 }
 
-// One arena into its stream. Returns "" or what went wrong (the arena is then kept).
 // An arena file mapped read-only, its header checked.
 struct MappedArena {
     void* map = MAP_FAILED;
@@ -88,6 +89,9 @@ struct MappedArena {
     const uint8_t* slot(uint32_t i) const {
         return base() + kArenaHeaderBytes + static_cast<uint64_t>(h.slotBytes) * i;
     }
+    MappedArena() = default;
+    MappedArena(const MappedArena&) = delete;
+    MappedArena& operator=(const MappedArena&) = delete;
     ~MappedArena() {
         if (map != MAP_FAILED) munmap(map, size);
     }
@@ -119,20 +123,80 @@ bool holdsBlock(const ArenaSlotHeader& s, uint32_t index, uint32_t slotBytes) {
            s.capacity <= slotBytes - sizeof(ArenaSlotHeader);
 }
 
-std::string salvageOne(const std::string& arenaPath, const std::string& sessionStream,
-                       const std::string& arenaStream, const std::string& stem,
-                       SalvageSummary& sum) {
-    MappedArena arena;
-    if (std::string problem = arena.open(arenaPath); !problem.empty()) return problem;
-    const ArenaHeader& h = arena.h;
+// The process's stream: in the session directory, or (made at the process's end) beside its
+// arena; "" when it has none yet.
+std::string existingStream(const std::string& sessionStream, const std::string& arenaStream) {
+    if (::access(sessionStream.c_str(), F_OK) == 0) return sessionStream;
+    if (::access(arenaStream.c_str(), F_OK) == 0) return arenaStream;
+    return {};
+}
 
-    if (h.failedBlocks) sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
-    // The stream is in the session directory, or (made at the process's end) beside its arena,
-    // or not made yet.
-    std::string streamPath = sessionStream;
-    if (::access(streamPath.c_str(), F_OK) != 0 && ::access(arenaStream.c_str(), F_OK) == 0)
-        streamPath = arenaStream;
-    if (::access(streamPath.c_str(), F_OK) != 0) {
+// Appends `blocks` (those `present` lacks, in thread and sequence order) to the stream at
+// `path` from `goodEnd` on (a damaged tail is cut), then the Recovered record that says the
+// arena was read, even with nothing missing; `running`: the process still ran (a snapshot). On
+// failure the stream is cut back to `goodEnd` (no half block) and the reason returned.
+std::string appendRecovered(const std::string& path, uint64_t goodEnd, std::vector<Slot> blocks,
+                            const std::set<std::pair<int64_t, uint64_t>>& present, bool running,
+                            SalvageSummary& sum) {
+    std::erase_if(blocks, [&](const Slot& b) { return present.count({b.tid, b.seq}) != 0; });
+    std::sort(blocks.begin(), blocks.end(), [](const Slot& a, const Slot& b) {
+        return a.tid != b.tid ? a.tid < b.tid : a.seq < b.seq;
+    });
+    int sfd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (sfd < 0) return path + ": cannot open for writing: " + std::strerror(errno);
+    bool ok = ftruncate(sfd, static_cast<off_t>(goodEnd)) == 0 &&
+              lseek(sfd, static_cast<off_t>(goodEnd), SEEK_SET) >= 0;
+    uint64_t bytes = 0;
+    for (const Slot& b : blocks) {
+        if (!ok) break;
+        BlockHeader bh{kBlockMagic, b.bytes, b.tid, b.seq};
+        iovec iov[2] = {{&bh, sizeof bh}, {const_cast<uint8_t*>(b.data), b.bytes}};
+        ok = writeAll(sfd, iov, 2);
+        bytes += b.bytes;
+    }
+    if (ok) {
+        alignas(8) uint8_t rec[sizeof(MetaRecord) + 24];
+        const int64_t ints[3] = {static_cast<int64_t>(blocks.size()), static_cast<int64_t>(bytes),
+                                 1};
+        const uint32_t n = encodeMeta(rec, MetaKind::Recovered, ints, running ? 3 : 2);
+        BlockHeader bh{kBlockMagic, n, 0, UINT64_MAX};
+        iovec iov[2] = {{&bh, sizeof bh}, {rec, n}};
+        ok = writeAll(sfd, iov, 2);
+    }
+    const int err = errno;
+    if (!ok) [[maybe_unused]] int t = ftruncate(sfd, static_cast<off_t>(goodEnd));  // no cut block
+    ::close(sfd);
+    if (!ok)
+        return path + ": cannot append " + std::to_string(blocks.size()) +
+               " recovered blocks: " + std::strerror(err);
+    if (!blocks.empty()) ++sum.streams;
+    sum.blocks += blocks.size();
+    sum.bytes += bytes;
+    return {};
+}
+
+// The blocks of a stream file and where its good part ends (before a damaged tail).
+struct StreamBlocks {
+    std::set<std::pair<int64_t, uint64_t>> present;
+    uint64_t goodEnd = 0;
+};
+Result<StreamBlocks> blocksOf(const std::string& path) {
+    auto stream = RawStream::open(path);
+    if (!stream) return makeError(stream.error());
+    StreamBlocks out;
+    for (const RawBlock& b : stream->blocks()) out.present.insert({b.tid, b.seq});
+    out.goodEnd = stream->fileBytes() - stream->damagedBytes();
+    return out;  // unmapped here, before the file changes
+}
+
+// One dead process's arena into its stream. Returns "" or what went wrong (the arena is then
+// kept).
+std::string salvageOne(const MappedArena& arena, const std::string& arenaPath,
+                       const std::string& sessionStream, const std::string& arenaStream,
+                       const std::string& stem, SalvageSummary& sum) {
+    const ArenaHeader& h = arena.h;
+    std::string streamPath = existingStream(sessionStream, arenaStream);
+    if (streamPath.empty()) {
         streamPath = arenaStream;
         if (std::string problem = createStream(streamPath, stem, h); !problem.empty())
             return problem;
@@ -144,56 +208,20 @@ std::string salvageOne(const std::string& arenaPath, const std::string& sessionS
         if (std::string problem = createStream(streamPath, stem, h); !problem.empty())
             return problem;
     }
-    auto stream = RawStream::open(streamPath);
+    auto stream = blocksOf(streamPath);
     if (!stream) return stream.error();
-    std::set<std::pair<int64_t, uint64_t>> present;
-    for (const RawBlock& b : stream->blocks()) present.insert({b.tid, b.seq});
-    std::vector<Slot> missing;
+    std::vector<Slot> inArena;
     for (uint32_t i = 0; i < h.slotCount; ++i) {
         const uint8_t* p = arena.slot(i);
         ArenaSlotHeader s;
         std::memcpy(&s, p, sizeof s);
-        if (!holdsBlock(s, i, h.slotBytes) || present.count({s.tid, s.seq})) continue;
-        missing.push_back({s.tid, s.seq, p + sizeof(ArenaSlotHeader), s.used});
+        if (holdsBlock(s, i, h.slotBytes))
+            inArena.push_back({s.tid, s.seq, p + sizeof(ArenaSlotHeader), s.used});
     }
-    const uint64_t goodEnd = stream->fileBytes() - stream->damagedBytes();
-    stream = RawStream{};  // unmapped before the file changes
-    {  // even with nothing missing: the Recovered record says the arena was read
-
-        std::sort(missing.begin(), missing.end(), [](const Slot& a, const Slot& b) {
-            return a.tid != b.tid ? a.tid < b.tid : a.seq < b.seq;
-        });
-        int sfd = ::open(streamPath.c_str(), O_WRONLY | O_CLOEXEC);
-        if (sfd < 0) return streamPath + ": cannot open for writing: " + std::strerror(errno);
-        bool ok = ftruncate(sfd, static_cast<off_t>(goodEnd)) == 0 &&
-                  lseek(sfd, static_cast<off_t>(goodEnd), SEEK_SET) >= 0;
-        uint64_t bytes = 0;
-        for (const Slot& s : missing) {
-            if (!ok) break;
-            BlockHeader bh{kBlockMagic, s.bytes, s.tid, s.seq};
-            iovec iov[2] = {{&bh, sizeof bh}, {const_cast<uint8_t*>(s.data), s.bytes}};
-            ok = writeAll(sfd, iov, 2);
-            bytes += s.bytes;
-        }
-        if (ok) {
-            alignas(8) uint8_t rec[sizeof(MetaRecord) + 16];
-            const int64_t ints[2] = {static_cast<int64_t>(missing.size()),
-                                     static_cast<int64_t>(bytes)};
-            const uint32_t n = encodeMeta(rec, MetaKind::Recovered, ints, 2);
-            BlockHeader bh{kBlockMagic, n, 0, UINT64_MAX};
-            iovec iov[2] = {{&bh, sizeof bh}, {rec, n}};
-            ok = writeAll(sfd, iov, 2);
-        }
-        const int err = errno;
-        if (!ok) [[maybe_unused]] int t = ftruncate(sfd, static_cast<off_t>(goodEnd));  // no cut block
-        ::close(sfd);
-        if (!ok)
-            return streamPath + ": cannot append " + std::to_string(missing.size()) +
-                   " recovered blocks: " + std::strerror(err);
-        if (!missing.empty()) ++sum.streams;
-        sum.blocks += missing.size();
-        sum.bytes += bytes;
-    }
+    if (std::string problem = appendRecovered(streamPath, stream->goodEnd, std::move(inArena),
+                                              stream->present, false, sum);
+        !problem.empty())
+        return problem;
     ::unlink(arenaPath.c_str());
     return {};
 }
@@ -204,19 +232,12 @@ std::string salvageOne(const std::string& arenaPath, const std::string& sessionS
 // stream as it is now; the copy of the stream, with the copied blocks it lacks, takes the
 // stream's name (the process goes on writing to the old file, unlinked, later removed with the
 // session). The merge then has what it recorded up to now, its name and command line included.
-std::string snapshotOne(const std::string& arenaPath, const std::string& sessionStream,
+std::string snapshotOne(const MappedArena& arena, const std::string& sessionStream,
                         const std::string& arenaStream, const std::string& stem,
                         SalvageSummary& sum) {
-    MappedArena arena;
-    if (std::string problem = arena.open(arenaPath); !problem.empty()) return problem;
     const ArenaHeader& h = arena.h;
-    if (h.failedBlocks) sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
-    struct Copied {
-        int64_t tid;
-        uint64_t seq;
-        std::vector<uint8_t> data;
-    };
-    std::vector<Copied> copied;
+    std::deque<std::vector<uint8_t>> owned;  // the copies the slots below point into
+    std::vector<Slot> copied;
     for (uint32_t i = 0; i < h.slotCount; ++i) {
         const uint8_t* p = arena.slot(i);
         ArenaSlotHeader before;
@@ -225,21 +246,21 @@ std::string snapshotOne(const std::string& arenaPath, const std::string& session
         before.used = __atomic_load_n(&reinterpret_cast<const ArenaSlotHeader*>(p)->used,
                                       __ATOMIC_ACQUIRE);
         if (!holdsBlock(before, i, h.slotBytes)) continue;
-        Copied c{before.tid, before.seq, std::vector<uint8_t>(before.used)};
-        std::memcpy(c.data.data(), p + sizeof(ArenaSlotHeader), before.used);
+        std::vector<uint8_t> data(p + sizeof(ArenaSlotHeader),
+                                  p + sizeof(ArenaSlotHeader) + before.used);
         ArenaSlotHeader after;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         std::memcpy(&after, p, sizeof after);
         if (after.tid != before.tid || after.seq != before.seq || after.slot != before.slot ||
             after.used < before.used)
             continue;  // reused meanwhile: written to the stream first
-        copied.push_back(std::move(c));
+        owned.push_back(std::move(data));
+        copied.push_back({before.tid, before.seq, owned.back().data(), before.used});
     }
-    std::string streamPath = sessionStream;
-    if (::access(streamPath.c_str(), F_OK) != 0) streamPath = arenaStream;
-    const std::string snapshot = streamPath + ".snapshot";
+    std::string streamPath = existingStream(sessionStream, arenaStream);
+    const std::string snapshot = (streamPath.empty() ? arenaStream : streamPath) + ".snapshot";
     ::unlink(snapshot.c_str());
-    if (::access(streamPath.c_str(), F_OK) == 0) {
+    if (!streamPath.empty()) {
         // The stream as it is now (a block the process is writing at this moment is a damaged
         // tail, cut below).
         const int in = ::open(streamPath.c_str(), O_RDONLY | O_CLOEXEC);
@@ -259,53 +280,20 @@ std::string snapshotOne(const std::string& arenaPath, const std::string& session
             return streamPath + ": cannot copy the stream of a running process: " +
                    std::strerror(err);
         }
-    } else if (std::string problem = createStream(snapshot, stem, h); !problem.empty()) {
-        return problem;
+    } else {
+        streamPath = arenaStream;
+        if (std::string problem = createStream(snapshot, stem, h); !problem.empty())
+            return problem;
     }
-    auto stream = RawStream::open(snapshot);
-    if (!stream) {
-        ::unlink(snapshot.c_str());
-        return stream.error();
-    }
-    std::set<std::pair<int64_t, uint64_t>> present;
-    for (const RawBlock& b : stream->blocks()) present.insert({b.tid, b.seq});
-    const uint64_t goodEnd = stream->fileBytes() - stream->damagedBytes();
-    stream = RawStream{};
-    std::sort(copied.begin(), copied.end(), [](const Copied& a, const Copied& b) {
-        return a.tid != b.tid ? a.tid < b.tid : a.seq < b.seq;
-    });
-    const int sfd = ::open(snapshot.c_str(), O_WRONLY | O_CLOEXEC);
-    bool ok = sfd >= 0 && ftruncate(sfd, static_cast<off_t>(goodEnd)) == 0 &&
-              lseek(sfd, static_cast<off_t>(goodEnd), SEEK_SET) >= 0;
-    uint64_t blocks = 0, bytes = 0;
-    for (const Copied& c : copied) {
-        if (!ok) break;
-        if (present.count({c.tid, c.seq})) continue;
-        BlockHeader bh{kBlockMagic, static_cast<uint32_t>(c.data.size()), c.tid, c.seq};
-        iovec iov[2] = {{&bh, sizeof bh}, {const_cast<uint8_t*>(c.data.data()), c.data.size()}};
-        ok = writeAll(sfd, iov, 2);
-        ++blocks;
-        bytes += c.data.size();
-    }
-    if (ok) {  // the merge then knows the process was running, not that it died unflushed
-        alignas(8) uint8_t rec[sizeof(MetaRecord) + 24];
-        const int64_t ints[3] = {static_cast<int64_t>(blocks), static_cast<int64_t>(bytes), 1};
-        const uint32_t n = encodeMeta(rec, MetaKind::Recovered, ints, 3);
-        BlockHeader bh{kBlockMagic, n, 0, UINT64_MAX};
-        iovec iov[2] = {{&bh, sizeof bh}, {rec, n}};
-        ok = writeAll(sfd, iov, 2);
-    }
-    const int err = errno;
-    if (sfd >= 0) ::close(sfd);
-    if (!ok || ::rename(snapshot.c_str(), streamPath.c_str()) != 0) {
-        ::unlink(snapshot.c_str());
-        return streamPath + ": cannot write the snapshot of a running process: " +
-               std::strerror(ok ? errno : err);
-    }
-    if (blocks) ++sum.streams;
-    sum.blocks += blocks;
-    sum.bytes += bytes;
-    return {};
+    auto stream = blocksOf(snapshot);
+    std::string problem = stream ? appendRecovered(snapshot, stream->goodEnd, std::move(copied),
+                                                   stream->present, true, sum)
+                                 : stream.error();
+    if (problem.empty() && ::rename(snapshot.c_str(), streamPath.c_str()) != 0)
+        problem = streamPath + ": cannot replace it by the snapshot of its running process: " +
+                  std::strerror(errno);
+    if (!problem.empty()) ::unlink(snapshot.c_str());
+    return problem;
 }
 
 bool alive(int64_t pid) {
@@ -329,15 +317,19 @@ SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& a
     }
     std::sort(stems.begin(), stems.end());
     for (const std::string& stem : stems) {
-        const std::string arena = dir + "/" + stem + ".slbuf";
-        bool live = false;
-        if (someStillRun) {
-            MappedArena a;
-            live = a.open(arena).empty() && alive(a.h.pid);
+        const std::string path = dir + "/" + stem + ".slbuf";
+        MappedArena arena;
+        std::string problem = arena.open(path);
+        if (problem.empty()) {
+            const ArenaHeader& h = arena.h;
+            if (h.failedBlocks)
+                sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
+            const std::string sessionStream = sessionDir + "/" + stem + ".slraw";
+            const std::string arenaStream = dir + "/" + stem + ".slraw";
+            problem = someStillRun && alive(h.pid)
+                          ? snapshotOne(arena, sessionStream, arenaStream, stem, sum)
+                          : salvageOne(arena, path, sessionStream, arenaStream, stem, sum);
         }
-        std::string problem =
-            (live ? snapshotOne : salvageOne)(arena, sessionDir + "/" + stem + ".slraw",
-                                              dir + "/" + stem + ".slraw", stem, sum);
         if (!problem.empty()) sum.problems.push_back(problem);
     }
     return sum;

@@ -475,7 +475,6 @@ Result<ProfileResult> Launcher::run() {
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
                          SignalHandlers::KeepIgnored::Yes);
-
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
     // SA_RESTART: the launcher's other threads' reads and writes go on; their polls and timed
     // waits may return early (EINTR), which each of them handles.

@@ -56,12 +56,7 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handle
     struct sigaction sa {};
     sa.sa_handler = handler;
     sa.sa_flags = flags;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : signals) {
-        struct sigaction old {};
-        sigaction(sig, &sa, &old);
-        m_old.emplace_back(sig, old);
-    }
+    install(signals, sa, false);
 }
 
 SignalHandlers::SignalHandlers(std::initializer_list<int> signals,
@@ -69,10 +64,16 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals,
     struct sigaction sa {};
     sa.sa_sigaction = action;
     sa.sa_flags = SA_SIGINFO;
+    install(signals, sa, true);
+}
+
+void SignalHandlers::install(std::initializer_list<int> signals, struct sigaction sa,
+                             bool keepIgnored) {
     sigemptyset(&sa.sa_mask);
     for (int sig : signals) {
         struct sigaction old {};
-        if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        if (keepIgnored && (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN))
+            continue;
         sigaction(sig, &sa, &old);
         m_old.emplace_back(sig, old);
     }

@@ -71,6 +71,7 @@ public:
     const std::vector<std::pair<int, struct sigaction>>& previous() const { return m_old; }
 
 private:
+    void install(std::initializer_list<int> signals, struct sigaction sa, bool keepIgnored);
     std::vector<std::pair<int, struct sigaction>> m_old;
 };
 
