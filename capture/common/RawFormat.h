@@ -153,7 +153,7 @@ enum class MetaKind : uint32_t {
         1,  // {pid, parentPid, time, startUtcNs, namespacePid}  {name, commandLine, exePath}
             //  pids as the launcher sees them; namespacePid: getpid() in its own namespace
     ProcessEnd = 2,     // {time, exitCode, signal, how (ExitHow)}           {}
-    ChildCreated = 3,   // {childPid, time, via (ChildVia)}                  {}
+    ChildCreated = 3,   // {childPid, time, via (ChildVia), traced (0/1)}    {}
     ChildReaped = 4,    // {childPid, time, exitCode, signal}                {}
     ThreadStart = 5,    // {tid, time}                                       {name}
     ThreadEnd = 6,      // {tid, time}                                       {}

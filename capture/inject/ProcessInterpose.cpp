@@ -32,11 +32,14 @@ bool childPidsAreOurs() {
     return ProcessWriter::pid() == ProcessWriter::namespacePid();
 }
 
-void childCreated(pid_t child, ChildVia via, int64_t time = capture::nowNs()) {
+// `traced`: the child runs our module before any exec (a fork() child under
+// --trace-fork-before-exec=true). It opens its stream at its first record, so one killed before
+// it recorded anything leaves no stream; the merge must not call it untraced.
+void childCreated(pid_t child, ChildVia via, bool traced = false, int64_t time = capture::nowNs()) {
     if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
     ProcessWriter::ToolScope scope;
-    int64_t ints[3] = {child, time, static_cast<int64_t>(via)};
-    ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 3);
+    int64_t ints[4] = {child, time, static_cast<int64_t>(via), traced ? 1 : 0};
+    ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 4);
 }
 
 void childReaped(pid_t child, int status) {
@@ -140,7 +143,7 @@ namespace {
 pid_t forkImpl(ChildVia via) {
     SL_REAL(fork);
     pid_t r = real_fork.get()();  // the child runs afterForkChild (a pthread_atfork handler)
-    if (r > 0) childCreated(r, via);
+    if (r > 0) childCreated(r, via, g_config.traceForkBeforeExec);
     return r;
 }
 
@@ -403,7 +406,7 @@ pid_t sl_vfork_parent_resumed(long result, void* callerSp) {
         return -1;
     }
     const auto child = static_cast<pid_t>(result);
-    childCreated(child, sl::capture::ChildVia::Vfork, h.childStart);
+    childCreated(child, sl::capture::ChildVia::Vfork, false, h.childStart);
     if (h.imagePath && ProcessWriter::active()) {
         ProcessWriter::ToolScope scope;
         emitUntracedImage(child, h.imageTime, h.why, h.imagePath,

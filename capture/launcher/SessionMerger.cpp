@@ -178,7 +178,7 @@ Status SessionMerger::addStream(const std::string& path) {
             // A gap no process could make (2^32 blocks of a thread) is a damaged header, not
             // lost blocks.
             if (b->seq > expect && b->seq - expect <= (uint64_t{1} << 32))
-                m_lostBlocks += static_cast<int64_t>(b->seq - expect);
+                pi.lostBlocks += static_cast<int64_t>(b->seq - expect);
             else if (b->seq > expect)
                 m_damage.push_back(path.substr(path.find_last_of('/') + 1) +
                                    ": a block of thread " + std::to_string(b->tid) +
@@ -753,7 +753,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
     ShortList untraced;
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
-        const bool silent = !pi.announced && pi.streams == 0 && !pi.vforked &&
+        const bool silent = !pi.announced && pi.streams == 0 && !pi.vforked && !pi.tracedFork &&
                             (pi.creator || pid == m_rootPid);
         if (!silent && !pi.untraced && !pi.unseenImage) continue;
         std::string who =
@@ -853,9 +853,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
         reason += "); raise SIGHTLINE_BUFFER_MB or trace less";
         m_b.addDiagnostic(dropName(key.second), count, reason, key.first);
     }
-    if (m_lostBlocks)
+    // A process whose writes failed (a full disk) has gaps where the blocks it could not write
+    // were: capture.write_failed counts those, with their cause. Other gaps are blocks a killed
+    // process never finished writing.
+    int64_t lostBlocks = 0;
+    for (const auto& [pid, p] : m_procs)
+        if (!p.writeFailed) lostBlocks += p.lostBlocks;
+    if (lostBlocks)
         m_b.addDiagnostic(
-            "capture.blocks_lost", m_lostBlocks,
+            "capture.blocks_lost", lostBlocks,
             "buffers that never reached the stream file (process killed while writing)");
     for (const auto& d : m_damage) m_b.addDiagnostic("capture.stream_damaged", 1, d);
     if (m_unterminated)

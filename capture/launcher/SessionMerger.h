@@ -91,6 +91,7 @@ private:
         Process p;
         bool announced = false;  // a stream of its own said ProcessStart
         bool writeFailed = false;
+        int64_t lostBlocks = 0;  // sequence gaps in its streams' blocks
         int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
         int64_t imageTime = kUnknownTime;  // start of the image that names it (the last exec)
         // Who its parent was, by the evidence: the process that recorded creating it, the
@@ -103,6 +104,10 @@ private:
         // Made by vfork: until it execs it runs its parent's code in its parent's memory, so a
         // vfork child that exits without an exec records nothing and is not "untraced".
         bool vforked = false;
+        // A fork() child that runs our module before any exec (--trace-fork-before-exec=true):
+        // it opens its stream at its first record, so a child killed before it recorded
+        // anything has none, and is not "untraced" either.
+        bool tracedFork = false;
         int64_t kernelExit = kUnknownTime;  // its last thread's exit, as the kernel saw it
         uint8_t untraced = 0;  // Untraceable: its last image could not load our module
         bool unseenImage = false;  // its last image was exec'd past our exec interposers
@@ -161,7 +166,7 @@ private:
     std::vector<OpenRange> m_openRanges;
     std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> m_dropsByThread;
     std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
-    int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0, m_lostBlocks = 0;
+    int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0;
     int64_t m_unresolvedNames = 0;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;

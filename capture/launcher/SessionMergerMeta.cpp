@@ -124,6 +124,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             ProcInfo& c = proc(m.i(0));
             c.creator = pid;  // the real parent, whoever adopts it later
             c.vforked = static_cast<ChildVia>(m.i(2)) == ChildVia::Vfork;
+            c.tracedFork = m.i(3) != 0;
             c.p.parentPid = pid;
             if (c.p.start == kUnknownTime || m.i(1) < c.p.start) c.p.start = m.i(1);
             if (!c.announced && c.p.name.empty()) {

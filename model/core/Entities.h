@@ -158,6 +158,7 @@ struct Diagnostic {
     int64_t count = 0;
     std::string reason;  // one sentence a user can act on
     int64_t pid = 0;     // the process it concerns, 0 for the session
+    bool operator==(const Diagnostic&) const = default;
 };
 
 // A process orphaned while it ran: its parent `fromPid` ended at `time` (kUnknownTime when the

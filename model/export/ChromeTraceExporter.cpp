@@ -210,7 +210,18 @@ Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, 
     {
         Writer w(f);
         w.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"sightline\",\"source\":");
-        w.str(r.session.source).raw("},\n\"traceEvents\":[\n");
+        w.str(r.session.source);
+        // What the capture or import lost or left out, so that a reader of the JSON alone
+        // still knows (chrome://tracing shows otherData as the trace's metadata).
+        w.raw(",\"diagnostics\":[");
+        for (size_t k = 0; k < r.diagnostics.size(); ++k) {
+            const Diagnostic& d = r.diagnostics[k];
+            w.raw(k ? ",\n{\"name\":" : "\n{\"name\":").str(d.name).raw(",\"count\":").num(d.count);
+            w.raw(",\"reason\":").str(d.reason);
+            if (d.pid > 0) w.raw(",\"pid\":").num(d.pid);
+            w.raw("}");
+        }
+        w.raw("]},\n\"traceEvents\":[\n");
         // Step 1: names of processes, threads and GPU stream tracks.
         std::set<int64_t> pids;
         for (const auto& p : r.processes) {

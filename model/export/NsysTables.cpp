@@ -7,6 +7,7 @@
 #include "model/export/NsysMpiTables.h"
 #include "model/export/NsysOpenMpTables.h"
 #include "model/export/NsysSampleTables.h"
+#include "model/export/NsysDiagnosticTables.h"
 #include "model/export/TableScope.h"
 
 #include <bit>
@@ -61,13 +62,17 @@ public:
         : m_r(r), m_o(o), m_sink(sink), m_stats(stats), m_extra(r), m_origin(r.timeOrigin()) {}
 
     Status run() {
-        for (auto step : {&Emitter::runtime, &Emitter::kernels, &Emitter::memcpys, &Emitter::memsets, &Emitter::syncs,
-                          &Emitter::nvtx, &Emitter::osrt, &Emitter::mpi, &Emitter::openmp, &Emitter::cudaLibs, &Emitter::samples, &Emitter::memoryUsage, &Emitter::metrics, &Emitter::threads,
-                          &Emitter::processes, &Emitter::gpus, &Emitter::cudaDevices, &Emitter::sessionStart,
-                          &Emitter::enums, &Emitter::metaData, &Emitter::stringIds}) {
+        static constexpr Status (Emitter::*kSteps[])() = {
+            &Emitter::runtime,     &Emitter::kernels,     &Emitter::memcpys,      &Emitter::memsets,
+            &Emitter::syncs,       &Emitter::nvtx,        &Emitter::osrt,         &Emitter::mpi,
+            &Emitter::openmp,      &Emitter::cudaLibs,    &Emitter::samples,      &Emitter::memoryUsage,
+            &Emitter::metrics,     &Emitter::threads,     &Emitter::processes,    &Emitter::gpus,
+            &Emitter::cudaDevices, &Emitter::sessionStart, &Emitter::diagnostics, &Emitter::enums,
+            &Emitter::metaData,    &Emitter::stringIds};
+        for (auto step : kSteps) {
             if (Status s = (this->*step)(); !s) return s;
             ++m_step;
-            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / 20.0);
+            if (m_o.progress) m_o.progress(static_cast<double>(m_step) / static_cast<double>(std::size(kSteps)));
         }
         return {};
     }
@@ -483,6 +488,8 @@ private:
         }
         return t.finish();
     }
+
+    Status diagnostics() { return emitNsysDiagnostics(m_r, m_sink, m_stats); }
 
     Status enums() { return emitNsysEnumTables(m_sink, m_stats); }
 

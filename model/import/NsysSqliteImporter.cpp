@@ -379,7 +379,7 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
                     &NsysSqliteImporter::readNvtx, &NsysSqliteImporter::readOsrt,
                     &NsysSqliteImporter::readMemoryUsage, &NsysSqliteImporter::readGpuMetrics, &NsysSqliteImporter::readSched,
                     &NsysSqliteImporter::readSamples, &NsysSqliteImporter::readMpi,
-                    &NsysSqliteImporter::readCudaLibs}) {
+                    &NsysSqliteImporter::readCudaLibs, &NsysSqliteImporter::readDiagnostics}) {
         if (auto st = (this->*fn)(); !st) return Error{st.error()};
     }
     readProcessesAndThreads();

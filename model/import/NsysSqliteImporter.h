@@ -56,6 +56,7 @@ private:
     Status readSamples();  // NsysSamples.cpp
     Status readMpi();      // NsysMpiImport.cpp
     Status readCudaLibs();  // NsysCudaLibImport.cpp
+    Status readDiagnostics();  // NsysDiagnosticImport.cpp
     void applyMpiRanks();  // after readProcessesAndThreads
 
     // Runs `fn(stmt)` for each row of `table` (skipped when absent); errors name the table.

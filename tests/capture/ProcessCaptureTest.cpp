@@ -239,6 +239,16 @@ TEST(ProcessCapture, KilledChildKeepsItsCommittedRanges) {
     ASSERT_TRUE(r2);
     EXPECT_TRUE(events(*r2, EventKind::NvtxRange, "child-work").empty());
     EXPECT_EQ(diagnostic(*r2, "capture.processes_untraced"), 1);
+    // With nothing to trace (-t none) the traced child records nothing before the SIGKILL, so
+    // it leaves no stream: it is still not an untraced process.
+    CaptureDir dir3;
+    ASSERT_EQ(profile(dir3.file("kill.rep"), {"-t", "none"}, {client("crash_client"), "kill9"}), 0);
+    auto r3 = load(dir3.file("kill.rep"));
+    ASSERT_TRUE(r3);
+    int killed = 0;
+    for (const auto& p : r3->processes) killed += p.exitSignal == 9;
+    EXPECT_EQ(killed, 1);
+    EXPECT_EQ(diagnostic(*r3, "capture.processes_untraced"), 0);
 }
 
 // The profiler ends as the program did: by the same signal (the shell prints "Segmentation

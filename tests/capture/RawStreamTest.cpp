@@ -302,6 +302,27 @@ TEST(RawStream, ImpossibleBlockSequenceIsDamageNotLostBlocks) {
     EXPECT_TRUE(damaged);
 }
 
+// After a full disk, the blocks a process could not write leave gaps in its stream (the ones it
+// wrote later, or that `import` added from its arena, follow them). capture.write_failed counts
+// those with their cause; they are not blocks of a process "killed while writing". A gap in
+// another process's stream still is.
+TEST(RawStream, GapsOfAProcessWhoseWritesFailedAreNotBlocksLost) {
+    CaptureDir dir;
+    const auto pop = recordBytes(NvtxEndRecord{{RecordType::NvtxPop, 0, 2, 0}, 5, 0}, 16);
+    for (int64_t pid : {42, 43}) {
+        StreamFile f(dir.file("inject-" + std::to_string(pid) + "-0.slraw"), pid);
+        for (uint64_t seq : {uint64_t{0}, uint64_t{4}}) f.block(pid, seq, {pop});
+    }
+    ReportBuilder b;
+    SessionMerger m(b);
+    ASSERT_TRUE(m.addStream(dir.file("inject-42-0.slraw")));
+    ASSERT_TRUE(m.addStream(dir.file("inject-43-0.slraw")));
+    m.streamWriteFailed(42);
+    m.finish(1000);
+    auto r = b.finish();
+    EXPECT_EQ(r->diagnosticCount("capture.blocks_lost"), 3);  // 43's blocks 1-3 only
+}
+
 // fuzz_raw_stream: an NVTX push naming registered string 0 (no string) got the id table's
 // "not yet interned" marker as its name, which the parallel pass took for a worker-local id and
 // looked up far out of range. String 0 is the empty name.

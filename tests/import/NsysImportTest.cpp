@@ -248,6 +248,62 @@ TEST(NsysImport, ToleratesMissingColumnsNullsAndOldSchemas) {
     EXPECT_EQ(r->gpus[0].deviceId, 0);
 }
 
+// nsys's DIAGNOSTIC_EVENT: its warnings and errors are what it lost; they stay visible after
+// the import, one diagnostic per message and process. Informational messages are not losses.
+TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
+    TempDir dir;
+    const std::string path = dir.file("diag.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(path).ok());
+        ASSERT_TRUE(db.exec(R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+            CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);
+            INSERT INTO StringIds VALUES (1, 'read');
+            INSERT INTO OSRT_API VALUES (20, 40, 16777216 * 77 + 78, 1);
+            CREATE TABLE ENUM_DIAGNOSTIC_SEVERITY_LEVEL (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
+            INSERT INTO ENUM_DIAGNOSTIC_SEVERITY_LEVEL VALUES (1, 'DIAGNOSTIC_SEVERITY_LEVEL_INFO', 'Info'),
+                (2, 'DIAGNOSTIC_SEVERITY_LEVEL_WARNING', 'Warning'), (3, 'DIAGNOSTIC_SEVERITY_LEVEL_ERROR', 'Error');
+            CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER, timestampType INTEGER, source INTEGER,
+                severity INTEGER, text TEXT, globalPid INTEGER);
+            INSERT INTO DIAGNOSTIC_EVENT VALUES
+                (0, 1, 3, 1, 'Profiling has started.', -144115188075855872),
+                (10, 2, 1, 2, 'Not all NVTX events might have been collected.', 281474976710656 + 16777216 * 77),
+                (11, 2, 1, 2, 'Not all NVTX events might have been collected.', 281474976710656 + 16777216 * 77),
+                (12, 2, 1, 3, 'CUPTI buffers were lost.', NULL);
+        )")
+                        .ok());
+    }
+    auto r = importOk(path);
+    EXPECT_EQ(r->diagnosticCount("nsys.warning"), 2);
+    EXPECT_EQ(r->diagnosticCount("nsys.error"), 1);
+    EXPECT_EQ(r->diagnosticCount("nsys.info"), 0);
+    EXPECT_EQ(r->diagnosticCount("nsys.unmapped_table.DIAGNOSTIC_EVENT"), 0);
+    bool sawWarning = false;
+    for (const auto& d : r->diagnostics)
+        if (d.name == "nsys.warning") {
+            sawWarning = true;
+            EXPECT_EQ(d.reason, "Not all NVTX events might have been collected.");
+            EXPECT_EQ(d.pid, 77);
+        }
+    EXPECT_TRUE(sawWarning);
+    // A table of only (severity, text), without the enum: nsys's ids are assumed.
+    const std::string bare = dir.file("bare.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(bare).ok());
+        ASSERT_TRUE(db.exec(R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+            CREATE TABLE DIAGNOSTIC_EVENT (severity INTEGER, text TEXT);
+            INSERT INTO DIAGNOSTIC_EVENT VALUES (1, 'started'), (2, 'driver warning');
+        )")
+                        .ok());
+    }
+    auto b = importOk(bare);
+    EXPECT_EQ(b->diagnosticCount("nsys.warning"), 1);
+    EXPECT_EQ(b->diagnosticCount("nsys.info"), 0);
+}
+
 TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
     TempDir dir;
     const std::string path = dir.file("new.sqlite");

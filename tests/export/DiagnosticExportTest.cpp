@@ -1,0 +1,123 @@
+// What a report lost or left out reaches every export: the nsys DIAGNOSTIC_EVENT table (with
+// its ENUM_DIAGNOSTIC_* tables, answering the query scripts run before they trust an nsys
+// export), its CSV file, and the Chrome trace's otherData. The nsys importer gives a
+// Sightline export's diagnostics back exactly.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/export/ChromeTraceExporter.h"
+#include "model/export/CsvExporter.h"
+#include "model/export/NsysTables.h"
+#include "model/export/SqliteExporter.h"
+#include "model/rep/Sqlite.h"
+#include "tests/analysis/Fixtures.h"
+#include "tests/unit/TestUtil.h"
+#ifdef SIGHTLINE_HAVE_IMPORT
+#include "model/import/ImportFile.h"
+#endif
+
+namespace sl::exporter {
+namespace {
+
+namespace fs = std::filesystem;
+using Rows = std::vector<std::vector<std::string>>;
+
+Rows query(const std::string& db, const std::string& sql) {
+    sqlite::Db d;
+    EXPECT_TRUE(d.openReadOnly(db).ok());
+    sqlite::Stmt s(d, sql);
+    EXPECT_TRUE(s.valid()) << s.prepareError() << " in " << sql;
+    Rows rows;
+    while (s.valid() && s.step()) {
+        std::vector<std::string> row;
+        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::shared_ptr<Report> reportWithDiagnostics() {
+    auto r = test::makeStatsReport();
+    r->diagnostics.push_back({"nvtx.events_dropped", 12, "NVTX events were dropped: the buffer was full", 7});
+    r->diagnostics.push_back({"capture.delay_not_reached", 1, "the program ended before --delay ran out", 0});
+    return r;
+}
+
+TEST(DiagnosticExport, SqliteAnswersTheWarningQueryOfNsysScripts) {
+    test::TempDir dir;
+    auto r = reportWithDiagnostics();
+    ASSERT_TRUE(exportSqlite(*r, dir.file("a.sqlite")).ok());
+    const std::string db = dir.file("a.sqlite");
+    EXPECT_EQ(query(db, "SELECT sev.label, src.label, ts.label, d.text, d.globalPid >> 24 & 0xFFFFFF, d.name, d.count "
+                        "FROM DIAGNOSTIC_EVENT d JOIN ENUM_DIAGNOSTIC_SEVERITY_LEVEL sev ON sev.id = d.severity "
+                        "JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE src ON src.id = d.source "
+                        "JOIN ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE ts ON ts.id = d.timestampType "
+                        "WHERE sev.name = 'DIAGNOSTIC_SEVERITY_LEVEL_WARNING' ORDER BY d.rowid"),
+              (Rows{{"Warning", "Analysis", "HostTimestamp", "NVTX events were dropped: the buffer was full", "7",
+                     "nvtx.events_dropped", "12"},
+                    {"Warning", "Analysis", "HostTimestamp", "the program ended before --delay ran out", "NULL",
+                     "capture.delay_not_reached", "1"}}));
+    EXPECT_EQ(query(db, "SELECT DISTINCT timestamp FROM DIAGNOSTIC_EVENT"), (Rows{{"0"}}));
+}
+
+TEST(DiagnosticExport, NoDiagnosticsNoTable) {
+    test::TempDir dir;
+    auto r = test::makeStatsReport();
+    r->diagnostics.clear();
+    ASSERT_TRUE(exportSqlite(*r, dir.file("a.sqlite")).ok());
+    EXPECT_EQ(query(dir.file("a.sqlite"), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%DIAGNOSTIC%'"),
+              (Rows{{"0"}}));
+}
+
+#ifdef SIGHTLINE_HAVE_IMPORT
+TEST(DiagnosticExport, ImportingTheExportGivesTheSameDiagnostics) {
+    test::TempDir dir;
+    auto r = reportWithDiagnostics();
+    ASSERT_TRUE(exportSqlite(*r, dir.file("a.sqlite")).ok());
+    auto back = importFile(dir.file("a.sqlite"));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ((*back)->diagnostics, r->diagnostics);
+    EXPECT_EQ((*back)->diagnosticCount("nsys.unmapped_table.DIAGNOSTIC_EVENT"), 0);
+}
+#endif
+
+TEST(DiagnosticExport, CsvHasTheTable) {
+    test::TempDir dir;
+    auto r = reportWithDiagnostics();
+    ASSERT_TRUE(exportCsv(*r, dir.file("csv")).ok());
+    std::ifstream in(dir.file("csv") + "/DIAGNOSTIC_EVENT.csv");
+    std::string header, first;
+    std::getline(in, header);
+    std::getline(in, first);
+    EXPECT_EQ(header, "timestamp,timestampType,source,severity,text,globalPid,name,count");
+    EXPECT_NE(first.find("nvtx.events_dropped"), std::string::npos) << first;
+    EXPECT_TRUE(fs::exists(dir.file("csv") + "/ENUM_DIAGNOSTIC_SEVERITY_LEVEL.csv"));
+}
+
+TEST(DiagnosticExport, ChromeTraceCarriesThemInOtherData) {
+    if (std::string(SIGHTLINE_PYTHON3).empty()) GTEST_SKIP() << "python3 not found";
+    test::TempDir dir;
+    auto r = reportWithDiagnostics();
+    const std::string json = dir.file("t.json");
+    ASSERT_TRUE(exportChromeTrace(*r, json).ok());
+    const std::string out = json + ".txt";
+    const std::string cmd = std::string(SIGHTLINE_PYTHON3) +
+                            " -c \"import json,sys; d=json.load(open(sys.argv[1])); "
+                            "print(';'.join(f\\\"{x['name']}={x['count']}@{x.get('pid', 0)}:{x['reason']}\\\" "
+                            "for x in d['otherData']['diagnostics']))\" " + json + " > " + out;
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::ifstream in(out);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line,
+              "nvtx.events_dropped=12@7:NVTX events were dropped: the buffer was full;"
+              "capture.delay_not_reached=1@0:the program ended before --delay ran out");
+}
+
+}  // namespace
+}  // namespace sl::exporter
