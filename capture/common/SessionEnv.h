@@ -13,6 +13,10 @@ constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";  // size of one thread 
 // Where the buffer arenas go (RawFormat.h, ArenaHeader); the session directory when unset.
 constexpr const char* kArenaDir = "SIGHTLINE_ARENA_DIR";
 constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
+// The device of the launcher's /proc (st_dev of the /proc/self link, decimal). A process whose
+// /proc is another one (its PID namespace's own) asks the launcher for its pid (PidQuery.h);
+// set only while the launcher answers.
+constexpr const char* kProcDevice = "SIGHTLINE_PROC_DEV";
 // --capture-range=nvtx: the NVTX range that switches the capture on (GateState.h, the file
 // <session>/capture.gate), and its domain ("" default, "*" any). With stop-shutdown the module
 // signals the launcher (SIGUSR1) when that range ends.
@@ -43,6 +47,7 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kBufferKb,
                                 kArenaDir,
                                 kLauncherPid,
+                                kProcDevice,
                                 kCaptureRange,
                                 kCaptureDomain,
                                 kPythonFunctions,

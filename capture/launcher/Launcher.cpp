@@ -30,6 +30,7 @@
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/LauncherGuards.h"
+#include "capture/launcher/PidService.h"
 #include "capture/launcher/PreflightChecks.h"
 #include "capture/launcher/ProgramCheck.h"
 #include "capture/launcher/ProcSampler.h"
@@ -465,6 +466,8 @@ Result<ProfileResult> Launcher::run() {
     TempDir session(dirBuf.data());
     TempDir arenas(makeArenaDir());
     m_arenaDir = arenas.path();
+    // Tells processes in other PID namespaces their pids as we see them (PidService.h).
+    PidService pidService(session.path());
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -507,6 +510,7 @@ Result<ProfileResult> Launcher::run() {
                  {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
                  {env::kLauncherPid, std::to_string(getpid())}};
     if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
+    if (pidService.running()) setup.env.emplace_back(env::kProcDevice, pidService.procDevice());
     if (m_o.traceCuda && m_o.cudaBacktrace.any())
         setup.env.emplace_back(cuda::kCudaBacktraceEnv, m_o.cudaBacktrace.toEnvironment());
     if (m_o.traceOsrt && m_o.osrtBacktraceThresholdNs >= 0)

@@ -247,9 +247,9 @@ TEST(Robustness, FullTmpdirSaysWhatWasLost) {
         if (e.path().filename().string().rfind("sightline-", 0) != 0 || !e.is_directory()) continue;
         bool ours = false;
         for (const auto& f : fs::directory_iterator(e.path(), ec))
-            for (const auto& p : r->processes)
+            for (const auto& proc : r->processes)
                 ours |= f.path().filename().string().rfind(
-                            "inject-" + std::to_string(p.pid) + "-", 0) == 0;
+                            "inject-" + std::to_string(proc.pid) + "-", 0) == 0;
         if (ours) fs::remove_all(e.path(), ec);
     }
 }
@@ -262,6 +262,8 @@ namespace {
 
 // Three programs in a new PID namespace (as in a container) are three processes with the pids
 // the profiler sees, each with its own ranges; their namespace pids are kept in a diagnostic.
+// With --mount-proc their /proc is the namespace's own and shows only the namespace pids: the
+// launcher tells them theirs (PidService).
 TEST(Robustness, PidNamespaceProgramsStayApart) {
     if (std::system("unshare --pid --fork true 2>/dev/null") != 0)
         GTEST_SKIP() << "unshare --pid --fork is not permitted here (needs CAP_SYS_ADMIN or user "
@@ -273,22 +275,37 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
     const size_t perRun = events(*one, EventKind::NvtxRange).size();
     ASSERT_GT(perRun, 0u);
     const std::string c = client("nvtx_threads");
-    ASSERT_EQ(profile(dir.file("ns.rep"), {"-s", "none"},
-                      {"/usr/bin/unshare", "--pid", "--fork", "/bin/sh", "-c",
-                       c + "; " + c + "; " + c}),
-              0);
-    auto r = load(dir.file("ns.rep"));
-    ASSERT_TRUE(r);
-    std::set<int64_t> programs;
-    for (const auto& p : r->processes)
-        if (p.name == "nvtx_threads") programs.insert(p.pid);
-    EXPECT_EQ(programs.size(), 3u);
-    std::map<int64_t, size_t> rangesPerPid;
-    for (const auto& e : events(*r, EventKind::NvtxRange)) ++rangesPerPid[e.pid];
-    for (int64_t pid : programs) EXPECT_EQ(rangesPerPid[pid], perRun) << pid;
-    EXPECT_EQ(diagnostic(*r, "capture.pid_namespaces"), 4);  // sh and the three programs
-    EXPECT_FALSE(programs.count(1));
-    for (const auto& d : r->diagnostics) EXPECT_EQ(d.name.find("dropped"), std::string::npos);
+    const bool mountProc = std::system("unshare --pid --fork --mount-proc true 2>/dev/null") == 0;
+    for (const bool withProc : {false, true}) {
+        SCOPED_TRACE(withProc ? "--mount-proc" : "the launcher's /proc");
+        if (withProc && !mountProc) {
+            std::printf("unshare --mount-proc is not permitted here: only the launcher's /proc is tried\n");
+            continue;
+        }
+        std::vector<std::string> cmd = {"/usr/bin/unshare", "--pid", "--fork"};
+        if (withProc) cmd.push_back("--mount-proc");
+        for (const char* a : {"/bin/sh", "-c"}) cmd.push_back(a);
+        cmd.push_back(c + "; " + c + "; " + c);
+        const std::string rep = dir.file(withProc ? "nsproc.rep" : "ns.rep");
+        ASSERT_EQ(profile(rep, {"-s", "none"}, cmd), 0);
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        std::set<int64_t> programs;
+        for (const auto& p : r->processes)
+            if (p.name == "nvtx_threads") programs.insert(p.pid);
+        EXPECT_EQ(programs.size(), 3u);
+        std::map<int64_t, size_t> rangesPerPid;
+        for (const auto& e : events(*r, EventKind::NvtxRange)) ++rangesPerPid[e.pid];
+        for (int64_t pid : programs) EXPECT_EQ(rangesPerPid[pid], perRun) << pid;
+        EXPECT_EQ(diagnostic(*r, "capture.pid_namespaces"), 4);  // sh and the three programs
+        EXPECT_FALSE(programs.count(1));
+        EXPECT_EQ(r->processes.size(), 5u);  // unshare, sh, the three programs: no pid twice
+        for (const auto& p : r->processes)
+            if (p.name == "sh") {
+                EXPECT_EQ(r->findProcess(p.parentPid) ? r->findProcess(p.parentPid)->name : "", "unshare");
+            }
+        for (const auto& d : r->diagnostics) EXPECT_EQ(d.name.find("dropped"), std::string::npos);
+    }
 }
 
 // A program that unshares its children's PID namespace and forks without exec: the forked child

@@ -1,0 +1,43 @@
+#include "capture/common/PidQuery.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace sl::capture {
+
+bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const size_t dirLen = std::strlen(sessionDir), nameLen = std::strlen(kPidSocketName);
+    if (dirLen + 1 + nameLen + 1 > sizeof addr.sun_path) return false;
+    std::memcpy(addr.sun_path, sessionDir, dirLen);
+    addr.sun_path[dirLen] = '/';
+    std::memcpy(addr.sun_path + dirLen + 1, kPidSocketName, nameLen + 1);
+    const long fd = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
+    syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    bool ok = false;
+    if (syscall(SYS_connect, fd, &addr, sizeof addr) == 0) {
+        PidAnswer a;
+        char* p = reinterpret_cast<char*>(&a);
+        long got = 0, n;
+        while (got < static_cast<long>(sizeof a) &&
+               (n = syscall(SYS_read, fd, p + got, sizeof a - static_cast<size_t>(got))) > 0)
+            got += n;
+        if (got == static_cast<long>(sizeof a) && a.pid > 0) {
+            out = a;
+            ok = true;
+        }
+    }
+    syscall(SYS_close, fd);
+    return ok;
+}
+
+}  // namespace sl::capture

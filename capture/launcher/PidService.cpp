@@ -1,0 +1,100 @@
+#include "capture/launcher/PidService.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "capture/common/PidQuery.h"
+
+namespace sl::capture {
+namespace {
+
+// The parent of `pid` in our namespace (field 4 of /proc/PID/stat, after the name's ')'); 0
+// when it is gone or outside our namespace.
+int64_t parentOf(int64_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) return 0;
+    char state = 0;
+    long long ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %lld", &state, &ppid) != 2) return 0;
+    return ppid;
+}
+
+}  // namespace
+
+PidService::PidService(const std::string& sessionDir) : m_path(sessionDir + "/" + kPidSocketName) {
+    struct stat procSelf;
+    if (lstat("/proc/self", &procSelf) != 0) {
+        m_problem = std::string("cannot stat /proc/self: ") + std::strerror(errno);
+        return;
+    }
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (m_path.size() + 1 > sizeof addr.sun_path) {
+        m_problem = "the session directory's path is too long for a socket address";
+        return;
+    }
+    std::memcpy(addr.sun_path, m_path.c_str(), m_path.size() + 1);
+    m_listen = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (m_listen < 0 || bind(m_listen, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+        listen(m_listen, 128) != 0 || pipe2(m_stop, O_CLOEXEC) != 0) {
+        m_problem = "cannot listen on " + m_path + ": " + std::strerror(errno);
+        return;
+    }
+    m_procDevice = std::to_string(static_cast<uint64_t>(procSelf.st_dev));
+    // Signals stay with the launcher's main thread (its stop handlers and its waits).
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    m_thread = std::thread([this] { serve(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+PidService::~PidService() {
+    if (m_thread.joinable()) {
+        [[maybe_unused]] ssize_t w = write(m_stop[1], "x", 1);
+        m_thread.join();
+    }
+    for (int fd : {m_listen, m_stop[0], m_stop[1]})
+        if (fd >= 0) close(fd);
+    if (m_listen >= 0) unlink(m_path.c_str());
+}
+
+void PidService::serve() {
+    for (;;) {
+        pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_stop[0], POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return;
+        }
+        if (fds[1].revents) return;
+        if (!(fds[0].revents & POLLIN)) continue;
+        const int fd = accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) continue;
+        answer(fd);
+        close(fd);
+    }
+}
+
+void PidService::answer(int fd) {
+    ucred peer{};
+    socklen_t len = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || peer.pid <= 0) return;
+    PidAnswer a;
+    a.pid = peer.pid;
+    a.parentPid = parentOf(peer.pid);
+    if (send(fd, &a, sizeof a, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof a)) ++m_answered;
+}
+
+}  // namespace sl::capture

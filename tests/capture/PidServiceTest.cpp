@@ -1,0 +1,63 @@
+// The launcher's pid service (capture/launcher/PidService.h) answers a process with its pid and
+// its parent's as the launcher sees them, and a process that cannot reach it gets no answer
+// (and falls back to /proc) instead of waiting.
+#include "capture/launcher/PidService.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+
+#include "capture/common/PidQuery.h"
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::capture {
+namespace {
+
+TEST(PidService, AnswersWithThePeersPidAndParent) {
+    test::CaptureDir dir;
+    PidService service(dir.path());
+    ASSERT_TRUE(service.running()) << service.problem();
+    struct stat procSelf;
+    ASSERT_EQ(lstat("/proc/self", &procSelf), 0);
+    EXPECT_EQ(service.procDevice(), std::to_string(static_cast<uint64_t>(procSelf.st_dev)));
+    PidAnswer a;
+    ASSERT_TRUE(askLauncherForPids(dir.path().c_str(), a));
+    EXPECT_EQ(a.pid, getpid());
+    EXPECT_EQ(a.parentPid, getppid());
+    // A forked child asks for itself: the peer is whoever connected.
+    const pid_t child = fork();
+    if (child == 0) {
+        PidAnswer c;
+        _exit(askLauncherForPids(dir.path().c_str(), c) && c.pid == getpid() && c.parentPid == getppid() ? 0 : 1);
+    }
+    int st = 0;
+    ASSERT_EQ(waitpid(child, &st, 0), child);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st;
+    EXPECT_EQ(service.answered(), 2u);
+}
+
+TEST(PidService, NoServiceNoAnswerAndNoWait) {
+    test::CaptureDir dir;
+    PidAnswer a;
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(askLauncherForPids(dir.path().c_str(), a));  // no socket
+    {
+        PidService gone(dir.path());
+        ASSERT_TRUE(gone.running());
+    }
+    EXPECT_FALSE(askLauncherForPids(dir.path().c_str(), a));  // the launcher ended
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(400));
+    // A session directory too long for a socket address: no service, said why.
+    const std::string deep = dir.path() + "/" + std::string(120, 'd');
+    PidService tooLong(deep);
+    EXPECT_FALSE(tooLong.running());
+    EXPECT_NE(tooLong.problem().find("too long"), std::string::npos) << tooLong.problem();
+    EXPECT_FALSE(askLauncherForPids(deep.c_str(), a));
+}
+
+}  // namespace
+}  // namespace sl::capture
