@@ -49,6 +49,8 @@ struct TraceHeader {
     std::unordered_map<std::string, ChromeStackFrame> stackFrames;
     std::vector<ChromeSample> samples;
     int64_t badSamples = 0;  // "samples" entries without a numeric tid/ts
+    // otherData.diagnostics: what the report a Sightline export came from had lost.
+    std::vector<Diagnostic> diagnostics;
 };
 
 class KinetoEventMapper {

@@ -67,6 +67,7 @@ void KinetoEventMapper::finishSession(const TraceHeader& header) {
 std::shared_ptr<Report> KinetoEventMapper::finish(const TraceHeader& header,
                                                   const std::function<void(double)>& progress) {
     for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
+    for (const Diagnostic& d : header.diagnostics) m_b.report().diagnostics.push_back(d);
     (void)flushGpu();  // in memory it cannot fail
     addSamples(header);
     finishEntities(header);

@@ -232,6 +232,45 @@ error_code parseEvent(od::object obj, ChromeEvent& e) {
     return simdjson::SUCCESS;
 }
 
+// otherData.diagnostics of a Sightline export ([{name, count, reason, pid}]); anything else in
+// otherData (a producer's free-form metadata) is left alone.
+error_code parseOtherData(od::value v, std::vector<Diagnostic>& out) {
+    od::object o;
+    if (v.get_object().get(o)) return simdjson::SUCCESS;
+    for (auto fieldResult : o) {
+        od::field field;
+        SL_TRY(std::move(fieldResult).get(field));
+        std::string_view key;
+        SL_TRY(keyOf(field, key));
+        if (key != "diagnostics") continue;
+        od::array a;
+        if (field.value().get_array().get(a)) continue;
+        for (auto item : a) {
+            od::object d;
+            if (item.get_object().get(d)) continue;
+            Diagnostic diag;
+            for (auto dr : d) {
+                od::field df;
+                SL_TRY(std::move(dr).get(df));
+                std::string_view k;
+                SL_TRY(keyOf(df, k));
+                std::string_view text;
+                int64_t n = 0;
+                if (k == "name" && !df.value().get_string().get(text))
+                    diag.name = sanitizeUtf8(text);
+                else if (k == "reason" && !df.value().get_string().get(text))
+                    diag.reason = sanitizeUtf8(text);
+                else if (k == "count" && !df.value().get_int64().get(n))
+                    diag.count = n;
+                else if (k == "pid" && !df.value().get_int64().get(n))
+                    diag.pid = n;
+            }
+            if (!diag.name.empty()) out.push_back(std::move(diag));
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
 error_code parseDeviceProperties(od::value v, std::vector<Gpu>& gpus) {
     od::array a;
     SL_TRY(v.get_array().get(a));
@@ -541,6 +580,8 @@ private:
                 int64_t n = 0;
                 if (!v.get_int64().get(n)) h.schemaVersion = n;
                 h.kinetoMarkers = true;
+            } else if (key == "otherData") {
+                SL_TRY(parseOtherData(v, h.diagnostics));
             } else if (key == "deviceProperties") {
                 SL_TRY(parseDeviceProperties(v, h.gpus));
                 h.kinetoMarkers = true;

@@ -87,6 +87,7 @@ Result<KinetoEventMapper::Streamed> KinetoEventMapper::finishInto(
     if (!m_spool) return makeError("finishInto needs a spool");
     if (!m_spoolError.empty()) return makeError("cannot hold the events: " + m_spoolError);
     for (const Gpu& g : header.gpus) m_b.report().gpus.push_back(g);
+    for (const Diagnostic& d : header.diagnostics) m_b.report().diagnostics.push_back(d);
     if (Status s = m_spool->drain(m_b.report().tracks, true); !s) return Error{s.error()};
     if (Status s = flushGpu(); !s) return Error{s.error()};
     addSamples(header);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +21,8 @@
 #include "tests/unit/TestUtil.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
+#include "model/import/KinetoJsonImporter.h"
+#include "model/rep/RepReader.h"
 #endif
 
 namespace sl::exporter {
@@ -83,6 +87,30 @@ TEST(DiagnosticExport, ImportingTheExportGivesTheSameDiagnostics) {
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ((*back)->diagnostics, r->diagnostics);
     EXPECT_EQ((*back)->diagnosticCount("nsys.unmapped_table.DIAGNOSTIC_EVENT"), 0);
+}
+
+// The JSON export's diagnostics come back from the import too: parsed whole, in chunks, and
+// streamed into a report file.
+TEST(DiagnosticExport, ImportingTheJsonExportGivesThemBack) {
+    test::TempDir dir;
+    auto r = reportWithDiagnostics();
+    const std::string json = dir.file("t.json");
+    ASSERT_TRUE(exportChromeTrace(*r, json).ok());
+    auto has = [&](const Report& back) {
+        for (const Diagnostic& d : r->diagnostics)
+            EXPECT_NE(std::find(back.diagnostics.begin(), back.diagnostics.end(), d), back.diagnostics.end())
+                << d.name;
+    };
+    for (const import::ChunkPolicy policy : {import::ChunkPolicy{SIZE_MAX, 0}, import::ChunkPolicy{0, 1024}}) {
+        auto back = import::importChromeTrace(json, {}, policy);
+        ASSERT_TRUE(back.ok()) << back.error();
+        has(**back);
+    }
+    auto written = import::importChromeTraceToReport(json, dir.file("t.rep"), {}, {});
+    ASSERT_TRUE(written.ok()) << written.error();
+    auto rep = readReport(dir.file("t.rep"));
+    ASSERT_TRUE(rep.ok()) << rep.error();
+    has(**rep);
 }
 #endif
 
