@@ -16,8 +16,8 @@
 #include "model/export/CsvExporter.h"
 #include "model/export/NsysTables.h"
 #include "model/export/SqliteExporter.h"
-#include "model/rep/Sqlite.h"
 #include "tests/analysis/Fixtures.h"
+#include "tests/export/ExportTestUtil.h"
 #include "tests/unit/TestUtil.h"
 #ifdef SIGHTLINE_HAVE_IMPORT
 #include "model/import/ImportFile.h"
@@ -29,21 +29,8 @@ namespace sl::exporter {
 namespace {
 
 namespace fs = std::filesystem;
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows query(const std::string& db, const std::string& sql) {
-    sqlite::Db d;
-    EXPECT_TRUE(d.openReadOnly(db).ok());
-    sqlite::Stmt s(d, sql);
-    EXPECT_TRUE(s.valid()) << s.prepareError() << " in " << sql;
-    Rows rows;
-    while (s.valid() && s.step()) {
-        std::vector<std::string> row;
-        for (int i = 0; i < s.columnCount(); ++i) row.emplace_back(s.isNull(i) ? "NULL" : std::string(s.text(i)));
-        rows.push_back(row);
-    }
-    return rows;
-}
+using test::query;
+using test::Rows;
 
 std::shared_ptr<Report> reportWithDiagnostics() {
     auto r = test::makeStatsReport();
