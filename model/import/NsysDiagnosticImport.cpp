@@ -46,21 +46,34 @@ Status NsysSqliteImporter::readDiagnostics() {
     m_readTables.insert(table);
     // Not forEachRow: a table of only (severity, text), as scripts and older exports write it,
     // is still read.
+    // The table is optional: one that cannot be read (a view over a dropped table) costs its
+    // messages, said as a diagnostic, not the import.
     sqlite::Stmt st(m_db, buildSelect(columns, {{"severity"}, {"text"}, {"globalPid"}, {"name"}, {"count"}}));
-    if (!st.valid()) return Error{"'" + m_path + "': cannot read table " + table + ": " + st.prepareError()};
+    if (!st.valid()) {
+        m_b.addDiagnostic("nsys.diagnostics_unreadable", 1,
+                          "nsys's own messages about its capture (DIAGNOSTIC_EVENT) could not be read: " +
+                              st.prepareError());
+        return Status::success();
+    }
     while (st.step()) {
         const int64_t g = st.isNull(2) ? 0 : st.i64(2);
         const int64_t pid = g > 0 ? pidOf(g) : 0;
-        const std::string text = sanitizeUtf8(st.text(1));
-        if (ours && !st.isNull(3)) {
-            m_b.report().diagnostics.push_back({sanitizeUtf8(st.text(3)), st.isNull(4) ? 1 : st.i64(4), text, pid});
+        std::string text = st.isNull(1) ? std::string() : sanitizeUtf8(st.text(1));
+        if (text.empty()) text = "(a message without text)";
+        if (ours && !st.isNull(3) && !st.text(3).empty()) {
+            // A count below 1 is no count: one occurrence.
+            const int64_t count = st.isNull(4) || st.i64(4) < 1 ? 1 : st.i64(4);
+            m_b.report().diagnostics.push_back({sanitizeUtf8(st.text(3)), count, text, pid});
             continue;
         }
         const auto it = severities.find(st.isNull(0) ? 0 : st.i64(0));
         const std::string severity = it == severities.end() ? "unknown" : it->second;
         if (severity != "info" && severity != "verbose") ++messages[{severity, text, pid}];
     }
-    if (!st.ok()) return Error{"'" + m_path + "': reading table " + table + " failed: " + st.error()};
+    if (!st.ok())
+        m_b.addDiagnostic("nsys.diagnostics_unreadable", 1,
+                          "nsys's own messages about its capture (DIAGNOSTIC_EVENT) were read only in part: " +
+                              st.error());
     for (const auto& [key, count] : messages) {
         const auto& [severity, text, pid] = key;
         m_b.report().diagnostics.push_back({"nsys." + severity, count, text, pid});

@@ -302,6 +302,45 @@ TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
     auto b = importOk(bare);
     EXPECT_EQ(b->diagnosticCount("nsys.warning"), 1);
     EXPECT_EQ(b->diagnosticCount("nsys.info"), 0);
+    // Sightline's own rows with a count below 1, an empty name or no text; and a table that
+    // cannot be read (a view over a dropped table), which costs its messages, not the import.
+    const std::string odd = dir.file("odd.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(odd).ok());
+        ASSERT_TRUE(db.exec(R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+            CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER, timestampType INTEGER, source INTEGER,
+                severity INTEGER, text TEXT, globalPid INTEGER, name TEXT, count INTEGER);
+            INSERT INTO DIAGNOSTIC_EVENT VALUES (0, 2, 3, 2, 'y', NULL, 'x.negative', -3),
+                                                (0, 2, 3, 2, NULL, NULL, 'x.no_text', 2),
+                                                (0, 2, 3, 2, 'unnamed', NULL, '', 5);
+        )")
+                        .ok());
+    }
+    auto o = importOk(odd);
+    EXPECT_EQ(o->diagnosticCount("x.negative"), 1);
+    EXPECT_EQ(o->diagnosticCount("x.no_text"), 2);
+    EXPECT_EQ(o->diagnosticCount("nsys.warning"), 1);  // the unnamed row, as nsys's
+    for (const auto& d : o->diagnostics) EXPECT_FALSE(d.reason.empty()) << d.name;
+    const std::string view = dir.file("view.sqlite");
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(view).ok());
+        ASSERT_TRUE(db.exec(R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+            CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);
+            INSERT INTO StringIds VALUES (1, 'read');
+            INSERT INTO OSRT_API VALUES (20, 40, 16777216 * 77 + 78, 1);
+            CREATE TABLE t (severity INTEGER, text TEXT);
+            CREATE VIEW DIAGNOSTIC_EVENT AS SELECT * FROM t;
+            DROP TABLE t;
+        )")
+                        .ok());
+    }
+    auto v = importOk(view);
+    EXPECT_EQ(v->eventCount(EventKind::OsRuntime), 1u);
+    EXPECT_EQ(v->diagnosticCount("nsys.diagnostics_unreadable"), 1);
 }
 
 TEST(NsysImport, NewerSchemaCudaDeviceMapGpuMetricsAndMemoryUsage) {
