@@ -7,24 +7,21 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstring>
 
 namespace sl::capture {
 
-bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    const size_t dirLen = std::strlen(sessionDir), nameLen = std::strlen(kPidSocketName);
-    if (dirLen + 1 + nameLen + 1 > sizeof addr.sun_path) return false;
-    std::memcpy(addr.sun_path, sessionDir, dirLen);
-    addr.sun_path[dirLen] = '/';
-    std::memcpy(addr.sun_path + dirLen + 1, kPidSocketName, nameLen + 1);
+namespace {
+
+// One connection to `addr` (`len` bytes of it) and its answer.
+bool ask(const sockaddr_un& addr, socklen_t len, PidAnswer& out, int timeoutMs) {
     const long fd = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
     timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
     syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     bool ok = false;
-    if (syscall(SYS_connect, fd, &addr, sizeof addr) == 0) {
+    if (syscall(SYS_connect, fd, &addr, len) == 0) {
         PidAnswer a;
         char* p = reinterpret_cast<char*>(&a);
         long got = 0, n;
@@ -38,6 +35,22 @@ bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
     }
     syscall(SYS_close, fd);
     return ok;
+}
+
+}  // namespace
+
+bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const size_t dirLen = std::strlen(sessionDir), nameLen = std::strlen(kPidSocketName);
+    if (dirLen + 1 + nameLen + 1 <= sizeof addr.sun_path) {
+        std::memcpy(addr.sun_path, sessionDir, dirLen);
+        addr.sun_path[dirLen] = '/';
+        std::memcpy(addr.sun_path + dirLen + 1, kPidSocketName, nameLen + 1);
+        if (ask(addr, sizeof addr, out, timeoutMs)) return true;
+    }
+    const socklen_t len = pidAbstractAddress(sessionDir, addr);
+    return len && ask(addr, len, out, timeoutMs);
 }
 
 }  // namespace sl::capture

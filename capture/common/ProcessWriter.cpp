@@ -115,10 +115,12 @@ int64_t rawGettid() {
 }
 
 uint64_t g_launcherProcDev = 0;  // env::kProcDevice: set while the launcher answers PidQuery
+bool g_pidsUnresolved = false;    // g_pid is a namespace pid: the launcher could not be asked
 
 // Pids as the launcher sees them. In a container or under `unshare --pid`, getpid() would be 1
 // in each of them. Raw syscalls: also called in a forked child.
 void readPids() {
+    g_pidsUnresolved = false;
     g_nsPid = syscall(SYS_getpid);
     g_pid = g_nsPid;
     g_parentPid = syscall(SYS_getppid);
@@ -142,7 +144,8 @@ void readPids() {
                 static_cast<uint64_t>(st.st_dev) == g_launcherProcDev)
                 return;
             PidAnswer a;
-            if (askLauncherForPids(g_sessionDir, a)) {
+            g_pidsUnresolved = !askLauncherForPids(g_sessionDir, a);
+            if (!g_pidsUnresolved) {
                 g_pid = a.pid;
                 if (a.parentPid > 0) g_parentPid = a.parentPid;
             }
@@ -741,6 +744,9 @@ int64_t ProcessWriter::pid() {
 }
 int64_t ProcessWriter::namespacePid() {
     return g_nsPid;
+}
+bool ProcessWriter::pidsUnresolved() {
+    return g_pidsUnresolved;
 }
 int64_t ProcessWriter::parentPid() {
     return g_parentPid;

@@ -74,6 +74,9 @@ public:
     // PID namespace (getpid(); differs in containers) and its parent's pid as the launcher sees it.
     static int64_t pid();
     static int64_t namespacePid();
+    // pid() is only the namespace's: this process's /proc is its PID namespace's own and the
+    // launcher could not be reached to say which pid it sees (PidQuery.h).
+    static bool pidsUnresolved();
     static int64_t parentPid();
     // The calling thread's id as records carry it (gettid(); the main thread's is pid()).
     static int64_t threadId();

@@ -150,8 +150,9 @@ struct MetaRecord {
 enum class MetaKind : uint32_t {
     //                     ints                                              strings
     ProcessStart =
-        1,  // {pid, parentPid, time, startUtcNs, namespacePid}  {name, commandLine, exePath}
-            //  pids as the launcher sees them; namespacePid: getpid() in its own namespace
+        1,  // {pid, parentPid, time, startUtcNs, namespacePid, unresolved}  {name, commandLine, exePath}
+            //  pids as the launcher sees them; namespacePid: getpid() in its own namespace;
+            //  unresolved 1: pid is only the namespace's (PidQuery.h: no answer)
     ProcessEnd = 2,     // {time, exitCode, signal, how (ExitHow)}           {}
     ChildCreated = 3,   // {childPid, time, via (ChildVia), traced (0/1)}    {}
     ChildReaped = 4,    // {childPid, time, exitCode, signal}                {}

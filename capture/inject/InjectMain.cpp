@@ -156,10 +156,11 @@ void announceProcess() {
         std::string base = first.substr(first.find_last_of('/') + 1);
         if (base.size() > 15 && base.compare(0, 15, name) == 0) name = base;
     }
-    int64_t ints[5] = {ProcessWriter::pid(), ProcessWriter::parentPid(), now,
-                       capture::utcNowNs(), ProcessWriter::namespacePid()};
+    int64_t ints[6] = {ProcessWriter::pid(), ProcessWriter::parentPid(), now,
+                       capture::utcNowNs(), ProcessWriter::namespacePid(),
+                       ProcessWriter::pidsUnresolved() ? 1 : 0};
     std::string_view strs[3] = {name, cmdline, exePath};
-    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 5, strs, 3);
+    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 6, strs, 3);
     int64_t t[2] = {currentTid(), now};
     std::string_view threadName[1] = {comm};
     ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);

@@ -31,6 +31,17 @@ int64_t parentOf(int64_t pid) {
     return ppid;
 }
 
+// A listening socket bound to `addr`, or -1.
+int listenOn(const sockaddr_un& addr, socklen_t len) {
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, reinterpret_cast<const sockaddr*>(&addr), len) != 0 || listen(fd, 128) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 }  // namespace
 
 PidService::PidService(const std::string& sessionDir) : m_path(sessionDir + "/" + kPidSocketName) {
@@ -41,14 +52,14 @@ PidService::PidService(const std::string& sessionDir) : m_path(sessionDir + "/" 
     }
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (m_path.size() + 1 > sizeof addr.sun_path) {
-        m_problem = "the session directory's path is too long for a socket address";
-        return;
+    if (m_path.size() + 1 <= sizeof addr.sun_path) {
+        std::memcpy(addr.sun_path, m_path.c_str(), m_path.size() + 1);
+        m_listen = listenOn(addr, sizeof addr);
     }
-    std::memcpy(addr.sun_path, m_path.c_str(), m_path.size() + 1);
-    m_listen = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (m_listen < 0 || bind(m_listen, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-        listen(m_listen, 128) != 0 || pipe2(m_stop, O_CLOEXEC) != 0) {
+    // The abstract address reaches processes whose /tmp is their own (a container's), in our
+    // network namespace; the path reaches those in another network namespace on our files.
+    if (const socklen_t len = pidAbstractAddress(sessionDir.c_str(), addr)) m_listenAbstract = listenOn(addr, len);
+    if ((m_listen < 0 && m_listenAbstract < 0) || pipe2(m_stop, O_CLOEXEC) != 0) {
         m_problem = "cannot listen on " + m_path + ": " + std::strerror(errno);
         return;
     }
@@ -66,24 +77,26 @@ PidService::~PidService() {
         [[maybe_unused]] ssize_t w = write(m_stop[1], "x", 1);
         m_thread.join();
     }
-    for (int fd : {m_listen, m_stop[0], m_stop[1]})
+    for (int fd : {m_listen, m_listenAbstract, m_stop[0], m_stop[1]})
         if (fd >= 0) close(fd);
     if (m_listen >= 0) unlink(m_path.c_str());
 }
 
 void PidService::serve() {
     for (;;) {
-        pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_stop[0], POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0) {
+        pollfd fds[3] = {{m_stop[0], POLLIN, 0}, {m_listen, POLLIN, 0}, {m_listenAbstract, POLLIN, 0}};
+        if (poll(fds, 3, -1) < 0) {
             if (errno == EINTR) continue;
             return;
         }
-        if (fds[1].revents) return;
-        if (!(fds[0].revents & POLLIN)) continue;
-        const int fd = accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
-        if (fd < 0) continue;
-        answer(fd);
-        close(fd);
+        if (fds[0].revents) return;
+        for (int k = 1; k < 3; ++k) {
+            if (!(fds[k].revents & POLLIN)) continue;
+            const int fd = accept4(fds[k].fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0) continue;
+            answer(fd);
+            close(fd);
+        }
     }
 }
 

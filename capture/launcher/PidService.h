@@ -12,9 +12,9 @@ namespace sl::capture {
 
 class PidService {
 public:
-    // Listens on <sessionDir>/pids.sock. Not running (and the program's processes then fall
-    // back to /proc) when the path is too long for a socket address or the socket cannot be
-    // made; why is in problem().
+    // Listens on <sessionDir>/pids.sock and on the abstract address of PidQuery.h. Not running
+    // (and the program's processes then fall back to /proc) when neither can be made; why is in
+    // problem().
     explicit PidService(const std::string& sessionDir);
     ~PidService();
     PidService(const PidService&) = delete;
@@ -32,7 +32,8 @@ private:
     void answer(int fd);
 
     std::string m_path, m_procDevice, m_problem;
-    int m_listen = -1;
+    int m_listen = -1;          // <session dir>/pids.sock
+    int m_listenAbstract = -1;  // the abstract address (PidQuery.h)
     int m_stop[2] = {-1, -1};
     std::atomic<uint64_t> m_answered{0};
     std::thread m_thread;

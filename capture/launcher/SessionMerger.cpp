@@ -780,6 +780,19 @@ void SessionMerger::finish(int64_t sessionEnd) {
                        "we do not trace (or by a direct system call) with LD_PRELOAD removed "
                        "from its environment"
                      : std::string()));
+    // Processes that could learn only their namespace's pid: their rows may merge processes of
+    // different namespaces, and the kernel's records of them land on rows of their own.
+    ShortList unresolved;
+    for (const auto& [pid, pi] : m_procs)
+        if (pi.pidUnresolved) unresolved.add(std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")");
+    if (unresolved.count)
+        m_b.addDiagnostic(
+            "capture.pids_unresolved", unresolved.count,
+            "processes whose /proc is their PID namespace's own could not ask the profiler which "
+            "pid it sees (neither its session directory nor its network namespace is theirs): "
+            "they are shown with their namespace pids, so processes of different namespaces with "
+            "the same pid share a row, and their CPU samples and context switches are on rows of "
+            "their own: " + unresolved.text);
     // Processes in other PID namespaces (containers, unshare --pid): their own pids, kept here.
     ShortList namespaced;
     for (const auto& [pid, pi] : m_procs)

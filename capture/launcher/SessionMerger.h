@@ -93,6 +93,7 @@ private:
         bool writeFailed = false;
         int64_t lostBlocks = 0;  // sequence gaps in its streams' blocks
         int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
+        bool pidUnresolved = false;  // its pid is only its namespace's (ProcessStart, PidQuery.h)
         int64_t imageTime = kUnknownTime;  // start of the image that names it (the last exec)
         // Who its parent was, by the evidence: the process that recorded creating it, the
         // parent each of its images saw (first and last), the process that reaped it (-1: the

@@ -98,6 +98,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             if (p.p.start == kUnknownTime || t < p.p.start) p.p.start = t;
             p.announced = true;
             if (m.i(4) != 0 && m.i(4) != pid) p.namespacePid = m.i(4);
+            if (m.i(5) != 0) p.pidUnresolved = true;
             break;
         }
         case MetaKind::ProcessEnd: {

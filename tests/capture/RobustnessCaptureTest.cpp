@@ -308,6 +308,43 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
     }
 }
 
+// Programs in a PID namespace with a /proc and a temporary directory of their own, as a
+// container mounts them: the session directory's socket is out of their reach, the abstract
+// address is not, and the two runs of the program are two processes with the pids the profiler
+// sees. In a network namespace of their own too, nothing reaches the profiler: their rows say
+// so (capture.pids_unresolved) instead of silently merging processes.
+TEST(Robustness, PidNamespaceWithItsOwnTmpStillGetsTheLaunchersPids) {
+    if (std::system("unshare --pid --fork --mount-proc --net true 2>/dev/null") != 0)
+        GTEST_SKIP() << "unshare --pid --fork --mount-proc --net is not permitted here";
+    CaptureDir dir;
+    const std::string tmp = dir.file("tmp");
+    fs::create_directory(tmp);
+    const std::string inner = "mount -t tmpfs none " + tmp + " && " + client("nvtx_threads");
+    for (const bool ownNet : {false, true}) {
+        SCOPED_TRACE(ownNet ? "own network namespace" : "the profiler's network namespace");
+        std::string loop = "for i in 1 2; do unshare --pid --fork --mount-proc";
+        if (ownNet) loop += " --net";
+        loop += " /bin/sh -c '" + inner + "'; done";
+        const std::string rep = dir.file(ownNet ? "net.rep" : "tmp.rep");
+        const pid_t p = start({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s", "none",
+                               "-o", rep, "/bin/sh", "-c", loop},
+                              {"TMPDIR=" + tmp});
+        ASSERT_EQ(waitFor(p), 0);
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        std::set<int64_t> programs;
+        for (const auto& proc : r->processes)
+            if (proc.name == "nvtx_threads") programs.insert(proc.pid);
+        if (ownNet) {
+            EXPECT_GE(diagnostic(*r, "capture.pids_unresolved"), 1);
+        } else {
+            EXPECT_EQ(programs.size(), 2u);
+            EXPECT_FALSE(programs.count(1) || programs.count(2));
+            EXPECT_EQ(diagnostic(*r, "capture.pids_unresolved"), 0);
+        }
+    }
+}
+
 // A program that unshares its children's PID namespace and forks without exec: the forked child
 // (pid 1 in there) and its own child keep the pids the profiler sees and their real parents. A
 // forked child takes getpid() as that pid only when its parent did not move it.
