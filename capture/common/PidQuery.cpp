@@ -15,13 +15,16 @@ namespace sl::capture {
 namespace {
 
 // One connection to `addr` (`len` bytes of it) and its answer.
-bool ask(const sockaddr_un& addr, socklen_t len, PidAnswer& out, int timeoutMs) {
+bool ask(const sockaddr_un& addr, socklen_t len, int64_t request, PidAnswer& out, int timeoutMs) {
     const long fd = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
     timeval tv{timeoutMs / 1000, (timeoutMs % 1000) * 1000};
     syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     bool ok = false;
-    if (syscall(SYS_connect, fd, &addr, len) == 0) {
+    if (syscall(SYS_connect, fd, &addr, len) == 0 &&
+        syscall(SYS_sendto, fd, &request, sizeof request, MSG_NOSIGNAL, nullptr, 0) ==
+            static_cast<long>(sizeof request)) {
         PidAnswer a;
         char* p = reinterpret_cast<char*>(&a);
         long got = 0, n;
@@ -37,9 +40,8 @@ bool ask(const sockaddr_un& addr, socklen_t len, PidAnswer& out, int timeoutMs) 
     return ok;
 }
 
-}  // namespace
-
-bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
+// Asks at the session directory's socket, then at the abstract address.
+bool askEither(const char* sessionDir, int64_t request, PidAnswer& out, int timeoutMs) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     const size_t dirLen = std::strlen(sessionDir), nameLen = std::strlen(kPidSocketName);
@@ -47,10 +49,21 @@ bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
         std::memcpy(addr.sun_path, sessionDir, dirLen);
         addr.sun_path[dirLen] = '/';
         std::memcpy(addr.sun_path + dirLen + 1, kPidSocketName, nameLen + 1);
-        if (ask(addr, sizeof addr, out, timeoutMs)) return true;
+        if (ask(addr, sizeof addr, request, out, timeoutMs)) return true;
     }
     const socklen_t len = pidAbstractAddress(sessionDir, addr);
-    return len && ask(addr, len, out, timeoutMs);
+    return len && ask(addr, len, request, out, timeoutMs);
+}
+
+}  // namespace
+
+bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
+    return askEither(sessionDir, 0, out, timeoutMs);
+}
+
+int64_t askLauncherForChild(const char* sessionDir, int64_t namespacePid, int timeoutMs) {
+    PidAnswer a;
+    return namespacePid > 0 && askEither(sessionDir, namespacePid, a, timeoutMs) ? a.pid : 0;
 }
 
 }  // namespace sl::capture

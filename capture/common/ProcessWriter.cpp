@@ -748,6 +748,9 @@ int64_t ProcessWriter::namespacePid() {
 bool ProcessWriter::pidsUnresolved() {
     return g_pidsUnresolved;
 }
+const char* ProcessWriter::sessionDir() {
+    return g_sessionDir;
+}
 int64_t ProcessWriter::parentPid() {
     return g_parentPid;
 }

@@ -77,6 +77,8 @@ public:
     // pid() is only the namespace's: this process's /proc is its PID namespace's own and the
     // launcher could not be reached to say which pid it sees (PidQuery.h).
     static bool pidsUnresolved();
+    // The session directory (env::kSessionDir); "" outside a capture.
+    static const char* sessionDir();
     static int64_t parentPid();
     // The calling thread's id as records carry it (gettid(); the main thread's is pid()).
     static int64_t threadId();

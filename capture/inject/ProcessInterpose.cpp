@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <string>
 
 #include "capture/common/ExecCheck.h"
+#include "capture/common/PidQuery.h"
 #include "capture/inject/InjectCommon.h"
 
 extern char** environ;
@@ -27,26 +29,72 @@ using capture::ChildVia;
 using capture::MetaKind;
 
 // In another PID namespace than the launcher's, pids of children are that namespace's: they
-// would name the wrong processes. The children announce themselves (with their parent) instead.
+// would name the wrong processes, so the launcher is asked which ones they are.
 bool childPidsAreOurs() {
     return ProcessWriter::pid() == ProcessWriter::namespacePid();
+}
+
+// In another PID namespace: the children this process created, their namespace pid and the pid
+// the launcher sees (asked of it at their creation, PidQuery.h), so that their reaping, when
+// they are gone from /proc, is recorded too. Slots are taken and freed under a spin flag; each
+// names the process that made it, so a forked child never takes its parent's.
+struct ChildPids {
+    int64_t owner, inner, outer;  // owner: the creating process's namespace pid
+};
+constexpr int kChildSlots = 256;
+ChildPids g_childPids[kChildSlots];
+int g_childNext = 0;
+std::atomic_flag g_childLock = ATOMIC_FLAG_INIT;
+
+void rememberChild(int64_t inner, int64_t outer) {
+    while (g_childLock.test_and_set(std::memory_order_acquire)) {
+    }
+    g_childPids[g_childNext] = {ProcessWriter::namespacePid(), inner, outer};
+    g_childNext = (g_childNext + 1) % kChildSlots;
+    g_childLock.clear(std::memory_order_release);
+}
+
+// The launcher's pid of the reaped child `inner` (forgotten now); 0 when not remembered.
+int64_t takeChild(int64_t inner) {
+    int64_t outer = 0;
+    const int64_t owner = ProcessWriter::namespacePid();
+    while (g_childLock.test_and_set(std::memory_order_acquire)) {
+    }
+    for (int k = 1; k <= kChildSlots && !outer; ++k) {  // the newest first: pids are reused
+        ChildPids& c = g_childPids[(g_childNext - k + kChildSlots) % kChildSlots];
+        if (c.inner == inner && c.owner == owner) {
+            outer = c.outer;
+            c = {0, 0, 0};
+        }
+    }
+    g_childLock.clear(std::memory_order_release);
+    return outer;
 }
 
 // `traced`: the child runs our module before any exec (a fork() child under
 // --trace-fork-before-exec=true). It opens its stream at its first record, so one killed before
 // it recorded anything leaves no stream; the merge must not call it untraced.
 void childCreated(pid_t child, ChildVia via, bool traced = false, int64_t time = capture::nowNs()) {
-    if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
+    if (child <= 0 || !ProcessWriter::active()) return;
+    int64_t pid = child;
+    if (!childPidsAreOurs()) {
+        // 50-100 us, paid only by processes in another PID namespace.
+        pid = capture::askLauncherForChild(ProcessWriter::sessionDir(), child);
+        if (!pid) return;
+        rememberChild(child, pid);
+    }
     ProcessWriter::ToolScope scope;
-    int64_t ints[4] = {child, time, static_cast<int64_t>(via), traced ? 1 : 0};
+    int64_t ints[4] = {pid, time, static_cast<int64_t>(via), traced ? 1 : 0};
     ProcessWriter::emitMeta(MetaKind::ChildCreated, ints, 4);
 }
 
 void childReaped(pid_t child, int status) {
-    if (child <= 0 || !ProcessWriter::active() || !childPidsAreOurs()) return;
+    if (child <= 0 || !ProcessWriter::active()) return;
     if (!WIFEXITED(status) && !WIFSIGNALED(status)) return;
+    const int64_t pid = childPidsAreOurs() ? child : takeChild(child);
+    if (!pid) return;
     ProcessWriter::ToolScope scope;
-    int64_t ints[4] = {child, capture::nowNs(), WIFEXITED(status) ? WEXITSTATUS(status) : 0,
+    int64_t ints[4] = {pid, capture::nowNs(), WIFEXITED(status) ? WEXITSTATUS(status) : 0,
                        WIFSIGNALED(status) ? WTERMSIG(status) : 0};
     ProcessWriter::emitMeta(MetaKind::ChildReaped, ints, 4);
 }

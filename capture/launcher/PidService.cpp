@@ -10,7 +10,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "capture/common/PidQuery.h"
@@ -29,6 +31,30 @@ int64_t parentOf(int64_t pid) {
     long long ppid = 0;
     if (std::sscanf(stat.c_str() + close + 1, " %c %lld", &state, &ppid) != 2) return 0;
     return ppid;
+}
+
+// The innermost pid of `pid` (the last of NSpid in its /proc/PID/status); 0 when it is gone.
+int64_t innermostPid(int64_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("NSpid:", 0) != 0) continue;
+        const auto last = line.find_last_of(" \t");
+        return last == std::string::npos ? 0 : std::atoll(line.c_str() + last + 1);
+    }
+    return 0;
+}
+
+// The child of `parent` (any of its threads' children, zombies included) whose innermost pid is
+// `namespacePid`; 0 when none is.
+int64_t childWithNamespacePid(int64_t parent, int64_t namespacePid) {
+    std::error_code ec;
+    const std::string task = "/proc/" + std::to_string(parent) + "/task";
+    for (const auto& t : std::filesystem::directory_iterator(task, ec)) {
+        std::ifstream children(t.path() / "children");
+        for (int64_t c = 0; children >> c;)
+            if (innermostPid(c) == namespacePid) return c;
+    }
+    return 0;
 }
 
 // A listening socket bound to `addr`, or -1.
@@ -104,9 +130,20 @@ void PidService::answer(int fd) {
     ucred peer{};
     socklen_t len = sizeof peer;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || peer.pid <= 0) return;
+    // A client that does not send its request in time gets no answer: the thread moves on.
+    timeval tv{0, 200 * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    int64_t request = -1;
+    if (recv(fd, &request, sizeof request, MSG_WAITALL) != static_cast<ssize_t>(sizeof request) || request < 0)
+        return;
     PidAnswer a;
-    a.pid = peer.pid;
-    a.parentPid = parentOf(peer.pid);
+    if (request == 0) {
+        a.pid = peer.pid;
+        a.parentPid = parentOf(peer.pid);
+    } else {
+        a.pid = childWithNamespacePid(peer.pid, request);
+        a.parentPid = a.pid ? peer.pid : 0;
+    }
     if (send(fd, &a, sizeof a, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof a)) ++m_answered;
 }
 

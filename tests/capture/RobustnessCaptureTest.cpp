@@ -345,6 +345,36 @@ TEST(Robustness, PidNamespaceWithItsOwnTmpStillGetsTheLaunchersPids) {
     }
 }
 
+// In a PID namespace with its own /proc, fork and wait return namespace pids: the launcher says
+// which processes they are, so a child killed there ends by its signal (not "running"), and one
+// that recorded nothing (-t none) is still listed, as on the host.
+TEST(Robustness, ChildKilledInAPidNamespaceEndsByItsSignal) {
+    if (std::system("unshare --pid --fork --mount-proc true 2>/dev/null") != 0)
+        GTEST_SKIP() << "unshare --pid --fork --mount-proc is not permitted here";
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("k.rep"), {"-s", "none"},
+                      {"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c",
+                       "sleep 5 & sleep 0.2; kill -9 $!; wait; exit 4"}),
+              4);
+    auto r = load(dir.file("k.rep"));
+    ASSERT_TRUE(r);
+    const Process* killed = nullptr;
+    for (const auto& p : r->processes)
+        if (p.commandLine == "sleep 5") killed = &p;
+    ASSERT_TRUE(killed);
+    EXPECT_EQ(killed->exitSignal, 9);
+    EXPECT_NE(killed->end, kUnknownTime);
+    ASSERT_EQ(profile(dir.file("none.rep"), {"-t", "none", "-s", "none"},
+                      {"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", client("crash_client"), "kill9"}),
+              0);
+    auto n = load(dir.file("none.rep"));
+    ASSERT_TRUE(n);
+    int signalled = 0;
+    for (const auto& p : n->processes) signalled += p.exitSignal == 9;
+    EXPECT_EQ(signalled, 1);
+    EXPECT_EQ(diagnostic(*n, "capture.processes_untraced"), 0);
+}
+
 // A program that unshares its children's PID namespace and forks without exec: the forked child
 // (pid 1 in there) and its own child keep the pids the profiler sees and their real parents. A
 // forked child takes getpid() as that pid only when its parent did not move it.
