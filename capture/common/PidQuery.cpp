@@ -66,4 +66,9 @@ int64_t askLauncherForChild(const char* sessionDir, int64_t namespacePid, int ti
     return namespacePid > 0 && askEither(sessionDir, namespacePid, a, timeoutMs) ? a.pid : 0;
 }
 
+int64_t askLauncherForThread(const char* sessionDir, int64_t namespaceTid, int timeoutMs) {
+    PidAnswer a;
+    return namespaceTid > 0 && askEither(sessionDir, -namespaceTid, a, timeoutMs) ? a.pid : 0;
+}
+
 }  // namespace sl::capture

@@ -24,7 +24,7 @@ inline constexpr const char* kPidAbstractPrefix = "sightline-pids-";
 
 // The request (8 bytes, after connecting): 0 asks for the caller's own pid and its parent's;
 // a pid asks which of the caller's children that namespace pid (what fork, posix_spawn and wait
-// return there) is. The answer (16 bytes) follows.
+// return there) is; a negated tid, which of the caller's threads. The answer (16 bytes) follows.
 struct PidAnswer {
     int64_t pid = 0;        // the caller's pid in the launcher's namespace
     int64_t parentPid = 0;  // its parent's, 0 when the launcher cannot see it
@@ -37,6 +37,9 @@ bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs = 
 // The pid the launcher sees of the caller's child `namespacePid`; 0 when there is no answer or
 // no such child.
 int64_t askLauncherForChild(const char* sessionDir, int64_t namespacePid, int timeoutMs = 500);
+
+// The tid the launcher sees of the caller's thread `namespaceTid`; 0 when there is no answer.
+int64_t askLauncherForThread(const char* sessionDir, int64_t namespaceTid, int timeoutMs = 500);
 
 // The abstract address for `sessionDir` into `addr`; its length, 0 when it does not fit. Inline:
 // the launcher, which does not link the injected code, binds it.

@@ -109,18 +109,65 @@ int64_t g_nsPid = 0;      // getpid(): the pid in the process's own PID namespac
 int64_t g_parentPid = 0;  // the parent as the launcher sees it (0: unknown)
 std::atomic<bool> g_childPidNsChanged{false};  // unshare/setns(CLONE_NEWPID) in this process
 
-int64_t rawGettid() {
-    int64_t tid = syscall(SYS_gettid);
-    return tid == g_nsPid ? g_pid : tid;  // the main thread's tid is the pid the launcher sees
-}
-
 uint64_t g_launcherProcDev = 0;  // env::kProcDevice: set while the launcher answers PidQuery
 bool g_pidsUnresolved = false;    // g_pid is a namespace pid: the launcher could not be asked
+bool g_pidsAsked = false;         // g_pid came from the launcher: /proc is the namespace's own
+
+// The first number after each of `keys` ("\nNSpid:") in the /proc status file `path` into
+// `values` (-1 where absent). Raw syscalls: also called in a forked child.
+void statusFields(const char* path, const char* const* keys, int64_t* values, int count) {
+    for (int k = 0; k < count; ++k) values[k] = -1;
+    long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buf[4096];
+    long n = 0, r;
+    while (n < static_cast<long>(sizeof buf) - 1 &&
+           (r = syscall(SYS_read, fd, buf + n, sizeof buf - 1 - static_cast<size_t>(n))) > 0)
+        n += r;
+    syscall(SYS_close, fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    for (int k = 0; k < count; ++k) {
+        const char* at = std::strstr(buf, keys[k]);
+        if (!at) continue;
+        at += std::strlen(keys[k]);
+        while (*at == ' ' || *at == '\t') ++at;
+        int64_t v = 0;
+        bool any = false;
+        while (*at >= '0' && *at <= '9') v = v * 10 + (*at++ - '0'), any = true;
+        if (any) values[k] = v;
+    }
+}
+
+// In another PID namespace: this thread's tid and the one the launcher sees (the kernel's
+// records of the thread use that one), found once per thread.
+thread_local int64_t t_nsTid SL_CAPTURE_TLS = 0;
+thread_local int64_t t_launcherTid SL_CAPTURE_TLS = 0;
+
+int64_t rawGettid() {
+    const int64_t tid = syscall(SYS_gettid);
+    if (tid == g_nsPid) return g_pid;  // the main thread's tid is the pid the launcher sees
+    if (g_pid == g_nsPid || g_pidsUnresolved) return tid;  // the launcher's namespace, or no way
+    if (t_nsTid == tid) return t_launcherTid;
+    // 10-100 us once per thread, paid only in another PID namespace: the first NSpid of
+    // /proc/thread-self/status where /proc is an outer namespace's, else the launcher's answer.
+    static const char* const kNsPid[1] = {"\nNSpid:"};
+    int64_t seen = 0;
+    if (g_pidsAsked)
+        seen = capture::askLauncherForThread(g_sessionDir, tid);
+    else
+        statusFields("/proc/thread-self/status", kNsPid, &seen, 1);
+    t_nsTid = tid;
+    t_launcherTid = seen > 0 ? seen : tid;
+    return t_launcherTid;
+}
 
 // Pids as the launcher sees them. In a container or under `unshare --pid`, getpid() would be 1
 // in each of them. Raw syscalls: also called in a forked child.
 void readPids() {
     g_pidsUnresolved = false;
+    g_pidsAsked = false;
+    t_nsTid = 0;  // the forking thread's, in a forked child
     g_nsPid = syscall(SYS_getpid);
     g_pid = g_nsPid;
     g_parentPid = syscall(SYS_getppid);
@@ -145,6 +192,7 @@ void readPids() {
                 return;
             PidAnswer a;
             g_pidsUnresolved = !askLauncherForPids(g_sessionDir, a);
+            g_pidsAsked = !g_pidsUnresolved;
             if (!g_pidsUnresolved) {
                 g_pid = a.pid;
                 if (a.parentPid > 0) g_parentPid = a.parentPid;
@@ -155,28 +203,11 @@ void readPids() {
     // /proc is that of an outer namespace (unshare --pid without --mount-proc): /proc/self/status.
     // NSpid lists the pid in every PID namespace the process is in, outermost (that of /proc's
     // mount) first; PPid is shown in /proc's namespace too.
-    long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    char buf[4096];
-    long n = 0, r;
-    while (n < static_cast<long>(sizeof buf) - 1 &&
-           (r = syscall(SYS_read, fd, buf + n, sizeof buf - 1 - static_cast<size_t>(n))) > 0)
-        n += r;
-    syscall(SYS_close, fd);
-    if (n <= 0) return;
-    buf[n] = 0;
-    auto field = [&](const char* key) -> int64_t {
-        const char* at = std::strstr(buf, key);
-        if (!at) return -1;
-        at += std::strlen(key);
-        while (*at == ' ' || *at == '\t') ++at;
-        int64_t v = 0;
-        bool any = false;
-        while (*at >= '0' && *at <= '9') v = v * 10 + (*at++ - '0'), any = true;
-        return any ? v : -1;
-    };
-    if (int64_t host = field("\nNSpid:"); host > 0) g_pid = host;
-    if (int64_t ppid = field("\nPPid:"); ppid >= 0) g_parentPid = ppid;
+    static const char* const kKeys[2] = {"\nNSpid:", "\nPPid:"};
+    int64_t v[2];
+    statusFields("/proc/self/status", kKeys, v, 2);
+    if (v[0] > 0) g_pid = v[0];
+    if (v[1] >= 0) g_parentPid = v[1];
 }
 
 char g_streamPath[1200] = {};
@@ -756,6 +787,13 @@ int64_t ProcessWriter::parentPid() {
 }
 int64_t ProcessWriter::threadId() {
     return rawGettid();
+}
+int64_t ProcessWriter::launcherTidOf(int64_t namespaceTid) {
+    if (g_pid == g_nsPid || g_pidsUnresolved || namespaceTid <= 0) return namespaceTid;
+    if (namespaceTid == g_nsPid) return g_pid;
+    if (namespaceTid == syscall(SYS_gettid)) return rawGettid();
+    const int64_t seen = capture::askLauncherForThread(g_sessionDir, namespaceTid);
+    return seen > 0 ? seen : namespaceTid;
 }
 
 void ProcessWriter::countDrop(DropKind kind) {

@@ -79,6 +79,9 @@ public:
     static bool pidsUnresolved();
     // The session directory (env::kSessionDir); "" outside a capture.
     static const char* sessionDir();
+    // The tid the launcher sees of this process's thread `namespaceTid` (what gettid() gave in
+    // it, as a program passes to nvtxNameOsThread); itself in the launcher's namespace.
+    static int64_t launcherTidOf(int64_t namespaceTid);
     static int64_t parentPid();
     // The calling thread's id as records carry it (gettid(); the main thread's is pid()).
     static int64_t threadId();

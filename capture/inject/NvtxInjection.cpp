@@ -339,7 +339,7 @@ inline void mark(uint32_t domain, const Attrs& a, const Message& m, int64_t time
 }
 
 void nameThread(uint32_t tid, std::string_view name) {
-    int64_t ints[3] = {tid, capture::nowNs(), 1};
+    int64_t ints[3] = {ProcessWriter::launcherTidOf(tid), capture::nowNs(), 1};
     ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,9 +34,10 @@ int64_t parentOf(int64_t pid) {
     return ppid;
 }
 
-// The innermost pid of `pid` (the last of NSpid in its /proc/PID/status); 0 when it is gone.
-int64_t innermostPid(int64_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+// The innermost pid (or tid) of the /proc status file `path`: the last of its NSpid; 0 when it
+// is gone.
+int64_t innermostIn(const std::string& path) {
+    std::ifstream in(path);
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("NSpid:", 0) != 0) continue;
         const auto last = line.find_last_of(" \t");
@@ -52,7 +54,16 @@ int64_t childWithNamespacePid(int64_t parent, int64_t namespacePid) {
     for (const auto& t : std::filesystem::directory_iterator(task, ec)) {
         std::ifstream children(t.path() / "children");
         for (int64_t c = 0; children >> c;)
-            if (innermostPid(c) == namespacePid) return c;
+            if (innermostIn("/proc/" + std::to_string(c) + "/status") == namespacePid) return c;
+    }
+    return 0;
+}
+
+// The thread of `pid` whose innermost tid is `namespaceTid`; 0 when none is.
+int64_t threadWithNamespaceTid(int64_t pid, int64_t namespaceTid) {
+    std::error_code ec;
+    for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+        if (innermostIn(t.path() / "status") == namespaceTid) return std::atoll(t.path().filename().c_str());
     }
     return 0;
 }
@@ -133,15 +144,19 @@ void PidService::answer(int fd) {
     // A client that does not send its request in time gets no answer: the thread moves on.
     timeval tv{0, 200 * 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    int64_t request = -1;
-    if (recv(fd, &request, sizeof request, MSG_WAITALL) != static_cast<ssize_t>(sizeof request) || request < 0)
+    int64_t request = INT64_MIN;
+    if (recv(fd, &request, sizeof request, MSG_WAITALL) != static_cast<ssize_t>(sizeof request) ||
+        request == INT64_MIN)
         return;
     PidAnswer a;
     if (request == 0) {
         a.pid = peer.pid;
         a.parentPid = parentOf(peer.pid);
-    } else {
+    } else if (request > 0) {
         a.pid = childWithNamespacePid(peer.pid, request);
+        a.parentPid = a.pid ? peer.pid : 0;
+    } else {
+        a.pid = threadWithNamespaceTid(peer.pid, -request);
         a.parentPid = a.pid ? peer.pid : 0;
     }
     if (send(fd, &a, sizeof a, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof a)) ++m_answered;

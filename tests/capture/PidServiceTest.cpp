@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <thread>
 #include <string>
 
 #include "capture/common/PidQuery.h"
@@ -39,6 +41,23 @@ TEST(PidService, AnswersWithThePeersPidAndParent) {
     ASSERT_EQ(waitpid(child, &st, 0), child);
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st;
     EXPECT_EQ(service.answered(), 2u);
+    // Which child, which thread: in our own namespace the innermost pid is the pid itself.
+    const pid_t sleeper = fork();
+    if (sleeper == 0) {
+        pause();
+        _exit(0);
+    }
+    EXPECT_EQ(askLauncherForChild(dir.path().c_str(), sleeper), sleeper);
+    EXPECT_EQ(askLauncherForChild(dir.path().c_str(), 999999999), 0);  // not a child of ours
+    kill(sleeper, SIGKILL);
+    ASSERT_EQ(waitpid(sleeper, &st, 0), sleeper);
+    int64_t threadTid = 0, seen = 0;
+    std::thread t([&] {
+        threadTid = gettid();
+        seen = askLauncherForThread(dir.path().c_str(), threadTid);
+    });
+    t.join();
+    EXPECT_EQ(seen, threadTid);
 }
 
 TEST(PidService, NoServiceNoAnswerAndNoWait) {

@@ -274,6 +274,7 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
     ASSERT_TRUE(one);
     const size_t perRun = events(*one, EventKind::NvtxRange).size();
     ASSERT_GT(perRun, 0u);
+    const size_t threadsPerRun = one->threads.size();
     const std::string c = client("nvtx_threads");
     const bool mountProc = std::system("unshare --pid --fork --mount-proc true 2>/dev/null") == 0;
     for (const bool withProc : {false, true}) {
@@ -297,6 +298,15 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
         std::map<int64_t, size_t> rangesPerPid;
         for (const auto& e : events(*r, EventKind::NvtxRange)) ++rangesPerPid[e.pid];
         for (int64_t pid : programs) EXPECT_EQ(rangesPerPid[pid], perRun) << pid;
+        // Their threads too have the tids the profiler sees (the kernel's records of them use
+        // those): each thread once, named, not a second row under its namespace tid.
+        std::map<int64_t, size_t> threadsPerPid;
+        for (const auto& t : r->threads) {
+            if (!programs.count(t.pid)) continue;
+            ++threadsPerPid[t.pid];
+            EXPECT_GT(t.tid, 100) << "a namespace tid: " << t.tid;
+        }
+        for (int64_t pid : programs) EXPECT_EQ(threadsPerPid[pid], threadsPerRun) << pid;
         EXPECT_EQ(diagnostic(*r, "capture.pid_namespaces"), 4);  // sh and the three programs
         EXPECT_FALSE(programs.count(1));
         EXPECT_EQ(r->processes.size(), 5u);  // unshare, sh, the three programs: no pid twice
