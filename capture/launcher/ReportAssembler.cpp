@@ -1,5 +1,7 @@
 #include "capture/launcher/ReportAssembler.h"
 
+#include "model/core/DiagnosticLevel.h"
+
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -252,19 +254,14 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     return report;
 }
 
-// How the end-of-capture summary shows a diagnostic of the report: "warning: " for data lost or
-// left out, "note: " for what loses nothing (frames without a symbol are still in the report as
-// module+offset), "" for what the profiler already said while capturing (the unavailable CUDA
-// module, the capture-range windows).
+// How the end-of-capture summary shows a diagnostic of the report (DiagnosticLevel.h); "" for
+// what the profiler already said while capturing.
 std::string_view diagnosticPrefix(std::string_view name) {
-    if (name == "cuda.unavailable" || name == "capture.range_window") return "";
-    if (name == "sampling.frames_unresolved" || name == "capture.from_kept_session" ||
-        name == "capture.stream_recovered" || name == "capture.pid_namespaces" ||
-        name == "python.samples_joined" || name == "pytorch.enabled" ||
-        name == "cuda.cupti_loaded" || name == "cuda.no_driver" || name == "mpi.not_found" ||
-        name == "openmp.not_found" || name == "openmp.no_ompt" || name == "cublas.not_found" ||
-        name == "cudnn.not_found" || name == "nccl.not_found")
-        return "note: ";
+    switch (diagnosticLevel(name)) {
+        case DiagnosticLevel::Said: return "";
+        case DiagnosticLevel::Note: return "note: ";
+        case DiagnosticLevel::Warning: break;
+    }
     return "warning: ";
 }
 

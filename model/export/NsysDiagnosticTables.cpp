@@ -1,5 +1,6 @@
 #include "model/export/NsysDiagnosticTables.h"
 
+#include "model/core/DiagnosticLevel.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/TableScope.h"
 
@@ -32,14 +33,15 @@ Status emitNsysDiagnostics(const Report& report, RowSink& sink, ExportStats& sta
                                       {"name", "TEXT"},                  {"count", "INTEGER"}};
     {
         TableScope t(sink, stats, "DIAGNOSTIC_EVENT", d);
-        // Every Sightline diagnostic says something was dropped, skipped or left out
-        // (Entities.h): each is a warning.
+        // A loss is a warning; a note (a frame without a symbol, a namespace pid kept) and what
+        // the profiler said while capturing are information (DiagnosticLevel.h).
         if (t.open())
             for (const Diagnostic& diag : report.diagnostics) {
                 Cell c[] = {Cell::of(0),
                             Cell::of(kTimestampSession),
                             Cell::of(kSourceAnalysis),
-                            Cell::of(kDiagnosticWarning),
+                            Cell::of(diagnosticLevel(diag.name) == DiagnosticLevel::Warning ? kDiagnosticWarning
+                                                                                            : kDiagnosticInfo),
                             Cell::text(diag.reason),
                             diag.pid > 0 ? Cell::of(globalPid(diag.pid)) : Cell::null(),
                             Cell::text(diag.name),

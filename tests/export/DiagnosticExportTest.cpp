@@ -36,6 +36,7 @@ std::shared_ptr<Report> reportWithDiagnostics() {
     auto r = test::makeStatsReport();
     r->diagnostics.push_back({"nvtx.events_dropped", 12, "NVTX events were dropped: the buffer was full", 7});
     r->diagnostics.push_back({"capture.delay_not_reached", 1, "the program ended before --delay ran out", 0});
+    r->diagnostics.push_back({"sampling.frames_unresolved", 3, "frames without a function name", 0});
     return r;
 }
 
@@ -54,6 +55,10 @@ TEST(DiagnosticExport, SqliteAnswersTheWarningQueryOfNsysScripts) {
                     {"Warning", "Analysis", "HostTimestamp", "the program ended before --delay ran out", "NULL",
                      "capture.delay_not_reached", "1"}}));
     EXPECT_EQ(query(db, "SELECT DISTINCT timestamp FROM DIAGNOSTIC_EVENT"), (Rows{{"0"}}));
+    // A note (nothing lost: the frames are in the report as module+offset) is information.
+    EXPECT_EQ(query(db, "SELECT sev.label, d.name FROM DIAGNOSTIC_EVENT d JOIN ENUM_DIAGNOSTIC_SEVERITY_LEVEL sev "
+                        "ON sev.id = d.severity WHERE sev.label = 'Info'"),
+              (Rows{{"Info", "sampling.frames_unresolved"}}));
 }
 
 TEST(DiagnosticExport, NoDiagnosticsNoTable) {
@@ -131,7 +136,8 @@ TEST(DiagnosticExport, ChromeTraceCarriesThemInOtherData) {
     std::getline(in, line);
     EXPECT_EQ(line,
               "nvtx.events_dropped=12@7:NVTX events were dropped: the buffer was full;"
-              "capture.delay_not_reached=1@0:the program ended before --delay ran out");
+              "capture.delay_not_reached=1@0:the program ended before --delay ran out;"
+              "sampling.frames_unresolved=3@0:frames without a function name");
 }
 
 }  // namespace
