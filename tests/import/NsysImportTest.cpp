@@ -9,6 +9,14 @@
 namespace sl::test {
 namespace {
 
+// A hand-made export at `path`: the SQL's tables and rows.
+::testing::AssertionResult makeExport(const std::string& path, const char* sql) {
+    sqlite::Db db;
+    if (!db.create(path).ok()) return ::testing::AssertionFailure() << "cannot create " << path;
+    if (!db.exec(sql).ok()) return ::testing::AssertionFailure() << "bad SQL for " << path;
+    return ::testing::AssertionSuccess();
+}
+
 // Correlation ids of the API calls in the source export (eventClass 67 rows are duplicates).
 std::set<int64_t> sourceApiCorrelations(const std::string& path) {
     sqlite::Db db;
@@ -253,10 +261,7 @@ TEST(NsysImport, ToleratesMissingColumnsNullsAndOldSchemas) {
 TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
     TempDir dir;
     const std::string path = dir.file("diag.sqlite");
-    {
-        sqlite::Db db;
-        ASSERT_TRUE(db.create(path).ok());
-        ASSERT_TRUE(db.exec(R"(
+    ASSERT_TRUE(makeExport(path, R"(
             CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
             CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);
             INSERT INTO StringIds VALUES (1, 'read');
@@ -271,9 +276,7 @@ TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
                 (10, 2, 1, 2, 'Not all NVTX events might have been collected.', 281474976710656 + 16777216 * 77),
                 (11, 2, 1, 2, 'Not all NVTX events might have been collected.', 281474976710656 + 16777216 * 77),
                 (12, 2, 1, 3, 'CUPTI buffers were lost.', NULL);
-        )")
-                        .ok());
-    }
+        )"));
     auto r = importOk(path);
     EXPECT_EQ(r->diagnosticCount("nsys.warning"), 2);
     EXPECT_EQ(r->diagnosticCount("nsys.error"), 1);
@@ -289,45 +292,32 @@ TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
     EXPECT_TRUE(sawWarning);
     // A table of only (severity, text), without the enum: nsys's ids are assumed.
     const std::string bare = dir.file("bare.sqlite");
-    {
-        sqlite::Db db;
-        ASSERT_TRUE(db.create(bare).ok());
-        ASSERT_TRUE(db.exec(R"(
+    ASSERT_TRUE(makeExport(bare, R"(
             CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
             CREATE TABLE DIAGNOSTIC_EVENT (severity INTEGER, text TEXT);
             INSERT INTO DIAGNOSTIC_EVENT VALUES (1, 'started'), (2, 'driver warning');
-        )")
-                        .ok());
-    }
+        )"));
     auto b = importOk(bare);
     EXPECT_EQ(b->diagnosticCount("nsys.warning"), 1);
     EXPECT_EQ(b->diagnosticCount("nsys.info"), 0);
     // Sightline's own rows with a count below 1, an empty name or no text; and a table that
     // cannot be read (a view over a dropped table), which costs its messages, not the import.
     const std::string odd = dir.file("odd.sqlite");
-    {
-        sqlite::Db db;
-        ASSERT_TRUE(db.create(odd).ok());
-        ASSERT_TRUE(db.exec(R"(
+    ASSERT_TRUE(makeExport(odd, R"(
             CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
             CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER, timestampType INTEGER, source INTEGER,
                 severity INTEGER, text TEXT, globalPid INTEGER, name TEXT, count INTEGER);
             INSERT INTO DIAGNOSTIC_EVENT VALUES (0, 2, 3, 2, 'y', NULL, 'x.negative', -3),
                                                 (0, 2, 3, 2, NULL, NULL, 'x.no_text', 2),
                                                 (0, 2, 3, 2, 'unnamed', NULL, '', 5);
-        )")
-                        .ok());
-    }
+        )"));
     auto o = importOk(odd);
     EXPECT_EQ(o->diagnosticCount("x.negative"), 1);
     EXPECT_EQ(o->diagnosticCount("x.no_text"), 2);
     EXPECT_EQ(o->diagnosticCount("nsys.warning"), 1);  // the unnamed row, as nsys's
     for (const auto& d : o->diagnostics) EXPECT_FALSE(d.reason.empty()) << d.name;
     const std::string view = dir.file("view.sqlite");
-    {
-        sqlite::Db db;
-        ASSERT_TRUE(db.create(view).ok());
-        ASSERT_TRUE(db.exec(R"(
+    ASSERT_TRUE(makeExport(view, R"(
             CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
             CREATE TABLE OSRT_API (start INTEGER, end INTEGER, globalTid INTEGER, nameId INTEGER);
             INSERT INTO StringIds VALUES (1, 'read');
@@ -335,9 +325,7 @@ TEST(NsysImport, DiagnosticWarningsAndErrorsBecomeDiagnostics) {
             CREATE TABLE t (severity INTEGER, text TEXT);
             CREATE VIEW DIAGNOSTIC_EVENT AS SELECT * FROM t;
             DROP TABLE t;
-        )")
-                        .ok());
-    }
+        )"));
     auto v = importOk(view);
     EXPECT_EQ(v->eventCount(EventKind::OsRuntime), 1u);
     EXPECT_EQ(v->diagnosticCount("nsys.diagnostics_unreadable"), 1);
