@@ -14,7 +14,7 @@ namespace sl::capture {
 
 namespace {
 
-// One connection to `addr` (`len` bytes of it) and its answer.
+// One connection to `addr` (`len` bytes of it) and its answer; false when none came.
 bool ask(const sockaddr_un& addr, socklen_t len, int64_t request, PidAnswer& out, int timeoutMs) {
     const long fd = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
@@ -31,7 +31,7 @@ bool ask(const sockaddr_un& addr, socklen_t len, int64_t request, PidAnswer& out
         while (got < static_cast<long>(sizeof a) &&
                (n = syscall(SYS_read, fd, p + got, sizeof a - static_cast<size_t>(got))) > 0)
             got += n;
-        if (got == static_cast<long>(sizeof a) && a.pid > 0) {
+        if (got == static_cast<long>(sizeof a)) {  // an answer, which may be "no such child"
             out = a;
             ok = true;
         }
@@ -58,7 +58,10 @@ bool askEither(const char* sessionDir, int64_t request, PidAnswer& out, int time
 }  // namespace
 
 bool askLauncherForPids(const char* sessionDir, PidAnswer& out, int timeoutMs) {
-    return askEither(sessionDir, 0, out, timeoutMs);
+    PidAnswer a;
+    if (!askEither(sessionDir, 0, a, timeoutMs) || a.pid <= 0) return false;
+    out = a;
+    return true;
 }
 
 int64_t askLauncherForChild(const char* sessionDir, int64_t namespacePid, int timeoutMs) {

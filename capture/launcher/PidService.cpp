@@ -17,22 +17,10 @@
 #include <fstream>
 
 #include "capture/common/PidQuery.h"
+#include "capture/launcher/ProcTree.h"
 
 namespace sl::capture {
 namespace {
-
-// The parent of `pid` in our namespace (field 4 of /proc/PID/stat, after the name's ')'); 0
-// when it is gone or outside our namespace.
-int64_t parentOf(int64_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) return 0;
-    char state = 0;
-    long long ppid = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %lld", &state, &ppid) != 2) return 0;
-    return ppid;
-}
 
 // The innermost pid (or tid) of the /proc status file `path`: the last of its NSpid; 0 when it
 // is gone.
@@ -49,13 +37,8 @@ int64_t innermostIn(const std::string& path) {
 // The child of `parent` (any of its threads' children, zombies included) whose innermost pid is
 // `namespacePid`; 0 when none is.
 int64_t childWithNamespacePid(int64_t parent, int64_t namespacePid) {
-    std::error_code ec;
-    const std::string task = "/proc/" + std::to_string(parent) + "/task";
-    for (const auto& t : std::filesystem::directory_iterator(task, ec)) {
-        std::ifstream children(t.path() / "children");
-        for (int64_t c = 0; children >> c;)
-            if (innermostIn("/proc/" + std::to_string(c) + "/status") == namespacePid) return c;
-    }
+    for (int64_t c : childrenOf(parent))
+        if (innermostIn("/proc/" + std::to_string(c) + "/status") == namespacePid) return c;
     return 0;
 }
 

@@ -17,29 +17,39 @@ namespace sl::capture {
 
 namespace {
 
+// The ppid field of /proc/<pid>/stat (`pid` as its directory's name); -1 when it is gone.
+long long ppidOf(const char* pid) {
+    char path[300], buf[512];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    const char* close = std::strrchr(buf, ')');  // names may contain spaces and ')'
+    char state;
+    long long ppid;
+    return close && std::sscanf(close + 1, " %c %lld", &state, &ppid) == 2 ? ppid : -1;
+}
+
 // Every process of the machine with its parent, from the ppid fields of /proc/<pid>/stat: the
 // way when the kernel has no children files (CONFIG_PROC_CHILDREN).
-std::vector<int64_t> descendantsByScan(int64_t root) {
+std::unordered_multimap<int64_t, int64_t> childrenByScan() {
     std::unordered_multimap<int64_t, int64_t> children;
     if (DIR* d = opendir("/proc")) {
         while (dirent* e = readdir(d)) {
             if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-            char path[300], buf[512];
-            std::snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-            if (fd < 0) continue;
-            ssize_t n = ::read(fd, buf, sizeof buf - 1);
-            ::close(fd);
-            if (n <= 0) continue;
-            buf[n] = 0;
-            const char* close = std::strrchr(buf, ')');  // names may contain spaces and ')'
-            char state;
-            long long ppid;
-            if (close && std::sscanf(close + 1, " %c %lld", &state, &ppid) == 2)
+            if (const long long ppid = ppidOf(e->d_name); ppid >= 0)
                 children.emplace(ppid, std::atoll(e->d_name));
         }
         closedir(d);
     }
+    return children;
+}
+
+std::vector<int64_t> descendantsByScan(int64_t root) {
+    const auto children = childrenByScan();
     std::vector<int64_t> out;
     std::vector<int64_t> todo{root};
     while (!todo.empty()) {
@@ -65,7 +75,7 @@ bool appendChildren(int64_t pid, std::vector<int64_t>& out) {
     if (!d) return false;
     while (dirent* e = readdir(d)) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-        char path[128], buf[4096];
+        char path[330], buf[4096];
         std::snprintf(path, sizeof path, "%s/%s/children", dir, e->d_name);
         int fd = ::open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) continue;
@@ -113,6 +123,23 @@ std::vector<int64_t> descendantsOf(int64_t root) {
         appendChildren(pid, found);
     }
     return out;
+}
+
+std::vector<int64_t> childrenOf(int64_t pid) {
+    std::vector<int64_t> out;
+    if (haveChildrenFiles()) {
+        appendChildren(pid, out);
+        return out;
+    }
+    const auto children = childrenByScan();
+    auto [a, b] = children.equal_range(pid);
+    for (auto it = a; it != b; ++it) out.push_back(it->second);
+    return out;
+}
+
+int64_t parentOf(int64_t pid) {
+    const long long ppid = ppidOf(std::to_string(pid).c_str());
+    return ppid > 0 ? ppid : 0;
 }
 
 void killTree(int sig) {

@@ -8,6 +8,10 @@
 namespace sl::capture {
 
 std::vector<int64_t> descendantsOf(int64_t pid);
+// The children of every thread of `pid`, zombies included.
+std::vector<int64_t> childrenOf(int64_t pid);
+// The parent of `pid` in our namespace; 0 when it is gone or its parent is outside it.
+int64_t parentOf(int64_t pid);
 // Sends `sig` to every process below the calling one (the launcher: the whole traced tree).
 void killTree(int sig);
 

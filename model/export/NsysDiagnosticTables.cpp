@@ -1,16 +1,20 @@
 #include "model/export/NsysDiagnosticTables.h"
 
 #include "model/core/DiagnosticLevel.h"
+#include "model/core/NsysDiagnosticTypes.h"
 #include "model/export/NsysEnums.h"
 #include "model/export/TableScope.h"
 
 namespace sl::exporter {
 namespace {
 
+using namespace nsys;  // severity ids
+
 constexpr EnumRow kSeverity[] = {{0, "DIAGNOSTIC_SEVERITY_LEVEL_UNKNOWN", "Unknown"},
                                  {kDiagnosticInfo, "DIAGNOSTIC_SEVERITY_LEVEL_INFO", "Info"},
                                  {kDiagnosticWarning, "DIAGNOSTIC_SEVERITY_LEVEL_WARNING", "Warning"},
-                                 {kDiagnosticError, "DIAGNOSTIC_SEVERITY_LEVEL_ERROR", "Error"}};
+                                 {kDiagnosticError, "DIAGNOSTIC_SEVERITY_LEVEL_ERROR", "Error"},
+                                 {kDiagnosticFatal, "DIAGNOSTIC_SEVERITY_LEVEL_FATAL", "Fatal"}};
 // Sightline's diagnostics are counted when the report is made (the merge of a capture, an
 // import), after the program ran: nsys's "Analysis" source.
 constexpr int64_t kSourceAnalysis = 3;

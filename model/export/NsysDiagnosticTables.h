@@ -8,11 +8,6 @@
 
 namespace sl::exporter {
 
-// ENUM_DIAGNOSTIC_SEVERITY_LEVEL ids.
-inline constexpr int64_t kDiagnosticInfo = 1;
-inline constexpr int64_t kDiagnosticWarning = 2;
-inline constexpr int64_t kDiagnosticError = 3;
-
 Status emitNsysDiagnostics(const Report& report, RowSink& sink, ExportStats& stats);
 
 }  // namespace sl::exporter

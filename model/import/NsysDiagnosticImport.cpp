@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "model/core/NsysDiagnosticTypes.h"
 #include "model/import/ImportText.h"
 #include "model/import/NsysSqliteImporter.h"
 
@@ -24,9 +25,11 @@ std::string lower(std::string_view s) {
 Status NsysSqliteImporter::readDiagnostics() {
     const std::string table = "DIAGNOSTIC_EVENT";
     if (!m_db.hasTable(table)) return Status::success();
-    // Severity ids -> "warning", "error", ...; without the enum table, nsys's own ids
-    // (1 info, 2 warning, 3 error) are assumed.
-    std::map<int64_t, std::string> severities = {{1, "info"}, {2, "warning"}, {3, "error"}, {4, "fatal"}};
+    // Severity ids -> "warning", "error", ...; without the enum table, nsys's own ids are assumed.
+    std::map<int64_t, std::string> severities = {{nsys::kDiagnosticInfo, "info"},
+                                                 {nsys::kDiagnosticWarning, "warning"},
+                                                 {nsys::kDiagnosticError, "error"},
+                                                 {nsys::kDiagnosticFatal, "fatal"}};
     if (m_db.hasTable("ENUM_DIAGNOSTIC_SEVERITY_LEVEL")) {
         NsysColumns c(m_db, "ENUM_DIAGNOSTIC_SEVERITY_LEVEL");
         sqlite::Stmt st(m_db, buildSelect(c, {{"id"}, {"label", "name"}}));
