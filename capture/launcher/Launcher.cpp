@@ -56,7 +56,23 @@ volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_stopFromTerminal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
+volatile sig_atomic_t g_programSignal = 0;  // a stop signal a process of the traced tree sent
+volatile sig_atomic_t g_programSender = 0;
 void onStopSignal(int sig, siginfo_t* info, void*) {
+    // From a process of the traced tree (kill(), SI_USER): a signal to its process group (a
+    // shell's `trap 'kill 0' EXIT`, `kill -- -$$`), which reached the program too, or a program
+    // signalling its parent, which without the profiler is the shell. Either way the program
+    // runs on as it would without us: the signal is not sent on and the capture goes on.
+    const int saved = errno;  // the /proc reads below may change it
+    const bool fromProgram = info && info->si_code == SI_USER && info->si_pid > 0 &&
+                             isDescendantOf(info->si_pid, getpid());
+    errno = saved;
+    if (fromProgram) {
+        g_programSignal = sig;
+        g_programSender = info->si_pid;
+        WakePipe::notify();
+        return;
+    }
     // SI_KERNEL: the terminal's (Ctrl+C, Ctrl+\, a hang-up), which it sends to the whole
     // foreground process group: the program, in ours, has it already.
     g_stopFromTerminal = info && info->si_code == SI_KERNEL;
@@ -236,6 +252,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     TreeWait w;
     bool stopped = false;
     sig_atomic_t handledStops = 0;  // stop signals acted on (a second one kills)
+    uint64_t programSignalsSaid = 0;  // signals the tree sent us that were reported, by number
     int64_t killDeadline = INT64_MAX;
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
@@ -257,6 +274,17 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                              static_cast<unsigned long long>(events));
             progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
+        }
+        if (const int sig = g_programSignal) {
+            g_programSignal = 0;
+            if (sig < 64 && !(programSignalsSaid & (1ULL << sig))) {  // once each: a loop may send many
+                programSignalsSaid |= 1ULL << sig;
+                const char* abbrev = sigabbrev_np(sig);
+                say("received SIG" + std::string(abbrev ? abbrev : "?") + " from pid " +
+                    std::to_string(g_programSender) + " of the program (a signal to its process "
+                    "group, which the program had too): not sent on; the capture goes on until "
+                    "the program ends");
+            }
         }
         if (g_stopSignal && !stopped) {
             stopped = true;
@@ -474,6 +502,7 @@ Result<ProfileResult> Launcher::run() {
     g_stopSignal = 0;
     g_stopFromTerminal = 0;
     g_stopCount = 0;
+    g_programSignal = 0;
     g_rangeEnded = 0;
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,

@@ -17,20 +17,36 @@ namespace sl::capture {
 
 namespace {
 
-// The ppid field of /proc/<pid>/stat (`pid` as its directory's name); -1 when it is gone.
-long long ppidOf(const char* pid) {
-    char path[300], buf[512];
-    std::snprintf(path, sizeof path, "/proc/%s/stat", pid);
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+// The ppid field of /proc/<pid>/stat; -1 when it is gone. Async-signal-safe (open, read and
+// close, no allocation, no stdio): the stop-signal handler asks it who sent a signal.
+long long ppidOf(long long pid) {
+    if (pid <= 0) return -1;
+    char path[40] = "/proc/";
+    char digits[24];
+    int n = 0;
+    for (unsigned long long v = static_cast<unsigned long long>(pid); v; v /= 10)
+        digits[n++] = static_cast<char>('0' + v % 10);
+    size_t at = 6;
+    while (n > 0) path[at++] = digits[--n];
+    for (const char* s = "/stat"; *s;) path[at++] = *s++;
+    path[at] = 0;
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
-    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    char buf[512];
+    const ssize_t got = ::read(fd, buf, sizeof buf);
     ::close(fd);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    const char* close = std::strrchr(buf, ')');  // names may contain spaces and ')'
-    char state;
-    long long ppid;
-    return close && std::sscanf(close + 1, " %c %lld", &state, &ppid) == 2 ? ppid : -1;
+    if (got <= 0) return -1;
+    // "pid (name) S ppid ...": a name may hold spaces and ')', so the last ')' ends it.
+    ssize_t close = -1;
+    for (ssize_t i = 0; i < got; ++i)
+        if (buf[i] == ')') close = i;
+    ssize_t i = close + 1;
+    if (close < 0 || i + 3 > got || buf[i] != ' ' || buf[i + 2] != ' ') return -1;
+    i += 3;  // " S "
+    long long ppid = 0;
+    bool any = false;
+    for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, any = true) ppid = ppid * 10 + (buf[i] - '0');
+    return any ? ppid : -1;
 }
 
 // Every process of the machine with its parent, from the ppid fields of /proc/<pid>/stat: the
@@ -40,7 +56,7 @@ std::unordered_multimap<int64_t, int64_t> childrenByScan() {
     if (DIR* d = opendir("/proc")) {
         while (dirent* e = readdir(d)) {
             if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-            if (const long long ppid = ppidOf(e->d_name); ppid >= 0)
+            if (const long long ppid = ppidOf(std::atoll(e->d_name)); ppid >= 0)
                 children.emplace(ppid, std::atoll(e->d_name));
         }
         closedir(d);
@@ -138,8 +154,19 @@ std::vector<int64_t> childrenOf(int64_t pid) {
 }
 
 int64_t parentOf(int64_t pid) {
-    const long long ppid = ppidOf(std::to_string(pid).c_str());
+    const long long ppid = ppidOf(pid);
     return ppid > 0 ? ppid : 0;
+}
+
+bool isDescendantOf(int64_t pid, int64_t root) {
+    // Bounded: a chain longer than any real tree, or one that changes while it is read.
+    for (int step = 0; step < 4096 && pid > 1; ++step) {
+        const long long ppid = ppidOf(pid);
+        if (ppid == root) return true;
+        if (ppid <= 0 || ppid == pid) return false;
+        pid = ppid;
+    }
+    return false;
 }
 
 void killTree(int sig) {

@@ -12,6 +12,10 @@ std::vector<int64_t> descendantsOf(int64_t pid);
 std::vector<int64_t> childrenOf(int64_t pid);
 // The parent of `pid` in our namespace; 0 when it is gone or its parent is outside it.
 int64_t parentOf(int64_t pid);
+// Whether `pid` is below `root` (a child, a grandchild, ...), from the ppid fields of
+// /proc/<pid>/stat. Async-signal-safe: a signal handler tells with it whether its sender is
+// part of the traced tree. A process that has been reaped is below nothing.
+bool isDescendantOf(int64_t pid, int64_t root);
 // Sends `sig` to every process below the calling one (the launcher: the whole traced tree).
 void killTree(int sig);
 

@@ -489,6 +489,32 @@ TEST(SignalCapture, CtrlCOnTheTerminalReachesTheProgramOnce) {
     EXPECT_EQ(r->processes[0].exitCode, 0);
 }
 
+// A program that signals its own process group (a shell's `kill 0`, `trap 'kill 0' EXIT`)
+// reaches the profiler in that group too. It was sent on, so every process of the program had
+// the signal twice; it is not now, and the capture goes on until the program ends.
+TEST(SignalCapture, SignalTheProgramSendsToItsGroupReachesItOnce) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    if (access("/usr/bin/setsid", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/setsid";
+    const std::string client = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    // The child counts its SIGTERMs (its exit code); the shell ignores the one it sends.
+    const std::string script = std::string(SIGHTLINE_PYTHON) + " " + client +
+                               " terms 2 & trap \"\" TERM; sleep 0.7; kill -TERM 0; wait $!";
+    int code = 0;
+    // A group of their own (setsid), so that `kill 0` stays away from the test runner.
+    std::string out = runCapturingStdout({"/usr/bin/setsid", "-w", "/bin/sh", "-c", script}, &code);
+    ASSERT_EQ(code, 1) << "without the profiler: " << out;
+    CaptureDir dir;
+    out = runCapturingStdout({"/usr/bin/setsid", "-w", SIGHTLINE_CLI, "profile", "-o",
+                              dir.file("group.rep"), "/bin/sh", "-c", script},
+                             &code);
+    EXPECT_EQ(code, 1) << out;
+    EXPECT_NE(out.find("SIGTERMs: 1"), std::string::npos) << out;
+    EXPECT_NE(out.find("not sent on"), std::string::npos) << out;
+    auto r = load(dir.file("group.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitCode, 1);
+}
+
 // Ctrl+\ (SIGQUIT) from the terminal ends the program as without the profiler, and the report
 // is written (the profiler died by it before, with no report and its session left behind).
 TEST(SignalCapture, CtrlBackslashEndsTheProgramAndTheReportIsWritten) {
