@@ -80,6 +80,40 @@ void onStopSignal(int sig, siginfo_t* info, void*) {
     g_stopCount = g_stopCount + 1;
     WakePipe::notify();
 }
+// The signals whose default would end the profiler, other than the stop signals above and the
+// ones it uses (SIGUSR1: a capture range ended; SIGCHLD; SIGPIPE, ignored); not the synchronous
+// ones a fault or a debugger raises (SIGTRAP, SIGSYS, SIGSEGV, ...), which must not be survived.
+std::vector<int> otherFatalSignals() {
+    std::vector<int> s{SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU,
+                       SIGXFSZ};
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) s.push_back(sig);
+    return s;
+}
+volatile sig_atomic_t g_programRoot = 0;  // the program's first process, once started
+// What became of those signals, a bit per signal, for the wait to report once each.
+std::atomic<uint64_t> g_otherFromProgram{0}, g_otherSentOn{0}, g_otherIgnored{0};
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "used in a signal handler");
+void onOtherSignal(int sig, siginfo_t* info, void*) {
+    // Sent with kill(0, ...) by the program (SIGUSR2 to its group, say), it reached the program
+    // too: the profiler was killed by it before, and the report lost. Sent to the profiler from
+    // outside, it was meant for the program, as without the profiler: sent on to its first
+    // process, at once (real-time signals queue: one sent on for each). From the kernel (a file
+    // size or CPU limit of the profiler's own), it is the profiler's: ignored.
+    const int saved = errno;
+    const uint64_t bit = sig < 64 ? 1ULL << sig : 0;
+    const bool userSent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    if (userSent && info->si_pid > 0 && isDescendantOf(info->si_pid, getpid())) {
+        g_otherFromProgram.fetch_or(bit);
+    } else if (userSent && g_programRoot > 0) {
+        kill(static_cast<pid_t>(g_programRoot), sig);
+        g_otherSentOn.fetch_or(bit);
+    } else {
+        g_otherIgnored.fetch_or(bit);
+    }
+    errno = saved;
+    WakePipe::notify();
+}
+
 void onRangeEnded(int) {
     g_rangeEnded = 1;
     WakePipe::notify();
@@ -244,6 +278,25 @@ std::string Launcher::findModuleDir() {
     return {};
 }
 
+namespace {
+// Reports, once per signal, what onOtherSignal did with the signals it caught.
+void sayOtherSignals(const std::function<void(const std::string&)>& say, uint64_t& said) {
+    const auto report = [&](std::atomic<uint64_t>& bits, const char* what) {
+        const uint64_t fresh = bits.exchange(0) & ~said;
+        for (int sig = 1; sig < 64; ++sig) {
+            if (!(fresh & (1ULL << sig))) continue;
+            said |= 1ULL << sig;
+            const char* abbrev = sigabbrev_np(sig);
+            say("received " + (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig)) +
+                what);
+        }
+    };
+    report(g_otherFromProgram, " from the program (it had it too): not sent on");
+    report(g_otherSentOn, ": sent on to the program");
+    report(g_otherIgnored, " from the kernel: ignored (the profiler's own)");
+}
+}  // namespace
+
 Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                                          const std::string& sessionDir, WakePipe& wake,
                                          bool shutdownAtRangeEnd,
@@ -253,6 +306,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     bool stopped = false;
     sig_atomic_t handledStops = 0;  // stop signals acted on (a second one kills)
     uint64_t programSignalsSaid = 0;  // signals the tree sent us that were reported, by number
+    uint64_t otherSignalsSaid = 0;    // the same for onOtherSignal's
     int64_t killDeadline = INT64_MAX;
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
@@ -275,6 +329,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
         }
+        sayOtherSignals(say, otherSignalsSaid);
         if (const int sig = g_programSignal) {
             g_programSignal = 0;
             if (sig < 64 && !(programSignalsSaid & (1ULL << sig))) {  // once each: a loop may send many
@@ -354,6 +409,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         if (r > 0) {
             w.exits[r] = {nowNs(), st};
             if (r == child) {
+                g_programRoot = 0;  // reaped: its pid may be another process's now
                 w.rootStatus = st;
                 w.rootDone = true;
                 w.rootKilledByUs = w.killedByUs;
@@ -508,6 +564,8 @@ Result<ProfileResult> Launcher::run() {
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
                          SignalHandlers::KeepIgnored::Yes);
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
+    g_programRoot = 0;
+    SignalHandlers others(otherFatalSignals(), onOtherSignal, SignalHandlers::KeepIgnored::Yes);
     // SA_RESTART: the launcher's other threads' reads and writes go on; their polls and timed
     // waits may return early (EINTR), which each of them handles.
     SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART | SA_NOCLDSTOP);
@@ -583,6 +641,7 @@ Result<ProfileResult> Launcher::run() {
     setup.stderrFd = errPipe.write.get();
     setup.restore = stops.previous();
     for (const auto& r : rangeEnd.previous()) setup.restore.push_back(r);
+    for (const auto& r : others.previous()) setup.restore.push_back(r);
     for (const auto& r : childEnded.previous()) setup.restore.push_back(r);
     for (const auto& r : pipeIgnored.previous()) setup.restore.push_back(r);
 
@@ -596,6 +655,7 @@ Result<ProfileResult> Launcher::run() {
         execChild(setup);
     }
     program.started(child);
+    g_programRoot = child;
     go.read.reset();
     err.write.reset();
     outPipe.write.reset();

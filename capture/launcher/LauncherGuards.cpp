@@ -51,7 +51,7 @@ void TempDir::remove() {
     m_path.clear();
 }
 
-SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handler)(int),
+SignalHandlers::SignalHandlers(const std::vector<int>& signals, void (*handler)(int),
                                int flags) {
     struct sigaction sa {};
     sa.sa_handler = handler;
@@ -59,7 +59,7 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals, void (*handle
     install(signals, sa, false);
 }
 
-SignalHandlers::SignalHandlers(std::initializer_list<int> signals,
+SignalHandlers::SignalHandlers(const std::vector<int>& signals,
                                void (*action)(int, siginfo_t*, void*), KeepIgnored) {
     struct sigaction sa {};
     sa.sa_sigaction = action;
@@ -67,7 +67,7 @@ SignalHandlers::SignalHandlers(std::initializer_list<int> signals,
     install(signals, sa, true);
 }
 
-void SignalHandlers::install(std::initializer_list<int> signals, struct sigaction sa,
+void SignalHandlers::install(const std::vector<int>& signals, struct sigaction sa,
                              bool keepIgnored) {
     sigemptyset(&sa.sa_mask);
     for (int sig : signals) {

@@ -57,12 +57,12 @@ private:
 // Handlers installed for a set of signals; the previous ones come back when the guard ends.
 class SignalHandlers {
 public:
-    SignalHandlers(std::initializer_list<int> signals, void (*handler)(int), int flags = 0);
+    SignalHandlers(const std::vector<int>& signals, void (*handler)(int), int flags = 0);
     // With the sender's siginfo (SA_SIGINFO). A signal the profiler was started with ignored
     // (nohup: SIGHUP; a script's background job: SIGINT and SIGQUIT) stays ignored, as it is
     // for the program, which inherits that: nothing is installed for it.
     enum class KeepIgnored { Yes };
-    SignalHandlers(std::initializer_list<int> signals, void (*action)(int, siginfo_t*, void*),
+    SignalHandlers(const std::vector<int>& signals, void (*action)(int, siginfo_t*, void*),
                    KeepIgnored);
     ~SignalHandlers();
     SignalHandlers(const SignalHandlers&) = delete;
@@ -71,7 +71,7 @@ public:
     const std::vector<std::pair<int, struct sigaction>>& previous() const { return m_old; }
 
 private:
-    void install(std::initializer_list<int> signals, struct sigaction sa, bool keepIgnored);
+    void install(const std::vector<int>& signals, struct sigaction sa, bool keepIgnored);
     std::vector<std::pair<int, struct sigaction>> m_old;
 };
 

@@ -498,7 +498,7 @@ TEST(SignalCapture, SignalTheProgramSendsToItsGroupReachesItOnce) {
     const std::string client = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
     // The child counts its SIGTERMs (its exit code); the shell ignores the one it sends.
     const std::string script = std::string(SIGHTLINE_PYTHON) + " " + client +
-                               " terms 2 & trap \"\" TERM; sleep 0.7; kill -TERM 0; wait $!";
+                               " count SIGTERM 2 & trap \"\" TERM; sleep 0.7; kill -TERM 0; wait $!";
     int code = 0;
     // A group of their own (setsid), so that `kill 0` stays away from the test runner.
     std::string out = runCapturingStdout({"/usr/bin/setsid", "-w", "/bin/sh", "-c", script}, &code);
@@ -513,6 +513,33 @@ TEST(SignalCapture, SignalTheProgramSendsToItsGroupReachesItOnce) {
     auto r = load(dir.file("group.rep"));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->processes[0].exitCode, 1);
+}
+
+// The other signals whose default action ends a process (SIGUSR2, SIGALRM, the real-time
+// ones, ...): sent by the program to its group, the profiler was killed by them and the
+// report lost; sent to the profiler from outside, they were lost to the program. Now the first
+// are left to the program, which had them, and the second are sent on to it.
+TEST(SignalCapture, OtherSignalsNeitherEndTheProfilerNorMissTheProgram) {
+    if (access("/usr/bin/setsid", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/setsid";
+    CaptureDir dir;
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/usr/bin/setsid", "-w", SIGHTLINE_CLI, "profile", "-o", dir.file("group.rep"),
+         "/bin/sh", "-c",
+         "trap \"\" USR2 ALRM VTALRM PROF 34; kill -USR2 0; kill -ALRM 0; kill -VTALRM 0; "
+         "kill -PROF 0; kill -34 0; exit 3"},
+        &code);
+    EXPECT_EQ(code, 3) << out;
+    EXPECT_NE(out.find("received SIGUSR2 from the program"), std::string::npos) << out;
+    auto r = load(dir.file("group.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(r->processes[0].exitCode, 3);
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string client = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("usr2.rep"),
+                                 SIGHTLINE_PYTHON, client, "count", "SIGUSR2", "2.5"},
+                                {{1500, SIGUSR2}});
+    EXPECT_EQ(exitCodeOf(st), 1) << "the program's count of SIGUSR2 sent to the profiler";
 }
 
 // Ctrl+\ (SIGQUIT) from the terminal ends the program as without the profiler, and the report

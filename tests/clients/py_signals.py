@@ -6,7 +6,9 @@ Modes:
   forkserver    a multiprocessing Pool with the forkserver start method; exits 0 when it works.
   cleanup       waits for Ctrl+C, then cleans up for 0.5 s: exits 0 when one SIGINT came (a
                 second during the clean-up ends it by SIGINT), 1 when none came in 8 s.
-  terms SECONDS counts the SIGTERMs that come in SECONDS: prints and exits with that count.
+  count SIGNAME SECONDS
+                counts the SIGNAMEs (SIGTERM, SIGUSR2, ...) that come in SECONDS: prints and
+                exits with that count.
 """
 import multiprocessing
 import os
@@ -59,17 +61,18 @@ def cleanup():
     return 1
 
 
-def terms():
-    count = [0]
-    signal.signal(signal.SIGTERM, lambda *_: count.__setitem__(0, count[0] + 1))
+def count():
+    name = sys.argv[2]
+    seen = [0]
+    signal.signal(getattr(signal, name), lambda *_: seen.__setitem__(0, seen[0] + 1))
     print("ready", flush=True)
-    end = time.monotonic() + float(sys.argv[2])
+    end = time.monotonic() + float(sys.argv[3])
     while time.monotonic() < end:
         time.sleep(0.02)
-    print("SIGTERMs:", count[0], flush=True)
-    return count[0]
+    print("%ss: %d" % (name, seen[0]), flush=True)
+    return seen[0]
 
 
 if __name__ == "__main__":
     sys.exit({"dispositions": dispositions, "forkserver": forkserver,
-              "cleanup": cleanup, "terms": terms}[sys.argv[1]]())
+              "cleanup": cleanup, "count": count}[sys.argv[1]]())
