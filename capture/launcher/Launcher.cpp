@@ -51,6 +51,9 @@ namespace fs = std::filesystem;
 // The longest the wait for the tree sleeps without a wake-up (a child's end, a signal, a
 // deadline): what a lost one could cost, not a polling interval.
 constexpr int64_t kLongestWaitNs = 250'000'000;
+// A stop signal this soon after the first is the same stop sent twice (by `timeout`: to us,
+// then to its group), not a user's second Ctrl+C, which comes later than a person can type.
+constexpr int64_t kSameStopNs = 200'000'000;
 
 volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_stopFromTerminal = 0;
@@ -308,6 +311,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     uint64_t programSignalsSaid = 0;  // signals the tree sent us that were reported, by number
     uint64_t otherSignalsSaid = 0;    // the same for onOtherSignal's
     int64_t killDeadline = INT64_MAX;
+    int64_t firstStopAt = 0;  // when the first stop signal was acted on
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     const bool liveProgress = !m_o.quiet && isatty(2);
@@ -354,14 +358,22 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // signal (shell scripts' background jobs ignore SIGINT but not SIGTERM).
             const pid_t group = getpgid(child);
             if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
+                // No deadline: a program that saves its work on Ctrl+C (a training script's
+                // checkpoint) takes as long as it takes, as without the profiler; a second
+                // Ctrl+C kills it.
                 say("received " + name + " from the terminal, as the program did: stopping the "
                     "capture when it ends (again to kill it)");
             } else {
                 say("received " + name + ": stopping the capture and ending the program (again "
                     "to kill it)");
                 killTree(sig);
+                killDeadline = now + 5'000'000'000;
             }
-            killDeadline = now + 5'000'000'000;
+            firstStopAt = now;
+        } else if (stopped && g_stopCount > handledStops && now - firstStopAt < kSameStopNs) {
+            // The same stop, delivered twice: `timeout` signals its child (us), then its process
+            // group (us again, and the program). Killing the program for it lost its clean-up.
+            handledStops = g_stopCount;
         } else if (stopped && g_stopCount > handledStops) {
             // A second Ctrl+C: the user does not want to wait for the program to wind down.
             handledStops = g_stopCount;

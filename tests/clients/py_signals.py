@@ -4,8 +4,9 @@ Modes:
   dispositions  Python's own view at start (SIGINT: KeyboardInterrupt, SIGTERM/SIGHUP: default),
                 then Ctrl+C as KeyboardInterrupt; exits 7 when all of it holds, 1 otherwise.
   forkserver    a multiprocessing Pool with the forkserver start method; exits 0 when it works.
-  cleanup       waits for Ctrl+C, then cleans up for 0.5 s: exits 0 when one SIGINT came (a
-                second during the clean-up ends it by SIGINT), 1 when none came in 8 s.
+  cleanup [SECONDS]
+                waits for Ctrl+C, then cleans up for SECONDS (0.5): exits 0 when one SIGINT
+                came (a second during the clean-up ends it by SIGINT), 1 when none came in 8 s.
   count SIGNAME SECONDS
                 counts the SIGNAMEs (SIGTERM, SIGUSR2, ...) that come in SECONDS: prints and
                 exits with that count.
@@ -55,7 +56,8 @@ def cleanup():
     try:
         time.sleep(8)
     except KeyboardInterrupt:
-        time.sleep(0.5)  # the clean-up: a second SIGINT here is a second KeyboardInterrupt
+        # The clean-up: a second SIGINT here is a second KeyboardInterrupt.
+        time.sleep(float(sys.argv[2]) if len(sys.argv) > 2 else 0.5)
         print("cleanup complete", flush=True)
         return 0
     return 1
