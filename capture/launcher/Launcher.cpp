@@ -59,20 +59,28 @@ volatile sig_atomic_t g_stopSignal = 0;
 volatile sig_atomic_t g_stopFromTerminal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
-volatile sig_atomic_t g_programSignal = 0;  // a stop signal a process of the traced tree sent
-volatile sig_atomic_t g_programSender = 0;
-void onStopSignal(int sig, siginfo_t* info, void*) {
-    // From a process of the traced tree (kill(), SI_USER): a signal to its process group (a
-    // shell's `trap 'kill 0' EXIT`, `kill -- -$$`), which reached the program too, or a program
-    // signalling its parent, which without the profiler is the shell. Either way the program
-    // runs on as it would without us: the signal is not sent on and the capture goes on.
-    const int saved = errno;  // the /proc reads below may change it
-    const bool fromProgram = info && info->si_code == SI_USER && info->si_pid > 0 &&
-                             isDescendantOf(info->si_pid, getpid());
+// What became of the signals the handlers below did not act on, a bit per signal, for the wait
+// to report once each (sayCaughtSignals).
+std::atomic<uint64_t> g_fromProgram{0}, g_sentOn{0}, g_ignored{0};
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "used in a signal handler");
+void noteSignal(std::atomic<uint64_t>& bits, int sig) {
+    if (sig > 0 && sig < 64) bits.fetch_or(1ULL << sig);
+}
+// Sent by a process of the traced tree with kill() or sigqueue(): a signal to its process group
+// (a shell's `trap 'kill 0' EXIT`, `kill -- -$$`, `kill -USR2 0`), which reached the program
+// too, or a program signalling its parent, which without the profiler is the shell. Either way
+// the program runs on as it would without us. Async-signal-safe; keeps errno.
+bool sentByTheProgram(const siginfo_t* info) {
+    if (!info || (info->si_code != SI_USER && info->si_code != SI_QUEUE) || info->si_pid <= 0)
+        return false;
+    const int saved = errno;  // the /proc reads may change it
+    const bool below = isDescendantOf(info->si_pid, getpid());
     errno = saved;
-    if (fromProgram) {
-        g_programSignal = sig;
-        g_programSender = info->si_pid;
+    return below;
+}
+void onStopSignal(int sig, siginfo_t* info, void*) {
+    if (sentByTheProgram(info)) {  // not sent on; the capture goes on
+        noteSignal(g_fromProgram, sig);
         WakePipe::notify();
         return;
     }
@@ -93,25 +101,21 @@ std::vector<int> otherFatalSignals() {
     return s;
 }
 volatile sig_atomic_t g_programRoot = 0;  // the program's first process, once started
-// What became of those signals, a bit per signal, for the wait to report once each.
-std::atomic<uint64_t> g_otherFromProgram{0}, g_otherSentOn{0}, g_otherIgnored{0};
-static_assert(std::atomic<uint64_t>::is_always_lock_free, "used in a signal handler");
 void onOtherSignal(int sig, siginfo_t* info, void*) {
-    // Sent with kill(0, ...) by the program (SIGUSR2 to its group, say), it reached the program
-    // too: the profiler was killed by it before, and the report lost. Sent to the profiler from
-    // outside, it was meant for the program, as without the profiler: sent on to its first
-    // process, at once (real-time signals queue: one sent on for each). From the kernel (a file
-    // size or CPU limit of the profiler's own), it is the profiler's: ignored.
+    // From the program, it reached the program too (the profiler was killed by it before, and
+    // the report lost). Sent to the profiler from outside, it was meant for the program, as
+    // without the profiler: sent on to its first process, at once (real-time signals queue: one
+    // sent on for each). From the kernel (a file size or CPU limit of the profiler's own), it is
+    // the profiler's: ignored.
     const int saved = errno;
-    const uint64_t bit = sig < 64 ? 1ULL << sig : 0;
     const bool userSent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
-    if (userSent && info->si_pid > 0 && isDescendantOf(info->si_pid, getpid())) {
-        g_otherFromProgram.fetch_or(bit);
+    if (sentByTheProgram(info)) {
+        noteSignal(g_fromProgram, sig);
     } else if (userSent && g_programRoot > 0) {
         kill(static_cast<pid_t>(g_programRoot), sig);
-        g_otherSentOn.fetch_or(bit);
+        noteSignal(g_sentOn, sig);
     } else {
-        g_otherIgnored.fetch_or(bit);
+        noteSignal(g_ignored, sig);
     }
     errno = saved;
     WakePipe::notify();
@@ -282,8 +286,8 @@ std::string Launcher::findModuleDir() {
 }
 
 namespace {
-// Reports, once per signal, what onOtherSignal did with the signals it caught.
-void sayOtherSignals(const std::function<void(const std::string&)>& say, uint64_t& said) {
+// Reports, once per signal, what the handlers did with the signals they did not act on.
+void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64_t& said) {
     const auto report = [&](std::atomic<uint64_t>& bits, const char* what) {
         const uint64_t fresh = bits.exchange(0) & ~said;
         for (int sig = 1; sig < 64; ++sig) {
@@ -294,9 +298,10 @@ void sayOtherSignals(const std::function<void(const std::string&)>& say, uint64_
                 what);
         }
     };
-    report(g_otherFromProgram, " from the program (it had it too): not sent on");
-    report(g_otherSentOn, ": sent on to the program");
-    report(g_otherIgnored, " from the kernel: ignored (the profiler's own)");
+    report(g_fromProgram, " from the program (a signal to its process group, which it had too): "
+                          "not sent on; the capture goes on until the program ends");
+    report(g_sentOn, ": sent on to the program");
+    report(g_ignored, " from the kernel: ignored (the profiler's own)");
 }
 }  // namespace
 
@@ -308,8 +313,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     TreeWait w;
     bool stopped = false;
     sig_atomic_t handledStops = 0;  // stop signals acted on (a second one kills)
-    uint64_t programSignalsSaid = 0;  // signals the tree sent us that were reported, by number
-    uint64_t otherSignalsSaid = 0;    // the same for onOtherSignal's
+    uint64_t caughtSignalsSaid = 0;  // sayCaughtSignals's, by number
     int64_t killDeadline = INT64_MAX;
     int64_t firstStopAt = 0;  // when the first stop signal was acted on
     const int64_t durationEnd =
@@ -333,18 +337,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             progressShown = liveProgress;
             nextProgress = now + 1'000'000'000;
         }
-        sayOtherSignals(say, otherSignalsSaid);
-        if (const int sig = g_programSignal) {
-            g_programSignal = 0;
-            if (sig < 64 && !(programSignalsSaid & (1ULL << sig))) {  // once each: a loop may send many
-                programSignalsSaid |= 1ULL << sig;
-                const char* abbrev = sigabbrev_np(sig);
-                say("received SIG" + std::string(abbrev ? abbrev : "?") + " from pid " +
-                    std::to_string(g_programSender) + " of the program (a signal to its process "
-                    "group, which the program had too): not sent on; the capture goes on until "
-                    "the program ends");
-            }
-        }
+        sayCaughtSignals(say, caughtSignalsSaid);
         if (g_stopSignal && !stopped) {
             stopped = true;
             w.captureEnd = now;
@@ -570,7 +563,9 @@ Result<ProfileResult> Launcher::run() {
     g_stopSignal = 0;
     g_stopFromTerminal = 0;
     g_stopCount = 0;
-    g_programSignal = 0;
+    g_fromProgram = 0;
+    g_sentOn = 0;
+    g_ignored = 0;
     g_rangeEnded = 0;
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,

@@ -56,8 +56,8 @@ std::unordered_multimap<int64_t, int64_t> childrenByScan() {
     if (DIR* d = opendir("/proc")) {
         while (dirent* e = readdir(d)) {
             if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-            if (const long long ppid = ppidOf(std::atoll(e->d_name)); ppid >= 0)
-                children.emplace(ppid, std::atoll(e->d_name));
+            const long long pid = std::atoll(e->d_name);
+            if (const long long ppid = ppidOf(pid); ppid >= 0) children.emplace(ppid, pid);
         }
         closedir(d);
     }
