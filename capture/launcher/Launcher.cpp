@@ -29,6 +29,7 @@
 #include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/EnvironmentChecks.h"
+#include "capture/launcher/JobControl.h"
 #include "capture/launcher/LauncherGuards.h"
 #include "capture/launcher/PidService.h"
 #include "capture/launcher/PreflightChecks.h"
@@ -116,6 +117,59 @@ void onOtherSignal(int sig, siginfo_t* info, void*) {
         noteSignal(g_sentOn, sig);
     } else {
         noteSignal(g_ignored, sig);
+    }
+    errno = saved;
+    WakePipe::notify();
+}
+
+// Signals whose default does not end a process: SIGTSTP (Ctrl+Z), SIGWINCH (the terminal's
+// size), SIGURG. From the terminal or the program, the program had them, as without the
+// profiler; the profiler does not stop for SIGTSTP itself, but when the program does
+// (JobControl.h): a program that ignores Ctrl+Z runs on, as a job that is not stopped. Sent to
+// the profiler from outside (kill -TSTP <sightline>), they were meant for the program: sent on.
+std::vector<int> passedOnSignals() { return {SIGTSTP, SIGWINCH, SIGURG}; }
+void onPassedOnSignal(int sig, siginfo_t* info, void*) {
+    const int saved = errno;
+    const bool userSent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    if (userSent && g_programRoot > 0 && !sentByTheProgram(info)) {
+        kill(static_cast<pid_t>(g_programRoot), sig);
+        noteSignal(g_sentOn, sig);
+    }
+    errno = saved;
+    WakePipe::notify();
+}
+// Continued (fg, bg, kill -CONT) after it stopped with the program, or sent SIGCONT alone: the
+// wait continues the program if the SIGCONT did not reach it (continueIfStillStopped).
+volatile sig_atomic_t g_continued = 0;
+void onContinued(int, siginfo_t* info, void*) {
+    if (!sentByTheProgram(info)) g_continued = 1;
+    WakePipe::notify();
+}
+// The signals of faults (SIGSEGV, SIGABRT, SIGSYS, ...). The profiler's own (a fault, abort())
+// must end it as before, under the disposition it had (the default's core, a sanitizer's
+// report): that disposition is put back and the signal comes again. Sent with kill() from
+// outside (`timeout -s ABRT`, a CI job's hang killer asking for a core), they killed the
+// profiler, the report lost and the program left running: they were meant for the program,
+// and are sent on; the profiler then ends as the program did, with its report. Sent by the
+// program to its group, the program had them: the capture goes on.
+std::vector<int> faultSignals() {
+    return {SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS};
+}
+struct sigaction g_faultPrevious[65];  // by signal number, filled once the handlers are in
+void onFaultSignal(int sig, siginfo_t* info, void*) {
+    const int saved = errno;
+    const bool sent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE) &&
+                      info->si_pid != getpid();
+    if (sent && sentByTheProgram(info)) {
+        noteSignal(g_fromProgram, sig);
+    } else if (sent && g_programRoot > 0) {
+        kill(static_cast<pid_t>(g_programRoot), sig);
+        noteSignal(g_sentOn, sig);
+    } else {
+        sigaction(sig, &g_faultPrevious[sig], nullptr);
+        // Blocked in this handler: it comes when the handler returns. A fault (si_code > 0)
+        // comes again anyway, from the same instruction.
+        if (!info || info->si_code <= 0) raise(sig);
     }
     errno = saved;
     WakePipe::notify();
@@ -409,8 +463,20 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             killTree(SIGKILL);
             killDeadline = INT64_MAX;
         }
+        if (g_continued) {
+            g_continued = 0;
+            if (!w.rootDone) continueIfStillStopped(child);
+        }
         int st = 0;
-        pid_t r = waitpid(-1, &st, WNOHANG | __WALL);
+        pid_t r = waitpid(-1, &st, WNOHANG | __WALL | WUNTRACED);
+        if (r > 0 && WIFSTOPPED(st)) {
+            // The shell sees the profiler: it stops with the program (JobControl.h). Other
+            // processes of the tree stopping are theirs: the shell does not see them either. A
+            // stop that is over was the group's, ours included (SIGTTIN from the terminal,
+            // which the profiler does not catch), and the shell's fg has ended it already.
+            if (r == child && isStopped(child)) stopAsTheProgramDid(WSTOPSIG(st));
+            continue;
+        }
         if (r > 0) {
             w.exits[r] = {nowNs(), st};
             if (r == child) {
@@ -573,9 +639,15 @@ Result<ProfileResult> Launcher::run() {
     SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
     g_programRoot = 0;
     SignalHandlers others(otherFatalSignals(), onOtherSignal, SignalHandlers::KeepIgnored::Yes);
+    SignalHandlers passedOn(passedOnSignals(), onPassedOnSignal, SignalHandlers::KeepIgnored::Yes);
+    g_continued = 0;
+    SignalHandlers continued({SIGCONT}, onContinued, SignalHandlers::KeepIgnored::Yes);
+    SignalHandlers faults(faultSignals(), onFaultSignal, SignalHandlers::KeepIgnored::Yes);
+    for (const auto& [sig, action] : faults.previous()) g_faultPrevious[sig] = action;
     // SA_RESTART: the launcher's other threads' reads and writes go on; their polls and timed
-    // waits may return early (EINTR), which each of them handles.
-    SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART | SA_NOCLDSTOP);
+    // waits may return early (EINTR), which each of them handles. The wait wakes when a child
+    // stops too (no SA_NOCLDSTOP): the program stopping is the profiler's cue to stop.
+    SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART);
     const bool shutdownAtRangeEnd =
         m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
                                                    m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown);
@@ -648,7 +720,8 @@ Result<ProfileResult> Launcher::run() {
     setup.stderrFd = errPipe.write.get();
     setup.restore = stops.previous();
     for (const auto& r : rangeEnd.previous()) setup.restore.push_back(r);
-    for (const auto& r : others.previous()) setup.restore.push_back(r);
+    for (const SignalHandlers* h : {&others, &passedOn, &continued, &faults})
+        for (const auto& r : h->previous()) setup.restore.push_back(r);
     for (const auto& r : childEnded.previous()) setup.restore.push_back(r);
     for (const auto& r : pipeIgnored.previous()) setup.restore.push_back(r);
 

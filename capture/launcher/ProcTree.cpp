@@ -17,10 +17,11 @@ namespace sl::capture {
 
 namespace {
 
-// The ppid field of /proc/<pid>/stat; -1 when it is gone. Async-signal-safe (open, read and
-// close, no allocation, no stdio): the stop-signal handler asks it who sent a signal.
-long long ppidOf(long long pid) {
-    if (pid <= 0) return -1;
+// The state and ppid fields of /proc/<pid>/stat; false when it is gone. Async-signal-safe
+// (open, read and close, no allocation, no stdio): the stop-signal handler asks it who sent a
+// signal.
+bool readStat(long long pid, char* state, long long* ppid) {
+    if (pid <= 0) return false;
     char path[40] = "/proc/";
     char digits[24];
     int n = 0;
@@ -31,22 +32,31 @@ long long ppidOf(long long pid) {
     for (const char* s = "/stat"; *s;) path[at++] = *s++;
     path[at] = 0;
     const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
+    if (fd < 0) return false;
     char buf[512];
     const ssize_t got = ::read(fd, buf, sizeof buf);
     ::close(fd);
-    if (got <= 0) return -1;
+    if (got <= 0) return false;
     // "pid (name) S ppid ...": a name may hold spaces and ')', so the last ')' ends it.
     ssize_t close = -1;
     for (ssize_t i = 0; i < got; ++i)
         if (buf[i] == ')') close = i;
     ssize_t i = close + 1;
-    if (close < 0 || i + 3 > got || buf[i] != ' ' || buf[i + 2] != ' ') return -1;
+    if (close < 0 || i + 3 > got || buf[i] != ' ' || buf[i + 2] != ' ') return false;
+    *state = buf[i + 1];
     i += 3;  // " S "
-    long long ppid = 0;
+    long long value = 0;
     bool any = false;
-    for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, any = true) ppid = ppid * 10 + (buf[i] - '0');
-    return any ? ppid : -1;
+    for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, any = true) value = value * 10 + (buf[i] - '0');
+    *ppid = value;
+    return any;
+}
+
+// The ppid field of /proc/<pid>/stat; -1 when it is gone.
+long long ppidOf(long long pid) {
+    char state;
+    long long ppid;
+    return readStat(pid, &state, &ppid) ? ppid : -1;
 }
 
 // Every process of the machine with its parent, from the ppid fields of /proc/<pid>/stat: the
@@ -167,6 +177,12 @@ bool isDescendantOf(int64_t pid, int64_t root) {
         pid = ppid;
     }
     return false;
+}
+
+bool isStopped(int64_t pid) {
+    char state = 0;
+    long long ppid;
+    return readStat(pid, &state, &ppid) && state == 'T';
 }
 
 void killTree(int sig) {

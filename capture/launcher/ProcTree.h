@@ -16,6 +16,8 @@ int64_t parentOf(int64_t pid);
 // /proc/<pid>/stat. Async-signal-safe: a signal handler tells with it whether its sender is
 // part of the traced tree. A process that has been reaped is below nothing.
 bool isDescendantOf(int64_t pid, int64_t root);
+// Whether `pid` is stopped by a signal (state T: SIGSTOP, SIGTSTP, ...; not a debugger's stop).
+bool isStopped(int64_t pid);
 // Sends `sig` to every process below the calling one (the launcher: the whole traced tree).
 void killTree(int sig);
 

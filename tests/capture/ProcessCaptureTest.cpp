@@ -542,6 +542,43 @@ TEST(SignalCapture, OtherSignalsNeitherEndTheProfilerNorMissTheProgram) {
     EXPECT_EQ(exitCodeOf(st), 1) << "the program's count of SIGUSR2 sent to the profiler";
 }
 
+// The fault signals (SIGABRT, SIGSEGV, ...) sent to the profiler with kill (`timeout -s ABRT`,
+// a CI job's hang killer asking for a core) killed it: no report, the program left running.
+// They are sent on to the program now, and the profiler ends as the program did, with its
+// report; sent by the program to its group, they are the program's. The ones that do not end a
+// process (SIGWINCH, SIGTSTP, ...) are sent on too.
+TEST(SignalCapture, FaultAndWindowSignalsSentToTheProfilerReachTheProgram) {
+    if (access("/usr/bin/setsid", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/setsid";
+    rlimit oldCore{};
+    getrlimit(RLIMIT_CORE, &oldCore);
+    const rlimit noCore{0, oldCore.rlim_max};
+    setrlimit(RLIMIT_CORE, &noCore);  // the program's SIGABRT: no core file of a test's
+    CaptureDir dir;
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("abrt.rep"),
+                                 "/bin/sleep", "5"},
+                                {{800, SIGABRT}});
+    setrlimit(RLIMIT_CORE, &oldCore);
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGABRT);
+    auto r = load(dir.file("abrt.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitSignal, SIGABRT);
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/usr/bin/setsid", "-w", SIGHTLINE_CLI, "profile", "-o", dir.file("group.rep"),
+         "/bin/sh", "-c", "trap \"\" ABRT; kill -ABRT 0; exit 3"},
+        &code);
+    EXPECT_EQ(code, 3) << out;
+    EXPECT_NE(out.find("received SIGABRT from the program"), std::string::npos) << out;
+    EXPECT_TRUE(load(dir.file("group.rep"))) << out;
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string client = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    const int winch = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o",
+                                    dir.file("winch.rep"), SIGHTLINE_PYTHON, client, "count",
+                                    "SIGWINCH", "2.5"},
+                                   {{1500, SIGWINCH}});
+    EXPECT_EQ(exitCodeOf(winch), 1) << "the program's count of SIGWINCH sent to the profiler";
+}
+
 // After Ctrl+C on the terminal the program takes as long as it needs to clean up (a training
 // script saving its checkpoint), as without the profiler: it was SIGKILLed after 5 s.
 TEST(SignalCapture, CtrlCOnTheTerminalLeavesTheProgramItsCleanUp) {

@@ -1,0 +1,20 @@
+#pragma once
+// Job control through the profiler. The shell that started `sightline profile` waits for the
+// profiler, not for the program: when the program stops (Ctrl+Z, `kill -STOP $$`, `less` or
+// `vim` giving the terminal back with SIGTSTP), the profiler stops with it, by the same signal,
+// so that the shell takes the terminal back and says "Stopped" as without the profiler. When the
+// profiler is continued (fg, bg, kill -CONT), so is the program, unless the shell's SIGCONT to
+// the job's process group has done it already.
+#include <sys/types.h>
+
+namespace sl::capture {
+
+// Stops the calling process by `sig` (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) as its default action
+// would, the profiler's own handler for it set aside meanwhile; returns once continued.
+void stopAsTheProgramDid(int sig);
+
+// After the profiler was continued: continues `root` if it is still stopped once a SIGCONT to
+// its process group (the shell's fg or bg) has had the time to reach it. True when it sent one.
+bool continueIfStillStopped(pid_t root);
+
+}  // namespace sl::capture
