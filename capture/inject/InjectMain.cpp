@@ -167,12 +167,12 @@ void announceProcess() {
 }
 
 void afterForkChild() {
-    forkChildSetUp(g_config.traceForkBeforeExec, false);
+    forkChildSetUp(g_config.traceForkBeforeExec);
 }
 
-void forkChildSetUp(bool trace, bool sharesFiles) {
+void forkChildSetUp(bool trace) {
     ProcessWriter::setAnnouncer(announceProcess);  // when the child's stream opens (lazily)
-    ProcessWriter::onForkChild(trace, sharesFiles);
+    ProcessWriter::onForkChild(trace);
     nvtxForgetWindowOwner();
     nbt::afterForkChild();
     if (!ProcessWriter::active()) g_osrtOn.store(false);

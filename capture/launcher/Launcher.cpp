@@ -57,6 +57,7 @@ constexpr int64_t kLongestWaitNs = 250'000'000;
 constexpr int64_t kSameStopNs = 200'000'000;
 
 volatile sig_atomic_t g_stopSignal = 0;
+volatile sig_atomic_t g_sessionLeader = 0;  // the profiler leads its session (getsid)
 volatile sig_atomic_t g_stopFromTerminal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
@@ -86,8 +87,10 @@ void onStopSignal(int sig, siginfo_t* info, void*) {
         return;
     }
     // SI_KERNEL: the terminal's (Ctrl+C, Ctrl+\, a hang-up), which it sends to the whole
-    // foreground process group: the program, in ours, has it already.
-    g_stopFromTerminal = info && info->si_code == SI_KERNEL;
+    // foreground process group: the program, in ours, has it already. Except a hang-up when
+    // the profiler leads the terminal's session (ssh -t host sightline ..., tmux new
+    // 'sightline ...', xterm -e): the kernel sends that to the session leader alone.
+    g_stopFromTerminal = info && info->si_code == SI_KERNEL && !(sig == SIGHUP && g_sessionLeader);
     g_stopSignal = sig;
     g_stopCount = g_stopCount + 1;
     WakePipe::notify();
@@ -281,6 +284,19 @@ struct ChildSetup {
     _exit(127);
 }
 
+// The directory the program starts in, as the report shows it: getcwd, or, where it was
+// removed, what the kernel still calls it ("/tmp/x (deleted)").
+std::string startDirectory() {
+    if (char* cwd = getcwd(nullptr, 0)) {
+        std::string dir = cwd;
+        std::free(cwd);
+        return dir;
+    }
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/cwd", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
 std::string joinArgs(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
@@ -370,6 +386,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     uint64_t caughtSignalsSaid = 0;  // sayCaughtSignals's, by number
     int64_t killDeadline = INT64_MAX;
     int64_t firstStopAt = 0;  // when the first stop signal was acted on
+    bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     const bool liveProgress = !m_o.quiet && isatty(2);
@@ -410,11 +427,17 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 // Ctrl+C kills it.
                 say("received " + name + " from the terminal, as the program did: stopping the "
                     "capture when it ends (again to kill it)");
+                stragglerDeadline = true;  // as below
             } else {
                 say("received " + name + ": stopping the capture and ending the program (again "
                     "to kill it)");
                 killTree(sig);
-                killDeadline = now + 5'000'000'000;
+                // No deadline while the program's first process lives: one that saves its work
+                // on SIGTERM (a job in its grace period) takes as long as it takes, as without
+                // the profiler. What it leaves running that ignores the signal (a script's
+                // background job) gets 5 s after it, then SIGKILL, so that the capture ends.
+                stragglerDeadline = true;
+                if (w.rootDone) killDeadline = now + 5'000'000'000;
             }
             firstStopAt = now;
         } else if (stopped && g_stopCount > handledStops && now - firstStopAt < kSameStopNs) {
@@ -483,6 +506,8 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 g_programRoot = 0;  // reaped: its pid may be another process's now
                 w.rootStatus = st;
                 w.rootDone = true;
+                if (stragglerDeadline && killDeadline == INT64_MAX)
+                    killDeadline = nowNs() + 5'000'000'000;
                 w.rootKilledByUs = w.killedByUs;
                 // --wait=primary: the program's end is the capture's; re-parented descendants
                 // run on untraced.
@@ -598,10 +623,34 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
 }
 
 Result<ProfileResult> Launcher::run() {
-    auto say = [this](const std::string& s) {
-        if (!m_o.quiet) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+    // Into a pipe or a socket, what is said while the program runs waits for its end: the
+    // program may share that pipe (2>&1 | head -c 10), and a reader that ended on our lines
+    // would have the program's next write kill it with SIGPIPE (it exited 141 instead of 6).
+    // A terminal or a file takes each message at once.
+    struct stat errStat {};
+    bool holding =
+        fstat(2, &errStat) == 0 && (S_ISFIFO(errStat.st_mode) || S_ISSOCK(errStat.st_mode));
+    std::vector<std::string> held;
+    auto say = [this, &holding, &held](const std::string& s) {
+        if (!m_o.quiet) {
+            if (holding)
+                held.push_back(s);
+            else
+                std::fprintf(stderr, "sightline: %s\n", s.c_str());
+        }
         m_progress.message(s);
     };
+    // The program ended (or was left running): what waited goes out, and what comes after.
+    const auto sayHeld = [&holding, &held] {
+        holding = false;
+        for (const std::string& s : held) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+        held.clear();
+    };
+    // Every path out of run(): an error's message must not be lost with what was held.
+    struct HeldOut {
+        const std::function<void()> out;
+        ~HeldOut() { out(); }
+    } heldOut{sayHeld};
     // A closed stderr (sightline profile ... 2>&1 | head -1) must not end the capture before
     // its report; the program gets the disposition back (its restore list, below).
     SignalHandlers pipeIgnored({SIGPIPE}, SIG_IGN);
@@ -628,6 +677,7 @@ Result<ProfileResult> Launcher::run() {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     g_stopSignal = 0;
     g_stopFromTerminal = 0;
+    g_sessionLeader = getsid(0) == getpid();
     g_stopCount = 0;
     g_fromProgram = 0;
     g_sentOn = 0;
@@ -727,6 +777,7 @@ Result<ProfileResult> Launcher::run() {
 
     int64_t startMono = nowNs();
     int64_t startUtc = utcNowNs();
+    const std::string workingDirectory = startDirectory();
     ProgramTree program;
     pid_t child = fork();
     if (child < 0) return makeError(std::string("fork failed: ") + std::strerror(errno));
@@ -792,6 +843,7 @@ Result<ProfileResult> Launcher::run() {
         early.startUtc = startUtc;
         early.rootPid = child;
         early.launcherPid = getpid();
+        early.workingDirectory = workingDirectory;
         writeSessionFacts(early, arenas.path());
     }
     m_progress.started(child, m_o.command);
@@ -817,6 +869,7 @@ Result<ProfileResult> Launcher::run() {
     };
     TreeWait tw =
         waitForTree(child, startMono, session.path(), wake, shutdownAtRangeEnd, rangesDone, say);
+    sayHeld();
     program.done();
     const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);
     sampler.stop();
@@ -851,6 +904,7 @@ Result<ProfileResult> Launcher::run() {
     in.sessionEnd = sessionEnd;
     in.rootPid = child;
     in.launcherPid = getpid();
+    in.workingDirectory = workingDirectory;
     in.exits = std::move(tw.exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
 #if SIGHTLINE_HAVE_CUDA_REPORT

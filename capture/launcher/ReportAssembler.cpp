@@ -221,7 +221,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     Report& r = b.report();
     Session& s = r.session;
     s.argv = o.command;
-    s.workingDirectory = fs::current_path().string();
+    s.workingDirectory = in.workingDirectory;
     for (const auto& kv : o.env) s.environment.push_back(kv);
     // The rank variables the program inherited from us (not with -n false), unless -e set them.
     if (o.inheritEnvironment)

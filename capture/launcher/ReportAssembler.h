@@ -33,6 +33,9 @@ struct AssemblyInput {
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
     int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)
+    // Where the program started (taken then: the program may remove it, and an import runs
+    // elsewhere).
+    std::string workingDirectory;
     std::map<int64_t, std::pair<int64_t, int>>
         exits;  // pid -> (time, wait status) reaped by the launcher
     const ProcSampler* sampler = nullptr;

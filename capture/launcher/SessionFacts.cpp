@@ -48,6 +48,7 @@ bool writeSessionFacts(const AssemblyInput& in, const std::string& arenaDir) {
             putText(o, "options", p.optionsText);
         }
         if (!arenaDir.empty()) putText(o, "arenas", arenaDir);
+        if (!in.workingDirectory.empty()) putText(o, "cwd", in.workingDirectory);
         for (const auto& [pid, e] : in.exits)
             o << "exit " << pid << ' ' << e.first << ' ' << e.second << '\n';
         if (!o.flush()) return false;
@@ -85,6 +86,8 @@ Result<SessionFacts> readSessionFacts(const std::string& sessionDir) {
             f.optionsText = getText(in);
         } else if (key == "arenas") {
             f.arenaDir = getText(in);
+        } else if (key == "cwd") {
+            f.workingDirectory = getText(in);
         } else if (key == "exit") {
             int64_t pid = 0, t = 0;
             int st = 0;
@@ -168,6 +171,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.sessionEnd = f.sessionEnd;
     in.rootPid = f.rootPid;
     in.launcherPid = f.launcherPid;
+    in.workingDirectory = f.workingDirectory;
     in.exits = f.exits;
     in.outputPath = output;
     in.defaultName = output.empty();

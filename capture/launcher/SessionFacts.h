@@ -25,6 +25,7 @@ struct SessionFacts {
     std::vector<std::string> command;
     std::string optionsText;
     std::string arenaDir;
+    std::string workingDirectory;
     std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
 };
 

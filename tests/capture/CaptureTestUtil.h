@@ -86,8 +86,9 @@ inline int runProcess(const std::vector<std::string>& args, const std::string& c
 
 // Runs argv as the foreground job of a new terminal (a pseudo-terminal it controls) and types
 // `key` on it after `afterMs` (Ctrl+C: "\x03", Ctrl+\\: "\x1c"): the terminal then signals the
-// whole foreground process group, as a user's keyboard does. Returns the wait status; what the
-// job printed goes to *output.
+// whole foreground process group, as a user's keyboard does. A null `key` hangs the terminal up
+// instead (an ssh connection lost): argv leads its session, which has the SIGHUP alone. Returns
+// the wait status; what the job printed goes to *output.
 inline int runOnTerminal(const std::vector<std::string>& args, int afterMs, const char* key,
                          std::string* output = nullptr) {
     const int master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -115,6 +116,12 @@ inline int runOnTerminal(const std::vector<std::string>& args, int afterMs, cons
     for (;;) {
         const double ms = std::chrono::duration<double, std::milli>(
                               std::chrono::steady_clock::now() - start).count();
+        if (!typed && ms >= afterMs && !key) {  // the terminal goes away (ssh's connection)
+            close(master);
+            waitpid(pid, &st, 0);
+            if (output) *output = out;
+            return st;
+        }
         if (!typed && ms >= afterMs) {
             if (write(master, key, std::strlen(key)) > 0) typed = true;
         }

@@ -597,6 +597,22 @@ TEST(SignalCapture, CtrlCOnTheTerminalLeavesTheProgramItsCleanUp) {
     EXPECT_EQ(r->processes[0].exitSignal, 0);
 }
 
+// The same for a stop signal sent to the profiler and sent on by it (a batch system's SIGTERM
+// before its grace period ends, `kill -INT <sightline>`): the program was SIGKILLed 5 s after.
+// Only what it leaves running after its end is given 5 s.
+TEST(SignalCapture, ForwardedStopLeavesTheProgramItsCleanUp) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    const std::string script = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    CaptureDir dir;
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("slow.rep"),
+                                 SIGHTLINE_PYTHON, script, "cleanup", "6"},
+                                {{1500, SIGINT}});
+    EXPECT_EQ(exitCodeOf(st), 0);
+    auto r = load(dir.file("slow.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitSignal, 0);
+}
+
 // `timeout` sends its SIGTERM to its child (the profiler) and then to its process group (the
 // profiler again, and the program): the second was taken for a user's second Ctrl+C, and the
 // program, still in its clean-up, was SIGKILLed with its output lost (3 runs in 6 here).
@@ -621,6 +637,23 @@ TEST(SignalCapture, TimeoutsStopIsNotASecondCtrlC) {
         EXPECT_EQ(r->processes[0].exitSignal, 0) << out;
         EXPECT_GE(r->processes[0].exitCode, 1) << out;  // it counted the SIGTERM (twice: known)
     }
+}
+
+// A terminal hang-up (an ssh connection lost under `ssh -t host sightline profile ...`, a tmux
+// window closed): the profiler leads the session, and the kernel signals only the session
+// leader. It was taken for a Ctrl+C-like signal the program had too, so the program ran on.
+// Sent on now: the program ends by SIGHUP, as it would have leading the session itself.
+TEST(SignalCapture, TerminalHangUpReachesTheProgramWhenTheProfilerLeadsTheSession) {
+    CaptureDir dir;
+    const std::string marker = dir.file("ran-on");
+    const int st = runOnTerminal({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("hup.rep"),
+                                  "/bin/sh", "-c", "sleep 3; touch '" + marker + "'"},
+                                 1500, nullptr);
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGHUP);
+    EXPECT_FALSE(std::filesystem::exists(marker)) << "the program ran on after the hang-up";
+    auto r = load(dir.file("hup.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->processes[0].exitSignal, SIGHUP);
 }
 
 // Ctrl+\ (SIGQUIT) from the terminal ends the program as without the profiler, and the report
@@ -669,6 +702,26 @@ TEST(SignalCapture, ProfilerEndsByTheProgramsSignalWhenStragglersWereKilled) {
                                 {{800, SIGINT}});
     EXPECT_TRUE(WIFSIGNALED(st)) << "exit " << exitCodeOf(st);
     EXPECT_EQ(exitCodeOf(st), 128 + SIGINT);
+}
+
+// The profiler's own lines into a pipe the program shares (2>&1 | head -c 10): a reader that
+// ended on them had the program's next write kill it (SIGPIPE: exit 141, not the program's 6).
+// Said while the program runs, they now wait for its end when standard error is a pipe.
+TEST(SignalCapture, OurMessagesDoNotEndAProgramSharingThePipe) {
+    CaptureDir dir;
+    const std::string rc = dir.file("rc");
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/bin/sh", "-c",
+         "{ \"$0\" profile -f true -o \"$1\" /bin/bash -c \"sleep 0.3; echo out >&2; exit 6\" "
+         "2>&1; echo $? > \"$2\"; } | head -c 10",
+         SIGHTLINE_CLI, dir.file("pipe.rep"), rc},
+        &code);
+    std::ifstream in(rc);
+    int profilerCode = -1;
+    in >> profilerCode;
+    EXPECT_EQ(profilerCode, 6) << out;
+    EXPECT_EQ(out.substr(0, 4), "out\n") << out;  // the program's line first, as without us
 }
 
 // A closed standard error (sightline profile ... 2>&1 | head -1) loses text, not the capture:

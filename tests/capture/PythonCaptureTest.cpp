@@ -615,7 +615,7 @@ TEST_P(PythonBacktrace, OsRuntimeCallsAndNvtxPushesKnowTheirPythonLine) {
         (e.pid == root ? rootReads : childReads) += 1;
         // Shown in the details panel, leaf first.
         auto fields = analysis::eventDetails(r, {static_cast<uint32_t>(e.track - r.tracks.data()),
-                                                 e.index});
+                                                 static_cast<uint32_t>(e.index)});
         EXPECT_EQ(analysis::detailValue(fields, "Python backtrace"),
                   "wait_for_data (backtrace.py:" + std::to_string(readLine) + ")");
     }

@@ -209,6 +209,48 @@ TEST(Robustness, UnwritableReportKeepsTheRawCaptureForImport) {
     fs::remove_all(session, ec);
 }
 
+// The directory sightline starts in, removed by the program (a build's clean step) or before
+// the start: sightline aborted on an uncaught exception (no report, exit 134). A report there
+// (-o relative) cannot be written: the raw capture is kept for import, which names the
+// directory the program started in; an absolute -o is written as usual.
+TEST(Robustness, RemovedStartDirectoryKeepsTheCaptureAndIsNamed) {
+    CaptureDir dir;
+    const std::string work = dir.file("work");
+    fs::create_directory(work);
+    // The shell's own quoting, from a script file (runCapturingStdout quotes each word).
+    const std::string script = dir.file("run.sh");
+    std::ofstream(script) << "cd \"$1\" || exit 99\n"
+                             "[ \"$3\" = before ] && rmdir \"$1\"\n"
+                             "exec \"$2\" profile -s none -o \"$4\" /bin/sh -c "
+                             "'[ -d \"$PWD\" ] && rm -rf \"$PWD\"; exit 4'\n";
+    int code = 0;
+    std::string out = runCapturingStdout({"/bin/sh", script, work, SIGHTLINE_CLI, "during", "rel"},
+                                         &code);
+    EXPECT_EQ(code, 1) << out;  // the report, not the program, failed
+    const std::string kept = "the raw capture is kept in ";
+    const auto at = out.find(kept);
+    ASSERT_NE(at, std::string::npos) << out;
+    std::string session = out.substr(at + kept.size());
+    session = session.substr(0, session.find(';'));
+    const std::string rep = dir.file("later.rep");
+    EXPECT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", "-q", "true", session, "-o", rep})),
+              0);
+    auto r = load(rep);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->session.workingDirectory, work);
+    EXPECT_EQ(r->processes[0].exitCode, 4);
+    std::error_code ec;
+    fs::remove_all(session, ec);
+
+    fs::create_directory(work);
+    out = runCapturingStdout(
+        {"/bin/sh", script, work, SIGHTLINE_CLI, "before", dir.file("abs.rep")}, &code);
+    EXPECT_EQ(code, 4) << out;
+    r = load(dir.file("abs.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(r->session.workingDirectory, work + " (deleted)");
+}
+
 // A TMPDIR that fills up: the program runs as without the profiler, and the report says how
 // much could not be written and why (not that the program "ended abruptly").
 TEST(Robustness, FullTmpdirSaysWhatWasLost) {
@@ -440,6 +482,54 @@ TEST(Robustness, StreamClosedBehindOurBackIsReopened) {
     for (const auto& e : events(*r, EventKind::OsRuntime))
         if (e.end - e.start >= 40'000'000) sleep = true;
     EXPECT_TRUE(sleep);
+}
+
+std::string fileText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A program that puts a file of its own at the module's descriptor numbers (dup2 onto 1000-1003)
+// had our blocks and fallocate calls go into its file (megabytes of zeros in a file it left
+// empty); bash's `exec 1000>log` wrote into our stream instead of the log, and its children
+// found 1000 closed ("Bad file descriptor"). The program's files are its own now, and every
+// range still reaches the report.
+TEST(Robustness, ProgramsFileAtOurDescriptorNumberStaysTheProgramsOwn) {
+    CaptureDir dir;
+    const std::string mine = dir.file("mine.txt");
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("dup.rep"), "-s", "none",
+         std::string(SIGHTLINE_CLIENTS) + "/fd_clash", mine, "300000"},
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    const std::string written = fileText(mine);  // its size first: a failure is megabytes
+    EXPECT_EQ(written.size(), 5u);
+    EXPECT_EQ(written.substr(0, 5), "mine\n");
+    auto r = load(dir.file("dup.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "after").size(), 300000u);
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "before").size(), 1u);
+    EXPECT_EQ(diagnostic(*r, "capture.write_failed"), 0);
+
+    const std::string log = dir.file("bash.log");
+    const std::string script = "exec 1000>'" + log + "'; echo hello >&1000; "
+                               "head -c 300000 /dev/zero >&1000 && echo child-ok";
+    const std::string plain = runCapturingStdout({"/bin/bash", "-c", script}, &code);
+    ASSERT_EQ(code, 0) << plain;
+    const size_t expected = fileText(log).size();  // 6 + 300000, as without the profiler
+    ASSERT_EQ(expected, 300006u);
+    std::filesystem::remove(log);
+    const std::string traced = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bash.rep"), "/bin/bash", "-c",
+         script},
+        &code);
+    EXPECT_EQ(code, 0) << traced;
+    EXPECT_NE(traced.find("child-ok"), std::string::npos) << traced;
+    const std::string text = fileText(log);
+    EXPECT_EQ(text.size(), expected);
+    EXPECT_EQ(text.substr(0, 6), "hello\n");
+    EXPECT_TRUE(load(dir.file("bash.rep")));
 }
 
 }  // namespace
