@@ -13,23 +13,16 @@
 
 #include "app/remote/ShellQuote.h"
 #include "capture/launcher/ProfileOptions.h"
+#include "model/util/JsonWriter.h"
 
 namespace sl::remote {
 
 namespace fs = std::filesystem;
 
 std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
-        else if (c == '\n') out += "\\n";
-        else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else out += static_cast<char>(c);
-    }
-    return out + "\"";
+    std::string out;
+    JsonWriter::escape(out, s);  // the one JSON string writer: escapes, valid UTF-8
+    return out;
 }
 
 void emitProgressLine(int fd, const std::string& json) {

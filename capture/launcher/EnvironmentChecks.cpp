@@ -1,5 +1,7 @@
 #include "capture/launcher/EnvironmentChecks.h"
 
+#include "model/util/JsonWriter.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -873,41 +875,7 @@ std::string withFix(const std::string& message, const std::string& fix) {
 }
 
 void jsonString(std::string& out, const std::string& s) {
-    out += '"';
-    for (unsigned char ch : s) {
-        switch (ch) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (ch < 0x20 || ch == 0x7f) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(ch);
-                }
-        }
-    }
-    out += '"';
+    JsonWriter::escape(out, s);  // the one JSON string writer: escapes, valid UTF-8
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "model/util/JsonWriter.h"
 
+#include "model/util/Utf8.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -138,13 +140,10 @@ void JsonWriter::escape(std::string& out, std::string_view s) {
             ++i;
             continue;
         }
-        // Validate one UTF-8 sequence; copy it or emit U+FFFD.
-        int len = (c >= 0xF0 && c <= 0xF4) ? 4 : (c >= 0xE0) ? 3 : (c >= 0xC2 && c < 0xE0) ? 2 : 0;
-        bool valid = len > 0 && i + static_cast<size_t>(len) <= n;
-        for (int k = 1; valid && k < len; ++k) valid = (p[i + static_cast<size_t>(k)] & 0xC0) == 0x80;
-        if (valid) {
-            out.append(reinterpret_cast<const char*>(p + i), static_cast<size_t>(len));
-            i += static_cast<size_t>(len);
+        // One UTF-8 sequence, copied when valid, else U+FFFD for its first byte.
+        if (const size_t len = utf8SequenceLength(s, i); len > 0) {
+            out.append(s.substr(i, len));
+            i += len;
         } else {
             out += "\xEF\xBF\xBD";
             ++i;

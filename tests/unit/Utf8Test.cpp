@@ -1,0 +1,41 @@
+// UTF-8 validity (model/util/Utf8.h) and the JSON writer that relies on it: every string it
+// writes must be valid UTF-8, or a JSON parser refuses the whole file. F5-F7 lead bytes and
+// encoded UTF-16 surrogates passed through it before (an NVTX name, a program's raw output).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "model/util/JsonWriter.h"
+#include "model/util/Utf8.h"
+
+namespace sl {
+namespace {
+
+TEST(Utf8, SequenceLengthAcceptsOnlyValidSequences) {
+    EXPECT_EQ(utf8SequenceLength("a", 0), 1u);
+    EXPECT_EQ(utf8SequenceLength("\xC3\xA9", 0), 2u);          // é
+    EXPECT_EQ(utf8SequenceLength("\xE2\x82\xAC", 0), 3u);      // €
+    EXPECT_EQ(utf8SequenceLength("\xF0\x9F\x98\x80", 0), 4u);  // U+1F600
+    EXPECT_EQ(utf8SequenceLength("\xF4\x8F\xBF\xBF", 0), 4u);  // U+10FFFF, the last
+    for (const char* bad : {"\x80", "\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xED\xA0\x80",
+                            "\xED\xBF\xBF", "\xF0\x80\x80\xAF", "\xF4\x90\x80\x80",
+                            "\xF5\x80\x80\x80", "\xF7\xBF\xBF\xBF", "\xFF", "\xE2\x82"})
+        EXPECT_EQ(utf8SequenceLength(bad, 0), 0u) << testing::PrintToString(std::string(bad));
+}
+
+TEST(Utf8, JsonStringsAreAlwaysValid) {
+    std::string out;
+    JsonWriter::escape(out, "ok \xC3\xA9 \xF5\x80\x80\x80 \xED\xA0\x80 \xE0\x80\xAF \"q\"");
+    for (size_t i = 0; i < out.size();) {
+        const size_t n = utf8SequenceLength(out, i);
+        ASSERT_GT(n, 0u) << "invalid UTF-8 at byte " << i << " of " << out;
+        i += n;
+    }
+    // Each bad byte becomes U+FFFD; valid text and escapes are kept.
+    EXPECT_EQ(out.rfind("\"ok \xC3\xA9 \xEF\xBF\xBD", 0), 0u) << out;
+    EXPECT_NE(out.find("\\\"q\\\""), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace sl
