@@ -228,6 +228,12 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
                              "'");
     }
     if (out.empty()) return makeError("--output: the name is empty");
+    // A directory (-o outd/): the default name in it, report%n (it wrote outd/.rep, a hidden
+    // file, before).
+    if (out.back() == '/') {
+        while (out.size() > 1 && out.back() == '/') out.pop_back();
+        out += (out == "/" ? "" : "/") + std::string("report\x01");
+    }
     out = reportFileName(out);  // X.nsys-rep of nsys scripts kept as given (model/rep/ReportName.h)
     if (out.find('\x01') == std::string::npos) return out;
     for (int n = 1; n < 1'000'000; ++n) {

@@ -400,6 +400,10 @@ TEST(ProfileOptionsParse, OutputPatternNextFreeNumber) {
     { std::ofstream(dir + "/r1.rep") << "x"; }
     EXPECT_EQ(expandOutputPattern(dir + "/r%n", 1).value(), dir + "/r2.rep");
     std::filesystem::remove(dir + "/r1.rep");
+    // A directory (-o outd/): the default name in it (it was outd/.rep, a hidden file).
+    std::filesystem::remove(dir + "/report1.rep");
+    EXPECT_EQ(expandOutputPattern(dir + "/", 1).value(), dir + "/report1.rep");
+    EXPECT_EQ(expandOutputPattern(dir + "//", 1).value(), dir + "/report1.rep");
 }
 
 TEST(ProfileOptionsParse, OutputPatterns) {
