@@ -421,6 +421,20 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // it). Sent to sightline alone (kill -TERM <sightline>), it is sent on: the same
             // signal (shell scripts' background jobs ignore SIGINT but not SIGTERM).
             const pid_t group = getpgid(child);
+            const pid_t session = getsid(child);
+            if (g_stopFromTerminal && session >= 0 && session != getsid(0)) {
+                // The program left the terminal's session (setsid(1), which under the profiler
+                // is no group leader and so does not fork first): the terminal's signal would
+                // not reach it without the profiler either, but the job it was meant for, the
+                // program's parent, would end by it. The capture ends there, the program runs
+                // on (as --kill=none), and the profiler ends by the signal. It was sent on, and
+                // killed the program that had left the terminal.
+                say("received " + name + " from the terminal, which the program left (a new "
+                    "session): ending the capture; the program keeps running");
+                w.detached = true;
+                w.detachedBySignal = sig;
+                break;
+            }
             if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
                 // No deadline: a program that saves its work on Ctrl+C (a training script's
                 // checkpoint) takes as long as it takes, as without the profiler; a second
@@ -964,6 +978,10 @@ Result<ProfileResult> Launcher::run() {
         std::error_code ec;
         const auto bytes = fs::file_size(path, ec);
         m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
+    }
+    if (!tw.rootDone && tw.detachedBySignal) {
+        result.exitCode = 128 + tw.detachedBySignal;
+        result.signal = tw.detachedBySignal;
     }
     if (tw.rootDone) {
         result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)

@@ -64,6 +64,9 @@ private:
         bool killedByUs = false;  // the profiler ended the tree (duration, range end, SIGKILL)
         bool rootKilledByUs = false;  // ... before the program's own process ended
         int64_t captureEnd = INT64_MAX;  // when the capture stopped early (duration, Ctrl+C)
+        // A terminal's stop signal for a program that left the terminal's session: left
+        // running, and the profiler ends by that signal, as the program's parent would have.
+        int detachedBySignal = 0;
     };
     // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
     // --kill, Ctrl+C and stop-shutdown; shows the live progress line on a terminal.

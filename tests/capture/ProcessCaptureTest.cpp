@@ -656,6 +656,26 @@ TEST(SignalCapture, TerminalHangUpReachesTheProgramWhenTheProfilerLeadsTheSessio
     EXPECT_EQ(r->processes[0].exitSignal, SIGHUP);
 }
 
+// Ctrl+C for a program that left the terminal's session (`setsid -w cmd`: under the profiler
+// setsid is no process-group leader, so it calls setsid() itself rather than in a forked
+// child): without the profiler the terminal's SIGINT ends `setsid -w` and the command runs on
+// in its session. It was sent on, and killed the command. Now the capture ends there, the
+// command runs on, and the profiler ends by SIGINT.
+TEST(SignalCapture, CtrlCLeavesAProgramThatLeftTheTerminalsSessionRunning) {
+    if (access("/usr/bin/setsid", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/setsid";
+    CaptureDir dir;
+    const std::string marker = dir.file("ran-on");
+    std::string out;
+    const int st = runOnTerminal({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("sid.rep"),
+                                  "/usr/bin/setsid", "-w", "/bin/sh", "-c",
+                                  "sleep 1.5; touch '" + marker + "'"},
+                                 800, "\x03", &out);
+    EXPECT_EQ(exitCodeOf(st), 128 + SIGINT) << out;
+    EXPECT_TRUE(load(dir.file("sid.rep"))) << out;
+    for (int i = 0; i < 50 && !std::filesystem::exists(marker); ++i) usleep(100'000);
+    EXPECT_TRUE(std::filesystem::exists(marker)) << "the program in its own session was killed";
+}
+
 // Ctrl+\ (SIGQUIT) from the terminal ends the program as without the profiler, and the report
 // is written (the profiler died by it before, with no report and its session left behind).
 TEST(SignalCapture, CtrlBackslashEndsTheProgramAndTheReportIsWritten) {
