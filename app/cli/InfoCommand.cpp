@@ -69,7 +69,8 @@ void printText(const RepFile& file, const Report& r) {
     auto at = [&r](int64_t t) { return t == kUnknownTime ? std::string("?") : formatDuration(t - r.timeOrigin()); };
     std::printf("\nProcesses (%zu)\n", r.processes.size());
     for (const auto& p : r.processes) {
-        std::string exit = p.exitSignal ? "signal " + std::to_string(p.exitSignal)
+        std::string exit = p.exitSignal == kExitStatusUnknown ? "ended (status unknown)"
+                         : p.exitSignal ? "signal " + std::to_string(p.exitSignal)
                          : p.end != kUnknownTime ? "exit " + std::to_string(p.exitCode) : "running";
         std::printf("  %-8lld parent %-8lld %-20s %-12s %s\n", static_cast<long long>(p.pid),
                     static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());

@@ -128,7 +128,11 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     // The kernel's view of the tree (with context switches): creators and execs, for processes
     // the streams or the launcher's reaping made known.
     if (in.sched) {
-        for (const auto& f : in.sched->forks()) merger.processForked(f.pid, f.parentPid, f.time);
+        // In time order: a process forked by one known only from these records comes after it.
+        auto forks = in.sched->forks();
+        std::stable_sort(forks.begin(), forks.end(),
+                         [](const auto& x, const auto& y) { return x.time < y.time; });
+        for (const auto& f : forks) merger.processForked(f.pid, f.parentPid, f.time);
         for (const auto& e : in.sched->execs()) merger.processExecd(e.pid, e.name, e.time);
         for (const auto& x : in.sched->exits()) merger.threadExited(x.pid, x.tid, x.time);
     }

@@ -635,7 +635,23 @@ void SessionMerger::processExited(int64_t pid, int64_t time, int exitCode, int s
 
 void SessionMerger::processForked(int64_t pid, int64_t parent, int64_t time) {
     auto it = m_procs.find(pid);
-    if (it == m_procs.end() || it->second.creator) return;
+    if (it == m_procs.end()) {
+        // A copy of its parent until it execs (processExecd names it then). Without this it
+        // was a nameless thread row, missing from the process rows and the untraced count.
+        const auto from = m_procs.find(parent);
+        if (from == m_procs.end()) return;  // the launcher's own child, or outside the tree
+        const ProcInfo& parentInfo = from->second;
+        ProcInfo& p = proc(pid);
+        p.kernelOnly = true;
+        p.p.name = parentInfo.p.name;
+        p.p.commandLine = parentInfo.p.commandLine;
+        // Made by a vfork child before its exec: it ran that child's code, its parent's
+        // parent's, as a vfork child does; not an untraced process either.
+        p.vforked = parentInfo.vforked &&
+                    (parentInfo.imageTime == kUnknownTime || time < parentInfo.imageTime);
+        it = m_procs.find(pid);
+    }
+    if (it->second.creator) return;
     ProcInfo& p = it->second;
     p.creator = parent;
     if (p.p.start == kUnknownTime || time < p.p.start) p.p.start = time;
@@ -662,6 +678,7 @@ void SessionMerger::threadExited(int64_t pid, int64_t tid, int64_t time) {
     if (it == m_procs.end()) return;
     ProcInfo& p = it->second;
     if (p.kernelExit == kUnknownTime || time > p.kernelExit) p.kernelExit = time;
+    if (tid == pid) p.mainThreadExit = time;
     auto t = m_threads.find({pid, tid});
     if (t != m_threads.end() && t->second.end == kUnknownTime) t->second.end = time;
 }
@@ -721,6 +738,11 @@ void SessionMerger::finish(int64_t sessionEnd) {
             pi.p.end = pi.lastStreamEnd;
         if (pi.kernelExit != kUnknownTime && pi.p.end != kUnknownTime && pi.kernelExit < pi.p.end)
             pi.p.end = pi.kernelExit;
+        // Only the kernel saw it end, and it was reaped by a process we do not trace.
+        if (pi.kernelOnly && pi.p.end == kUnknownTime && pi.mainThreadExit != kUnknownTime) {
+            pi.p.end = std::max(pi.kernelExit, pi.mainThreadExit);
+            pi.p.exitSignal = kExitStatusUnknown;
+        }
     }
     findOrphans();
     for (auto& [pid, pi] : m_procs) r.processes.push_back(pi.p);

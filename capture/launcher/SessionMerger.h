@@ -50,7 +50,10 @@ public:
     // `reaper`: the process that reaped it; 0 for the launcher.
     void processExited(int64_t pid, int64_t time, int exitCode, int signal, int64_t reaper = 0);
     // The kernel saw `parent` create `pid` (perf fork records): its real parent even when no
-    // traced process recorded the creation. Only for processes the streams know.
+    // traced process recorded the creation. A process nothing else shows (forked by a process
+    // that does not run our module: --trace-fork-before-exec=false, a static or setuid
+    // program's children) gets its row from these records, when its parent has one: call in
+    // time order.
     void processForked(int64_t pid, int64_t parent, int64_t time);
     // The kernel saw `pid` exec an image named `name` (perf comm records): names a process whose
     // last image our module did not announce (static, setuid, fexecve, a raw execve) and its
@@ -110,6 +113,8 @@ private:
         // anything has none, and is not "untraced" either.
         bool tracedFork = false;
         int64_t kernelExit = kUnknownTime;  // its last thread's exit, as the kernel saw it
+        int64_t mainThreadExit = kUnknownTime;  // its main thread's, as the kernel saw it
+        bool kernelOnly = false;  // known only from the kernel's records (processForked)
         uint8_t untraced = 0;  // Untraceable: its last image could not load our module
         bool unseenImage = false;  // its last image was exec'd past our exec interposers
         bool endedCleanly = false;

@@ -29,6 +29,8 @@ struct Session {
     int64_t durationNs = 0;
 };
 
+constexpr int32_t kExitStatusUnknown = -1;
+
 struct Process {
     int64_t pid = 0;
     int64_t parentPid = 0;
@@ -37,7 +39,9 @@ struct Process {
     int64_t start = kUnknownTime;
     int64_t end = kUnknownTime;
     int32_t exitCode = 0;    // valid when exitSignal == 0 and end is known
-    int32_t exitSignal = 0;  // the signal that ended it, 0 if none
+    // The signal that ended it, 0 if none; kExitStatusUnknown when it ended (end is known) but
+    // how is not: a process only the kernel's records show, reaped by one we did not trace.
+    int32_t exitSignal = 0;
     // Its rank in MPI_COMM_WORLD and that communicator's size, when it called MPI_Init under
     // -t mpi (-1 and 0 otherwise).
     int32_t mpiRank = -1;
