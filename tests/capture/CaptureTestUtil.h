@@ -89,6 +89,18 @@ inline int runProcess(const std::vector<std::string>& args, const std::string& c
 // whole foreground process group, as a user's keyboard does. A null `key` hangs the terminal up
 // instead (an ssh connection lost): argv leads its session, which has the SIGHUP alone. Returns
 // the wait status; what the job printed goes to *output.
+// In a forked child: a session of its own whose controlling terminal is the pty `slave`, on
+// its standard input, output and error; exits 122 when it cannot have it.
+inline void takeTerminal(const std::string& slave, int master) {
+    setsid();
+    const int fd = open(slave.c_str(), O_RDWR);
+    if (fd < 0 || ioctl(fd, TIOCSCTTY, 0) != 0) _exit(122);
+    dup2(fd, 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    close(master);
+}
+
 inline int runOnTerminal(const std::vector<std::string>& args, int afterMs, const char* key,
                          std::string* output = nullptr) {
     const int master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -96,13 +108,7 @@ inline int runOnTerminal(const std::vector<std::string>& args, int afterMs, cons
     const std::string slave = ptsname(master);
     const pid_t pid = fork();
     if (pid == 0) {
-        setsid();
-        const int fd = open(slave.c_str(), O_RDWR);
-        if (fd < 0 || ioctl(fd, TIOCSCTTY, 0) != 0) _exit(122);
-        dup2(fd, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(master);
+        takeTerminal(slave, master);
         std::vector<char*> argv;
         for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <string>
 
+#include "tests/capture/CaptureTestUtil.h"
+
 namespace sl::test {
 
 class TerminalSession {
@@ -25,13 +27,7 @@ public:
         const std::string slave = ptsname(m_master);
         m_shell = fork();
         if (m_shell == 0) {
-            setsid();
-            const int fd = open(slave.c_str(), O_RDWR);
-            if (fd < 0 || ioctl(fd, TIOCSCTTY, 0) != 0) _exit(122);
-            dup2(fd, 0);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(m_master);
+            takeTerminal(slave, m_master);
             setenv("PS1", "PROMPT$ ", 1);
             setenv("TERM", "dumb", 1);
             execl("/bin/bash", "bash", "--norc", "--noprofile", "-i", static_cast<char*>(nullptr));
