@@ -40,9 +40,11 @@ public:
     // launcher, which makes the stream from it. Async-signal-safe.
     void keepForLauncher() { m_keep = true; }
     // Unmaps without touching the file: in a forked child (the parent owns it), or after a
-    // failed exec once its buffers are no longer referenced.
-    void forget();
+    // failed exec once its buffers are no longer referenced. `closeFd` false: the descriptor
+    // table is the parent's too (clone with CLONE_FILES), so its descriptor stays open.
+    void forget(bool closeFd = true);
     const char* path() const { return m_path; }
+    int fd() const { return m_fd; }
 
 private:
     uint8_t* m_base = nullptr;
@@ -50,10 +52,7 @@ private:
     uint32_t m_slotBytes = 0, m_slotCount = 0, m_nextFresh = 0;
     uint32_t m_cold[4096] = {};  // released slots (their pages returned), reused before fresh ones
     uint32_t m_coldCount = 0;
-    // No descriptor is held: the file is opened for each fallocate and closed after it (the
-    // mapping needs none). A descriptor in the program's table is one it can see, close or put
-    // a file of its own at (our fallocate calls then filled its file with zeros).
-    bool fallocateAt(int mode, uint64_t offset, uint64_t bytes);
+    int m_fd = -1;
     bool m_linked = false;
     bool m_keep = false;
     char m_path[1100] = {};

@@ -49,13 +49,7 @@ constexpr uint32_t kCriticalReserve = 4096;
 std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
-// The stream file is made (g_streamPath names it). No descriptor of it is held between writes:
-// a descriptor of ours in the program's table is one the program can see (bash saw fd 1000 in
-// use and saved and restored it around `exec 1000>log`, so its log stayed empty), close, or put
-// a file of its own at (our blocks then went into the program's file), and one fewer for a
-// program at its descriptor limit. Each block opens the file, appends and closes it: 2-3 us
-// more per block of about 4,000 events.
-bool g_streamMade = false;
+int g_fd = -1;
 int64_t g_pid = 0;
 char g_module[24] = {};
 char g_sessionDir[1024] = {};
@@ -218,24 +212,44 @@ void readPids() {
 
 char g_streamPath[1200] = {};
 
-// Writes all of iov to `fd`, or nothing: a block cut short (a full disk) would end the
-// readable stream there, so it is taken back, and blocks written once there is room again are
-// still read. Raw syscalls only.
-bool writeAll(long fd, const iovec* iov, int count) {
+// The program closed our stream's descriptor behind our back (close_range, or closing every fd
+// of /proc/self/fd with raw syscalls, as Python's subprocess does before exec): open the file
+// again, at its end. Raw syscalls only.
+bool reopenStream() {
+    if (g_streamPath[0] == 0) return false;
+    long fd = syscall(SYS_openat, AT_FDCWD, g_streamPath, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) return false;
+    if (long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000); high >= 0) {
+        syscall(SYS_close, fd);
+        fd = high;
+    }
+    g_fd = static_cast<int>(fd);
+    return true;
+}
+
+bool writeFully(const iovec* iov, int count) {
     iovec local[4];
     for (int i = 0; i < count; ++i) local[i] = iov[i];
     int first = 0;
     long written = 0;
+    bool reopened = false;
     while (first < count) {
-        long n = syscall(SYS_writev, fd, local + first, count - first);
+        long n = syscall(SYS_writev, g_fd, local + first, count - first);
         if (n < 0) {
             if (errno == EINTR) continue;
+            if (errno == EBADF && !reopened && written == 0) {
+                reopened = true;
+                if (reopenStream()) continue;
+                errno = EBADF;
+            }
+            // A block cut short would end the readable stream here: take it back, so blocks
+            // written once there is room again are still read.
             if (written > 0) {
                 int err = errno;
-                long end = syscall(SYS_lseek, fd, 0, SEEK_CUR);
+                long end = syscall(SYS_lseek, g_fd, 0, SEEK_CUR);
                 if (end >= written) {
-                    syscall(SYS_ftruncate, fd, end - written);
-                    syscall(SYS_lseek, fd, end - written, SEEK_SET);
+                    syscall(SYS_ftruncate, g_fd, end - written);
+                    syscall(SYS_lseek, g_fd, end - written, SEEK_SET);
                 }
                 errno = err;
             }
@@ -253,17 +267,6 @@ bool writeAll(long fd, const iovec* iov, int count) {
         }
     }
     return true;
-}
-
-// Appends iov to the stream: opened for the write and closed after it (g_streamMade).
-bool writeFully(const iovec* iov, int count) {
-    const long fd = syscall(SYS_openat, AT_FDCWD, g_streamPath, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) return false;
-    const bool ok = writeAll(fd, iov, count);
-    const int err = errno;
-    syscall(SYS_close, fd);
-    errno = err;
-    return ok;
 }
 
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc);
@@ -291,24 +294,24 @@ void createDeferredStream() {
     SignalsHeld held;
     if (!g_streamDeferred.exchange(false)) return;
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
-    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc)) return;
-    if (!g_streamMade) return;
+    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) || g_fd < 0) return;
     // Made but its header could not be written (a full disk): no stream rather than a bad one.
     const int err = errno;
-    g_streamMade = false;
+    syscall(SYS_close, g_fd);
     syscall(SYS_unlinkat, AT_FDCWD, g_streamPath, 0);
+    g_fd = -1;
     errno = err;
 }
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
-    if (!g_streamMade && g_streamDeferred.load()) {
+    if (g_fd < 0 && g_streamDeferred.load()) {
         createDeferredStream();
         // No stream (no room, no rights): the arena keeps the block and says so, and the
         // launcher makes the stream from it.
-        if (!g_streamMade) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
+        if (g_fd < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
     }
-    if (!g_streamMade) {
+    if (g_fd < 0) {
         // Never made: its arena slot still holds the block, for the launcher.
         g_arena.keepForLauncher();
         return;
@@ -321,7 +324,7 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
         g_arena.noteWriteFailure(errno, bytes);
 }
 
-// Creates <dir>/<stem>.slraw (O_EXCL) with its header and makes it the stream (g_streamMade).
+// Creates <dir>/<stem>.slraw (O_EXCL) with its header and makes it the stream (g_fd).
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc) {
     char path[1200];
     std::snprintf(path, sizeof path, "%s/%s.slraw", dir, stem);
@@ -331,7 +334,14 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     SignalsHeld held;
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
-    g_streamMade = true;
+    // Keep the stream far from the low descriptors programs open, dup2 onto and close in
+    // bulk: a program reusing our number must never receive our blocks.
+    long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
+    if (high >= 0) {
+        syscall(SYS_close, fd);
+        fd = high;
+    }
+    g_fd = static_cast<int>(fd);
     std::memcpy(g_streamPath, path, sizeof path);
     StreamHeader h{};
     std::memcpy(h.magic, kStreamMagic, 8);
@@ -342,11 +352,7 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     h.startUtcNs = startUtc;
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
     iovec iov{&h, sizeof h};
-    const bool ok = writeAll(fd, &iov, 1);
-    const int err = errno;
-    syscall(SYS_close, fd);
-    errno = err;
-    return ok;
+    return writeFully(&iov, 1);
 }
 
 bool fileExists(const char* dir, const char* stem, const char* ext) {
@@ -389,7 +395,7 @@ bool openStream() {
     for (int n = 0; n < 1000 && !created; ++n) {
         std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
         created = createStreamFile(g_sessionDir, stem, nowNs(), utcNowNs());
-        if (!created && (g_streamMade || errno != EEXIST)) return false;
+        if (!created && (g_fd >= 0 || errno != EEXIST)) return false;
     }
     if (!created) return false;
     g_arenaErrno = 0;
@@ -757,6 +763,10 @@ bool ProcessWriter::start(const char* module) {
     return g_active.load();
 }
 
+bool ProcessWriter::ownsFd(int fd) {
+    return fd >= 0 && (fd == g_fd || fd == g_arena.fd());
+}
+
 bool ProcessWriter::active() {
     return g_active.load(std::memory_order_relaxed) && !detail::t_inVforkChild;
 }
@@ -954,12 +964,15 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // No fsync: the launcher reads the stream from the page cache on this machine; forcing it
     // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.
     g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
-    if (how == ExitHow::Exec) g_streamMade = false;  // the next image makes its own
+    if (how == ExitHow::Exec && g_fd >= 0) {
+        syscall(SYS_close, g_fd);
+        g_fd = -1;
+    }
     detail::t_inTool = wasInTool;
 }
 
 bool ProcessWriter::resumeAfterExec() {
-    if (detail::t_inVforkChild || !g_shutdown.load() || g_streamMade || g_sessionDir[0] == 0)
+    if (detail::t_inVforkChild || !g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0)
         return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);
@@ -1008,7 +1021,7 @@ void ProcessWriter::beforeFork() {
     detail::t_inTool = wasInTool;
 }
 
-void ProcessWriter::onForkChild(bool trace) {
+void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     g_generation.fetch_add(1);
     g_poolLock.clear();  // another thread may have held it at fork time; the pool is the parent's
     g_pool = nullptr;
@@ -1022,9 +1035,10 @@ void ProcessWriter::onForkChild(bool trace) {
     g_writerStop.store(0);
     g_writerDone.store(0);
     t_state = nullptr;
-    g_streamMade = false;  // the parent's stream
+    if (g_fd >= 0 && !sharesFiles) syscall(SYS_close, g_fd);
+    g_fd = -1;
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
-    g_arena.forget();  // the parent's buffers: the child must never write into them
+    g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
     // that did not move its children elsewhere has its children there too: getpid() is the
     // pid the launcher sees. Reading /proc/self/status in every forked child cost 40-50 us.

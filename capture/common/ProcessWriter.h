@@ -68,6 +68,8 @@ public:
     // than once (later calls return the first result). `module` names the stream file.
     static bool start(const char* module);
     static bool active();
+    // Whether `fd` is this module's stream file (interposers refuse to close it).
+    static bool ownsFd(int fd);
     // This process's pid as the launcher sees it (NSpid; updated after fork), its pid in its own
     // PID namespace (getpid(); differs in containers) and its parent's pid as the launcher sees it.
     static int64_t pid();
@@ -140,9 +142,11 @@ public:
     // In the child right after fork(): parent data is discarded; with `trace` the child gets its
     // own stream with its first record (then the announcer set below writes first), or at its
     // exit; a child that execs first never has one. Without `trace` it records nothing.
+    // `sharesFiles`: the child shares its parent's descriptor table (clone with CLONE_FILES):
+    // the parent's stream and arena descriptors are left open, only forgotten.
     // pthread_atfork's prepare handler: the writer thread drains and exits (restarted lazily).
     static void beforeFork();
-    static void onForkChild(bool trace);
+    static void onForkChild(bool trace, bool sharesFiles = false);
     // The process moved its children to another PID namespace (unshare or setns of
     // CLONE_NEWPID): a forked child must read its pids from /proc (onForkChild).
     static void childPidNamespaceChanged();

@@ -84,8 +84,8 @@ void announceProcess();
 // shared buffers.
 void afterForkChild();
 // The same for a child that glibc's fork did not make (_Fork, clone): `trace` false records
-// nothing in it until it execs.
-void forkChildSetUp(bool trace);
+// nothing in it until it execs; `sharesFiles` as ProcessWriter::onForkChild.
+void forkChildSetUp(bool trace, bool sharesFiles);
 // In a forked child: the capture window the parent's range opened is the parent's to close.
 void nvtxForgetWindowOwner();
 // Exec support: stops recording and puts our environment variables back into `envp` (a new

@@ -167,12 +167,12 @@ void announceProcess() {
 }
 
 void afterForkChild() {
-    forkChildSetUp(g_config.traceForkBeforeExec);
+    forkChildSetUp(g_config.traceForkBeforeExec, false);
 }
 
-void forkChildSetUp(bool trace) {
+void forkChildSetUp(bool trace, bool sharesFiles) {
     ProcessWriter::setAnnouncer(announceProcess);  // when the child's stream opens (lazily)
-    ProcessWriter::onForkChild(trace);
+    ProcessWriter::onForkChild(trace, sharesFiles);
     nvtxForgetWindowOwner();
     nbt::afterForkChild();
     if (!ProcessWriter::active()) g_osrtOn.store(false);

@@ -135,12 +135,13 @@ SL_OSRT(int, accept4, Errno, (int fd, struct sockaddr* a, socklen_t* l, int f), 
 SL_OSRT(int, connect, Errno, (int fd, const struct sockaddr* a, socklen_t l), (fd, a, l))
 SL_OSRT(void*, dlopen, Pointer, (const char* file, int mode), (file, mode))
 
-// close: as the program asks, our stream's and arena's descriptors too (a program that closes
-// every descriptor sees them closed, as it would without us). The module finds its files
-// closed, or another file at their numbers, at their next use, and opens them again (OwnFd.h).
+// close: our stream file is not the program's to close (programs that close every descriptor
+// would otherwise cut the capture, and a reused number would receive our blocks).
 SL_EXPORT int close(int fd) {
     SL_REAL(close);
     static sl::capture::CachedString name;
+    using sl::capture::ProcessWriter;
+    if (__builtin_expect(ProcessWriter::ownsFd(fd), 0) && !ProcessWriter::inTool()) return 0;
     return timed<ErrStyle::Errno, int>(name, "close", real_close.get(), fd);
 }
 

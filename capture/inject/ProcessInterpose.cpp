@@ -330,7 +330,7 @@ SL_EXPORT pid_t _Fork(void) {
     SL_REAL(_Fork);
     const pid_t r = real__Fork.get()();
     if (r == 0)
-        forkChildSetUp(false);
+        forkChildSetUp(false, false);
     else if (r > 0)
         childCreated(r, sl::capture::ChildVia::Fork);
     return r;
@@ -341,19 +341,19 @@ namespace {
 // but without the atfork handlers: the child starts here to let go of the parent's buffers
 // before the program's function runs, and records nothing until it execs (a container
 // runtime's child, on a small stack of its own, in a parent whose other threads may hold
-// malloc's locks).
+// malloc's locks). With CLONE_FILES the parent's descriptors stay open: the table is shared.
 // The call is read from the child's copy of the parent's stack frame.
 struct CloneCall {
     int (*fn)(void*);
     void* arg;
-    bool newPidNamespace;
+    bool newPidNamespace, sharesFiles;
 };
 
 int cloneChildStart(void* p) {
     const CloneCall call = *static_cast<const CloneCall*>(p);
     // In a new PID namespace its exec'd image reads its pids from /proc.
     if (call.newPidNamespace) ProcessWriter::childPidNamespaceChanged();
-    forkChildSetUp(false);
+    forkChildSetUp(false, call.sharesFiles);
     return call.fn(call.arg);
 }
 
@@ -380,7 +380,7 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     constexpr int kVforkLike = CLONE_VM | CLONE_VFORK;
     if (fn && (flags & (kVforkLike | CLONE_THREAD | CLONE_SETTLS)) == kVforkLike &&
         sl_vfork_allowed()) {
-        CloneCall call{fn, arg, false};
+        CloneCall call{fn, arg, false, false};
         const int r = real_clone.get()(vforkCloneChildStart, stack, flags, &call, parentTid, tls,
                                        childTid);
         return sl_vfork_parent_resumed(r < 0 ? -errno : r, nullptr);
@@ -388,7 +388,7 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     // CLONE_SETTLS: our thread-local state would be in storage the program made.
     if ((flags & (CLONE_VM | CLONE_SETTLS)) || !fn)
         return real_clone.get()(fn, stack, flags, arg, parentTid, tls, childTid);
-    CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0};
+    CloneCall call{fn, arg, (flags & CLONE_NEWPID) != 0, (flags & CLONE_FILES) != 0};
     const int r = real_clone.get()(cloneChildStart, stack, flags, &call, parentTid, tls, childTid);
     // CLONE_PARENT: the caller's parent is the child's; the kernel's fork record says so.
     if (r > 0 && !(flags & CLONE_PARENT)) childCreated(r, sl::capture::ChildVia::Clone);

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/common/Clock.h"
 #include "capture/launcher/ProcTree.h"
@@ -33,6 +34,14 @@ void stopAsTheProgramDid(int sig) {
     raise(sig);
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (catchable) sigaction(sig, &ours, nullptr);
+}
+
+bool inTerminalForeground() {
+    for (int fd = 0; fd <= 2; ++fd) {
+        const pid_t foreground = tcgetpgrp(fd);
+        if (foreground > 0) return foreground == getpgrp();
+    }
+    return false;
 }
 
 bool continueIfStillStopped(pid_t root) {

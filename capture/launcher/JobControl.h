@@ -9,6 +9,12 @@
 
 namespace sl::capture {
 
+// Whether the calling process is the foreground job of its controlling terminal (a shell's job
+// that the shell shows as "Stopped" and continues with fg). Only then does it stop with the
+// program: stopped otherwise (a background job, no terminal), nothing would continue it when
+// the program is continued directly (`kill -STOP` then `kill -CONT` of the program).
+bool inTerminalForeground();
+
 // Stops the calling process by `sig` (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) as its default action
 // would, the profiler's own handler for it set aside meanwhile; returns once continued.
 void stopAsTheProgramDid(int sig);

@@ -511,7 +511,8 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // processes of the tree stopping are theirs: the shell does not see them either. A
             // stop that is over was the group's, ours included (SIGTTIN from the terminal,
             // which the profiler does not catch), and the shell's fg has ended it already.
-            if (r == child && isStopped(child)) stopAsTheProgramDid(WSTOPSIG(st));
+            if (r == child && isStopped(child) && inTerminalForeground())
+                stopAsTheProgramDid(WSTOPSIG(st));
             continue;
         }
         if (r > 0) {

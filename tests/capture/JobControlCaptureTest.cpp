@@ -124,5 +124,24 @@ TEST(JobControl, ContinuingTheProfilerContinuesTheProgram) {
     EXPECT_TRUE(load(dir.file("cont.rep"))) << t.shown();
 }
 
+// A program stopped and continued directly (kill -STOP, then kill -CONT, of the program: a
+// user pausing a job, htop) while the profiler is not a terminal's foreground job: the profiler
+// stopped with it and nothing continued it (timeout's 124, no report). It stops with the
+// program only as a terminal's foreground job, which the shell continues.
+TEST(JobControl, ProgramStoppedAndContinuedDirectlyInTheBackground) {
+    CaptureDir dir;
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/usr/bin/timeout", "20", "/bin/sh", "-c",
+         "\"$0\" profile -q true -f true -o \"$1\" /bin/sh -c \"echo \\$\\$ > $2; sleep 2; "
+         "exit 5\" & sleep 0.7; kill -STOP $(cat \"$2\"); sleep 0.5; kill -CONT $(cat \"$2\"); "
+         "wait $!; echo rc=$?",
+         SIGHTLINE_CLI, dir.file("bg.rep"), dir.file("pid")},
+        &code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("rc=5"), std::string::npos) << out;
+    EXPECT_TRUE(load(dir.file("bg.rep"))) << out;
+}
+
 }  // namespace
 }  // namespace sl::test

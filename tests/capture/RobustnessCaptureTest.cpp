@@ -484,53 +484,5 @@ TEST(Robustness, StreamClosedBehindOurBackIsReopened) {
     EXPECT_TRUE(sleep);
 }
 
-std::string fileText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// A program that puts a file of its own at the module's descriptor numbers (dup2 onto 1000-1003)
-// had our blocks and fallocate calls go into its file (megabytes of zeros in a file it left
-// empty); bash's `exec 1000>log` wrote into our stream instead of the log, and its children
-// found 1000 closed ("Bad file descriptor"). The program's files are its own now, and every
-// range still reaches the report.
-TEST(Robustness, ProgramsFileAtOurDescriptorNumberStaysTheProgramsOwn) {
-    CaptureDir dir;
-    const std::string mine = dir.file("mine.txt");
-    int code = 0;
-    const std::string out = runCapturingStdout(
-        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("dup.rep"), "-s", "none",
-         std::string(SIGHTLINE_CLIENTS) + "/fd_clash", mine, "300000"},
-        &code);
-    ASSERT_EQ(code, 0) << out;
-    const std::string written = fileText(mine);  // its size first: a failure is megabytes
-    EXPECT_EQ(written.size(), 5u);
-    EXPECT_EQ(written.substr(0, 5), "mine\n");
-    auto r = load(dir.file("dup.rep"));
-    ASSERT_TRUE(r) << out;
-    EXPECT_EQ(events(*r, EventKind::NvtxRange, "after").size(), 300000u);
-    EXPECT_EQ(events(*r, EventKind::NvtxRange, "before").size(), 1u);
-    EXPECT_EQ(diagnostic(*r, "capture.write_failed"), 0);
-
-    const std::string log = dir.file("bash.log");
-    const std::string script = "exec 1000>'" + log + "'; echo hello >&1000; "
-                               "head -c 300000 /dev/zero >&1000 && echo child-ok";
-    const std::string plain = runCapturingStdout({"/bin/bash", "-c", script}, &code);
-    ASSERT_EQ(code, 0) << plain;
-    const size_t expected = fileText(log).size();  // 6 + 300000, as without the profiler
-    ASSERT_EQ(expected, 300006u);
-    std::filesystem::remove(log);
-    const std::string traced = runCapturingStdout(
-        {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bash.rep"), "/bin/bash", "-c",
-         script},
-        &code);
-    EXPECT_EQ(code, 0) << traced;
-    EXPECT_NE(traced.find("child-ok"), std::string::npos) << traced;
-    const std::string text = fileText(log);
-    EXPECT_EQ(text.size(), expected);
-    EXPECT_EQ(text.substr(0, 6), "hello\n");
-    EXPECT_TRUE(load(dir.file("bash.rep")));
-}
-
 }  // namespace
 }  // namespace sl::test
