@@ -368,8 +368,9 @@ void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64
                 what);
         }
     };
-    report(g_fromProgram, " from the program (a signal to its process group, which it had too): "
-                          "not sent on; the capture goes on until the program ends");
+    report(g_fromProgram, " from the program (a signal to its process group, which it had too, "
+                          "or to its parent, the shell's without the profiler): not sent on; "
+                          "the capture goes on until the program ends");
     report(g_sentOn, ": sent on to the program");
     report(g_ignored, " from the kernel: ignored (the profiler's own)");
 }
@@ -934,6 +935,11 @@ Result<ProfileResult> Launcher::run() {
     in.outputPath = plan.output;
     in.defaultName = plan.defaultName;
     in.detached = tw.detached;
+    if (tw.detachedBySignal)
+        in.detachedBecause = std::string("the terminal's SIG") +
+                             (sigabbrev_np(tw.detachedBySignal) ? sigabbrev_np(tw.detachedBySignal)
+                                                                : "?") +
+                             " ended the capture of a program that had left its session";
     in.writeLosses = std::move(salvage.writeLosses);
     if (gate.valid()) {
         in.gateUsed = true;

@@ -209,8 +209,9 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                         "profiler and are not in this report");
     if (in.detached)
         b.addDiagnostic("capture.program_still_running", 1,
-                        std::string(o.waitAll ? "the duration ended with --kill=none"
-                                              : "--wait=primary: the program ended") +
+                        (!in.detachedBecause.empty() ? in.detachedBecause
+                         : o.waitAll ? std::string("the duration ended with --kill=none")
+                                     : std::string("--wait=primary: the program ended")) +
                             ": processes still running then ran on untraced: what they "
                             "recorded until then is in the report, their later events are not");
     // --delay longer than the program: an empty report must say why.

@@ -49,6 +49,9 @@ struct AssemblyInput {
     std::string outputPath;  // expanded; empty with defaultName
     bool defaultName = true;
     bool detached = false;  // --kill=none: the program was still running
+    // Why it was left running, when not --kill=none or --wait=primary (a terminal's stop
+    // signal for a program that left the terminal's session).
+    std::string detachedBecause;
     // --capture-range=nvtx: the windows the traced processes opened (GateFile), in order; an end
     // of 0 means the window was still open when the program ended.
     bool gateUsed = false;
