@@ -402,11 +402,14 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             const uint64_t events = counter.poll();
             const size_t processes = descendantsOf(getpid()).size();
             m_progress.progress((now - startMono) / 1'000'000'000, processes, events);
-            if (liveProgress)
+            // Only as the terminal's foreground job: in the background (after bg, or started
+            // with &) it wrote over the user's prompt, and under `stty tostop` stopped the job.
+            const bool show = liveProgress && inTerminalForeground();
+            if (show)
                 std::fprintf(stderr, "\rsightline: capturing: %lld s, %zu processes, %llu events written   ",
                              static_cast<long long>((now - startMono) / 1'000'000'000), processes,
                              static_cast<unsigned long long>(events));
-            progressShown = liveProgress;
+            progressShown = progressShown || show;
             nextProgress = now + 1'000'000'000;
         }
         sayCaughtSignals(say, caughtSignalsSaid);
@@ -548,7 +551,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         until = std::min(until, killDeadline);
         wake.wait(until - nowNs());
     }
-    if (progressShown) std::fprintf(stderr, "\n");
+    if (progressShown && inTerminalForeground()) std::fprintf(stderr, "\n");
     // The last count, so that a reader of --progress-fd knows the events of a short run too. The
     // tree has ended by now: the processes that ran are those with a stream (module-PID-N), and
     // those the launcher reaped (a program that recorded nothing), and any left running.
