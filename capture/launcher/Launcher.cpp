@@ -72,9 +72,13 @@ void noteSignal(std::atomic<uint64_t>& bits, int sig) {
 // (a shell's `trap 'kill 0' EXIT`, `kill -- -$$`, `kill -USR2 0`), which reached the program
 // too, or a program signalling its parent, which without the profiler is the shell. Either way
 // the program runs on as it would without us. Async-signal-safe; keeps errno.
+// Sent with kill() or sigqueue() by a process, not raised by the kernel (a terminal, a fault,
+// a limit).
+bool sentWithKill(const siginfo_t* info) {
+    return info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+}
 bool sentByTheProgram(const siginfo_t* info) {
-    if (!info || (info->si_code != SI_USER && info->si_code != SI_QUEUE) || info->si_pid <= 0)
-        return false;
+    if (!sentWithKill(info) || info->si_pid <= 0) return false;
     const int saved = errno;  // the /proc reads may change it
     const bool below = isDescendantOf(info->si_pid, getpid());
     errno = saved;
@@ -112,7 +116,7 @@ void onOtherSignal(int sig, siginfo_t* info, void*) {
     // sent on for each). From the kernel (a file size or CPU limit of the profiler's own), it is
     // the profiler's: ignored.
     const int saved = errno;
-    const bool userSent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    const bool userSent = sentWithKill(info);
     if (sentByTheProgram(info)) {
         noteSignal(g_fromProgram, sig);
     } else if (userSent && g_programRoot > 0) {
@@ -133,7 +137,7 @@ void onOtherSignal(int sig, siginfo_t* info, void*) {
 std::vector<int> passedOnSignals() { return {SIGTSTP, SIGWINCH, SIGURG}; }
 void onPassedOnSignal(int sig, siginfo_t* info, void*) {
     const int saved = errno;
-    const bool userSent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    const bool userSent = sentWithKill(info);
     if (userSent && g_programRoot > 0 && !sentByTheProgram(info)) {
         kill(static_cast<pid_t>(g_programRoot), sig);
         noteSignal(g_sentOn, sig);
@@ -161,7 +165,7 @@ std::vector<int> faultSignals() {
 struct sigaction g_faultPrevious[65];  // by signal number, filled once the handlers are in
 void onFaultSignal(int sig, siginfo_t* info, void*) {
     const int saved = errno;
-    const bool sent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE) &&
+    const bool sent = sentWithKill(info) &&
                       info->si_pid != getpid();
     if (sent && sentByTheProgram(info)) {
         noteSignal(g_fromProgram, sig);
