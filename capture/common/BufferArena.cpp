@@ -26,26 +26,20 @@ bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
     if (count > sizeof m_cold / sizeof m_cold[0]) count = sizeof m_cold / sizeof m_cold[0];
     m_slotCount = static_cast<uint32_t>(count);
     m_mapBytes = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * m_slotCount;
-    long fd = syscall(SYS_openat, AT_FDCWD, m_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return false;
-    // Far from the descriptors programs open and close in bulk, as the stream's.
-    if (long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000); high >= 0) {
-        syscall(SYS_close, fd);
-        fd = high;
-    }
-    m_fd = static_cast<int>(fd);
+    long opened = syscall(SYS_openat, AT_FDCWD, m_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (opened < 0) return false;
+    const int fd = m_file.adopt(opened, m_path, O_RDWR);
     auto fail = [&] {
         int e = errno;
-        syscall(SYS_close, m_fd);
+        m_file.close();
         syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);
-        m_fd = -1;
         errno = e;
         return false;
     };
     // Sparse: only the header is backed now, each slot when first taken.
-    if (syscall(SYS_ftruncate, m_fd, m_mapBytes) != 0) return fail();
-    if (syscall(SYS_fallocate, m_fd, 0, 0, kArenaHeaderBytes) != 0) return fail();
-    long p = syscall(SYS_mmap, nullptr, m_mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, m_fd, 0);
+    if (syscall(SYS_ftruncate, fd, m_mapBytes) != 0) return fail();
+    if (syscall(SYS_fallocate, fd, 0, 0, kArenaHeaderBytes) != 0) return fail();
+    long p = syscall(SYS_mmap, nullptr, m_mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == -1) return fail();
     m_base = reinterpret_cast<uint8_t*>(p);
     auto* h = reinterpret_cast<ArenaHeader*>(m_base);
@@ -83,7 +77,8 @@ void* BufferArena::back(uint32_t index, uint32_t bytes) {
 bool BufferArena::grow(uint32_t index, uint32_t from, uint32_t to) {
     if (!m_base || index >= m_slotCount || from >= to || to > m_slotBytes) return false;
     const uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
-    return syscall(SYS_fallocate, m_fd, 0, off + from, to - from) == 0;
+    const int fd = m_file.use();  // not a file the program put at our number
+    return fd >= 0 && syscall(SYS_fallocate, fd, 0, off + from, to - from) == 0;
 }
 
 void BufferArena::unreserve(uint32_t index) {
@@ -94,7 +89,8 @@ void BufferArena::release(uint32_t slot) {
     if (!m_base || slot == 0 || slot > m_slotCount) return;
     uint32_t index = slot - 1;
     uint64_t off = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * index;
-    syscall(SYS_fallocate, m_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, m_slotBytes);
+    if (const int fd = m_file.use(); fd >= 0)
+        syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, m_slotBytes);
     m_cold[m_coldCount++] = index;
 }
 
@@ -115,9 +111,11 @@ void BufferArena::finished() {
 
 void BufferArena::forget(bool closeFd) {
     if (m_base) syscall(SYS_munmap, m_base, m_mapBytes);
-    if (m_fd >= 0 && closeFd) syscall(SYS_close, m_fd);
+    if (closeFd)
+        m_file.close();  // unless the program took its number over
+    else
+        m_file.forget();
     m_base = nullptr;
-    m_fd = -1;
     m_linked = false;
     m_keep = false;
 }

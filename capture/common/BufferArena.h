@@ -8,6 +8,8 @@
 // (no interposed libc call, async-signal-safe where noted).
 #include <cstdint>
 
+#include "capture/common/HeldFile.h"
+
 namespace sl::capture {
 
 class BufferArena {
@@ -44,7 +46,10 @@ public:
     // table is the parent's too (clone with CLONE_FILES), so its descriptor stays open.
     void forget(bool closeFd = true);
     const char* path() const { return m_path; }
-    int fd() const { return m_fd; }
+    // Whether `fd` is the arena's descriptor (still naming its file).
+    bool owns(int fd) const { return m_file.owns(fd); }
+    // Before the program's dup2 onto `fd`: ours moves out of its way.
+    void moveAsideFrom(int fd) { m_file.moveAsideFrom(fd); }
 
 private:
     uint8_t* m_base = nullptr;
@@ -52,7 +57,7 @@ private:
     uint32_t m_slotBytes = 0, m_slotCount = 0, m_nextFresh = 0;
     uint32_t m_cold[4096] = {};  // released slots (their pages returned), reused before fresh ones
     uint32_t m_coldCount = 0;
-    int m_fd = -1;
+    HeldFile m_file;  // at 1000+, checked before each use
     bool m_linked = false;
     bool m_keep = false;
     char m_path[1100] = {};

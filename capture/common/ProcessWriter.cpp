@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "capture/common/BufferArena.h"
+#include "capture/common/HeldFile.h"
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
 #include "capture/common/SessionEnv.h"
@@ -49,7 +50,8 @@ constexpr uint32_t kCriticalReserve = 4096;
 std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
-int g_fd = -1;
+// The stream file (HeldFile.h: kept at 1000+, checked before each use).
+constinit HeldFile g_stream;
 int64_t g_pid = 0;
 char g_module[24] = {};
 char g_sessionDir[1024] = {};
@@ -212,44 +214,34 @@ void readPids() {
 
 char g_streamPath[1200] = {};
 
-// The program closed our stream's descriptor behind our back (close_range, or closing every fd
-// of /proc/self/fd with raw syscalls, as Python's subprocess does before exec): open the file
-// again, at its end. Raw syscalls only.
-bool reopenStream() {
-    if (g_streamPath[0] == 0) return false;
-    long fd = syscall(SYS_openat, AT_FDCWD, g_streamPath, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) return false;
-    if (long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000); high >= 0) {
-        syscall(SYS_close, fd);
-        fd = high;
-    }
-    g_fd = static_cast<int>(fd);
-    return true;
-}
-
 bool writeFully(const iovec* iov, int count) {
+    // The number may be the program's now (a dup2 onto it, close_range, Python's subprocess
+    // closing every descriptor before exec): then the file is opened again, at its end.
+    int fd = g_stream.use();
+    if (fd < 0) return false;
     iovec local[4];
     for (int i = 0; i < count; ++i) local[i] = iov[i];
     int first = 0;
     long written = 0;
     bool reopened = false;
     while (first < count) {
-        long n = syscall(SYS_writev, g_fd, local + first, count - first);
+        long n = syscall(SYS_writev, fd, local + first, count - first);
         if (n < 0) {
             if (errno == EINTR) continue;
-            if (errno == EBADF && !reopened && written == 0) {
+            if (errno == EBADF && !reopened && written == 0) {  // closed since use() checked it
                 reopened = true;
-                if (reopenStream()) continue;
+                fd = g_stream.use();
+                if (fd >= 0) continue;
                 errno = EBADF;
             }
             // A block cut short would end the readable stream here: take it back, so blocks
             // written once there is room again are still read.
             if (written > 0) {
                 int err = errno;
-                long end = syscall(SYS_lseek, g_fd, 0, SEEK_CUR);
+                long end = syscall(SYS_lseek, fd, 0, SEEK_CUR);
                 if (end >= written) {
-                    syscall(SYS_ftruncate, g_fd, end - written);
-                    syscall(SYS_lseek, g_fd, end - written, SEEK_SET);
+                    syscall(SYS_ftruncate, fd, end - written);
+                    syscall(SYS_lseek, fd, end - written, SEEK_SET);
                 }
                 errno = err;
             }
@@ -294,24 +286,25 @@ void createDeferredStream() {
     SignalsHeld held;
     if (!g_streamDeferred.exchange(false)) return;
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
-    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) || g_fd < 0) return;
+    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) ||
+        g_stream.number() < 0)
+        return;
     // Made but its header could not be written (a full disk): no stream rather than a bad one.
     const int err = errno;
-    syscall(SYS_close, g_fd);
+    g_stream.close();
     syscall(SYS_unlinkat, AT_FDCWD, g_streamPath, 0);
-    g_fd = -1;
     errno = err;
 }
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
-    if (g_fd < 0 && g_streamDeferred.load()) {
+    if (g_stream.number() < 0 && g_streamDeferred.load()) {
         createDeferredStream();
         // No stream (no room, no rights): the arena keeps the block and says so, and the
         // launcher makes the stream from it.
-        if (g_fd < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
+        if (g_stream.number() < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
     }
-    if (g_fd < 0) {
+    if (g_stream.number() < 0) {
         // Never made: its arena slot still holds the block, for the launcher.
         g_arena.keepForLauncher();
         return;
@@ -324,7 +317,7 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
         g_arena.noteWriteFailure(errno, bytes);
 }
 
-// Creates <dir>/<stem>.slraw (O_EXCL) with its header and makes it the stream (g_fd).
+// Creates <dir>/<stem>.slraw (O_EXCL) with its header and makes it the stream (g_stream).
 bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int64_t startUtc) {
     char path[1200];
     std::snprintf(path, sizeof path, "%s/%s.slraw", dir, stem);
@@ -334,15 +327,8 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     SignalsHeld held;
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
-    // Keep the stream far from the low descriptors programs open, dup2 onto and close in
-    // bulk: a program reusing our number must never receive our blocks.
-    long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
-    if (high >= 0) {
-        syscall(SYS_close, fd);
-        fd = high;
-    }
-    g_fd = static_cast<int>(fd);
     std::memcpy(g_streamPath, path, sizeof path);
+    g_stream.adopt(fd, g_streamPath, O_WRONLY | O_APPEND);
     StreamHeader h{};
     std::memcpy(h.magic, kStreamMagic, 8);
     h.version = kStreamVersion;
@@ -395,7 +381,7 @@ bool openStream() {
     for (int n = 0; n < 1000 && !created; ++n) {
         std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
         created = createStreamFile(g_sessionDir, stem, nowNs(), utcNowNs());
-        if (!created && (g_fd >= 0 || errno != EEXIST)) return false;
+        if (!created && (g_stream.number() >= 0 || errno != EEXIST)) return false;
     }
     if (!created) return false;
     g_arenaErrno = 0;
@@ -764,7 +750,13 @@ bool ProcessWriter::start(const char* module) {
 }
 
 bool ProcessWriter::ownsFd(int fd) {
-    return fd >= 0 && (fd == g_fd || fd == g_arena.fd());
+    return fd >= 1000 && (g_stream.owns(fd) || g_arena.owns(fd));
+}
+
+void ProcessWriter::moveAsideFrom(int fd) {
+    if (fd < 1000) return;
+    g_stream.moveAsideFrom(fd);
+    g_arena.moveAsideFrom(fd);
 }
 
 bool ProcessWriter::active() {
@@ -964,15 +956,13 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // No fsync: the launcher reads the stream from the page cache on this machine; forcing it
     // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.
     g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
-    if (how == ExitHow::Exec && g_fd >= 0) {
-        syscall(SYS_close, g_fd);
-        g_fd = -1;
-    }
+    // Not left to close-on-exec: a number the program took over is its own, for the new image.
+    if (how == ExitHow::Exec) g_stream.close();
     detail::t_inTool = wasInTool;
 }
 
 bool ProcessWriter::resumeAfterExec() {
-    if (detail::t_inVforkChild || !g_shutdown.load() || g_fd >= 0 || g_sessionDir[0] == 0)
+    if (detail::t_inVforkChild || !g_shutdown.load() || g_stream.number() >= 0 || g_sessionDir[0] == 0)
         return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);
@@ -1035,8 +1025,10 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     g_writerStop.store(0);
     g_writerDone.store(0);
     t_state = nullptr;
-    if (g_fd >= 0 && !sharesFiles) syscall(SYS_close, g_fd);
-    g_fd = -1;
+    if (sharesFiles)
+        g_stream.forget();
+    else
+        g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
     g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)

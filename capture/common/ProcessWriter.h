@@ -68,8 +68,12 @@ public:
     // than once (later calls return the first result). `module` names the stream file.
     static bool start(const char* module);
     static bool active();
-    // Whether `fd` is this module's stream file (interposers refuse to close it).
+    // Whether `fd` is one of this module's files, its stream or its buffer arena, and still
+    // names it (interposers refuse to close it).
     static bool ownsFd(int fd);
+    // The program is about to put another file at `fd` (dup2, dup3): if that number is one of
+    // ours, ours moves to another first.
+    static void moveAsideFrom(int fd);
     // This process's pid as the launcher sees it (NSpid; updated after fork), its pid in its own
     // PID namespace (getpid(); differs in containers) and its parent's pid as the launcher sees it.
     static int64_t pid();
