@@ -802,8 +802,15 @@ void ProcessWriter::countDrop(DropKind kind) {
     t->hasDrops = true;
 }
 
+uint32_t ProcessWriter::maxRecordBytes() {
+    return g_bufferBytes / 2;  // reserveSlow's limit
+}
+
 uint32_t ProcessWriter::defineString(std::string_view s) {
-    if (s.size() > 65536) s = s.substr(0, 65536);
+    // Cut to what a record keeps, and to what one record of the thread's buffer takes.
+    const size_t room = std::min<size_t>(kMetaStringMax, maxRecordBytes() - sizeof(StringRecord) - 8);
+    const bool cut = s.size() > room;
+    if (cut) s = cutAtCharacter(s, room);
     uint32_t bytes =
         static_cast<uint32_t>(sizeof(StringRecord) + paddedTo8(static_cast<uint32_t>(s.size())));
     uint8_t* p = reserveCritical(bytes);
@@ -820,6 +827,7 @@ uint32_t ProcessWriter::defineString(std::string_view s) {
     std::memset(reinterpret_cast<char*>(r + 1) + s.size(), 0,
                 bytes - sizeof(StringRecord) - s.size());
     commit(bytes);
+    if (cut) countDrop(DropKind::TextCut);
     return id;
 }
 
@@ -854,12 +862,33 @@ bool ProcessWriter::emitEvent(EventKind kind, int64_t tid, int64_t start, int64_
 
 bool ProcessWriter::emitMeta(MetaKind kind, const int64_t* ints, int intCount,
                              const std::string_view* strs, int strCount) {
-    uint8_t* p = reserveCritical(metaRecordBytes(intCount, strs, strCount));
+    // Texts longer than a record keeps are cut at a character's start, and counted.
+    std::string_view kept[4];
+    bool cut = false;
+    if (strCount > 4) strCount = 4;  // what MetaView reads
+    for (int i = 0; i < strCount; ++i) {
+        kept[i] = cutAtCharacter(strs[i], kMetaStringMax);
+        cut = cut || kept[i].size() != strs[i].size();
+    }
+    // A record larger than the thread's buffer takes (a small SIGHTLINE_BUFFER_KB) would be
+    // dropped whole: its longest string is cut until it fits.
+    for (uint32_t bytes = metaRecordBytes(intCount, kept, strCount); bytes > maxRecordBytes();
+         bytes = metaRecordBytes(intCount, kept, strCount)) {
+        int longest = -1;
+        for (int i = 0; i < strCount; ++i)
+            if (longest < 0 || kept[i].size() > kept[longest].size()) longest = i;
+        const size_t over = bytes - maxRecordBytes() + 8;
+        if (longest < 0 || kept[longest].size() < over) break;  // the integers alone are too many
+        kept[longest] = cutAtCharacter(kept[longest], kept[longest].size() - over);
+        cut = true;
+    }
+    uint8_t* p = reserveCritical(metaRecordBytes(intCount, kept, strCount));
     if (!p) {
         countDrop(DropKind::Meta);
         return false;
     }
-    commit(encodeMeta(p, kind, ints, intCount, strs, strCount));
+    commit(encodeMeta(p, kind, ints, intCount, kept, strCount));
+    if (cut) countDrop(DropKind::TextCut);
     return true;
 }
 

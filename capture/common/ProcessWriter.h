@@ -126,6 +126,8 @@ public:
     // Convenience writers (not for the hottest paths). All return false when dropped (counted).
     // Defines a new stream-local string id for `s` (no deduplication: cache the id).
     static uint32_t defineString(std::string_view s);
+    // The largest record a thread's buffer takes (half of it); larger ones are dropped.
+    static uint32_t maxRecordBytes();
     static bool emitEvent(EventKind kind, int64_t tid, int64_t start, int64_t end, uint32_t name,
                           const int64_t* columns, int columnCount, int32_t device = -1,
                           uint32_t context = 0, uint32_t stream = 0, uint32_t domain = 0);

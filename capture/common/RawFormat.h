@@ -218,8 +218,17 @@ inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, uin
     return bytes;
 }
 
-// Strings of a MetaRecord are at most this long (longer ones are cut).
-inline constexpr uint32_t kMetaStringMax = 16384;
+// Strings of a MetaRecord and of a String record are at most this long (longer ones are cut,
+// and counted as DropKind::TextCut).
+inline constexpr uint32_t kMetaStringMax = 65536;
+
+// The longest prefix of `s` of at most `max` bytes that does not end inside a UTF-8 sequence.
+inline std::string_view cutAtCharacter(std::string_view s, size_t max) {
+    if (s.size() <= max) return s;
+    size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return s.substr(0, n);
+}
 
 // The size of a MetaRecord of `intCount` values and these strings (padded to 8).
 inline uint32_t metaRecordBytes(int intCount, const std::string_view* strs, int strCount) {
@@ -270,6 +279,7 @@ enum class DropKind : int64_t {
     OsRuntime = 4,
     Event = 5,  // any generic EventRecord
     Meta = 6,
+    TextCut = 7,  // a text longer than the capture keeps (kMetaStringMax, kMaxMessageBytes), cut
 };
 
 // The buffer arena of a stream: the file <arena dir>/<stream name>.slbuf that holds the

@@ -33,15 +33,28 @@ thread_local uint32_t t_tidGen SL_CAPTURE_TLS = 0;
 // Our saved environment, restored into exec'd programs whose environment lost it.
 std::vector<std::string>* g_savedEnv = nullptr;
 
-std::string readFile(const char* path) {
+// /proc/self/cmdline, its NULs as spaces, at most `keep` bytes of it (cut at a character's
+// start); *fullBytes is its whole length (up to ARG_MAX, a few MiB), to say what was cut.
+std::string readCommandLine(size_t keep, size_t* fullBytes) {
     std::string out;
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return out;
-    char buf[4096];
-    ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0 && out.size() < 65536)
-        out.append(buf, static_cast<size_t>(n));
-    ::close(fd);
+    size_t total = 0;
+    int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[4096];
+        ssize_t n;
+        while ((n = ::read(fd, buf, sizeof buf)) > 0) {
+            total += static_cast<size_t>(n);
+            if (out.size() <= keep) out.append(buf, static_cast<size_t>(n));
+        }
+        ::close(fd);
+    }
+    const bool whole = out.size() == total;
+    while (!out.empty() && out.back() == 0) out.pop_back();
+    for (char& c : out)
+        if (c == 0) c = ' ';
+    // Read whole: its length without the last NUL; else what was there, less that NUL.
+    *fullBytes = whole ? out.size() : total - 1;
+    if (out.size() > keep) out.resize(capture::cutAtCharacter(out, keep).size());
     return out;
 }
 
@@ -142,13 +155,19 @@ void announceProcess() {
     int64_t now = capture::nowNs();
     char comm[17] = {};
     prctl(PR_GET_NAME, comm, 0, 0, 0);
-    std::string cmdline = readFile("/proc/self/cmdline");
-    while (!cmdline.empty() && cmdline.back() == 0) cmdline.pop_back();
-    for (char& c : cmdline)
-        if (c == 0) c = ' ';
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     std::string_view exePath(exe, n > 0 ? static_cast<size_t>(n) : 0);
+    // The command line is kept whole up to what one record takes (64 KiB, less with a small
+    // SIGHTLINE_BUFFER_KB); a longer one is cut, and its full length goes with it so that the
+    // report says so (capture.command_lines_cut).
+    const size_t fixed = sizeof(capture::MetaRecord) + 7 * 8 + 3 * 4 + 16 + exePath.size() + 8;
+    const size_t room = ProcessWriter::maxRecordBytes() > fixed + 64
+                            ? ProcessWriter::maxRecordBytes() - fixed - 64
+                            : 64;
+    size_t fullBytes = 0;
+    std::string cmdline =
+        readCommandLine(std::min<size_t>(capture::kMetaStringMax, room), &fullBytes);
     // The kernel keeps 15 characters of the name: take the full one from argv[0] when it was cut.
     std::string name = comm;
     if (name.size() == 15) {
@@ -156,11 +175,15 @@ void announceProcess() {
         std::string base = first.substr(first.find_last_of('/') + 1);
         if (base.size() > 15 && base.compare(0, 15, name) == 0) name = base;
     }
-    int64_t ints[6] = {ProcessWriter::pid(), ProcessWriter::parentPid(), now,
-                       capture::utcNowNs(), ProcessWriter::namespacePid(),
-                       ProcessWriter::pidsUnresolved() ? 1 : 0};
+    int64_t ints[7] = {ProcessWriter::pid(),
+                       ProcessWriter::parentPid(),
+                       now,
+                       capture::utcNowNs(),
+                       ProcessWriter::namespacePid(),
+                       ProcessWriter::pidsUnresolved() ? 1 : 0,
+                       fullBytes > cmdline.size() ? static_cast<int64_t>(fullBytes) : 0};
     std::string_view strs[3] = {name, cmdline, exePath};
-    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 6, strs, 3);
+    ProcessWriter::emitMeta(capture::MetaKind::ProcessStart, ints, 7, strs, 3);
     int64_t t[2] = {currentTid(), now};
     std::string_view threadName[1] = {comm};
     ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);

@@ -132,13 +132,24 @@ void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
 
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
-                       const Message& m, uint64_t rangeId) {
+                       Message m, uint64_t rangeId) {
     nameCategoriesAgain();
     if (__builtin_expect(g_config.pythonBacktraceNvtx, 0)) pybt::recordFor(time, type == RecordType::NvtxMark ? EventKind::NvtxMark : EventKind::NvtxRange);
     const bool compact = (a.category | a.color | a.payloadType) == 0;
     const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
     uint32_t textBytes = m.registered ? 0u : capture::paddedTo8(m.length);
+    if (__builtin_expect(textBytes > 4096, 0)) {
+        // A long message is cut to what one record of the thread's buffer takes, not dropped
+        // (SIGHTLINE_BUFFER_KB may make that less than kMaxMessageBytes).
+        const uint32_t room = ProcessWriter::maxRecordBytes() - head - extra - 8;
+        if (textBytes > room) {
+            m.length = static_cast<uint32_t>(
+                capture::cutAtCharacter({m.text, m.length}, room).size());
+            m.cut = true;
+            textBytes = capture::paddedTo8(m.length);
+        }
+    }
     uint32_t bytes = head + extra + textBytes;
     uint8_t* p = ProcessWriter::reserve(bytes);
     if (__builtin_expect(p == nullptr, 0)) {
@@ -177,6 +188,7 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
         std::memcpy(q, m.text, m.length);
     }
     ProcessWriter::commit(bytes);
+    if (__builtin_expect(m.cut, 0)) ProcessWriter::countDrop(DropKind::TextCut);
     return true;
 }
 

@@ -25,14 +25,19 @@ struct Message {
     uint32_t length = 0;
     uint32_t registered = 0;
     const std::string* registeredText = nullptr;
+    bool cut = false;  // longer than we keep: the record counts it (DropKind::TextCut)
 };
 
+// ASCII (in practice UTF-8) messages are kept up to the longest string a record keeps (and the
+// thread buffer's record limit, NvtxInjection.cpp's writeBegin).
+constexpr size_t kMaxMessageBytes = capture::kMetaStringMax;
 // Where a wide message is converted: one per thread (a call decodes one message, used before
-// the call returns), as long as an ASCII message may be (fromAscii), not on the caller's stack.
-// The default TLS model on purpose: 4 KiB of initial-exec TLS could make a later dlopen of this
-// module (NVTX_INJECTION64_PATH without LD_PRELOAD) fail for want of static TLS.
-constexpr size_t kMaxMessageBytes = 4096;
-inline thread_local char t_wideBuf[kMaxMessageBytes + 4];
+// the call returns), not on the caller's stack. Smaller than an ASCII message may be: it is in
+// the TLS block of every thread that touches the module's TLS. The default TLS model on
+// purpose: 4 KiB of initial-exec TLS could make a later dlopen of this module
+// (NVTX_INJECTION64_PATH without LD_PRELOAD) fail for want of static TLS.
+constexpr size_t kMaxWideMessageBytes = 4096;
+inline thread_local char t_wideBuf[kMaxWideMessageBytes + 4];
 
 // wchar_t is UTF-32 on Linux: encoded as UTF-8 here, not through wcrtomb, whose result depends
 // on the program's locale (the C locale turned every non-ASCII character into '?'). A value that
@@ -40,7 +45,7 @@ inline thread_local char t_wideBuf[kMaxMessageBytes + 4];
 inline void fromWide(Message& m, const wchar_t* w) {
     size_t n = 0;
     char* const buf = t_wideBuf;
-    for (; w && *w && n + 4 <= kMaxMessageBytes; ++w) {
+    for (; w && *w && n + 4 <= kMaxWideMessageBytes; ++w) {
         uint32_t c = static_cast<uint32_t>(*w);
         if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
         char* o = buf + n;
@@ -66,12 +71,15 @@ inline void fromWide(Message& m, const wchar_t* w) {
     }
     m.text = buf;
     m.length = static_cast<uint32_t>(n);
+    m.cut = w && *w;
 }
 
 inline void fromAscii(Message& m, const char* s) {
     m.text = s ? s : "";
-    m.length = static_cast<uint32_t>(std::strlen(m.text));
-    if (m.length > kMaxMessageBytes) m.length = kMaxMessageBytes;
+    const size_t n = strnlen(m.text, kMaxMessageBytes + 1);
+    m.cut = n > kMaxMessageBytes;
+    m.length = static_cast<uint32_t>(
+        m.cut ? capture::cutAtCharacter({m.text, n}, kMaxMessageBytes).size() : n);
 }
 
 struct Attrs {

@@ -25,6 +25,7 @@
 
 #include "capture/common/Clock.h"
 #include "capture/common/GateFile.h"
+#include "capture/common/RawFormat.h"
 #include "capture/common/SessionEnv.h"
 #include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
@@ -43,6 +44,7 @@
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"
 #endif
+#include "model/util/Format.h"
 
 namespace sl::capture {
 namespace {
@@ -301,9 +303,14 @@ std::string startDirectory() {
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
+// The command as one line for our messages: a long one (a link line of thousands of objects)
+// is shown by its start and its length; the report keeps it whole.
 std::string joinArgs(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+    constexpr size_t kShown = 200;
+    if (s.size() > kShown)
+        s = std::string(cutAtCharacter(s, kShown)) + "... (" + formatCount(s.size()) + " bytes)";
     return s;
 }
 

@@ -30,6 +30,8 @@ const char* dropName(int64_t kind) {
             return "events.dropped";
         case DropKind::Meta:
             return "metadata.dropped";
+        case DropKind::TextCut:
+            return "capture.texts_cut";
     }
     return "records.dropped";
 }
@@ -873,8 +875,14 @@ void SessionMerger::finish(int64_t sessionEnd) {
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
     // Step 4: diagnostics.
     for (const auto& [key, count] : m_drops) {
+        const bool cut = key.second == static_cast<int64_t>(DropKind::TextCut);
         std::string reason =
-            "records not stored because the capture buffers were full (per thread:";
+            cut ? "texts longer than the capture keeps were cut at that length (NVTX messages, "
+                  "names and registered strings: " +
+                      formatCount(kMetaStringMax) +
+                      " bytes, less with a small SIGHTLINE_BUFFER_KB; wide-character NVTX messages: "
+                      "4,096 bytes as UTF-8) (per thread:"
+                : "records not stored because the capture buffers were full (per thread:";
         int shown = 0;
         std::map<int64_t, int64_t> perThread;
         for (auto [tid, n] : m_dropsByThread[key]) perThread[tid] += n;
@@ -885,9 +893,20 @@ void SessionMerger::finish(int64_t sessionEnd) {
             }
             reason += " " + std::to_string(tid) + ": " + std::to_string(n);
         }
-        reason += "); raise SIGHTLINE_BUFFER_MB or trace less";
+        reason += cut ? ")" : "); raise SIGHTLINE_BUFFER_MB or trace less";
         m_b.addDiagnostic(dropName(key.second), count, reason, key.first);
     }
+    // Command lines longer than a record keeps (64 KiB): each process and its full length.
+    ShortList cutLines;
+    for (const auto& [pid, p] : m_procs)
+        if (p.commandLineBytes > 0)
+            cutLines.add("pid " + std::to_string(pid) + ": " +
+                         formatCount(p.p.commandLine.size()) + " of " +
+                         formatCount(static_cast<uint64_t>(p.commandLineBytes)) + " bytes");
+    if (cutLines.count)
+        m_b.addDiagnostic("capture.command_lines_cut", cutLines.count,
+                          "command lines longer than the capture keeps were cut (" +
+                              cutLines.text + ")");
     // A process whose writes failed (a full disk) has gaps where the blocks it could not write
     // were: capture.write_failed counts those, with their cause. Other gaps are blocks a killed
     // process never finished writing.

@@ -98,6 +98,7 @@ private:
         int64_t namespacePid = 0;  // its pid in its own PID namespace, when that differs
         bool pidUnresolved = false;  // its pid is only its namespace's (ProcessStart, PidQuery.h)
         int64_t imageTime = kUnknownTime;  // start of the image that names it (the last exec)
+        int64_t commandLineBytes = 0;  // that image's whole command line, when it was cut
         // Who its parent was, by the evidence: the process that recorded creating it, the
         // parent each of its images saw (first and last), the process that reaped it (-1: the
         // launcher). They differ when it was orphaned and adopted.

@@ -89,6 +89,7 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
                 p.untraced = 0;
                 p.p.name = std::string(m.s(0));
                 p.p.commandLine = std::string(m.s(1));
+                p.commandLineBytes = m.i(6);
             }
             if (p.firstParentTime == kUnknownTime || t < p.firstParentTime)
                 p.firstParent = m.i(1), p.firstParentTime = t;
