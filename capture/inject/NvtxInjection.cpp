@@ -132,22 +132,23 @@ void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
 
 // Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
-                       Message m, uint64_t rangeId) {
+                       const Message& m, uint64_t rangeId) {
     nameCategoriesAgain();
     if (__builtin_expect(g_config.pythonBacktraceNvtx, 0)) pybt::recordFor(time, type == RecordType::NvtxMark ? EventKind::NvtxMark : EventKind::NvtxRange);
     const bool compact = (a.category | a.color | a.payloadType) == 0;
     const uint32_t head = compact ? sizeof(capture::NvtxCompactRecord) : sizeof(NvtxRecord);
     uint32_t extra = type == RecordType::NvtxStart ? 8u : 0u;
-    uint32_t textBytes = m.registered ? 0u : capture::paddedTo8(m.length);
+    uint32_t length = m.length;
+    bool cut = m.cut;
+    uint32_t textBytes = m.registered ? 0u : capture::paddedTo8(length);
     if (__builtin_expect(textBytes > 4096, 0)) {
         // A long message is cut to what one record of the thread's buffer takes, not dropped
         // (SIGHTLINE_BUFFER_KB may make that less than kMaxMessageBytes).
         const uint32_t room = ProcessWriter::maxRecordBytes() - head - extra - 8;
         if (textBytes > room) {
-            m.length = static_cast<uint32_t>(
-                capture::cutAtCharacter({m.text, m.length}, room).size());
-            m.cut = true;
-            textBytes = capture::paddedTo8(m.length);
+            length = static_cast<uint32_t>(capture::cutAtCharacter({m.text, length}, room).size());
+            cut = true;
+            textBytes = capture::paddedTo8(length);
         }
     }
     uint32_t bytes = head + extra + textBytes;
@@ -166,7 +167,7 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
     if (compact) {
         auto* r = reinterpret_cast<capture::NvtxCompactRecord*>(p);
         r->time = time;
-        r->message = m.registered ? m.registered : m.length;
+        r->message = m.registered ? m.registered : length;
         r->reserved = 0;
     } else {
         auto* r = reinterpret_cast<NvtxRecord*>(p);
@@ -174,7 +175,7 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
         r->category = a.category;
         r->color = a.color;
         r->payload = a.payload;
-        r->message = m.registered ? m.registered : m.length;
+        r->message = m.registered ? m.registered : length;
         r->reserved = 0;
     }
     uint8_t* q = p + head;
@@ -185,10 +186,10 @@ inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Att
     if (textBytes) {
         // Zero the last word first so the padding is deterministic, then copy the text.
         std::memset(q + textBytes - 8, 0, 8);
-        std::memcpy(q, m.text, m.length);
+        std::memcpy(q, m.text, length);
     }
     ProcessWriter::commit(bytes);
-    if (__builtin_expect(m.cut, 0)) ProcessWriter::countDrop(DropKind::TextCut);
+    if (__builtin_expect(cut, 0)) ProcessWriter::countDrop(DropKind::TextCut);
     return true;
 }
 
