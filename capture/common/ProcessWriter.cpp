@@ -754,7 +754,9 @@ bool ProcessWriter::ownsFd(int fd) {
 }
 
 void ProcessWriter::moveAsideFrom(int fd) {
-    if (fd < 1000) return;
+    // A vfork child has a copy of the descriptor table but its parent's memory: its dup2
+    // replaces only its own copy, and the parent's HeldFile must keep naming the parent's.
+    if (fd < 1000 || detail::t_inVforkChild) return;
     g_stream.moveAsideFrom(fd);
     g_arena.moveAsideFrom(fd);
 }
