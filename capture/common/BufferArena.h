@@ -50,6 +50,10 @@ public:
     bool owns(int fd) const { return m_file.owns(fd); }
     // Before the program's dup2 onto `fd`: ours moves out of its way.
     void moveAsideFrom(int fd) { m_file.moveAsideFrom(fd); }
+    // The process is out of descriptors: the arena's is given back (the mapping stays) and
+    // opened again when next needed.
+    void releaseDescriptor() { m_file.releaseDescriptor(); }
+    int number() const { return m_file.number(); }
 
 private:
     uint8_t* m_base = nullptr;

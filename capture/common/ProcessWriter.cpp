@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "capture/common/BufferArena.h"
 #include "capture/common/HeldFile.h"
@@ -286,25 +287,29 @@ void createDeferredStream() {
     SignalsHeld held;
     if (!g_streamDeferred.exchange(false)) return;
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
-    if (createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc) ||
-        g_stream.number() < 0)
-        return;
-    // Made but its header could not be written (a full disk): no stream rather than a bad one.
+    bool created = createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc);
+    if (!created && (errno == EMFILE || errno == ENFILE)) {
+        // The program is at its descriptor limit: the arena gives its descriptor back (its
+        // mapping stays; it opens again when it next grows a slot, or the heap is used).
+        g_arena.releaseDescriptor();
+        created = createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc);
+    }
+    if (created) return;
+    // Tried again with the next block: descriptors and room may be free by then.
     const int err = errno;
-    g_stream.close();
-    syscall(SYS_unlinkat, AT_FDCWD, g_streamPath, 0);
+    g_streamDeferred.store(true);
     errno = err;
 }
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
-    if (g_stream.number() < 0 && g_streamDeferred.load()) {
+    if (!g_stream.made() && g_streamDeferred.load()) {
         createDeferredStream();
-        // No stream (no room, no rights): the arena keeps the block and says so, and the
-        // launcher makes the stream from it.
-        if (g_stream.number() < 0) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
+        // No stream (no room, no rights, no descriptor): the arena says so, and the launcher
+        // makes the stream from what its slots still hold.
+        if (!g_stream.made()) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
     }
-    if (g_stream.number() < 0) {
+    if (!g_stream.made()) {
         // Never made: its arena slot still holds the block, for the launcher.
         g_arena.keepForLauncher();
         return;
@@ -327,8 +332,6 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     SignalsHeld held;
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
-    std::memcpy(g_streamPath, path, sizeof path);
-    g_stream.adopt(fd, g_streamPath, O_WRONLY | O_APPEND);
     StreamHeader h{};
     std::memcpy(h.magic, kStreamMagic, 8);
     h.version = kStreamVersion;
@@ -337,8 +340,24 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     h.startMonotonicNs = startMono;
     h.startUtcNs = startUtc;
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
-    iovec iov{&h, sizeof h};
-    return writeFully(&iov, 1);
+    // The header goes in through the descriptor just opened, before it is moved to a high
+    // number a program may be taking over: a stream without its header is unreadable.
+    long n;
+    do {
+        n = syscall(SYS_write, fd, &h, sizeof h);
+    } while (n < 0 && errno == EINTR);
+    if (n != static_cast<long>(sizeof h)) {
+        // No room (a full disk): no stream rather than a bad one.
+        const int err = n < 0 ? errno : ENOSPC;
+        syscall(SYS_close, fd);
+        syscall(SYS_unlinkat, AT_FDCWD, path, 0);
+        errno = err;
+        return false;
+    }
+    g_bytes.fetch_add(sizeof h, std::memory_order_relaxed);
+    std::memcpy(g_streamPath, path, sizeof path);
+    g_stream.adopt(fd, g_streamPath, O_WRONLY | O_APPEND);
+    return true;
 }
 
 bool fileExists(const char* dir, const char* stem, const char* ext) {
@@ -381,7 +400,7 @@ bool openStream() {
     for (int n = 0; n < 1000 && !created; ++n) {
         std::snprintf(stem, sizeof stem, "%s-%lld-%d", g_module, static_cast<long long>(g_pid), n);
         created = createStreamFile(g_sessionDir, stem, nowNs(), utcNowNs());
-        if (!created && (g_stream.number() >= 0 || errno != EEXIST)) return false;
+        if (!created && (g_stream.made() || errno != EEXIST)) return false;
     }
     if (!created) return false;
     g_arenaErrno = 0;
@@ -750,13 +769,21 @@ bool ProcessWriter::start(const char* module) {
 }
 
 bool ProcessWriter::ownsFd(int fd) {
-    return fd >= 1000 && (g_stream.owns(fd) || g_arena.owns(fd));
+    return g_stream.owns(fd) || g_arena.owns(fd);
+}
+
+int ProcessWriter::heldNumbers(int* out) {
+    int n = 0;
+    for (int fd : {g_stream.number(), g_arena.number()})
+        if (fd >= 0 && ownsFd(fd)) out[n++] = fd;
+    if (n == 2 && out[0] > out[1]) std::swap(out[0], out[1]);
+    return n;
 }
 
 void ProcessWriter::moveAsideFrom(int fd) {
     // A vfork child has a copy of the descriptor table but its parent's memory: its dup2
     // replaces only its own copy, and the parent's HeldFile must keep naming the parent's.
-    if (fd < 1000 || detail::t_inVforkChild) return;
+    if (detail::t_inVforkChild) return;
     g_stream.moveAsideFrom(fd);
     g_arena.moveAsideFrom(fd);
 }
@@ -993,7 +1020,7 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
 }
 
 bool ProcessWriter::resumeAfterExec() {
-    if (detail::t_inVforkChild || !g_shutdown.load() || g_stream.number() >= 0 || g_sessionDir[0] == 0)
+    if (detail::t_inVforkChild || !g_shutdown.load() || g_stream.made() || g_sessionDir[0] == 0)
         return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);

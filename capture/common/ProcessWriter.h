@@ -74,6 +74,9 @@ public:
     // The program is about to put another file at `fd` (dup2, dup3): if that number is one of
     // ours, ours moves to another first.
     static void moveAsideFrom(int fd);
+    // The numbers of this module's files still open and naming them (at most 2), ascending;
+    // returns how many.
+    static int heldNumbers(int* out);
     // This process's pid as the launcher sees it (NSpid; updated after fork), its pid in its own
     // PID namespace (getpid(); differs in containers) and its parent's pid as the launcher sees it.
     static int64_t pid();

@@ -222,12 +222,14 @@ inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, uin
 // and counted as DropKind::TextCut).
 inline constexpr uint32_t kMetaStringMax = 65536;
 
-// The longest prefix of `s` of at most `max` bytes that does not end inside a UTF-8 sequence.
+// The longest prefix of `s` of at most `max` bytes that does not end inside a UTF-8 sequence
+// (at most 3 bytes are given back: past that the text is not UTF-8 there, and is cut at `max`).
 inline std::string_view cutAtCharacter(std::string_view s, size_t max) {
     if (s.size() <= max) return s;
+    auto continuation = [&](size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
     size_t n = max;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    return s.substr(0, n);
+    while (n > 0 && max - n < 3 && continuation(n)) --n;
+    return s.substr(0, continuation(n) ? max : n);
 }
 
 // The size of a MetaRecord of `intCount` values and these strings (padded to 8).

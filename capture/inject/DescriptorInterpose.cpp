@@ -1,14 +1,19 @@
 // The module's own descriptors (its stream and buffer arena, HeldFile.h, at 1000 and up) are
 // hidden from the program, which sees those numbers as free, as it would without us:
-// - fcntl, dup, and dup2/dup3 from them fail with EBADF. bash takes a number in use with
+// - fcntl, dup, dup2/dup3 from them, and the calls below that read or change a file through a
+//   descriptor, fail with EBADF (the OS runtime interposers do the same for read, write, ioctl
+//   and the others they time). bash takes a number in use with
 //   close-on-exec set, at 10 or above, for one of its own saved descriptors: `exec 1000>log`
 //   saved ours, put log at 1000, then put ours back and closed log, so the script's writes to
 //   1000 went into our arena.
 // - dup2/dup3 onto one of them move ours to another number first, so the program gets the
 //   number it asked for.
+// - close_range and closefrom close around them.
 // close is in OsrtInterpose.cpp (it is also timed): closing ours returns 0 and keeps it open.
 // Our own code uses raw system calls, never these.
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,19 +24,83 @@
 namespace {
 
 using sl::capture::ProcessWriter;
-
-// One of ours, asked about by the program (not by a library call of our own).
-bool hiddenFromProgram(int fd) {
-    return __builtin_expect(fd >= 1000, 0) && ProcessWriter::ownsFd(fd) &&
-           !ProcessWriter::inTool();
-}
+using sl::inject::hiddenFromProgram;
 
 int badDescriptor() {
     errno = EBADF;
     return -1;
 }
 
+// close_range over [first, last] that leaves the module's descriptors open (the close
+// interposer's rule for the bulk closes of Python, systemd and friends): the range is closed
+// in the pieces between them. Before, each round of close_range(3, ~0U) closed ours, and the
+// next write opened it again at the lowest free number for a moment: the program's next open()
+// got 4 instead of 3.
+int closeRangeAroundOurs(unsigned first, unsigned last, int flags) {
+    int held[2];
+    const int n = ProcessWriter::inTool() ? 0 : ProcessWriter::heldNumbers(held);
+    unsigned from = first;
+    for (int i = 0; i < n; ++i) {
+        const auto h = static_cast<unsigned>(held[i]);
+        if (h < from || h > last) continue;
+        if (h > from)
+            if (long r = syscall(SYS_close_range, from, h - 1, flags); r != 0) return -1;
+        from = h + 1;
+    }
+    if (from > last || from == 0) return 0;
+    return static_cast<int>(syscall(SYS_close_range, from, last, flags));
+}
+
 }  // namespace
+
+SL_EXPORT int close_range(unsigned first, unsigned last, int flags) {
+    if (first > last) {
+        errno = EINVAL;
+        return -1;
+    }
+    return closeRangeAroundOurs(first, last, flags);
+}
+
+// glibc's closefrom goes to close_range without the PLT (and, without it, to close on each
+// entry of /proc/self/fd, which the close interposer would not see either).
+SL_EXPORT void closefrom(int lowfd) {
+    SL_REAL(closefrom);
+    if (lowfd < 0) lowfd = 0;
+    if (closeRangeAroundOurs(static_cast<unsigned>(lowfd), ~0U, 0) != 0 && errno == ENOSYS)
+        real_closefrom.get()(lowfd);
+}
+
+// Calls on a descriptor that change or read the file behind it: EBADF for ours, as for a free
+// number (a program that truncated "its" descriptor 1000 died of SIGBUS in our buffers).
+#define SL_FD_GUARD(RET, NAME, PARAMS, ARGS)            \
+    SL_EXPORT RET NAME PARAMS {                         \
+        SL_REAL(NAME);                                  \
+        if (hiddenFromProgram(fd)) return badDescriptor(); \
+        return real_##NAME.get() ARGS;                  \
+    }
+SL_FD_GUARD(int, ftruncate, (int fd, off_t len), (fd, len))
+SL_FD_GUARD(int, ftruncate64, (int fd, off64_t len), (fd, len))
+SL_FD_GUARD(off_t, lseek, (int fd, off_t off, int whence), (fd, off, whence))
+SL_FD_GUARD(off64_t, lseek64, (int fd, off64_t off, int whence), (fd, off, whence))
+SL_FD_GUARD(int, fallocate, (int fd, int mode, off_t off, off_t len), (fd, mode, off, len))
+SL_FD_GUARD(int, fallocate64, (int fd, int mode, off64_t off, off64_t len), (fd, mode, off, len))
+SL_FD_GUARD(int, fstat, (int fd, struct stat* st), (fd, st))
+SL_FD_GUARD(int, fstat64, (int fd, struct stat64* st), (fd, st))
+SL_FD_GUARD(int, fchmod, (int fd, mode_t mode), (fd, mode))
+SL_FD_GUARD(int, fchown, (int fd, uid_t u, gid_t g), (fd, u, g))
+#undef SL_FD_GUARD
+
+// posix_fallocate returns the error instead of setting errno.
+SL_EXPORT int posix_fallocate(int fd, off_t off, off_t len) {
+    SL_REAL(posix_fallocate);
+    if (hiddenFromProgram(fd)) return EBADF;
+    return real_posix_fallocate.get()(fd, off, len);
+}
+SL_EXPORT int posix_fallocate64(int fd, off64_t off, off64_t len) {
+    SL_REAL(posix_fallocate64);
+    if (hiddenFromProgram(fd)) return EBADF;
+    return real_posix_fallocate64.get()(fd, off, len);
+}
 
 // fcntl's third argument is read as glibc does: one pointer-sized word, passed on as is.
 SL_EXPORT int fcntl(int fd, int cmd, ...) {
@@ -63,13 +132,15 @@ SL_EXPORT int dup(int oldfd) {
 SL_EXPORT int dup2(int oldfd, int newfd) {
     SL_REAL(dup2);
     if (hiddenFromProgram(oldfd)) return badDescriptor();
-    if (newfd >= 1000) ProcessWriter::moveAsideFrom(newfd);
+    if (newfd >= sl::capture::g_lowestHeldEver.load(std::memory_order_relaxed))
+        ProcessWriter::moveAsideFrom(newfd);
     return real_dup2.get()(oldfd, newfd);
 }
 
 SL_EXPORT int dup3(int oldfd, int newfd, int flags) {
     SL_REAL(dup3);
     if (hiddenFromProgram(oldfd)) return badDescriptor();
-    if (newfd >= 1000) ProcessWriter::moveAsideFrom(newfd);
+    if (newfd >= sl::capture::g_lowestHeldEver.load(std::memory_order_relaxed))
+        ProcessWriter::moveAsideFrom(newfd);
     return real_dup3.get()(oldfd, newfd, flags);
 }

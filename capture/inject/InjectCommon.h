@@ -14,6 +14,7 @@
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
 #include "capture/common/Export.h"
+#include "capture/common/HeldFile.h"
 #include "capture/common/ProcessWriter.h"
 
 // glibc declares most interposed functions with nonnull/nothrow attributes; they do not matter for
@@ -63,6 +64,14 @@ struct RealFn {
     static ::sl::inject::RealFn<decltype(&::fn)> real_##fn { \
         {nullptr}, #fn                                       \
     }
+
+// One of the module's own descriptors (HeldFile.h), asked about by the program (not by a library
+// call of our own): the interposers answer EBADF, as for a number not open. The first test is
+// all most calls pay.
+inline bool hiddenFromProgram(int fd) {
+    return __builtin_expect(fd >= capture::g_lowestHeldEver.load(std::memory_order_relaxed), 0) &&
+           capture::ProcessWriter::ownsFd(fd) && !capture::ProcessWriter::inTool();
+}
 
 // Puts the flush-on-signal handler on the signals the program leaves at their default, and keeps
 // the program's own view of every disposition (SignalInterpose.cpp).

@@ -362,9 +362,7 @@ void nameResource(capture::ResourceKind kind, uint64_t handle, std::string_view 
 }
 
 std::string wideToString(const wchar_t* w) {
-    Message m;
-    fromWide(m, w);
-    return std::string(m.text, m.length);
+    return wideToUtf8(w);
 }
 
 // ---- CORE callbacks ----

@@ -41,37 +41,53 @@ inline thread_local char t_wideBuf[kMaxWideMessageBytes + 4];
 
 // wchar_t is UTF-32 on Linux: encoded as UTF-8 here, not through wcrtomb, whose result depends
 // on the program's locale (the C locale turned every non-ASCII character into '?'). A value that
-// is no Unicode scalar (a surrogate, above U+10FFFF) becomes U+FFFD.
+// is no Unicode scalar (a surrogate, above U+10FFFF) becomes U+FFFD. Writes 1-4 bytes at `o`.
+inline size_t encodeUtf8(uint32_t c, char* o) {
+    if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
+    if (c < 0x80) {
+        o[0] = static_cast<char>(c);
+        return 1;
+    }
+    if (c < 0x800) {
+        o[0] = static_cast<char>(0xC0 | (c >> 6));
+        o[1] = static_cast<char>(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        o[0] = static_cast<char>(0xE0 | (c >> 12));
+        o[1] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        o[2] = static_cast<char>(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = static_cast<char>(0xF0 | (c >> 18));
+    o[1] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    o[2] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    o[3] = static_cast<char>(0x80 | (c & 0x3F));
+    return 4;
+}
+
+// A wide message into the thread's buffer: whole characters up to kMaxWideMessageBytes.
 inline void fromWide(Message& m, const wchar_t* w) {
     size_t n = 0;
-    char* const buf = t_wideBuf;
-    for (; w && *w && n + 4 <= kMaxWideMessageBytes; ++w) {
-        uint32_t c = static_cast<uint32_t>(*w);
-        if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
-        char* o = buf + n;
-        if (c < 0x80) {
-            o[0] = static_cast<char>(c);
-            n += 1;
-        } else if (c < 0x800) {
-            o[0] = static_cast<char>(0xC0 | (c >> 6));
-            o[1] = static_cast<char>(0x80 | (c & 0x3F));
-            n += 2;
-        } else if (c < 0x10000) {
-            o[0] = static_cast<char>(0xE0 | (c >> 12));
-            o[1] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-            o[2] = static_cast<char>(0x80 | (c & 0x3F));
-            n += 3;
-        } else {
-            o[0] = static_cast<char>(0xF0 | (c >> 18));
-            o[1] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-            o[2] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-            o[3] = static_cast<char>(0x80 | (c & 0x3F));
-            n += 4;
-        }
+    char* const buf = t_wideBuf;  // kMaxWideMessageBytes + 4: room for one more character
+    for (; w && *w; ++w) {
+        const size_t len = encodeUtf8(static_cast<uint32_t>(*w), buf + n);
+        if (n + len > kMaxWideMessageBytes) break;  // written past the end, not counted
+        n += len;
     }
     m.text = buf;
     m.length = static_cast<uint32_t>(n);
     m.cut = w && *w;
+}
+
+// A wide name or registered string (not on the per-call path): the whole text as UTF-8, up to a
+// little past what a record keeps, so that the writer cuts it at a character and counts it.
+inline std::string wideToUtf8(const wchar_t* w) {
+    std::string out;
+    char b[4];
+    for (; w && *w && out.size() <= capture::kMetaStringMax; ++w)
+        out.append(b, encodeUtf8(static_cast<uint32_t>(*w), b));
+    return out;
 }
 
 inline void fromAscii(Message& m, const char* s) {

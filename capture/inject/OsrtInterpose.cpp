@@ -70,6 +70,18 @@ using sl::inject::timed;
         return timed<ErrStyle::STYLE, RET>(name_, #NAME, real_##NAME.get(), SL_UNPACK ARGS); \
     }
 #define SL_UNPACK(...) __VA_ARGS__
+// The same for a call whose first argument is a descriptor: EBADF for the module's own
+// (InjectCommon.h, hiddenFromProgram), as for a number not open.
+#define SL_OSRT_FD(RET, NAME, STYLE, PARAMS, ARGS)                                           \
+    SL_EXPORT RET NAME PARAMS {                                                              \
+        SL_REAL(NAME);                                                                       \
+        static sl::capture::CachedString name_;                                              \
+        if (sl::inject::hiddenFromProgram(fd)) {                                             \
+            errno = EBADF;                                                                   \
+            return -1;                                                                       \
+        }                                                                                    \
+        return timed<ErrStyle::STYLE, RET>(name_, #NAME, real_##NAME.get(), SL_UNPACK ARGS); \
+    }
 
 // Synchronization.
 SL_OSRT(int, pthread_mutex_lock, ReturnCode, (pthread_mutex_t * m), (m))
@@ -100,16 +112,16 @@ SL_OSRT(int, clock_nanosleep, ReturnCode,
         (clockid_t c, int f, const struct timespec* req, struct timespec* rem), (c, f, req, rem))
 
 // File and socket I/O.
-SL_OSRT(ssize_t, read, Errno, (int fd, void* b, size_t n), (fd, b, n))
-SL_OSRT(ssize_t, write, Errno, (int fd, const void* b, size_t n), (fd, b, n))
-SL_OSRT(ssize_t, pread, Errno, (int fd, void* b, size_t n, off_t o), (fd, b, n, o))
-SL_OSRT(ssize_t, pwrite, Errno, (int fd, const void* b, size_t n, off_t o), (fd, b, n, o))
-SL_OSRT(ssize_t, pread64, Errno, (int fd, void* b, size_t n, off64_t o), (fd, b, n, o))
-SL_OSRT(ssize_t, pwrite64, Errno, (int fd, const void* b, size_t n, off64_t o), (fd, b, n, o))
-SL_OSRT(ssize_t, readv, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
-SL_OSRT(ssize_t, writev, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
-SL_OSRT(int, fsync, Errno, (int fd), (fd))
-SL_OSRT(int, fdatasync, Errno, (int fd), (fd))
+SL_OSRT_FD(ssize_t, read, Errno, (int fd, void* b, size_t n), (fd, b, n))
+SL_OSRT_FD(ssize_t, write, Errno, (int fd, const void* b, size_t n), (fd, b, n))
+SL_OSRT_FD(ssize_t, pread, Errno, (int fd, void* b, size_t n, off_t o), (fd, b, n, o))
+SL_OSRT_FD(ssize_t, pwrite, Errno, (int fd, const void* b, size_t n, off_t o), (fd, b, n, o))
+SL_OSRT_FD(ssize_t, pread64, Errno, (int fd, void* b, size_t n, off64_t o), (fd, b, n, o))
+SL_OSRT_FD(ssize_t, pwrite64, Errno, (int fd, const void* b, size_t n, off64_t o), (fd, b, n, o))
+SL_OSRT_FD(ssize_t, readv, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
+SL_OSRT_FD(ssize_t, writev, Errno, (int fd, const struct iovec* v, int n), (fd, v, n))
+SL_OSRT_FD(int, fsync, Errno, (int fd), (fd))
+SL_OSRT_FD(int, fdatasync, Errno, (int fd), (fd))
 SL_OSRT(int, poll, Errno, (struct pollfd * f, nfds_t n, int t), (f, n, t))
 SL_OSRT(int, ppoll, Errno,
         (struct pollfd * f, nfds_t n, const struct timespec* t, const sigset_t* m), (f, n, t, m))
@@ -121,18 +133,18 @@ SL_OSRT(int, pselect, Errno,
 SL_OSRT(int, epoll_wait, Errno, (int ep, struct epoll_event* ev, int n, int t), (ep, ev, n, t))
 SL_OSRT(int, epoll_pwait, Errno, (int ep, struct epoll_event* ev, int n, int t, const sigset_t* m),
         (ep, ev, n, t, m))
-SL_OSRT(ssize_t, recv, Errno, (int fd, void* b, size_t n, int f), (fd, b, n, f))
-SL_OSRT(ssize_t, recvfrom, Errno,
+SL_OSRT_FD(ssize_t, recv, Errno, (int fd, void* b, size_t n, int f), (fd, b, n, f))
+SL_OSRT_FD(ssize_t, recvfrom, Errno,
         (int fd, void* b, size_t n, int f, struct sockaddr* a, socklen_t* l), (fd, b, n, f, a, l))
-SL_OSRT(ssize_t, recvmsg, Errno, (int fd, struct msghdr* m, int f), (fd, m, f))
-SL_OSRT(ssize_t, send, Errno, (int fd, const void* b, size_t n, int f), (fd, b, n, f))
-SL_OSRT(ssize_t, sendto, Errno,
+SL_OSRT_FD(ssize_t, recvmsg, Errno, (int fd, struct msghdr* m, int f), (fd, m, f))
+SL_OSRT_FD(ssize_t, send, Errno, (int fd, const void* b, size_t n, int f), (fd, b, n, f))
+SL_OSRT_FD(ssize_t, sendto, Errno,
         (int fd, const void* b, size_t n, int f, const struct sockaddr* a, socklen_t l),
         (fd, b, n, f, a, l))
-SL_OSRT(ssize_t, sendmsg, Errno, (int fd, const struct msghdr* m, int f), (fd, m, f))
-SL_OSRT(int, accept, Errno, (int fd, struct sockaddr* a, socklen_t* l), (fd, a, l))
-SL_OSRT(int, accept4, Errno, (int fd, struct sockaddr* a, socklen_t* l, int f), (fd, a, l, f))
-SL_OSRT(int, connect, Errno, (int fd, const struct sockaddr* a, socklen_t l), (fd, a, l))
+SL_OSRT_FD(ssize_t, sendmsg, Errno, (int fd, const struct msghdr* m, int f), (fd, m, f))
+SL_OSRT_FD(int, accept, Errno, (int fd, struct sockaddr* a, socklen_t* l), (fd, a, l))
+SL_OSRT_FD(int, accept4, Errno, (int fd, struct sockaddr* a, socklen_t* l, int f), (fd, a, l, f))
+SL_OSRT_FD(int, connect, Errno, (int fd, const struct sockaddr* a, socklen_t l), (fd, a, l))
 SL_OSRT(void*, dlopen, Pointer, (const char* file, int mode), (file, mode))
 
 // close: our stream file is not the program's to close (programs that close every descriptor
@@ -184,6 +196,10 @@ SL_EXPORT int openat(int dir, const char* path, int flags, ...) {
 }
 SL_EXPORT int ioctl(int fd, unsigned long request, ...) {
     SL_REAL(ioctl);
+    if (sl::inject::hiddenFromProgram(fd)) {  // FIONCLEX on ours would leak it to children
+        errno = EBADF;
+        return -1;
+    }
     static sl::capture::CachedString name;
     va_list ap;
     va_start(ap, request);

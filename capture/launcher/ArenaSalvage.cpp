@@ -321,14 +321,18 @@ SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& a
         MappedArena arena;
         std::string problem = arena.open(path);
         if (problem.empty()) {
-            const ArenaHeader& h = arena.h;
-            if (h.failedBlocks)
-                sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes});
+            const ArenaHeader h = arena.h;  // a copy: salvage may unmap the arena
             const std::string sessionStream = sessionDir + "/" + stem + ".slraw";
             const std::string arenaStream = dir + "/" + stem + ".slraw";
+            const uint64_t before = sum.blocks;
             problem = someStillRun && alive(h.pid)
                           ? snapshotOne(arena, sessionStream, arenaStream, stem, sum)
                           : salvageOne(arena, path, sessionStream, arenaStream, stem, sum);
+            // Blocks it could not write that its buffers still held are recovered now: what
+            // was lost is the rest.
+            if (h.failedBlocks)
+                sum.writeLosses.push_back({h.pid, h.writeErrno, h.failedBlocks, h.failedBytes,
+                                           sum.blocks - before});
         }
         if (!problem.empty()) sum.problems.push_back(problem);
     }

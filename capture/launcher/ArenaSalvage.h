@@ -20,6 +20,7 @@ struct SalvageSummary {
         int64_t pid;
         int err;
         uint64_t blocks, bytes;
+        uint64_t recovered = 0;  // blocks of its arena appended to its stream here
     };
     std::vector<WriteLoss> writeLosses;
 };

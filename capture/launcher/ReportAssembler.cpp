@@ -112,12 +112,19 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
         const bool full = loss.err == ENOSPC || loss.err == EDQUOT;
+        const uint64_t lost = loss.blocks > loss.recovered ? loss.blocks - loss.recovered : 0;
+        const std::string fate =
+            loss.recovered == 0 ? "they are lost"
+            : lost == 0         ? "its buffers still held them all: recovered"
+                                : std::to_string(loss.recovered) +
+                              " were recovered from its buffers, " + std::to_string(lost) +
+                              " are lost";
         b.addDiagnostic("capture.write_failed", static_cast<int64_t>(loss.blocks),
                         "process " + std::to_string(loss.pid) + " could not write " +
-                            formatBytes(loss.bytes) + " of events to the capture's temporary "
+                            std::to_string(loss.blocks) + " blocks (" +
+                            formatBytes(loss.bytes) + ") of events to the capture's temporary "
                             "directory " + in.sessionDir + " (" + std::strerror(loss.err) +
-                            "): they are lost" +
-                            (full ? "; set TMPDIR to a directory with room" : ""),
+                            "): " + fate + (full && lost ? "; set TMPDIR to a directory with room" : ""),
                         loss.pid);
     }
     for (const auto& [pid, ex] : in.exits) {

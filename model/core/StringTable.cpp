@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "model/util/Utf8.h"
+
 namespace sl {
 
 namespace {
@@ -58,6 +60,10 @@ uint32_t StringTable::intern(std::string_view s) {
     ensureIndex();
     auto it = m_index.find(s);
     if (it != m_index.end()) return it->second;
+    // A new string: every string of a report is valid UTF-8, whoever made it (a program's NVTX
+    // text, an import), so that every export and view shows the same text (SQLite and CSV took
+    // the bytes as they were, JSON and the text summary U+FFFD).
+    if (!isValidUtf8(s)) return intern(sanitizeUtf8(s));
     std::string_view v = store(s);
     auto id = static_cast<uint32_t>(m_views.size());
     m_views.push_back(v);

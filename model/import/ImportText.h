@@ -7,11 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "model/util/Utf8.h"
+
 namespace sl::import {
 
-// Returns `s` with every invalid UTF-8 sequence replaced by U+FFFD.
-std::string sanitizeUtf8(std::string_view s);
-bool isValidUtf8(std::string_view s);
+// UTF-8 repair: model/util/Utf8.h (the report's string table repairs every string it takes too).
+using sl::isValidUtf8;
+using sl::sanitizeUtf8;
 
 // Parses a JSON number given in `unit` units (1000 for microseconds, 1 for nanoseconds) into
 // integer nanoseconds, exactly, rounding half away from zero below 1 ns. Accepts integers,

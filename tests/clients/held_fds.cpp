@@ -3,12 +3,15 @@
 // then records ranges and writes through every number it took:
 //   held_fds FILE RANGES   prints "ranges=<RANGES>" and "kept=<numbers still naming FILE>".
 // FILE must then hold "start\n" and one line per number, nothing of the profiler's.
+//   held_fds fill RANGES   opens /dev/null until the descriptor limit says no (EMFILE), then
+//                          records RANGES ranges and prints "ranges=<RANGES>" and "open=<n>".
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,11 +25,26 @@ bool namesFile(int fd, const struct stat& file) {
 }
 }  // namespace
 
+// At its descriptor limit before its first records are written (the stream is made with the
+// first block): every range must still reach the report.
+int fill(long ranges) {
+    int open_ = 0;
+    while (open("/dev/null", O_RDONLY) >= 0) ++open_;
+    if (errno != EMFILE) std::perror("open");
+    for (long i = 0; i < ranges; ++i) {
+        nvtxRangePushA("r");
+        nvtxRangePop();
+    }
+    std::printf("ranges=%ld\nopen=%d\n", ranges, open_);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: held_fds FILE RANGES\n");
+        std::fprintf(stderr, "usage: held_fds FILE RANGES | held_fds fill RANGES\n");
         return 2;
     }
+    if (std::strcmp(argv[1], "fill") == 0) return fill(std::atol(argv[2]));
     const long ranges = std::atol(argv[2]);
     int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0 || write(fd, "start\n", 6) != 6) {

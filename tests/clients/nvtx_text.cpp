@@ -9,7 +9,8 @@
 // `nvtx_text long`: messages at and past what the capture keeps, one push each:
 //   20,000 'a' (kept whole), 100,000 'b' (cut to 65,536 bytes), 30,000 '✓' in UTF-8 (90,000
 //   bytes, cut to 21,845 characters), 5,000 'é' wide (cut to 4,096 bytes: 2,048 characters), and
-//   a registered string of 70,000 'r' (cut to 65,536): four cut.
+//   a registered string of 70,000 'r' (cut to 65,536), and a wide domain name of 20,000 rockets
+//   (80,000 bytes, cut to 65,536): five cut.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
@@ -38,6 +39,8 @@ int longMessages() {
     std::wstring wide(5000, L'é');
     nvtxRangePushW(wide.c_str());
     nvtxRangePop();
+    std::wstring emoji(20000, L'\U0001F680');  // a wide domain name of 80,000 bytes: cut too
+    nvtxDomainCreateW(emoji.c_str());
     nvtxDomainHandle_t d = nvtxDomainCreateA("long");
     const std::string r(70000, 'r');
     nvtxEventAttributes_t a = attrs(0);

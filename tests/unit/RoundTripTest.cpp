@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "model/util/Utf8.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -234,7 +236,10 @@ TEST(RoundTrip, HugeAndOddStrings) {
     ASSERT_TRUE(back);
     const Track& t = back->tracks[0];
     EXPECT_EQ(back->str(t.name[0]), huge);
-    EXPECT_EQ(back->str(t.name[1]), binary);
+    // Interning repairs invalid UTF-8 (every export shows the same text); what was stored
+    // comes back byte for byte.
+    EXPECT_EQ(back->str(t.name[1]), sanitizeUtf8(binary));
+    EXPECT_EQ(back->str(t.name[1]), r->str(t.name[1]));
     EXPECT_EQ(back->session.argv[0].size(), 100000u);
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "model/core/StringTable.h"
 #include "model/util/JsonWriter.h"
 #include "model/util/Utf8.h"
 
@@ -35,6 +36,19 @@ TEST(Utf8, JsonStringsAreAlwaysValid) {
     // Each bad byte becomes U+FFFD; valid text and escapes are kept.
     EXPECT_EQ(out.rfind("\"ok \xC3\xA9 \xEF\xBF\xBD", 0), 0u) << out;
     EXPECT_NE(out.find("\\\"q\\\""), std::string::npos) << out;
+}
+
+// Every string of a report is valid UTF-8, whoever gave it: a program's NVTX text reached the
+// SQLite and CSV exports byte for byte while JSON and the text summary showed U+FFFD.
+TEST(Utf8, ReportStringsAreRepairedWhenInterned) {
+    StringTable t;
+    const uint32_t bad = t.intern("bad\xFF\xFE(end");
+    EXPECT_EQ(t.get(bad), "bad\xEF\xBF\xBD\xEF\xBF\xBD(end");
+    EXPECT_EQ(t.intern("bad\xEF\xBF\xBD\xEF\xBF\xBD(end"), bad);  // one string, not two
+    EXPECT_EQ(t.intern("bad\xFF\xFE(end"), bad);
+    const uint32_t ok = t.intern("caf\xC3\xA9");
+    EXPECT_EQ(t.get(ok), "caf\xC3\xA9");
+    EXPECT_TRUE(isValidUtf8(t.get(t.intern("tr\xE2\x82"))));
 }
 
 }  // namespace
