@@ -103,13 +103,18 @@ int HeldFile::use() {
     for (int attempt = 0; attempt < 4; ++attempt) {
         long fd = syscall(SYS_openat, AT_FDCWD, m_path, m_flags | O_CLOEXEC);
         if (fd < 0) return -1;
+        if (!stillOurs(static_cast<int>(fd))) {
+            // Another file at our path (replaced since): never ours to write.
+            syscall(SYS_close, fd);
+            errno = ESTALE;
+            return -1;
+        }
         fd = toHighNumber(fd);
         if (stillOurs(static_cast<int>(fd))) {
             m_fd = static_cast<int>(fd);
             return m_fd;
         }
-        // Not ours at that number (taken under us, or another file at our path): not closed,
-        // unless it is still the one we opened.
+        // Taken under us at the new number: the program's now, left open; again, higher.
     }
     errno = ESTALE;
     return -1;

@@ -53,6 +53,7 @@ std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
 // The stream file (HeldFile.h: kept at 1000+, checked before each use).
 constinit HeldFile g_stream;
+int g_streamErrno = 0;  // why the deferred stream could not be made, for good (0: it can be)
 int64_t g_pid = 0;
 char g_module[24] = {};
 char g_sessionDir[1024] = {};
@@ -295,9 +296,14 @@ void createDeferredStream() {
         created = createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc);
     }
     if (created) return;
-    // Tried again with the next block: descriptors and room may be free by then.
     const int err = errno;
-    g_streamDeferred.store(true);
+    // Out of descriptors or room: tried again with the next block, they may be free by then.
+    // Other causes (no rights, the directory gone) stay: its blocks are counted as not written.
+    if (err == EMFILE || err == ENFILE || err == ENOSPC || err == EDQUOT || err == EINTR ||
+        err == ENOMEM || err == EAGAIN)
+        g_streamDeferred.store(true);
+    else
+        g_streamErrno = err ? err : EIO;
     errno = err;
 }
 
@@ -308,6 +314,8 @@ void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
         // No stream (no room, no rights, no descriptor): the arena says so, and the launcher
         // makes the stream from what its slots still hold.
         if (!g_stream.made()) g_arena.noteWriteFailure(errno ? errno : EIO, bytes);
+    } else if (!g_stream.made() && g_streamErrno) {
+        g_arena.noteWriteFailure(g_streamErrno, bytes);  // each block its stream never took
     }
     if (!g_stream.made()) {
         // Never made: its arena slot still holds the block, for the launcher.
@@ -394,6 +402,7 @@ bool openArenaFirst() {
 
 bool openStream() {
     g_streamDeferred.store(false);
+    g_streamErrno = 0;
     if (openArenaFirst()) return true;
     char stem[128] = {};
     bool created = false;
@@ -1088,6 +1097,7 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     else
         g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
+    g_streamErrno = 0;
     g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
     // that did not move its children elsewhere has its children there too: getpid() is the

@@ -47,7 +47,7 @@ int closeRangeAroundOurs(unsigned first, unsigned last, int flags) {
             if (long r = syscall(SYS_close_range, from, h - 1, flags); r != 0) return -1;
         from = h + 1;
     }
-    if (from > last || from == 0) return 0;
+    if (from > last) return 0;  // from is at most INT_MAX + 1: no wrap
     return static_cast<int>(syscall(SYS_close_range, from, last, flags));
 }
 
@@ -66,7 +66,8 @@ SL_EXPORT int close_range(unsigned first, unsigned last, int flags) {
 SL_EXPORT void closefrom(int lowfd) {
     SL_REAL(closefrom);
     if (lowfd < 0) lowfd = 0;
-    if (closeRangeAroundOurs(static_cast<unsigned>(lowfd), ~0U, 0) != 0 && errno == ENOSYS)
+    // close_range refused (an old kernel, a seccomp profile answering EPERM): glibc's own way.
+    if (closeRangeAroundOurs(static_cast<unsigned>(lowfd), ~0U, 0) != 0)
         real_closefrom.get()(lowfd);
 }
 
@@ -129,18 +130,25 @@ SL_EXPORT int dup(int oldfd) {
     return real_dup.get()(oldfd);
 }
 
+// Ours moves aside only for a call that will replace it: a dup2 that fails (a bad oldfd)
+// must leave no untracked copy of our file at the program's number.
+bool willReplace(int oldfd, int newfd) {
+    return oldfd != newfd &&
+           newfd >= sl::capture::g_lowestHeldEver.load(std::memory_order_relaxed) &&
+           syscall(SYS_fcntl, oldfd, F_GETFD) >= 0;
+}
+
 SL_EXPORT int dup2(int oldfd, int newfd) {
     SL_REAL(dup2);
     if (hiddenFromProgram(oldfd)) return badDescriptor();
-    if (newfd >= sl::capture::g_lowestHeldEver.load(std::memory_order_relaxed))
-        ProcessWriter::moveAsideFrom(newfd);
+    if (willReplace(oldfd, newfd)) ProcessWriter::moveAsideFrom(newfd);
     return real_dup2.get()(oldfd, newfd);
 }
 
 SL_EXPORT int dup3(int oldfd, int newfd, int flags) {
     SL_REAL(dup3);
     if (hiddenFromProgram(oldfd)) return badDescriptor();
-    if (newfd >= sl::capture::g_lowestHeldEver.load(std::memory_order_relaxed))
+    if ((flags & ~O_CLOEXEC) == 0 && willReplace(oldfd, newfd))
         ProcessWriter::moveAsideFrom(newfd);
     return real_dup3.get()(oldfd, newfd, flags);
 }

@@ -112,13 +112,15 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
         const bool full = loss.err == ENOSPC || loss.err == EDQUOT;
-        const uint64_t lost = loss.blocks > loss.recovered ? loss.blocks - loss.recovered : 0;
+        // Its buffers may still hold some of them (a buffer is reused once its block is
+        // handed on): those are in the report; gaps in its blocks' sequence are not.
         const std::string fate =
-            loss.recovered == 0 ? "they are lost"
-            : lost == 0         ? "its buffers still held them all: recovered"
-                                : std::to_string(loss.recovered) +
-                              " were recovered from its buffers, " + std::to_string(lost) +
-                              " are lost";
+            loss.recovered == 0
+                ? "they are lost"
+                : std::to_string(loss.recovered) +
+                      " blocks its stream lacked were recovered from its buffers; the others "
+                      "are lost";
+        const bool lost = loss.recovered < loss.blocks;
         b.addDiagnostic("capture.write_failed", static_cast<int64_t>(loss.blocks),
                         "process " + std::to_string(loss.pid) + " could not write " +
                             std::to_string(loss.blocks) + " blocks (" +

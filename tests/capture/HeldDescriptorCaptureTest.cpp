@@ -115,6 +115,39 @@ TEST(HeldDescriptors, CallsOnOurNumbersFailAsOnAFreeNumber) {
     EXPECT_TRUE(sleep);
 }
 
+// Bulk closes and failed dup2s behave as without us: close_range(0, 0) closed nothing when the
+// range started at 0 (our numbers were split out of it), and a dup2 from a bad descriptor onto
+// ours left an untracked copy of our file at that number.
+TEST(HeldDescriptors, BulkClosesAndFailedDup2sAreTheProgramsAsWithoutUs) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    const std::string script =
+        "import ctypes, errno, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def state(fd):\n"
+        "    try:\n"
+        "        os.fstat(fd); return chr(111)\n"  // "o": open
+        "    except OSError as e:\n"
+        "        return errno.errorcode[e.errno]\n"
+        "out = [str(libc.close_range(0, 0, 0)), state(0)]\n"
+        "try:\n"
+        "    os.dup2(9999, 1000)\n"
+        "except OSError as e:\n"
+        "    out.append(errno.errorcode[e.errno])\n"
+        "out.append(state(1000))\n"
+        "print(str.join(chr(32), out))\n";
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain = runCapturingStdout({SIGHTLINE_PYTHON, "-c", script}, &plainCode);
+    const std::string traced = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o", dir.file("b.rep"),
+         SIGHTLINE_PYTHON, "-c", script},
+        &tracedCode);
+    ASSERT_EQ(plainCode, 0) << plain;
+    EXPECT_EQ(plain, "0 EBADF EBADF EBADF\n");
+    EXPECT_EQ(tracedCode, 0) << traced;
+    EXPECT_EQ(traced, plain);
+}
+
 // A program at its descriptor limit before its first records were written (the stream is
 // made with the first block): the stream is made anyway (the arena gives its descriptor back)
 // and every range is in the report; before, most were lost and the report said 23 KiB.
