@@ -78,8 +78,11 @@ int HeldFile::adopt(long fd, const char* path, int reopenFlags) {
 
 bool HeldFile::stillOurs(int fd) const {
     struct stat st {};
-    return syscall(SYS_fstat, fd, &st) == 0 && static_cast<uint64_t>(st.st_dev) == m_dev &&
-           static_cast<uint64_t>(st.st_ino) == m_ino;
+    return syscall(SYS_fstat, fd, &st) == 0 && names(st);
+}
+
+bool HeldFile::names(const struct stat& st) const {
+    return static_cast<uint64_t>(st.st_dev) == m_dev && static_cast<uint64_t>(st.st_ino) == m_ino;
 }
 
 int HeldFile::use() {
@@ -90,9 +93,7 @@ int HeldFile::use() {
     if (m_fd >= 0) {
         struct stat st {};
         if (syscall(SYS_fstat, m_fd, &st) == 0) {
-            if (static_cast<uint64_t>(st.st_dev) == m_dev &&
-                static_cast<uint64_t>(st.st_ino) == m_ino)
-                return m_fd;
+            if (names(st)) return m_fd;
             noteTaken(m_fd);  // another file there now: the program's number
         }
     }

@@ -12,6 +12,8 @@
 #include <climits>
 #include <cstdint>
 
+struct stat;
+
 namespace sl::capture {
 
 // No HeldFile of this module was ever below this number: the interposers' quick test (most
@@ -49,6 +51,7 @@ public:
 
 private:
     bool stillOurs(int fd) const;
+    bool names(const struct stat& st) const;  // the file we made
     int m_fd = -1;
     int m_flags = 0;
     bool m_made = false;

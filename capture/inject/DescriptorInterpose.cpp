@@ -24,12 +24,8 @@
 namespace {
 
 using sl::capture::ProcessWriter;
+using sl::inject::badDescriptor;
 using sl::inject::hiddenFromProgram;
-
-int badDescriptor() {
-    errno = EBADF;
-    return -1;
-}
 
 // close_range over [first, last] that leaves the module's descriptors open (the close
 // interposer's rule for the bulk closes of Python, systemd and friends): the range is closed

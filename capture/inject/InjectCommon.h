@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 
@@ -71,6 +72,12 @@ struct RealFn {
 inline bool hiddenFromProgram(int fd) {
     return __builtin_expect(fd >= capture::g_lowestHeldEver.load(std::memory_order_relaxed), 0) &&
            capture::ProcessWriter::ownsFd(fd) && !capture::ProcessWriter::inTool();
+}
+
+// What an interposer answers for one of them: EBADF, -1.
+inline int badDescriptor() {
+    errno = EBADF;
+    return -1;
 }
 
 // Puts the flush-on-signal handler on the signals the program leaves at their default, and keeps

@@ -76,10 +76,7 @@ using sl::inject::timed;
     SL_EXPORT RET NAME PARAMS {                                                              \
         SL_REAL(NAME);                                                                       \
         static sl::capture::CachedString name_;                                              \
-        if (sl::inject::hiddenFromProgram(fd)) {                                             \
-            errno = EBADF;                                                                   \
-            return -1;                                                                       \
-        }                                                                                    \
+        if (sl::inject::hiddenFromProgram(fd)) return sl::inject::badDescriptor();           \
         return timed<ErrStyle::STYLE, RET>(name_, #NAME, real_##NAME.get(), SL_UNPACK ARGS); \
     }
 
@@ -153,7 +150,7 @@ SL_EXPORT int close(int fd) {
     SL_REAL(close);
     static sl::capture::CachedString name;
     using sl::capture::ProcessWriter;
-    if (__builtin_expect(ProcessWriter::ownsFd(fd), 0) && !ProcessWriter::inTool()) return 0;
+    if (sl::inject::hiddenFromProgram(fd)) return 0;  // kept open, as if closed
     return timed<ErrStyle::Errno, int>(name, "close", real_close.get(), fd);
 }
 
@@ -196,10 +193,8 @@ SL_EXPORT int openat(int dir, const char* path, int flags, ...) {
 }
 SL_EXPORT int ioctl(int fd, unsigned long request, ...) {
     SL_REAL(ioctl);
-    if (sl::inject::hiddenFromProgram(fd)) {  // FIONCLEX on ours would leak it to children
-        errno = EBADF;
-        return -1;
-    }
+    // FIONCLEX on ours would leak it to children.
+    if (sl::inject::hiddenFromProgram(fd)) return sl::inject::badDescriptor();
     static sl::capture::CachedString name;
     va_list ap;
     va_start(ap, request);

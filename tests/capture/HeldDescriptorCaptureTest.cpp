@@ -21,6 +21,24 @@ std::string contents(const std::string& path) {
     return s.str();
 }
 
+// What a Python script prints, run plainly and under `sightline profile <extra> -o rep`.
+struct PlainAndTraced {
+    std::string plain, traced;
+    int plainCode = -1, tracedCode = -1;
+};
+PlainAndTraced runPlainAndTraced(const std::string& script, const std::string& rep,
+                                 std::vector<std::string> extra = {}) {
+    PlainAndTraced r;
+    r.plain = runCapturingStdout({SIGHTLINE_PYTHON, "-c", script}, &r.plainCode);
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (const std::string& a : {std::string("-o"), rep, std::string(SIGHTLINE_PYTHON),
+                                 std::string("-c"), script})
+        args.push_back(a);
+    r.traced = runCapturingStdout(args, &r.tracedCode);
+    return r;
+}
+
 // bash's `exec 1000>log` (bash saves a number in use with close-on-exec set as one of its
 // own and puts it back after `exec`: the script's writes went into our arena), a child that
 // inherits 1000 across exec, a Python child writing to it, and closing it: the files hold
@@ -96,15 +114,10 @@ TEST(HeldDescriptors, CallsOnOurNumbersFailAsOnAFreeNumber) {
         "        out.append(errno.errorcode[e.errno])\n"
         "time.sleep(0.05)\n"
         "print(str.join(chr(32), out))\n";  // no single quote: the helper quotes with them
-    int plainCode = -1, tracedCode = -1;
-    const std::string plain = runCapturingStdout({SIGHTLINE_PYTHON, "-c", script}, &plainCode);
-    const std::string traced = runCapturingStdout(
-        {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-t", "osrt", "-o",
-         dir.file("c.rep"), SIGHTLINE_PYTHON, "-c", script},
-        &tracedCode);
-    ASSERT_EQ(plainCode, 0) << plain;
-    EXPECT_EQ(tracedCode, 0) << traced;
-    EXPECT_EQ(traced, plain);
+    const PlainAndTraced run = runPlainAndTraced(script, dir.file("c.rep"), {"-t", "osrt"});
+    ASSERT_EQ(run.plainCode, 0) << run.plain;
+    EXPECT_EQ(run.tracedCode, 0) << run.traced;
+    EXPECT_EQ(run.traced, run.plain);
     auto r = load(dir.file("c.rep"));
     ASSERT_TRUE(r);
     EXPECT_EQ(diagnostic(*r, "capture.write_failed"), 0);
@@ -136,16 +149,11 @@ TEST(HeldDescriptors, BulkClosesAndFailedDup2sAreTheProgramsAsWithoutUs) {
         "    out.append(errno.errorcode[e.errno])\n"
         "out.append(state(1000))\n"
         "print(str.join(chr(32), out))\n";
-    int plainCode = -1, tracedCode = -1;
-    const std::string plain = runCapturingStdout({SIGHTLINE_PYTHON, "-c", script}, &plainCode);
-    const std::string traced = runCapturingStdout(
-        {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o", dir.file("b.rep"),
-         SIGHTLINE_PYTHON, "-c", script},
-        &tracedCode);
-    ASSERT_EQ(plainCode, 0) << plain;
-    EXPECT_EQ(plain, "0 EBADF EBADF EBADF\n");
-    EXPECT_EQ(tracedCode, 0) << traced;
-    EXPECT_EQ(traced, plain);
+    const PlainAndTraced run = runPlainAndTraced(script, dir.file("b.rep"));
+    ASSERT_EQ(run.plainCode, 0) << run.plain;
+    EXPECT_EQ(run.plain, "0 EBADF EBADF EBADF\n");
+    EXPECT_EQ(run.tracedCode, 0) << run.traced;
+    EXPECT_EQ(run.traced, run.plain);
 }
 
 // A program at its descriptor limit before its first records were written (the stream is
