@@ -1,5 +1,7 @@
 #include "model/rep/Sqlite.h"
 
+#include "model/util/Utf8.h"
+
 namespace sl::sqlite {
 
 Db::~Db() { close(); }
@@ -91,7 +93,17 @@ Stmt& Stmt::bind(int i, double v) {
     return *this;
 }
 Stmt& Stmt::bind(int i, std::string_view v) {
-    if (m_stmt) sqlite3_bind_text(m_stmt, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    if (!m_stmt) return *this;
+    // Every text we write is UTF-8, as SQLite's TEXT promises: a process name or command line
+    // from non-UTF-8 arguments made Python's sqlite3 fail on the whole row ("Could not decode to
+    // UTF-8"). The bad bytes become U+FFFD, as StringTable::intern and the JSON export make them.
+    if (isValidUtf8(v)) {
+        sqlite3_bind_text(m_stmt, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    } else {
+        const std::string repaired = sanitizeUtf8(v);
+        sqlite3_bind_text(m_stmt, i, repaired.data(), static_cast<int>(repaired.size()),
+                          SQLITE_TRANSIENT);
+    }
     return *this;
 }
 Stmt& Stmt::bindBlob(int i, const void* data, size_t size) {

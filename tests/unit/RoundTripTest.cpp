@@ -243,6 +243,36 @@ TEST(RoundTrip, HugeAndOddStrings) {
     EXPECT_EQ(back->session.argv[0].size(), 100000u);
 }
 
+// A program's name, command line and thread names come from its own bytes (argv, prctl): not
+// always UTF-8. The .rep's TEXT columns hold valid UTF-8 (Python's sqlite3 refused the row),
+// the bad bytes as U+FFFD, as in the string table and the JSON export.
+TEST(RoundTrip, ProcessAndThreadTextsAreStoredAsUtf8) {
+    test::TempDir dir;
+    ReportBuilder b;
+    const std::string bad = "caf\xe9 \xff\xfe";
+    Process& p = b.ensureProcess(7);
+    p.name = bad;
+    p.commandLine = "./" + bad + " --x";
+    b.ensureThread(7, 8).name = bad;
+    b.addDiagnostic("capture.test", 1, "reason " + bad, 7);
+    auto r = b.finish();
+    auto back = roundTrip(*r, dir);
+    ASSERT_TRUE(back);
+    ASSERT_EQ(back->processes.size(), 1u);
+    EXPECT_EQ(back->processes[0].name, sanitizeUtf8(bad));
+    EXPECT_EQ(back->processes[0].name, "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd");
+    EXPECT_EQ(back->processes[0].commandLine, "./" + sanitizeUtf8(bad) + " --x");
+    ASSERT_EQ(back->threads.size(), 1u);
+    EXPECT_TRUE(isValidUtf8(back->threads[0].name)) << back->threads[0].name;
+    bool found = false;
+    for (const auto& d : back->diagnostics)
+        if (d.name == "capture.test") {
+            found = true;
+            EXPECT_TRUE(isValidUtf8(d.reason)) << d.reason;
+        }
+    EXPECT_TRUE(found);
+}
+
 TEST(RoundTrip, StreamingWriterMatchesInMemory) {
     test::TempDir dir;
     auto r = test::makeEveryKindReport();
