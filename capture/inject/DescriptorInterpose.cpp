@@ -9,10 +9,19 @@
 // - dup2/dup3 onto one of them move ours to another number first, so the program gets the
 //   number it asked for.
 // - close_range and closefrom close around them.
+// - so do the *at calls (openat, fstatat, statx) given one of them as the directory with a
+//   relative or empty path.
 // close is in OsrtInterpose.cpp (it is also timed): closing ours returns 0 and keeps it open.
+// mmap is not interposed: it stands in front of every allocator and memory tool loaded after
+// us, and dlsym inside it can reenter them; a program mapping a number it never opened is the
+// one case left (docs/capture.md).
 // Our own code uses raw system calls, never these.
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,7 +94,59 @@ SL_FD_GUARD(int, fstat, (int fd, struct stat* st), (fd, st))
 SL_FD_GUARD(int, fstat64, (int fd, struct stat64* st), (fd, st))
 SL_FD_GUARD(int, fchmod, (int fd, mode_t mode), (fd, mode))
 SL_FD_GUARD(int, fchown, (int fd, uid_t u, gid_t g), (fd, u, g))
+SL_FD_GUARD(int, fstatfs, (int fd, struct statfs* st), (fd, st))
+SL_FD_GUARD(int, fstatfs64, (int fd, struct statfs64* st), (fd, st))
+SL_FD_GUARD(int, fstatvfs, (int fd, struct statvfs* st), (fd, st))  // glibc's calls fstatfs inside
+SL_FD_GUARD(int, fstatvfs64, (int fd, struct statvfs64* st), (fd, st))
+SL_FD_GUARD(int, flock, (int fd, int op), (fd, op))
+SL_FD_GUARD(int, fchdir, (int fd), (fd))
+SL_FD_GUARD(int, syncfs, (int fd), (fd))
+// Binaries built against glibc before 2.33 call these for fstat and fstatat.
+SL_FD_GUARD(int, __fxstat, (int ver, int fd, struct stat* st), (ver, fd, st))
+SL_FD_GUARD(int, __fxstat64, (int ver, int fd, struct stat64* st), (ver, fd, st))
 #undef SL_FD_GUARD
+
+// Copies between two descriptors: EBADF when either is ours.
+#define SL_FD_PAIR_GUARD(RET, NAME, A, B, PARAMS, ARGS)                       \
+    SL_EXPORT RET NAME PARAMS {                                               \
+        SL_REAL(NAME);                                                        \
+        if (hiddenFromProgram(A) || hiddenFromProgram(B)) return badDescriptor(); \
+        return real_##NAME.get() ARGS;                                        \
+    }
+SL_FD_PAIR_GUARD(ssize_t, sendfile, out, in, (int out, int in, off_t* off, size_t n),
+                 (out, in, off, n))
+SL_FD_PAIR_GUARD(ssize_t, sendfile64, out, in, (int out, int in, off64_t* off, size_t n),
+                 (out, in, off, n))
+SL_FD_PAIR_GUARD(ssize_t, copy_file_range, in, out,
+                 (int in, off64_t* inOff, int out, off64_t* outOff, size_t n, unsigned flags),
+                 (in, inOff, out, outOff, n, flags))
+SL_FD_PAIR_GUARD(ssize_t, splice, in, out,
+                 (int in, off64_t* inOff, int out, off64_t* outOff, size_t n, unsigned flags),
+                 (in, inOff, out, outOff, n, flags))
+SL_FD_PAIR_GUARD(ssize_t, tee, in, out, (int in, int out, size_t n, unsigned flags),
+                 (in, out, n, flags))
+#undef SL_FD_PAIR_GUARD
+
+// The *at calls with one of ours as the directory and a relative or empty path.
+#define SL_AT_GUARD(RET, NAME, PARAMS, ARGS)                        \
+    SL_EXPORT RET NAME PARAMS {                                     \
+        SL_REAL(NAME);                                              \
+        if (sl::inject::hiddenDirectory(dir, path)) return badDescriptor(); \
+        return real_##NAME.get() ARGS;                              \
+    }
+SL_AT_GUARD(int, fstatat, (int dir, const char* path, struct stat* st, int flags),
+            (dir, path, st, flags))
+SL_AT_GUARD(int, fstatat64, (int dir, const char* path, struct stat64* st, int flags),
+            (dir, path, st, flags))
+SL_AT_GUARD(int, statx,
+            (int dir, const char* path, int flags, unsigned mask, struct statx* st),
+            (dir, path, flags, mask, st))
+SL_AT_GUARD(int, __fxstatat, (int ver, int dir, const char* path, struct stat* st, int flags),
+            (ver, dir, path, st, flags))
+SL_AT_GUARD(int, __fxstatat64,
+            (int ver, int dir, const char* path, struct stat64* st, int flags),
+            (ver, dir, path, st, flags))
+#undef SL_AT_GUARD
 
 // posix_fallocate returns the error instead of setting errno.
 SL_EXPORT int posix_fallocate(int fd, off_t off, off_t len) {

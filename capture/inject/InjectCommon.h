@@ -74,6 +74,12 @@ inline bool hiddenFromProgram(int fd) {
            capture::ProcessWriter::ownsFd(fd) && !capture::ProcessWriter::inTool();
 }
 
+// A path resolved from one of them as the directory (the *at calls): a relative or empty path
+// (AT_EMPTY_PATH, Rust's File::metadata) names ours; an absolute one ignores the descriptor.
+inline bool hiddenDirectory(int dirfd, const char* path) {
+    return hiddenFromProgram(dirfd) && (path == nullptr || path[0] != '/');
+}
+
 // What an interposer answers for one of them: EBADF, -1.
 inline int badDescriptor() {
     errno = EBADF;

@@ -181,6 +181,7 @@ SL_EXPORT int open64(const char* path, int flags, ...) {
 }
 SL_EXPORT int openat(int dir, const char* path, int flags, ...) {
     SL_REAL(openat);
+    if (sl::inject::hiddenDirectory(dir, path)) return sl::inject::badDescriptor();
     static sl::capture::CachedString name;
     mode_t mode = 0;
     if (flags & (O_CREAT | O_TMPFILE)) {

@@ -156,6 +156,28 @@ TEST(HeldDescriptors, BulkClosesAndFailedDup2sAreTheProgramsAsWithoutUs) {
     EXPECT_EQ(run.traced, run.plain);
 }
 
+// The stat family (statx and fstatat with AT_EMPTY_PATH: Rust's File::metadata; __fxstat:
+// binaries built against glibc before 2.33), the *at calls with 1000 as the directory,
+// sendfile/splice/copy_file_range/tee, flock, fchdir, fstatfs, syncfs: each answers as for a
+// free number (the old module let sendfile and splice read our stream at its write offset).
+TEST(HeldDescriptors, StatCopyAndDirectoryCallsOnOurNumbersFailAsOnAFreeNumber) {
+    CaptureDir dir;
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain = runCapturingStdout({client("held_fds"), "calls"}, &plainCode);
+    ASSERT_EQ(plainCode, 0) << plain;
+    EXPECT_NE(plain.find("statx_empty=EBADF"), std::string::npos) << plain;
+    EXPECT_NE(plain.find("fstatat_absolute=ok"), std::string::npos) << plain;
+    const std::string traced =
+        runCapturingStdout({SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o",
+                            dir.file("s.rep"), client("held_fds"), "calls"},
+                           &tracedCode);
+    EXPECT_EQ(tracedCode, 0) << traced;
+    EXPECT_EQ(traced, plain);
+    auto r = load(dir.file("s.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.write_failed"), 0);
+}
+
 // A program at its descriptor limit before its first records were written (the stream is
 // made with the first block): the stream is made anyway (the arena gives its descriptor back)
 // and every range is in the report; before, most were lost and the report said 23 KiB.

@@ -5,9 +5,16 @@
 // FILE must then hold "start\n" and one line per number, nothing of the profiler's.
 //   held_fds fill RANGES   opens /dev/null until the descriptor limit says no (EMFILE), then
 //                          records RANGES ranges and prints "ranges=<RANGES>" and "open=<n>".
+//   held_fds calls         calls what takes a descriptor (stat, statx, the *at calls with it as
+//                          the directory, copies, locks) on 1000 and prints each answer
+//                          ("statx=EBADF ..."): the same with and without the profiler.
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
+#include <sys/file.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 constexpr int kFirst = 1000, kCount = 8;
@@ -39,7 +47,48 @@ int fill(long ranges) {
     return 0;
 }
 
+// What binaries built against glibc before 2.33 call for fstat (a compat symbol now).
+extern "C" int __fxstat(int ver, int fd, struct stat* st);
+__asm__(".symver __fxstat,__fxstat@GLIBC_2.2.5");
+
+int calls() {
+    struct stat st {};
+    struct statx sx {};
+    struct statfs sf {};
+    struct statvfs sv {};
+    std::string out;
+    auto answer = [&](const char* name, long r) {
+        out += name;
+        out += '=';
+        out += r >= 0 ? "ok" : (errno == EBADF ? "EBADF" : strerrorname_np(errno));
+        out += ' ';
+    };
+    const int fd = kFirst;
+    answer("fstat", fstat(fd, &st));
+    answer("__fxstat", __fxstat(1, fd, &st));
+    answer("fstatat_empty", fstatat(fd, "", &st, AT_EMPTY_PATH));
+    answer("fstatat_relative", fstatat(fd, "x", &st, 0));
+    answer("statx_empty", statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx));
+    answer("openat_relative", openat(fd, "x", O_RDONLY));
+    answer("fstatfs", fstatfs(fd, &sf));
+    answer("fstatvfs", fstatvfs(fd, &sv));
+    answer("flock", flock(fd, LOCK_SH | LOCK_NB));
+    answer("fchdir", fchdir(fd));
+    answer("syncfs", syncfs(fd));
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0) return 2;
+    answer("sendfile", sendfile(pipeFds[1], fd, nullptr, 1));
+    answer("copy_file_range", copy_file_range(fd, nullptr, pipeFds[1], nullptr, 1, 0));
+    answer("splice", splice(fd, nullptr, pipeFds[1], nullptr, 1, SPLICE_F_NONBLOCK));
+    answer("tee", tee(fd, pipeFds[1], 1, SPLICE_F_NONBLOCK));
+    // An absolute path ignores the directory: these succeed with and without us.
+    answer("fstatat_absolute", fstatat(fd, "/", &st, 0));
+    std::printf("%s\n", out.c_str());
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "calls") == 0) return calls();
     if (argc < 3) {
         std::fprintf(stderr, "usage: held_fds FILE RANGES | held_fds fill RANGES\n");
         return 2;
