@@ -1,11 +1,14 @@
 // Measures the cost of single calls in the current environment (with or without our module):
 //   call_cost nvtx   median ns per nvtxRangePushA, nvtxRangePop and nvtxMarkA
 //   call_cost osrt   median ns per pthread_mutex_lock+unlock and read(/dev/zero, 1 byte)
+//   call_cost stat   median ns per fstatat and statx of "." (calls the module only checks for
+//                    its own descriptors, issue #15)
 // The median is over batches of 1,000 calls (per-call cost = batch time / 1,000), which hides
 // the rare buffer hand-over and timer noise. Output: "name=value" lines for capture_bench.
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,6 +60,12 @@ int main(int argc, char** argv) {
         double mark = medianNs([] { nvtxMarkA("bench-mark"); });
         std::printf("nvtx_push_ns=%.1f\nnvtx_pop_ns=%.1f\nnvtx_mark_ns=%.1f\n", median(push),
                     median(pop), mark);
+    } else if (std::strcmp(what, "stat") == 0) {
+        struct stat st;
+        struct statx sx;
+        double at = medianNs([&st] { fstatat(AT_FDCWD, ".", &st, 0); });
+        double x = medianNs([&sx] { statx(AT_FDCWD, ".", 0, STATX_BASIC_STATS, &sx); });
+        std::printf("fstatat_ns=%.1f\nstatx_ns=%.1f\n", at, x);
     } else {
         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
         double lock = medianNs([&m] {
