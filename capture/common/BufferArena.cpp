@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "capture/common/Clock.h"
+#include "capture/common/FileSizeLimit.h"
 #include "capture/common/RawFormat.h"
 
 namespace sl::capture {
@@ -24,6 +25,16 @@ bool BufferArena::open(const char* dir, const char* stem, uint32_t bufferBytes,
     uint64_t count = static_cast<uint64_t>(budgetBytes) / bufferBytes;
     if (count < 1) count = 1;
     if (count > sizeof m_cold / sizeof m_cold[0]) count = sizeof m_cold / sizeof m_cold[0];
+    // Under a file-size limit (`ulimit -f`) the file must not be sized past it (SIGXFSZ):
+    // fewer slots, or no arena at all (the heap holds the buffers).
+    if (const uint64_t limit = fileSizeLimit(); limit != UINT64_MAX) {
+        const uint64_t fit = limit > kArenaHeaderBytes ? (limit - kArenaHeaderBytes) / m_slotBytes : 0;
+        if (fit == 0) {
+            errno = EFBIG;
+            return false;
+        }
+        if (count > fit) count = fit;
+    }
     m_slotCount = static_cast<uint32_t>(count);
     m_mapBytes = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * m_slotCount;
     long opened = syscall(SYS_openat, AT_FDCWD, m_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -24,6 +24,7 @@
 #include "capture/common/HeldFile.h"
 #include "capture/common/CaptureGate.h"
 #include "capture/common/Clock.h"
+#include "capture/common/FileSizeLimit.h"
 #include "capture/common/SessionEnv.h"
 
 namespace sl::capture {
@@ -222,7 +223,17 @@ bool writeFully(const iovec* iov, int count) {
     int fd = g_stream.use();
     if (fd < 0) return false;
     iovec local[4];
-    for (int i = 0; i < count; ++i) local[i] = iov[i];
+    uint64_t total = 0;
+    for (int i = 0; i < count; ++i) local[i] = iov[i], total += iov[i].iov_len;
+    // A block that would cross the file-size limit is not written (SIGXFSZ would end the
+    // program); it is counted as lost with EFBIG.
+    if (const uint64_t limit = fileSizeLimit(); limit != UINT64_MAX) {
+        const long end = syscall(SYS_lseek, fd, 0, SEEK_END);
+        if (end < 0 || static_cast<uint64_t>(end) + total > limit) {
+            errno = EFBIG;
+            return false;
+        }
+    }
     int first = 0;
     long written = 0;
     bool reopened = false;
@@ -348,6 +359,12 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     h.startMonotonicNs = startMono;
     h.startUtcNs = startUtc;
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
+    if (fileSizeLimit() < sizeof h) {  // not even the header fits (SIGXFSZ)
+        syscall(SYS_close, fd);
+        syscall(SYS_unlinkat, AT_FDCWD, path, 0);
+        errno = EFBIG;
+        return false;
+    }
     // The header goes in through the descriptor just opened, before it is moved to a high
     // number a program may be taking over: a stream without its header is unreadable.
     long n;

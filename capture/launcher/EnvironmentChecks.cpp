@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -126,8 +127,10 @@ std::string humanBytes(uint64_t bytes) {
     char buf[64];
     if (bytes >= kGiB)
         std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / kGiB);
-    else
+    else if (bytes >= kMiB)
         std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / kMiB);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f KiB", static_cast<double>(bytes) / 1024);
     return buf;
 }
 
@@ -926,6 +929,23 @@ EnvironmentCheck directoryCheck(const std::string& dir) {
                 std::to_string(available));
 }
 
+// `ulimit -f` (RLIMIT_FSIZE) is inherited by the program and by the profiler: the modules keep
+// their files under it (capture/common/FileSizeLimit.h) and lose what does not fit; a report
+// larger than it cannot be written (the raw capture is kept then).
+EnvironmentCheck fileSizeLimitCheck() {
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return make("file_size_limit", "file-size limit", CheckLevel::Ok, "none");
+    const uint64_t bytes = limit.rlim_cur;
+    return make("file_size_limit", "file-size limit", CheckLevel::Warn,
+                humanBytes(bytes) + " (ulimit -f " + std::to_string(bytes / 1024) +
+                    "): each process's capture files stay under it and records past it are "
+                    "lost (counted in the report); a larger report cannot be written",
+                limit.rlim_max == RLIM_INFINITY ? "ulimit -S -f unlimited"
+                                                : "raise the limit (ulimit -f)",
+                std::to_string(bytes));
+}
+
 const char* levelName(CheckLevel level) {
     switch (level) {
         case CheckLevel::Ok:
@@ -989,6 +1009,7 @@ std::vector<EnvironmentCheck> checkEnvironment(const EnvironmentProbe& probe) {
     if (!probe.injectDir.empty()) moduleChecks(c, out);
     if (probe.probeNvidia) nvidiaChecks(c, out);
     containerChecks(c, out);
+    out.push_back(fileSizeLimitCheck());
     std::set<std::string> seen;
     for (const std::string& dir : probe.directories)
         if (!dir.empty() && seen.insert(dir).second) out.push_back(directoryCheck(dir));
@@ -1112,6 +1133,9 @@ std::vector<std::string> captureWarnings(const std::vector<EnvironmentCheck>& ch
         if (nvml && nvml->level != CheckLevel::Ok)
             out.push_back(withFix("GPU metrics off: " + shortDetail(nvml->detail), nvml->fix));
     }
+    if (const EnvironmentCheck* fsize = find(checks, "file_size_limit");
+        fsize && fsize->level != CheckLevel::Ok)
+        out.push_back(withFix("file-size limit " + fsize->detail, fsize->fix));
     for (const auto& c : checks)
         if (std::string line = directoryWarning(c); !line.empty()) out.push_back(line);
     return out;

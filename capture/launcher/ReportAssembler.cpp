@@ -126,7 +126,11 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
                             std::to_string(loss.blocks) + " blocks (" +
                             formatBytes(loss.bytes) + ") of events to the capture's temporary "
                             "directory " + in.sessionDir + " (" + std::strerror(loss.err) +
-                            "): " + fate + (full && lost ? "; set TMPDIR to a directory with room" : ""),
+                            "): " + fate + (full && lost ? "; set TMPDIR to a directory with room" : "") +
+                            (loss.err == EFBIG && lost
+                                 ? "; the file-size limit (ulimit -f) is smaller than the "
+                                   "capture's files: raise it"
+                                 : ""),
                         loss.pid);
     }
     for (const auto& [pid, ex] : in.exits) {

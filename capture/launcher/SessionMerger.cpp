@@ -874,6 +874,16 @@ void SessionMerger::finish(int64_t sessionEnd) {
     for (const auto& [key, name] : m_categories)
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
     // Step 4: diagnostics.
+    if (m_noBufferFile.size() == 1) {
+        m_b.addDiagnostic("capture.no_buffer_file", 1, m_noBufferFile[0].second,
+                          m_noBufferFile[0].first);
+    } else if (!m_noBufferFile.empty()) {
+        const auto& [pid, reason] = m_noBufferFile.front();
+        m_b.addDiagnostic("capture.no_buffer_file", static_cast<int64_t>(m_noBufferFile.size()),
+                          std::to_string(m_noBufferFile.size()) +
+                              " processes had no buffer file; the first, pid " +
+                              std::to_string(pid) + ": " + reason);
+    }
     for (const auto& [key, count] : m_drops) {
         const bool cut = key.second == static_cast<int64_t>(DropKind::TextCut);
         std::string reason =

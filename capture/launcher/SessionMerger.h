@@ -175,6 +175,9 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_drops;  // (pid, kind) -> count
     int64_t m_orphanPops = 0, m_unterminated = 0, m_unmatchedEnds = 0;
     int64_t m_unresolvedNames = 0;
+    // capture.no_buffer_file of each process (pid, reason): one cause (a file-size or memory
+    // limit) gave one line per process of a build; said once, with the count and the first.
+    std::vector<std::pair<int64_t, std::string>> m_noBufferFile;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> m_pytorch;  // pid -> (state, what)

@@ -232,7 +232,10 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
             break;
         }
         case MetaKind::Diagnostic:
-            m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid);
+            if (m.s(0) == "capture.no_buffer_file")
+                m_noBufferFile.emplace_back(pid, std::string(m.s(1)));
+            else
+                m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid);
             break;
         case MetaKind::UntracedImage: {
             ProcInfo& p = proc(m.i(0));

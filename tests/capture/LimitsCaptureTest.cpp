@@ -1,0 +1,83 @@
+// Resource limits the program runs under are the program's (issue #15): a file-size limit
+// (`ulimit -f`) must not kill a traced program with SIGXFSZ, and what the capture could not
+// keep under it is counted in the report.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+// Runs `script` with /bin/sh; its stdout (and stderr) and exit code.
+std::string runScript(const CaptureDir& dir, const std::string& name, const std::string& script,
+                      int* code) {
+    const std::string path = dir.file(name);
+    std::ofstream(path) << script;
+    return runCapturingStdout({"/bin/sh", path}, code);
+}
+
+std::string reasonOf(const Report& r, const std::string& name) {
+    for (const auto& d : r.diagnostics)
+        if (d.name == name) return d.reason;
+    return {};
+}
+
+// Under `ulimit -f 100` every traced process died of SIGXFSZ at its start (exit 153): its
+// buffer arena, a sparse file of 520 MiB, was sized past the limit. The program now runs as
+// without the profiler, and the report says the processes had no buffer file and why.
+TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
+    CaptureDir dir;
+    const std::string program =
+        "/bin/sh -c \"echo hi > " + dir.file("out") + "; cat " + dir.file("out") + "; exit 3\"";
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain =
+        runScript(dir, "plain.sh", "ulimit -f 100\nexec " + program + "\n", &plainCode);
+    ASSERT_EQ(plainCode, 3) << plain;
+    ASSERT_EQ(plain, "hi\n");
+    const std::string traced = runScript(
+        dir, "traced.sh",
+        "ulimit -f 100\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -q true -s none -o " +
+            dir.file("f.rep") + " " + program + " 2>" + dir.file("err") + "\n",
+        &tracedCode);
+    EXPECT_EQ(tracedCode, 3) << traced;
+    EXPECT_EQ(traced, plain);
+    auto r = load(dir.file("f.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_NE(processWithExit(*r, 3), nullptr);
+    EXPECT_GE(diagnostic(*r, "capture.no_buffer_file"), 1);
+    EXPECT_NE(reasonOf(*r, "capture.no_buffer_file").find("File too large"), std::string::npos)
+        << reasonOf(*r, "capture.no_buffer_file");
+}
+
+// Under a limit of 1,000 KiB, 200,000 ranges (about 8 MB of stream) do not fit: the program
+// runs to its end, the blocks past the limit are counted as lost with the limit named, the
+// others are in the report.
+TEST(Limits, RecordsPastAFileSizeLimitAreCountedAsLost) {
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runScript(
+        dir, "flood.sh",
+        "ulimit -f 2000\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -s none -o " +
+            dir.file("l.rep") + " " + client("flood") + " 1 200000 2>" + dir.file("err") + "\n",
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("ranges=200000"), std::string::npos) << out;
+    auto r = load(dir.file("l.rep"));
+    ASSERT_TRUE(r);
+    const size_t kept = events(*r, EventKind::NvtxRange).size();
+    EXPECT_GT(kept, 0u);
+    EXPECT_LT(kept, 200000u);
+    EXPECT_GT(diagnostic(*r, "capture.write_failed"), 0);
+    EXPECT_NE(reasonOf(*r, "capture.write_failed").find("ulimit -f"), std::string::npos)
+        << reasonOf(*r, "capture.write_failed");
+    std::ifstream err(dir.file("err"));
+    std::string said((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+    // Before the program starts (dash counts `ulimit -f` in 512-byte blocks: 1000 KiB).
+    EXPECT_NE(said.find("warning: file-size limit 1000 KiB (ulimit -f 1000)"), std::string::npos)
+        << said;
+}
+
+}  // namespace
+}  // namespace sl::test
