@@ -48,10 +48,18 @@ int runImport(int argc, char** argv) {
         };
         auto written = capture::reportFromSession(inputs[0], output, say, quiet);
         if (!written) return fail(written.error());
-        if (!quiet)
-            std::fprintf(stderr, "sightline: the raw capture in %s is left as it was; remove it "
-                                 "when the report is what you need\n",
-                         inputs[0].c_str());
+        if (!quiet) {
+            // Its buffers may be apart from it, on /dev/shm (a profiler that was killed).
+            auto facts = capture::readSessionFacts(inputs[0]);
+            const std::string arenas = facts && !facts->arenaDir.empty() &&
+                                               std::filesystem::is_directory(facts->arenaDir, ec)
+                                           ? " and " + facts->arenaDir
+                                           : std::string();
+            std::fprintf(stderr,
+                         "sightline: the raw capture in %s%s is left as it was (it can be "
+                         "imported again); remove it when the report is what you need\n",
+                         inputs[0].c_str(), arenas.c_str());
+        }
         return 0;
     }
     if (output.empty()) output = defaultOutput(inputs[0]);

@@ -232,9 +232,11 @@ std::string salvageOne(const MappedArena& arena, const std::string& arenaPath,
 // stream as it is now; the copy of the stream, with the copied blocks it lacks, takes the
 // stream's name (the process goes on writing to the old file, unlinked, later removed with the
 // session). The merge then has what it recorded up to now, its name and command line included.
+// With `copyTo` (an import, which changes nothing it reads), the copy is written there and
+// kept there, for dead processes too; the stream and the arena stay as they were.
 std::string snapshotOne(const MappedArena& arena, const std::string& sessionStream,
                         const std::string& arenaStream, const std::string& stem,
-                        SalvageSummary& sum) {
+                        SalvageSummary& sum, const std::string& copyTo = {}) {
     const ArenaHeader& h = arena.h;
     std::deque<std::vector<uint8_t>> owned;  // the copies the slots below point into
     std::vector<Slot> copied;
@@ -258,7 +260,11 @@ std::string snapshotOne(const MappedArena& arena, const std::string& sessionStre
         copied.push_back({before.tid, before.seq, owned.back().data(), before.used});
     }
     std::string streamPath = existingStream(sessionStream, arenaStream);
-    const std::string snapshot = (streamPath.empty() ? arenaStream : streamPath) + ".snapshot";
+    if (struct stat ss {}; !streamPath.empty() && ::stat(streamPath.c_str(), &ss) == 0 &&
+                           static_cast<uint64_t>(ss.st_size) < sizeof(StreamHeader))
+        streamPath.clear();  // made, its header not yet written: made again from the arena's
+    const std::string snapshot =
+        !copyTo.empty() ? copyTo : (streamPath.empty() ? arenaStream : streamPath) + ".snapshot";
     ::unlink(snapshot.c_str());
     if (!streamPath.empty()) {
         // The stream as it is now (a block the process is writing at this moment is a damaged
@@ -289,7 +295,7 @@ std::string snapshotOne(const MappedArena& arena, const std::string& sessionStre
     std::string problem = stream ? appendRecovered(snapshot, stream->goodEnd, std::move(copied),
                                                    stream->present, true, sum)
                                  : stream.error();
-    if (problem.empty() && ::rename(snapshot.c_str(), streamPath.c_str()) != 0)
+    if (problem.empty() && copyTo.empty() && ::rename(snapshot.c_str(), streamPath.c_str()) != 0)
         problem = streamPath + ": cannot replace it by the snapshot of its running process: " +
                   std::strerror(errno);
     if (!problem.empty()) ::unlink(snapshot.c_str());
@@ -303,7 +309,7 @@ bool alive(int64_t pid) {
 }  // namespace
 
 SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir,
-                             bool someStillRun) {
+                             bool someStillRun, const std::string& copyDir) {
     SalvageSummary sum;
     const std::string dir = arenaDir.empty() ? sessionDir : arenaDir;
     std::vector<std::string> stems;
@@ -325,7 +331,10 @@ SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& a
             const std::string sessionStream = sessionDir + "/" + stem + ".slraw";
             const std::string arenaStream = dir + "/" + stem + ".slraw";
             const uint64_t before = sum.blocks;
-            problem = someStillRun && alive(h.pid)
+            problem = !copyDir.empty()
+                          ? snapshotOne(arena, sessionStream, arenaStream, stem, sum,
+                                        copyDir + "/" + stem + ".slraw")
+                      : someStillRun && alive(h.pid)
                           ? snapshotOne(arena, sessionStream, arenaStream, stem, sum)
                           : salvageOne(arena, path, sessionStream, arenaStream, stem, sum);
             // Blocks it could not write that its buffers still held are recovered now: what

@@ -31,8 +31,11 @@ struct SalvageSummary {
 // With `someStillRun` (--kill=none, --wait=primary left processes running), an arena whose
 // process is alive is read, never changed: its stream is replaced by a copy with the committed
 // blocks it lacks (a snapshot), and the arena left to the process.
+// With `copyDir` (`sightline import` of a kept session, which must leave it as it was):
+// nothing is changed; each arena's stream, with the blocks it lacked, is written to
+// <copyDir>/<stem>.slraw, to be merged in place of the original.
 SalvageSummary salvageArenas(const std::string& sessionDir, const std::string& arenaDir,
-                             bool someStillRun = false);
+                             bool someStillRun = false, const std::string& copyDir = {});
 
 // Where the session's arenas should go: a new directory on a tmpfs (/dev/shm) when there is a
 // writable one, so the buffers' pages are never written back to a disk; else "" (the arenas

@@ -288,7 +288,8 @@ std::string_view diagnosticPrefix(std::string_view name) {
 Result<std::vector<std::string>> assembleReports(
     AssemblyInput& in, const std::function<void(const std::string&)>& say) {
     const ProfileOptions& o = *in.options;
-    std::vector<std::string> streams = SessionMerger::listStreams(in.sessionDir, in.arenaDir);
+    std::vector<std::string> streams =
+        SessionMerger::listStreams(in.sessionDir, in.arenaDir, in.copiesDir);
     MergeWindow base{in.startMono + o.delayNs, o.durationNs > 0 ? in.sessionEnd : INT64_MAX};
     std::vector<MergeWindow> windows{base};
     if (o.captureRange == CaptureRange::Nvtx) {

@@ -30,6 +30,9 @@ struct AssemblyInput {
     // Where the arenas are, when apart from the session directory: streams written at a
     // process's end are there (ArenaSalvage.h).
     std::string arenaDir;
+    // An import's copies of streams with what their arenas held (salvageArenas' copyDir): each
+    // replaces the stream of its name.
+    std::string copiesDir;
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
     int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)

@@ -2,7 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -122,9 +125,24 @@ Result<std::vector<std::string>> reportFromSession(
                                          fs::is_directory(read->arenaDir, ec)
                                      ? read->arenaDir
                                      : std::string();
-    SalvageSummary salvage = salvageArenas(sessionDir, arenaDir);
+    // The session is read, never changed (it can be imported again, with other options): what
+    // the arenas hold goes into copies of their streams in a scratch directory, removed at the
+    // end. Before, the import appended to the streams, removed the arenas and said the capture
+    // was left as it was; a second import found nothing.
+    std::string scratch = (std::filesystem::temp_directory_path(ec) / "sightline-import-XXXXXX").string();
+    if (!::mkdtemp(scratch.data()))
+        return makeError("cannot make a scratch directory " + scratch + ": " + std::strerror(errno) +
+                         " (set TMPDIR to a writable directory)");
+    struct RemoveScratch {
+        std::string path;
+        ~RemoveScratch() {
+            std::error_code e;
+            fs::remove_all(path, e);
+        }
+    } removeScratch{scratch};
+    SalvageSummary salvage = salvageArenas(sessionDir, arenaDir, false, scratch);
     for (const auto& p : salvage.problems) say("warning: " + p);
-    auto streams = SessionMerger::listStreams(sessionDir, arenaDir);
+    auto streams = SessionMerger::listStreams(sessionDir, arenaDir, scratch);
     if (streams.empty()) return makeError(sessionDir + ": no raw streams (*.slraw) in it");
     SessionFacts f;
     if (read) {
@@ -166,6 +184,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.options = &o;
     in.sessionDir = sessionDir;
     in.arenaDir = arenaDir;
+    in.copiesDir = scratch;
     in.startMono = f.startMono;
     in.startUtc = f.startUtc;
     in.sessionEnd = f.sessionEnd;
@@ -177,9 +196,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.defaultName = output.empty();
     in.fromKeptSession = true;
     in.writeLosses = std::move(salvage.writeLosses);
-    auto written = assembleReports(in, say);
-    if (written && !arenaDir.empty() && salvage.problems.empty()) fs::remove_all(arenaDir, ec);
-    return written;
+    return assembleReports(in, say);
 }
 
 }  // namespace sl::capture

@@ -8,6 +8,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <thread>
 #include <tuple>
@@ -55,22 +56,24 @@ SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window)
     : m_b(builder), m_window(window) {}
 
 std::vector<std::string> SessionMerger::listStreams(const std::string& dir,
-                                                    const std::string& arenaDir) {
-    std::vector<std::pair<std::string, std::string>> named;  // (file name, path)
+                                                    const std::string& arenaDir,
+                                                    const std::string& copiesDir) {
+    // By name wherever they are: a pid's images (-0, -1, ...) stay in order across the
+    // directories; a later directory's file replaces an earlier one's of the same name.
+    std::map<std::string, std::string> named;  // file name -> path
     auto list = [&named](const std::string& from) {
         if (DIR* d = opendir(from.c_str())) {
             while (dirent* e = readdir(d)) {
                 std::string n = e->d_name;
                 if (n.size() > 6 && n.compare(n.size() - 6, 6, ".slraw") == 0)
-                    named.emplace_back(n, from + "/" + n);
+                    named[n] = from + "/" + n;
             }
             closedir(d);
         }
     };
     list(dir);
     if (!arenaDir.empty() && arenaDir != dir) list(arenaDir);
-    // By name wherever they are: a pid's images (-0, -1, ...) stay in order across the two.
-    std::sort(named.begin(), named.end());
+    if (!copiesDir.empty()) list(copiesDir);
     std::vector<std::string> out;
     out.reserve(named.size());
     for (auto& n : named) out.push_back(std::move(n.second));

@@ -40,9 +40,11 @@ public:
     explicit SessionMerger(ReportBuilder& builder, MergeWindow window = {});
 
     // The stream files of a session directory, sorted by name (*.slraw); with `arenaDir`, also
-    // those there (streams written at a process's end beside its arena), all sorted by file name.
+    // those there (streams written at a process's end beside its arena), all sorted by file name;
+    // with `copiesDir`, a stream there replaces the one of the same name (an import's salvage).
     static std::vector<std::string> listStreams(const std::string& dir,
-                                                const std::string& arenaDir = {});
+                                                const std::string& arenaDir = {},
+                                                const std::string& copiesDir = {});
     // The pid in a stream's name (<module>-<pid>-<n>.slraw, as ProcessWriter names it); 0 if none.
     static int64_t streamPid(const std::string& path);
     // Reads one stream into the builder. A damaged tail is a diagnostic, not an error.

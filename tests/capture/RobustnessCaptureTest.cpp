@@ -17,6 +17,7 @@
 #include <random>
 #include <thread>
 
+#include "capture/launcher/SessionFacts.h"
 #include "tests/capture/CaptureTestUtil.h"
 
 namespace sl::test {
@@ -95,6 +96,82 @@ TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
         endWithProcess += e.end == r->processes[0].end;
     EXPECT_GE(endWithProcess, 1u);
     EXPECT_LE(endWithProcess, 2u);  // one open range per thread at most
+}
+
+// Every regular file under `dirs`, with its size and modification time.
+std::map<std::string, std::pair<uintmax_t, int64_t>> filesUnder(const std::vector<std::string>& dirs) {
+    std::map<std::string, std::pair<uintmax_t, int64_t>> out;
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        for (const auto& e : fs::recursive_directory_iterator(d, ec)) {
+            struct stat st {};
+            if (e.is_regular_file() && ::stat(e.path().c_str(), &st) == 0)
+                out[e.path().string()] = {static_cast<uintmax_t>(st.st_size),
+                                          st.st_mtim.tv_sec * 1'000'000'000ll + st.st_mtim.tv_nsec};
+        }
+    }
+    return out;
+}
+
+// The profiler itself killed by SIGKILL: its session (streams, and the arenas in /dev/shm) is
+// left. `sightline import` of it changes nothing in it and can be repeated with the same result,
+// every completed range in each report. Before, the import appended to the streams, removed the
+// arenas, said the capture was "left as it was", and a second import failed.
+TEST(Robustness, ImportOfAKilledProfilersSessionChangesNothingAndCanBeRepeated) {
+    CaptureDir dir;
+    const std::string counts = dir.file("counts");
+    pid_t profiler = start({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("never.rep"),
+                            "-s", "none", "--cpuctxsw", "none", client("steady_nvtx"), counts},
+                           {"TMPDIR=" + dir.path()});
+    int64_t* shared = nullptr;
+    for (int i = 0; i < 500 && !shared; ++i) {
+        usleep(10000);
+        int fd = open(counts.c_str(), O_RDONLY);
+        if (fd < 0) continue;
+        struct stat st {};
+        fstat(fd, &st);
+        if (st.st_size >= 24) {
+            void* p = mmap(nullptr, 24, PROT_READ, MAP_SHARED, fd, 0);
+            if (p != MAP_FAILED) shared = static_cast<int64_t*>(p);
+        }
+        close(fd);
+    }
+    ASSERT_TRUE(shared) << "the client never started";
+    while (__atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) < 1000) usleep(1000);
+    ASSERT_EQ(kill(profiler, SIGKILL), 0);
+    waitFor(profiler);
+    const pid_t program = static_cast<pid_t>(shared[0]);
+    ASSERT_EQ(kill(program, SIGKILL), 0);  // left running by the killed profiler
+    for (int i = 0; i < 500 && kill(program, 0) == 0; ++i) usleep(10000);
+    const int64_t completed = __atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) +
+                              __atomic_load_n(&shared[2], __ATOMIC_ACQUIRE);
+    munmap(shared, 24);
+    std::string session;
+    for (const auto& e : fs::directory_iterator(dir.path()))
+        if (e.path().filename().string().rfind("sightline-session-", 0) == 0)
+            session = e.path().string();
+    ASSERT_FALSE(session.empty());
+    auto facts = capture::readSessionFacts(session);
+    ASSERT_TRUE(facts) << facts.error();
+    std::vector<std::string> dirs{session};
+    if (!facts->arenaDir.empty()) dirs.push_back(facts->arenaDir);
+    const auto before = filesUnder(dirs);
+    ASSERT_FALSE(before.empty());
+    for (const char* name : {"a.rep", "b.rep"}) {
+        SCOPED_TRACE(name);
+        const std::string rep = dir.file(name);
+        EXPECT_EQ(exitCodeOf(runProcess(
+                      {SIGHTLINE_CLI, "import", "-q", "true", session, "-o", rep})),
+                  0);
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        const auto ranges = static_cast<int64_t>(events(*r, EventKind::NvtxRange, "steady").size());
+        EXPECT_GE(ranges, completed) << "completed ranges lost";
+        EXPECT_LE(ranges, completed + 4);
+        EXPECT_EQ(filesUnder(dirs), before) << "the import changed the kept session";
+    }
+    std::error_code ec;
+    for (const auto& d : dirs) fs::remove_all(d, ec);
 }
 
 // --duration with --kill=none: the program runs on after the capture. What it recorded until
