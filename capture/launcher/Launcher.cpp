@@ -602,9 +602,17 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     const std::string option = plan.defaultName ? "the report (" + probeName + ")"
                                                 : "-o " + m_o.output;
     std::string reportDir = fs::path(probeName).parent_path().string();
-    if (std::string e = checkCaptureDirectory(reportDir.empty() ? "." : reportDir, option, say);
-        !e.empty())
+    if (!plan.defaultName && patternUsesPid(m_o.output)) {
+        auto other = expandOutputPattern(m_o.output, 1);
+        plan.directoryByPid = other && fs::path(*other).parent_path().string() != reportDir;
+    }
+    if (plan.directoryByPid) {
+        // Checked with the real pid before the program runs (it checked "run_0" before).
+    } else if (std::string e =
+                   checkCaptureDirectory(reportDir.empty() ? "." : reportDir, option, say);
+               !e.empty()) {
         return makeError(e);
+    }
     // Where the session directory will go (the streams, until the merge).
     if (std::string e = checkCaptureDirectory(sessionParentDirectory(), "TMPDIR", say); !e.empty())
         return makeError(e);
@@ -822,6 +830,35 @@ Result<ProfileResult> Launcher::run() {
     outPipe.write.reset();
     errPipe.write.reset();
 
+    // The output name can be made now that the root pid is known (-o with %p), and is checked
+    // before the program runs: the child waits for the go byte. Before, a directory made of
+    // the pid was checked as "run_0" and the error came after the whole capture.
+    if (!plan.defaultName && plan.output.empty()) {
+        std::string problem;
+        auto name = expandOutputPattern(m_o.output, child);
+        std::error_code ec;
+        if (!name) {
+            problem = name.error();
+        } else if (!m_o.forceOverwrite && fs::exists(*name, ec)) {
+            problem = *name + " already exists (use -f/--force-overwrite to replace it)";
+        } else if (plan.directoryByPid) {
+            // Nobody can make a directory named by a pid before the pid exists: it is made here.
+            const std::string dir = fs::path(*name).parent_path().string();
+            fs::create_directories(dir, ec);
+            problem = ec ? "-o " + m_o.output + ": cannot make " + dir + ": " + ec.message()
+                         : checkCaptureDirectory(dir, "-o " + m_o.output, say);
+        }
+        if (!problem.empty()) {
+            ::kill(child, SIGKILL);  // still before its exec
+            int st;
+            while (waitpid(child, &st, 0) < 0 && errno == EINTR) {
+            }
+            program.done();
+            return makeError(problem);
+        }
+        plan.output = *name;
+    }
+
     SchedTracer sched;  // declared first: the sampler hands it records until its stop()
     CpuSampler cpuSampler;  // opened before the exec: the program's own mappings are recorded
     // With both on, the sampling events carry the context switches too (one inherited event
@@ -853,17 +890,6 @@ Result<ProfileResult> Launcher::run() {
     if (!schedProblem.empty()) say(schedProblem);
     if (!samplingProblem.empty()) say(samplingProblem);
 
-    // Step 4: the output name can be made now that the root pid is known (its directory was
-    // checked before the start).
-    if (!plan.defaultName && plan.output.empty()) {
-        auto name = expandOutputPattern(m_o.output, child);
-        if (!name) return makeError(name.error());
-        plan.output = *name;
-        std::error_code ec;
-        if (!m_o.forceOverwrite && fs::exists(plan.output, ec))
-            return makeError(plan.output +
-                             " already exists (use -f/--force-overwrite to replace it)");
-    }
 
     {
         AssemblyInput early;  // what a later `sightline import` needs should we not get to the end

@@ -46,6 +46,9 @@ private:
     struct Plan {
         std::string output;  // the report's name; empty with a default name or a %p pattern
         bool defaultName = true;
+        // -o run_%p/x: the report's directory depends on the root pid, checked once the
+        // program's process exists and before it runs.
+        bool directoryByPid = false;
         std::string injectLib, cuptiLib;
         std::string mpiLib;   // -t mpi: the module for --mpi-impl
         std::string omptLib;  // -t openmp: the OMPT tool

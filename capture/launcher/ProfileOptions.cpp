@@ -252,6 +252,12 @@ std::string nextDefaultReportName(const std::string& dir) {
     return name ? *name : "report1.rep";
 }
 
+std::string siblingName(const std::string& path, int index) {
+    const std::string_view ext = reportExtensionOf(path);
+    return path.substr(0, path.size() - ext.size()) + "-" + std::to_string(index) +
+           std::string(ext.empty() ? ".rep" : ext);
+}
+
 std::string numberedName(const std::string& path, int index) {
     if (index <= 0) return path;
     const std::string_view ext = reportExtensionOf(path);

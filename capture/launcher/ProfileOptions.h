@@ -112,6 +112,9 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
 bool patternUsesPid(const std::string& pattern);
 // report1.rep, report2.rep, ...: the first that does not exist in the current directory.
 std::string nextDefaultReportName(const std::string& dir = ".");
+// "out.rep" -> "out-2.rep": where the report goes when out.rep was made during the capture
+// (without -f it is kept).
+std::string siblingName(const std::string& path, int index);
 // With `index` > 0 (capture-range repeat): "out.rep" -> "out.1.rep".
 std::string numberedName(const std::string& path, int index);
 

@@ -330,24 +330,37 @@ Result<std::vector<std::string>> assembleReports(
         }
         auto report = buildOne(in, streams, windows[i], &bar, &events, note,
                                static_cast<int64_t>(i) + 1);
+        const bool numbered = windows.size() > 1 || repeats(o.rangeEnd);
         std::string path = in.defaultName ? nextDefaultReportName() : in.outputPath;
-        if (windows.size() > 1 || repeats(o.rangeEnd))
-            path = numberedName(path, static_cast<int>(i) + 1);
+        if (numbered) path = numberedName(path, static_cast<int>(i) + 1);
+        const std::string wanted = path;
         WriteOptions wo;
-        // An explicit name was checked before the capture (-f decides). A default name must stay
-        // fresh even when another capture in the same directory picked it meanwhile.
-        wo.overwrite = !in.defaultName;
+        // Without -f a file is never replaced, not even one made during the capture (another
+        // capture into the same name: `-o run%n` of every rank under mpirun; a user's file): the
+        // report takes the next free name instead and says so. Before, the last capture to end
+        // replaced the others' reports, each saying it was written.
+        wo.overwrite = o.forceOverwrite;
         Status st = writeReport(*report, path, wo);
-        for (int attempt = 0; !st && in.defaultName && attempt < 100; ++attempt) {
+        for (int attempt = 2; !st && !o.forceOverwrite && attempt < 1000; ++attempt) {
             std::error_code ec;
             if (!fs::exists(path, ec)) break;
-            path = nextDefaultReportName();
-            if (windows.size() > 1 || repeats(o.rangeEnd))
-                path = numberedName(path, static_cast<int>(i) + 1);
+            if (in.defaultName) {
+                path = nextDefaultReportName();
+            } else if (o.output.find("%n") != std::string::npos) {
+                auto again = expandOutputPattern(o.output, in.rootPid);
+                if (!again) break;
+                path = *again;
+            } else {
+                path = siblingName(in.outputPath, attempt);
+            }
+            if (numbered) path = numberedName(path, static_cast<int>(i) + 1);
             st = writeReport(*report, path, wo);
         }
         bar.set(1.0);
         if (!st) return makeError("writing " + path + ": " + st.error());
+        if (path != wanted && !in.defaultName && o.output.find("%n") == std::string::npos)
+            say("warning: " + wanted + " was made by someone else during the capture (without "
+                "-f it is kept): the report is " + path);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::error_code ec;
         auto size = fs::file_size(path, ec);

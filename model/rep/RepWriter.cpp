@@ -242,6 +242,25 @@ Status RepWriter::writeMetadata(const Report& m) {
     return w.status();
 }
 
+namespace {
+// Renames `from` to `to` only if `to` does not exist, atomically: two captures finishing into
+// the same name at once (`-o run%n` under mpirun) both got "written" and one report was lost.
+// Where the file system has no RENAME_NOREPLACE, a hard link does the same.
+bool moveIntoFreeName(const std::string& from, const std::string& to, std::error_code& ec) {
+    ec.clear();
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
+        return true;
+    if (errno == EINVAL || errno == ENOSYS) {
+        if (::link(from.c_str(), to.c_str()) == 0) {
+            ::unlink(from.c_str());
+            return true;
+        }
+    }
+    ec = std::error_code(errno, std::generic_category());
+    return false;
+}
+}  // namespace
+
 Status RepWriter::commit(const Report& meta) {
     if (m_committed) return makeError("report already committed");
     for (auto& s : m_streams)
@@ -267,7 +286,13 @@ Status RepWriter::commit(const Report& meta) {
         return st;
     }
     std::error_code ec;
-    fs::rename(m_tmpPath, m_path, ec);
+    if (m_options.overwrite) {
+        fs::rename(m_tmpPath, m_path, ec);
+    } else if (!moveIntoFreeName(m_tmpPath, m_path, ec) && ec == std::errc::file_exists) {
+        // Made meanwhile (another capture into the same name, a user's file): never replaced.
+        abandon();
+        return makeError("'" + m_path + "' already exists (use -f/--force-overwrite to replace it)");
+    }
     if (ec) {
         abandon();
         return makeError("cannot move the report to '" + m_path + "': " + ec.message());

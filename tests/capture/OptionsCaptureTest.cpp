@@ -1,11 +1,14 @@
 // End to end: the options of `sightline profile` (output names, -f, --show-output, -t,
 // --osrt-threshold, --cpu-metrics, capture ranges, drops under overload).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "tests/capture/CaptureTestUtil.h"
@@ -118,6 +121,82 @@ TEST(ProfileOptions, OutputPatternExpansion) {
         }
     }
     EXPECT_EQ(found, 1);
+}
+
+// Captures that end at once into the same name (`-o run%n` of every rank under mpirun, or one
+// fixed name) each keep their report: %n takes the next free number, a fixed name the next
+// free sibling (x-2.rep). Before, the last to end replaced the others, each saying "written".
+TEST(ProfileOptions, ConcurrentCapturesIntoOneNameKeepEveryReport) {
+    CaptureDir dir;
+    for (const std::string name : {"run%n", "same"}) {
+        SCOPED_TRACE(name);
+        std::vector<pid_t> pids;
+        for (int i = 0; i < 4; ++i) {
+            pid_t p = fork();
+            if (p == 0) {
+                // Every program ends at the same moment: the reports are written together.
+                execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none",
+                      "--cpuctxsw", "none", "-o", dir.file(name).c_str(), "/bin/sleep", "0.3",
+                      static_cast<char*>(nullptr));
+                _exit(121);
+            }
+            pids.push_back(p);
+        }
+        for (pid_t p : pids) {
+            int st = 0;
+            waitpid(p, &st, 0);
+            EXPECT_EQ(exitCodeOf(st), 0);
+        }
+    }
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+        names.insert(e.path().filename().string());
+        EXPECT_TRUE(load(e.path().string())) << e.path();
+    }
+    EXPECT_EQ(names, (std::set<std::string>{"run1.rep", "run2.rep", "run3.rep", "run4.rep",
+                                            "same.rep", "same-2.rep", "same-3.rep",
+                                            "same-4.rep"}));
+}
+
+// Without -f a file made during the capture at the report's name is kept: the report goes to
+// the next free sibling, and the profiler says so.
+TEST(ProfileOptions, FileMadeDuringTheCaptureIsNotReplaced) {
+    CaptureDir dir;
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-s", "none", "-o", dir.file("x"), "/bin/sh", "-c",
+         "echo precious > " + dir.file("x.rep")},
+        &code);
+    EXPECT_EQ(code, 0) << out;
+    std::ifstream in(dir.file("x.rep"));
+    std::string content((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(content, "precious\n");
+    EXPECT_TRUE(load(dir.file("x-2.rep")));
+    EXPECT_NE(out.find("the report is " + dir.file("x-2.rep")), std::string::npos) << out;
+}
+
+// -o run_%p/x: the directory is named by the root pid, which exists only once the program's
+// process does. It is made then, before the program runs; before, "run_0" was checked and the
+// error came after the whole capture, the program's exit code replaced by 1.
+TEST(ProfileOptions, DirectoryNamedByThePidIsMadeBeforeTheProgramRuns) {
+    CaptureDir dir;
+    fs::create_directory(dir.file("run_0"));
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o", dir.file("run_%p/x"),
+         "/bin/sh", "-c", "exit 3"},
+        &code);
+    EXPECT_EQ(code, 3) << out;
+    int reports = 0;
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+        const std::string n = e.path().filename().string();
+        if (n == "run_0") continue;
+        auto r = load(e.path().string() + "/x.rep");
+        ASSERT_TRUE(r) << n;
+        EXPECT_EQ(n, "run_" + std::to_string(r->processes.at(0).pid));
+        ++reports;
+    }
+    EXPECT_EQ(reports, 1);
 }
 
 // An nsys script's names: `-o X.nsys-rep` writes X.nsys-rep, which `stats X.nsys-rep` reads; a
