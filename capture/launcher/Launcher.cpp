@@ -102,7 +102,7 @@ void onStopSignal(int sig, siginfo_t* info, void*) {
     WakePipe::notify();
 }
 // The signals whose default would end the profiler, other than the stop signals above and the
-// ones it uses (SIGUSR1: a capture range ended; SIGCHLD; SIGPIPE, ignored); not the synchronous
+// ones it uses (SIGUSR1, onUser1; SIGCHLD; SIGPIPE, ignored); not the synchronous
 // ones a fault or a debugger raises (SIGTRAP, SIGSYS, SIGSEGV, ...), which must not be survived.
 std::vector<int> otherFatalSignals() {
     std::vector<int> s{SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU,
@@ -184,9 +184,18 @@ void onFaultSignal(int sig, siginfo_t* info, void*) {
     WakePipe::notify();
 }
 
-void onRangeEnded(int) {
-    g_rangeEnded = 1;
-    WakePipe::notify();
+// SIGUSR1: under -c nvtx, from a process of the program, a module saying its capture range
+// ended (NvtxInjection.cpp). Otherwise it is a signal like SIGUSR2 (onOtherSignal): sent on
+// when it comes from outside (`kill -USR1 <sightline>`: dd prints its progress, a Python
+// handler runs); before, it was swallowed in every capture.
+volatile sig_atomic_t g_rangeSignals = 0;
+void onUser1(int sig, siginfo_t* info, void* context) {
+    if (g_rangeSignals && sentByTheProgram(info)) {
+        g_rangeEnded = 1;
+        WakePipe::notify();
+        return;
+    }
+    onOtherSignal(sig, info, context);
 }
 void onChildEnded(int) {
     WakePipe::notify();
@@ -724,7 +733,10 @@ Result<ProfileResult> Launcher::run() {
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
                          SignalHandlers::KeepIgnored::Yes);
-    SignalHandlers rangeEnd({SIGUSR1}, onRangeEnded);
+    g_rangeSignals = m_o.captureRange == CaptureRange::Nvtx;
+    SignalHandlers rangeEnd({SIGUSR1}, onUser1,
+                            g_rangeSignals ? SignalHandlers::KeepIgnored::No
+                                           : SignalHandlers::KeepIgnored::Yes);
     g_programRoot = 0;
     SignalHandlers others(otherFatalSignals(), onOtherSignal, SignalHandlers::KeepIgnored::Yes);
     SignalHandlers passedOn(passedOnSignals(), onPassedOnSignal, SignalHandlers::KeepIgnored::Yes);

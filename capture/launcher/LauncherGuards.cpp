@@ -60,11 +60,11 @@ SignalHandlers::SignalHandlers(const std::vector<int>& signals, void (*handler)(
 }
 
 SignalHandlers::SignalHandlers(const std::vector<int>& signals,
-                               void (*action)(int, siginfo_t*, void*), KeepIgnored) {
+                               void (*action)(int, siginfo_t*, void*), KeepIgnored keep) {
     struct sigaction sa {};
     sa.sa_sigaction = action;
     sa.sa_flags = SA_SIGINFO;
-    install(signals, sa, true);
+    install(signals, sa, keep == KeepIgnored::Yes);
 }
 
 void SignalHandlers::install(const std::vector<int>& signals, struct sigaction sa,

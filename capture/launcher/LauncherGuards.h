@@ -61,7 +61,8 @@ public:
     // With the sender's siginfo (SA_SIGINFO). A signal the profiler was started with ignored
     // (nohup: SIGHUP; a script's background job: SIGINT and SIGQUIT) stays ignored, as it is
     // for the program, which inherits that: nothing is installed for it.
-    enum class KeepIgnored { Yes };
+    // No: installed even over SIG_IGN (SIGUSR1 under -c nvtx, which the modules send).
+    enum class KeepIgnored { Yes, No };
     SignalHandlers(const std::vector<int>& signals, void (*action)(int, siginfo_t*, void*),
                    KeepIgnored);
     ~SignalHandlers();
