@@ -13,6 +13,13 @@ constexpr const char* kBufferKb = "SIGHTLINE_BUFFER_KB";  // size of one thread 
 // Where the buffer arenas go (RawFormat.h, ArenaHeader); the session directory when unset.
 constexpr const char* kArenaDir = "SIGHTLINE_ARENA_DIR";
 constexpr const char* kLauncherPid = "SIGHTLINE_LAUNCHER_PID";
+// Orphans: the launcher is the tree's subreaper, so a process whose parent ended is given to it.
+// kOrphanReaper is the pid the kernel would have given it to without the profiler (init, or a
+// subreaper above it; OrphanReaper.h), kRootPid the program's first process, the launcher's
+// own child (set by that process itself before its exec). getppid answers with the former in
+// an orphan (capture/inject/ParentInterpose.cpp).
+constexpr const char* kOrphanReaper = "SIGHTLINE_ORPHAN_REAPER";
+constexpr const char* kRootPid = "SIGHTLINE_ROOT_PID";
 // The device of the launcher's /proc (st_dev of the /proc/self link, decimal). A process whose
 // /proc is another one (its PID namespace's own) asks the launcher for its pid (PidQuery.h);
 // set only while the launcher answers.
@@ -47,6 +54,8 @@ constexpr const char* kAll[] = {"LD_PRELOAD",
                                 kBufferKb,
                                 kArenaDir,
                                 kLauncherPid,
+                                kOrphanReaper,
+                                kRootPid,
                                 kProcDevice,
                                 kCaptureRange,
                                 kCaptureDomain,

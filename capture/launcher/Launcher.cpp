@@ -32,6 +32,7 @@
 #include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/JobControl.h"
 #include "capture/launcher/LauncherGuards.h"
+#include "capture/launcher/OrphanReaper.h"
 #include "capture/launcher/PidService.h"
 #include "capture/launcher/PreflightChecks.h"
 #include "capture/launcher/ProgramCheck.h"
@@ -285,6 +286,7 @@ struct ChildSetup {
     // path, /bin:/usr/bin, as it does for any program started without PATH).
     if (!c.inheritEnvironment) clearenv();
     for (const auto& [k, v] : c.env) setenv(k.c_str(), v.c_str(), 1);
+    setenv(env::kRootPid, std::to_string(getpid()).c_str(), 1);
     std::vector<char*> argv;
     for (const auto& a : *c.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -721,6 +723,8 @@ Result<ProfileResult> Launcher::run() {
     PidService pidService(session.path());
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
+    // Where the tree's orphans would go without us, asked before we take them.
+    const pid_t reaper = orphanReaper();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     g_stopSignal = 0;
     g_stopFromTerminal = 0;
@@ -775,6 +779,7 @@ Result<ProfileResult> Launcher::run() {
                  {env::kOsrtThresholdNs, std::to_string(m_o.osrtThresholdNs)},
                  {env::kTraceForkBeforeExec, m_o.traceForkBeforeExec ? "1" : "0"},
                  {env::kLauncherPid, std::to_string(getpid())}};
+    if (reaper > 0) setup.env.emplace_back(env::kOrphanReaper, std::to_string(reaper));
     if (!arenas.path().empty()) setup.env.emplace_back(env::kArenaDir, arenas.path());
     if (pidService.running()) setup.env.emplace_back(env::kProcDevice, pidService.procDevice());
     if (m_o.traceCuda && m_o.cudaBacktrace.any())

@@ -75,6 +75,48 @@ TEST_P(Orphans, KeepTheirRealParentAndTheAdoptionIsAnEvent) {
 
 INSTANTIATE_TEST_SUITE_P(ForkTracing, Orphans, ::testing::Values("true", "false"));
 
+// An orphan's getppid() answers what it would without the profiler (init here, or a subreaper
+// above the profiler), not the profiler, which adopts the tree's orphans: a child polling
+// `getppid() == 1` for its parent's end waited forever, and the profiler for it. The program's
+// first process still sees the profiler as its parent, as it is.
+TEST(ProcessTree, OrphansSeeTheParentTheyWouldHaveWithoutTheProfiler) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    // The first process prints whether getppid() is its real parent (/proc/self/stat); its
+    // child waits for it to end (the pipe's end closes), then prints its getppid().
+    const std::string script =
+        "import os, time\n"
+        "real = int(open(\"/proc/self/stat\").read().rsplit(\")\", 1)[1].split()[1])\n"
+        "r, w = os.pipe()\n"
+        "if os.fork() == 0:\n"
+        "    os.close(w)\n"
+        "    os.read(r, 1)\n"
+        "    time.sleep(0.05)\n"
+        "    print(\"orphan\", os.getppid(), flush=True)\n"
+        "    os._exit(0)\n"
+        "print(\"first\", os.getppid() == real, flush=True)\n"
+        "os._exit(0)\n";
+    // The orphan prints after the program ended: `| cat` waits for it.
+    auto run = [&](const std::string& prefix, int* code) {
+        return runCapturingStdout(
+            {"/bin/sh", "-c", prefix + std::string(SIGHTLINE_PYTHON) + " -c \"$0\" | cat", script},
+            code);
+    };
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain = run("", &plainCode);
+    ASSERT_EQ(plainCode, 0) << plain;
+    ASSERT_NE(plain.find("first True"), std::string::npos) << plain;
+    ASSERT_NE(plain.find("orphan "), std::string::npos) << plain;
+    const std::string traced = run(std::string(SIGHTLINE_CLI) + " profile -q true -s none -o " +
+                                       dir.file("o.rep") + " ",
+                                   &tracedCode);
+    EXPECT_EQ(tracedCode, 0) << traced;
+    EXPECT_EQ(traced, plain);
+    auto r = load(dir.file("o.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->reparents.size(), 1u);  // the report keeps the adoption by the profiler
+}
+
 #ifdef SIGHTLINE_STATIC_CLIENT
 // A statically linked program, as the program and as a child of a traced shell: named, with
 // its exit code and the reason it recorded nothing.
