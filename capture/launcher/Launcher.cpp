@@ -273,6 +273,7 @@ struct ChildSetup {
     int goFd = -1, errFd = -1, stdoutFd = -1, stderrFd = -1;
     std::vector<std::pair<int, struct sigaction>> restore;  // the profiler's own handlers undone
     bool inheritEnvironment = true;  // -n false: start from an empty environment
+    const RaisedDescriptorLimit* descriptorLimit = nullptr;  // the program's limit, given back
 };
 
 // In the child: makes the program's environment and output, waits for the go byte (the perf
@@ -295,6 +296,8 @@ struct ChildSetup {
     }
     // After the wait, as before it: a Ctrl+C meanwhile reaches the launcher's handler here.
     for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
+    if (c.descriptorLimit && c.descriptorLimit->raised())
+        setrlimit(RLIMIT_NOFILE, &c.descriptorLimit->previous());
     execvp(argv[0], argv.data());
     int e = errno;
     [[maybe_unused]] ssize_t w = write(c.errFd, &e, sizeof e);
@@ -703,6 +706,7 @@ Result<ProfileResult> Launcher::run() {
     // A closed stderr (sightline profile ... 2>&1 | head -1) must not end the capture before
     // its report; the program gets the disposition back (its restore list, below).
     SignalHandlers pipeIgnored({SIGPIPE}, SIG_IGN);
+    RaisedDescriptorLimit descriptorLimit;
     // Step 1: everything that can fail before the program runs.
     auto planned = preflight(say);
     if (!planned) return makeError(planned.error());
@@ -819,6 +823,7 @@ Result<ProfileResult> Launcher::run() {
         if (!pythonHook || kv.first != "PYTHONPATH") setup.env.push_back(kv);
     setup.command = &m_o.command;
     setup.inheritEnvironment = m_o.inheritEnvironment;
+    setup.descriptorLimit = &descriptorLimit;
     setup.goFd = go.read.get();
     setup.errFd = err.write.get();
     setup.stdoutFd = outPipe.write.get();

@@ -51,6 +51,17 @@ void TempDir::remove() {
     m_path.clear();
 }
 
+RaisedDescriptorLimit::RaisedDescriptorLimit() {
+    if (getrlimit(RLIMIT_NOFILE, &m_old) != 0 || m_old.rlim_cur >= 1024) return;
+    struct rlimit raised = m_old;
+    raised.rlim_cur = m_old.rlim_max == RLIM_INFINITY ? 1024 : std::min<rlim_t>(1024, m_old.rlim_max);
+    m_raised = raised.rlim_cur > m_old.rlim_cur && setrlimit(RLIMIT_NOFILE, &raised) == 0;
+}
+
+RaisedDescriptorLimit::~RaisedDescriptorLimit() {
+    if (m_raised) setrlimit(RLIMIT_NOFILE, &m_old);
+}
+
 SignalHandlers::SignalHandlers(const std::vector<int>& signals, void (*handler)(int),
                                int flags) {
     struct sigaction sa {};

@@ -4,6 +4,7 @@
 // directory, the stop-signal handlers, the started program.
 #include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <string>
@@ -52,6 +53,24 @@ public:
 private:
     std::string m_path;
     bool m_keep = false;
+};
+
+// The profiler's own descriptor limit raised (to 1024, within the hard limit) while it runs:
+// under `ulimit -Sn 13` it could not make its pipes and the program never ran. The program
+// gets the limit it was started with (the forked child sets previous() before its exec).
+class RaisedDescriptorLimit {
+public:
+    RaisedDescriptorLimit();
+    ~RaisedDescriptorLimit();
+    RaisedDescriptorLimit(const RaisedDescriptorLimit&) = delete;
+    RaisedDescriptorLimit& operator=(const RaisedDescriptorLimit&) = delete;
+    // The soft and hard limits as they were; raised() false when nothing changed.
+    const struct rlimit& previous() const { return m_old; }
+    bool raised() const { return m_raised; }
+
+private:
+    struct rlimit m_old {};
+    bool m_raised = false;
 };
 
 // Handlers installed for a set of signals; the previous ones come back when the guard ends.

@@ -1,6 +1,6 @@
 // Resource limits the program runs under are the program's (issue #15): a file-size limit
 // (`ulimit -f`) must not kill a traced program with SIGXFSZ, and what the capture could not
-// keep under it is counted in the report.
+// keep under it is counted in the report; a low descriptor limit must not stop the profiler.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -77,6 +77,28 @@ TEST(Limits, RecordsPastAFileSizeLimitAreCountedAsLost) {
     // Before the program starts (dash counts `ulimit -f` in 512-byte blocks: 1000 KiB).
     EXPECT_NE(said.find("warning: file-size limit 1000 KiB (ulimit -f 1000)"), std::string::npos)
         << said;
+}
+
+// A low descriptor limit (`ulimit -Sn 13`): the profiler could not make its pipes ("cannot
+// create a pipe") and the program never ran. It raises its own soft limit within the hard one
+// and gives the program the limit it was started with.
+TEST(Limits, ProgramUnderALowDescriptorLimitRunsWithThatLimit) {
+    CaptureDir dir;
+    std::ofstream(dir.file("data")) << "data\n";
+    const std::string program = "/bin/sh -c \"ulimit -Sn; cat " + dir.file("data") + "\"";
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain =
+        runScript(dir, "plain.sh", "ulimit -Sn 13\nexec " + program + "\n", &plainCode);
+    ASSERT_EQ(plainCode, 0) << plain;
+    ASSERT_EQ(plain, "13\ndata\n");
+    const std::string traced = runScript(
+        dir, "traced.sh",
+        "ulimit -Sn 13\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -q true -o " +
+            dir.file("n.rep") + " " + program + "\n",
+        &tracedCode);
+    EXPECT_EQ(tracedCode, 0) << traced;
+    EXPECT_EQ(traced, plain);
+    EXPECT_TRUE(load(dir.file("n.rep")));
 }
 
 }  // namespace
