@@ -13,6 +13,7 @@
 #include "model/analysis/EventQueryDetails.h"
 #include "model/rep/RepReader.h"
 #include "model/util/Format.h"
+#include "model/util/Utf8.h"
 #include "model/util/JsonWriter.h"
 
 namespace sl::cli {
@@ -72,8 +73,9 @@ void printText(const RepFile& file, const Report& r) {
         std::string exit = p.exitSignal == kExitStatusUnknown ? "ended (status unknown)"
                          : p.exitSignal ? "signal " + std::to_string(p.exitSignal)
                          : p.end != kUnknownTime ? "exit " + std::to_string(p.exitCode) : "running";
-        std::printf("  %-8lld parent %-8lld %-20s %-12s %s\n", static_cast<long long>(p.pid),
-                    static_cast<long long>(p.parentPid), p.name.c_str(), exit.c_str(), p.commandLine.c_str());
+        std::printf("  %-8lld parent %-8lld %s %-12s %s\n", static_cast<long long>(p.pid),
+                    static_cast<long long>(p.parentPid), padToColumns(p.name, 20).c_str(), exit.c_str(),
+                    p.commandLine.c_str());
         if (p.mpiRank >= 0) std::printf("           MPI rank %d of %d\n", p.mpiRank, p.mpiWorldSize);
         for (const auto& rp : r.reparents)
             if (rp.pid == p.pid)
@@ -82,8 +84,8 @@ void printText(const RepFile& file, const Report& r) {
     }
     std::printf("\nThreads (%zu)\n", r.threads.size());
     for (const auto& t : r.threads)
-        std::printf("  %-8lld pid %-8lld %-24s %s .. %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid),
-                    t.name.c_str(), at(t.start).c_str(), at(t.end).c_str());
+        std::printf("  %-8lld pid %-8lld %s %s .. %s\n", static_cast<long long>(t.tid), static_cast<long long>(t.pid),
+                    padToColumns(t.name, 24).c_str(), at(t.start).c_str(), at(t.end).c_str());
     std::printf("\nGPUs (%zu)\n", r.gpus.size());
     for (const auto& g : r.gpus)
         std::printf("  %d: %s, %d SMs, %s, compute %d.%d, %s\n", g.deviceId, g.name.c_str(), g.smCount,
@@ -94,8 +96,9 @@ void printText(const RepFile& file, const Report& r) {
         for (const auto& d : r.nvtxDomains)
             std::printf("  domain %-4u pid %-8lld %s\n", d.domainId, static_cast<long long>(d.pid), d.name.c_str());
         for (const auto& c : r.nvtxCategories)
-            std::printf("  category %-4u of %-12s pid %-8lld %s\n", c.category,
-                        std::string(r.domainName(c.pid, c.domainId)).c_str(), static_cast<long long>(c.pid), c.name.c_str());
+            std::printf("  category %-4u of %s pid %-8lld %s\n", c.category,
+                        padToColumns(r.domainName(c.pid, c.domainId), 12).c_str(), static_cast<long long>(c.pid),
+                        c.name.c_str());
     }
     if (!r.metricSeries.empty()) {
         std::printf("\nMetric series (%zu)\n", r.metricSeries.size());
@@ -126,7 +129,7 @@ void printText(const RepFile& file, const Report& r) {
     std::printf("\nTracks (%zu)\n", file.trackInfos().size());
     for (size_t i = 0; i < file.trackInfos().size(); ++i) {
         const auto& t = file.trackInfos()[i];
-        std::printf("  %4zu  %-70s %12s events, %u lanes\n", i, r.trackTitle(r.tracks[i]).c_str(),
+        std::printf("  %4zu  %s %12s events, %u lanes\n", i, padToColumns(r.trackTitle(r.tracks[i]), 70).c_str(),
                     formatCount(t.eventCount).c_str(), t.laneCount);
     }
     std::printf("\nDiagnostics (%zu)\n", r.diagnostics.size());

@@ -62,4 +62,12 @@ std::string sanitizeUtf8(std::string_view s) {
     return out;
 }
 
+std::string padToColumns(std::string_view s, size_t columns) {
+    size_t chars = 0;
+    for (unsigned char c : s) chars += (c & 0xC0) != 0x80;  // continuation bytes add none
+    std::string out(s);
+    if (chars < columns) out.append(columns - chars, ' ');
+    return out;
+}
+
 }  // namespace sl

@@ -15,5 +15,9 @@ size_t utf8SequenceLength(std::string_view s, size_t i);
 bool isValidUtf8(std::string_view s);
 // `s` with each byte that starts no valid sequence replaced by U+FFFD (a copy of `s` when valid).
 std::string sanitizeUtf8(std::string_view s);
+// `s` and as many spaces as make it `columns` characters wide on a terminal (a character is a
+// code point; wider than that it is returned as it is): printf's %-20s counts bytes, so a
+// non-ASCII process name pushed the columns after it out of line.
+std::string padToColumns(std::string_view s, size_t columns);
 
 }  // namespace sl

@@ -51,5 +51,13 @@ TEST(Utf8, ReportStringsAreRepairedWhenInterned) {
     EXPECT_TRUE(isValidUtf8(t.get(t.intern("tr\xE2\x82"))));
 }
 
+// `sightline info` lines its columns up by characters, not bytes: "wide_é" is 6 wide.
+TEST(Utf8, PadToColumnsCountsCharactersNotBytes) {
+    EXPECT_EQ(padToColumns("abc", 5), "abc  ");
+    EXPECT_EQ(padToColumns("wide_\xc3\xa9", 8), "wide_\xc3\xa9  ");
+    EXPECT_EQ(padToColumns("\xe6\x97\xa5\xe6\x9c\xac", 3), "\xe6\x97\xa5\xe6\x9c\xac ");
+    EXPECT_EQ(padToColumns("longer than", 4), "longer than");
+}
+
 }  // namespace
 }  // namespace sl
