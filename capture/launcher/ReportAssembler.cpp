@@ -103,6 +103,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
     PythonStacks pythonStacks;
     const bool joinPython = in.cpuSampler && o.pythonSamplingHz > 0;
     if (joinPython) merger.keepPythonSamples(&pythonStacks);
+    if (in.fromKeptSession) merger.endGoneProcesses();
     for (size_t i = 0; i < streams.size(); ++i) {
         Status s = merger.addStream(streams[i]);
         if (!s) b.addDiagnostic("capture.stream_unreadable", 1, s.error());

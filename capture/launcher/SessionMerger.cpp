@@ -7,6 +7,8 @@
 
 #include <dirent.h>
 
+#include <signal.h>
+
 #include <algorithm>
 #include <map>
 #include <cstring>
@@ -746,6 +748,11 @@ void SessionMerger::finish(int64_t sessionEnd) {
         // Only the kernel saw it end, and it was reaped by a process we do not trace.
         if (pi.kernelOnly && pi.p.end == kUnknownTime && pi.mainThreadExit != kUnknownTime) {
             pi.p.end = std::max(pi.kernelExit, pi.mainThreadExit);
+            pi.p.exitSignal = kExitStatusUnknown;
+        }
+        if (m_endGone && pi.p.end == kUnknownTime && pi.lastEventTime != kUnknownTime &&
+            ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+            pi.p.end = pi.lastEventTime;
             pi.p.exitSignal = kExitStatusUnknown;
         }
     }

@@ -77,6 +77,10 @@ public:
     // --python-sampling with native CPU sampling: Python samples go to `into`, to be joined
     // with the native samples (PythonStacks.h), instead of becoming samples of their own.
     void keepPythonSamples(class PythonStacks* into) { m_pyStacks = into; }
+    // An import of a kept session (the profiler was killed or its report failed): a process
+    // with no recorded end that no longer runs ended at its last event, its status unknown
+    // (the profiler that would have reaped it is gone); before, the report said "running".
+    void endGoneProcesses() { m_endGone = true; }
     // --pytorch: processes whose hook said it switched PyTorch's annotations on or failed to.
     size_t pytorchProcesses() const { return m_pytorch.size(); }
 
@@ -180,6 +184,7 @@ private:
     // capture.no_buffer_file of each process (pid, reason): one cause (a file-size or memory
     // limit) gave one line per process of a build; said once, with the count and the first.
     std::vector<std::pair<int64_t, std::string>> m_noBufferFile;
+    bool m_endGone = false;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> m_pytorch;  // pid -> (state, what)

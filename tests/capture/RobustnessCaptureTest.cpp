@@ -169,6 +169,10 @@ TEST(Robustness, ImportOfAKilledProfilersSessionChangesNothingAndCanBeRepeated) 
         EXPECT_GE(ranges, completed) << "completed ranges lost";
         EXPECT_LE(ranges, completed + 4);
         EXPECT_EQ(filesUnder(dirs), before) << "the import changed the kept session";
+        // It is gone: ended at its last event, its status unknown (it said "running").
+        ASSERT_EQ(r->processes.size(), 1u);
+        EXPECT_NE(r->processes[0].end, kUnknownTime);
+        EXPECT_EQ(r->processes[0].exitSignal, kExitStatusUnknown);
     }
     std::error_code ec;
     for (const auto& d : dirs) fs::remove_all(d, ec);
