@@ -38,7 +38,7 @@ bool isDefault(const struct sigaction& a) {
     return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
 }
 
-void flushHandler(int sig, siginfo_t*, void*) {
+void flushHandler(int sig, siginfo_t* info, void*) {
     // Only installed while the program's disposition is SIG_DFL: the process is about to end.
     // A vfork child has nothing to flush (and the state is its parent's).
     if (!ProcessWriter::inVforkChild()) {
@@ -50,12 +50,19 @@ void flushHandler(int sig, siginfo_t*, void*) {
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     g_realSigaction(sig, &dfl, nullptr);
+    // A fault the kernel raised (si_code > 0: SEGV_MAPERR, BUS_ADRERR, FPE_INTDIV, ...)
+    // re-executes the faulting instruction on return and ends the process by the same signal,
+    // so its core shows the program's own stack at the fault; sending it again from here put
+    // this handler's frames on top of the core's stack (a user's gdb showed flushHandler above
+    // main). A signal sent by a process (kill, raise, abort) is sent again, now with the
+    // default action.
+    const bool fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) &&
+                       info && info->si_code > 0;
+    if (fault) return;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, sig);
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-    // A fault re-executes the faulting instruction and ends the process by the same signal; a
-    // signal sent from outside is sent again, now with the default action.
     syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
 }
 

@@ -463,6 +463,38 @@ TEST(SignalCapture, DefaultActionSignalsStillFlushAndEndTheProcessTheSameWay) {
     EXPECT_EQ(r->processes[0].exitSignal, SIGPIPE);
 }
 
+// A crash's core shows the program's own stack at the fault, as without the profiler: the
+// module's flush handler returns and the faulting instruction runs again with the default
+// action. It re-sent the signal before, and the core's stack had the handler on top
+// (`flushHandler` above main). Needs gdb and core files written to the working directory.
+TEST(SignalCapture, CoreOfACrashShowsTheProgramsStackAtTheFault) {
+    if (access("/usr/bin/gdb", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/gdb";
+    std::ifstream pattern("/proc/sys/kernel/core_pattern");
+    std::string corePattern;
+    std::getline(pattern, corePattern);
+    if (corePattern.empty() || corePattern[0] == '|' || corePattern.find('/') != std::string::npos)
+        GTEST_SKIP() << "core_pattern '" << corePattern << "' does not write into the working directory";
+    CaptureDir dir;
+    const std::string script = dir.file("crash.sh");
+    std::ofstream(script) << "cd " << dir.path() << " && ulimit -c unlimited && exec "
+                          << SIGHTLINE_CLI << " profile -q true -s none -o " << dir.file("c.rep")
+                          << " " << client("crash_client") << " segv\n";
+    int code = 0;
+    runCapturingStdout({"/bin/sh", script}, &code);
+    EXPECT_EQ(code, 128 + SIGSEGV);
+    std::string core;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        if (e.path().filename().string().rfind("core", 0) == 0) core = e.path().string();
+    if (core.empty()) GTEST_SKIP() << "no core file was written (core_pattern " << corePattern << ")";
+    const std::string bt = runCapturingStdout(
+        {"/usr/bin/gdb", "-batch", "-ex", "bt", client("crash_client"), core}, &code);
+    const auto frame0 = bt.find("#0 ");
+    ASSERT_NE(frame0, std::string::npos) << bt;
+    const std::string top = bt.substr(frame0, bt.find('\n', frame0) - frame0);
+    EXPECT_NE(top.find("main"), std::string::npos) << bt;
+    EXPECT_EQ(bt.find("flushHandler"), std::string::npos) << bt;
+}
+
 // Issue #15: SIGTERM to the profiler reaches the program as SIGTERM (it used to be turned into
 // SIGINT, which a shell script's background jobs ignore: they ran 5 s more and were killed).
 TEST(SignalCapture, SigtermToTheProfilerIsForwardedAsSigterm) {
