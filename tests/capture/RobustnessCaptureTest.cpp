@@ -45,6 +45,22 @@ int waitFor(pid_t pid) {
     return exitCodeOf(st);
 }
 
+// steady_nvtx's count file, mapped once the client made it ({pid, completed by thread 1, by
+// thread 2}); nullptr after 5 s without it.
+int64_t* mapCounts(const std::string& counts) {
+    for (int i = 0; i < 500; ++i) {
+        usleep(10000);
+        int fd = open(counts.c_str(), O_RDONLY);
+        if (fd < 0) continue;
+        struct stat st {};
+        fstat(fd, &st);
+        void* p = st.st_size >= 24 ? mmap(nullptr, 24, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+        close(fd);
+        if (p != MAP_FAILED) return static_cast<int64_t*>(p);
+    }
+    return nullptr;
+}
+
 // SIGKILL at a random moment of a steady NVTX program: every range it completed (its own count,
 // kept in a shared file) is in the report, recovered from its buffer arena.
 TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
@@ -57,19 +73,7 @@ TEST(Robustness, SigkillAtARandomMomentKeepsEveryCompletedRange) {
                             dir.file("k.rep"), "-s", "none", "--cpuctxsw", "none",
                             client("steady_nvtx"), counts});
     // Wait for the program to have started recording.
-    int64_t* shared = nullptr;
-    for (int i = 0; i < 500 && !shared; ++i) {
-        usleep(10000);
-        int fd = open(counts.c_str(), O_RDONLY);
-        if (fd < 0) continue;
-        struct stat st {};
-        fstat(fd, &st);
-        if (st.st_size >= 24) {
-            void* p = mmap(nullptr, 24, PROT_READ, MAP_SHARED, fd, 0);
-            if (p != MAP_FAILED) shared = static_cast<int64_t*>(p);
-        }
-        close(fd);
-    }
+    int64_t* shared = mapCounts(counts);
     ASSERT_TRUE(shared) << "the client never started";
     while (__atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) == 0) usleep(1000);
     usleep(static_cast<useconds_t>(delayMs) * 1000);
@@ -123,19 +127,7 @@ TEST(Robustness, ImportOfAKilledProfilersSessionChangesNothingAndCanBeRepeated) 
     pid_t profiler = start({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("never.rep"),
                             "-s", "none", "--cpuctxsw", "none", client("steady_nvtx"), counts},
                            {"TMPDIR=" + dir.path()});
-    int64_t* shared = nullptr;
-    for (int i = 0; i < 500 && !shared; ++i) {
-        usleep(10000);
-        int fd = open(counts.c_str(), O_RDONLY);
-        if (fd < 0) continue;
-        struct stat st {};
-        fstat(fd, &st);
-        if (st.st_size >= 24) {
-            void* p = mmap(nullptr, 24, PROT_READ, MAP_SHARED, fd, 0);
-            if (p != MAP_FAILED) shared = static_cast<int64_t*>(p);
-        }
-        close(fd);
-    }
+    int64_t* shared = mapCounts(counts);
     ASSERT_TRUE(shared) << "the client never started";
     while (__atomic_load_n(&shared[1], __ATOMIC_ACQUIRE) < 1000) usleep(1000);
     ASSERT_EQ(kill(profiler, SIGKILL), 0);
