@@ -1,6 +1,7 @@
 #include "model/rep/RepWriter.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -254,6 +255,16 @@ bool moveIntoFreeName(const std::string& from, const std::string& to, std::error
         if (::link(from.c_str(), to.c_str()) == 0) {
             ::unlink(from.c_str());
             return true;
+        }
+        // No hard links either (vfat, some FUSE file systems): a check, then a plain rename;
+        // the report must not be lost for want of an atomic move.
+        if (errno != EEXIST) {
+            struct stat st {};
+            if (::lstat(to.c_str(), &st) == 0) {
+                errno = EEXIST;
+            } else if (::rename(from.c_str(), to.c_str()) == 0) {
+                return true;
+            }
         }
     }
     ec = std::error_code(errno, std::generic_category());
