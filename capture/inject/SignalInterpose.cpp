@@ -20,8 +20,11 @@ namespace sl::inject {
 namespace {
 
 // The signals whose default action ends the process (and so would lose unflushed records).
-constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGINT,
-                                 SIGHUP,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2};
+// SIGXFSZ: a program past its file-size limit (whose buffers may be on the heap then, with no
+// arena to salvage); SIGXCPU likewise past its CPU limit.
+constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, SIGTERM,
+                                 SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE,   SIGALRM, SIGUSR1,
+                                 SIGUSR2, SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF, SIGSYS};
 constexpr int kMaxSignal = 65;
 
 struct Slot {
@@ -50,19 +53,14 @@ void flushHandler(int sig, siginfo_t* info, void*) {
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     g_realSigaction(sig, &dfl, nullptr);
-    // A fault the kernel raised (si_code > 0: SEGV_MAPERR, BUS_ADRERR, FPE_INTDIV, ...)
-    // re-executes the faulting instruction on return and ends the process by the same signal,
-    // so its core shows the program's own stack at the fault; sending it again from here put
-    // this handler's frames on top of the core's stack (a user's gdb showed flushHandler above
-    // main). A signal sent by a process (kill, raise, abort) is sent again, now with the
-    // default action.
-    const bool fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) &&
-                       info && info->si_code > 0;
-    if (fault) return;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    // Sent again to this thread while it is still blocked here, and delivered, now with the
+    // default action, as this handler returns: the process ends by the same signal at the
+    // point it was interrupted, so a core shows the program's own stack (at the faulting
+    // instruction for a fault), not this handler's frames above it (a user's gdb showed
+    // flushHandler above main when the signal was unblocked and sent from here). Returning
+    // alone is not enough: a SIGBUS of a memory failure (BUS_MCEERR_AO) or a signal the
+    // process queued to itself would not come again.
+    (void)info;
     syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
 }
 

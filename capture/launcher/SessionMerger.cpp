@@ -784,9 +784,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
     }
     // Processes that recorded nothing of their own (or not after an exec): the loader never ran
     // our module in them. Why, when a traced parent saw the image before it ran.
-    ShortList untraced;
+    ShortList untraced, unwritten;
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
+        // A stream made (with its first block) that holds none of its records: they could not
+        // be written, and without a buffer file nothing was recovered. Traced, not untraced.
+        if (pi.streams > 0 && !pi.announced && !pi.untraced) {
+            unwritten.add(std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")");
+            continue;
+        }
         const bool silent = !pi.announced && pi.streams == 0 && !pi.vforked && !pi.tracedFork &&
                             (pi.creator || pid == m_rootPid);
         if (!silent && !pi.untraced && !pi.unseenImage) continue;
@@ -802,6 +808,11 @@ void SessionMerger::finish(int64_t sessionEnd) {
             unexplained = true;
         untraced.add(who);
     }
+    if (unwritten.count)
+        m_b.addDiagnostic("capture.records_unwritten", unwritten.count,
+                          "processes whose stream holds none of their records: they could not "
+                          "be written (no room, or the file-size limit, ulimit -f) and there was "
+                          "no buffer file to recover them from: " + unwritten.text);
     if (untraced.count)
         m_b.addDiagnostic(
             "capture.processes_untraced", untraced.count,

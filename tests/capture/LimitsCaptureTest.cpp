@@ -3,6 +3,7 @@
 // keep under it is counted in the report; a low descriptor limit must not stop the profiler.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
 
 #include "tests/capture/CaptureTestUtil.h"
@@ -49,6 +50,38 @@ TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
     EXPECT_GE(diagnostic(*r, "capture.no_buffer_file"), 1);
     EXPECT_NE(reasonOf(*r, "capture.no_buffer_file").find("File too large"), std::string::npos)
         << reasonOf(*r, "capture.no_buffer_file");
+}
+
+// A program ended by SIGXFSZ under a limit too small for any buffer arena (its buffers on the
+// heap): the module flushes them as for the other fatal signals; SIGXFSZ was missing from its
+// list and the report said the process was untraced.
+// Under a limit too small for even that block, the report says the records could not be
+// written, not that the process was untraced.
+TEST(Limits, ProgramEndedBySigxfszKeepsItsRecords) {
+    CaptureDir dir;
+    for (const char* blocks : {"400", "100"}) {  // dash's 512-byte blocks: 200 KiB, 50 KiB
+        SCOPED_TRACE(std::string("ulimit -f ") + blocks);
+        const std::string rep = dir.file(std::string("x") + blocks + ".rep");
+        int code = -1;
+        const std::string out = runScript(
+            dir, "xfsz.sh",
+            "ulimit -f " + std::string(blocks) + "\nexec '" + std::string(SIGHTLINE_CLI) +
+                "' profile -q true -s none -o " + rep + " " + client("crash_client") + " xfsz 2>" +
+                dir.file("err") + "\n",
+            &code);
+        EXPECT_EQ(code, 128 + SIGXFSZ) << out;
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->processes.size(), 1u);
+        EXPECT_EQ(r->processes[0].exitSignal, SIGXFSZ);
+        EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
+        if (std::string(blocks) == "400") {
+            EXPECT_GE(diagnostic(*r, "capture.no_buffer_file"), 1);  // the heap held them
+            EXPECT_EQ(events(*r, EventKind::NvtxRange, "before-crash").size(), 1000u);
+        } else {
+            EXPECT_EQ(diagnostic(*r, "capture.records_unwritten"), 1);
+        }
+    }
 }
 
 // Under a limit of 1,000 KiB, 200,000 ranges (about 8 MB of stream) do not fit: the program

@@ -239,8 +239,14 @@ TEST_P(Crash, KeepsEverythingHandedOverAndSaysHowItEnded) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, Crash,
                          ::testing::Values(CrashCase{"segv", 128 + 11, 11},
-                                           CrashCase{"abort", 128 + 6, 6}, CrashCase{"exit", 3, 0}),
-                         [](const auto& param) { return std::string(param.param.mode); });
+                                           CrashCase{"abort", 128 + 6, 6}, CrashCase{"exit", 3, 0},
+                                           CrashCase{"queued-bus", 128 + 7, 7},
+                                           CrashCase{"xfsz", 128 + 25, 25}),
+                         [](const auto& param) {
+                             std::string name = param.param.mode;
+                             std::erase(name, '-');
+                             return name;
+                         });
 
 // A forked child killed by SIGKILL keeps every range it completed: its buffers are read back
 // from its arena file.

@@ -2,10 +2,14 @@
 //   segv    dereferences a null pointer halfway through its work
 //   abort   calls abort()
 //   exit    calls _exit(3)
+//   queued-bus  queues itself a SIGBUS of a memory failure (BUS_MCEERR_AO), which no
+//           instruction raises again: a handler that only returned would let it live
+//   xfsz    raises SIGXFSZ (as a write past `ulimit -f` does)
 //   kill9   forks a child that records 500 ranges "child-work" and then blocks; the parent
 //           kills it with SIGKILL and exits 0 (the child's unflushed data is lost)
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +28,17 @@ int main(int argc, char** argv) {
         *p = 42;
     } else if (std::strcmp(mode, "abort") == 0) {
         std::abort();
+    } else if (std::strcmp(mode, "queued-bus") == 0) {
+        siginfo_t si;
+        std::memset(&si, 0, sizeof si);
+        si.si_signo = SIGBUS;
+        si.si_code = BUS_MCEERR_AO;
+        si.si_pid = getpid();
+        syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), SIGBUS, &si);
+        std::printf("still alive\n");
+        return 0;
+    } else if (std::strcmp(mode, "xfsz") == 0) {
+        raise(SIGXFSZ);
     } else if (std::strcmp(mode, "exit") == 0) {
         _exit(3);
     } else if (std::strcmp(mode, "kill9") == 0) {
