@@ -13,15 +13,18 @@
 //   relative or empty path.
 // close is in OsrtInterpose.cpp (it is also timed): closing ours returns 0 and keeps it open.
 // mmap is not interposed: it stands in front of every allocator and memory tool loaded after
-// us, and dlsym inside it can reenter them; a program mapping a number it never opened is the
-// one case left (docs/capture.md).
+// us, and dlsym inside it can reenter them; a program mapping a number it never opened is a
+// case left, as are poll/select on ours (POLLNVAL would need the whole array rewritten) and
+// raw system calls (docs/capture.md).
 // Our own code uses raw system calls, never these.
 #include <fcntl.h>
+#include <sys/epoll.h>
 #include <sys/file.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -101,6 +104,15 @@ SL_FD_GUARD(int, fstatvfs64, (int fd, struct statvfs64* st), (fd, st))
 SL_FD_GUARD(int, flock, (int fd, int op), (fd, op))
 SL_FD_GUARD(int, fchdir, (int fd), (fd))
 SL_FD_GUARD(int, syncfs, (int fd), (fd))
+SL_FD_GUARD(int, futimens, (int fd, const struct timespec* t), (fd, t))
+SL_FD_GUARD(ssize_t, fgetxattr, (int fd, const char* n, void* v, size_t s), (fd, n, v, s))
+SL_FD_GUARD(int, fsetxattr, (int fd, const char* n, const void* v, size_t s, int f), (fd, n, v, s, f))
+SL_FD_GUARD(ssize_t, flistxattr, (int fd, char* l, size_t s), (fd, l, s))
+SL_FD_GUARD(int, fremovexattr, (int fd, const char* n), (fd, n))
+SL_FD_GUARD(ssize_t, readahead, (int fd, off64_t o, size_t c), (fd, o, c))
+SL_FD_GUARD(int, sync_file_range, (int fd, off64_t o, off64_t n, unsigned f), (fd, o, n, f))
+SL_FD_GUARD(int, lockf, (int fd, int cmd, off_t len), (fd, cmd, len))
+SL_FD_GUARD(int, lockf64, (int fd, int cmd, off64_t len), (fd, cmd, len))
 // Binaries built against glibc before 2.33 call these for fstat and fstatat.
 SL_FD_GUARD(int, __fxstat, (int ver, int fd, struct stat* st), (ver, fd, st))
 SL_FD_GUARD(int, __fxstat64, (int ver, int fd, struct stat64* st), (ver, fd, st))
@@ -146,7 +158,71 @@ SL_AT_GUARD(int, __fxstatat, (int ver, int dir, const char* path, struct stat* s
 SL_AT_GUARD(int, __fxstatat64,
             (int ver, int dir, const char* path, struct stat64* st, int flags),
             (ver, dir, path, st, flags))
+// fchownat with AT_EMPTY_PATH changed the owner of our arena; the others answered ENOTDIR.
+SL_AT_GUARD(int, fchownat, (int dir, const char* path, uid_t u, gid_t g, int flags),
+            (dir, path, u, g, flags))
+SL_AT_GUARD(int, faccessat, (int dir, const char* path, int mode, int flags),
+            (dir, path, mode, flags))
+SL_AT_GUARD(int, fchmodat, (int dir, const char* path, mode_t mode, int flags),
+            (dir, path, mode, flags))
+SL_AT_GUARD(int, unlinkat, (int dir, const char* path, int flags), (dir, path, flags))
+SL_AT_GUARD(int, mkdirat, (int dir, const char* path, mode_t mode), (dir, path, mode))
+SL_AT_GUARD(int, mknodat, (int dir, const char* path, mode_t mode, dev_t dev),
+            (dir, path, mode, dev))
+SL_AT_GUARD(ssize_t, readlinkat, (int dir, const char* path, char* buf, size_t size),
+            (dir, path, buf, size))
+SL_AT_GUARD(int, utimensat, (int dir, const char* path, const struct timespec* t, int flags),
+            (dir, path, t, flags))
+SL_AT_GUARD(int, name_to_handle_at,
+            (int dir, const char* path, struct file_handle* h, int* mount, int flags),
+            (dir, path, h, mount, flags))
 #undef SL_AT_GUARD
+
+// The *at calls with two directories: EBADF when either resolves its path from one of ours
+// (linkat with AT_EMPTY_PATH made a second name for our arena).
+SL_EXPORT int linkat(int oldDir, const char* oldPath, int newDir, const char* newPath, int flags) {
+    SL_REAL(linkat);
+    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
+        return badDescriptor();
+    return real_linkat.get()(oldDir, oldPath, newDir, newPath, flags);
+}
+SL_EXPORT int renameat(int oldDir, const char* oldPath, int newDir, const char* newPath) {
+    SL_REAL(renameat);
+    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
+        return badDescriptor();
+    return real_renameat.get()(oldDir, oldPath, newDir, newPath);
+}
+SL_EXPORT int renameat2(int oldDir, const char* oldPath, int newDir, const char* newPath,
+                        unsigned flags) {
+    SL_REAL(renameat2);
+    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
+        return badDescriptor();
+    return real_renameat2.get()(oldDir, oldPath, newDir, newPath, flags);
+}
+SL_EXPORT int symlinkat(const char* target, int newDir, const char* linkPath) {
+    SL_REAL(symlinkat);
+    if (sl::inject::hiddenDirectory(newDir, linkPath)) return badDescriptor();
+    return real_symlinkat.get()(target, newDir, linkPath);
+}
+
+// posix_fadvise returns the error instead of setting errno.
+SL_EXPORT int posix_fadvise(int fd, off_t off, off_t len, int advice) {
+    SL_REAL(posix_fadvise);
+    if (hiddenFromProgram(fd)) return EBADF;
+    return real_posix_fadvise.get()(fd, off, len, advice);
+}
+SL_EXPORT int posix_fadvise64(int fd, off64_t off, off64_t len, int advice) {
+    SL_REAL(posix_fadvise64);
+    if (hiddenFromProgram(fd)) return EBADF;
+    return real_posix_fadvise64.get()(fd, off, len, advice);
+}
+
+// epoll_ctl on ours (the descriptor is the third argument).
+SL_EXPORT int epoll_ctl(int ep, int op, int fd, struct epoll_event* ev) {
+    SL_REAL(epoll_ctl);
+    if (hiddenFromProgram(fd) || hiddenFromProgram(ep)) return badDescriptor();
+    return real_epoll_ctl.get()(ep, op, fd, ev);
+}
 
 // posix_fallocate returns the error instead of setting errno.
 SL_EXPORT int posix_fallocate(int fd, off_t off, off_t len) {

@@ -192,6 +192,21 @@ SL_EXPORT int openat(int dir, const char* path, int flags, ...) {
     }
     return timed<ErrStyle::Errno, int>(name, "openat", real_openat.get(), dir, path, flags, mode);
 }
+// What programs built with _FILE_OFFSET_BITS=64 call for openat.
+SL_EXPORT int openat64(int dir, const char* path, int flags, ...) {
+    SL_REAL(openat64);
+    if (sl::inject::hiddenDirectory(dir, path)) return sl::inject::badDescriptor();
+    static sl::capture::CachedString name;
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    return timed<ErrStyle::Errno, int>(name, "openat64", real_openat64.get(), dir, path, flags,
+                                       mode);
+}
 SL_EXPORT int ioctl(int fd, unsigned long request, ...) {
     SL_REAL(ioctl);
     // FIONCLEX on ours would leak it to children.

@@ -35,9 +35,9 @@ SL_EXPORT pid_t getppid() {
     const auto parent = static_cast<pid_t>(syscall(SYS_getppid));
     if (parent != g_launcher || parent <= 0 || g_reaper <= 0) return parent;
     // Only in the launcher's PID namespace (the numbers compared are its), and not the root.
+    // The pids the module keeps (updated at each fork) save a getpid per call.
     using sl::capture::ProcessWriter;
-    const auto self = static_cast<pid_t>(syscall(SYS_getpid));
-    if (ProcessWriter::pid() != self || ProcessWriter::namespacePid() != self || self == g_root)
-        return parent;
+    const int64_t self = ProcessWriter::pid();
+    if (self <= 0 || ProcessWriter::namespacePid() != self || self == g_root) return parent;
     return g_reaper;
 }

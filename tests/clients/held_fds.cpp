@@ -10,11 +10,13 @@
 //                          ("statx=EBADF ..."): the same with and without the profiler.
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
+#include <sys/epoll.h>
 #include <sys/file.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -81,6 +83,19 @@ int calls() {
     answer("copy_file_range", copy_file_range(fd, nullptr, pipeFds[1], nullptr, 1, 0));
     answer("splice", splice(fd, nullptr, pipeFds[1], nullptr, 1, SPLICE_F_NONBLOCK));
     answer("tee", tee(fd, pipeFds[1], 1, SPLICE_F_NONBLOCK));
+    answer("openat64_relative", openat64(fd, "x", O_RDONLY));
+    answer("fchownat_empty", fchownat(fd, "", getuid(), getgid(), AT_EMPTY_PATH));
+    answer("faccessat_relative", faccessat(fd, "x", F_OK, 0));
+    answer("unlinkat_relative", unlinkat(fd, "x", 0));
+    char link[64];
+    answer("readlinkat_empty", readlinkat(fd, "", link, sizeof link));
+    answer("linkat_empty", linkat(fd, "", AT_FDCWD, "/nonexistent-dir/x", AT_EMPTY_PATH));
+    answer("fgetxattr", fgetxattr(fd, "user.x", link, sizeof link));
+    answer("futimens", futimens(fd, nullptr));
+    const int ep = epoll_create1(EPOLL_CLOEXEC);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    answer("epoll_ctl", epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
     // An absolute path ignores the directory: these succeed with and without us.
     answer("fstatat_absolute", fstatat(fd, "/", &st, 0));
     std::printf("%s\n", out.c_str());
