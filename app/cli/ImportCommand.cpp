@@ -40,13 +40,14 @@ int runImport(int argc, char** argv) {
     if (inputs.size() != 1) return usageError("import", "expected one INPUT");
     std::error_code ec;
     if (capture::isSessionDirectory(inputs[0])) {
-        if (output.empty()) output = capture::nextDefaultReportName();
-        if (!force && std::filesystem::exists(output, ec))
+        // -o's file must be new (or -f); without -o the first free report%n is taken at the end.
+        if (!output.empty() && !force &&
+            std::filesystem::exists(std::filesystem::symlink_status(output, ec)))
             return fail("'" + output + "' already exists (use -f/--force-overwrite to replace it)");
         auto say = [quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "sightline: %s\n", line.c_str());
         };
-        auto written = capture::reportFromSession(inputs[0], output, say, quiet);
+        auto written = capture::reportFromSession(inputs[0], output, say, quiet, force);
         if (!written) return fail(written.error());
         if (!quiet) {
             // Its buffers may be apart from it, on /dev/shm (a profiler that was killed).

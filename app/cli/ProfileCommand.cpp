@@ -169,7 +169,7 @@ Status checkExportsAreNew(const ParsedArgs& a, const capture::ProfileOptions& o)
     for (const auto& type : exportTypes(a)) {
         const std::string path = exportFileName(*report, type);
         std::error_code ec;
-        if (std::filesystem::exists(path, ec))
+        if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
             return makeError("--export " + type + ": " + path +
                              " already exists (use -f/--force-overwrite to replace it)");
     }

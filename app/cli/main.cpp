@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -89,6 +90,11 @@ int main(int argc, char** argv) {
         printHelp();
         return 0;
     }
+    // A file-size limit (`ulimit -f`) makes a write past it an error we report (EFBIG, the
+    // partial file removed) instead of SIGXFSZ killing us with a temporary file left behind.
+    // Not for `profile`, whose program must inherit the disposition it was started with (its
+    // launcher handles SIGXFSZ itself).
+    if (first != "profile") std::signal(SIGXFSZ, SIG_IGN);
     for (const auto& c : sl::cli::commands())
         if (first == c.name) return c.run(argc - 1, argv + 1);
     // nsys's interactive sessions: said plainly, with what does the same here.

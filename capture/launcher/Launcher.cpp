@@ -608,7 +608,7 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
         if (!patternUsesPid(m_o.output)) {
             plan.output = *name;
             std::error_code ec;
-            if (!m_o.forceOverwrite && fs::exists(plan.output, ec))
+            if (!m_o.forceOverwrite && fs::exists(fs::symlink_status(plan.output, ec)))
                 return makeError(plan.output +
                                  " already exists (use -f/--force-overwrite to replace it)");
         }
@@ -728,7 +728,10 @@ Result<ProfileResult> Launcher::run() {
 
     // Step 3: start the program, stopped on a pipe until the context-switch events are open.
     // Where the tree's orphans would go without us, asked before we take them.
-    const pid_t reaper = orphanReaper();
+    // As init of a PID namespace (`unshare --pid --fork sightline ...`, a container's entry
+    // point) the orphans are ours without the profiler too; the probe's own orphan would have
+    // come back to us and been recorded as a process of the program.
+    const pid_t reaper = getpid() == 1 ? 1 : orphanReaper();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     g_stopSignal = 0;
     g_stopFromTerminal = 0;
@@ -855,18 +858,19 @@ Result<ProfileResult> Launcher::run() {
     // The output name can be made now that the root pid is known (-o with %p), and is checked
     // before the program runs: the child waits for the go byte. Before, a directory made of
     // the pid was checked as "run_0" and the error came after the whole capture.
+    std::string madeReportDir;  // made for -o run_%p/x: removed if the program cannot run
     if (!plan.defaultName && plan.output.empty()) {
         std::string problem;
         auto name = expandOutputPattern(m_o.output, child);
         std::error_code ec;
         if (!name) {
             problem = name.error();
-        } else if (!m_o.forceOverwrite && fs::exists(*name, ec)) {
+        } else if (!m_o.forceOverwrite && fs::exists(fs::symlink_status(*name, ec))) {
             problem = *name + " already exists (use -f/--force-overwrite to replace it)";
         } else if (plan.directoryByPid) {
             // Nobody can make a directory named by a pid before the pid exists: it is made here.
             const std::string dir = fs::path(*name).parent_path().string();
-            fs::create_directories(dir, ec);
+            if (fs::create_directories(dir, ec)) madeReportDir = dir;
             problem = ec ? "-o " + m_o.output + ": cannot make " + dir + ": " + ec.message()
                          : checkCaptureDirectory(dir, "-o " + m_o.output, say);
         }
@@ -906,6 +910,10 @@ Result<ProfileResult> Launcher::run() {
         sched.stop();
         // As a shell says it: 127 for a program not found, 126 for one found but not run.
         m_startFailureExitCode = execErr == ENOENT || execErr == ENOTDIR ? 127 : 126;
+        if (!madeReportDir.empty()) {
+            std::error_code ec;
+            fs::remove(madeReportDir, ec);  // only if still empty
+        }
         return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
     }
     err.read.reset();

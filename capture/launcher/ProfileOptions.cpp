@@ -194,6 +194,16 @@ bool patternUsesPid(const std::string& pattern) {
     return false;
 }
 
+bool numbersItsName(const std::string& pattern) {
+    if (!pattern.empty() && pattern.back() == '/') return true;
+    for (size_t i = 0; i + 1 < pattern.size(); ++i) {
+        if (pattern[i] != '%') continue;
+        if (pattern[i + 1] == 'n') return true;
+        ++i;  // %% and the other sequences
+    }
+    return false;
+}
+
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid) {
     std::string out;
     for (size_t i = 0; i < pattern.size(); ++i) {
@@ -241,7 +251,8 @@ Result<std::string> expandOutputPattern(const std::string& pattern, int64_t root
         for (size_t at; (at = candidate.find('\x01')) != std::string::npos;)
             candidate.replace(at, 1, std::to_string(n));
         std::error_code ec;
-        if (!std::filesystem::exists(candidate, ec)) return candidate;
+        // A symbolic link takes the name too, dangling or not (it is never replaced).
+        if (!std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) return candidate;
     }
     return makeError("--output: no free number for %n in '" + pattern + "'");
 }

@@ -110,6 +110,9 @@ Status parseBacktrace(const std::string& text, ProfileOptions& o);
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid);
 // Whether the pattern depends on the pid (then the file name is known only after the start).
 bool patternUsesPid(const std::string& pattern);
+// Whether the pattern takes the first free number (%n, or a directory: "outd/" is
+// outd/report%n): a report whose name was taken meanwhile takes the next one.
+bool numbersItsName(const std::string& pattern);
 // report1.rep, report2.rep, ...: the first that does not exist in the current directory.
 std::string nextDefaultReportName(const std::string& dir = ".");
 // "out.rep" -> "out-2.rep": where the report goes when out.rep was made during the capture

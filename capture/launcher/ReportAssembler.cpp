@@ -344,10 +344,10 @@ Result<std::vector<std::string>> assembleReports(
         Status st = writeReport(*report, path, wo);
         for (int attempt = 2; !st && !o.forceOverwrite && attempt < 1000; ++attempt) {
             std::error_code ec;
-            if (!fs::exists(path, ec)) break;
+            if (!fs::exists(fs::symlink_status(path, ec))) break;
             if (in.defaultName) {
                 path = nextDefaultReportName();
-            } else if (o.output.find("%n") != std::string::npos) {
+            } else if (numbersItsName(o.output)) {
                 auto again = expandOutputPattern(o.output, in.rootPid);
                 if (!again) break;
                 path = *again;
@@ -359,7 +359,7 @@ Result<std::vector<std::string>> assembleReports(
         }
         bar.set(1.0);
         if (!st) return makeError("writing " + path + ": " + st.error());
-        if (path != wanted && !in.defaultName && o.output.find("%n") == std::string::npos)
+        if (path != wanted && !in.defaultName && !numbersItsName(o.output))
             say("warning: " + wanted + " was made by someone else during the capture (without "
                 "-f it is kept): the report is " + path);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

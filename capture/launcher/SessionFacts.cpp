@@ -116,7 +116,7 @@ bool isSessionDirectory(const std::string& dir) {
 
 Result<std::vector<std::string>> reportFromSession(
     const std::string& sessionDir, const std::string& output,
-    const std::function<void(const std::string&)>& say, bool quiet) {
+    const std::function<void(const std::string&)>& say, bool quiet, bool force) {
     auto read = readSessionFacts(sessionDir);
     std::error_code ec;
     // Arenas still where the profiler left them (with the streams written at processes' ends),
@@ -175,7 +175,7 @@ Result<std::vector<std::string>> reportFromSession(
     o.command = f.command;
     o.optionsText = f.optionsText;
     o.output = output;
-    o.forceOverwrite = true;
+    o.forceOverwrite = force;
     o.quiet = quiet;  // no progress bar
     o.delayNs = f.delayNs;
     o.durationNs = f.durationNs;

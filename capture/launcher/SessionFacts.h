@@ -39,8 +39,11 @@ bool isSessionDirectory(const std::string& dir);
 // The report of a kept session directory: salvages arenas still present, then merges the
 // streams with the launcher's facts. CPU samples, CPU metrics and context switches lived only
 // in the profiler and are not in it (a diagnostic says so).
+// `output` empty: the first free report%n. Without `force` no file is replaced, not even one
+// made meanwhile (another import of the same session into the same name): the report takes
+// the next free number or name, as `profile`'s does.
 Result<std::vector<std::string>> reportFromSession(
     const std::string& sessionDir, const std::string& output,
-    const std::function<void(const std::string&)>& say, bool quiet = false);
+    const std::function<void(const std::string&)>& say, bool quiet = false, bool force = false);
 
 }  // namespace sl::capture

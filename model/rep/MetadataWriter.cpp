@@ -176,7 +176,10 @@ void writeMetadataTables(TableWriter& w, const Report& m, ChunkEncoder& encoder)
     });
     w.rows<kProgramOutput>(m.programOutput.size(), [&](Insert<kProgramOutput>& ins, size_t i) {
         const ProgramOutput& o = m.programOutput[i];
-        ins.set("pid", o.pid).set("stream", o.stream).set("time_ns", o.time).set("text", o.text);
+        // Bytes, not text: each row is one read of the pipe, and repairing each as UTF-8 on
+        // its own turned a character split between two reads into two U+FFFD.
+        ins.set("pid", o.pid).set("stream", o.stream).set("time_ns", o.time)
+            .setBlob("text", o.text.data(), o.text.size());
     });
     // Ids 1..N (0, the empty string, is not stored).
     const size_t strings = m.strings.size() > 1 ? m.strings.size() - 1 : 0;

@@ -289,7 +289,8 @@ inline constexpr ColumnDef kProgramOutputColumns[] = {
     {"pid", "INTEGER", "the writing process"},
     {"stream", "INTEGER", "1 stdout, 2 stderr"},
     {"time_ns", "INTEGER", "when it was written"},
-    {"text", "TEXT", "what was written"},
+    {"text", "TEXT", "the bytes as written, stored as a BLOB (one read of the pipe: a UTF-8 "
+                     "character may be split between rows)"},
 };
 inline constexpr TableDef kProgramOutput{"program_output", kProgramOutputColumns,
                                          "The program's output, with `--show-output`."};

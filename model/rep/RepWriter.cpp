@@ -54,7 +54,8 @@ Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& path, co
         return makeError("cannot write report format " + std::to_string(options.formatVersion));
     w->m_encoder = std::make_unique<ChunkEncoder>(
         options.zstdLevel, options.formatVersion == 1 ? 1 : kChunkEncodingVersion);
-    if (!options.overwrite && fs::exists(path))
+    std::error_code linkEc;
+    if (!options.overwrite && fs::exists(fs::symlink_status(path, linkEc)))
         return makeError("'" + path + "' already exists (use -f/--force-overwrite to replace it)");
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty()) dir = ".";
@@ -251,7 +252,9 @@ bool moveIntoFreeName(const std::string& from, const std::string& to, std::error
     ec.clear();
     if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
         return true;
-    if (errno == EINVAL || errno == ENOSYS) {
+    // EINVAL/ENOSYS: no RENAME_NOREPLACE here (NFS, old kernels); EPERM/EOPNOTSUPP: refused by
+    // a seccomp or sandbox filter.
+    if (errno == EINVAL || errno == ENOSYS || errno == EPERM || errno == EOPNOTSUPP) {
         if (::link(from.c_str(), to.c_str()) == 0) {
             ::unlink(from.c_str());
             return true;

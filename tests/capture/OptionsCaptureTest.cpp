@@ -175,6 +175,25 @@ TEST(ProfileOptions, FileMadeDuringTheCaptureIsNotReplaced) {
     EXPECT_NE(out.find("the report is " + dir.file("x-2.rep")), std::string::npos) << out;
 }
 
+// A symbolic link at the report's name takes the name, dangling or not: without -f it stops the
+// capture before the program runs (the final move found it taken after the whole run); -f
+// replaces the link.
+TEST(ProfileOptions, LinkAtTheReportsNameNeedsForce) {
+    CaptureDir dir;
+    fs::create_symlink("/nonexistent/target.rep", dir.file("l.rep"));
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o", dir.file("l.rep"), "/bin/sh",
+         "-c", "touch " + dir.file("ran")},
+        &code);
+    EXPECT_EQ(code, 1) << out;
+    EXPECT_NE(out.find("already exists"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir.file("ran"))) << "the program ran";
+    EXPECT_EQ(profile(dir.file("l.rep"), {"-s", "none"}, {"/bin/sh", "-c", "exit 0"}), 0);  // -f true
+    EXPECT_FALSE(fs::is_symlink(dir.file("l.rep")));
+    EXPECT_TRUE(load(dir.file("l.rep")));
+}
+
 // -o run_%p/x: the directory is named by the root pid, which exists only once the program's
 // process does. It is made then, before the program runs; before, "run_0" was checked and the
 // error came after the whole capture, the program's exit code replaced by 1.
@@ -234,6 +253,17 @@ TEST(ProfileOptions, ShowOutputFalseStoresProgramOutput) {
     for (const auto& o : r->programOutput) (o.stream == 1 ? out : err) += o.text;
     EXPECT_EQ(out, "hello\n");
     EXPECT_EQ(err, "oops\n");
+    // A character split between two reads of the pipe (\303 then \251: "é") is kept byte for
+    // byte: each read is a row, and repairing each row as UTF-8 made it two U+FFFD.
+    EXPECT_EQ(profile(dir.file("split.rep"), {"--show-output", "false"},
+                      {"/bin/sh", "-c", "printf 'caf\\303'; sleep 0.2; printf '\\251z'"}),
+              0);
+    r = load(dir.file("split.rep"));
+    ASSERT_TRUE(r);
+    out.clear();
+    for (const auto& o : r->programOutput) out += o.text;
+    EXPECT_EQ(out, "caf\xc3\xa9z");
+    EXPECT_GE(r->programOutput.size(), 2u);
 }
 
 TEST(ProfileOptions, TraceSelectionAndThreshold) {

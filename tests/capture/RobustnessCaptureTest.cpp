@@ -166,6 +166,15 @@ TEST(Robustness, ImportOfAKilledProfilersSessionChangesNothingAndCanBeRepeated) 
         EXPECT_NE(r->processes[0].end, kUnknownTime);
         EXPECT_EQ(r->processes[0].exitSignal, kExitStatusUnknown);
     }
+    // Two imports at once into one name: each keeps its report (the second takes c-2.rep);
+    // before, both said "written" and one was lost.
+    std::vector<pid_t> imports;
+    for (int i = 0; i < 2; ++i)
+        imports.push_back(start({SIGHTLINE_CLI, "import", "-q", "true", session, "-o",
+                                 dir.file("c.rep")}));
+    for (pid_t p : imports) EXPECT_EQ(waitFor(p), 0);
+    EXPECT_TRUE(load(dir.file("c.rep")));
+    EXPECT_TRUE(load(dir.file("c-2.rep")));
     std::error_code ec;
     for (const auto& d : dirs) fs::remove_all(d, ec);
 }
@@ -438,6 +447,24 @@ TEST(Robustness, PidNamespaceProgramsStayApart) {
 // address is not, and the two runs of the program are two processes with the pids the profiler
 // sees. In a network namespace of their own too, nothing reaches the profiler: their rows say
 // so (capture.pids_unresolved) instead of silently merging processes.
+// The profiler as init of a PID namespace (a container's entry point, `unshare --pid --fork
+// sightline ...`): its orphans are its own without the profiler too, and no probe runs (its
+// orphan came back to the profiler and was recorded as a nameless process of the program).
+TEST(Robustness, ProfilerAsInitOfAPidNamespaceRecordsOnlyTheProgram) {
+    if (std::system("unshare --pid --fork --mount-proc true 2>/dev/null") != 0)
+        GTEST_SKIP() << "unshare --pid --fork --mount-proc is not permitted here";
+    CaptureDir dir;
+    const std::string rep = dir.file("init.rep");
+    const pid_t p = start({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", SIGHTLINE_CLI,
+                           "profile", "-q", "true", "-s", "none", "-o", rep, "/bin/sh", "-c",
+                           "exit 4"});
+    EXPECT_EQ(waitFor(p), 4);
+    auto r = load(rep);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->processes.size(), 1u);
+    EXPECT_EQ(r->processes[0].name, "sh");
+}
+
 TEST(Robustness, PidNamespaceWithItsOwnTmpStillGetsTheLaunchersPids) {
     if (std::system("unshare --pid --fork --mount-proc --net true 2>/dev/null") != 0)
         GTEST_SKIP() << "unshare --pid --fork --mount-proc --net is not permitted here";
