@@ -2,8 +2,6 @@
 // Listing the tests (ctest's discovery at build time) needs no display, so it skips Qt.
 #include <gtest/gtest.h>
 
-#include "tests/DisplayWait.h"
-
 #include <QApplication>
 #include <QTemporaryDir>
 #include <QSettings>
@@ -15,7 +13,6 @@ int main(int argc, char** argv) {
             ::testing::InitGoogleTest(&argc, argv);
             return RUN_ALL_TESTS();
         }
-    sl::test::waitForDisplay();
     QApplication app(argc, argv);
     // Each test process gets its own settings: ctest runs GUI tests in parallel, and a shared
     // settings file (recent files, window state) would leak between them.

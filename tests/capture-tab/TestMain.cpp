@@ -2,8 +2,6 @@
 // tests (ctest discovery at build time) needs no display.
 #include <gtest/gtest.h>
 
-#include "tests/DisplayWait.h"
-
 #include <QApplication>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +13,6 @@ int main(int argc, char** argv) {
     if (listOnly) return RUN_ALL_TESTS();
     if (!std::getenv("DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    sl::test::waitForDisplay();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("SightlineTests");
     QApplication::setApplicationName("capture_tab_tests");

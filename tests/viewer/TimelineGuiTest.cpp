@@ -2,8 +2,6 @@
 // Without a display the binary re-runs itself under xvfb-run.
 #include <gtest/gtest.h>
 
-#include "tests/DisplayWait.h"
-
 #include <unistd.h>
 #include <QApplication>
 #include <QAction>
@@ -806,7 +804,6 @@ int main(int argc, char** argv) {
     if (listing) return RUN_ALL_TESTS();
     QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
     TimelineWidget::installSurfaceFormat();
-    sl::test::waitForDisplay();
     QApplication app(argc, argv);
     // Each test process gets its own settings: ctest runs GUI tests in parallel, and a shared
     // settings file (recent files, window state) would leak between them.
