@@ -792,7 +792,7 @@ int main(int argc, char** argv) {
         setenv("SIGHTLINE_NO_XVFB_REEXEC", "1", 1);
         std::vector<char*> args = {const_cast<char*>("xvfb-run"), const_cast<char*>("-a"),
                                    const_cast<char*>("-s"),
-                                   const_cast<char*>("-screen 0 1920x1080x24")};
+                                   const_cast<char*>("-screen 0 1920x1080x24 -noreset")};
         for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
         args.push_back(nullptr);
         execvp("xvfb-run", args.data());
