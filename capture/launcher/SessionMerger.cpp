@@ -213,6 +213,7 @@ Status SessionMerger::addStream(const std::string& path) {
             expect = 0;
         }
         if (b->seq != UINT64_MAX) {
+            ++pi.blocks;
             // A gap no process could make (2^32 blocks of a thread) is a damaged header, not
             // lost blocks.
             if (b->seq > expect && b->seq - expect <= (uint64_t{1} << 32))
@@ -818,9 +819,11 @@ void SessionMerger::finish(int64_t sessionEnd) {
     ShortList untraced, unwritten;
     bool unexplained = false;
     for (const auto& [pid, pi] : m_procs) {
-        // A stream made (with its first block) that holds none of its records: they could not
-        // be written, and without a buffer file nothing was recovered. Traced, not untraced.
-        if (pi.streams > 0 && !pi.announced && !pi.untraced) {
+        // A stream made (with its first block) that lacks the first of its records (none at
+        // all, or a gap before the rest): they could not be written, and without a buffer
+        // file nothing was recovered. Traced, not untraced.
+        if (pi.streams > 0 && !pi.announced && !pi.untraced &&
+            (pi.blocks == 0 || pi.lostBlocks > 0)) {
             unwritten.add(std::to_string(pid) + " (" + (pi.p.name.empty() ? "?" : pi.p.name) + ")");
             continue;
         }
@@ -841,7 +844,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
     }
     if (unwritten.count)
         m_b.addDiagnostic("capture.records_unwritten", unwritten.count,
-                          "processes whose stream holds none of their records: they could not "
+                          "processes whose stream lacks their first records: they could not "
                           "be written (no room, or the file-size limit, ulimit -f) and there was "
                           "no buffer file to recover them from: " + unwritten.text);
     if (untraced.count)

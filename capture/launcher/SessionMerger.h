@@ -128,6 +128,9 @@ private:
         int64_t lastStreamEnd = kUnknownTime;
         int64_t lastEventTime = kUnknownTime;
         int streams = 0, incompleteStreams = 0;
+        // Record blocks read from its streams (not the final out-of-sequence one): 0 with a
+        // stream means none of them could be written.
+        int64_t blocks = 0;
     };
     struct StreamCtx;
 
