@@ -37,6 +37,7 @@ namespace {
 
 using sl::capture::ProcessWriter;
 using sl::inject::badDescriptor;
+using sl::inject::hiddenDirectory;
 using sl::inject::hiddenFromProgram;
 
 // close_range over [first, last] that leaves the module's descriptors open (the close
@@ -79,14 +80,18 @@ SL_EXPORT void closefrom(int lowfd) {
         real_closefrom.get()(lowfd);
 }
 
-// Calls on a descriptor that change or read the file behind it: EBADF for ours, as for a free
-// number (a program that truncated "its" descriptor 1000 died of SIGBUS in our buffers).
-#define SL_FD_GUARD(RET, NAME, PARAMS, ARGS)            \
+// One interposer: when HIDDEN (a condition on the arguments: one of ours is named) it answers
+// FAIL without calling the real one, as for a descriptor not open.
+#define SL_GUARD(RET, NAME, HIDDEN, FAIL, PARAMS, ARGS) \
     SL_EXPORT RET NAME PARAMS {                         \
         SL_REAL(NAME);                                  \
-        if (hiddenFromProgram(fd)) return badDescriptor(); \
+        if (HIDDEN) return FAIL;                        \
         return real_##NAME.get() ARGS;                  \
     }
+// Calls on a descriptor that change or read the file behind it: EBADF for ours, as for a free
+// number (a program that truncated "its" descriptor 1000 died of SIGBUS in our buffers).
+#define SL_FD_GUARD(RET, NAME, PARAMS, ARGS) \
+    SL_GUARD(RET, NAME, hiddenFromProgram(fd), badDescriptor(), PARAMS, ARGS)
 SL_FD_GUARD(int, ftruncate, (int fd, off_t len), (fd, len))
 SL_FD_GUARD(int, ftruncate64, (int fd, off64_t len), (fd, len))
 SL_FD_GUARD(off_t, lseek, (int fd, off_t off, int whence), (fd, off, whence))
@@ -118,13 +123,20 @@ SL_FD_GUARD(int, __fxstat, (int ver, int fd, struct stat* st), (ver, fd, st))
 SL_FD_GUARD(int, __fxstat64, (int ver, int fd, struct stat64* st), (ver, fd, st))
 #undef SL_FD_GUARD
 
-// Copies between two descriptors: EBADF when either is ours.
-#define SL_FD_PAIR_GUARD(RET, NAME, A, B, PARAMS, ARGS)                       \
-    SL_EXPORT RET NAME PARAMS {                                               \
-        SL_REAL(NAME);                                                        \
-        if (hiddenFromProgram(A) || hiddenFromProgram(B)) return badDescriptor(); \
-        return real_##NAME.get() ARGS;                                        \
-    }
+// These return the error instead of setting errno.
+SL_GUARD(int, posix_fallocate, hiddenFromProgram(fd), EBADF, (int fd, off_t off, off_t len),
+         (fd, off, len))
+SL_GUARD(int, posix_fallocate64, hiddenFromProgram(fd), EBADF,
+         (int fd, off64_t off, off64_t len), (fd, off, len))
+SL_GUARD(int, posix_fadvise, hiddenFromProgram(fd), EBADF,
+         (int fd, off_t off, off_t len, int advice), (fd, off, len, advice))
+SL_GUARD(int, posix_fadvise64, hiddenFromProgram(fd), EBADF,
+         (int fd, off64_t off, off64_t len, int advice), (fd, off, len, advice))
+
+// Two descriptors (copies, epoll_ctl's watched one): EBADF when either is ours. sendfile and
+// splice read our stream from its write offset before.
+#define SL_FD_PAIR_GUARD(RET, NAME, A, B, PARAMS, ARGS) \
+    SL_GUARD(RET, NAME, hiddenFromProgram(A) || hiddenFromProgram(B), badDescriptor(), PARAMS, ARGS)
 SL_FD_PAIR_GUARD(ssize_t, sendfile, out, in, (int out, int in, off_t* off, size_t n),
                  (out, in, off, n))
 SL_FD_PAIR_GUARD(ssize_t, sendfile64, out, in, (int out, int in, off64_t* off, size_t n),
@@ -137,15 +149,14 @@ SL_FD_PAIR_GUARD(ssize_t, splice, in, out,
                  (in, inOff, out, outOff, n, flags))
 SL_FD_PAIR_GUARD(ssize_t, tee, in, out, (int in, int out, size_t n, unsigned flags),
                  (in, out, n, flags))
+SL_FD_PAIR_GUARD(int, epoll_ctl, ep, fd, (int ep, int op, int fd, struct epoll_event* ev),
+                 (ep, op, fd, ev))
 #undef SL_FD_PAIR_GUARD
 
-// The *at calls with one of ours as the directory and a relative or empty path.
-#define SL_AT_GUARD(RET, NAME, PARAMS, ARGS)                        \
-    SL_EXPORT RET NAME PARAMS {                                     \
-        SL_REAL(NAME);                                              \
-        if (sl::inject::hiddenDirectory(dir, path)) return badDescriptor(); \
-        return real_##NAME.get() ARGS;                              \
-    }
+// The *at calls with one of ours as the directory and a relative or empty path (fchownat with
+// AT_EMPTY_PATH changed our arena's owner; the others answered ENOTDIR, not EBADF).
+#define SL_AT_GUARD(RET, NAME, PARAMS, ARGS) \
+    SL_GUARD(RET, NAME, hiddenDirectory(dir, path), badDescriptor(), PARAMS, ARGS)
 SL_AT_GUARD(int, fstatat, (int dir, const char* path, struct stat* st, int flags),
             (dir, path, st, flags))
 SL_AT_GUARD(int, fstatat64, (int dir, const char* path, struct stat64* st, int flags),
@@ -158,7 +169,6 @@ SL_AT_GUARD(int, __fxstatat, (int ver, int dir, const char* path, struct stat* s
 SL_AT_GUARD(int, __fxstatat64,
             (int ver, int dir, const char* path, struct stat64* st, int flags),
             (ver, dir, path, st, flags))
-// fchownat with AT_EMPTY_PATH changed the owner of our arena; the others answered ENOTDIR.
 SL_AT_GUARD(int, fchownat, (int dir, const char* path, uid_t u, gid_t g, int flags),
             (dir, path, u, g, flags))
 SL_AT_GUARD(int, faccessat, (int dir, const char* path, int mode, int flags),
@@ -176,65 +186,23 @@ SL_AT_GUARD(int, utimensat, (int dir, const char* path, const struct timespec* t
 SL_AT_GUARD(int, name_to_handle_at,
             (int dir, const char* path, struct file_handle* h, int* mount, int flags),
             (dir, path, h, mount, flags))
+SL_GUARD(int, symlinkat, hiddenDirectory(dir, path), badDescriptor(),
+         (const char* target, int dir, const char* path), (target, dir, path))
 #undef SL_AT_GUARD
-
-// The *at calls with two directories: EBADF when either resolves its path from one of ours
-// (linkat with AT_EMPTY_PATH made a second name for our arena).
-SL_EXPORT int linkat(int oldDir, const char* oldPath, int newDir, const char* newPath, int flags) {
-    SL_REAL(linkat);
-    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
-        return badDescriptor();
-    return real_linkat.get()(oldDir, oldPath, newDir, newPath, flags);
-}
-SL_EXPORT int renameat(int oldDir, const char* oldPath, int newDir, const char* newPath) {
-    SL_REAL(renameat);
-    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
-        return badDescriptor();
-    return real_renameat.get()(oldDir, oldPath, newDir, newPath);
-}
-SL_EXPORT int renameat2(int oldDir, const char* oldPath, int newDir, const char* newPath,
-                        unsigned flags) {
-    SL_REAL(renameat2);
-    if (sl::inject::hiddenDirectory(oldDir, oldPath) || sl::inject::hiddenDirectory(newDir, newPath))
-        return badDescriptor();
-    return real_renameat2.get()(oldDir, oldPath, newDir, newPath, flags);
-}
-SL_EXPORT int symlinkat(const char* target, int newDir, const char* linkPath) {
-    SL_REAL(symlinkat);
-    if (sl::inject::hiddenDirectory(newDir, linkPath)) return badDescriptor();
-    return real_symlinkat.get()(target, newDir, linkPath);
-}
-
-// posix_fadvise returns the error instead of setting errno.
-SL_EXPORT int posix_fadvise(int fd, off_t off, off_t len, int advice) {
-    SL_REAL(posix_fadvise);
-    if (hiddenFromProgram(fd)) return EBADF;
-    return real_posix_fadvise.get()(fd, off, len, advice);
-}
-SL_EXPORT int posix_fadvise64(int fd, off64_t off, off64_t len, int advice) {
-    SL_REAL(posix_fadvise64);
-    if (hiddenFromProgram(fd)) return EBADF;
-    return real_posix_fadvise64.get()(fd, off, len, advice);
-}
-
-// epoll_ctl on ours (the descriptor is the third argument).
-SL_EXPORT int epoll_ctl(int ep, int op, int fd, struct epoll_event* ev) {
-    SL_REAL(epoll_ctl);
-    if (hiddenFromProgram(fd) || hiddenFromProgram(ep)) return badDescriptor();
-    return real_epoll_ctl.get()(ep, op, fd, ev);
-}
-
-// posix_fallocate returns the error instead of setting errno.
-SL_EXPORT int posix_fallocate(int fd, off_t off, off_t len) {
-    SL_REAL(posix_fallocate);
-    if (hiddenFromProgram(fd)) return EBADF;
-    return real_posix_fallocate.get()(fd, off, len);
-}
-SL_EXPORT int posix_fallocate64(int fd, off64_t off, off64_t len) {
-    SL_REAL(posix_fallocate64);
-    if (hiddenFromProgram(fd)) return EBADF;
-    return real_posix_fallocate64.get()(fd, off, len);
-}
+// Two directories (linkat with AT_EMPTY_PATH made a second name for our arena).
+#define SL_AT_PAIR_GUARD(RET, NAME, PARAMS, ARGS)                                             \
+    SL_GUARD(RET, NAME, hiddenDirectory(oldDir, oldPath) || hiddenDirectory(newDir, newPath), \
+             badDescriptor(), PARAMS, ARGS)
+SL_AT_PAIR_GUARD(int, linkat,
+                 (int oldDir, const char* oldPath, int newDir, const char* newPath, int flags),
+                 (oldDir, oldPath, newDir, newPath, flags))
+SL_AT_PAIR_GUARD(int, renameat, (int oldDir, const char* oldPath, int newDir, const char* newPath),
+                 (oldDir, oldPath, newDir, newPath))
+SL_AT_PAIR_GUARD(int, renameat2,
+                 (int oldDir, const char* oldPath, int newDir, const char* newPath, unsigned flags),
+                 (oldDir, oldPath, newDir, newPath, flags))
+#undef SL_AT_PAIR_GUARD
+#undef SL_GUARD
 
 // fcntl's third argument is read as glibc does: one pointer-sized word, passed on as is.
 SL_EXPORT int fcntl(int fd, int cmd, ...) {

@@ -155,58 +155,40 @@ SL_EXPORT int close(int fd) {
 }
 
 // Variadic ones: the mode (open) or the argument (ioctl) is passed through as is.
-SL_EXPORT int open(const char* path, int flags, ...) {
-    SL_REAL(open);
-    static sl::capture::CachedString name;
-    mode_t mode = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
+// The mode is there only with O_CREAT or O_TMPFILE, as glibc reads it.
+#define SL_OPEN_MODE(FLAGS)                 \
+    mode_t mode = 0;                        \
+    if ((FLAGS) & (O_CREAT | O_TMPFILE)) {  \
+        va_list ap;                         \
+        va_start(ap, FLAGS);                \
+        mode = va_arg(ap, mode_t);          \
+        va_end(ap);                         \
     }
-    return timed<ErrStyle::Errno, int>(name, "open", real_open.get(), path, flags, mode);
-}
-SL_EXPORT int open64(const char* path, int flags, ...) {
-    SL_REAL(open64);
-    static sl::capture::CachedString name;
-    mode_t mode = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
+#define SL_OSRT_OPEN(NAME)                                                                    \
+    SL_EXPORT int NAME(const char* path, int flags, ...) {                                    \
+        SL_REAL(NAME);                                                                        \
+        static sl::capture::CachedString name;                                                \
+        SL_OPEN_MODE(flags)                                                                   \
+        return timed<ErrStyle::Errno, int>(name, #NAME, real_##NAME.get(), path, flags, mode); \
     }
-    return timed<ErrStyle::Errno, int>(name, "open64", real_open64.get(), path, flags, mode);
-}
-SL_EXPORT int openat(int dir, const char* path, int flags, ...) {
-    SL_REAL(openat);
-    if (sl::inject::hiddenDirectory(dir, path)) return sl::inject::badDescriptor();
-    static sl::capture::CachedString name;
-    mode_t mode = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
+// openat64: what programs built with _FILE_OFFSET_BITS=64 call. One of ours as the directory
+// with a relative path answers EBADF (InjectCommon.h, hiddenDirectory).
+#define SL_OSRT_OPENAT(NAME)                                                                \
+    SL_EXPORT int NAME(int dir, const char* path, int flags, ...) {                         \
+        SL_REAL(NAME);                                                                      \
+        if (sl::inject::hiddenDirectory(dir, path)) return sl::inject::badDescriptor();     \
+        static sl::capture::CachedString name;                                              \
+        SL_OPEN_MODE(flags)                                                                 \
+        return timed<ErrStyle::Errno, int>(name, #NAME, real_##NAME.get(), dir, path, flags, \
+                                           mode);                                           \
     }
-    return timed<ErrStyle::Errno, int>(name, "openat", real_openat.get(), dir, path, flags, mode);
-}
-// What programs built with _FILE_OFFSET_BITS=64 call for openat.
-SL_EXPORT int openat64(int dir, const char* path, int flags, ...) {
-    SL_REAL(openat64);
-    if (sl::inject::hiddenDirectory(dir, path)) return sl::inject::badDescriptor();
-    static sl::capture::CachedString name;
-    mode_t mode = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
-    }
-    return timed<ErrStyle::Errno, int>(name, "openat64", real_openat64.get(), dir, path, flags,
-                                       mode);
-}
+SL_OSRT_OPEN(open)
+SL_OSRT_OPEN(open64)
+SL_OSRT_OPENAT(openat)
+SL_OSRT_OPENAT(openat64)
+#undef SL_OSRT_OPENAT
+#undef SL_OSRT_OPEN
+#undef SL_OPEN_MODE
 SL_EXPORT int ioctl(int fd, unsigned long request, ...) {
     SL_REAL(ioctl);
     // FIONCLEX on ours would leak it to children.

@@ -41,7 +41,7 @@ bool isDefault(const struct sigaction& a) {
     return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
 }
 
-void flushHandler(int sig, siginfo_t* info, void*) {
+void flushHandler(int sig, siginfo_t*, void*) {
     // Only installed while the program's disposition is SIG_DFL: the process is about to end.
     // A vfork child has nothing to flush (and the state is its parent's).
     if (!ProcessWriter::inVforkChild()) {
@@ -60,7 +60,6 @@ void flushHandler(int sig, siginfo_t* info, void*) {
     // flushHandler above main when the signal was unblocked and sent from here). Returning
     // alone is not enough: a SIGBUS of a memory failure (BUS_MCEERR_AO) or a signal the
     // process queued to itself would not come again.
-    (void)info;
     syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
 }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -20,7 +21,8 @@ namespace {
 // The state and ppid fields of /proc/<pid>/stat; false when it is gone. Async-signal-safe
 // (open, read and close, no allocation, no stdio): the stop-signal handler asks it who sent a
 // signal.
-bool readStat(long long pid, char* state, long long* ppid) {
+bool readStat(long long pid, char* state, long long* ppid,
+              unsigned long long* startTicks = nullptr) {
     if (pid <= 0) return false;
     char path[40] = "/proc/";
     char digits[24];
@@ -49,6 +51,16 @@ bool readStat(long long pid, char* state, long long* ppid) {
     bool any = false;
     for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, any = true) value = value * 10 + (buf[i] - '0');
     *ppid = value;
+    if (any && startTicks) {
+        // Field 22, starttime: 18 fields after the ppid (4).
+        for (int field = 4; field < 22 && i < got; ++i)
+            if (buf[i] == ' ') ++field;
+        unsigned long long ticks = 0;
+        bool digits = false;
+        for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, digits = true) ticks = ticks * 10 + static_cast<unsigned>(buf[i] - '0');
+        if (!digits) return false;
+        *startTicks = ticks;
+    }
     return any;
 }
 
@@ -183,6 +195,23 @@ bool isStopped(int64_t pid) {
     char state = 0;
     long long ppid;
     return readStat(pid, &state, &ppid) && state == 'T';
+}
+
+bool runsSince(int64_t pid, int64_t startMono) {
+    char state = 0;
+    long long ppid;
+    unsigned long long startTicks = 0;
+    if (!readStat(pid, &state, &ppid, &startTicks) || state == 'Z' || state == 'X') return false;
+    if (startMono <= 0) return true;
+    // starttime counts from boot including suspended time; CLOCK_MONOTONIC does not.
+    timespec boot{}, mono{};
+    clock_gettime(CLOCK_BOOTTIME, &boot);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    const int64_t suspended =
+        (boot.tv_sec - mono.tv_sec) * 1'000'000'000ll + (boot.tv_nsec - mono.tv_nsec);
+    const int64_t started =
+        static_cast<int64_t>(startTicks) * (1'000'000'000ll / sysconf(_SC_CLK_TCK));
+    return std::llabs(started - (startMono + suspended)) < 2'000'000'000ll;
 }
 
 void killTree(int sig) {

@@ -18,6 +18,10 @@ int64_t parentOf(int64_t pid);
 bool isDescendantOf(int64_t pid, int64_t root);
 // Whether `pid` is stopped by a signal (state T: SIGSTOP, SIGTSTP, ...; not a debugger's stop).
 bool isStopped(int64_t pid);
+// Whether `pid` still runs and is the process that started at `startMono` (CLOCK_MONOTONIC ns;
+// <= 0: not checked): not gone, not a zombie, not another process that took its pid since
+// (its start in /proc/<pid>/stat must match within 2 s).
+bool runsSince(int64_t pid, int64_t startMono);
 // Sends `sig` to every process below the calling one (the launcher: the whole traced tree).
 void killTree(int sig);
 

@@ -185,23 +185,24 @@ Status parseEnvVar(const std::string& text, ProfileOptions& o) {
     return {};
 }
 
-bool patternUsesPid(const std::string& pattern) {
+namespace {
+// Whether the -o pattern holds the sequence %<k> (%% is a literal percent sign, skipped).
+bool patternHas(const std::string& pattern, char k) {
     for (size_t i = 0; i + 1 < pattern.size(); ++i) {
         if (pattern[i] != '%') continue;
-        if (pattern[i + 1] == 'p') return true;
+        if (pattern[i + 1] == k) return true;
         ++i;
     }
     return false;
 }
+}  // namespace
+
+bool patternUsesPid(const std::string& pattern) {
+    return patternHas(pattern, 'p');
+}
 
 bool numbersItsName(const std::string& pattern) {
-    if (!pattern.empty() && pattern.back() == '/') return true;
-    for (size_t i = 0; i + 1 < pattern.size(); ++i) {
-        if (pattern[i] != '%') continue;
-        if (pattern[i + 1] == 'n') return true;
-        ++i;  // %% and the other sequences
-    }
-    return false;
+    return (!pattern.empty() && pattern.back() == '/') || patternHas(pattern, 'n');
 }
 
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid) {

@@ -341,22 +341,19 @@ Result<std::vector<std::string>> assembleReports(
         // report takes the next free name instead and says so. Before, the last capture to end
         // replaced the others' reports, each saying it was written.
         wo.overwrite = o.forceOverwrite;
-        Status st = writeReport(*report, path, wo);
-        for (int attempt = 2; !st && !o.forceOverwrite && attempt < 1000; ++attempt) {
-            std::error_code ec;
-            if (!fs::exists(fs::symlink_status(path, ec))) break;
+        wo.nextName = [&](int attempt) {
+            std::string next;
             if (in.defaultName) {
-                path = nextDefaultReportName();
+                next = nextDefaultReportName();
             } else if (numbersItsName(o.output)) {
                 auto again = expandOutputPattern(o.output, in.rootPid);
-                if (!again) break;
-                path = *again;
+                next = again ? *again : siblingName(in.outputPath, attempt);
             } else {
-                path = siblingName(in.outputPath, attempt);
+                next = siblingName(in.outputPath, attempt);
             }
-            if (numbered) path = numberedName(path, static_cast<int>(i) + 1);
-            st = writeReport(*report, path, wo);
-        }
+            return numbered ? numberedName(next, static_cast<int>(i) + 1) : next;
+        };
+        const Status st = writeReport(*report, wanted, wo, &path);
         bar.set(1.0);
         if (!st) return makeError("writing " + path + ": " + st.error());
         if (path != wanted && !in.defaultName && !numbersItsName(o.output))

@@ -1,13 +1,12 @@
 #include "capture/launcher/SessionMerger.h"
 
 #include "capture/common/ExecCheck.h"
+#include "capture/launcher/ProcTree.h"
 #include "capture/launcher/SessionMergerStream.h"
 #include "model/util/Format.h"
 #include "model/util/ThreadPool.h"
 
 #include <dirent.h>
-
-#include <signal.h>
 
 #include <algorithm>
 #include <map>
@@ -53,37 +52,6 @@ struct ShortList {
     }
 };
 }  // namespace
-
-// Whether the process `pid` that started at `startMono` (CLOCK_MONOTONIC) is still running:
-// not gone, not a zombie, and not another process that took its pid since (its start, from
-// /proc/PID/stat in clock ticks since boot, must match within 2 s).
-static bool stillRuns(int64_t pid, int64_t startMono) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%lld/stat", static_cast<long long>(pid));
-    std::FILE* f = std::fopen(path, "r");
-    if (!f) return false;
-    char buf[1024];
-    const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-    std::fclose(f);
-    buf[n] = 0;
-    const char* p = std::strrchr(buf, ')');  // the name may hold spaces and parentheses
-    if (!p) return false;
-    char state = 0;
-    unsigned long long startTicks = 0;
-    // Fields after the name: 3 state ... 22 starttime.
-    if (std::sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
-                           "%*d %*d %llu",
-                    &state, &startTicks) != 2)
-        return false;
-    if (state == 'Z' || state == 'X') return false;
-    if (startMono == kUnknownTime) return true;
-    timespec boot{}, mono{};
-    clock_gettime(CLOCK_BOOTTIME, &boot);
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    const int64_t suspended = (boot.tv_sec - mono.tv_sec) * 1'000'000'000ll + (boot.tv_nsec - mono.tv_nsec);
-    const int64_t started = static_cast<int64_t>(startTicks) * (1'000'000'000ll / sysconf(_SC_CLK_TCK));
-    return std::llabs(started - (startMono + suspended)) < 2'000'000'000ll;
-}
 
 SessionMerger::SessionMerger(ReportBuilder& builder, MergeWindow window)
     : m_b(builder), m_window(window) {}
@@ -783,7 +751,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
             pi.p.exitSignal = kExitStatusUnknown;
         }
         if (m_endGone && pi.p.end == kUnknownTime && pi.lastEventTime != kUnknownTime &&
-            !stillRuns(pid, pi.p.start)) {
+            !runsSince(pid, pi.p.start == kUnknownTime ? 0 : pi.p.start)) {
             pi.p.end = pi.lastEventTime;
             pi.p.exitSignal = kExitStatusUnknown;
         }

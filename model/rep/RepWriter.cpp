@@ -46,17 +46,24 @@ uint32_t RepWriter::pageSize(uint64_t expectedBytes) const {
     return m_options.formatVersion == 1 ? 65536 : pageSizeFor(expectedBytes);
 }
 
-Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& path, const WriteOptions& options) {
+Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& wanted, const WriteOptions& options) {
     std::unique_ptr<RepWriter> w(new RepWriter());
-    w->m_path = path;
+    w->m_path = wanted;
     w->m_options = options;
     if (options.formatVersion != 1 && options.formatVersion != kFormatVersion)
         return makeError("cannot write report format " + std::to_string(options.formatVersion));
     w->m_encoder = std::make_unique<ChunkEncoder>(
         options.zstdLevel, options.formatVersion == 1 ? 1 : kChunkEncodingVersion);
     std::error_code linkEc;
-    if (!options.overwrite && fs::exists(fs::symlink_status(path, linkEc)))
-        return makeError("'" + path + "' already exists (use -f/--force-overwrite to replace it)");
+    // A symbolic link takes the name too, dangling or not.
+    for (int attempt = 2; !options.overwrite && fs::exists(fs::symlink_status(w->m_path, linkEc));
+         ++attempt) {
+        if (!options.nextName || attempt > 1000)
+            return makeError("'" + w->m_path +
+                             "' already exists (use -f/--force-overwrite to replace it)");
+        w->m_path = options.nextName(attempt);
+    }
+    const std::string& path = w->m_path;
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty()) dir = ".";
     std::error_code ec;
@@ -302,10 +309,19 @@ Status RepWriter::commit(const Report& meta) {
     std::error_code ec;
     if (m_options.overwrite) {
         fs::rename(m_tmpPath, m_path, ec);
-    } else if (!moveIntoFreeName(m_tmpPath, m_path, ec) && ec == std::errc::file_exists) {
-        // Made meanwhile (another capture into the same name, a user's file): never replaced.
-        abandon();
-        return makeError("'" + m_path + "' already exists (use -f/--force-overwrite to replace it)");
+    } else {
+        // Made meanwhile (another capture into the same name, a user's file): never replaced;
+        // the next free name, when the caller gave a way to make one.
+        for (int attempt = 2; !moveIntoFreeName(m_tmpPath, m_path, ec) &&
+                              ec == std::errc::file_exists;
+             ++attempt) {
+            if (!m_options.nextName || attempt > 1000) {
+                abandon();
+                return makeError("'" + m_path +
+                                 "' already exists (use -f/--force-overwrite to replace it)");
+            }
+            m_path = m_options.nextName(attempt);
+        }
     }
     if (ec) {
         abandon();
@@ -317,12 +333,15 @@ Status RepWriter::commit(const Report& meta) {
     return {};
 }
 
-Status writeReport(const Report& report, const std::string& path, const WriteOptions& options) {
+Status writeReport(const Report& report, const std::string& path, const WriteOptions& options,
+                   std::string* writtenTo) {
     auto w = RepWriter::create(path, options);
     if (!w) return std::move(w).takeError();
     for (const auto& t : report.tracks)
         if (Status s = (*w)->writeTrack(t); !s) return s;
-    return (*w)->commit(report);
+    Status s = (*w)->commit(report);
+    if (writtenTo) *writtenTo = (*w)->path();
+    return s;
 }
 
 }  // namespace sl

@@ -24,6 +24,11 @@ struct WriteOptions {
     int zstdLevel = 1;
     uint32_t chunkEvents = 32768;
     bool overwrite = true;  // replace an existing file at the destination
+    // Without overwrite: the name to try next when the destination is taken, at the start or
+    // when the finished report is moved in (another capture ended into the same name, a user
+    // made the file meanwhile); called with 2, 3, ... Empty: a taken name is an error. The
+    // finished file is moved, never written again.
+    std::function<std::string(int attempt)> nextName;
     // 1 writes what format-1 writers wrote (64 KiB pages, every table, chunk encoding 1): the
     // baseline of tests/bench measured in the same run, and old files for compatibility tests.
     int formatVersion = kFormatVersion;
@@ -119,6 +124,8 @@ private:
 };
 
 // Convenience: writes a whole in-memory report.
-Status writeReport(const Report& report, const std::string& path, const WriteOptions& options = {});
+// `writtenTo`: the name the report took (another than `path` with WriteOptions::nextName).
+Status writeReport(const Report& report, const std::string& path, const WriteOptions& options = {},
+                   std::string* writtenTo = nullptr);
 
 }  // namespace sl

@@ -19,6 +19,23 @@ std::string runScript(const CaptureDir& dir, const std::string& name, const std:
     return runCapturingStdout({"/bin/sh", path}, code);
 }
 
+// `program` (a shell command line) run after the shell command `limit` (`ulimit ...`), plainly
+// and under `sightline profile -q true <profileArgs>`; each one's output and exit code.
+struct PlainAndTraced {
+    std::string plain, traced;
+    int plainCode = -1, tracedCode = -1;
+};
+PlainAndTraced runUnderLimit(const CaptureDir& dir, const std::string& limit,
+                             const std::string& program, const std::string& profileArgs) {
+    PlainAndTraced r;
+    r.plain = runScript(dir, "plain.sh", limit + "\nexec " + program + "\n", &r.plainCode);
+    r.traced = runScript(dir, "traced.sh",
+                         limit + "\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -q true " +
+                             profileArgs + " " + program + "\n",
+                         &r.tracedCode);
+    return r;
+}
+
 std::string reasonOf(const Report& r, const std::string& name) {
     for (const auto& d : r.diagnostics)
         if (d.name == name) return d.reason;
@@ -32,18 +49,12 @@ TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
     CaptureDir dir;
     const std::string program =
         "/bin/sh -c \"echo hi > " + dir.file("out") + "; cat " + dir.file("out") + "; exit 3\"";
-    int plainCode = -1, tracedCode = -1;
-    const std::string plain =
-        runScript(dir, "plain.sh", "ulimit -f 100\nexec " + program + "\n", &plainCode);
-    ASSERT_EQ(plainCode, 3) << plain;
-    ASSERT_EQ(plain, "hi\n");
-    const std::string traced = runScript(
-        dir, "traced.sh",
-        "ulimit -f 100\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -q true -s none -o " +
-            dir.file("f.rep") + " " + program + " 2>" + dir.file("err") + "\n",
-        &tracedCode);
-    EXPECT_EQ(tracedCode, 3) << traced;
-    EXPECT_EQ(traced, plain);
+    const PlainAndTraced run = runUnderLimit(dir, "ulimit -f 100", program,
+                                             "-s none -o " + dir.file("f.rep") + " 2>" + dir.file("err"));
+    ASSERT_EQ(run.plainCode, 3) << run.plain;
+    ASSERT_EQ(run.plain, "hi\n");
+    EXPECT_EQ(run.tracedCode, 3) << run.traced;
+    EXPECT_EQ(run.traced, run.plain);
     auto r = load(dir.file("f.rep"));
     ASSERT_TRUE(r);
     EXPECT_NE(processWithExit(*r, 3), nullptr);
@@ -54,9 +65,8 @@ TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
 
 // A program ended by SIGXFSZ under a limit too small for any buffer arena (its buffers on the
 // heap): the module flushes them as for the other fatal signals; SIGXFSZ was missing from its
-// list and the report said the process was untraced.
-// Under a limit too small for even that block, the report says the records could not be
-// written, not that the process was untraced.
+// list and the report said the process was untraced. Under a limit too small for even that
+// block, the report says the records could not be written, not that the process was untraced.
 TEST(Limits, ProgramEndedBySigxfszKeepsItsRecords) {
     CaptureDir dir;
     for (const char* blocks : {"400", "100"}) {  // dash's 512-byte blocks: 200 KiB, 50 KiB
@@ -119,18 +129,11 @@ TEST(Limits, ProgramUnderALowDescriptorLimitRunsWithThatLimit) {
     CaptureDir dir;
     std::ofstream(dir.file("data")) << "data\n";
     const std::string program = "/bin/sh -c \"ulimit -Sn; cat " + dir.file("data") + "\"";
-    int plainCode = -1, tracedCode = -1;
-    const std::string plain =
-        runScript(dir, "plain.sh", "ulimit -Sn 13\nexec " + program + "\n", &plainCode);
-    ASSERT_EQ(plainCode, 0) << plain;
-    ASSERT_EQ(plain, "13\ndata\n");
-    const std::string traced = runScript(
-        dir, "traced.sh",
-        "ulimit -Sn 13\nexec '" + std::string(SIGHTLINE_CLI) + "' profile -q true -o " +
-            dir.file("n.rep") + " " + program + "\n",
-        &tracedCode);
-    EXPECT_EQ(tracedCode, 0) << traced;
-    EXPECT_EQ(traced, plain);
+    const PlainAndTraced run = runUnderLimit(dir, "ulimit -Sn 13", program, "-o " + dir.file("n.rep"));
+    ASSERT_EQ(run.plainCode, 0) << run.plain;
+    ASSERT_EQ(run.plain, "13\ndata\n");
+    EXPECT_EQ(run.tracedCode, 0) << run.traced;
+    EXPECT_EQ(run.traced, run.plain);
     EXPECT_TRUE(load(dir.file("n.rep")));
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <ctime>
 
 namespace sl::capture {
 namespace {
@@ -58,6 +59,23 @@ TEST(ProcTree, ParentAndDescendantsThroughAnyProcessName) {
     ASSERT_EQ(waitpid(child, &st, 0), child);
     EXPECT_FALSE(isDescendantOf(child, getpid()));
     EXPECT_EQ(parentOf(child), 0);
+}
+
+// An import asks whether a process of a kept session still runs: a zombie does not, nor a
+// process whose start is not the one recorded (its pid was taken again since).
+TEST(ProcTree, RunsSinceTellsZombiesAndReusedPidsFromRunningProcesses) {
+    EXPECT_TRUE(runsSince(getpid(), 0));
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const int64_t nowNs = now.tv_sec * 1'000'000'000ll + now.tv_nsec;
+    EXPECT_FALSE(runsSince(getpid(), nowNs + 3'600'000'000'000ll));  // "started" in an hour
+    const pid_t child = fork();
+    if (child == 0) _exit(0);
+    usleep(100000);  // a zombie until waited for
+    EXPECT_FALSE(runsSince(child, 0));
+    int st;
+    waitpid(child, &st, 0);
+    EXPECT_FALSE(runsSince(child, 0));
 }
 
 }  // namespace
