@@ -636,12 +636,31 @@ void handOver(Buffer* b, bool startWriter = true) {
     if (startWriter) ensureWriter();
 }
 
+// Buffers handed over by ending threads wait for a writer, which only a living thread's
+// hand-over starts (threadExit never does). A program whose threads all end before they fill
+// a buffer (a thread per request, joined before the next) would hold the whole budget in that
+// queue after about a thousand threads and drop everything after. With no writer running, the
+// thread that needs a buffer writes the queue itself, holding the writer's state so that no
+// writer starts meanwhile. False when there was nothing to write or a writer is running (a
+// budget full then is real pressure).
+bool writeQueueHere() {
+    if (g_queueLen.load(std::memory_order_acquire) == 0) return false;
+    int expected = kWriterNone;
+    if (!g_writerRunning.compare_exchange_strong(expected, kWriterStarting)) return false;
+    writeQueued();
+    g_writerRunning.store(kWriterNone, std::memory_order_release);
+    return true;
+}
+
+bool takeBudget(int64_t cap) {
+    if (g_inflight.fetch_add(cap, std::memory_order_relaxed) + cap <= g_budgetBytes) return true;
+    g_inflight.fetch_sub(cap, std::memory_order_relaxed);
+    return false;
+}
+
 Buffer* allocBuffer(ThreadState* t) {
     int64_t cap = g_bufferBytes;
-    if (g_inflight.fetch_add(cap, std::memory_order_relaxed) + cap > g_budgetBytes) {
-        g_inflight.fetch_sub(cap, std::memory_order_relaxed);
-        return nullptr;
-    }
+    if (!takeBudget(cap) && !(writeQueueHere() && takeBudget(cap))) return nullptr;
     Buffer* b = takePooledOrSlot();  // a slot keeps the capacity its backing gives it
     if (!b) {
         b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));

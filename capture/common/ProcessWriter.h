@@ -155,6 +155,10 @@ public:
     // the parent's stream and arena descriptors are left open, only forgotten.
     // pthread_atfork's prepare handler: the writer thread drains and exits (restarted lazily).
     static void beforeFork();
+    // The same before a call the kernel refuses to a multi-threaded process (unshare or setns
+    // of a user namespace, unshare of CLONE_THREAD/CLONE_VM/CLONE_SIGHAND): the program must
+    // be as single-threaded as it made itself.
+    static void stopWriterThread() { beforeFork(); }
     static void onForkChild(bool trace, bool sharesFiles = false);
     // The process moved its children to another PID namespace (unshare or setns of
     // CLONE_NEWPID): a forked child must read its pids from /proc (onForkChild).

@@ -35,7 +35,7 @@ using capture::NvtxEndRecord;
 using capture::NvtxRecord;
 using capture::RecordType;
 
-// Our nvtxDomainHandle_t points at one of these (nvtxStringHandle_t at a RegisteredString).
+// Our nvtxDomainHandle_t points at one of these (nvtxStringHandle_t: NvtxMessage.h).
 // Their stream-local ids are re-defined when the fork generation changes (a child traced
 // before exec).
 struct Domain {
@@ -288,8 +288,10 @@ inline int pop(uint32_t domain) {
                        t_watched.domain == domain && t_watched.level == s.depth;
     // Stored when its push was: not when the push was dropped (counted) or made while the
     // switch was off. A pop without a push is stored (the merge counts it) only in a window.
+    // NVTX: the level of the range ended, negative for an error (a pop without a push).
+    const int level = s.depth > 0 ? static_cast<int>(s.depth) - 1 : -1;
     const bool stored = s.depth > 0 ? popBit(s) : capture::CaptureGate::isOn();
-    if (!stored && !owner) return s.depth;
+    if (!stored && !owner) return level;
     int64_t time = capture::nowNs();
     if (stored) writePop(domain, time);
     if (__builtin_expect(owner, 0)) {
@@ -297,7 +299,7 @@ inline int pop(uint32_t domain) {
         t_watched = {0, 0, 0};
         closeWindow(window, time);
     }
-    return s.depth;
+    return level;
 }
 
 inline nvtxRangeId_t start(uint32_t domain, const Attrs& a, const Message& m, int64_t time) {
@@ -502,7 +504,9 @@ nvtxStringHandle_t NVTX_API domainRegisterStringA(nvtxDomainHandle_t, const char
     auto* r = new RegisteredString();
     r->text = s ? s : "";
     r->id.get(r->text);
-    return reinterpret_cast<nvtxStringHandle_t>(r);
+    const uint64_t handle = g_registeredStrings.add(r);
+    if (handle == 0) delete r;  // 4 M strings registered: further ones are ignored, as untraced
+    return reinterpret_cast<nvtxStringHandle_t>(static_cast<uintptr_t>(handle));
 }
 nvtxStringHandle_t NVTX_API domainRegisterStringW(nvtxDomainHandle_t d, const wchar_t* s) {
     return domainRegisterStringA(d, wideToString(s).c_str());

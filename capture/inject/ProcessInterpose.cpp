@@ -399,6 +399,8 @@ SL_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
 // cannot take getpid() for the pid the launcher sees (ProcessWriter::onForkChild).
 SL_EXPORT int unshare(int flags) {
     SL_REAL(unshare);
+    if (flags & (CLONE_NEWUSER | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM))
+        ProcessWriter::stopWriterThread();  // else EINVAL: our writer made it multi-threaded
     const int r = real_unshare.get()(flags);
     if (r == 0 && (flags & CLONE_NEWPID)) ProcessWriter::childPidNamespaceChanged();
     return r;
@@ -406,6 +408,8 @@ SL_EXPORT int unshare(int flags) {
 
 SL_EXPORT int setns(int fd, int nstype) {
     SL_REAL(setns);
+    // Joining a user namespace needs a single-threaded caller (0: whatever fd is).
+    if (nstype == 0 || (nstype & CLONE_NEWUSER)) ProcessWriter::stopWriterThread();
     const int r = real_setns.get()(fd, nstype);
     if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWPID)))  // 0: whatever fd is
         ProcessWriter::childPidNamespaceChanged();
