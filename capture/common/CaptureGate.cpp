@@ -48,6 +48,12 @@ bool CaptureGate::attach(const char* sessionDir) {
     return true;
 }
 
+void CaptureGate::shutOff() {
+    static std::atomic<uint64_t> off{0};
+    g_state = nullptr;  // its mapping stays (a window another thread is closing still reads it)
+    detail::g_gateControl = &off;
+}
+
 bool CaptureGate::present() {
     return g_state != nullptr;
 }

@@ -22,6 +22,9 @@ public:
     // Maps <sessionDir>/capture.gate when it exists. Returns false when there is none (the
     // switch stays always on) or it cannot be mapped.
     static bool attach(const char* sessionDir);
+    // Off for good in this process (ProcessWriter::seal): the hot paths then read no clock (a
+    // strict seccomp mode makes the time-stamp counter fault) and open no window.
+    static void shutOff();
     // True when the session has a capture range (a gate file was mapped).
     static bool present();
     static inline bool isOn() {

@@ -52,6 +52,7 @@ constexpr uint32_t kCriticalReserve = 4096;
 std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
+std::atomic<bool> g_sealed{false};  // seal(): inert for good (inherited by forked children)
 // The stream file (HeldFile.h: kept at 1000+, checked before each use).
 constinit HeldFile g_stream;
 int g_streamErrno = 0;  // why the deferred stream could not be made, for good (0: it can be)
@@ -833,6 +834,22 @@ void ProcessWriter::moveAsideFrom(int fd) {
     g_arena.moveAsideFrom(fd);
 }
 
+void ProcessWriter::seal() {
+    if (detail::t_inVforkChild || g_sealed.exchange(true)) return;
+    if (!g_active.load() || g_shutdown.load()) {
+        g_active.store(false);
+        return;
+    }
+    beforeFork();  // the writer joined: with SECCOMP_FILTER_FLAG_TSYNC its exit would be filtered
+    shutdown(ExitHow::Sealed, 0, 0);
+    g_active.store(false);
+    g_arena.releaseDescriptor();  // its mapping stays: a thread may still hold a buffer in it
+}
+
+bool ProcessWriter::sealed() {
+    return g_sealed.load(std::memory_order_relaxed);
+}
+
 bool ProcessWriter::active() {
     return g_active.load(std::memory_order_relaxed) && !detail::t_inVforkChild;
 }
@@ -1060,12 +1077,12 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // to the disk cost 0.2-0.5 ms per process end (and per exec) for nothing it needs.
     g_arena.finished();  // all of it is in the stream now (or the arena says what is not)
     // Not left to close-on-exec: a number the program took over is its own, for the new image.
-    if (how == ExitHow::Exec) g_stream.close();
+    if (how == ExitHow::Exec || how == ExitHow::Sealed) g_stream.close();
     detail::t_inTool = wasInTool;
 }
 
 bool ProcessWriter::resumeAfterExec() {
-    if (detail::t_inVforkChild || !g_shutdown.load() || g_stream.made() || g_sessionDir[0] == 0)
+    if (detail::t_inVforkChild || g_sealed.load() || !g_shutdown.load() || g_stream.made() || g_sessionDir[0] == 0)
         return false;
     g_generation.fetch_add(1);
     g_queue.store(nullptr);
@@ -1115,6 +1132,7 @@ void ProcessWriter::beforeFork() {
 }
 
 void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
+    if (g_sealed.load()) return;  // the filter is the child's too: nothing to set up, no call made
     g_generation.fetch_add(1);
     g_poolLock.clear();  // another thread may have held it at fork time; the pool is the parent's
     g_pool = nullptr;

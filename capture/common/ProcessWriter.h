@@ -68,6 +68,13 @@ public:
     // than once (later calls return the first result). `module` names the stream file.
     static bool start(const char* module);
     static bool active();
+    // Before the process installs a seccomp filter, which may refuse or punish any system call
+    // the module would make later (opening its stream at exit, growing a buffer, its writer
+    // thread's exit): everything recorded so far is written and the stream ended
+    // (ExitHow::Sealed), the writer joined, the descriptors closed; from then on the module
+    // records nothing and makes no system call in this process or its forked children.
+    static void seal();
+    static bool sealed();
     // Whether `fd` is one of this module's files, its stream or its buffer arena, and still
     // names it (interposers refuse to close it).
     static bool ownsFd(int fd);

@@ -263,7 +263,9 @@ inline uint32_t encodeMeta(uint8_t* out, MetaKind kind, const int64_t* ints, int
     return bytes;
 }
 
-enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3 };
+// Sealed: the process is about to install a seccomp filter; its stream ends here (complete),
+// the process does not (its end and status come from the kernel and its reaper).
+enum class ExitHow : int64_t { Exit = 0, QuickExit = 1, Signal = 2, Exec = 3, Sealed = 4 };
 enum class ChildVia : int64_t { Fork = 0, Vfork = 1, PosixSpawn = 2, Clone = 3 };
 enum class ResourceKind : int64_t {
     CuDevice = 1,

@@ -15,6 +15,7 @@ std::atomic<capture::FinalFlushHook> g_hooks[kMaxHooks];
 
 // Lock-free: may run in a signal handler, while another thread registers.
 void runFinalFlushHooks(capture::ExitHow how) {
+    if (ProcessWriter::sealed()) return;  // ran at the seal; no call may be made after it
     for (auto& slot : g_hooks)
         if (auto hook = slot.load(std::memory_order_acquire)) hook(static_cast<int>(how));
 }

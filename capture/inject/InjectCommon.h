@@ -89,6 +89,12 @@ inline int badDescriptor() {
 // Puts the flush-on-signal handler on the signals the program leaves at their default, and keeps
 // the program's own view of every disposition (SignalInterpose.cpp).
 void installSignalHandlers();
+// Puts the program's own dispositions back for good (ProcessWriter::seal): no handler of ours
+// runs after a seccomp filter, whose rules it could break.
+void uninstallSignalHandlers();
+// Before a seccomp filter or strict mode: the process's capture ends here, complete
+// (SeccompInterpose.cpp). Idempotent.
+void sealForSandbox(const char* how);
 
 // The calling thread's kernel tid (cached; refreshed after fork).
 int64_t currentTid();

@@ -247,9 +247,48 @@ std::string preloadWithOurs(std::string_view theirs) {
 }
 }  // namespace
 
+// After a seal (seccomp, ProcessWriter::seal) the next image runs without the module, as it
+// would without the profiler: the filter, which it keeps, could refuse the loader's opening of
+// the module (an error line on the program's stderr) and the calls the module makes. Our
+// variables as the launcher set them are left out, and our module from LD_PRELOAD. Leaked (as
+// the copy below) unless `copy` takes it.
+char** withoutOurEnvironment(char* const envp[], EnvironmentCopy* copy) {
+    size_t n = 0;
+    for (char* const* e = envp; e && *e; ++e) ++n;
+    auto** out = static_cast<char**>(std::calloc(n + 1, sizeof(char*)));
+    if (!out) return const_cast<char**>(envp);
+    if (copy) copy->array = out;
+    const std::string_view ours = ownPath();
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const std::string_view entry = envp[i];
+        if (entry.starts_with("LD_PRELOAD=") && !ours.empty() && hasPreload(entry.substr(11), ours)) {
+            std::string kept;
+            const std::string_view list = entry.substr(11);
+            for (size_t at = 0; at <= list.size();) {
+                size_t end = list.find_first_of(": ", at);
+                if (end == std::string_view::npos) end = list.size();
+                const std::string_view one = list.substr(at, end - at);
+                if (!one.empty() && one != ours) (kept += kept.empty() ? "" : ":") += one;
+                at = end + 1;
+            }
+            if (kept.empty()) continue;
+            char* dup = strdup(("LD_PRELOAD=" + kept).c_str());
+            if (copy) copy->preload = dup;
+            if (dup) out[k++] = dup;
+            continue;
+        }
+        bool isOurs = false;
+        for (const auto& kv : *g_savedEnv) isOurs = isOurs || entry == kv;
+        if (!isOurs) out[k++] = envp[i];
+    }
+    return out;
+}
+
 // The environment an exec'd program gets: the program's, with our variables it dropped put
 // back, and our module added to an LD_PRELOAD it replaced (else that program is not traced).
 char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy) {
+    if (g_savedEnv && ProcessWriter::sealed()) return withoutOurEnvironment(envp, copy);
     if (!g_savedEnv || g_savedEnv->empty()) return const_cast<char**>(envp);
     size_t n = 0;
     for (char* const* e = envp; e && *e; ++e) ++n;

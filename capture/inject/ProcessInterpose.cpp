@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -699,6 +700,9 @@ SL_EXPORT int prctl(int option, ...) {
     unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
     unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
     va_end(ap);
+    if (option == PR_SET_SECCOMP && (a2 == SECCOMP_MODE_STRICT || a2 == SECCOMP_MODE_FILTER))
+        sealForSandbox(a2 == SECCOMP_MODE_STRICT ? "prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)"
+                                                 : "prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)");
     int r = real_prctl.get()(option, a2, a3, a4, a5);
     if (r == 0 && option == PR_SET_NAME && !ProcessWriter::inTool())
         recordThreadName(currentTid(), reinterpret_cast<const char*>(a2));

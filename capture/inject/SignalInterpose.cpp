@@ -125,6 +125,16 @@ void installSignalHandlers() {
     }
 }
 
+void uninstallSignalHandlers() {
+    if (!g_realSigaction) return;
+    for (int sig : kFlushSignals) {
+        Slot& s = g_slots[sig];
+        if (!s.managed) continue;
+        if (isDefault(s.view)) g_realSigaction(sig, &s.view, nullptr);
+        s.managed = false;  // the kernel's dispositions are the program's views now
+    }
+}
+
 }  // namespace sl::inject
 
 SL_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {

@@ -201,7 +201,9 @@ Status SessionMerger::addStream(const std::string& path) {
     // Without the image's end record (killed, or still running), its last record is not its
     // end: what is still open ends with the process (finish()), whose end the launcher's reaping
     // or the kernel's exit record gives.
-    const int64_t end = s.endTime != kUnknownTime ? s.endTime : s.sawEnd ? s.lastTime : kUnknownTime;
+    const int64_t end = s.endTime != kUnknownTime           ? s.endTime
+                        : s.sawEnd && !s.sawSeal ? s.lastTime
+                                                  : kUnknownTime;
     pairNvtxParallel(s, order, end, bytes);
     if (s.sawEnd) pi.endedCleanly = pi.endedCleanly || !s.sawExec;
     // A process still running when the capture ended (its stream a snapshot) has no end yet:
@@ -326,7 +328,10 @@ void SessionMerger::secondPass(StreamCtx& s, const RawBlock& b) {
                 if (decodeMeta(rec, &m)) {
                     if (m.kind == MetaKind::ProcessEnd) {
                         s.sawEnd = true;
-                        s.endTime = m.i(0);
+                        if (m.i(3) == static_cast<int64_t>(ExitHow::Sealed))
+                            s.sawSeal = true;  // its ranges still open end with the process
+                        else
+                            s.endTime = m.i(0);
                         if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) s.sawExec = true;
                     } else if (m.kind == MetaKind::Drops) {
                         dropDiagnostic(pid, m.i(0), m.i(1), m.i(2));

@@ -104,7 +104,10 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         }
         case MetaKind::ProcessEnd: {
             ProcInfo& p = proc(pid);
-            if (m.i(3) == static_cast<int64_t>(ExitHow::Exec)) break;
+            // An exec or a seal (seccomp) ends the stream, not the process.
+            if (m.i(3) == static_cast<int64_t>(ExitHow::Exec) ||
+                m.i(3) == static_cast<int64_t>(ExitHow::Sealed))
+                break;
             // Several modules (inject, cupti) each end their stream: the latest time wins, and
             // an exit code or signal is taken from whichever stream knows it.
             if (!p.reaper) {  // the reaper's status wins

@@ -38,6 +38,7 @@ struct SessionMerger::StreamCtx {
     }
     int64_t lastTime = kUnknownTime;
     bool sawEnd = false, sawExec = false;
+    bool sawSeal = false;  // ended by ExitHow::Sealed: the stream is complete, the process ran on
     bool salvaged = false;  // Meta Recovered (ArenaSalvage): its arena was read back
     bool stillRunning = false;  // ... while its process ran on after the capture (a snapshot)
     int64_t recoveredBlocks = 0, recoveredBytes = 0;

@@ -1,5 +1,6 @@
 // Programs doing what a profiler's module must survive unchanged (issue #15): thousands of
-// short threads, NVTX used wrongly, calls the kernel only allows a single-threaded process.
+// short threads, NVTX used wrongly, calls the kernel only allows a single-threaded process,
+// seccomp sandboxes.
 // Each runs the real `sightline profile` on a client of tests/clients.
 #include <gtest/gtest.h>
 
@@ -12,7 +13,7 @@ namespace {
 // after about a thousand threads (the budget's worth of buffers) everything later was dropped,
 // with a diagnostic telling the user to raise SIGHTLINE_BUFFER_MB although at most two threads
 // ever lived at once.
-TEST(ProgramMisuse, ThousandsOfShortThreadsLoseNothingAfterThem) {
+TEST(UnusualPrograms, ThousandsOfShortThreadsLoseNothingAfterThem) {
     CaptureDir dir;
     ASSERT_EQ(profile(dir.file("c.rep"), {"-s", "none"}, {client("thread_churn"), "3000"}), 0);
     auto r = load(dir.file("c.rep"));
@@ -25,7 +26,7 @@ TEST(ProgramMisuse, ThousandsOfShortThreadsLoseNothingAfterThem) {
 
 // A pop without a push returned 0 (NVTX: negative for an error), and a made-up registered
 // string handle was dereferenced: the program died of SIGSEGV where it runs on without a tool.
-TEST(ProgramMisuse, NvtxUsedWronglyIsAnsweredAsNvtxDocumentsWithoutACrash) {
+TEST(UnusualPrograms, NvtxUsedWronglyIsAnsweredAsNvtxDocumentsWithoutACrash) {
     int plainCode = -1, tracedCode = -1;
     const std::string plain = runCapturingStdout({client("nvtx_misuse")}, &plainCode);
     ASSERT_EQ(plainCode, 0) << plain;
@@ -43,7 +44,7 @@ TEST(ProgramMisuse, NvtxUsedWronglyIsAnsweredAsNvtxDocumentsWithoutACrash) {
 // unshare(CLONE_NEWUSER) needs a single-threaded caller: the module's writer thread, started
 // once a buffer filled, made it fail with EINVAL. (The thread itself is still there to see in
 // /proc/self/task while it writes: docs/capture.md.)
-TEST(ProgramMisuse, UnshareOfAUserNamespaceAnswersAsWithoutTheProfiler) {
+TEST(UnusualPrograms, UnshareOfAUserNamespaceAnswersAsWithoutTheProfiler) {
     int plainCode = -1, tracedCode = -1;
     const std::string plain = runCapturingStdout({client("single_threaded_calls")}, &plainCode);
     ASSERT_EQ(plainCode, 0) << plain;
@@ -58,6 +59,35 @@ TEST(ProgramMisuse, UnshareOfAUserNamespaceAnswersAsWithoutTheProfiler) {
         auto r = load(dir.file("u.rep"));
         ASSERT_TRUE(r);
         EXPECT_EQ(events(*r, EventKind::NvtxRange, "fill").size(), 200000u) << trace;
+    }
+}
+
+// A program that sandboxes itself: an allow-list filter killed it (SIGSYS) at its exit, when
+// the module opened its stream; strict mode killed it at its first write() (the interposer read
+// the time-stamp counter, which strict mode disables). Now the capture ends before the filter,
+// what came before it is in the report, and the report says why the rest is not.
+TEST(UnusualPrograms, ProgramsThatSandboxThemselvesRunAsWithoutTheProfiler) {
+    const struct {
+        const char* mode;
+        int code;
+    } cases[] = {{"filter", 3}, {"syscall", 3}, {"deny", 127}, {"strict", 4}};
+    for (const auto& c : cases) {
+        int plainCode = -1, tracedCode = -1;
+        const std::string plain = runCapturingStdout({client("sandboxed"), c.mode}, &plainCode);
+        ASSERT_EQ(plainCode, c.code) << c.mode << ": " << plain;
+        CaptureDir dir;
+        const std::string traced = runCapturingStdout(
+            {SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("s.rep"), client("sandboxed"),
+             c.mode},
+            &tracedCode);
+        EXPECT_EQ(tracedCode, c.code) << c.mode;
+        EXPECT_EQ(traced, plain) << c.mode;
+        auto r = load(dir.file("s.rep"));
+        ASSERT_TRUE(r) << c.mode;
+        EXPECT_EQ(events(*r, EventKind::NvtxRange, "before-seal").size(), 1u) << c.mode;
+        EXPECT_EQ(diagnostic(*r, "capture.sandboxed"), 1) << c.mode;
+        EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0) << c.mode;
+        EXPECT_NE(processWithExit(*r, c.code), nullptr) << c.mode;
     }
 }
 
