@@ -36,6 +36,28 @@ void stopAsTheProgramDid(int sig) {
     if (catchable) sigaction(sig, &ours, nullptr);
 }
 
+namespace {
+bool g_ttouWasBlocked = false;
+bool g_ttouBlocked = false;
+}  // namespace
+
+void blockTerminalOutputStops() {
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTTOU);
+    if (pthread_sigmask(SIG_BLOCK, &set, &old) != 0) return;
+    g_ttouWasBlocked = sigismember(&old, SIGTTOU) == 1;
+    g_ttouBlocked = true;
+}
+
+void restoreTerminalOutputStops() {
+    if (!g_ttouBlocked || g_ttouWasBlocked) return;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTTOU);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+}
+
 bool inTerminalForeground() {
     for (int fd = 0; fd <= 2; ++fd) {
         const pid_t foreground = tcgetpgrp(fd);

@@ -19,6 +19,15 @@ bool inTerminalForeground();
 // would, the profiler's own handler for it set aside meanwhile; returns once continued.
 void stopAsTheProgramDid(int sig);
 
+// The profiler's own lines reach the terminal from a background job under `stty tostop`: the
+// kernel would stop the writer's whole process group with SIGTTOU, the program with it (a job
+// that never writes to the terminal stopped on "capture running"). Blocked SIGTTOU lets the
+// write through (POSIX). blockTerminalOutputStops() blocks it in the calling thread;
+// restoreTerminalOutputStops() puts the mask back as it was, in the program's child before its
+// exec (the program's own writes stop it as without the profiler).
+void blockTerminalOutputStops();
+void restoreTerminalOutputStops();
+
 // After the profiler was continued: continues `root` if it is still stopped once a SIGCONT to
 // its process group (the shell's fg or bg) has had the time to reach it. True when it sent one.
 bool continueIfStillStopped(pid_t root);

@@ -296,6 +296,7 @@ struct ChildSetup {
     }
     // After the wait, as before it: a Ctrl+C meanwhile reaches the launcher's handler here.
     for (const auto& [sig, action] : c.restore) sigaction(sig, &action, nullptr);
+    restoreTerminalOutputStops();
     if (c.descriptorLimit && c.descriptorLimit->raised())
         setrlimit(RLIMIT_NOFILE, &c.descriptorLimit->previous());
     execvp(argv[0], argv.data());
@@ -415,7 +416,14 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
-    const bool liveProgress = !m_o.quiet && isatty(2);
+    // A live line drawn where the program writes or reads overwrote it: a prompt, a REPL's
+    // ">>> ", a full-screen program's screen, a log line. Only where none of the program's
+    // standard descriptors is a terminal (its output stored in the report and not echoed, its
+    // input elsewhere) is the line ours alone.
+    const bool programOnTerminal =
+        isatty(0) || (m_o.showOutput ? m_o.echoOutput && (isatty(1) || isatty(2))
+                                     : isatty(1) || isatty(2));
+    const bool liveProgress = !m_o.quiet && isatty(2) && !programOnTerminal;
     int64_t nextProgress = startMono + 1'000'000'000;
     bool progressShown = false;
     bool treeGone = false;  // -x false: every process has ended, the recording goes on
@@ -675,6 +683,7 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
 }
 
 Result<ProfileResult> Launcher::run() {
+    blockTerminalOutputStops();  // before anything is said (JobControl.h)
     // Into a pipe or a socket, what is said while the program runs waits for its end: the
     // program may share that pipe (2>&1 | head -c 10), and a reader that ended on our lines
     // would have the program's next write kill it with SIGPIPE (it exited 141 instead of 6).

@@ -101,6 +101,31 @@ TEST(JobControl, BackgroundReadStopsTheJobAndFgGivesItTheTerminal) {
     EXPECT_TRUE(load(dir.file("ttin.rep"))) << t.shown();
 }
 
+// Under `stty tostop` a background job that writes to the terminal is stopped (SIGTTOU to its
+// process group). The program here never does, but the profiler's "capture running" line did:
+// the job, the program with it, stood "Stopped (tty output)" until someone typed fg.
+TEST(JobControl, BackgroundJobUnderTostopIsNotStoppedByTheProfilersLines) {
+    TerminalSession t;
+    if (!t.ok()) GTEST_SKIP() << "no pty or no /bin/bash";
+    CaptureDir dir;
+    t.type("stty tostop\n");
+    t.type(std::string("'") + SIGHTLINE_CLI + "' profile -f true -o '" + dir.file("tostop.rep") +
+           "' sh -c 'echo ran-$((1+1)) > " + dir.file("out") + "' &\n");
+    bool done = false, stopped = false;
+    for (int i = 0; i < 40 && !done && !stopped; ++i) {  // the shell says either at a prompt
+        t.type("jobs\n");
+        const std::string seen = t.since(500);
+        done = seen.find("Done") != std::string::npos;
+        stopped = seen.find("Stopped") != std::string::npos;
+    }
+    t.type("stty -tostop\n");
+    EXPECT_FALSE(stopped) << t.shown();
+    EXPECT_TRUE(done) << t.shown();
+    t.type("cat '" + dir.file("out") + "'\n");
+    EXPECT_TRUE(t.waitFor("ran-2")) << t.shown();
+    EXPECT_TRUE(load(dir.file("tostop.rep"))) << t.shown();
+}
+
 // After Ctrl+Z, SIGCONT to the profiler alone (kill -CONT <its pid>, not the job's group, which
 // fg and bg signal) continues the program too, as the same signal to the program would have
 // without the profiler. The program's stop is left to it.
