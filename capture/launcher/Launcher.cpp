@@ -923,7 +923,23 @@ Result<ProfileResult> Launcher::run() {
             std::error_code ec;
             fs::remove(madeReportDir, ec);  // only if still empty
         }
-        return makeError("cannot run '" + m_o.command[0] + "': " + std::strerror(execErr));
+        std::string why = std::strerror(execErr);
+        if (execErr == E2BIG) {
+            // Within the limit plain, past it with ours (the kernel counts each string, its
+            // NUL and its pointer against ARG_MAX): say whose bytes tipped it.
+            size_t plain = 0, added = 0;
+            for (const auto& a : m_o.command) plain += a.size() + 1 + sizeof(char*);
+            if (m_o.inheritEnvironment)
+                for (char** e = environ; *e; ++e) plain += std::strlen(*e) + 1 + sizeof(char*);
+            for (const auto& [k, v] : setup.env) added += k.size() + v.size() + 2 + sizeof(char*);
+            const long limit = sysconf(_SC_ARG_MAX);
+            if (limit > 0 && plain <= static_cast<size_t>(limit))
+                why += " (the program's arguments and environment, " + std::to_string(plain) +
+                       " bytes, are within the system's limit of " + std::to_string(limit) +
+                       " (getconf ARG_MAX); the profiler's own environment variables add " +
+                       std::to_string(added) + ")";
+        }
+        return makeError("cannot run '" + m_o.command[0] + "': " + why);
     }
     err.read.reset();
     if (!schedProblem.empty()) say(schedProblem);

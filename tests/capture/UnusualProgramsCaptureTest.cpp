@@ -3,6 +3,11 @@
 // seccomp sandboxes.
 // Each runs the real `sightline profile` on a client of tests/clients.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
 
 #include "tests/capture/CaptureTestUtil.h"
 
@@ -89,6 +94,58 @@ TEST(UnusualPrograms, ProgramsThatSandboxThemselvesRunAsWithoutTheProfiler) {
         EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0) << c.mode;
         EXPECT_NE(processWithExit(*r, c.code), nullptr) << c.mode;
     }
+}
+
+// An environment that fits plain but not with the profiler's variables added: the error said
+// only "Argument list too long", which the same command without the profiler did not.
+TEST(UnusualPrograms, EnvironmentNearTheLimitSaysThatTheProfilersVariablesTippedIt) {
+    const long limit = sysconf(_SC_ARG_MAX);
+    if (limit <= 0 || limit > (64l << 20)) GTEST_SKIP() << "no usable ARG_MAX: " << limit;
+    // Strings, their NULs and pointers, as the kernel counts them, up to 600 bytes short of it.
+    std::vector<std::string> env = {"PATH=/usr/bin:/bin"};
+    const std::vector<std::string> program = {"/bin/true"};
+    auto used = [&] {
+        size_t n = 0;
+        for (const auto& s : env) n += s.size() + 1 + sizeof(char*);
+        for (const auto& s : program) n += s.size() + 1 + sizeof(char*);
+        return n;
+    };
+    for (int i = 0; used() + 100'100 < static_cast<size_t>(limit) - 600; ++i)
+        env.push_back("B" + std::to_string(i) + "=" + std::string(100'000, 'y'));
+    env.push_back("R=" + std::string(static_cast<size_t>(limit) - 600 - used() - 12, 'z'));
+    CaptureDir dir;
+    const std::vector<std::string> plainArgs = program;
+    const std::vector<std::string> tracedArgs = {SIGHTLINE_CLI, "profile", "-q", "true", "-o",
+                                                 dir.file("e.rep"), "/bin/true"};
+    auto run = [&env](const std::vector<std::string>& args, std::string* err) {
+        int pipeFds[2];
+        if (pipe(pipeFds) != 0) return -1;
+        const pid_t child = fork();
+        if (child == 0) {
+            dup2(pipeFds[1], 2);
+            std::vector<char*> argv, envp;
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+            argv.push_back(nullptr);
+            envp.push_back(nullptr);
+            execve(argv[0], argv.data(), envp.data());
+            _exit(125);
+        }
+        close(pipeFds[1]);
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(pipeFds[0], buf, sizeof buf)) > 0) err->append(buf, static_cast<size_t>(n));
+        close(pipeFds[0]);
+        int status = 0;
+        waitpid(child, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    };
+    std::string plainErr, tracedErr;
+    ASSERT_EQ(run(plainArgs, &plainErr), 0) << plainErr;
+    EXPECT_EQ(run(tracedArgs, &tracedErr), 126);
+    EXPECT_NE(tracedErr.find("Argument list too long"), std::string::npos) << tracedErr;
+    EXPECT_NE(tracedErr.find("the profiler's own environment variables add"), std::string::npos)
+        << tracedErr;
 }
 
 }  // namespace
