@@ -52,7 +52,8 @@ constexpr uint32_t kCriticalReserve = 4096;
 std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
-std::atomic<bool> g_sealed{false};  // seal(): inert for good (inherited by forked children)
+std::atomic<bool> g_sealed{false};
+int64_t g_forkedAt = 0;  // in a forked child (traced before exec): when it was forked  // seal(): inert for good (inherited by forked children)
 // The stream file (HeldFile.h: kept at 1000+, checked before each use).
 constinit HeldFile g_stream;
 int g_streamErrno = 0;  // why the deferred stream could not be made, for good (0: it can be)
@@ -846,6 +847,10 @@ void ProcessWriter::seal() {
     g_arena.releaseDescriptor();  // its mapping stays: a thread may still hold a buffer in it
 }
 
+int64_t ProcessWriter::forkedAt() {
+    return g_forkedAt;
+}
+
 bool ProcessWriter::sealed() {
     return g_sealed.load(std::memory_order_relaxed);
 }
@@ -1085,6 +1090,7 @@ bool ProcessWriter::resumeAfterExec() {
     if (detail::t_inVforkChild || g_sealed.load() || !g_shutdown.load() || g_stream.made() || g_sessionDir[0] == 0)
         return false;
     g_generation.fetch_add(1);
+    g_forkedAt = 0;  // the image that failed to exec announces itself again, now
     g_queue.store(nullptr);
     g_queueLen.store(0);
     g_writerRunning.store(0);
@@ -1163,6 +1169,7 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
         g_childPidNsChanged.store(false);  // its own children go where it is, unless it moves them
         readPids();
     }
+    g_forkedAt = nowNs();
     bool wasActive = g_active.load() && !g_shutdown.load();
     g_shutdown.store(false);
     g_lazyPending.store(wasActive && trace);

@@ -75,6 +75,9 @@ public:
     // records nothing and makes no system call in this process or its forked children.
     static void seal();
     static bool sealed();
+    // In a forked child (whose stream opens at its first record): when it was forked, the start
+    // of its process and main thread. 0 in an image the loader started.
+    static int64_t forkedAt();
     // Whether `fd` is one of this module's files, its stream or its buffer arena, and still
     // names it (interposers refuse to close it).
     static bool ownsFd(int fd);

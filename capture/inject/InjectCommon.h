@@ -105,6 +105,10 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
 
 // Emits ProcessStart and the calling thread's ThreadStart for this process image.
 void announceProcess();
+// The main thread's name now, recorded as the process ends or execs: a rename through
+// /proc/self/comm (or pthread_setname_np from another thread) passes no interposer, and the
+// main thread records no end of its own (other threads record their name as they end).
+void recordMainThreadName();
 // In every forked child, as the first pthread_atfork child handler (registered when the module
 // starts): its own stream (with --trace-fork-before-exec, opened lazily) or none. A handler and
 // not the fork interposer alone: glibc's own forks (daemon) bypass the interposer, and the

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -121,6 +123,7 @@ __attribute__((destructor(101))) void onUnload() {
     if (ProcessWriter::inVforkChild()) return;  // exit() in a vfork child: the parent's state
     g_osrtOn.store(false);
     noteOpenMpWithoutOmpt();
+    recordMainThreadName();
     ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
 }
 
@@ -152,7 +155,8 @@ void recordOsrt(capture::CachedString& name, const char* text, int64_t t0, int64
 
 void announceProcess() {
     ProcessWriter::ToolScope scope;
-    int64_t now = capture::nowNs();
+    // A forked child announces itself at its first record, which may come long after the fork.
+    const int64_t now = ProcessWriter::forkedAt() ? ProcessWriter::forkedAt() : capture::nowNs();
     char comm[17] = {};
     prctl(PR_GET_NAME, comm, 0, 0, 0);
     char exe[4096];
@@ -178,7 +182,7 @@ void announceProcess() {
     int64_t ints[7] = {ProcessWriter::pid(),
                        ProcessWriter::parentPid(),
                        now,
-                       capture::utcNowNs(),
+                       capture::utcNowNs() - (capture::nowNs() - now),
                        ProcessWriter::namespacePid(),
                        ProcessWriter::pidsUnresolved() ? 1 : 0,
                        fullBytes > cmdline.size() ? static_cast<int64_t>(fullBytes) : 0};
@@ -187,6 +191,28 @@ void announceProcess() {
     int64_t t[2] = {currentTid(), now};
     std::string_view threadName[1] = {comm};
     ProcessWriter::emitMeta(capture::MetaKind::ThreadStart, t, 2, threadName, 1);
+}
+
+void recordMainThreadName() {
+    if (!ProcessWriter::active() || ProcessWriter::inVforkChild()) return;
+    ProcessWriter::ToolScope scope;
+    char comm[17] = {};
+    if (currentTid() == ProcessWriter::pid()) {
+        prctl(PR_GET_NAME, comm, 0, 0, 0);
+    } else {  // /proc/self/comm is the thread group leader's, the main thread's
+        const int fd = static_cast<int>(
+            syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC));
+        if (fd < 0) return;
+        const long n = syscall(SYS_read, fd, comm, sizeof comm - 1);
+        syscall(SYS_close, fd);
+        if (n <= 0) return;
+        comm[n] = 0;
+        if (comm[n - 1] == '\n') comm[n - 1] = 0;
+    }
+    if (!comm[0]) return;
+    const int64_t ints[2] = {ProcessWriter::pid(), capture::nowNs()};
+    const std::string_view name[1] = {comm};
+    ProcessWriter::emitMeta(capture::MetaKind::ThreadName, ints, 2, name, 1);
 }
 
 void afterForkChild() {
@@ -207,6 +233,14 @@ char** prepareExec(char* const envp[]) {
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
+    recordMainThreadName();
+    if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
+        // Exec from a thread that is not the main one: its id ends here (it goes on as the main
+        // thread's, in the new image), and the kernel records no exit for it.
+        ProcessWriter::ToolScope scope;
+        const int64_t ints[2] = {tid, capture::nowNs()};
+        ProcessWriter::emitMeta(capture::MetaKind::ThreadEnd, ints, 2);
+    }
     ProcessWriter::shutdown(capture::ExitHow::Exec, 0, 0);
     return withOurEnvironment(envp);
 }

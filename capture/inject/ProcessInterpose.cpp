@@ -573,6 +573,7 @@ SL_EXPORT void _exit(int code) {
     if (!ProcessWriter::inVforkChild()) {  // a vfork child has nothing to flush
         g_osrtOn.store(false);
         runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
+        recordMainThreadName();
         ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
     }
     real__exit.get()(code);

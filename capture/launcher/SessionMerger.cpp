@@ -663,8 +663,17 @@ void SessionMerger::processForked(int64_t pid, int64_t parent, int64_t time) {
                     (parentInfo.imageTime == kUnknownTime || time < parentInfo.imageTime);
         it = m_procs.find(pid);
     }
-    if (it->second.creator) return;
     ProcInfo& p = it->second;
+    // Known already, without a name: its parent recorded reaping it, and it never announced
+    // itself (a clone or clone3 system call, clone with CLONE_VM, a child after a seal). It
+    // ran its parent's image.
+    if (p.p.name.empty() && !p.announced)
+        if (const auto from = m_procs.find(parent); from != m_procs.end()) {
+            p.kernelOnly = p.kernelOnly || p.streams == 0;
+            p.p.name = from->second.p.name;
+            p.p.commandLine = from->second.p.commandLine;
+        }
+    if (p.creator) return;
     p.creator = parent;
     if (p.p.start == kUnknownTime || time < p.p.start) p.p.start = time;
 }
@@ -692,7 +701,12 @@ void SessionMerger::threadExited(int64_t pid, int64_t tid, int64_t time) {
     if (p.kernelExit == kUnknownTime || time > p.kernelExit) p.kernelExit = time;
     if (tid == pid) p.mainThreadExit = time;
     auto t = m_threads.find({pid, tid});
-    if (t != m_threads.end() && t->second.end == kUnknownTime) t->second.end = time;
+    if (t == m_threads.end()) return;
+    // The main thread's id exits twice when another thread execs: the old leader at the exec
+    // (the exec'ing thread takes its id and goes on in the new image), then the process. The
+    // last is its end.
+    if (t->second.end == kUnknownTime || (tid == pid && time > t->second.end))
+        t->second.end = time;
 }
 
 void SessionMerger::findOrphans() {
@@ -830,7 +844,9 @@ void SessionMerger::finish(int64_t sessionEnd) {
                        "statically linked program (no loader to preload our module), a setuid "
                        "or setgid program (the loader ignores LD_PRELOAD), an exec by a program "
                        "we do not trace (or by a direct system call) with LD_PRELOAD removed "
-                       "from its environment"
+                       "from its environment, a child of a clone or clone3 system call (or of "
+                       "clone with CLONE_VM) that did not exec, a child of a process that had "
+                       "sandboxed itself (capture.sandboxed)"
                      : std::string()));
     // Processes that could learn only their namespace's pid: their rows may merge processes of
     // different namespaces, and the kernel's records of them land on rows of their own.
