@@ -17,6 +17,7 @@
 #include "capture/common/SessionEnv.h"
 #include "capture/cupti/CudaBacktrace.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/OpenCalls.h"
 #include "capture/inject/NativeBacktrace.h"
 #include "capture/inject/PythonBacktrace.h"
 #include "model/core/EventColumns.h"
@@ -123,6 +124,7 @@ __attribute__((destructor(101))) void onUnload() {
     if (ProcessWriter::inVforkChild()) return;  // exit() in a vfork child: the parent's state
     g_osrtOn.store(false);
     noteOpenMpWithoutOmpt();
+    recordOpenCalls(capture::nowNs(), true);
     recordMainThreadName();
     ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
 }
@@ -222,6 +224,7 @@ void afterForkChild() {
 void forkChildSetUp(bool trace, bool sharesFiles) {
     ProcessWriter::setAnnouncer(announceProcess);  // when the child's stream opens (lazily)
     ProcessWriter::onForkChild(trace, sharesFiles);
+    openCallsAfterFork();
     nvtxForgetWindowOwner();
     nbt::afterForkChild();
     if (!ProcessWriter::active()) g_osrtOn.store(false);
@@ -233,6 +236,7 @@ char** prepareExec(char* const envp[]) {
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
+    recordOpenCalls(capture::nowNs(), true);  // the other threads end with this image
     recordMainThreadName();
     if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
         // Exec from a thread that is not the main one: its id ends here (it goes on as the main

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/OpenCalls.h"
 
 namespace sl::inject {
 namespace {
@@ -34,7 +35,9 @@ inline R timed(capture::CachedString& name, const char* text, F real, A... args)
         ProcessWriter::inTool())
         return real(args...);
     int64_t t0 = capture::nowNs();
+    const OpenCall open = openCallBegin(name, text, t0);  // recorded at the end if never back
     R r = real(args...);
+    openCallEnd(open);
     int64_t t1 = capture::nowNs();
     if (__builtin_expect(t1 - t0 >= g_config.osrtThresholdNs, 0)) {
         int e = errno;

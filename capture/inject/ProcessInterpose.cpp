@@ -20,6 +20,7 @@
 #include "capture/common/ExecCheck.h"
 #include "capture/common/PidQuery.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/OpenCalls.h"
 
 extern char** environ;
 
@@ -245,6 +246,8 @@ pthread_once_t g_endKeyOnce = PTHREAD_ONCE_INIT;
 
 void threadEnded(void*) {
     if (!ProcessWriter::active()) return;
+    recordOpenCalls(capture::nowNs(), false);  // cancelled inside a call
+    releaseOpenCallSlot();
     ProcessWriter::ToolScope scope;
     char comm[17] = {};
     prctl(PR_GET_NAME, comm, 0, 0, 0);
@@ -295,7 +298,10 @@ pid_t timedWait4(Wait4Fn real, capture::CachedString& name, const char* label, p
     if (ProcessWriter::inTool()) return real(pid, status, options, ru);
     const bool inWindow = capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = capture::nowNs();
+    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
+    const OpenCall open = marked ? openCallBegin(name, label, t0) : OpenCall{};
     pid_t r = real(pid, st, options, ru);
+    openCallEnd(open);
     int64_t t1 = capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
@@ -573,6 +579,7 @@ SL_EXPORT void _exit(int code) {
     if (!ProcessWriter::inVforkChild()) {  // a vfork child has nothing to flush
         g_osrtOn.store(false);
         runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
+        recordOpenCalls(sl::capture::nowNs(), true);
         recordMainThreadName();
         ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
     }
@@ -626,7 +633,10 @@ SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
     if (ProcessWriter::inTool()) return real_waitpid.get()(pid, status, options);
     const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = sl::capture::nowNs();
+    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
+    const sl::inject::OpenCall open = marked ? sl::inject::openCallBegin(name, "waitpid", t0) : sl::inject::OpenCall{};
     pid_t r = real_waitpid.get()(pid, st, options);
+    sl::inject::openCallEnd(open);
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
@@ -659,7 +669,10 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
     if (ProcessWriter::inTool()) return real_waitid.get()(idtype, id, info, options);
     const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
     int64_t t0 = sl::capture::nowNs();
+    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
+    const sl::inject::OpenCall open = marked ? sl::inject::openCallBegin(name, "waitid", t0) : sl::inject::OpenCall{};
     int r = real_waitid.get()(idtype, id, info, options);
+    sl::inject::openCallEnd(open);
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r == 0 && info && info->si_pid > 0 && !(options & WNOWAIT)) {

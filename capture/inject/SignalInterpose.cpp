@@ -15,6 +15,7 @@
 #include <signal.h>
 
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/OpenCalls.h"
 
 namespace sl::inject {
 namespace {
@@ -46,6 +47,7 @@ void flushHandler(int sig, siginfo_t*, void*) {
     // A vfork child has nothing to flush (and the state is its parent's).
     if (!ProcessWriter::inVforkChild()) {
         g_osrtOn.store(false);
+        recordOpenCalls(capture::nowNs(), true);  // this thread's too, when the signal cut it short
         runFinalFlushHooks(capture::ExitHow::Signal);
         ProcessWriter::shutdown(capture::ExitHow::Signal, 0, sig);
     }

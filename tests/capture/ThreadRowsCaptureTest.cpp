@@ -83,5 +83,30 @@ TEST(ThreadRows, ChildOfARawClone3HasItsParentsName) {
     EXPECT_NE(untracedReason(*r).find("clone3"), std::string::npos) << untracedReason(*r);
 }
 
+// OS runtime calls still blocked when their process ended or their thread was cancelled were
+// not recorded at all (a call is recorded as it returns): the threads showed as idle.
+TEST(ThreadRows, CallsStillBlockedAtTheEndAreRecordedAndCounted) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("x.rep"), {"-s", "none"}, {client("blocked_calls"), "exit"}), 0);
+    auto r = load(dir.file("x.rep"));
+    ASSERT_TRUE(r);
+    for (const char* call : {"read", "pthread_mutex_lock"}) {
+        const auto calls = events(*r, EventKind::OsRuntime, call);
+        bool blocked = false;
+        for (const auto& c : calls) blocked = blocked || c.end - c.start >= 150'000'000;
+        EXPECT_TRUE(blocked) << call << ": " << calls.size() << " calls";
+    }
+    EXPECT_EQ(diagnostic(*r, "osrt.calls_unfinished"), 2);
+
+    ASSERT_EQ(profile(dir.file("c.rep"), {"-s", "none"}, {client("blocked_calls"), "cancel"}), 0);
+    auto c = load(dir.file("c.rep"));
+    ASSERT_TRUE(c);
+    const auto sleeps = events(*c, EventKind::OsRuntime, "sleep");
+    ASSERT_EQ(sleeps.size(), 1u);
+    EXPECT_GE(sleeps[0].end - sleeps[0].start, 80'000'000);
+    EXPECT_LT(sleeps[0].end - sleeps[0].start, 2'000'000'000);
+    EXPECT_EQ(diagnostic(*c, "osrt.calls_unfinished"), 1);
+}
+
 }  // namespace
 }  // namespace sl::test

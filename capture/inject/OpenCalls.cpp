@@ -1,0 +1,125 @@
+#include "capture/inject/OpenCalls.h"
+
+#include <atomic>
+#include <cstdio>
+
+#include "capture/common/Clock.h"
+#include "capture/inject/InjectCommon.h"
+#include "model/core/EventColumns.h"
+
+namespace sl::inject {
+namespace {
+
+struct Slot {
+    std::atomic<bool> used{false};
+    std::atomic<int64_t> tid{0};
+    std::atomic<int64_t> start{0};  // 0: in no call
+    std::atomic<capture::CachedString*> name{nullptr};
+    std::atomic<const char*> text{nullptr};
+};
+constexpr int kSlots = 4096;
+Slot g_slots[kSlots];
+std::atomic<int> g_hint{0};
+// 0: none taken yet, -1: the table was full, else the slot's index + 1.
+thread_local int t_slot SL_CAPTURE_TLS = 0;
+
+int slotOfThisThread() {
+    if (t_slot != 0) return t_slot;
+    const int from = g_hint.load(std::memory_order_relaxed);
+    for (int k = 0; k < kSlots; ++k) {
+        const int i = (from + k) % kSlots;
+        bool free = false;
+        if (g_slots[i].used.load(std::memory_order_relaxed) ||
+            !g_slots[i].used.compare_exchange_strong(free, true))
+            continue;
+        g_slots[i].start.store(0, std::memory_order_relaxed);
+        g_slots[i].tid.store(currentTid(), std::memory_order_relaxed);
+        g_hint.store(i + 1, std::memory_order_relaxed);
+        return t_slot = i + 1;
+    }
+    return t_slot = -1;
+}
+
+// Records slot `s`'s open call, if any and long enough; true when it did.
+bool recordOpen(Slot& s, int64_t now) {
+    const int64_t start = s.start.load(std::memory_order_acquire);
+    capture::CachedString* name = s.name.load(std::memory_order_relaxed);
+    const char* text = s.text.load(std::memory_order_relaxed);
+    if (start == 0 || !name || !text || now - start < g_config.osrtThresholdNs) return false;
+    s.start.store(0, std::memory_order_relaxed);  // once
+    OsRuntimeCall call;  // never returned: no result
+    call.result = -1;
+    call.errnum = 0;
+    const auto cols = columnsOf(call);
+    return ProcessWriter::emitEvent(EventKind::OsRuntime, s.tid.load(std::memory_order_relaxed),
+                                    start, now, name->get(text), cols.data(),
+                                    static_cast<int>(cols.size()));
+}
+
+}  // namespace
+
+OpenCall openCallBegin(capture::CachedString& name, const char* text, int64_t start) {
+    OpenCall call{slotOfThisThread(), 0, nullptr, nullptr};
+    if (call.slot <= 0) return call;
+    Slot& s = g_slots[call.slot - 1];
+    call.prevStart = s.start.load(std::memory_order_relaxed);
+    if (__builtin_expect(call.prevStart != 0, 0)) {  // inside another call (a signal handler's)
+        call.prevName = s.name.load(std::memory_order_relaxed);
+        call.prevText = s.text.load(std::memory_order_relaxed);
+    }
+    s.name.store(&name, std::memory_order_relaxed);
+    s.text.store(text, std::memory_order_relaxed);
+    s.start.store(start, std::memory_order_release);
+    return call;
+}
+
+void openCallEnd(const OpenCall& call) {
+    if (call.slot <= 0) return;
+    Slot& s = g_slots[call.slot - 1];
+    if (__builtin_expect(call.prevStart != 0, 0)) {
+        s.name.store(call.prevName, std::memory_order_relaxed);
+        s.text.store(call.prevText, std::memory_order_relaxed);
+    }
+    s.start.store(call.prevStart, std::memory_order_release);
+}
+
+void recordOpenCalls(int64_t now, bool everyThread) {
+    if (!ProcessWriter::active() || ProcessWriter::inVforkChild()) return;
+    ProcessWriter::ToolScope scope;
+    int64_t recorded = 0;
+    if (everyThread) {
+        for (Slot& s : g_slots)
+            if (s.used.load(std::memory_order_acquire)) recorded += recordOpen(s, now);
+    } else if (t_slot > 0) {
+        recorded += recordOpen(g_slots[t_slot - 1], now);
+    }
+    if (recorded == 0) return;
+    char reason[200];
+    std::snprintf(reason, sizeof reason,
+                  "OS runtime calls still blocked when their %s ended (a call is recorded as it "
+                  "returns): shown ending then, result -1",
+                  everyThread ? "process" : "thread");
+    std::string_view strs[2] = {"osrt.calls_unfinished", reason};
+    ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, &recorded, 1, strs, 2);
+}
+
+void releaseOpenCallSlot() {
+    if (t_slot <= 0) return;
+    Slot& s = g_slots[t_slot - 1];
+    s.start.store(0, std::memory_order_relaxed);
+    s.used.store(false, std::memory_order_release);
+    t_slot = 0;
+}
+
+void openCallsAfterFork() {
+    for (int i = 0; i < kSlots; ++i) {
+        // Only slots in use are written: a write to each would copy the table's pages (48 of
+        // them) into every forked child.
+        if (i == t_slot - 1 || !g_slots[i].used.load(std::memory_order_relaxed)) continue;
+        g_slots[i].start.store(0, std::memory_order_relaxed);
+        g_slots[i].used.store(false, std::memory_order_relaxed);
+    }
+    if (t_slot > 0) g_slots[t_slot - 1].tid.store(currentTid(), std::memory_order_relaxed);
+}
+
+}  // namespace sl::inject
