@@ -20,6 +20,7 @@ struct Slot {
 constexpr int kSlots = 4096;
 Slot g_slots[kSlots];
 std::atomic<int> g_hint{0};
+std::atomic<int> g_end{0};  // one past the highest slot ever taken: the scans stop there
 // 0: none taken yet, -1: the table was full, else the slot's index + 1.
 thread_local int t_slot SL_CAPTURE_TLS = 0;
 
@@ -35,6 +36,9 @@ int slotOfThisThread() {
         g_slots[i].start.store(0, std::memory_order_relaxed);
         g_slots[i].tid.store(currentTid(), std::memory_order_relaxed);
         g_hint.store(i + 1, std::memory_order_relaxed);
+        for (int end = g_end.load(std::memory_order_relaxed);
+             end < i + 1 && !g_end.compare_exchange_weak(end, i + 1);) {
+        }
         return t_slot = i + 1;
     }
     return t_slot = -1;
@@ -88,8 +92,9 @@ void recordOpenCalls(int64_t now, bool everyThread) {
     ProcessWriter::ToolScope scope;
     int64_t recorded = 0;
     if (everyThread) {
-        for (Slot& s : g_slots)
-            if (s.used.load(std::memory_order_acquire)) recorded += recordOpen(s, now);
+        const int end = g_end.load(std::memory_order_acquire);
+        for (int i = 0; i < end; ++i)
+            if (g_slots[i].used.load(std::memory_order_acquire)) recorded += recordOpen(g_slots[i], now);
     } else if (t_slot > 0) {
         recorded += recordOpen(g_slots[t_slot - 1], now);
     }
@@ -112,9 +117,10 @@ void releaseOpenCallSlot() {
 }
 
 void openCallsAfterFork() {
-    for (int i = 0; i < kSlots; ++i) {
-        // Only slots in use are written: a write to each would copy the table's pages (48 of
-        // them) into every forked child.
+    const int end = g_end.load(std::memory_order_relaxed);
+    for (int i = 0; i < end; ++i) {
+        // Only slots in use are written, up to the highest ever taken: touching the whole table
+        // would fault its 48 pages into every forked child.
         if (i == t_slot - 1 || !g_slots[i].used.load(std::memory_order_relaxed)) continue;
         g_slots[i].start.store(0, std::memory_order_relaxed);
         g_slots[i].used.store(false, std::memory_order_relaxed);
