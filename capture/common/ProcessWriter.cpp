@@ -660,9 +660,22 @@ bool takeBudget(int64_t cap) {
     return false;
 }
 
+// The budget for one more buffer, writing the queue first where that frees it. While another
+// thread writes it (threads ending together, each finding the budget spent), this one waits for
+// that (bounded: 20 ms) instead of dropping its records.
+bool takeBudgetOrWriteQueue(int64_t cap) {
+    for (int waited = 0; !takeBudget(cap); ++waited) {
+        if (writeQueueHere()) continue;
+        if (waited >= 200 || g_writerRunning.load(std::memory_order_acquire) != kWriterStarting)
+            return false;
+        sleepNs(100'000);
+    }
+    return true;
+}
+
 Buffer* allocBuffer(ThreadState* t) {
     int64_t cap = g_bufferBytes;
-    if (!takeBudget(cap) && !(writeQueueHere() && takeBudget(cap))) return nullptr;
+    if (!takeBudgetOrWriteQueue(cap)) return nullptr;
     Buffer* b = takePooledOrSlot();  // a slot keeps the capacity its backing gives it
     if (!b) {
         b = static_cast<Buffer*>(std::malloc(sizeof(Buffer) + static_cast<size_t>(cap)));

@@ -58,6 +58,16 @@ void restoreTerminalOutputStops() {
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
+bool tookGroupOutputStop() {
+    if (!g_ttouBlocked || g_ttouWasBlocked) return false;
+    sigset_t pending, only;
+    if (sigpending(&pending) != 0 || sigismember(&pending, SIGTTOU) != 1) return false;
+    sigemptyset(&only);
+    sigaddset(&only, SIGTTOU);
+    const timespec none{0, 0};
+    return sigtimedwait(&only, nullptr, &none) == SIGTTOU;
+}
+
 bool inTerminalForeground() {
     for (int fd = 0; fd <= 2; ++fd) {
         const pid_t foreground = tcgetpgrp(fd);

@@ -27,6 +27,10 @@ void stopAsTheProgramDid(int sig);
 // exec (the program's own writes stop it as without the profiler).
 void blockTerminalOutputStops();
 void restoreTerminalOutputStops();
+// Whether the terminal sent SIGTTOU to the job's whole process group, the profiler included
+// (the program wrote to it in the background under tostop): the pending, blocked signal is
+// taken, for the profiler to stop as its default action would have stopped it.
+bool tookGroupOutputStop();
 
 // After the profiler was continued: continues `root` if it is still stopped once a SIGCONT to
 // its process group (the shell's fg or bg) has had the time to reach it. True when it sent one.

@@ -548,7 +548,11 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // processes of the tree stopping are theirs: the shell does not see them either. A
             // stop that is over was the group's, ours included (SIGTTIN from the terminal,
             // which the profiler does not catch), and the shell's fg has ended it already.
-            if (r == child && isStopped(child) && inTerminalForeground())
+            // SIGTTOU of the program's own write under tostop went to the group: the profiler,
+            // which blocks it for its own lines, stops as it did before (the shell says
+            // "Stopped (tty output)" and fg continues both), in the background too.
+            if (r == child && isStopped(child) &&
+                (inTerminalForeground() || (WSTOPSIG(st) == SIGTTOU && tookGroupOutputStop())))
                 stopAsTheProgramDid(WSTOPSIG(st));
             continue;
         }

@@ -104,7 +104,7 @@ TEST(JobControl, BackgroundReadStopsTheJobAndFgGivesItTheTerminal) {
 // Under `stty tostop` a background job that writes to the terminal is stopped (SIGTTOU to its
 // process group). The program here never does, but the profiler's "capture running" line did:
 // the job, the program with it, stood "Stopped (tty output)" until someone typed fg.
-TEST(JobControl, BackgroundJobUnderTostopIsNotStoppedByTheProfilersLines) {
+TEST(JobControl, BackgroundJobUnderTostopStopsForTheProgramsWritesOnly) {
     TerminalSession t;
     if (!t.ok()) GTEST_SKIP() << "no pty or no /bin/bash";
     CaptureDir dir;
@@ -118,12 +118,27 @@ TEST(JobControl, BackgroundJobUnderTostopIsNotStoppedByTheProfilersLines) {
         done = seen.find("Done") != std::string::npos;
         stopped = seen.find("Stopped") != std::string::npos;
     }
-    t.type("stty -tostop\n");
     EXPECT_FALSE(stopped) << t.shown();
     EXPECT_TRUE(done) << t.shown();
     t.type("cat '" + dir.file("out") + "'\n");
     EXPECT_TRUE(t.waitFor("ran-2")) << t.shown();
     EXPECT_TRUE(load(dir.file("tostop.rep"))) << t.shown();
+    // The program's own write stops the job, the profiler with it (it blocks SIGTTOU for its
+    // lines: it once stayed running, so the shell said "Running" and fg never continued the
+    // program), and fg continues both.
+    t.type(std::string("'") + SIGHTLINE_CLI + "' profile -q true -f true -o '" +
+           dir.file("writes.rep") + "' sh -c 'echo wrote-$((2+2))' &\n");
+    stopped = false;
+    for (int i = 0; i < 40 && !stopped; ++i) {
+        t.type("jobs\n");
+        stopped = t.since(500).find("Stopped") != std::string::npos;
+    }
+    EXPECT_TRUE(stopped) << t.shown();
+    t.type("fg\n");
+    EXPECT_TRUE(t.waitFor("wrote-4")) << t.shown();
+    EXPECT_TRUE(lastExitCodeIs(t, 0)) << t.shown();
+    t.type("stty -tostop\n");
+    EXPECT_TRUE(load(dir.file("writes.rep"))) << t.shown();
 }
 
 // After Ctrl+Z, SIGCONT to the profiler alone (kill -CONT <its pid>, not the job's group, which

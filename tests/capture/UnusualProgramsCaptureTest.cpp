@@ -27,6 +27,16 @@ TEST(UnusualPrograms, ThousandsOfShortThreadsLoseNothingAfterThem) {
     EXPECT_EQ(diagnostic(*r, "events.dropped"), 0);
     EXPECT_EQ(diagnostic(*r, "nvtx.ranges_dropped"), 0);
     EXPECT_EQ(diagnostic(*r, "metadata.dropped"), 0);
+    // Detached, eight at a time: threads ending together each found the budget spent while
+    // another wrote the queue, and dropped their records.
+    ASSERT_EQ(profile(dir.file("d.rep"), {"-s", "none", "--cpuctxsw", "none"},
+                      {client("thread_churn"), "20000", "8"}),
+              0);
+    auto d = load(dir.file("d.rep"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(events(*d, EventKind::NvtxRange, "short").size(), 60000u);
+    EXPECT_EQ(diagnostic(*d, "nvtx.ranges_dropped"), 0);
+    EXPECT_EQ(diagnostic(*d, "events.dropped"), 0);
 }
 
 // A pop without a push returned 0 (NVTX: negative for an error), and a made-up registered
