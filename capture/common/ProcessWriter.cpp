@@ -860,6 +860,10 @@ void ProcessWriter::seal() {
     g_arena.releaseDescriptor();  // its mapping stays: a thread may still hold a buffer in it
 }
 
+bool ProcessWriter::recordedNothing() {
+    return g_lazyPending.load(std::memory_order_relaxed);
+}
+
 int64_t ProcessWriter::forkedAt() {
     return g_forkedAt;
 }

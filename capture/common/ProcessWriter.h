@@ -78,6 +78,10 @@ public:
     // In a forked child (whose stream opens at its first record): when it was forked, the start
     // of its process and main thread. 0 in an image the loader started.
     static int64_t forkedAt();
+    // A forked child that has recorded nothing yet (its stream not opened): an exec then
+    // leaves no stream of it, and nothing should be recorded only to say what the new image
+    // announces anyway.
+    static bool recordedNothing();
     // Whether `fd` is one of this module's files, its stream or its buffer arena, and still
     // names it (interposers refuse to close it).
     static bool ownsFd(int fd);

@@ -95,6 +95,11 @@ void uninstallSignalHandlers();
 // Before a seccomp filter or strict mode: the process's capture ends here, complete
 // (SeccompInterpose.cpp). Idempotent.
 void sealForSandbox(const char* how);
+// Whether a seccomp filter with these flags and program pointer can be installed (a failing call,
+// such as libseccomp's probes, must not end the capture).
+bool filterCanInstall(unsigned long flags, unsigned long program);
+// Takes our variables (and our module's LD_PRELOAD entry) out of the process's environment.
+void removeOurEnvironment();
 
 // The calling thread's kernel tid (cached; refreshed after fork).
 int64_t currentTid();

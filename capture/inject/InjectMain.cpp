@@ -236,8 +236,10 @@ char** prepareExec(char* const envp[]) {
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
-    recordOpenCalls(capture::nowNs(), true);  // the other threads end with this image
-    recordMainThreadName();
+    if (!ProcessWriter::recordedNothing()) {  // a forked child's exec opens no stream for it
+        recordOpenCalls(capture::nowNs(), true);  // the other threads end with this image
+        recordMainThreadName();
+    }
     if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
         // Exec from a thread that is not the main one: its id ends here (it goes on as the main
         // thread's, in the new image), and the kernel records no exit for it.
@@ -285,42 +287,74 @@ std::string preloadWithOurs(std::string_view theirs) {
 }
 }  // namespace
 
-// After a seal (seccomp, ProcessWriter::seal) the next image runs without the module, as it
-// would without the profiler: the filter, which it keeps, could refuse the loader's opening of
-// the module (an error line on the program's stderr) and the calls the module makes. Our
-// variables as the launcher set them are left out, and our module from LD_PRELOAD. Leaked (as
-// the copy below) unless `copy` takes it.
+// Whether "NAME=value" is one of ours: a SIGHTLINE_ variable (the CUDA module's too), or one the
+// launcher set with this value (the injection paths); LD_PRELOAD is edited, not dropped.
+bool isOurVariable(std::string_view entry) {
+    if (entry.starts_with("SIGHTLINE_")) return true;
+    if (entry.starts_with("LD_PRELOAD=") || !g_savedEnv) return false;
+    for (const auto& kv : *g_savedEnv)
+        if (entry == kv) return true;
+    return false;
+}
+
+// A preload list less our module ("" when nothing else was in it).
+std::string preloadWithoutOurs(std::string_view list) {
+    const std::string_view ours = ownPath();
+    std::string kept;
+    for (size_t at = 0; at <= list.size();) {
+        size_t end = list.find_first_of(": ", at);
+        if (end == std::string_view::npos) end = list.size();
+        const std::string_view one = list.substr(at, end - at);
+        if (!one.empty() && one != ours) (kept += kept.empty() ? "" : ":") += one;
+        at = end + 1;
+    }
+    return kept;
+}
+
+// After a seal (seccomp, ProcessWriter::seal) what the process runs next runs without the
+// module, as it would without the profiler: the filter, which it keeps, could refuse the
+// loader's opening of the module (an error line on the program's stderr) and the calls the
+// module makes. An explicit environment (exec*, posix_spawn) is copied without our variables
+// and our module's LD_PRELOAD entry; leaked (as the copy below) unless `copy` takes it.
 char** withoutOurEnvironment(char* const envp[], EnvironmentCopy* copy) {
     size_t n = 0;
     for (char* const* e = envp; e && *e; ++e) ++n;
     auto** out = static_cast<char**>(std::calloc(n + 1, sizeof(char*)));
     if (!out) return const_cast<char**>(envp);
     if (copy) copy->array = out;
-    const std::string_view ours = ownPath();
     size_t k = 0;
     for (size_t i = 0; i < n; ++i) {
         const std::string_view entry = envp[i];
-        if (entry.starts_with("LD_PRELOAD=") && !ours.empty() && hasPreload(entry.substr(11), ours)) {
-            std::string kept;
-            const std::string_view list = entry.substr(11);
-            for (size_t at = 0; at <= list.size();) {
-                size_t end = list.find_first_of(": ", at);
-                if (end == std::string_view::npos) end = list.size();
-                const std::string_view one = list.substr(at, end - at);
-                if (!one.empty() && one != ours) (kept += kept.empty() ? "" : ":") += one;
-                at = end + 1;
-            }
+        if (entry.starts_with("LD_PRELOAD=")) {
+            const std::string kept = preloadWithoutOurs(entry.substr(11));
             if (kept.empty()) continue;
             char* dup = strdup(("LD_PRELOAD=" + kept).c_str());
             if (copy) copy->preload = dup;
             if (dup) out[k++] = dup;
-            continue;
+        } else if (!isOurVariable(entry)) {
+            out[k++] = envp[i];
         }
-        bool isOurs = false;
-        for (const auto& kv : *g_savedEnv) isOurs = isOurs || entry == kv;
-        if (!isOurs) out[k++] = envp[i];
     }
     return out;
+}
+
+// The process's own environment loses the same (at the seal): what it starts from environ
+// without an exec interposer (system, popen: glibc's posix_spawn inside libc; fexecve; a raw
+// execve) would carry the module into the sandbox.
+void removeOurEnvironment() {
+    std::vector<std::string> names;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry = *e;
+        if (isOurVariable(entry)) names.emplace_back(entry.substr(0, entry.find('=')));
+    }
+    for (const std::string& name : names) unsetenv(name.c_str());
+    if (const char* preload = std::getenv("LD_PRELOAD")) {
+        const std::string kept = preloadWithoutOurs(preload);
+        if (kept.empty())
+            unsetenv("LD_PRELOAD");
+        else if (kept != preload)
+            setenv("LD_PRELOAD", kept.c_str(), 1);
+    }
 }
 
 // The environment an exec'd program gets: the program's, with our variables it dropped put

@@ -44,20 +44,32 @@ int slotOfThisThread() {
     return t_slot = -1;
 }
 
-// Records slot `s`'s open call, if any and long enough; true when it did.
-bool recordOpen(Slot& s, int64_t now) {
+// Records slot `s`'s open call, if any and long enough, with its count for the merge
+// (osrt.calls_unfinished, per thread: a thread the merge finds to be the capture's own, such as
+// CUPTI's, is left out of both); true when it did.
+bool recordOpen(Slot& s, int64_t now, const char* when) {
     const int64_t start = s.start.load(std::memory_order_acquire);
     capture::CachedString* name = s.name.load(std::memory_order_relaxed);
     const char* text = s.text.load(std::memory_order_relaxed);
     if (start == 0 || !name || !text || now - start < g_config.osrtThresholdNs) return false;
     s.start.store(0, std::memory_order_relaxed);  // once
+    const int64_t tid = s.tid.load(std::memory_order_relaxed);
     OsRuntimeCall call;  // never returned: no result
     call.result = -1;
     call.errnum = 0;
     const auto cols = columnsOf(call);
-    return ProcessWriter::emitEvent(EventKind::OsRuntime, s.tid.load(std::memory_order_relaxed),
-                                    start, now, name->get(text), cols.data(),
-                                    static_cast<int>(cols.size()));
+    if (!ProcessWriter::emitEvent(EventKind::OsRuntime, tid, start, now, name->get(text),
+                                  cols.data(), static_cast<int>(cols.size())))
+        return false;
+    char reason[200];
+    std::snprintf(reason, sizeof reason,
+                  "OS runtime calls still blocked when their %s ended (a call is recorded as it "
+                  "returns): shown ending then, result -1",
+                  when);
+    const int64_t ints[2] = {1, tid};
+    std::string_view strs[2] = {"osrt.calls_unfinished", reason};
+    ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, ints, 2, strs, 2);
+    return true;
 }
 
 }  // namespace
@@ -90,22 +102,13 @@ void openCallEnd(const OpenCall& call) {
 void recordOpenCalls(int64_t now, bool everyThread) {
     if (!ProcessWriter::active() || ProcessWriter::inVforkChild()) return;
     ProcessWriter::ToolScope scope;
-    int64_t recorded = 0;
     if (everyThread) {
         const int end = g_end.load(std::memory_order_acquire);
         for (int i = 0; i < end; ++i)
-            if (g_slots[i].used.load(std::memory_order_acquire)) recorded += recordOpen(g_slots[i], now);
+            if (g_slots[i].used.load(std::memory_order_acquire)) recordOpen(g_slots[i], now, "process");
     } else if (t_slot > 0) {
-        recorded += recordOpen(g_slots[t_slot - 1], now);
+        recordOpen(g_slots[t_slot - 1], now, "thread");
     }
-    if (recorded == 0) return;
-    char reason[200];
-    std::snprintf(reason, sizeof reason,
-                  "OS runtime calls still blocked when their %s ended (a call is recorded as it "
-                  "returns): shown ending then, result -1",
-                  everyThread ? "process" : "thread");
-    std::string_view strs[2] = {"osrt.calls_unfinished", reason};
-    ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, &recorded, 1, strs, 2);
 }
 
 void releaseOpenCallSlot() {

@@ -714,9 +714,10 @@ SL_EXPORT int prctl(int option, ...) {
     unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
     unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
     va_end(ap);
-    if (option == PR_SET_SECCOMP && (a2 == SECCOMP_MODE_STRICT || a2 == SECCOMP_MODE_FILTER))
-        sealForSandbox(a2 == SECCOMP_MODE_STRICT ? "prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)"
-                                                 : "prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)");
+    if (option == PR_SET_SECCOMP && a2 == SECCOMP_MODE_STRICT)
+        sealForSandbox("prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)");
+    else if (option == PR_SET_SECCOMP && a2 == SECCOMP_MODE_FILTER && filterCanInstall(0, a3))
+        sealForSandbox("prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)");
     int r = real_prctl.get()(option, a2, a3, a4, a5);
     if (r == 0 && option == PR_SET_NAME && !ProcessWriter::inTool())
         recordThreadName(currentTid(), reinterpret_cast<const char*>(a2));

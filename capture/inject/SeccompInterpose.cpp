@@ -11,6 +11,7 @@
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -19,6 +20,16 @@
 #include "capture/inject/InjectCommon.h"
 
 namespace sl::inject {
+
+// Whether a filter install with these arguments can succeed: libseccomp's feature probes
+// (seccomp_api_get) make calls that fail on purpose (strict mode with flags 1, a filter with no
+// program: EINVAL, EFAULT) and must not end a capture. The kernel refuses a filter without
+// no_new_privs to a process lacking CAP_SYS_ADMIN (EACCES; approximated by euid 0).
+bool filterCanInstall(unsigned long flags, unsigned long program) {
+    constexpr unsigned long kKnownFlags = 0x3f;  // SECCOMP_FILTER_FLAG_* up to WAIT_KILLABLE_RECV
+    if (program == 0 || (flags & ~kKnownFlags) != 0) return false;
+    return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 || geteuid() == 0;
+}
 
 void sealForSandbox(const char* how) {
     if (ProcessWriter::sealed() || ProcessWriter::inVforkChild()) return;
@@ -42,6 +53,7 @@ void sealForSandbox(const char* how) {
     ProcessWriter::seal();
     uninstallSignalHandlers();
     capture::CaptureGate::shutOff();
+    removeOurEnvironment();
 }
 
 }  // namespace sl::inject
@@ -49,10 +61,12 @@ void sealForSandbox(const char* how) {
 #if defined(__x86_64__) && defined(__linux__)
 // SyscallStub.S's two C ends (hidden: reached by jumps from the stub only).
 extern "C" long sl_seccomp_syscall(long, long op, long flags, long args) {
-    if (op == SECCOMP_SET_MODE_STRICT || op == SECCOMP_SET_MODE_FILTER)
-        sl::inject::sealForSandbox(op == SECCOMP_SET_MODE_STRICT
-                                       ? "seccomp(SECCOMP_SET_MODE_STRICT)"
-                                       : "seccomp(SECCOMP_SET_MODE_FILTER)");
+    if (op == SECCOMP_SET_MODE_STRICT && flags == 0 && args == 0)
+        sl::inject::sealForSandbox("seccomp(SECCOMP_SET_MODE_STRICT)");
+    else if (op == SECCOMP_SET_MODE_FILTER &&
+             sl::inject::filterCanInstall(static_cast<unsigned long>(flags),
+                                          static_cast<unsigned long>(args)))
+        sl::inject::sealForSandbox("seccomp(SECCOMP_SET_MODE_FILTER)");
     long r;
     asm volatile("syscall"
                  : "=a"(r)

@@ -918,6 +918,17 @@ void SessionMerger::finish(int64_t sessionEnd) {
     for (const auto& [key, name] : m_categories)
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
     // Step 4: diagnostics.
+    {
+        std::map<int64_t, std::pair<int64_t, std::string>> perProcess;  // the program's threads
+        for (const auto& u : m_unfinishedCalls)
+            if (!isTool(u.pid, u.tid)) {
+                auto& [count, reason] = perProcess[u.pid];
+                count += u.count;
+                if (reason.empty()) reason = u.reason;
+            }
+        for (const auto& [pid, d] : perProcess)
+            m_b.addDiagnostic("osrt.calls_unfinished", d.first, d.second, pid);
+    }
     if (m_noBufferFile.size() == 1) {
         m_b.addDiagnostic("capture.no_buffer_file", 1, m_noBufferFile[0].second,
                           m_noBufferFile[0].first);

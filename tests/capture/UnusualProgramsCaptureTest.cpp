@@ -85,7 +85,7 @@ TEST(UnusualPrograms, ProgramsThatSandboxThemselvesRunAsWithoutTheProfiler) {
     const struct {
         const char* mode;
         int code;
-    } cases[] = {{"filter", 3}, {"syscall", 3}, {"deny", 127}, {"strict", 4}};
+    } cases[] = {{"filter", 3}, {"syscall", 3}, {"deny", 127}, {"strict", 4}, {"system", 7}};
     for (const auto& c : cases) {
         int plainCode = -1, tracedCode = -1;
         const std::string plain = runCapturingStdout({client("sandboxed"), c.mode}, &plainCode);
@@ -104,6 +104,17 @@ TEST(UnusualPrograms, ProgramsThatSandboxThemselvesRunAsWithoutTheProfiler) {
         EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0) << c.mode;
         EXPECT_NE(processWithExit(*r, c.code), nullptr) << c.mode;
     }
+}
+
+// libseccomp's feature probes fail on purpose; they ended the capture of programs that never
+// sandboxed themselves.
+TEST(UnusualPrograms, FailingSeccompCallsDoNotEndTheCapture) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("p.rep"), {}, {client("sandboxed"), "probe"}), 0);
+    auto r = load(dir.file("p.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(events(*r, EventKind::NvtxRange, "after-probe").size(), 1u);
+    EXPECT_EQ(diagnostic(*r, "capture.sandboxed"), 0);
 }
 
 // An environment that fits plain but not with the profiler's variables added: the error said

@@ -8,6 +8,10 @@
 //                      (exit 5) and an exec of `/bin/sh -c "exit 6"` (which cannot load its
 //                      libraries: exit 127, as without a profiler)
 //   sandboxed strict   strict mode: one write, then the exit system call with code 4
+//   sandboxed system   a filter that kills on ftruncate and fallocate (calls a profiler's module
+//                      makes as it starts, the program never), then system("exit 7"): exit 7
+//   sandboxed probe    libseccomp's feature probes (calls that fail: EINVAL, EFAULT), then the
+//                      NVTX range "after-probe": exit 0
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <nvtx3/nvToolsExt.h>
@@ -20,6 +24,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -39,6 +44,14 @@ sock_filter g_denyOpen[] = {
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+
+sock_filter g_killModuleCalls[] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ftruncate, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fallocate, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
 
 template <size_t N>
@@ -77,6 +90,19 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         execl("/bin/sh", "sh", "-c", "exit 6", static_cast<char*>(nullptr));
         return 2;
+    }
+    if (!std::strcmp(mode, "system")) {
+        if (install(g_killModuleCalls, false) != 0) return 1;
+        const int status = std::system("exit 7");
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (!std::strcmp(mode, "probe")) {
+        const long strict = syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 1, nullptr);
+        const long filter = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, nullptr);
+        std::printf("probes %ld %ld\n", strict, filter);
+        nvtxRangePushA("after-probe");
+        nvtxRangePop();
+        return 0;
     }
     if (!std::strcmp(mode, "strict")) {
         prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT);
