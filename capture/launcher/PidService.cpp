@@ -142,7 +142,9 @@ void PidService::answer(int fd) {
         a.pid = threadWithNamespaceTid(peer.pid, -request);
         a.parentPid = a.pid ? peer.pid : 0;
     }
-    if (send(fd, &a, sizeof a, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof a)) ++m_answered;
+    // Counted before the send: the asker may read the count as soon as it has the answer.
+    ++m_answered;
+    if (send(fd, &a, sizeof a, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof a)) --m_answered;
 }
 
 }  // namespace sl::capture
