@@ -35,7 +35,7 @@ using capture::NvtxEndRecord;
 using capture::NvtxRecord;
 using capture::RecordType;
 
-// Our nvtxDomainHandle_t points at one of these (nvtxStringHandle_t: NvtxMessage.h).
+// Our nvtxDomainHandle_t names one of these in g_domainHandles (HandleTable.h).
 // Their stream-local ids are re-defined when the fork generation changes (a child traced
 // before exec).
 struct Domain {
@@ -44,6 +44,7 @@ struct Domain {
     std::string name;
 };
 
+HandleTable<Domain> g_domainHandles;
 std::atomic<uint32_t> g_nextDomain{1};
 std::atomic<uint64_t> g_nextRangeId{1};
 constexpr uint64_t kDroppedRange = 1ull << 63;
@@ -56,9 +57,10 @@ void defineDomain(Domain* d) {
     if (ProcessWriter::emitMeta(MetaKind::DomainCreate, ints, 2, s, 1)) d->definedGen.store(gen);
 }
 
+// A handle we never gave (made up) is taken as the default domain's.
 inline uint32_t domainId(nvtxDomainHandle_t h) {
-    if (!h) return 0;
-    auto* d = reinterpret_cast<Domain*>(h);
+    Domain* d = g_domainHandles.find(reinterpret_cast<uintptr_t>(h));
+    if (!d) return 0;
     if (__builtin_expect(
             d->definedGen.load(std::memory_order_relaxed) != ProcessWriter::generation(), 0))
         defineDomain(d);
@@ -517,13 +519,14 @@ nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
     d->name = name ? name : "";
     if (d->id < kMaxDomains) g_domains[d->id].store(d);
     defineDomain(d);
-    return reinterpret_cast<nvtxDomainHandle_t>(d);
+    const uint64_t handle = g_domainHandles.add(d);  // 0 when full: the default domain's
+    return reinterpret_cast<nvtxDomainHandle_t>(static_cast<uintptr_t>(handle));
 }
 nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name) {
     return domainCreateA(wideToString(name).c_str());
 }
 void NVTX_API domainDestroy(nvtxDomainHandle_t h) {
-    if (!h) return;
+    if (!g_domainHandles.find(reinterpret_cast<uintptr_t>(h))) return;
     // The Domain object stays alive: ranges may still refer to it in flight.
     int64_t ints[2] = {domainId(h), capture::nowNs()};
     ProcessWriter::emitMeta(MetaKind::DomainDestroy, ints, 2);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "capture/common/ProcessWriter.h"
+#include "capture/inject/HandleTable.h"
 
 namespace sl::inject {
 
@@ -20,40 +21,8 @@ struct RegisteredString {
     std::string text;
 };
 
-// Our nvtxStringHandle_t is a 1-based index into this table, not a pointer: a handle we never
-// gave (a made-up or uninitialized value, which NVTX without a tool ignores) then finds
-// nothing instead of crashing the program. Chunks are made as strings are registered and never
-// freed (as NVTX's handles are never released); lookups take no lock.
-class RegisteredStrings {
-public:
-    static constexpr uint64_t kChunk = 1024, kChunks = 4096;  // up to 4 M strings
-    // The handle of `s` (which the table keeps), 0 when the table is full.
-    uint64_t add(RegisteredString* s) {
-        const uint64_t i = m_next.fetch_add(1, std::memory_order_relaxed);
-        if (i >= kChunk * kChunks) return 0;
-        std::atomic<RegisteredString*>* chunk = m_chunks[i / kChunk].load(std::memory_order_acquire);
-        if (!chunk) {
-            auto* fresh = new std::atomic<RegisteredString*>[kChunk]();
-            if (m_chunks[i / kChunk].compare_exchange_strong(chunk, fresh,
-                                                             std::memory_order_acq_rel))
-                chunk = fresh;
-            else
-                delete[] fresh;  // another thread made it: `chunk` is that one now
-        }
-        chunk[i % kChunk].store(s, std::memory_order_release);
-        return i + 1;
-    }
-    RegisteredString* find(uint64_t handle) const {
-        if (handle == 0 || handle > kChunk * kChunks) return nullptr;
-        const auto* chunk = m_chunks[(handle - 1) / kChunk].load(std::memory_order_acquire);
-        return chunk ? chunk[(handle - 1) % kChunk].load(std::memory_order_acquire) : nullptr;
-    }
-
-private:
-    std::atomic<uint64_t> m_next{0};
-    std::atomic<std::atomic<RegisteredString*>*> m_chunks[kChunks] = {};
-};
-inline RegisteredStrings g_registeredStrings;
+// Our nvtxStringHandle_t: a handle of this table (HandleTable.h).
+inline HandleTable<RegisteredString> g_registeredStrings;
 
 // A message as NVTX gives it: ASCII, wide, or a registered handle.
 struct Message {

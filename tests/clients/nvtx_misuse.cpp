@@ -3,7 +3,8 @@
 // wrong one (printed).
 //   1: a pop without a push returns a negative value (NVTX: "< 0 if an error occurs");
 //   2: matched pushes and pops return the levels 0, 1 / 1, 0;
-//   3: a registered-string handle NVTX never gave (made up) is not dereferenced.
+//   3: a registered-string handle NVTX never gave (made up) is not dereferenced, nor a made-up
+//      domain handle.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdint>
@@ -30,6 +31,13 @@ int main() {
     nvtxRangePushEx(&a);
     nvtxRangePop();
     nvtxMarkEx(&a);
+    const auto madeUp = reinterpret_cast<nvtxDomainHandle_t>(uintptr_t{0x1234});
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "in-made-up-domain";
+    nvtxDomainMarkEx(madeUp, &a);
+    nvtxDomainRangePushEx(madeUp, &a);
+    nvtxDomainRangePop(madeUp);
+    nvtxDomainDestroy(madeUp);
     std::printf("survived\n");
     return 0;
 }
