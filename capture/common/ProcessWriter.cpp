@@ -52,8 +52,8 @@ constexpr uint32_t kCriticalReserve = 4096;
 std::atomic<int> g_startState{0};  // 0 not started, 1 starting, 2 done
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_shutdown{false};
-std::atomic<bool> g_sealed{false};
-int64_t g_forkedAt = 0;  // in a forked child (traced before exec): when it was forked  // seal(): inert for good (inherited by forked children)
+std::atomic<bool> g_sealed{false};  // seal(): inert for good (inherited by forked children)
+int64_t g_forkedAt = 0;  // in a forked child (traced before exec): when it was forked
 // The stream file (HeldFile.h: kept at 1000+, checked before each use).
 constinit HeldFile g_stream;
 int g_streamErrno = 0;  // why the deferred stream could not be made, for good (0: it can be)
@@ -854,7 +854,7 @@ void ProcessWriter::seal() {
         g_active.store(false);
         return;
     }
-    beforeFork();  // the writer joined: with SECCOMP_FILTER_FLAG_TSYNC its exit would be filtered
+    stopWriterThread();  // joined: with SECCOMP_FILTER_FLAG_TSYNC its exit would be filtered
     shutdown(ExitHow::Sealed, 0, 0);
     g_active.store(false);
     g_arena.releaseDescriptor();  // its mapping stays: a thread may still hold a buffer in it

@@ -172,7 +172,9 @@ enum class MetaKind : uint32_t {
                         //  staticShared, dynamicShared, localBytes, launchType, graphId,
     //  graphNodeId}                                     {mangledName, shortName}
     Drops = 16,           // {tid, DropKind, count}: records that could not be stored
-    Diagnostic = 17,      // {count}                                           {name, reason}
+    Diagnostic = 17,      // {count[, tid]}                                    {name, reason}
+                          //  with a tid: counted per process by the merge, a thread of the
+                          //  capture itself (CUPTI's) left out
     ResourceHandle = 18,  // {ResourceKind, handle, deviceId, contextId, streamId}: maps a CUDA
                           //  handle (CUcontext, CUstream) to ids so ResourceName can be resolved
     Recovered = 19,       // {blocks, bytes[, running]}: written by the launcher, not the

@@ -101,6 +101,20 @@ bool filterCanInstall(unsigned long flags, unsigned long program);
 // Takes our variables (and our module's LD_PRELOAD entry) out of the process's environment.
 void removeOurEnvironment();
 
+// A system call's raw result, -errno on failure, errno untouched (as glibc's own wrappers for
+// calls that cannot fail return it, and without going through syscall(), which is ours:
+// SyscallStub.S). Async-signal-safe.
+inline long kernelCall(long number, long a = 0, long b = 0, long c = 0) {
+#if defined(__x86_64__)
+    long r;
+    asm volatile("syscall" : "=a"(r) : "a"(number), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return r;
+#else
+    const long r = syscall(number, a, b, c);
+    return r == -1 ? -errno : r;
+#endif
+}
+
 // The calling thread's kernel tid (cached; refreshed after fork).
 int64_t currentTid();
 
@@ -114,6 +128,9 @@ void announceProcess();
 // /proc/self/comm (or pthread_setname_np from another thread) passes no interposer, and the
 // main thread records no end of its own (other threads record their name as they end).
 void recordMainThreadName();
+// What ends with this image and no interposer saw end: OS runtime calls still blocked in any
+// thread (OpenCalls.h) and the main thread's last name. At exit, _exit and exec.
+void recordImageEnd();
 // In every forked child, as the first pthread_atfork child handler (registered when the module
 // starts): its own stream (with --trace-fork-before-exec, opened lazily) or none. A handler and
 // not the fork interposer alone: glibc's own forks (daemon) bypass the interposer, and the

@@ -124,8 +124,7 @@ __attribute__((destructor(101))) void onUnload() {
     if (ProcessWriter::inVforkChild()) return;  // exit() in a vfork child: the parent's state
     g_osrtOn.store(false);
     noteOpenMpWithoutOmpt();
-    recordOpenCalls(capture::nowNs(), true);
-    recordMainThreadName();
+    recordImageEnd();
     ProcessWriter::shutdown(capture::ExitHow::Exit, g_exitCode.load(), 0);
 }
 
@@ -217,6 +216,11 @@ void recordMainThreadName() {
     ProcessWriter::emitMeta(capture::MetaKind::ThreadName, ints, 2, name, 1);
 }
 
+void recordImageEnd() {
+    recordOpenCalls(capture::nowNs(), true);
+    recordMainThreadName();
+}
+
 void afterForkChild() {
     forkChildSetUp(g_config.traceForkBeforeExec, false);
 }
@@ -236,10 +240,7 @@ char** prepareExec(char* const envp[]) {
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
-    if (!ProcessWriter::recordedNothing()) {  // a forked child's exec opens no stream for it
-        recordOpenCalls(capture::nowNs(), true);  // the other threads end with this image
-        recordMainThreadName();
-    }
+    if (!ProcessWriter::recordedNothing()) recordImageEnd();  // else no stream is opened for it
     if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
         // Exec from a thread that is not the main one: its id ends here (it goes on as the main
         // thread's, in the new image), and the kernel records no exit for it.

@@ -7,8 +7,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <atomic>
-#include <cstdint>
 #include <string>
 
 #include "capture/common/ProcessWriter.h"

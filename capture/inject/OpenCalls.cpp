@@ -44,9 +44,9 @@ int slotOfThisThread() {
     return t_slot = -1;
 }
 
-// Records slot `s`'s open call, if any and long enough, with its count for the merge
-// (osrt.calls_unfinished, per thread: a thread the merge finds to be the capture's own, such as
-// CUPTI's, is left out of both); true when it did.
+// Records slot `s`'s open call, if any and long enough, with its count (osrt.calls_unfinished,
+// a thread's diagnostic: the merge leaves a thread of the capture's own, such as CUPTI's, out of
+// both); true when it did.
 bool recordOpen(Slot& s, int64_t now, const char* when) {
     const int64_t start = s.start.load(std::memory_order_acquire);
     capture::CachedString* name = s.name.load(std::memory_order_relaxed);

@@ -29,22 +29,12 @@ __attribute__((constructor(102))) void readParents() {
     g_reaper = pidFrom(sl::capture::env::kOrphanReaper);
 }
 
-// As glibc's getppid: the kernel's answer as it is, errno untouched (a seccomp filter's
-// SECCOMP_RET_ERRNO gives -errno; syscall() would make it -1 and set errno).
-long kernelGetppid() {
-#if defined(__x86_64__)
-    long r;
-    asm volatile("syscall" : "=a"(r) : "a"(long{SYS_getppid}) : "rcx", "r11", "memory");
-    return r;
-#else
-    return syscall(SYS_getppid);
-#endif
-}
-
 }  // namespace
 
 SL_EXPORT pid_t getppid() {
-    const auto parent = static_cast<pid_t>(kernelGetppid());
+    // As glibc's: the kernel's answer as it is (a seccomp filter's SECCOMP_RET_ERRNO gives
+    // -errno, which syscall() would turn into -1 and errno).
+    const auto parent = static_cast<pid_t>(sl::inject::kernelCall(SYS_getppid));
     if (parent != g_launcher || parent <= 0 || g_reaper <= 0) return parent;
     // Only in the launcher's PID namespace (the numbers compared are its), and not the root.
     // The pids the module keeps (updated at each fork) save a getpid per call.

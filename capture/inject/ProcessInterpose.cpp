@@ -296,16 +296,16 @@ pid_t timedWait4(Wait4Fn real, capture::CachedString& name, const char* label, p
     int local = 0;
     int* st = status ? status : &local;
     if (ProcessWriter::inTool()) return real(pid, status, options, ru);
-    const bool inWindow = capture::CaptureGate::isOn();  // --capture-range
+    // An OS runtime call only with -t osrt, in a --capture-range window where there is one.
+    const bool marked = capture::CaptureGate::isOn() && g_osrtOn.load(std::memory_order_relaxed);
     int64_t t0 = capture::nowNs();
-    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
     const OpenCall open = marked ? openCallBegin(name, label, t0) : OpenCall{};
     pid_t r = real(pid, st, options, ru);
     openCallEnd(open);
     int64_t t1 = capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
-    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (marked && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, label, t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;
@@ -579,8 +579,7 @@ SL_EXPORT void _exit(int code) {
     if (!ProcessWriter::inVforkChild()) {  // a vfork child has nothing to flush
         g_osrtOn.store(false);
         runFinalFlushHooks(sl::capture::ExitHow::QuickExit);
-        recordOpenCalls(sl::capture::nowNs(), true);
-        recordMainThreadName();
+        recordImageEnd();
         ProcessWriter::shutdown(sl::capture::ExitHow::QuickExit, code, 0);
     }
     real__exit.get()(code);
@@ -631,16 +630,17 @@ SL_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
     int local = 0;
     int* st = status ? status : &local;
     if (ProcessWriter::inTool()) return real_waitpid.get()(pid, status, options);
-    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
+    // An OS runtime call only with -t osrt, in a --capture-range window where there is one.
+    const bool marked = sl::capture::CaptureGate::isOn() && g_osrtOn.load(std::memory_order_relaxed);
     int64_t t0 = sl::capture::nowNs();
-    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
-    const sl::inject::OpenCall open = marked ? sl::inject::openCallBegin(name, "waitpid", t0) : sl::inject::OpenCall{};
+    const sl::inject::OpenCall open =
+        marked ? sl::inject::openCallBegin(name, "waitpid", t0) : sl::inject::OpenCall{};
     pid_t r = real_waitpid.get()(pid, st, options);
     sl::inject::openCallEnd(open);
     int64_t t1 = sl::capture::nowNs();
     int e = errno;
     if (r > 0) childReaped(r, *st);
-    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (marked && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, "waitpid", t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;
@@ -667,10 +667,11 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
     SL_REAL(waitid);
     static sl::capture::CachedString name;
     if (ProcessWriter::inTool()) return real_waitid.get()(idtype, id, info, options);
-    const bool inWindow = sl::capture::CaptureGate::isOn();  // --capture-range
+    // An OS runtime call only with -t osrt, in a --capture-range window where there is one.
+    const bool marked = sl::capture::CaptureGate::isOn() && g_osrtOn.load(std::memory_order_relaxed);
     int64_t t0 = sl::capture::nowNs();
-    const bool marked = inWindow && g_osrtOn.load(std::memory_order_relaxed);
-    const sl::inject::OpenCall open = marked ? sl::inject::openCallBegin(name, "waitid", t0) : sl::inject::OpenCall{};
+    const sl::inject::OpenCall open =
+        marked ? sl::inject::openCallBegin(name, "waitid", t0) : sl::inject::OpenCall{};
     int r = real_waitid.get()(idtype, id, info, options);
     sl::inject::openCallEnd(open);
     int64_t t1 = sl::capture::nowNs();
@@ -680,7 +681,7 @@ SL_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t* info, int options) {
             info->si_code == CLD_EXITED ? (info->si_status & 0xff) << 8 : (info->si_status & 0x7f);
         childReaped(info->si_pid, status);
     }
-    if (inWindow && g_osrtOn.load(std::memory_order_relaxed) && t1 - t0 >= g_config.osrtThresholdNs)
+    if (marked && t1 - t0 >= g_config.osrtThresholdNs)
         recordOsrt(name, "waitid", t0, t1, r, r < 0 ? e : 0);
     errno = e;
     return r;

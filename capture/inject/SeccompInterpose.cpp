@@ -67,11 +67,7 @@ extern "C" long sl_seccomp_syscall(long, long op, long flags, long args) {
              sl::inject::filterCanInstall(static_cast<unsigned long>(flags),
                                           static_cast<unsigned long>(args)))
         sl::inject::sealForSandbox("seccomp(SECCOMP_SET_MODE_FILTER)");
-    long r;
-    asm volatile("syscall"
-                 : "=a"(r)
-                 : "a"(long{SYS_seccomp}), "D"(op), "S"(flags), "d"(args)
-                 : "rcx", "r11", "memory");
+    const long r = sl::inject::kernelCall(SYS_seccomp, op, flags, args);
     if (static_cast<unsigned long>(r) >= static_cast<unsigned long>(-4095)) {
         errno = static_cast<int>(-r);
         return -1;

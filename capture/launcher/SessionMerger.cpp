@@ -919,15 +919,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
         r.nvtxCategories.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), name});
     // Step 4: diagnostics.
     {
-        std::map<int64_t, std::pair<int64_t, std::string>> perProcess;  // the program's threads
-        for (const auto& u : m_unfinishedCalls)
-            if (!isTool(u.pid, u.tid)) {
-                auto& [count, reason] = perProcess[u.pid];
-                count += u.count;
-                if (reason.empty()) reason = u.reason;
+        std::map<std::pair<int64_t, std::string>, std::pair<int64_t, std::string>> perProcess;
+        for (const auto& d : m_threadDiagnostics)
+            if (!isTool(d.pid, d.tid)) {
+                auto& [count, reason] = perProcess[{d.pid, d.name}];
+                count += d.count;
+                if (reason.empty()) reason = d.reason;
             }
-        for (const auto& [pid, d] : perProcess)
-            m_b.addDiagnostic("osrt.calls_unfinished", d.first, d.second, pid);
+        for (const auto& [key, d] : perProcess)
+            m_b.addDiagnostic(key.second, d.first, d.second, key.first);
     }
     if (m_noBufferFile.size() == 1) {
         m_b.addDiagnostic("capture.no_buffer_file", 1, m_noBufferFile[0].second,

@@ -187,11 +187,13 @@ private:
     // capture.no_buffer_file of each process (pid, reason): one cause (a file-size or memory
     // limit) gave one line per process of a build; said once, with the count and the first.
     std::vector<std::pair<int64_t, std::string>> m_noBufferFile;
-    struct UnfinishedCalls {
+    // Diagnostics a process recorded for one of its threads (osrt.calls_unfinished): summed per
+    // process and name in finish(), leaving out the capture's own threads.
+    struct ThreadDiagnostic {
         int64_t pid, tid, count;
-        std::string reason;
+        std::string name, reason;
     };
-    std::vector<UnfinishedCalls> m_unfinishedCalls;  // osrt.calls_unfinished, per thread
+    std::vector<ThreadDiagnostic> m_threadDiagnostics;
     bool m_endGone = false;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;

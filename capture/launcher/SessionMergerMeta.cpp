@@ -237,8 +237,9 @@ void SessionMerger::onMeta(StreamCtx& s, int64_t blockTid, const MetaView& m) {
         case MetaKind::Diagnostic:
             if (m.s(0) == "capture.no_buffer_file")
                 m_noBufferFile.emplace_back(pid, std::string(m.s(1)));
-            else if (m.s(0) == "osrt.calls_unfinished")  // counted once the capture's threads are known
-                m_unfinishedCalls.push_back({pid, m.i(1), m.i(0), std::string(m.s(1))});
+            else if (m.intCount > 1)  // a thread's: counted once the capture's threads are known
+                m_threadDiagnostics.push_back(
+                    {pid, m.i(1), m.i(0), std::string(m.s(0)), std::string(m.s(1))});
             else
                 m_b.addDiagnostic(m.s(0), m.i(0), m.s(1), pid);
             break;
