@@ -1059,6 +1059,10 @@ Result<ProfileResult> Launcher::run() {
         // Never delete what was captured.
         session.keep();
         arenas.keep();
+        if (!in.writtenInstead.empty())
+            return makeError(written.error() + "\nsightline: nothing was lost: the whole report "
+                             "was written instead to " + in.writtenInstead.back() +
+                             " (move it where you want it)");
         return makeError(written.error() + "\nsightline: the raw capture is kept in " +
                          session.path() + "; make the report from it with: sightline import " +
                          session.path() + " -o REPORT.rep");

@@ -355,7 +355,17 @@ Result<std::vector<std::string>> assembleReports(
         };
         const Status st = writeReport(*report, wanted, wo, &path);
         bar.set(1.0);
-        if (!st) return makeError("writing " + path + ": " + st.error());
+        if (!st) {
+            // The report in memory holds what only the profiler had (CPU samples, context
+            // switches, metrics, the program's output): written whole beside the raw capture
+            // rather than lost with the failed file. A raw capture imported later lacks them.
+            std::string instead = in.sessionDir + "/" + fs::path(path).filename().string();
+            WriteOptions here;
+            here.overwrite = true;
+            if (!in.sessionDir.empty() && writeReport(*report, instead, here))
+                in.writtenInstead.push_back(instead);
+            return makeError("writing " + path + ": " + st.error());
+        }
         if (path != wanted && !in.defaultName && !numbersItsName(o.output))
             say("warning: " + wanted + " was made by someone else during the capture (without "
                 "-f it is kept): the report is " + path);

@@ -63,6 +63,11 @@ struct AssemblyInput {
     bool fromKeptSession = false;    // `sightline import SESSION-DIR`: made after the capture
     // Blocks processes could not write to their streams, as the arenas said (ArenaSalvage).
     std::vector<SalvageSummary::WriteLoss> writeLosses;
+    // Set by assembleReports when a report could not be written where it was asked for (a full
+    // disk, a directory that went away) and was written whole into the session directory
+    // instead: the profiler's own records (CPU samples, context switches, CPU metrics, the
+    // program's output) exist nowhere else.
+    std::vector<std::string> writtenInstead;
 };
 
 // Returns the files written. `say` prints one progress line.

@@ -253,8 +253,11 @@ TEST(Robustness, UnwritableOutputDirectoryStopsBeforeTheProgramStarts) {
 }
 
 // The report cannot be written at the end (its directory went away while the program ran): the
-// raw capture is kept, the message says where, and `sightline import DIR` makes the report.
-TEST(Robustness, UnwritableReportKeepsTheRawCaptureForImport) {
+// whole report, with what only the profiler held (context switches here), is written into the
+// session directory instead and the message says where; the raw capture is kept beside it, and
+// `sightline import DIR` still makes a report from it. Before, only the raw capture was kept,
+// and a report imported from it lacked the CPU samples, context switches and metrics.
+TEST(Robustness, UnwritableReportIsWrittenWholeBesideTheKeptRawCapture) {
     CaptureDir dir;
     const std::string outDir = dir.file("out");
     fs::create_directory(outDir);
@@ -272,11 +275,16 @@ TEST(Robustness, UnwritableReportKeepsTheRawCaptureForImport) {
     EXPECT_EQ(waitFor(p), 1);
     std::ifstream in(err);
     std::string text((std::istreambuf_iterator<char>(in)), {});
-    const std::string kept = "the raw capture is kept in ";
-    auto at = text.find(kept);
+    const std::string instead = "the whole report was written instead to ";
+    auto at = text.find(instead);
     ASSERT_NE(at, std::string::npos) << text;
-    std::string session = text.substr(at + kept.size());
-    session = session.substr(0, session.find(';'));
+    std::string whole = text.substr(at + instead.size());
+    whole = whole.substr(0, whole.find(' '));
+    auto full = load(whole);
+    ASSERT_TRUE(full) << whole;
+    EXPECT_EQ(events(*full, EventKind::NvtxRange, "before-crash").size(), 1000u);
+    EXPECT_FALSE(events(*full, EventKind::ThreadState).empty()) << "the profiler's context switches";
+    const std::string session = fs::path(whole).parent_path().string();
     ASSERT_TRUE(fs::is_directory(session)) << session;
     const std::string rep = dir.file("later.rep");
     EXPECT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", "-q", "true", session, "-o", rep})),
@@ -309,11 +317,15 @@ TEST(Robustness, RemovedStartDirectoryKeepsTheCaptureAndIsNamed) {
     std::string out = runCapturingStdout({"/bin/sh", script, work, SIGHTLINE_CLI, "during", "rel"},
                                          &code);
     EXPECT_EQ(code, 1) << out;  // the report, not the program, failed
-    const std::string kept = "the raw capture is kept in ";
-    const auto at = out.find(kept);
+    const std::string instead = "the whole report was written instead to ";
+    const auto at = out.find(instead);
     ASSERT_NE(at, std::string::npos) << out;
-    std::string session = out.substr(at + kept.size());
-    session = session.substr(0, session.find(';'));
+    std::string whole = out.substr(at + instead.size());
+    whole = whole.substr(0, whole.find(' '));
+    auto written = load(whole);
+    ASSERT_TRUE(written) << whole;
+    EXPECT_EQ(written->session.workingDirectory, work);
+    const std::string session = fs::path(whole).parent_path().string();
     const std::string rep = dir.file("later.rep");
     EXPECT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", "-q", "true", session, "-o", rep})),
               0);
