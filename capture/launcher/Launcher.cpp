@@ -507,7 +507,10 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             g_rangeEnded = 0;
             if (rangesDone()) {
                 stopped = true;
-                say("the NVTX capture range '" + m_o.nvtxRange + "' ended: ending the program (" +
+                say((m_o.captureRange == CaptureRange::Nvtx
+                         ? "the NVTX capture range '" + m_o.nvtxRange + "' ended"
+                         : std::string("the cudaProfilerStart/Stop capture range ended")) +
+                    ": ending the program (" +
                     (m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown ? "repeat-shutdown"
                                                                      : "stop-shutdown") +
                     ")");
@@ -757,7 +760,7 @@ Result<ProfileResult> Launcher::run() {
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
                          SignalHandlers::KeepIgnored::Yes);
-    g_rangeSignals = m_o.captureRange == CaptureRange::Nvtx;
+    g_rangeSignals = m_o.captureRange != CaptureRange::None;
     SignalHandlers rangeEnd({SIGUSR1}, onUser1,
                             g_rangeSignals ? SignalHandlers::KeepIgnored::No
                                            : SignalHandlers::KeepIgnored::Yes);
@@ -773,7 +776,7 @@ Result<ProfileResult> Launcher::run() {
     // stops too (no SA_NOCLDSTOP): the program stopping is the profiler's cue to stop.
     SignalHandlers childEnded({SIGCHLD}, onChildEnded, SA_RESTART);
     const bool shutdownAtRangeEnd =
-        m_o.captureRange == CaptureRange::Nvtx && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
+        m_o.captureRange != CaptureRange::None && (m_o.rangeEnd == CaptureRangeEnd::StopShutdown ||
                                                    m_o.rangeEnd == CaptureRangeEnd::RepeatShutdown);
     Pipe go, err, outPipe, errPipe;
     if (!go.open() || !err.open() ||
@@ -817,13 +820,19 @@ Result<ProfileResult> Launcher::run() {
         setup.env.emplace_back("OMP_TOOL_LIBRARIES", tools);
         setup.env.emplace_back("OMP_TOOL", "enabled");
     }
-    // --capture-range=nvtx: the session-wide switch, off until the range begins (GateState.h).
+    // --capture-range: the session-wide switch, off until the range begins (GateState.h): the
+    // NVTX module opens it at the named range, the CUDA module at cudaProfilerStart. Everything
+    // (OS runtime calls, NVTX, CPU samples, CUDA) is recorded only inside, as in nsys; before,
+    // -c cudaProfilerApi held back CUDA alone and a program that never called
+    // cudaProfilerStart got a report of its whole run.
     GateFile gate;
-    if (m_o.captureRange == CaptureRange::Nvtx) {
+    if (m_o.captureRange != CaptureRange::None) {
         uint32_t maxWindows = repeats(m_o.rangeEnd) ? static_cast<uint32_t>(m_o.repeatCount) : 1u;
         if (std::string e = gate.create(session.path(), maxWindows, shutdownAtRangeEnd);
             !e.empty())
-            return makeError("--capture-range=nvtx: " + e);
+            return makeError("--capture-range: " + e);
+    }
+    if (m_o.captureRange == CaptureRange::Nvtx) {
         setup.env.emplace_back(env::kCaptureRange, m_o.nvtxRange);
         setup.env.emplace_back(env::kCaptureDomain, m_o.nvtxDomain);
     }

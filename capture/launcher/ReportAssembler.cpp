@@ -88,8 +88,12 @@ std::string windowNote(const AssemblyInput& in, MergeWindow w, size_t number, si
     std::snprintf(buf, sizeof buf,
                   "window %zu of %zu: %.6f s to %.6f s after the session start (%.3f ms)", number,
                   total, secs(w.start), secs(w.end), static_cast<double>(w.end - w.start) / 1e6);
-    return "NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
-           "': " + buf + (in.gateUsed ? "; traced only inside the window" : "");
+    const std::string range =
+        o.captureRange == CaptureRange::CudaProfilerApi
+            ? std::string("cudaProfilerStart/Stop capture range")
+            : "NVTX capture range '" + o.nvtxRange + (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
+                  "'";
+    return range + ": " + buf + (in.gateUsed ? "; traced only inside the window" : "");
 }
 
 std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::string>& streams,
@@ -293,8 +297,9 @@ Result<std::vector<std::string>> assembleReports(
         SessionMerger::listStreams(in.sessionDir, in.arenaDir, in.copiesDir);
     MergeWindow base{in.startMono + o.delayNs, o.durationNs > 0 ? in.sessionEnd : INT64_MAX};
     std::vector<MergeWindow> windows{base};
-    if (o.captureRange == CaptureRange::Nvtx) {
-        if (in.gateUsed && in.gateWindowsOpened <= in.gateWindows.size()) {
+    if (o.captureRange != CaptureRange::None) {
+        if (in.gateUsed && (in.gateWindowsOpened <= in.gateWindows.size() ||
+                            o.captureRange == CaptureRange::CudaProfilerApi)) {
             // The windows the traced processes opened: nothing outside them was recorded. A
             // window still open when the program ended closes at the session end.
             windows.clear();
@@ -306,6 +311,9 @@ Result<std::vector<std::string>> assembleReports(
             auto full = buildOne(in, streams, base, nullptr, &ignored);
             windows = nvtxWindows(*full, o);
         }
+        if (windows.empty() && o.captureRange == CaptureRange::CudaProfilerApi)
+            return makeError("the capture range never began (no process called "
+                             "cudaProfilerStart): no report written");
         if (windows.empty())
             return makeError("the NVTX capture range '" + o.nvtxRange +
                              (o.nvtxDomain.empty() ? "" : "@" + o.nvtxDomain) +
@@ -325,7 +333,7 @@ Result<std::vector<std::string>> assembleReports(
         ProgressBar bar(o.quiet);
         uint64_t events = 0;
         std::string note;
-        if (o.captureRange == CaptureRange::Nvtx) {
+        if (o.captureRange != CaptureRange::None) {
             note = windowNote(in, windows[i], i + 1, windows.size());
             say(note);
         }

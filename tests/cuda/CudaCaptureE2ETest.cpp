@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -90,6 +91,47 @@ TEST_F(CudaCaptureE2E, KernelsApiCallsAndGpuInTheReport) {
     auto check = gpucheck::checkGpuCapture(report, *expect, o);
     for (const auto& f : check.failed) ADD_FAILURE() << f;
     EXPECT_EQ(check.passed.size(), 4u);
+}
+
+// -c cudaProfilerApi records everything only between cudaProfilerStart and Stop, as nsys does:
+// the OS runtime calls too, not CUDA alone (before, a program's whole run was recorded apart
+// from CUDA, and one that never called cudaProfilerStart got a report of its whole run).
+TEST_F(CudaCaptureE2E, ProfilerApiRangeCoversEveryKindOfEvent) {
+    std::string rep = m_dir + "/range.rep";
+    ASSERT_EQ(profile("-t cuda,osrt -s none --cpuctxsw none --osrt-threshold 0 -c cudaProfilerApi",
+                      "range-sleeps", rep),
+              0)
+        << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const Report& report = **r;
+    EXPECT_EQ(report.eventCount(EventKind::Kernel), 3u);
+    size_t sleeps = 0;
+    for (const Track* t : report.tracksOfKind(EventKind::OsRuntime))
+        for (size_t i = 0; i < t->size(); ++i)
+            sleeps += report.str(t->name[i]).find("nanosleep") != std::string_view::npos;
+    EXPECT_EQ(sleeps, 3u) << log();
+}
+
+TEST_F(CudaCaptureE2E, ProfilerApiRangeThatNeverBeginsWritesNoReport) {
+    std::string rep = m_dir + "/never.rep";
+    EXPECT_EQ(profile("-t cuda,osrt -s none -c cudaProfilerApi", "basic", rep), 1) << log();
+    EXPECT_FALSE(fs::exists(rep));
+    EXPECT_NE(log().find("no process called cudaProfilerStart"), std::string::npos) << log();
+}
+
+// --capture-range-end=stop-shutdown: the launcher ends the program at cudaProfilerStop with its
+// --kill signal, as for an NVTX range (the module told it with SIGUSR1).
+TEST_F(CudaCaptureE2E, ProfilerApiRangeStopShutdownEndsTheProgram) {
+    std::string rep = m_dir + "/shutdown.rep";
+    profile("-t cuda,osrt -s none --cpuctxsw none --osrt-threshold 0 -c cudaProfilerApi "
+            "--capture-range-end stop-shutdown",
+            "range-sleeps", rep);
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error() << log();
+    EXPECT_EQ((**r).eventCount(EventKind::Kernel), 3u);
+    ASSERT_FALSE((**r).processes.empty());
+    EXPECT_EQ((**r).processes[0].exitSignal, SIGTERM) << "ended by the launcher at the range's end";
 }
 
 // --python-backtrace=cuda: a Python program calls CUDA (the stand-in CUPTI calls the module's

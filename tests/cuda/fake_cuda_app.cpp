@@ -1,6 +1,6 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
-//   fake_cuda_app INJECTION_PATH|- basic|range|thread-exit|drops|periodic|sigterm|sigint|
+//   fake_cuda_app INJECTION_PATH|- basic|range|range-sleeps|thread-exit|drops|periodic|sigterm|sigint|
 //                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child|
 //                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn|
 //                 stopped-threads|launch-loop [N]
@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -84,6 +85,20 @@ int main(int argc, char** argv) {
         profiler(1);
         launch("_Z6secondv");
         profiler(0);
+    } else if (s == "range-sleeps") {
+        // -c cudaProfilerApi covers everything, not CUDA alone: 2 sleeps before the range, 3 in
+        // it, 4 after (each 1 ms, an OS runtime call above any threshold).
+        const timespec ms{0, 1'000'000};
+        for (int i = 0; i < 2; ++i) nanosleep(&ms, nullptr);
+        launch("_Z7outsidev");
+        profiler(1);
+        for (int i = 0; i < 3; ++i) {
+            nanosleep(&ms, nullptr);
+            launch("_Z6insidev");
+        }
+        profiler(0);
+        for (int i = 0; i < 4; ++i) nanosleep(&ms, nullptr);
+        launch("_Z7outsidev");
     } else if (s == "thread-exit") {
         launch("_Z6kernelPfi");
         launch("_Z6kernelPfi");

@@ -118,6 +118,16 @@ public:
         int64_t ints[3] = {ProcessWriter::threadId(), capture::nowNs(), 2};
         ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
     }
+    uint32_t openRange() override {
+        int64_t time = 0;
+        return capture::CaptureGate::present()
+                   ? capture::CaptureGate::tryOpen(ProcessWriter::pid(), &time)
+                   : 0;
+    }
+    bool closeRange(uint32_t window) override {
+        return window != 0 && capture::CaptureGate::close(window, capture::nowNs()) &&
+               capture::CaptureGate::shutdownAtEnd();
+    }
     void close() override {
         if (m_samplesLeftOut)
             addDiagnostic("cuda.memory_pool_samples_left_out",

@@ -48,6 +48,7 @@
 #include "capture/cupti/CudaBacktrace.h"
 #include "capture/cupti/CuptiApiNames.h"
 #include "capture/common/RawFormat.h"
+#include "capture/common/SessionEnv.h"
 #include "capture/cupti/CudaOptions.h"
 #include "capture/cupti/CuptiConverter.h"
 #include "capture/cupti/inject/ApiRecordBatches.h"
@@ -80,10 +81,11 @@ struct State {
     CudaTraceOptions options;
     int64_t pid = 0;
     CUpti_SubscriberHandle subscriber = nullptr;
-    std::mutex rangeMutex;  // collecting / ranges
+    std::mutex rangeMutex;  // collecting / ranges / window
     bool collecting = false;
     bool rangesOver = false;
     int ranges = 0;
+    uint32_t window = 0;  // the session-wide capture window this process opened (CaptureGate)
     std::atomic<bool> finished{false};
     std::atomic<bool> finishing{
         false};  // exit flush under way: the final shutdown writes everything
@@ -288,15 +290,19 @@ void finishAll();
 // cudaProfilerStart / cudaProfilerStop (and their driver twins), for -c cudaProfilerApi. Without
 // that option they change nothing, as in nsys: the program's own start/stop calls (often left in
 // for other tools) must not end the trace.
+// The same calls open and close the session-wide capture window (the sink's openRange), so
+// that the other modules and the launcher record only inside it too; with stop-shutdown the
+// launcher, told by SIGUSR1, ends the program as for an NVTX range (its --kill signal).
 void profilerCall(bool start) {
     if (!g->options.profilerRange) return;
-    bool shutdown = false;
+    bool shutdown = false, tellLauncher = false;
     {
         std::lock_guard lock(g->rangeMutex);
         if (start) {
             if (g->collecting || g->rangesOver) return;
             g->collecting = true;
             ++g->ranges;
+            if (g->sink) g->window = g->sink->openRange();
             setCollecting(true);
             return;
         }
@@ -309,9 +315,20 @@ void profilerCall(bool start) {
     }
     flushAll(false);  // what the range produced, before the kinds go off
     setCollecting(false);
-    if (shutdown) {
+    {
+        std::lock_guard lock(g->rangeMutex);
+        if (g->sink && g->window) tellLauncher = g->sink->closeRange(g->window);
+        g->window = 0;
+    }
+    // The launcher ends the program when the last range it waits for is over (stop-shutdown,
+    // repeat-shutdown:N); without a session-wide switch this process ends itself.
+    const char* launcher = std::getenv(capture::env::kLauncherPid);
+    const long launcherPid = launcher ? std::strtol(launcher, nullptr, 10) : 0;
+    if (tellLauncher && launcherPid > 0) {
+        ::kill(static_cast<pid_t>(launcherPid), SIGUSR1);
+    } else if (shutdown) {
         finishAll();
-        ::kill(::getpid(), SIGTERM);  // --capture-range-end=stop-shutdown ends the program
+        ::kill(::getpid(), SIGTERM);
     }
 }
 

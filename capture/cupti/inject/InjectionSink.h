@@ -20,6 +20,12 @@ public:
     // The calling thread is the capture's own (our flushers): the report leaves it out of the
     // program's threads, as it does the writer thread.
     virtual void markToolThread(std::string_view name) = 0;
+    // -c cudaProfilerApi: the session-wide capture switch (CaptureGate), so that OS runtime
+    // calls, NVTX and CPU samples are recorded only inside the range too. openRange returns the
+    // window's number, 0 when none opened (no switch in this build or session, or no more
+    // windows); closeRange returns true when the launcher wants SIGUSR1 (stop-shutdown).
+    virtual uint32_t openRange() { return 0; }
+    virtual bool closeRange(uint32_t /*window*/) { return false; }
 };
 
 // Null (with `why` set) when there is no session to write to (SIGHTLINE_SESSION_DIR unset or
