@@ -87,7 +87,27 @@ bool sentByTheProgram(const siginfo_t* info) {
     errno = saved;
     return below;
 }
+volatile sig_atomic_t g_programRoot = 0;  // the program's first process, once started
+// A signal the profiler was started with ignored (SignalHandlers::ignoredAtStart: nohup's
+// SIGHUP, a script's background job's SIGINT and SIGQUIT) is no stop for the profiler. Sent to
+// it from outside (`kill -INT $!`), or a hang-up of the session it leads, it was meant for the
+// program, which inherited SIG_IGN but may have installed a handler (a server's graceful
+// shutdown, a reload on SIGHUP): passed on to its first process, as without the profiler.
+// Before, it was lost: nothing was installed for it.
+void passOnIgnoredSignal(int sig, const siginfo_t* info) {
+    const int saved = errno;
+    const bool fromProgram = sentByTheProgram(info);
+    const bool forProgram = (sentWithKill(info) && !fromProgram) ||
+                            (info && info->si_code == SI_KERNEL && sig == SIGHUP && g_sessionLeader);
+    if (forProgram && g_programRoot > 0) {
+        kill(static_cast<pid_t>(g_programRoot), sig);
+        noteSignal(g_sentOn, sig);
+    }  // else the program's own or the terminal's: it had it; ignored, as the profiler was told
+    errno = saved;
+    WakePipe::notify();
+}
 void onStopSignal(int sig, siginfo_t* info, void*) {
+    if (SignalHandlers::ignoredAtStart(sig)) return passOnIgnoredSignal(sig, info);
     if (sentByTheProgram(info)) {  // not sent on; the capture goes on
         noteSignal(g_fromProgram, sig);
         WakePipe::notify();
@@ -111,7 +131,6 @@ std::vector<int> otherFatalSignals() {
     for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) s.push_back(sig);
     return s;
 }
-volatile sig_atomic_t g_programRoot = 0;  // the program's first process, once started
 void onOtherSignal(int sig, siginfo_t* info, void*) {
     // From the program, it reached the program too (the profiler was killed by it before, and
     // the report lost). Sent to the profiler from outside, it was meant for the program, as

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <filesystem>
 
@@ -78,20 +79,36 @@ SignalHandlers::SignalHandlers(const std::vector<int>& signals,
     install(signals, sa, keep == KeepIgnored::Yes);
 }
 
+namespace {
+std::atomic<uint64_t> g_ignoredAtStart{0};  // a bit per signal (KeepIgnored::Yes)
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "read in signal handlers");
+uint64_t bitOf(int sig) {
+    return sig > 0 && sig < 64 ? 1ULL << sig : 0;
+}
+}  // namespace
+
+bool SignalHandlers::ignoredAtStart(int sig) {
+    return g_ignoredAtStart.load() & bitOf(sig);
+}
+
 void SignalHandlers::install(const std::vector<int>& signals, struct sigaction sa,
                              bool keepIgnored) {
     sigemptyset(&sa.sa_mask);
     for (int sig : signals) {
         struct sigaction old {};
-        if (keepIgnored && (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN))
-            continue;
+        if (sigaction(sig, nullptr, &old) != 0) continue;
+        if (keepIgnored && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN)
+            g_ignoredAtStart.fetch_or(bitOf(sig));
         sigaction(sig, &sa, &old);
         m_old.emplace_back(sig, old);
     }
 }
 
 SignalHandlers::~SignalHandlers() {
-    for (const auto& [sig, old] : m_old) sigaction(sig, &old, nullptr);
+    for (const auto& [sig, old] : m_old) {
+        sigaction(sig, &old, nullptr);
+        g_ignoredAtStart.fetch_and(~bitOf(sig));
+    }
 }
 
 namespace {

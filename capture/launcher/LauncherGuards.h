@@ -77,10 +77,13 @@ private:
 class SignalHandlers {
 public:
     SignalHandlers(const std::vector<int>& signals, void (*handler)(int), int flags = 0);
-    // With the sender's siginfo (SA_SIGINFO). A signal the profiler was started with ignored
-    // (nohup: SIGHUP; a script's background job: SIGINT and SIGQUIT) stays ignored, as it is
-    // for the program, which inherits that: nothing is installed for it.
-    // No: installed even over SIG_IGN (SIGUSR1 under -c nvtx, which the modules send).
+    // With the sender's siginfo (SA_SIGINFO). Yes: a signal the profiler was started with
+    // ignored (nohup: SIGHUP; a script's background job: SIGINT and SIGQUIT) stays ignored for
+    // the profiler and for the program, which inherits SIG_IGN (previous()), but the handler is
+    // installed and ignoredAtStart() says so: one sent to the profiler from outside (`kill -INT
+    // $!` in a script) was meant for the program, which may have installed its own handler,
+    // and is passed on. Before, nothing was installed and such a signal was lost.
+    // No: installed over SIG_IGN and acted on (SIGUSR1 under -c nvtx, which the modules send).
     enum class KeepIgnored { Yes, No };
     SignalHandlers(const std::vector<int>& signals, void (*action)(int, siginfo_t*, void*),
                    KeepIgnored);
@@ -89,6 +92,9 @@ public:
     SignalHandlers& operator=(const SignalHandlers&) = delete;
     // What the program must get back in the forked child before exec.
     const std::vector<std::pair<int, struct sigaction>>& previous() const { return m_old; }
+    // Whether `sig` was ignored when a KeepIgnored::Yes guard installed its handler.
+    // Async-signal-safe.
+    static bool ignoredAtStart(int sig);
 
 private:
     void install(const std::vector<int>& signals, struct sigaction sa, bool keepIgnored);

@@ -614,6 +614,32 @@ TEST(SignalCapture, OtherSignalsNeitherEndTheProfilerNorMissTheProgram) {
     EXPECT_EQ(exitCodeOf(usr1), 1) << "the program's count of SIGUSR1 sent to the profiler";
 }
 
+// A profiler started with SIGINT, SIGTERM or SIGHUP ignored (a script's background job: `trap
+// '' INT`, nohup) keeps ignoring them itself, but one sent to it (`kill -INT $!`) reaches the
+// program, which installed its own handler, as without the profiler: before, nothing was
+// installed for an ignored signal and the program never got it (a graceful shutdown or a
+// reload lost).
+TEST(SignalCapture, SignalsTheProfilerStartedIgnoringStillReachTheProgramsHandler) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    const std::string client = std::string(SIGHTLINE_CLIENTS_SRC) + "/py_signals.py";
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        const std::string name = std::string("SIG") + sigabbrev_np(sig);
+        SCOPED_TRACE(name);
+        const std::string rep = dir.file(name + ".rep");
+        const int st = runSignalled(
+            {"/bin/sh", "-c",
+             "trap '' INT TERM HUP; exec \"$0\" profile -q true -s none -o \"$1\" \"$2\" \"$3\" "
+             "count " + name + " 2.5",
+             SIGHTLINE_CLI, rep, SIGHTLINE_PYTHON, client},
+            {{1500, sig}});
+        EXPECT_EQ(exitCodeOf(st), 1) << "the program's count of the signal sent to the profiler";
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->processes[0].exitCode, 1);
+    }
+}
+
 // The fault signals (SIGABRT, SIGSEGV, ...) sent to the profiler with kill (`timeout -s ABRT`,
 // a CI job's hang killer asking for a core) killed it: no report, the program left running.
 // They are sent on to the program now, and the profiler ends as the program did, with its
