@@ -129,8 +129,13 @@ void announceProcess();
 // main thread records no end of its own (other threads record their name as they end).
 void recordMainThreadName();
 // What ends with this image and no interposer saw end: OS runtime calls still blocked in any
-// thread (OpenCalls.h) and the main thread's last name. At exit, _exit and exec.
+// thread (OpenCalls.h), the main thread's last name and the threads still alive
+// (recordLiveThreads). At exit, _exit and exec.
 void recordImageEnd();
+// At the end of the image (exit, _exit, exec), threads still alive die without recording their
+// end or their last name, and those created but not yet scheduled recorded nothing: each gets
+// its name now (and a start, when it never ran), its end is its process's (ProcessInterpose.cpp).
+void recordLiveThreads();
 // In every forked child, as the first pthread_atfork child handler (registered when the module
 // starts): its own stream (with --trace-fork-before-exec, opened lazily) or none. A handler and
 // not the fork interposer alone: glibc's own forks (daemon) bypass the interposer, and the

@@ -219,6 +219,7 @@ void recordMainThreadName() {
 void recordImageEnd() {
     recordOpenCalls(capture::nowNs(), true);
     recordMainThreadName();
+    recordLiveThreads();
 }
 
 void afterForkChild() {

@@ -2,6 +2,8 @@
 // exec* (flush before the image is replaced, keep our environment), wait* (how children
 // ended), _exit/exit, pthread_create (thread lifetimes) and thread names.
 #include <pthread.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <spawn.h>
 #include <linux/seccomp.h>
@@ -244,7 +246,12 @@ struct Trampoline {
 pthread_key_t g_endKey;
 pthread_once_t g_endKeyOnce = PTHREAD_ONCE_INIT;
 
+// Program threads created through pthread_create and ended through its trampoline: while they
+// differ, some still live (recordLiveThreads).
+std::atomic<int64_t> g_threadsCreated{0}, g_threadsEnded{0};
+
 void threadEnded(void*) {
+    g_threadsEnded.fetch_add(1, std::memory_order_relaxed);
     if (!ProcessWriter::active()) return;
     recordOpenCalls(capture::nowNs(), false);  // cancelled inside a call
     releaseOpenCallSlot();
@@ -278,6 +285,69 @@ void* trampolineMain(void* p) {
     }
     return t.fn(t.arg);
 }
+
+// Whether `tid` ran the trampoline (its start is recorded).
+bool startRecorded(int64_t tid) {
+    for (int i = 0; i < kTidSlots; ++i)
+        if (g_tidKeys[i].load(std::memory_order_relaxed) != 0 &&
+            g_tidValues[i].load(std::memory_order_relaxed) == tid)
+            return true;
+    return false;
+}
+
+// Reads /proc/self/task/TID/comm into `comm` (16 bytes and a NUL); false when it is gone.
+bool readThreadComm(int64_t tid, char* comm) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%lld/comm", static_cast<long long>(tid));
+    const int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC));
+    if (fd < 0) return false;
+    const long n = syscall(SYS_read, fd, comm, 16);
+    syscall(SYS_close, fd);
+    if (n <= 0) return false;
+    comm[n] = 0;
+    if (comm[n - 1] == '\n') comm[n - 1] = 0;
+    return true;
+}
+
+}  // namespace
+
+// The threads of a program whose main returns while its workers sleep (daemon threads, a pool
+// never joined) had no end and often no name in the report, and those not yet scheduled were
+// missing (with context switches off) or nameless rows (with them on). Only when some thread
+// the program created has not ended, and only where /proc/self/task lists the tids the launcher
+// sees (not in another PID namespace): a single-threaded process pays one comparison.
+void recordLiveThreads() {
+    if (g_threadsCreated.load() == g_threadsEnded.load() || !ProcessWriter::active() ||
+        ProcessWriter::inVforkChild() || ProcessWriter::namespacePid() != ProcessWriter::pid())
+        return;
+    ProcessWriter::ToolScope scope;
+    const int dir = static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
+                                             O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir < 0) return;
+    const int64_t self = currentTid(), now = capture::nowNs();
+    alignas(8) char buf[4096];
+    for (;;) {
+        const long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+        if (n <= 0) break;
+        for (long off = 0; off < n;) {
+            const auto* d = reinterpret_cast<const struct dirent64*>(buf + off);
+            off += d->d_reclen;
+            const int64_t tid = std::strtoll(d->d_name, nullptr, 10);
+            char comm[17] = {};
+            if (tid <= 0 || tid == self || tid == ProcessWriter::pid() || !readThreadComm(tid, comm))
+                continue;
+            const int64_t ints[3] = {tid, now, 0};
+            const std::string_view name[1] = {comm};
+            if (startRecorded(tid))
+                ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, name, 1);
+            else  // created, never scheduled: it existed, under the name it inherited
+                ProcessWriter::emitMeta(MetaKind::ThreadStart, ints, 2, name, 1);
+        }
+    }
+    syscall(SYS_close, dir);
+}
+
+namespace {
 
 void recordThreadName(int64_t tid, const char* name) {
     if (tid <= 0 || !name || !ProcessWriter::active()) return;
@@ -697,7 +767,10 @@ SL_EXPORT int pthread_create(pthread_t* th, const pthread_attr_t* attr, void* (*
     t->fn = fn;
     t->arg = arg;
     int r = real_pthread_create.get()(th, attr, trampolineMain, t);
-    if (r != 0) std::free(t);
+    if (r != 0)
+        std::free(t);
+    else
+        g_threadsCreated.fetch_add(1, std::memory_order_relaxed);
     return r;
 }
 

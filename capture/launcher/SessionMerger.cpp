@@ -884,11 +884,15 @@ void SessionMerger::finish(int64_t sessionEnd) {
         if (schemaOf(t.key.kind).owner == OwnerKind::Thread && t.key.tid != 0)
             thread(t.key.pid, t.key.tid);
     for (auto& [key, t] : m_threads) {
+        const ProcInfo& p = proc(t.pid);
         if (t.tid == t.pid) {
-            const ProcInfo& p = proc(t.pid);
             if (t.start == kUnknownTime) t.start = p.p.start;
             if (t.end == kUnknownTime) t.end = p.p.end;
             if (t.name.empty()) t.name = p.p.name;
+        } else if (t.end == kUnknownTime && t.start != kUnknownTime && p.p.end != kUnknownTime &&
+                   p.p.end >= t.start) {
+            // Still alive when its process ended (exit, exec, a signal): it ended with it.
+            t.end = p.p.end;
         }
         r.threads.push_back(t);
     }

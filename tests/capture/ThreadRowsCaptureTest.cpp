@@ -83,6 +83,35 @@ TEST(ThreadRows, ChildOfARawClone3HasItsParentsName) {
     EXPECT_NE(untracedReason(*r).find("clone3"), std::string::npos) << untracedReason(*r);
 }
 
+// Threads still alive when main returns die with the process without recording an end, and
+// those not yet scheduled record nothing: with context switches off they were missing, with
+// them on they were nameless rows without times, and the others had no end.
+TEST(ThreadRows, ThreadsAliveAtTheExitEndWithTheirProcessUnderTheirNames) {
+    CaptureDir dir;
+    for (const bool switches : {false, true}) {
+        SCOPED_TRACE(switches ? "context switches" : "no context switches");
+        const std::string rep = dir.file(switches ? "sw.rep" : "nosw.rep");
+        std::vector<std::string> options{"-s", "none"};
+        if (!switches) options.insert(options.end(), {"--cpuctxsw", "none"});
+        ASSERT_EQ(profile(rep, options, {client("thread_rows"), "alive-at-exit"}), 0);
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->processes.size(), 1u);
+        const Process& p = r->processes[0];
+        int sleepers = 0, others = 0;
+        for (const auto& t : r->threads) {
+            if (t.pid != p.pid) continue;
+            (t.name == "sleeper" ? sleepers : others) += 1;
+            if (t.tid == p.pid) continue;
+            EXPECT_EQ(t.name == "sleeper" || t.name == "thread_rows", true) << t.name;
+            EXPECT_NE(t.start, kUnknownTime) << t.tid;
+            EXPECT_NE(t.end, kUnknownTime) << t.tid;
+        }
+        EXPECT_EQ(sleepers, 4);
+        EXPECT_EQ(others, 3);  // main and the two that may never have run
+    }
+}
+
 // OS runtime calls still blocked when their process ended or their thread was cancelled were
 // not recorded at all (a call is recorded as it returns): the threads showed as idle.
 TEST(ThreadRows, CallsStillBlockedAtTheEndAreRecordedAndCounted) {

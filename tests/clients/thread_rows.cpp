@@ -9,6 +9,9 @@
 //                                 /proc/self/comm (no interposed call), then exits 0
 //   thread_rows raw-clone3        a child of a raw clone3 system call (no fork handler runs)
 //                                 exits 14 at once through the exit_group system call
+//   thread_rows alive-at-exit     four threads name themselves "sleeper" and wait forever; once
+//                                 they have, two more are created and main returns 0 at once
+//                                 (they may never be scheduled)
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <nvtx3/nvToolsExt.h>
@@ -17,12 +20,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstring>
 
 namespace {
 
 char* g_self = nullptr;
+std::atomic<int> g_named{0};
+
+void* sleeper(void*) {
+    pthread_setname_np(pthread_self(), "sleeper");
+    g_named.fetch_add(1);
+    for (;;) pause();
+}
+void* waiter(void*) {
+    for (;;) pause();
+}
 
 void* execer(void*) {
     pthread_setname_np(pthread_self(), "execer");
@@ -72,6 +86,13 @@ int main(int argc, char** argv) {
         if (fd < 0 || write(fd, "renamed-main", 12) != 12) return 1;
         close(fd);
         usleep(10'000);
+        return 0;
+    }
+    if (!std::strcmp(mode, "alive-at-exit")) {
+        pthread_t t;
+        for (int i = 0; i < 4; ++i) pthread_create(&t, nullptr, sleeper, nullptr);
+        while (g_named.load() < 4) usleep(1000);
+        for (int i = 0; i < 2; ++i) pthread_create(&t, nullptr, waiter, nullptr);
         return 0;
     }
     if (!std::strcmp(mode, "raw-clone3")) {
