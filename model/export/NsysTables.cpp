@@ -64,7 +64,8 @@ public:
     Status run() {
         static constexpr Status (Emitter::*kSteps[])() = {
             &Emitter::runtime,     &Emitter::kernels,     &Emitter::memcpys,      &Emitter::memsets,
-            &Emitter::syncs,       &Emitter::nvtx,        &Emitter::osrt,         &Emitter::mpi,
+            &Emitter::syncs,       &Emitter::nvtx,        &Emitter::osrt,         &Emitter::sched,
+            &Emitter::mpi,
             &Emitter::openmp,      &Emitter::cudaLibs,    &Emitter::samples,      &Emitter::memoryUsage,
             &Emitter::metrics,     &Emitter::threads,     &Emitter::processes,    &Emitter::gpus,
             &Emitter::cudaDevices, &Emitter::sessionStart, &Emitter::diagnostics, &Emitter::enums,
@@ -344,6 +345,35 @@ private:
             const int64_t chain = callchainIdOf(m_r, t, i);
             c[7] = chain ? I(chain) : N();
         });
+    }
+
+    // Context switches (--cpuctxsw) as nsys keeps them: a sched-in row at the start of each
+    // running period and a sched-out row at its end, on the period's CPU. Our importer pairs
+    // them back into the same periods (NsysEventTables.cpp, readSched).
+    Status sched() {
+        static constexpr ColumnDef d[] = {{"start", "INTEGER NOT NULL"},
+                                          {"cpu", "INTEGER NOT NULL"},
+                                          {"isSchedIn", "INTEGER NOT NULL"},
+                                          {"globalTid", "INTEGER"}};
+        auto list = tracks(EventKind::ThreadState);
+        if (list.empty()) return {};
+        TableScope t(m_sink, m_stats, "SCHED_EVENTS", d);
+        if (!t.open()) return {};
+        for (const Track* tr : list) {
+            const int64_t gt = globalTid(tr->key.pid, tr->key.tid);
+            for (size_t i = 0; i < tr->size(); ++i) {
+                if (tr->col<uint8_t>(cols::ThreadState::State)[i] !=
+                        static_cast<uint8_t>(ThreadStateKind::Running) ||
+                    !m_o.inWindow(tr->start[i], tr->endAt(i)))
+                    continue;
+                const int64_t cpu = tr->intAt(cols::ThreadState::Cpu, i);
+                Cell in[] = {I(ts(tr->start[i])), I(cpu < 0 ? 0 : cpu), I(1), I(gt)};
+                t.row(in);
+                Cell out[] = {I(ts(tr->endAt(i))), I(cpu < 0 ? 0 : cpu), I(0), I(gt)};
+                t.row(out);
+            }
+        }
+        return t.finish();
     }
 
     Status mpi() { return emitMpiTables(m_r, m_o, m_sink, m_stats, m_origin); }

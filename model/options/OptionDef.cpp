@@ -40,10 +40,10 @@ const std::vector<CommandDef>& commandDefs() {
          "REPORT: a .rep file, an nsys SQLite export or a Chrome/Kineto trace"},
         {"export", "sightline export --type sqlite|json|csv [options] REPORT",
          "Exports a report. sqlite: the nsys export schema (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS,\n"
-         "OSRT_API, StringIds, ThreadNames, PROCESSES, TARGET_INFO_*, GPU_METRICS, COMPOSITE_EVENTS\n"
-         "and SAMPLING_CALLCHAINS, ENUM_*, META_DATA_EXPORT), so queries written for nsys exports run\n"
-         "unchanged. json: Chrome Trace Event format for Perfetto UI and chrome://tracing. csv: the\n"
-         "sqlite tables as one CSV file per table in a directory.",
+         "OSRT_API, SCHED_EVENTS, StringIds, ThreadNames, PROCESSES, TARGET_INFO_*, GPU_METRICS,\n"
+         "COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, ENUM_*, META_DATA_EXPORT), so queries written\n"
+         "for nsys exports run unchanged. json: Chrome Trace Event format for Perfetto UI and\n"
+         "chrome://tracing. csv: the sqlite tables as one CSV file per table in a directory.",
          "REPORT: a .rep file, an nsys SQLite export or a Chrome/Kineto trace"},
         {"analyze", "sightline analyze [options] REPORT",
          "Runs expert-system rules over a report (nsys analyze).",
