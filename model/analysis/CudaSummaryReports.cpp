@@ -162,4 +162,29 @@ Table runCudaGpuSum(const Report& r, const StatsOptions& o) {
     return o.cancelled() ? cancelledTable(t) : t;
 }
 
+// nsys's "CUDA Summary (API/Kernels/MemOps)": the API calls beside the GPU work in one table,
+// each row's share of their total time.
+Table runCudaApiGpuSum(const Report& r, const StatsOptions& o) {
+    Table t("cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)");
+    const bool api = hasKind(r, EventKind::CudaApi);
+    const bool gpu = hasKind(r, EventKind::Kernel) || hasKind(r, EventKind::Memcpy) ||
+                     hasKind(r, EventKind::Memset);
+    if (!api && !gpu)
+        return Table::skip(t.name, t.title, "does not contain CUDA trace data.");
+    std::vector<SummaryGroup> g;
+    if (api) {
+        DenseGroups byId = durationsByName(r, EventKind::CudaApi, o);
+        if (o.cancelled()) return cancelledTable(t);
+        for (SummaryGroup& s : mergedByName(byId, [&](uint32_t id) { return apiDisplayName(r.str(id)); })) {
+            s.labels.insert(s.labels.begin(), "CUDA_API");
+            g.push_back(std::move(s));
+        }
+    }
+    collectKernels(r, o, g, {"CUDA_KERNEL"});
+    collectMemoryTimes(r, o, g, false, {"MEMORY_OPER"});
+    if (o.cancelled()) return cancelledTable(t);
+    fillSummary(t, {"Instances", {"Category", "Operation"}}, g, o.cancel);
+    return o.cancelled() ? cancelledTable(t) : t;
+}
+
 }  // namespace sl::analysis

@@ -1,4 +1,4 @@
-// nvtx_sum, nvtx_pushpop_trace, nvtx_gpu_proj_sum, nvtx_gpu_proj_trace, nvtx_kern_sum.
+// nvtx_sum, nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace, nvtx_gpu_proj_sum, nvtx_gpu_proj_trace, nvtx_kern_sum.
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -12,6 +12,9 @@ namespace {
 constexpr const char* kNoNvtx = "does not contain NV Tools Extension (NVTX) data.";
 
 const Track& trackOf(const Report& r, EventRef e) { return r.tracks[e.track]; }
+
+Table nvtxSummaryOfStyles(const Report& r, const StatsOptions& o, Table t, bool pushPop,
+                          bool startEndStyle);
 
 }  // namespace
 
@@ -34,7 +37,28 @@ Table runNvtxSum(const Report& r, const StatsOptions& o) {
         fillSummaryRows(t, {"Instances", {"Style", "Range"}}, rows);
         return t;
     }
+    return nvtxSummaryOfStyles(r, o, t, true, true);
+}
+
+// nsys's per-style summaries of older releases, still shipped and scripted against: one style's
+// ranges, without the Style column.
+Table runNvtxPushPopSum(const Report& r, const StatsOptions& o) {
+    Table t("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary");
+    return nvtxSummaryOfStyles(r, o, t, true, false);
+}
+
+Table runNvtxStartEndSum(const Report& r, const StatsOptions& o) {
+    Table t("nvtx_startend_sum", "NVTX Start/End Range Summary");
+    return nvtxSummaryOfStyles(r, o, t, false, true);
+}
+
+namespace {
+
+// The ranges of the styles asked for, by (style, "domain:name") as shown; the Style column
+// only when both styles are.
+Table nvtxSummaryOfStyles(const Report& r, const StatsOptions& o, Table t, bool pushPop, bool startEndStyle) {
     if (r.eventCount(EventKind::NvtxRange) == 0) return Table::skip(t.name, t.title, kNoNvtx);
+    const bool both = pushPop && startEndStyle;
     // Groups by (style, "domain:name") as shown. The label is built once per distinct (domain,
     // name id, style), not per range (a string and a map lookup per range cost ~150 ns, issue
     // #23); values still go to their group in the order of one pass, so the sums are the same.
@@ -50,6 +74,7 @@ Table runNvtxSum(const Report& r, const StatsOptions& o) {
             if (o.stopAt(i)) return cancelledTable(t);
             if (!o.inWindow(tr.start[i], tr.end[i])) continue;
             const bool startEnd = rangeType[i] == static_cast<uint8_t>(RangeType::StartEnd);
+            if (startEnd ? !startEndStyle : !pushPop) continue;
             const size_t slot = 2 * size_t{tr.nameAt(i)} + (startEnd ? 1 : 0);
             if (slot >= slots.size()) slots.resize(std::max(slot + 1, 2 * r.strings.size()), 0);
             if (slots[slot] == 0) {
@@ -62,10 +87,20 @@ Table runNvtxSum(const Report& r, const StatsOptions& o) {
         }
     }
     std::vector<SummaryGroup> g;
-    for (auto& [key, index] : byLabel) g.push_back({{std::string(key.first), key.second}, std::move(values[index])});
-    fillSummary(t, {"Instances", {"Style", "Range"}}, g, o.cancel);
+    for (auto& [key, index] : byLabel) {
+        if (both)
+            g.push_back({{std::string(key.first), key.second}, std::move(values[index])});
+        else
+            g.push_back({{key.second}, std::move(values[index])});
+    }
+    if (both)
+        fillSummary(t, {"Instances", {"Style", "Range"}}, g, o.cancel);
+    else
+        fillSummary(t, {"Instances", {"Range"}}, g, o.cancel);
     return o.cancelled() ? cancelledTable(t) : t;
 }
+
+}  // namespace
 
 Table runNvtxPushPopTrace(const Report& r, const StatsOptions& o) {
     Table t("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace");

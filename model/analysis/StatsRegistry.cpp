@@ -12,7 +12,7 @@ using K = EventKind;
 // What the correlation index reads (API calls and the GPU operations they launched).
 constexpr KindSet kCorrelated{K::CudaApi, K::Kernel, K::Memcpy, K::Memset, K::GraphTrace};
 
-const std::array<ReportInfo, 25> kReports = {{
+const std::array<ReportInfo, 28> kReports = {{
     {"nvtx_sum", "NVTX Range Summary", runNvtxSum, true, "nvtxsum", "",
      "time spent in each NVTX range (name and style)", KindSet{K::NvtxRange}, {}, KindSet{K::NvtxRange}},
     {"osrt_sum", "OS Runtime Summary", runOsrtSum, true, "osrtsum", "", "time spent in each OS runtime function", KindSet{K::OsRuntime},
@@ -36,6 +36,12 @@ const std::array<ReportInfo, 25> kReports = {{
      "API, queue and kernel time per thread, device, API and kernel", kCorrelated},
     {"cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", runCudaKernExecTrace, false, "kernexectrace", kKernelArgs,
      "API, queue (from the end of the call to the kernel start) and kernel time of each launch", kCorrelated},
+    {"cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)", runCudaApiGpuSum, false, "", kKernelArgs,
+     "CUDA API calls, kernels and memory operations in one summary", kCorrelated | KindSet{K::Memcpy, K::Memset}},
+    {"nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", runNvtxPushPopSum, false, "", "",
+     "time spent in each push/pop NVTX range", KindSet{K::NvtxRange}},
+    {"nvtx_startend_sum", "NVTX Start/End Range Summary", runNvtxStartEndSum, false, "", "",
+     "time spent in each start/end NVTX range", KindSet{K::NvtxRange}},
     {"nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", runNvtxPushPopTrace, false, "", "",
      "every push/pop range with its nesting and child time", KindSet{K::NvtxRange}},
     {"nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", runNvtxGpuProjSum, false, "", "",

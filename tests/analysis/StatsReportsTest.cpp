@@ -103,6 +103,28 @@ TEST(StatsReports, NvtxAndOsrt) {
               "11.1,5,1,5.0,5.0,5,5,0.0,write\n");
 }
 
+// nsys's per-style NVTX summaries and its API-beside-GPU summary, which scripts name (they were
+// "unknown report" here).
+TEST(StatsReports, NvtxStyleSummariesAndCudaApiGpuSum) {
+    auto r = test::makeStatsReport();
+    EXPECT_EQ(csv(run(*r, "nvtx_pushpop_sum")),
+              "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Range\n"
+              "100.0,4000,2,2000.0,2000.0,1000,3000,1414.2,step\n");
+    EXPECT_EQ(csv(run(*r, "nvtx_startend_sum")),
+              "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Range\n"
+              "100.0,500,1,500.0,500.0,500,500,0.0,disk:io\n");
+    // Shares of the 7,260 ns of all three kinds together.
+    EXPECT_EQ(csv(run(*r, "cuda_api_gpu_sum")),
+              "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),"
+              "Category,Operation\n"
+              "55.1,4000,2,2000.0,2000.0,1000,3000,1414.2,MEMORY_OPER,[CUDA memcpy Host-to-Device]\n"
+              "27.5,2000,1,2000.0,2000.0,2000,2000,0.0,MEMORY_OPER,[CUDA memcpy Device-to-Host]\n"
+              "13.8,1000,4,250.0,250.0,100,400,129.1,CUDA_KERNEL,kA\n"
+              "2.5,180,3,60.0,50.0,50,80,17.3,CUDA_KERNEL,kB\n"
+              "1.0,70,7,10.0,10.0,10,10,0.0,CUDA_API,cudaLaunchKernel\n"
+              "0.1,10,1,10.0,10.0,10,10,0.0,MEMORY_OPER,[CUDA memset]\n");
+}
+
 TEST(StatsReports, KernelExecQueueTimeFromEndOfCall) {
     auto r = test::makeStatsReport();
     Table t = run(*r, "cuda_kern_exec_trace");
