@@ -65,9 +65,8 @@ Status parseBacktrace(const std::string& text, ProfileOptions& o) {
 }
 
 Result<int64_t> parseSeconds(const std::string& text, const char* option) {
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != 0 || v < 0 || v > 1e7)
+    double v = 0;
+    if (!options::parseDecimalSeconds(text, 1e7, &v))
         return makeError(std::string(option) + ": expected a number of seconds, got '" + text +
                          "'");
     return static_cast<int64_t>(v * 1e9);

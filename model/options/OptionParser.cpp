@@ -111,6 +111,23 @@ std::vector<std::string> splitCommaList(std::string_view text) {
     return out;
 }
 
+bool parseDecimalSeconds(std::string_view s, double max, double* out) {
+    size_t digits = 0, dots = 0;
+    for (char c : s) {
+        if (c >= '0' && c <= '9')
+            ++digits;
+        else if (c == '.' && ++dots == 1)
+            continue;
+        else
+            return false;
+    }
+    if (digits == 0) return false;
+    const double v = std::strtod(std::string(s).c_str(), nullptr);
+    if (!(v >= 0) || v > max) return false;
+    *out = v;
+    return true;
+}
+
 bool parseBool(std::string_view s, bool* out) {
     if (s == "true" || s == "on" || s == "1" || s == "yes") {
         *out = true;
@@ -188,9 +205,8 @@ Result<std::string> checkValue(const OptionDef& o, const std::string& value) {
             return std::to_string(n);
         }
         case ValueKind::Seconds: {
-            char* end = nullptr;
-            const double v = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end || !(v >= 0) || v > kMaxSeconds)
+            double v = 0;
+            if (!parseDecimalSeconds(value, kMaxSeconds, &v))
                 return makeError(dashed(o) + ": '" + value + "' is not a valid value (expected " +
                                  allowedText(o) + ")");
             return value;

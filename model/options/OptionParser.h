@@ -56,5 +56,8 @@ std::string closestMatch(std::string_view word, const std::vector<std::string_vi
 std::vector<std::string> splitCommaList(std::string_view text);
 // "true"/"on"/"1"/"yes" and "false"/"off"/"0"/"no"; anything else fails.
 bool parseBool(std::string_view s, bool* out);
+// A number of seconds as the help says: digits with an optional decimal part ("2", "0.5",
+// ".25"), at most `max`. Not hex, exponents, signs, inf or nan, which strtod takes.
+bool parseDecimalSeconds(std::string_view s, double max, double* out);
 
 }  // namespace sl::options

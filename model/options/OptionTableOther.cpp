@@ -25,7 +25,8 @@ void addOtherOptions(std::vector<OptionDef>& out) {
             .extension());
 
     constexpr std::string_view I = "import";
-    add(Opt(I, "output", 'o', K::Text, "FILE", "", "output report (default: INPUT with .rep)")
+    add(Opt(I, "output", 'o', K::Text, "FILE", "", "output report (default: INPUT with .rep; for a kept capture directory, the first free "
+                "reportN.rep here, as profile names reports)")
             .extension());
     add(Opt(I, "force-overwrite", 'f', K::Switch, "", "false", "replace an existing output file")
             .extension());

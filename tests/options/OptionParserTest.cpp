@@ -133,3 +133,19 @@ TEST(OptionParser, TheRecordedOptionsAreTheCaptureSettings) {
     EXPECT_EQ(a->optionsText, "-t nvtx -o x");
     EXPECT_EQ(a->value("progress-fd"), "11");
 }
+
+// --duration and --delay take what the help says, digits with an optional decimal part: strtod
+// also took hex ("0x2" ran for 2 s), exponents and hex floats.
+TEST(OptionParser, SecondsAreDecimalNumbersOnly) {
+    double v = -1;
+    EXPECT_TRUE(parseDecimalSeconds("2", 1e7, &v));
+    EXPECT_EQ(v, 2.0);
+    EXPECT_TRUE(parseDecimalSeconds("0.5", 1e7, &v));
+    EXPECT_EQ(v, 0.5);
+    EXPECT_TRUE(parseDecimalSeconds(".25", 1e7, &v));
+    EXPECT_EQ(v, 0.25);
+    for (const char* bad : {"", ".", "0x2", "1e0", "0x1p0", "inf", "nan", "-1", "+1", "1.2.3", " 1",
+                            "1s", "20000000"})
+        EXPECT_FALSE(parseDecimalSeconds(bad, 1e7, &v)) << bad;
+    EXPECT_FALSE(parseArgs("profile", {"-d", "0x2", "./app"}, {}).ok());
+}
