@@ -92,6 +92,22 @@ bool BufferArena::grow(uint32_t index, uint32_t from, uint32_t to) {
     return fd >= 0 && syscall(SYS_fallocate, fd, 0, off + from, to - from) == 0;
 }
 
+uint64_t BufferArena::shrinkTo(uint64_t maxMapBytes) {
+    if (!m_base || m_mapBytes <= maxMapBytes) return 0;
+    const uint64_t fit =
+        maxMapBytes > kArenaHeaderBytes ? (maxMapBytes - kArenaHeaderBytes) / m_slotBytes : 0;
+    const uint32_t keep = static_cast<uint32_t>(fit > m_nextFresh ? fit : m_nextFresh);
+    if (keep >= m_slotCount) return 0;
+    const uint64_t keepBytes = kArenaHeaderBytes + static_cast<uint64_t>(m_slotBytes) * keep;
+    const uint64_t freed = m_mapBytes - keepBytes;
+    if (syscall(SYS_munmap, m_base + keepBytes, freed) != 0) return 0;
+    m_slotCount = keep;
+    m_mapBytes = keepBytes;
+    // The launcher reads no slot past the header's count: none past it was ever taken.
+    reinterpret_cast<ArenaHeader*>(m_base)->slotCount = keep;
+    return freed;
+}
+
 void BufferArena::unreserve(uint32_t index) {
     m_cold[m_coldCount++] = index;
 }

@@ -15,7 +15,8 @@ namespace sl::capture {
 class BufferArena {
 public:
     // Creates and maps <dir>/<stem>.slbuf with room for `budgetBytes` of buffers of
-    // `bufferBytes` each. On failure returns false with errno set; the arena is then unused.
+    // `bufferBytes` each (less under a file-size limit, whose SIGXFSZ a longer file would
+    // raise). On failure returns false with errno set; the arena is then unused.
     bool open(const char* dir, const char* stem, uint32_t bufferBytes, int64_t budgetBytes,
               int64_t pid);
     // Taking a slot is two steps, so that the caller's lock is not held while the kernel backs
@@ -29,6 +30,12 @@ public:
     // up to `from`: false when its file system has no room (nothing is written past `from`).
     bool grow(uint32_t index, uint32_t from, uint32_t to);
     void unreserve(uint32_t index);
+    // The program lowered its address-space limit (AddressSpaceLimit.h): the mapping gives up
+    // the slots never taken past `maxMapBytes` (those taken stay). Under the caller's lock.
+    // Returns the bytes of address space given back.
+    uint64_t shrinkTo(uint64_t maxMapBytes);
+    // Bytes of address space the arena maps (0: none).
+    uint64_t mappedBytes() const { return m_base ? m_mapBytes : 0; }
     // Bytes of one slot (its header included), a multiple of the page size.
     uint32_t slotBytes() const { return m_slotBytes; }
     // A slot not needed soon: its memory goes back to the system (the file keeps a hole).

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <utility>
 
+#include "capture/common/AddressSpaceLimit.h"
 #include "capture/common/BufferArena.h"
 #include "capture/common/HeldFile.h"
 #include "capture/common/CaptureGate.h"
@@ -80,7 +81,10 @@ int64_t g_streamStartMono = 0, g_streamStartUtc = 0;  // the deferred stream's h
 char g_stem[128] = {};
 void (*g_onLazyOpen)() = nullptr;  // the module's announcement, written first into the stream
 uint32_t g_bufferBytes = 256 * 1024;
-int64_t g_budgetBytes = 512ll << 20;
+std::atomic<int64_t> g_budgetBytes{512ll << 20};
+// The address-space limit the budget was cut for (AddressSpaceLimit.h), said once in the
+// stream; 0: none.
+std::atomic<uint64_t> g_budgetCutForLimit{0};
 
 std::atomic<Buffer*> g_queue{nullptr};
 std::atomic<uint32_t> g_queueLen{0};  // futex word the writer sleeps on
@@ -406,7 +410,7 @@ bool openArenaFirst() {
             continue;
         errno = 0;
         const int64_t mono = nowNs(), utc = utcNowNs();
-        if (g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes, g_pid)) {
+        if (g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes.load(), g_pid)) {
             std::memcpy(g_stem, stem, sizeof stem);
             g_streamStartMono = mono;
             g_streamStartUtc = utc;
@@ -432,9 +436,39 @@ bool openStream() {
     }
     if (!created) return false;
     g_arenaErrno = 0;
-    if (!g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes, g_pid))
+    if (!g_arena.open(g_arenaDir, stem, g_bufferBytes, g_budgetBytes.load(), g_pid))
         g_arenaErrno = errno ? errno : EIO;
     return true;
+}
+
+// Under an address-space limit the buffers (arena mapping and heap buffers alike) take at most
+// their share of it (bufferShareOf), never less than two buffers. True when that cut the budget.
+bool fitBudgetToAddressSpace(uint64_t limit) {
+    const uint64_t share = bufferShareOf(limit);
+    if (share == UINT64_MAX) return false;
+    const int64_t floor = 2 * static_cast<int64_t>(g_bufferBytes);
+    const int64_t want = static_cast<int64_t>(share) > floor ? static_cast<int64_t>(share) : floor;
+    if (want >= g_budgetBytes.load()) return false;
+    g_budgetBytes.store(want);
+    g_budgetCutForLimit.store(limit);
+    return true;
+}
+
+// Said once in the stream when an address-space limit cut the budget: under a heavy load more
+// records may be dropped (each counted).
+void reportBudgetCut() {
+    const uint64_t limit = g_budgetCutForLimit.load();
+    if (!limit) return;
+    char reason[400];
+    std::snprintf(reason, sizeof reason,
+                  "under an address-space limit (ulimit -v) of %llu MiB the capture's buffers "
+                  "took at most %lld MiB, so that the program kept its room: records that did "
+                  "not fit were dropped and counted",
+                  static_cast<unsigned long long>(limit >> 20),
+                  static_cast<long long>(g_budgetBytes.load() >> 20));
+    int64_t count = 1;
+    std::string_view strs[2] = {"capture.buffers_limited", reason};
+    ProcessWriter::emitMeta(MetaKind::Diagnostic, &count, 1, strs, 2);
 }
 
 // Said in the stream when its buffers could not be put in an arena file: the records are then
@@ -655,7 +689,9 @@ bool writeQueueHere() {
 }
 
 bool takeBudget(int64_t cap) {
-    if (g_inflight.fetch_add(cap, std::memory_order_relaxed) + cap <= g_budgetBytes) return true;
+    if (g_inflight.fetch_add(cap, std::memory_order_relaxed) + cap <=
+        g_budgetBytes.load(std::memory_order_relaxed))
+        return true;
     g_inflight.fetch_sub(cap, std::memory_order_relaxed);
     return false;
 }
@@ -764,6 +800,7 @@ void openLazily() {
         return;
     }
     reportMissingArena();
+    reportBudgetCut();
     if (g_onLazyOpen) g_onLazyOpen();
 }
 
@@ -810,8 +847,9 @@ bool ProcessWriter::start(const char* module) {
         }
         if (const char* mb = std::getenv(env::kBufferMb)) {
             long v = std::atol(mb);
-            if (v >= 1) g_budgetBytes = static_cast<int64_t>(v) << 20;
+            if (v >= 1) g_budgetBytes.store(static_cast<int64_t>(v) << 20);
         }
+        fitBudgetToAddressSpace(addressSpaceLimit());
         if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
             g_keyCreated.store(true);
         if (const char* dev = std::getenv(env::kProcDevice)) g_launcherProcDev = std::strtoull(dev, nullptr, 10);
@@ -824,7 +862,10 @@ bool ProcessWriter::start(const char* module) {
         if (openStream()) g_active.store(true, std::memory_order_release);
     }
     g_startState.store(2);
-    if (g_active.load()) reportMissingArena();
+    if (g_active.load()) {
+        reportMissingArena();
+        reportBudgetCut();
+    }
     return g_active.load();
 }
 
@@ -838,6 +879,19 @@ int ProcessWriter::heldNumbers(int* out) {
         if (fd >= 0 && ownsFd(fd)) out[n++] = fd;
     if (n == 2 && out[0] > out[1]) std::swap(out[0], out[1]);
     return n;
+}
+
+void ProcessWriter::fitAddressSpace(uint64_t limit) {
+    if (bufferShareOf(limit) == UINT64_MAX) return;
+    lockPool();
+    const uint64_t freed = g_arena.shrinkTo(bufferShareOf(limit));
+    g_poolLock.clear(std::memory_order_release);
+    const bool cut = fitBudgetToAddressSpace(limit);
+    if ((cut || freed) && g_active.load() && !g_lazyPending.load()) {
+        if (!cut) g_budgetCutForLimit.store(limit);
+        ToolScope scope;
+        reportBudgetCut();
+    }
 }
 
 void ProcessWriter::moveAsideFrom(int fd) {
@@ -1124,7 +1178,10 @@ bool ProcessWriter::resumeAfterExec() {
         return false;
     }
     g_active.store(openStream());
-    if (g_active.load()) reportMissingArena();
+    if (g_active.load()) {
+        reportMissingArena();
+        reportBudgetCut();
+    }
     return g_active.load();
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/LazyTable.h"
 #include "capture/inject/PythonFrames.h"
 #include "capture/inject/PythonLayout.h"
 
@@ -62,7 +63,9 @@ struct CacheSlot {
     std::atomic<uint32_t> id{0};     // 0: being defined
 };
 constexpr uint32_t kCacheSlots = 1u << 16;
-CacheSlot g_cache[kCacheSlots];  // in .bss: no cost to a process that takes no backtrace
+// Mapped at the first backtrace (LazyTable.h): no cost, not even address space, to a process
+// that takes none.
+constinit LazyTable<CacheSlot, kCacheSlots> g_cache;
 
 uint32_t frameIdOf(const void* code, int64_t addr) {
     const PythonLayout& l = *g_py.layout;
@@ -73,8 +76,9 @@ uint32_t frameIdOf(const void* code, int64_t addr) {
     const uint64_t key = (uint64_t{reinterpret_cast<uintptr_t>(code)} >> 3 << 20) | uint64_t(addr);
     uint32_t slot = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ULL) >> 48);
     CacheSlot* claimed = nullptr;
-    for (int probe = 0; cacheable && probe < 16; ++probe, slot = (slot + 1) & (kCacheSlots - 1)) {
-        CacheSlot& s = g_cache[slot];
+    CacheSlot* cache = cacheable ? g_cache.get() : nullptr;
+    for (int probe = 0; cache && probe < 16; ++probe, slot = (slot + 1) & (kCacheSlots - 1)) {
+        CacheSlot& s = cache[slot];
         uint64_t k = s.key.load(std::memory_order_acquire);
         if (k == 0 && s.key.compare_exchange_strong(k, key, std::memory_order_acq_rel)) {
             claimed = &s;

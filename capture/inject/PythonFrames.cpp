@@ -7,6 +7,7 @@
 #include <string>
 
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/LazyTable.h"
 
 namespace sl::inject::pyframes {
 namespace {
@@ -16,11 +17,11 @@ struct Frame {
     std::string function, file;
 };
 constexpr uint32_t kMaxFrames = 1u << 20;
-// The tables are constant-initialized (all zero) arrays: they live in .bss, whose pages the
-// kernel maps on first touch. Allocated with `new` at load, they cost every process 12 MB of
-// zeroing and ~3,000 page faults at start-up, Python or not (1.5 ms per process: a make -j2
-// profile took 1.7x as long).
-std::atomic<Frame*> g_frames[kMaxFrames];
+// The tables are mapped zero-filled at first use (LazyTable.h): allocated with `new` at load
+// they cost every process 12 MB of zeroing and ~3,000 page faults at start-up, Python or not
+// (1.5 ms per process: a make -j2 profile took 1.7x as long); as arrays in .bss, 14 MiB of its
+// address-space limit.
+constinit LazyTable<std::atomic<Frame*>, kMaxFrames> g_frames;
 std::atomic<uint32_t> g_count{0};
 std::atomic<uint32_t> g_definedInGen{0};  // the stream generation that has every definition
 
@@ -42,7 +43,7 @@ struct StackSlot {
     std::atomic<Stack*> stack{nullptr};
 };
 constexpr uint32_t kStackSlots = 1u << 18;
-StackSlot g_stackSlots[kStackSlots];  // in .bss, as g_frames
+constinit LazyTable<StackSlot, kStackSlots> g_stackSlots;  // as g_frames
 std::atomic<uint32_t> g_stackCount{0};
 
 void emitStack(const Stack& s) {
@@ -59,20 +60,24 @@ void defineAgainIfNewStream() {
     if (__builtin_expect(seen == gen, 1)) return;
     if (!g_definedInGen.compare_exchange_strong(seen, gen)) return;
     const uint32_t n = std::min(g_count.load(std::memory_order_acquire), kMaxFrames);
-    for (uint32_t i = 0; i < n; ++i)
-        if (const Frame* f = g_frames[i].load(std::memory_order_acquire)) emit(i + 1, *f);
-    if (g_stackCount.load(std::memory_order_acquire) == 0) return;
+    if (const auto* frames = g_frames.ifMade())
+        for (uint32_t i = 0; i < n; ++i)
+            if (const Frame* f = frames[i].load(std::memory_order_acquire)) emit(i + 1, *f);
+    const StackSlot* slots = g_stackSlots.ifMade();
+    if (!slots || g_stackCount.load(std::memory_order_acquire) == 0) return;
     for (uint32_t i = 0; i < kStackSlots; ++i)
-        if (const Stack* s = g_stackSlots[i].stack.load(std::memory_order_acquire)) emitStack(*s);
+        if (const Stack* s = slots[i].stack.load(std::memory_order_acquire)) emitStack(*s);
 }
 
 uint32_t stackOf(const uint32_t* frames, uint32_t count) {
     uint64_t hash = 1469598103934665603ULL;
     for (uint32_t k = 0; k < count; ++k) hash = (hash ^ frames[k]) * 1099511628211ULL;
     hash = (hash ^ count) | 1;  // never 0 (empty)
+    StackSlot* slots = g_stackSlots.get();
+    if (!slots) return 0;  // no room for the table: the stack is named frame by frame
     uint32_t slot = static_cast<uint32_t>(hash >> 40) & (kStackSlots - 1);
     for (int probe = 0; probe < 32; ++probe, slot = (slot + 1) & (kStackSlots - 1)) {
-        StackSlot& s = g_stackSlots[slot];
+        StackSlot& s = slots[slot];
         uint64_t h = s.hash.load(std::memory_order_acquire);
         if (h == hash) {
             const Stack* st = s.stack.load(std::memory_order_acquire);
@@ -101,10 +106,12 @@ uint32_t stackOf(const uint32_t* frames, uint32_t count) {
 
 uint32_t define(std::string_view function, std::string_view file, int64_t line) {
     defineAgainIfNewStream();
+    auto* frames = g_frames.get();
+    if (!frames) return 0;  // no room for the table: unnamed, as past kMaxFrames
     const uint32_t i = g_count.fetch_add(1, std::memory_order_acq_rel);
     if (i >= kMaxFrames) return 0;
     auto* f = new Frame{line, std::string(function), std::string(file)};
-    g_frames[i].store(f, std::memory_order_release);
+    frames[i].store(f, std::memory_order_release);
     emit(i + 1, *f);
     return i + 1;
 }

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/LazyTable.h"
 #include "capture/inject/NvtxApi.h"
 #include "capture/inject/PythonFrames.h"
 
@@ -30,7 +31,7 @@ struct TracedFunction {
 
 // Ids are indexes + 1 into a table that only grows (read without a lock by push and pop).
 constexpr uint32_t kMaxFunctions = 1u << 16;
-std::atomic<TracedFunction*> g_functions[kMaxFunctions];  // .bss: zero pages until used (PythonFrames.cpp)
+constinit LazyTable<std::atomic<TracedFunction*>, kMaxFunctions> g_functions;  // PythonFrames.cpp says why
 std::atomic<uint32_t> g_count{0};
 std::mutex g_defineMutex;
 
@@ -44,8 +45,9 @@ nvtxDomainHandle_t domainNamed(const std::string& name) {
 }
 
 inline const TracedFunction* lookup(uint32_t id) {
-    if (id == 0 || id > kMaxFunctions) return nullptr;
-    return g_functions[id - 1].load(std::memory_order_acquire);
+    const auto* functions = g_functions.ifMade();
+    if (id == 0 || id > kMaxFunctions || !functions) return nullptr;
+    return functions[id - 1].load(std::memory_order_acquire);
 }
 
 }  // namespace
@@ -60,7 +62,8 @@ SL_EXPORT uint32_t sightline_pytrace_define(const char* domain, const char* name
     if (!ProcessWriter::active() || !name) return 0;
     std::lock_guard lock(g_defineMutex);
     const uint32_t index = g_count.load(std::memory_order_relaxed);
-    if (index >= kMaxFunctions) return 0;
+    auto* functions = g_functions.get();
+    if (index >= kMaxFunctions || !functions) return 0;
     auto* f = new TracedFunction();
     f->domain = domainNamed(domain ? domain : "");
     std::memset(&f->attrs, 0, sizeof f->attrs);
@@ -73,7 +76,7 @@ SL_EXPORT uint32_t sightline_pytrace_define(const char* domain, const char* name
     f->attrs.message.registered = nvtx::registerString(f->domain, name);
     if (category && categoryName && *categoryName)
         nvtx::nameCategory(f->domain, category, categoryName);
-    g_functions[index].store(f, std::memory_order_release);
+    functions[index].store(f, std::memory_order_release);
     g_count.store(index + 1, std::memory_order_relaxed);
     return index + 1;
 }

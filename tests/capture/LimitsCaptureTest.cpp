@@ -137,5 +137,30 @@ TEST(Limits, ProgramUnderALowDescriptorLimitRunsWithThatLimit) {
     EXPECT_TRUE(load(dir.file("n.rep")));
 }
 
+// An address-space limit (`ulimit -v`, or the program's own setrlimit(RLIMIT_AS)) counts every
+// mapping: the module's 512 MiB buffer arena and 14 MiB of Python tables left a program under 64
+// MiB no room (pthread_create failed with EAGAIN, malloc at once) and said nothing. Now the
+// buffers take a thirty-second of the limit (the arena gives back its untaken slots when the
+// program lowers it) and the Python tables are mapped only when used: the program can allocate
+// nearly what it can without the profiler, and the report says the buffers were limited.
+TEST(Limits, ProgramUnderAnAddressSpaceLimitKeepsItsRoom) {
+    CaptureDir dir;
+    const std::string client = test::client("address_space");
+    for (const std::string& program : {"/bin/sh -c \"ulimit -v 65536; exec " + client + "\"",
+                                      client + " 64"}) {
+        SCOPED_TRACE(program);
+        const std::string rep = dir.file("as.rep");
+        const PlainAndTraced run = runUnderLimit(dir, "", program, "-f true -s none -o " + rep);
+        ASSERT_EQ(run.plainCode, 0) << run.plain;
+        ASSERT_EQ(run.tracedCode, 0) << "the program's thread could not start: " << run.traced;
+        const long plain = std::atol(run.plain.c_str()), traced = std::atol(run.traced.c_str());
+        EXPECT_GT(plain, 30) << run.plain;
+        EXPECT_GE(traced, plain - 6) << "MiB the program could allocate: " << run.traced;
+        auto r = load(rep);
+        ASSERT_TRUE(r);
+        EXPECT_NE(reasonOf(*r, "capture.buffers_limited").find("64 MiB"), std::string::npos);
+    }
+}
+
 }  // namespace
 }  // namespace sl::test
