@@ -441,6 +441,18 @@ bool openStream() {
     return true;
 }
 
+// Under a small file-size limit (`ulimit -f 100` in a build script) a full buffer is a block
+// larger than the whole stream may grow: the first block, with the process's announcement,
+// was refused (EFBIG) and the process showed as never traced, its children under its parent's
+// name. Buffers of an eighth of the limit (16 KiB at least) let the stream fill up to it; what
+// comes after is counted as lost (capture.write_failed names the limit).
+void fitBuffersToFileSize(uint64_t limit) {
+    if (limit == UINT64_MAX) return;
+    uint64_t want = limit / 8 / 4096 * 4096;
+    if (want < 16 * 1024) want = 16 * 1024;
+    if (want < g_bufferBytes) g_bufferBytes = static_cast<uint32_t>(want);
+}
+
 // Under an address-space limit the buffers (arena mapping and heap buffers alike) take at most
 // their share of it (bufferShareOf), never less than two buffers. True when that cut the budget.
 bool fitBudgetToAddressSpace(uint64_t limit) {
@@ -849,6 +861,7 @@ bool ProcessWriter::start(const char* module) {
             long v = std::atol(mb);
             if (v >= 1) g_budgetBytes.store(static_cast<int64_t>(v) << 20);
         }
+        fitBuffersToFileSize(fileSizeLimit());
         fitBudgetToAddressSpace(addressSpaceLimit());
         if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
             g_keyCreated.store(true);

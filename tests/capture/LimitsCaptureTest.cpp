@@ -44,7 +44,7 @@ std::string reasonOf(const Report& r, const std::string& name) {
 
 // Under `ulimit -f 100` every traced process died of SIGXFSZ at its start (exit 153): its
 // buffer arena, a sparse file of 520 MiB, was sized past the limit. The program now runs as
-// without the profiler, and the report says the processes had no buffer file and why.
+// without the profiler, and is in the report under its name.
 TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
     CaptureDir dir;
     const std::string program =
@@ -57,16 +57,17 @@ TEST(Limits, ProgramUnderAFileSizeLimitRunsAsWithoutUs) {
     EXPECT_EQ(run.traced, run.plain);
     auto r = load(dir.file("f.rep"));
     ASSERT_TRUE(r);
-    EXPECT_NE(processWithExit(*r, 3), nullptr);
-    EXPECT_GE(diagnostic(*r, "capture.no_buffer_file"), 1);
-    EXPECT_NE(reasonOf(*r, "capture.no_buffer_file").find("File too large"), std::string::npos)
-        << reasonOf(*r, "capture.no_buffer_file");
+    const Process* p = processWithExit(*r, 3);
+    ASSERT_NE(p, nullptr);
+    // Buffers of an eighth of the limit: the first block, with the announcement, fits (a full
+    // 256 KiB buffer did not, and the process showed as never traced).
+    EXPECT_EQ(p->name, "sh");
+    EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
 }
 
-// A program ended by SIGXFSZ under a limit too small for any buffer arena (its buffers on the
-// heap): the module flushes them as for the other fatal signals; SIGXFSZ was missing from its
-// list and the report said the process was untraced. Under a limit too small for even that
-// block, the report says the records could not be written, not that the process was untraced.
+// A program ended by SIGXFSZ under a small file-size limit: the module flushes its buffers as
+// for the other fatal signals (SIGXFSZ was missing from its list and the report said the
+// process was untraced), and what does not fit under the limit is counted as lost.
 TEST(Limits, ProgramEndedBySigxfszKeepsItsRecords) {
     CaptureDir dir;
     for (const char* blocks : {"400", "100"}) {  // dash's 512-byte blocks: 200 KiB, 50 KiB
@@ -85,11 +86,15 @@ TEST(Limits, ProgramEndedBySigxfszKeepsItsRecords) {
         ASSERT_EQ(r->processes.size(), 1u);
         EXPECT_EQ(r->processes[0].exitSignal, SIGXFSZ);
         EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
+        // Buffers of an eighth of the limit fit an arena under it: the records are there, or
+        // those past the limit counted as lost (before, with no arena and the heap's buffers
+        // written at the signal, the smaller limit kept none).
+        const size_t ranges = events(*r, EventKind::NvtxRange, "before-crash").size();
         if (std::string(blocks) == "400") {
-            EXPECT_GE(diagnostic(*r, "capture.no_buffer_file"), 1);  // the heap held them
-            EXPECT_EQ(events(*r, EventKind::NvtxRange, "before-crash").size(), 1000u);
+            EXPECT_EQ(ranges, 1000u);
         } else {
-            EXPECT_EQ(diagnostic(*r, "capture.records_unwritten"), 1);
+            EXPECT_GT(ranges, 500u);
+            EXPECT_TRUE(ranges == 1000u || diagnostic(*r, "capture.write_failed") >= 1) << ranges;
         }
     }
 }
