@@ -166,6 +166,9 @@ struct EnvironmentCopy {
 };
 // With `copy`, what it allocates is recorded there; without, it is left to the exec.
 char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy = nullptr);
+// Whether an exec'd image could load this module from where the loader found it (not after a
+// chroot or in another mount namespace, where withOurEnvironment leaves it out).
+bool moduleReachable();
 // withOurEnvironment in a vfork child: its copy is left for the parent to free when it resumes
 // (ProcessInterpose.cpp).
 char** vforkChildEnvironment(char* const envp[]);

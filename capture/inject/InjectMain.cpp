@@ -235,12 +235,30 @@ void forkChildSetUp(bool trace, bool sharesFiles) {
     if (!ProcessWriter::active()) g_osrtOn.store(false);
 }
 
+namespace {
+std::string_view ownPath();
+}  // namespace
+
 char** prepareExec(char* const envp[]) {
     // A vfork child stops nothing (what runs is its parent's); its environment copy is freed
     // by the parent.
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
+    if (!moduleReachable()) {
+        // The new image is not traced (withOurEnvironment leaves the module out): said here,
+        // in the image that knows why.
+        ProcessWriter::ToolScope scope;
+        char reason[1200];
+        std::snprintf(reason, sizeof reason,
+                      "exec'd a program where the capture's module %.*s cannot be reached (after "
+                      "a chroot, or in a mount namespace of its own): that program and its "
+                      "children are not traced",
+                      static_cast<int>(ownPath().size()), ownPath().data());
+        int64_t count = 1;
+        std::string_view strs[2] = {"capture.module_unreachable", reason};
+        ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, &count, 1, strs, 2);
+    }
     if (!ProcessWriter::recordedNothing()) recordImageEnd();  // else no stream is opened for it
     if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
         // Exec from a thread that is not the main one: its id ends here (it goes on as the main
@@ -277,6 +295,18 @@ std::string_view ownPath() {
     return path;
 }
 
+}  // namespace
+
+// Whether the next image can load this module: after a chroot or in a mount namespace of its
+// own (a build sandbox, a container launcher) the path may be gone, and the loader then printed
+// "ERROR: ld.so: object ... cannot be preloaded" into the program's stderr. One faccessat.
+bool moduleReachable() {
+    const std::string_view path = ownPath();
+    if (path.empty()) return true;
+    return kernelCall(SYS_faccessat, AT_FDCWD, reinterpret_cast<long>(path.data()), R_OK) == 0;
+}
+
+namespace {
 // LD_PRELOAD as the program set it, with our module appended when it lacks it ("" when it has
 // it). Only ours: preloads of the user's the program dropped stay dropped.
 std::string preloadWithOurs(std::string_view theirs) {
@@ -362,7 +392,8 @@ void removeOurEnvironment() {
 // The environment an exec'd program gets: the program's, with our variables it dropped put
 // back, and our module added to an LD_PRELOAD it replaced (else that program is not traced).
 char** withOurEnvironment(char* const envp[], EnvironmentCopy* copy) {
-    if (g_savedEnv && ProcessWriter::sealed()) return withoutOurEnvironment(envp, copy);
+    if (g_savedEnv && (ProcessWriter::sealed() || !moduleReachable()))
+        return withoutOurEnvironment(envp, copy);
     if (!g_savedEnv || g_savedEnv->empty()) return const_cast<char**>(envp);
     size_t n = 0;
     for (char* const* e = envp; e && *e; ++e) ++n;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,32 @@ TEST(UnusualPrograms, ProgramsThatSandboxThemselvesRunAsWithoutTheProfiler) {
         EXPECT_EQ(diagnostic(*r, "capture.stream_incomplete"), 0) << c.mode;
         EXPECT_NE(processWithExit(*r, c.code), nullptr) << c.mode;
     }
+}
+
+// A program that execs where the module's directory is covered (a mount namespace of its own,
+// as build sandboxes and container launchers make; a chroot likewise): the loader printed
+// "ERROR: ld.so: object ... cannot be preloaded" into the program's stderr. The exec'd image
+// is left untraced, its output as without the profiler, and the report says why.
+TEST(UnusualPrograms, ExecWhereTheModuleCannotBeReachedAddsNothingToTheOutput) {
+    if (std::system("unshare -m --propagation private true 2>/dev/null") != 0)
+        GTEST_SKIP() << "unshare -m is not permitted here";
+    const std::vector<std::string> program = {
+        "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+        "mount -t tmpfs none " SIGHTLINE_MODULE_DIR " && exec /bin/sh -c 'echo out; echo err >&2; "
+        "exit 5'"};
+    int plainCode = -1, tracedCode = -1;
+    const std::string plain = runCapturingStdout(program, &plainCode);
+    ASSERT_EQ(plainCode, 5) << plain;
+    CaptureDir dir;
+    std::vector<std::string> traced = {SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none",
+                                       "-o", dir.file("m.rep")};
+    traced.insert(traced.end(), program.begin(), program.end());
+    const std::string out = runCapturingStdout(traced, &tracedCode);
+    EXPECT_EQ(tracedCode, 5);
+    EXPECT_EQ(out, plain);
+    auto r = load(dir.file("m.rep"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(diagnostic(*r, "capture.module_unreachable"), 1);
 }
 
 // libseccomp's feature probes fail on purpose; they ended the capture of programs that never
