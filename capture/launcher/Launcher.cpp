@@ -986,6 +986,7 @@ Result<ProfileResult> Launcher::run() {
         early.startUtc = startUtc;
         early.rootPid = child;
         early.launcherPid = getpid();
+        early.orphanReaper = reaper > 0 ? reaper : 0;
         early.workingDirectory = workingDirectory;
         writeSessionFacts(early, arenas.path());
     }
@@ -1047,6 +1048,7 @@ Result<ProfileResult> Launcher::run() {
     in.sessionEnd = sessionEnd;
     in.rootPid = child;
     in.launcherPid = getpid();
+    in.orphanReaper = reaper > 0 ? reaper : 0;
     in.workingDirectory = workingDirectory;
     in.exits = std::move(tw.exits);
     in.sampler = m_o.cpuMetrics ? &sampler : nullptr;

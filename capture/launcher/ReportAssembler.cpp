@@ -114,6 +114,7 @@ std::shared_ptr<Report> buildOne(AssemblyInput& in, const std::vector<std::strin
         if (bar) bar->set(0.6 * static_cast<double>(i + 1) / static_cast<double>(streams.size()));
     }
     merger.rootProcess(in.rootPid, o.command, in.launcherPid, in.startMono);
+    merger.setOrphanReaper(in.orphanReaper);
     for (const auto& loss : in.writeLosses) {
         merger.streamWriteFailed(loss.pid);
         const bool full = loss.err == ENOSPC || loss.err == EDQUOT;

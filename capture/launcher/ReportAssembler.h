@@ -36,6 +36,10 @@ struct AssemblyInput {
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
     int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)
+    // Where the tree's orphans would have gone without the profiler (the orphan probe: init or
+    // a subreaper above it); 0 when not known. The report names it as their adopter, as the
+    // orphans' getppid() does.
+    int64_t orphanReaper = 0;
     // Where the program started (taken then: the program may remove it, and an import runs
     // elsewhere).
     std::string workingDirectory;

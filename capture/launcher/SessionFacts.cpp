@@ -44,6 +44,7 @@ bool writeSessionFacts(const AssemblyInput& in, const std::string& arenaDir) {
         if (in.sessionEnd) o << "end " << in.sessionEnd << '\n';
         o << "root " << in.rootPid << '\n';
         if (in.launcherPid) o << "launcher " << in.launcherPid << '\n';
+        if (in.orphanReaper) o << "reaper " << in.orphanReaper << '\n';
         if (in.options) {
             const ProfileOptions& p = *in.options;
             o << "delay " << p.delayNs << "\nduration " << p.durationNs << '\n';
@@ -79,6 +80,8 @@ Result<SessionFacts> readSessionFacts(const std::string& sessionDir) {
             in >> f.rootPid;
         } else if (key == "launcher") {
             in >> f.launcherPid;
+        } else if (key == "reaper") {
+            in >> f.orphanReaper;
         } else if (key == "delay") {
             in >> f.delayNs;
         } else if (key == "duration") {
@@ -190,6 +193,7 @@ Result<std::vector<std::string>> reportFromSession(
     in.sessionEnd = f.sessionEnd;
     in.rootPid = f.rootPid;
     in.launcherPid = f.launcherPid;
+    in.orphanReaper = f.orphanReaper;
     in.workingDirectory = f.workingDirectory;
     in.exits = f.exits;
     in.outputPath = output;

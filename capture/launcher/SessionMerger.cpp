@@ -724,6 +724,10 @@ void SessionMerger::findOrphans() {
         } else if (pi.reaper && pi.reaper != parent) {
             adopter = pi.reaper == -1 ? m_launcherPid : pi.reaper;
         }
+        // Adopted by the launcher as the tree's subreaper (a later image's parent, or reaped by
+        // it): without the profiler the orphan went to the probe's reaper (init, or a subreaper
+        // above), which its getppid() answers too.
+        if (adopter == m_launcherPid && m_orphanReaper) adopter = m_orphanReaper;
         if (adopter == 0 || adopter == parent) continue;
         // A process that ended before its parent was only reaped by another (a zombie whose
         // parent never waited): it was never orphaned while it ran.

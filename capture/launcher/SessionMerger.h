@@ -68,6 +68,9 @@ public:
     // when it recorded nothing itself (a statically linked or setuid program).
     void rootProcess(int64_t pid, const std::vector<std::string>& command, int64_t launcherPid,
                      int64_t started);
+    // Where orphans would have gone without the profiler (AssemblyInput::orphanReaper): named
+    // as the adopter of those the launcher reaped as the tree's subreaper.
+    void setOrphanReaper(int64_t pid) { m_orphanReaper = pid; }
     // The process could not write all of its stream (a full disk, said by its own diagnostic):
     // its missing end is not reported as an abrupt end.
     void streamWriteFailed(int64_t pid) { proc(pid).writeFailed = true; }
@@ -197,6 +200,7 @@ private:
     bool m_endGone = false;
     int64_t m_rootPid = 0;
     int64_t m_launcherPid = 0;
+    int64_t m_orphanReaper = 0;
     std::map<int64_t, std::pair<int64_t, std::string>> m_pytorch;  // pid -> (state, what)
     std::map<int64_t, std::string> m_pyBacktraceOff;  // pid -> why backtraces could not be read
     std::set<std::pair<int64_t, int64_t>> m_toolThreads;  // (pid, tid) of our writer threads

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "capture/launcher/OrphanReaper.h"
 #include "tests/capture/CaptureTestUtil.h"
 
 namespace sl::test {
@@ -30,9 +31,10 @@ TEST(ProcessTree, ExecChainOf20EndsWithTheLastCommandLine) {
     EXPECT_EQ(diagnostic(*r, "capture.processes_untraced"), 0);
 }
 
-// The grandchild outlives its parent, is adopted by the profiler (the tree's subreaper), execs
-// (as `orphan adopted`) and exits 7: its parent is still the one that forked it, the adoption is an event at the
-// moment that parent ended, and its exit code (reaped by the profiler) is right.
+// The grandchild outlives its parent, is adopted (the profiler reaps it as the tree's
+// subreaper), execs (as `orphan adopted`) and exits 7: its parent is still the one that forked
+// it, the adoption is an event at the moment that parent ended, naming the process that would
+// have adopted it without the profiler, and its exit code (reaped by the profiler) is right.
 class Orphans : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Orphans, KeepTheirRealParentAndTheAdoptionIsAnEvent) {
@@ -58,7 +60,12 @@ TEST_P(Orphans, KeepTheirRealParentAndTheAdoptionIsAnEvent) {
     const ProcessReparent& rp = r->reparents[0];
     EXPECT_EQ(rp.pid, grandchild->pid);
     EXPECT_EQ(rp.fromPid, middle->pid);
-    EXPECT_EQ(rp.toPid, root->parentPid);  // the profiler
+    // Adopted where orphans go without the profiler (init, or a subreaper above it), as the
+    // orphan's getppid() answers: not the profiler, which reaps it as the tree's subreaper.
+    const pid_t reaper = sl::capture::orphanReaper();
+    ASSERT_GT(reaper, 0);
+    EXPECT_EQ(rp.toPid, reaper);
+    EXPECT_NE(rp.toPid, root->parentPid);
     ASSERT_NE(middle->end, kUnknownTime);
     EXPECT_EQ(rp.time, middle->end);
     // The exec'd image names the main thread too (the kernel's comm of /proc/self/exe: "exe").
