@@ -57,10 +57,23 @@ Result<std::unique_ptr<RepFile>> RepFile::open(const std::string& path) {
     {
         std::ifstream in(path, std::ios::binary);
         if (!in) return makeError("cannot read " + quoted(path) + ": permission denied or unreadable");
-        char head[16] = {};
-        in.read(head, 16);
+        unsigned char head[100] = {};
+        in.read(reinterpret_cast<char*>(head), sizeof head);
         if (in.gcount() < 16 || std::memcmp(head, "SQLite format 3\0", 16) != 0)
             return makeError(quoted(path) + " is not a Sightline report (not an SQLite database)");
+        // A copy or download cut short: SQLite opens it and answers from the pages it has,
+        // so `info` printed a normal summary. The header's page count (valid when its
+        // version-valid-for number matches the change counter) says how long it was.
+        auto be32 = [&](int at) {
+            return uint32_t{head[at]} << 24 | uint32_t{head[at + 1]} << 16 |
+                   uint32_t{head[at + 2]} << 8 | uint32_t{head[at + 3]};
+        };
+        const uint32_t pageSize = head[16] == 0 && head[17] == 1 ? 65536u : (uint32_t{head[16]} << 8 | head[17]);
+        const uint64_t expected = uint64_t{be32(28)} * pageSize;
+        if (in.gcount() == 100 && be32(92) == be32(24) && expected > size)
+            return makeError(quoted(path) + " is truncated: " + std::to_string(size) + " of its " +
+                             std::to_string(expected) +
+                             " bytes (a copy or download cut short?): not readable as a report");
     }
     std::unique_ptr<RepFile> f(new RepFile());
     f->m_path = path;

@@ -221,5 +221,25 @@ TEST(Corruption, TruncationNeverCrashes) {
     }
 }
 
+// A copy cut short by a few hundred bytes opened as a whole report where only the metadata
+// was read (`sightline info` printed a normal summary, exit 0): the SQLite header's page count
+// says how long the file was.
+TEST(Corruption, TruncatedFileIsNamedAtOpen) {
+    test::TempDir dir;
+    const std::string path = makeSmallReport(dir);
+    const auto good = readAll(path);
+    ASSERT_TRUE(RepFile::open(path).ok());
+    const std::string bad = dir.file("short.rep");
+    for (const size_t cut : {size_t{1}, size_t{585}, good.size() / 2}) {
+        writeAll(bad, good, good.size() - cut);
+        auto f = RepFile::open(bad);
+        ASSERT_FALSE(f.ok()) << "cut by " << cut;
+        EXPECT_NE(f.error().find("is truncated: " + std::to_string(good.size() - cut) + " of its " +
+                                 std::to_string(good.size()) + " bytes"),
+                  std::string::npos)
+            << f.error();
+    }
+}
+
 }  // namespace
 }  // namespace sl
