@@ -38,6 +38,19 @@ TEST(Utf8, JsonStringsAreAlwaysValid) {
     EXPECT_NE(out.find("\\\"q\\\""), std::string::npos) << out;
 }
 
+// Numbers are written as the shortest text that reads back as the same double: `stats -f json`
+// printed "StdDev (ns)": 55270.099999999999 ("%.17g").
+TEST(Utf8, JsonNumbersAreTheShortestExactText) {
+    std::ostringstream out;
+    {
+        JsonWriter j(out, false);
+        j.beginArray();
+        for (double v : {55270.1, 0.1, 1.0, 1e21, -2.5, 123456789.123456, 5e-324}) j.value(v);
+        j.endArray();
+    }
+    EXPECT_EQ(out.str(), "[55270.1,0.1,1,1e+21,-2.5,123456789.123456,5e-324]");
+}
+
 // Every string of a report is valid UTF-8, whoever gave it: a program's NVTX text reached the
 // SQLite and CSV exports byte for byte while JSON and the text summary showed U+FFFD.
 TEST(Utf8, ReportStringsAreRepairedWhenInterned) {
