@@ -48,7 +48,10 @@ Result<std::string> checkItem(const OptionDef& o, std::string_view item, std::st
         std::string msg = dashed(o) + ": '" + std::string(item) + "' is not a valid value";
         if (item != whole) msg += " in '" + std::string(whole) + "'";
         msg += " (expected " + allowedText(o) + ")";
-        if (std::string near = closestMatch(item, valueNames(o)); !near.empty())
+        // "N" stands for any positive number: not a spelling to suggest ("did you mean 'N'?").
+        std::vector<std::string_view> spellings = valueNames(o);
+        std::erase(spellings, std::string_view("N"));
+        if (std::string near = closestMatch(item, spellings); !near.empty())
             msg += "; did you mean '" + near + "'?";
         return makeError(msg);
     }

@@ -149,3 +149,11 @@ TEST(OptionParser, SecondsAreDecimalNumbersOnly) {
         EXPECT_FALSE(parseDecimalSeconds(bad, 1e7, &v)) << bad;
     EXPECT_FALSE(parseArgs("profile", {"-d", "0x2", "./app"}, {}).ok());
 }
+
+// "N" in a choice list stands for any positive number: it was suggested as a spelling
+// ("--kill: '0' is not a valid value ...; did you mean 'N'?").
+TEST(OptionParser, NumberPlaceholderIsNotSuggested) {
+    const std::string e = errorOf("profile", {"--kill=0", "./app"});
+    EXPECT_NE(e.find("a positive number"), std::string::npos) << e;
+    EXPECT_EQ(e.find("did you mean 'N'"), std::string::npos) << e;
+}
