@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,20 @@
 #include "model/rep/RepReader.h"
 
 namespace sl::test {
+
+// Removes a capture the profiler kept (`session`, a /tmp/sightline-session-* directory) and the
+// buffers of it in /dev/shm that its session.facts names.
+inline void removeKeptCapture(const std::filesystem::path& session) {
+    std::error_code ec;
+    std::ifstream facts(session / "session.facts");
+    std::string line;
+    while (std::getline(facts, line))
+        if (line.rfind("arenas ", 0) == 0 && line.find(' ', 7) != std::string::npos) {
+            const std::string arenas = line.substr(line.find(' ', 7) + 1);
+            if (arenas.rfind("/dev/shm/sightline-", 0) == 0) std::filesystem::remove_all(arenas, ec);
+        }
+    std::filesystem::remove_all(session, ec);
+}
 
 class CaptureDir {
 public:
@@ -32,12 +47,31 @@ public:
     }
     ~CaptureDir() {
         std::error_code ec;
+        removeKeptCaptures();
         std::filesystem::remove_all(m_path, ec);
     }
     std::string file(const std::string& name) const { return m_path + "/" + name; }
     const std::string& path() const { return m_path; }
 
 private:
+    // Captures whose raw data the profiler kept (a report it could not write, a profiler
+    // killed on purpose, blocks it could not add) with their buffers in /dev/shm: those whose
+    // options name this directory are this test's. Left behind, a test run leaked about a
+    // hundred of them into /dev/shm and /tmp.
+    void removeKeptCaptures() const {
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(
+                 std::filesystem::temp_directory_path(), ec)) {
+            if (e.path().filename().string().rfind("sightline-session-", 0) != 0) continue;
+            std::ifstream facts(e.path() / "session.facts");
+            std::string line;
+            bool ours = false;
+            while (std::getline(facts, line))
+                if (line.rfind("options ", 0) == 0 && line.find(m_path) != std::string::npos)
+                    ours = true;
+            if (ours) removeKeptCapture(e.path());
+        }
+    }
     std::string m_path;
 };
 

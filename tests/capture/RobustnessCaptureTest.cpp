@@ -296,7 +296,7 @@ TEST(Robustness, UnwritableReportIsWrittenWholeBesideTheKeptRawCapture) {
     EXPECT_TRUE(crashed);
     EXPECT_EQ(diagnostic(*r, "capture.from_kept_session"), 1);
     std::error_code ec;
-    fs::remove_all(session, ec);
+    removeKeptCapture(session);
 }
 
 // The directory sightline starts in, removed by the program (a build's clean step) or before
@@ -334,7 +334,7 @@ TEST(Robustness, RemovedStartDirectoryKeepsTheCaptureAndIsNamed) {
     EXPECT_EQ(r->session.workingDirectory, work);
     EXPECT_EQ(r->processes[0].exitCode, 4);
     std::error_code ec;
-    fs::remove_all(session, ec);
+    removeKeptCapture(session);
 
     fs::create_directory(work);
     out = runCapturingStdout(
