@@ -56,9 +56,10 @@ bool readStat(long long pid, char* state, long long* ppid,
         for (int field = 4; field < 22 && i < got; ++i)
             if (buf[i] == ' ') ++field;
         unsigned long long ticks = 0;
-        bool digits = false;
-        for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, digits = true) ticks = ticks * 10 + static_cast<unsigned>(buf[i] - '0');
-        if (!digits) return false;
+        bool anyTick = false;
+        for (; i < got && buf[i] >= '0' && buf[i] <= '9'; ++i, anyTick = true)
+            ticks = ticks * 10 + static_cast<unsigned>(buf[i] - '0');
+        if (!anyTick) return false;
         *startTicks = ticks;
     }
     return any;
