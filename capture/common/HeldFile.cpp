@@ -59,8 +59,11 @@ int lowestHeldNumber() {
     struct rlimit lim {};
     if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, nullptr, &lim) != 0 || lim.rlim_cur >= 1008)
         return 1000;
-    // Under a small limit: just below it, or nowhere special when there is no room (< 24).
-    return lim.rlim_cur >= 24 ? static_cast<int>(lim.rlim_cur) - 8 : 3;
+    // Under a small limit: just below it; under a very small one (a sandbox's `ulimit -n 16`)
+    // its top two numbers, so that the program's own files still get 3, 4, ... as without us
+    // (ours took 3 before, and every number the program got was one higher).
+    if (lim.rlim_cur >= 24) return static_cast<int>(lim.rlim_cur) - 8;
+    return lim.rlim_cur > 5 ? static_cast<int>(lim.rlim_cur) - 2 : 3;
 }
 
 int HeldFile::adopt(long fd, const char* path, int reopenFlags) {

@@ -60,7 +60,8 @@ private:
 };
 
 // The lowest number the module's files are moved to: 1000, or 8 under a smaller descriptor
-// limit (`ulimit -n 64`: 56), so that the program's own numbering from 3 is left alone.
+// limit (`ulimit -n 64`: 56), or its top two numbers under one below 24, so that the program's
+// own numbering from 3 is left alone.
 int lowestHeldNumber();
 
 }  // namespace sl::capture

@@ -142,6 +142,20 @@ TEST(Limits, ProgramUnderALowDescriptorLimitRunsWithThatLimit) {
     EXPECT_TRUE(load(dir.file("n.rep")));
 }
 
+// Under a very small descriptor limit (`ulimit -n 16`, below 24) the module's files took the
+// lowest free numbers: the program's first open returned 4, not 3. They take the top two now.
+TEST(Limits, UnderAVerySmallDescriptorLimitTheProgramsNumbersStartAtThree) {
+    if (std::string(SIGHTLINE_PYTHON).empty()) GTEST_SKIP() << "no python3";
+    CaptureDir dir;
+    const std::string program = std::string(SIGHTLINE_PYTHON) +
+                                " -c \"import os; print(os.open('/dev/null', os.O_RDONLY))\"";
+    const PlainAndTraced run =
+        runUnderLimit(dir, "ulimit -Sn 16", program, "-s none -o " + dir.file("d.rep"));
+    ASSERT_EQ(run.plainCode, 0) << run.plain;
+    EXPECT_EQ(run.tracedCode, 0) << run.traced;
+    EXPECT_EQ(run.traced, run.plain);
+}
+
 // An address-space limit (`ulimit -v`, or the program's own setrlimit(RLIMIT_AS)) counts every
 // mapping: the module's 512 MiB buffer arena and 14 MiB of Python tables left a program under 64
 // MiB no room (pthread_create failed with EAGAIN, malloc at once) and said nothing. Now the
