@@ -1,10 +1,13 @@
 // `sightline import INPUT [-o OUT.rep]`: converts an nsys SQLite export or a Chrome/Kineto trace
 // (.json, .json.gz) into a Sightline report. The input format is recognized by content. A
 // directory is a capture session `sightline profile` kept because its report could not be
-// written: its raw streams are merged as the profiler would have.
+// written: its raw streams are merged as the profiler would have. Without INPUT it lists the
+// kept captures.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
@@ -30,6 +33,46 @@ std::string defaultOutput(const std::string& input) {
     return (p.parent_path() / (name + ".rep")).string();
 }
 
+// `sightline import` without INPUT: the captures kept in TMPDIR (a profiler killed, a report
+// that could not be written), newest first, each with its command and whether its profiler
+// still runs. After `kill -9` of the profiler nothing else says where its capture went.
+int listKeptCaptures() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    struct Kept {
+        fs::file_time_type when;
+        std::string dir, line;
+    };
+    std::vector<Kept> kept;
+    for (const auto& e : fs::directory_iterator(tmp, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("sightline-session-", 0) != 0 || !capture::isSessionDirectory(e.path()))
+            continue;
+        auto facts = capture::readSessionFacts(e.path().string());
+        std::string command;
+        bool running = false;
+        if (facts) {
+            for (const auto& a : facts->command) command += (command.empty() ? "" : " ") + a;
+            running = facts->launcherPid > 0 &&
+                      fs::exists("/proc/" + std::to_string(facts->launcherPid), ec);
+        }
+        kept.push_back({fs::last_write_time(e.path(), ec), e.path().string(),
+                        (command.empty() ? std::string("(command unknown)") : command) +
+                            (running ? "   [its profiler is still running]" : "")});
+    }
+    if (kept.empty()) {
+        std::printf("No kept captures in %s.\n", tmp.c_str());
+        return 0;
+    }
+    std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) { return a.when > b.when; });
+    std::printf("Captures kept in %s (newest first); make a report with "
+                "`sightline import DIR -o REPORT.rep`:\n",
+                tmp.c_str());
+    for (const Kept& k : kept) std::printf("  %s  %s\n", k.dir.c_str(), k.line.c_str());
+    return 0;
+}
+
 int runImport(int argc, char** argv) {
     int exitCode = 0;
     auto args = parseCommandLine("import", argc, argv, &exitCode);
@@ -37,6 +80,7 @@ int runImport(int argc, char** argv) {
     std::string output = args->value("output");
     const bool force = args->isTrue("force-overwrite"), quiet = args->isTrue("quiet");
     const std::vector<std::string>& inputs = args->positionals;
+    if (inputs.empty()) return listKeptCaptures();
     if (inputs.size() != 1) return usageError("import", "expected one INPUT");
     std::error_code ec;
     if (capture::isSessionDirectory(inputs[0])) {

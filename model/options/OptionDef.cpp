@@ -53,13 +53,13 @@ const std::vector<CommandDef>& commandDefs() {
          "kernel symbols, LD_PRELOAD, the CUDA driver, CUPTI and NVML, containers and PID\n"
          "namespaces, free disk space. Each line is OK, WARN or FAIL with the fix.",
          ""},
-        {"import", "sightline import [options] INPUT",
+        {"import", "sightline import [options] [INPUT]",
          "Converts a trace from another tool into a Sightline report: an Nsight Systems SQLite export\n"
          "(nsys export --type=sqlite) or a Chrome trace JSON such as the PyTorch profiler's (.json,\n"
          ".json.gz). The format is recognized by content. What cannot be mapped is listed in the\n"
          "report's diagnostics (sightline info). A directory is a capture that `sightline profile`\n"
-         "kept because its report could not be written: it is merged into the report it would have\n"
-         "made.",
+         "kept because its report could not be written (or because the profiler was killed): it is\n"
+         "merged into the report it would have made. Without INPUT, lists the kept captures.",
          "INPUT: an nsys .sqlite export, a Chrome/Kineto .json[.gz] trace or a kept capture directory"},
         {"info", "sightline info [options] REPORT",
          "Shows the session, processes, threads, GPUs, event counts per kind and per track, and\n"

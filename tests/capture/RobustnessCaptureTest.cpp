@@ -143,6 +143,17 @@ TEST(Robustness, ImportOfAKilledProfilersSessionChangesNothingAndCanBeRepeated) 
         if (e.path().filename().string().rfind("sightline-session-", 0) == 0)
             session = e.path().string();
     ASSERT_FALSE(session.empty());
+    // `sightline import` without INPUT names it: nothing else says where a killed profiler's
+    // capture went.
+    {
+        int code = -1;
+        const std::string listed = runCapturingStdout(
+            {"/usr/bin/env", "TMPDIR=" + dir.path(), SIGHTLINE_CLI, "import"}, &code);
+        EXPECT_EQ(code, 0);
+        EXPECT_NE(listed.find(session + "  " + client("steady_nvtx") + " " + counts),
+                  std::string::npos)
+            << listed;
+    }
     auto facts = capture::readSessionFacts(session);
     ASSERT_TRUE(facts) << facts.error();
     std::vector<std::string> dirs{session};
