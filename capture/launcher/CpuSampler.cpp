@@ -501,7 +501,8 @@ std::string CpuSampler::unwindPerSample() const {
 }
 
 std::string CpuSampler::summary() const {
-    return "CPU sampling: " + std::to_string(m_stats.samples) + " samples, " +
+    // Taken over the whole run; a --delay, --duration or capture range keeps those inside it.
+    return "CPU sampling: " + std::to_string(m_stats.samples) + " samples taken, " +
            std::to_string(m_stats.distinctFrames) + " distinct frames resolved in " +
            std::to_string(m_stats.resolveNs / 1'000'000) + " ms" +
            (m_stats.dwarfSamples
