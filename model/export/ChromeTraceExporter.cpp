@@ -12,6 +12,7 @@
 #include "model/analysis/OpenMpConstruct.h"
 #include "model/export/ChromeStackFrames.h"
 #include "model/util/JsonWriter.h"
+#include "model/util/OutputTarget.h"
 
 namespace sl::exporter {
 namespace {
@@ -195,12 +196,16 @@ int64_t streamTrackTid(int32_t device, uint32_t stream) {
     return 1'000'000'000 + static_cast<int64_t>(device) * 1'000'000 + stream;
 }
 
-Result<ExportStats> exportChromeTrace(const Report& r, const std::string& path, const ExportOptions& o) {
+Result<ExportStats> exportChromeTrace(const Report& r, const std::string& wanted, const ExportOptions& o) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const bool toStdout = path == "-";
-    if (!toStdout && fs::exists(path, ec) && !o.overwrite)
-        return makeError(path + " already exists (use --force-overwrite to replace it)");
+    const bool toStdout = wanted == "-";
+    if (!toStdout && fs::exists(fs::symlink_status(wanted, ec)) && !o.overwrite)
+        return makeError(wanted + " already exists (use --force-overwrite to replace it)");
+    // Written beside and renamed over: through a symbolic link to its file, never over a device.
+    auto target = toStdout ? Result<std::string>(wanted) : outputTarget(wanted);
+    if (!target) return makeError(target.error());
+    const std::string& path = *target;
     const std::string tmp = toStdout ? "" : path + ".tmp-export";
     std::FILE* f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
     if (!f) return makeError("cannot create " + tmp);

@@ -8,6 +8,7 @@
 #include "model/export/NsysTables.h"
 #include "model/rep/Sqlite.h"
 #include "model/util/ThreadPool.h"
+#include "model/util/OutputTarget.h"
 
 namespace sl::exporter {
 namespace {
@@ -137,11 +138,15 @@ Status appendTable(const std::string& main, const std::string& side, std::string
 
 }  // namespace
 
-Result<ExportStats> exportSqlite(const Report& report, const std::string& path, const ExportOptions& options) {
+Result<ExportStats> exportSqlite(const Report& report, const std::string& wanted, const ExportOptions& options) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::exists(path, ec) && !options.overwrite)
-        return makeError(path + " already exists (use --force-overwrite to replace it)");
+    if (fs::exists(fs::symlink_status(wanted, ec)) && !options.overwrite)
+        return makeError(wanted + " already exists (use --force-overwrite to replace it)");
+    // Written beside and renamed over: through a symbolic link to its file, never over a device.
+    auto target = outputTarget(wanted);
+    if (!target) return makeError(target.error());
+    const std::string& path = *target;
     std::optional<std::regex> filter;
     if (!options.tablesRegex.empty()) {
         try {

@@ -12,6 +12,7 @@
 #include "model/rep/FormatVersion.h"
 #include "model/rep/MetadataWriter.h"
 #include "model/rep/RepSchema.h"
+#include "model/util/OutputTarget.h"
 
 namespace sl {
 
@@ -62,6 +63,12 @@ Result<std::unique_ptr<RepWriter>> RepWriter::create(const std::string& wanted, 
             return makeError("'" + w->m_path +
                              "' already exists (use -f/--force-overwrite to replace it)");
         w->m_path = options.nextName(attempt);
+    }
+    if (options.overwrite) {
+        // Replaced by a rename: through a symbolic link to its file, never over a device.
+        auto target = outputTarget(w->m_path);
+        if (!target) return makeError(target.error());
+        w->m_path = *target;
     }
     const std::string& path = w->m_path;
     fs::path dir = fs::path(path).parent_path();
