@@ -76,6 +76,20 @@ void printHelp() {
 
 }  // namespace
 
+// What a command printed must have reached its standard output: a full disk or a closed pipe
+// left `stats ... > out.txt` truncated with exit code 0, as if it had worked.
+int withOutputChecked(int code) {
+    std::cout.flush();
+    const bool coutFailed = std::cout.fail();
+    errno = 0;
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || coutFailed;
+    if (!failed) return code;
+    const int err = errno;
+    std::fprintf(stderr, "sightline: error: writing the output failed%s%s\n", err ? ": " : "",
+                 err ? std::strerror(err) : " (a full disk, or a pipe closed early?)");
+    return code != 0 ? code : 1;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         printHelp();
@@ -96,7 +110,7 @@ int main(int argc, char** argv) {
     // launcher handles SIGXFSZ itself).
     if (first != "profile") std::signal(SIGXFSZ, SIG_IGN);
     for (const auto& c : sl::cli::commands())
-        if (first == c.name) return c.run(argc - 1, argv + 1);
+        if (first == c.name) return withOutputChecked(c.run(argc - 1, argv + 1));
     // nsys's interactive sessions: said plainly, with what does the same here.
     for (const char* session : {"launch", "start", "stop", "shutdown", "sessions", "cancel"})
         if (first == session) {

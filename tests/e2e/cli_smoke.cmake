@@ -36,6 +36,15 @@ run(2 ${SIGHTLINE} launch -t cuda /bin/true)
 if(NOT ERR MATCHES "nsys session command" OR NOT ERR MATCHES "sightline profile")
   message(FATAL_ERROR "launch message: ${ERR}")
 endif()
+# Output that cannot be written (a full disk: /dev/full) is an error, not exit 0 with the
+# output lost.
+if(EXISTS /dev/full)
+  execute_process(COMMAND ${SIGHTLINE} info ${WORK}/g.rep OUTPUT_FILE /dev/full
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "writing the output failed")
+    message(FATAL_ERROR "info into /dev/full exited ${rc}: ${err}")
+  endif()
+endif()
 # The CLI installs on headless GPU servers: it must not link Qt.
 execute_process(COMMAND ldd ${SIGHTLINE} OUTPUT_VARIABLE libs)
 if(libs MATCHES "libQt")
