@@ -11,6 +11,7 @@
 
 #include "app/cli/CommandLine.h"
 #include "app/cli/Command.h"
+#include "app/cli/InputStem.h"
 #include "capture/launcher/SessionFacts.h"
 #include "model/import/ImportFile.h"
 #include "model/util/Format.h"
@@ -20,17 +21,8 @@ namespace {
 
 // trace.json.gz -> trace.rep, run.sqlite -> run.rep, in the current directory's sense of INPUT.
 std::string defaultOutput(const std::string& input) {
-    std::filesystem::path p(input);
-    std::string name = p.filename().string();
-    for (const char* ext :
-         {".pt.trace.json.gz", ".json.gz", ".pt.trace.json", ".json", ".sqlite", ".db", ".gz"}) {
-        const std::string e(ext);
-        if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
-            name.resize(name.size() - e.size());
-            break;
-        }
-    }
-    return (p.parent_path() / (name + ".rep")).string();
+    const std::string out = inputStem(input) + ".rep";
+    return out == input ? input + ".rep" : out;  // never the input itself
 }
 
 // `sightline import` without INPUT: the captures kept in TMPDIR (a profiler killed, a report

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/cli/InputStem.h"
 #include "app/cli/CommandLine.h"
 #include "app/cli/RankedReports.h"
 #include "app/cli/Command.h"
@@ -129,7 +130,7 @@ int runStats(int argc, char** argv) {
                                            ": piping to a command is not supported; use a shell "
                                            "pipe (sightline stats ... | command)");
     // '.' as an output: files named after the input, as nsys names them after its SQLite file.
-    const std::string inputBase = std::filesystem::path(inputs[0]).replace_extension().string();
+    const std::string inputBase = inputStem(inputs[0]);
 
     if (perRank && !outputs.empty())
         return usageError("stats", "--per-rank prints its tables; --output is not supported with "
