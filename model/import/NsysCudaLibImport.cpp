@@ -18,7 +18,7 @@ Status NsysSqliteImporter::readCudaLibs() {
         Status s = forEachRow(table, {{"start"}, {"end"}, {"globalTid"}, {"nameId", "textId"}, {"handle"},
                                       {"stream"}, {"returnValue"}},
                               [&](const sqlite::Stmt& st) {
-            const int64_t start = st.i64(0), end = std::max(start, st.i64(1)), g = st.i64(2);
+            const int64_t start = st.i64(0), end = endAfter(start, st.i64(1)), g = st.i64(2);
             uint32_t name = nameAt(st, 3);
             if (name == UINT32_MAX) name = m_b.intern(fallback);
             const int64_t x[3] = {st.isNull(4) ? 0 : st.i64(4), st.isNull(5) ? 0 : st.i64(5),
@@ -35,7 +35,7 @@ Status NsysSqliteImporter::readCudaLibs() {
                        {"returnValue"}, {"count"}, {"size"}, {"dataType"}, {"redOp"}, {"peerRank"},
                        {"rank"}, {"nRanks"}},
                       [&](const sqlite::Stmt& st) {
-        const int64_t start = st.i64(0), end = std::max(start, st.i64(1)), g = st.i64(2);
+        const int64_t start = st.i64(0), end = endAfter(start, st.i64(1)), g = st.i64(2);
         uint32_t name = nameAt(st, 3);
         if (name == UINT32_MAX) name = m_b.intern("(unnamed NCCL call)");
         int64_t x[10];

@@ -59,7 +59,7 @@ Status NsysSqliteImporter::readKernels() {
         [this](const sqlite::Stmt& st) {
             KernelExec k;
             k.start = st.i64(0);
-            k.end = std::max(k.start, st.i64(1));
+            k.end = endAfter(k.start, st.i64(1));
             k.place = placeOf(st, 2);
             k.correlation = static_cast<uint32_t>(st.i64(6));
             uint32_t demangled = nameAt(st, 7), shortName = nameAt(st, 8), mangled = nameAt(st, 9);
@@ -104,7 +104,7 @@ Status NsysSqliteImporter::readMemcpy() {
         [this](const sqlite::Stmt& st) {
             MemcpyOp m;
             m.start = st.i64(0);
-            m.end = std::max(m.start, st.i64(1));
+            m.end = endAfter(m.start, st.i64(1));
             m.place = placeOf(st, 2);
             m.correlation = static_cast<uint32_t>(st.i64(6));
             m.bytes = static_cast<uint64_t>(st.i64(7));
@@ -136,7 +136,7 @@ Status NsysSqliteImporter::readMemset() {
                       [this](const sqlite::Stmt& st) {
                           MemsetOp m;
                           m.start = st.i64(0);
-                          m.end = std::max(m.start, st.i64(1));
+                          m.end = endAfter(m.start, st.i64(1));
                           m.place = placeOf(st, 2);
                           m.correlation = static_cast<uint32_t>(st.i64(6));
                           m.bytes = static_cast<uint64_t>(st.i64(7));
@@ -163,7 +163,7 @@ Status NsysSqliteImporter::readSync() {
                       [this](const sqlite::Stmt& st) {
                           SyncOp s;
                           s.start = st.i64(0);
-                          s.end = std::max(s.start, st.i64(1));
+                          s.end = endAfter(s.start, st.i64(1));
                           s.place = placeOf(st, 2);
                           s.correlation = static_cast<uint32_t>(st.i64(6));
                           s.type = clampEnum(st.i64(7), SyncType::Unknown, 4);
@@ -200,7 +200,7 @@ Status NsysSqliteImporter::readCudaEvents() {
                       [this](const sqlite::Stmt& st) {
                           SyncOp s;
                           s.start = st.i64(0);
-                          s.end = std::max(s.start, st.i64(1));
+                          s.end = endAfter(s.start, st.i64(1));
                           s.place = placeOf(st, 2);
                           s.correlation = static_cast<uint32_t>(st.i64(6));
                           s.type = SyncType::EventRecord;
@@ -235,7 +235,7 @@ Status NsysSqliteImporter::readRuntime() {
                              }
                              CudaApiCall c;
                              c.start = row.i64(0);
-                             c.end = std::max(c.start, row.i64(1));
+                             c.end = endAfter(c.start, row.i64(1));
                              const int64_t g = row.i64(2);
                              c.pid = pidOf(g);
                              c.tid = tidOf(g);
@@ -361,7 +361,7 @@ Status NsysSqliteImporter::readNvtx() {
             r.tid = tid;
             r.domain = domain;
             r.start = row.i64(0);
-            r.end = std::max(r.start, row.i64(1));
+            r.end = endAfter(r.start, row.i64(1));
             r.message = message;
             r.category = category;
             r.color = color;
@@ -397,7 +397,7 @@ Status NsysSqliteImporter::readOsrt() {
                       [this](const sqlite::Stmt& st) {
                           OsRuntimeCall c;
                           c.start = st.i64(0);
-                          c.end = std::max(c.start, st.i64(1));
+                          c.end = endAfter(c.start, st.i64(1));
                           const int64_t g = st.i64(2);
                           c.pid = pidOf(g);
                           c.tid = tidOf(g);

@@ -46,7 +46,7 @@ Status NsysSqliteImporter::readMpi() {
         std::vector<ColumnAlternatives> wanted{{"start"}, {"end"}, {"globalTid"}, {"textId", "nameId"}};
         for (Extra e : spec.extras) wanted.push_back({kColumn[e]});
         Status s = forEachRow(spec.table, wanted, [&](const sqlite::Stmt& st) {
-            const int64_t start = st.i64(0), end = std::max(start, st.i64(1)), g = st.i64(2);
+            const int64_t start = st.i64(0), end = endAfter(start, st.i64(1)), g = st.i64(2);
             uint32_t name = nameAt(st, 3);
             if (name == UINT32_MAX) name = m_b.intern("(unnamed MPI call)");
             int64_t x[8] = {static_cast<int64_t>(spec.cls), 0, -1, -1, -1, 0, 0, 0};

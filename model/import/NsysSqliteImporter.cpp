@@ -386,6 +386,10 @@ Result<std::shared_ptr<Report>> NsysSqliteImporter::run() {
     applyMpiRanks();
     readStreams();
     countUnmappedTables();
+    if (m_invertedIntervals)
+        m_b.addDiagnostic("nsys.inverted_intervals", m_invertedIntervals,
+                          "events whose end comes before their start in the export (a damaged "
+                          "file?) were given a zero duration");
     Session& s = m_b.report().session;
     s.durationNs = m_maxEnd > 0 ? m_maxEnd : 0;
     if (m_b.eventCount() == 0)

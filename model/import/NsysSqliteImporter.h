@@ -74,6 +74,14 @@ private:
     void noteEnd(int64_t t) {
         if (t > m_maxEnd) m_maxEnd = t;
     }
+    // An event's end, never before its start: an export whose end precedes its start (a damaged
+    // or hand-edited file) was clamped to a zero length with nothing said; counted now
+    // (nsys.inverted_intervals).
+    int64_t endAfter(int64_t start, int64_t end) {
+        if (end >= start) return end;
+        ++m_invertedIntervals;
+        return start;
+    }
 
     std::string m_path;
     ImportOptions m_options;
@@ -90,6 +98,7 @@ private:
     std::map<int64_t, int32_t> m_mpiRanks;  // pid -> MPI_RANKS.rank
     int64_t m_maxEnd = 0;
     int64_t m_minStart = INT64_MAX;
+    int64_t m_invertedIntervals = 0;
     uint64_t m_rowsDone = 0, m_rowsTotal = 1;
     bool m_cancelled = false;
 };

@@ -2,6 +2,8 @@
 // streams and correlations against what the fixtures hold.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "ImportTestUtil.h"
 #include "model/import/ImportText.h"
 #include "model/rep/Sqlite.h"
@@ -192,6 +194,23 @@ TEST(NsysImport, ExtrapConKernelCountsKernelsWithoutRuntimeRows) {
     EXPECT_EQ(r->eventCount(EventKind::NvtxRange), 0u);  // no NVTX table
     // Two kernels have no RUNTIME row for their correlation id: kept, not matched to anything.
     expectKernelCorrelations(path, *r, 7, 2);
+}
+
+// A kernel whose end precedes its start (a damaged or edited export) was clamped to a zero
+// length with nothing said: its summary's total and minimum changed silently.
+TEST(NsysImport, InvertedIntervalsAreCounted) {
+    TempDir dir;
+    const std::string path = dir.file("inverted.sqlite");
+    std::filesystem::copy_file(fixture("extrap_con_kernel.sqlite"), path);
+    {
+        sqlite::Db db;
+        ASSERT_TRUE(db.create(path).ok());  // opens the copy read-write
+        ASSERT_TRUE(db.exec("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 100 WHERE rowid = 1").ok());
+    }
+    auto r = importOk(path);
+    EXPECT_EQ(r->eventCount(EventKind::Kernel), 9u);
+    EXPECT_EQ(r->diagnosticCount("nsys.inverted_intervals"), 1);
+    EXPECT_EQ(importOk(fixture("extrap_con_kernel.sqlite"))->diagnosticCount("nsys.inverted_intervals"), 0);
 }
 
 TEST(NsysImport, ToleratesMissingColumnsNullsAndOldSchemas) {
