@@ -455,15 +455,19 @@ void fitBuffersToFileSize(uint64_t limit) {
 
 // Under an address-space limit the buffers (arena mapping and heap buffers alike) take at most
 // their share of it (bufferShareOf), never less than two buffers. True when that cut the budget.
+// A limit raised again (or none: UINT64_MAX) gives the budget back, up to what it was before
+// any limit.
 bool fitBudgetToAddressSpace(uint64_t limit) {
+    static const int64_t unlimited = g_budgetBytes.load();  // first call: the budget before
     const uint64_t share = bufferShareOf(limit);
-    if (share == UINT64_MAX) return false;
     const int64_t floor = 2 * static_cast<int64_t>(g_bufferBytes);
-    const int64_t want = static_cast<int64_t>(share) > floor ? static_cast<int64_t>(share) : floor;
-    if (want >= g_budgetBytes.load()) return false;
-    g_budgetBytes.store(want);
-    g_budgetCutForLimit.store(limit);
-    return true;
+    int64_t want = share == UINT64_MAX || static_cast<int64_t>(share) >= unlimited
+                       ? unlimited
+                       : static_cast<int64_t>(share);
+    if (want < floor) want = floor;
+    const int64_t before = g_budgetBytes.exchange(want);
+    g_budgetCutForLimit.store(want < unlimited ? limit : 0);
+    return want < before;
 }
 
 // Said once in the stream when an address-space limit cut the budget: under a heavy load more
@@ -895,10 +899,12 @@ int ProcessWriter::heldNumbers(int* out) {
 }
 
 void ProcessWriter::fitAddressSpace(uint64_t limit) {
-    if (bufferShareOf(limit) == UINT64_MAX) return;
-    lockPool();
-    const uint64_t freed = g_arena.shrinkTo(bufferShareOf(limit));
-    g_poolLock.clear(std::memory_order_release);
+    uint64_t freed = 0;
+    if (bufferShareOf(limit) != UINT64_MAX) {
+        lockPool();
+        freed = g_arena.shrinkTo(bufferShareOf(limit));
+        g_poolLock.clear(std::memory_order_release);
+    }
     const bool cut = fitBudgetToAddressSpace(limit);
     if ((cut || freed) && g_active.load() && !g_lazyPending.load()) {
         if (!cut) g_budgetCutForLimit.store(limit);

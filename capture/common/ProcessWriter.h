@@ -88,9 +88,10 @@ public:
     // The program is about to put another file at `fd` (dup2, dup3): if that number is one of
     // ours, ours moves to another first.
     static void moveAsideFrom(int fd);
-    // The program is lowering its address-space limit to `limit` (setrlimit, prlimit): the
-    // buffers give back what is past their share of it (AddressSpaceLimit.h), so that the
-    // program keeps the room it would have without the capture; said in the stream.
+    // The program set its address-space limit to `limit` (setrlimit, prlimit; UINT64_MAX: none):
+    // the buffers give back what is past their share of it (AddressSpaceLimit.h), so that the
+    // program keeps the room it would have without the capture, said in the stream; a limit
+    // raised again gives the budget back (not the arena's unmapped slots: the heap serves).
     static void fitAddressSpace(uint64_t limit);
     // The numbers of this module's files still open and naming them (at most 2), ascending;
     // returns how many.

@@ -245,8 +245,9 @@ char** prepareExec(char* const envp[]) {
     if (ProcessWriter::inVforkChild()) return vforkChildEnvironment(envp);
     g_osrtOn.store(false);
     runFinalFlushHooks(capture::ExitHow::Exec);
-    if (!moduleReachable()) {
-        // The new image is not traced (withOurEnvironment leaves the module out): said here,
+    if (!ProcessWriter::sealed() && !moduleReachable()) {
+        // (Not once sealed: a filter may punish the faccessat, and the environment is being
+        // stripped of the module anyway.) The new image is not traced (withOurEnvironment leaves the module out): said here,
         // in the image that knows why.
         ProcessWriter::ToolScope scope;
         char reason[1200];

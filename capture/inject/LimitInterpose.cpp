@@ -1,49 +1,60 @@
 // setrlimit and prlimit of RLIMIT_AS: a program lowering its own address-space limit (a test
 // harness, a sandbox, Python's resource.setrlimit) must keep the room it would have without
-// the capture. The buffers give back what is past their share of the new limit first
-// (ProcessWriter::fitAddressSpace); the call itself is the program's, unchanged.
+// the capture. Once the call succeeded, the buffers give back what is past their share of the
+// new limit (ProcessWriter::fitAddressSpace; unmapping needs no room under it); the call itself
+// is the program's, unchanged.
 #include <sys/resource.h>
+
+#include <cerrno>
+#include <cstdint>
 
 #include "capture/inject/InjectCommon.h"
 
 namespace sl::inject {
 namespace {
 
-void beforeAddressSpaceLimit(int resource, const struct rlimit* limit) {
-    if (resource != RLIMIT_AS || !limit || limit->rlim_cur == RLIM_INFINITY ||
-        ProcessWriter::inTool() || ProcessWriter::inVforkChild())
-        return;
-    ProcessWriter::fitAddressSpace(static_cast<uint64_t>(limit->rlim_cur));
+// After the program's call succeeded (a refused one changes no limit): the buffers fit the
+// new limit, given back to their default when it is raised again.
+int afterAddressSpaceLimit(int result, int resource, const struct rlimit* limit) {
+    if (result != 0 || resource != RLIMIT_AS || !limit || ProcessWriter::inTool() ||
+        ProcessWriter::inVforkChild())
+        return result;
+    const int saved = errno;
+    ProcessWriter::fitAddressSpace(limit->rlim_cur == RLIM_INFINITY
+                                       ? UINT64_MAX
+                                       : static_cast<uint64_t>(limit->rlim_cur));
+    errno = saved;
+    return result;
 }
 
 }  // namespace
 
 SL_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit* limit) {
     SL_REAL(setrlimit);
-    beforeAddressSpaceLimit(resource, limit);
-    return real_setrlimit.get()(resource, limit);
+    return afterAddressSpaceLimit(real_setrlimit.get()(resource, limit), resource, limit);
 }
 
 SL_EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64* limit) {
     SL_REAL(setrlimit64);
-    beforeAddressSpaceLimit(resource, reinterpret_cast<const struct rlimit*>(limit));
-    return real_setrlimit64.get()(resource, limit);
+    return afterAddressSpaceLimit(real_setrlimit64.get()(resource, limit), resource,
+                                  reinterpret_cast<const struct rlimit*>(limit));
 }
 
 // prlimit of another process changes nothing here.
 SL_EXPORT int prlimit(pid_t pid, enum __rlimit_resource resource, const struct rlimit* limit,
                       struct rlimit* old) {
     SL_REAL(prlimit);
-    if (pid == 0 || pid == getpid()) beforeAddressSpaceLimit(resource, limit);
-    return real_prlimit.get()(pid, resource, limit, old);
+    const int r = real_prlimit.get()(pid, resource, limit, old);
+    return pid == 0 || pid == getpid() ? afterAddressSpaceLimit(r, resource, limit) : r;
 }
 
 SL_EXPORT int prlimit64(pid_t pid, enum __rlimit_resource resource, const struct rlimit64* limit,
                         struct rlimit64* old) {
     SL_REAL(prlimit64);
-    if (pid == 0 || pid == getpid())
-        beforeAddressSpaceLimit(resource, reinterpret_cast<const struct rlimit*>(limit));
-    return real_prlimit64.get()(pid, resource, limit, old);
+    const int r = real_prlimit64.get()(pid, resource, limit, old);
+    return pid == 0 || pid == getpid()
+               ? afterAddressSpaceLimit(r, resource, reinterpret_cast<const struct rlimit*>(limit))
+               : r;
 }
 
 }  // namespace sl::inject

@@ -99,9 +99,13 @@ JsonWriter& JsonWriter::value(double v) {
         return *this;
     }
     // The shortest text that reads back as the same double: 55270.1, not the 55270.099999999999
-    // of "%.17g" (stats -f json showed that), and exact for every value all the same.
+    // of "%.17g" (stats -f json showed that), and exact for every value all the same. A whole
+    // number below 2^53 is written as one (100000000, not the shortest form's 1e+08, which
+    // readers take for a float and text comparisons miss).
     char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    const auto r = std::abs(v) < 9007199254740992.0 && v == std::trunc(v)
+                       ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v))
+                       : std::to_chars(buf, buf + sizeof buf, v);
     m_out.write(buf, r.ptr - buf);
     return *this;
 }
