@@ -1089,10 +1089,18 @@ Result<ProfileResult> Launcher::run() {
         // Never delete what was captured.
         session.keep();
         arenas.keep();
+        std::string instead;
+        for (const std::string& f : in.writtenInstead) instead += (instead.empty() ? "" : ", ") + f;
         if (!in.writtenInstead.empty())
-            return makeError(written.error() + "\nsightline: nothing was lost: the whole report "
-                             "was written instead to " + in.writtenInstead.back() +
-                             " (move it where you want it)");
+            return makeError(written.error() + "\nsightline: " +
+                             (in.writtenInstead.size() == 1
+                                  ? "the whole report was written instead to " + instead
+                                  : std::to_string(in.writtenInstead.size()) +
+                                        " whole reports were written instead: " + instead) +
+                             (in.writtenInstead.size() == 1 ? " (move it where you want it)"
+                                                             : " (move them where you want them)") +
+                             "; the raw capture is kept beside: sightline import " +
+                             session.path() + " -o REPORT.rep");
         return makeError(written.error() + "\nsightline: the raw capture is kept in " +
                          session.path() + "; make the report from it with: sightline import " +
                          session.path() + " -o REPORT.rep");

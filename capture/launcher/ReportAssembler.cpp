@@ -329,6 +329,7 @@ Result<std::vector<std::string>> assembleReports(
         }
     }
     std::vector<std::string> written;
+    std::string failure;  // the first window's report that could not be written, and why
     for (size_t i = 0; i < windows.size(); ++i) {
         auto t0 = std::chrono::steady_clock::now();
         ProgressBar bar(o.quiet);
@@ -362,18 +363,26 @@ Result<std::vector<std::string>> assembleReports(
             }
             return numbered ? numberedName(next, static_cast<int>(i) + 1) : next;
         };
-        const Status st = writeReport(*report, wanted, wo, &path);
+        const Status st = failure.empty() ? writeReport(*report, wanted, wo, &path)
+                                          : makeError("an earlier report of this capture failed");
         bar.set(1.0);
         if (!st) {
+            if (failure.empty()) failure = "writing " + path + ": " + st.error();
             // The report in memory holds what only the profiler had (CPU samples, context
             // switches, metrics, the program's output): written whole beside the raw capture
-            // rather than lost with the failed file. A raw capture imported later lacks them.
-            std::string instead = in.sessionDir + "/" + fs::path(path).filename().string();
-            WriteOptions here;
-            here.overwrite = true;
-            if (!in.sessionDir.empty() && writeReport(*report, instead, here))
-                in.writtenInstead.push_back(instead);
-            return makeError("writing " + path + ": " + st.error());
+            // rather than lost with the failed file, this window's and every later one's. A raw
+            // capture imported later lacks them. Never over a file there (an import's own
+            // report of the session is not the profiler's) and not by an import, which must
+            // leave the session as it found it.
+            if (!in.sessionDir.empty() && !in.fromKeptSession) {
+                const std::string instead =
+                    in.sessionDir + "/" + fs::path(path).filename().string();
+                WriteOptions here;
+                here.nextName = [&](int attempt) { return siblingName(instead, attempt); };
+                std::string at;
+                if (writeReport(*report, instead, here, &at)) in.writtenInstead.push_back(at);
+            }
+            continue;
         }
         if (path != wanted && !in.defaultName && !numbersItsName(o.output))
             say("warning: " + wanted + " was made by someone else during the capture (without "
@@ -392,6 +401,7 @@ Result<std::vector<std::string>> assembleReports(
         }
         written.push_back(path);
     }
+    if (!failure.empty()) return makeError(failure);
     return written;
 }
 

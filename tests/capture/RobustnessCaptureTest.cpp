@@ -310,6 +310,40 @@ TEST(Robustness, UnwritableReportIsWrittenWholeBesideTheKeptRawCapture) {
     removeKeptCapture(session);
 }
 
+// With several capture windows (repeat:2) every window's report goes into the session when the
+// output directory is gone (only the first did, and the message said nothing was lost); an
+// import of the session that cannot write its own report leaves the session as it was (it
+// replaced the profiler's rescued report with its own, without CPU samples).
+TEST(Robustness, EveryWindowsReportIsRescuedAndAFailedImportChangesNothing) {
+    CaptureDir dir;
+    const std::string outDir = dir.file("out");
+    fs::create_directory(outDir);
+    int code = -1;
+    const std::string out = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-q", "true", "-t", "nvtx", "-s", "none", "-c", "nvtx", "-p",
+         "window", "--capture-range-end", "repeat:2", "-o", outDir + "/w.rep", "/bin/sh", "-c",
+         "rmdir \"$0\" && exec \"$1\" 3", outDir, client("range_client")},
+        &code);
+    EXPECT_EQ(code, 1) << out;
+    const std::string said = "2 whole reports were written instead: ";
+    const auto at = out.find(said);
+    ASSERT_NE(at, std::string::npos) << out;
+    const std::string first = out.substr(at + said.size(), out.find(',', at) - at - said.size());
+    const fs::path session = fs::path(first).parent_path();
+    EXPECT_TRUE(load((session / "w.1.rep").string()));
+    EXPECT_TRUE(load((session / "w.2.rep").string()));
+    const auto before = fs::file_size(session / "w.1.rep");
+    const auto written = fs::last_write_time(session / "w.1.rep");
+    EXPECT_NE(exitCodeOf(runProcess({SIGHTLINE_CLI, "import", "-q", "true", session.string(), "-o",
+                                     dir.file("missing/w.rep")})),
+              0);
+    EXPECT_EQ(fs::file_size(session / "w.1.rep"), before);
+    EXPECT_EQ(fs::last_write_time(session / "w.1.rep"), written);
+    for (const auto& e : fs::directory_iterator(session))
+        EXPECT_NE(e.path().filename().string().rfind("w.rep", 0), 0u) << e.path();
+    removeKeptCapture(session);
+}
+
 // The directory sightline starts in, removed by the program (a build's clean step) or before
 // the start: sightline aborted on an uncaught exception (no report, exit 134). A report there
 // (-o relative) cannot be written: the raw capture is kept for import, which names the
