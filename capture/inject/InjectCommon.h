@@ -130,12 +130,14 @@ void announceProcess();
 void recordMainThreadName();
 // What ends with this image and no interposer saw end: OS runtime calls still blocked in any
 // thread (OpenCalls.h), the main thread's last name and the threads still alive
-// (recordLiveThreads). At exit, _exit and exec.
-void recordImageEnd();
+// (recordLiveThreads). At exit, _exit and exec (`exec`: the threads end now, the process goes
+// on).
+void recordImageEnd(bool exec = false);
 // At the end of the image (exit, _exit, exec), threads still alive die without recording their
 // end or their last name, and those created but not yet scheduled recorded nothing: each gets
-// its name now (and a start, when it never ran), its end is its process's (ProcessInterpose.cpp).
-void recordLiveThreads();
+// its name now (and a start, when it never ran); its end is its process's at an exit, now at an
+// exec (`exec`), which ends them while the process goes on (ProcessInterpose.cpp).
+void recordLiveThreads(bool exec = false);
 // In every forked child, as the first pthread_atfork child handler (registered when the module
 // starts): its own stream (with --trace-fork-before-exec, opened lazily) or none. A handler and
 // not the fork interposer alone: glibc's own forks (daemon) bypass the interposer, and the

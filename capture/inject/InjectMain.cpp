@@ -216,10 +216,10 @@ void recordMainThreadName() {
     ProcessWriter::emitMeta(capture::MetaKind::ThreadName, ints, 2, name, 1);
 }
 
-void recordImageEnd() {
+void recordImageEnd(bool exec) {
     recordOpenCalls(capture::nowNs(), true);
     recordMainThreadName();
-    recordLiveThreads();
+    recordLiveThreads(exec);
 }
 
 void afterForkChild() {
@@ -260,7 +260,7 @@ char** prepareExec(char* const envp[]) {
         std::string_view strs[2] = {"capture.module_unreachable", reason};
         ProcessWriter::emitMeta(capture::MetaKind::Diagnostic, &count, 1, strs, 2);
     }
-    if (!ProcessWriter::recordedNothing()) recordImageEnd();  // else no stream is opened for it
+    if (!ProcessWriter::recordedNothing()) recordImageEnd(true);  // else no stream is opened for it
     if (const int64_t tid = currentTid(); tid != ProcessWriter::pid()) {
         // Exec from a thread that is not the main one: its id ends here (it goes on as the main
         // thread's, in the new image), and the kernel records no exit for it.

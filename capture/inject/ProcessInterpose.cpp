@@ -316,7 +316,7 @@ bool readThreadComm(int64_t tid, char* comm) {
 // missing (with context switches off) or nameless rows (with them on). Only when some thread
 // the program created has not ended, and only where /proc/self/task lists the tids the launcher
 // sees (not in another PID namespace): a single-threaded process pays one comparison.
-void recordLiveThreads() {
+void recordLiveThreads(bool exec) {
     if (g_threadsCreated.load() == g_threadsEnded.load() || !ProcessWriter::active() ||
         ProcessWriter::inVforkChild() || ProcessWriter::namespacePid() != ProcessWriter::pid())
         return;
@@ -342,6 +342,8 @@ void recordLiveThreads() {
                 ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, name, 1);
             else  // created, never scheduled: it existed, under the name it inherited
                 ProcessWriter::emitMeta(MetaKind::ThreadStart, ints, 2, name, 1);
+            // An exec ends it now; the process goes on (its end would be the new image's).
+            if (exec) ProcessWriter::emitMeta(MetaKind::ThreadEnd, ints, 2);
         }
     }
     syscall(SYS_close, dir);

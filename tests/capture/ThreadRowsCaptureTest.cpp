@@ -112,6 +112,27 @@ TEST(ThreadRows, ThreadsAliveAtTheExitEndWithTheirProcessUnderTheirNames) {
     }
 }
 
+// An exec ends the other threads while the process goes on: they ended with the new image
+// (hundreds of milliseconds late) before, found by a review.
+TEST(ThreadRows, ThreadsAliveAtAnExecEndAtTheExec) {
+    CaptureDir dir;
+    ASSERT_EQ(profile(dir.file("x.rep"), {"-s", "none", "--cpuctxsw", "none"},
+                      {client("thread_rows"), "exec-with-threads"}),
+              4);
+    auto r = load(dir.file("x.rep"));
+    ASSERT_TRUE(r);
+    const auto later = events(*r, EventKind::NvtxRange, "new-image-range");
+    ASSERT_EQ(later.size(), 1u);
+    int sleepers = 0;
+    for (const auto& t : r->threads) {
+        if (t.name != "sleeper") continue;
+        ++sleepers;
+        EXPECT_NE(t.end, kUnknownTime);
+        EXPECT_LT(t.end, later[0].start) << "ended with the new image, not at the exec";
+    }
+    EXPECT_EQ(sleepers, 2);
+}
+
 // OS runtime calls still blocked when their process ended or their thread was cancelled were
 // not recorded at all (a call is recorded as it returns): the threads showed as idle.
 TEST(ThreadRows, CallsStillBlockedAtTheEndAreRecordedAndCounted) {

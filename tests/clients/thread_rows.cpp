@@ -12,6 +12,8 @@
 //   thread_rows alive-at-exit     four threads name themselves "sleeper" and wait forever; once
 //                                 they have, two more are created and main returns 0 at once
 //                                 (they may never be scheduled)
+//   thread_rows exec-with-threads two threads name themselves "sleeper" and wait forever; once
+//                                 they have, main execs this program (`image`)
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <nvtx3/nvToolsExt.h>
@@ -94,6 +96,15 @@ int main(int argc, char** argv) {
         while (g_named.load() < 4) usleep(1000);
         for (int i = 0; i < 2; ++i) pthread_create(&t, nullptr, waiter, nullptr);
         return 0;
+    }
+    if (!std::strcmp(mode, "exec-with-threads")) {
+        pthread_t t;
+        for (int i = 0; i < 2; ++i) pthread_create(&t, nullptr, sleeper, nullptr);
+        while (g_named.load() < 2) usleep(1000);
+        char image[] = "image";
+        char* args[] = {g_self, image, nullptr};
+        execv(g_self, args);
+        return 2;
     }
     if (!std::strcmp(mode, "raw-clone3")) {
         clone_args args{};
