@@ -93,6 +93,59 @@ bool CaptureGate::close(uint32_t number, int64_t time) {
     return g_state->control.compare_exchange_strong(open, closed);
 }
 
+uint32_t CaptureGate::join(int64_t pid, int64_t* time) {
+    if (!g_state) return 0;
+    constexpr uint64_t one = uint64_t{1} << kGateHolderShift;
+    uint64_t c = g_state->control.load();
+    while (true) {
+        if (c & kGateOver) return 0;
+        const uint64_t count = c >> kGateCountShift;
+        if (c & kGateOn) {  // held by another process: one more holder
+            if (((c >> kGateHolderShift) & kGateHolderMask) == kGateHolderMask) return 0;
+            if (g_state->control.compare_exchange_weak(c, c + one)) {
+                *time = nowNs();
+                return static_cast<uint32_t>(count);
+            }
+            continue;
+        }
+        if (g_state->maxWindows && count >= g_state->maxWindows) return 0;
+        const uint64_t next = ((count + 1) << kGateCountShift) | one | kGateOn;
+        if (g_state->control.compare_exchange_weak(c, next)) {
+            *time = nowNs();
+            if (count < kGateMaxWindows) {
+                GateWindow& w = g_state->windows[count];
+                w.end.store(0);
+                w.pid.store(pid);
+                w.start.store(*time);
+            }
+            return static_cast<uint32_t>(count + 1);
+        }
+    }
+}
+
+bool CaptureGate::leave(uint32_t number, int64_t time) {
+    if (!g_state || number == 0) return false;
+    constexpr uint64_t one = uint64_t{1} << kGateHolderShift;
+    uint64_t c = g_state->control.load();
+    while (true) {
+        if (!(c & kGateOn) || (c >> kGateCountShift) != number) return false;
+        const uint64_t holders = (c >> kGateHolderShift) & kGateHolderMask;
+        if (holders > 1) {
+            if (g_state->control.compare_exchange_weak(c, c - one)) return false;
+            continue;
+        }
+        const bool last = g_state->maxWindows && number >= g_state->maxWindows;
+        const uint64_t closed =
+            (static_cast<uint64_t>(number) << kGateCountShift) | (last ? kGateOver : 0);
+        // The end time first, as close() does; taken back if another process joined meanwhile.
+        int64_t none = 0;
+        const bool timed = number <= kGateMaxWindows &&
+                           g_state->windows[number - 1].end.compare_exchange_strong(none, time);
+        if (g_state->control.compare_exchange_strong(c, closed)) return true;
+        if (timed) g_state->windows[number - 1].end.store(0);
+    }
+}
+
 bool CaptureGate::shutdownAtEnd() {
     return g_state && g_state->shutdownAtEnd;
 }

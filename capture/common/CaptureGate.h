@@ -37,6 +37,14 @@ public:
     // Closes window `number` at `time` (nothing when it is not the open one: idempotent, so a
     // forked copy of the owner cannot close a later window). Returns true when it closed it.
     static bool close(uint32_t number, int64_t time);
+    // For a range several processes may hold at once (cudaProfilerStart in each MPI rank): joins
+    // the open window, or opens one. The window stays open until its last holder leaves (the
+    // first rank's stop ended it before, and the other ranks' work after was dropped). Returns
+    // the window's number, 0 when none may open.
+    static uint32_t join(int64_t pid, int64_t* time);
+    // Leaves window `number`; closes it at `time` when this was its last holder. True when it
+    // closed it.
+    static bool leave(uint32_t number, int64_t time);
     // Whether the launcher wants SIGUSR1 when a window closes (stop-shutdown).
     static bool shutdownAtEnd();
     // Whether an event starting at `time` is inside a window (always true without a gate).

@@ -11,16 +11,19 @@ namespace sl::capture {
 
 constexpr const char* kGateFileName = "capture.gate";
 constexpr uint32_t kGateMagic = 0x54474c53;  // "SLGT"
-constexpr uint32_t kGateVersion = 1;
+constexpr uint32_t kGateVersion = 2;
 // Window times kept in the file; more windows (repeat without a count) still switch the
 // capture on and off, only their times are not stored (the merge then finds them itself).
 constexpr uint32_t kGateMaxWindows = 256;
 
-// control: bit 0 on (a window is open), bit 1 over (no window will open again), bits 32-63 the
-// number of windows opened so far. One word so that open and close are single CASes and the hot
-// path is one relaxed load and a bit test.
+// control: bit 0 on (a window is open), bit 1 over (no window will open again), bits 8-31 the
+// processes holding the open window (CaptureGate::join: 0 for a window NVTX opened), bits 32-63
+// the number of windows opened so far. One word so that open and close are single CASes and
+// the hot path is one relaxed load and a bit test.
 constexpr uint64_t kGateOn = 1;
 constexpr uint64_t kGateOver = 2;
+constexpr int kGateHolderShift = 8;
+constexpr uint64_t kGateHolderMask = 0xffffff;
 constexpr int kGateCountShift = 32;
 
 struct GateWindow {

@@ -73,6 +73,33 @@ TEST(CaptureGate, StopOpensOneWindow) {
     EXPECT_EQ(w[0].pid, 42);
 }
 
+// cudaProfilerStart in two processes (two ranks): the window is held by both and closes at the
+// last one's stop. With one window per stop, the second rank's start opened nothing and its work
+// after the first rank's stop was dropped (found by a review).
+TEST(CaptureGate, JoinedWindowClosesAtTheLastHoldersLeave) {
+    test::CaptureDir dir;
+    GateFile gate;
+    ASSERT_EQ(gate.create(dir.path(), 1, false), "");
+    inChild([&] {
+        ASSERT_TRUE(CaptureGate::attach(dir.path().c_str()));
+        int64_t t1 = 0, t2 = 0, t3 = 0;
+        ASSERT_EQ(CaptureGate::join(10, &t1), 1u);
+        ASSERT_EQ(CaptureGate::join(11, &t2), 1u);  // the same window, a second holder
+        EXPECT_FALSE(CaptureGate::leave(1, t2 + 5));  // one holder left: still open
+        EXPECT_TRUE(CaptureGate::isOn());
+        EXPECT_TRUE(CaptureGate::covers(t2 + 1'000'000));
+        EXPECT_TRUE(CaptureGate::leave(1, t2 + 50));  // the last: closed
+        EXPECT_FALSE(CaptureGate::isOn());
+        EXPECT_FALSE(CaptureGate::leave(1, t2 + 60));
+        EXPECT_EQ(CaptureGate::join(12, &t3), 0u);  // stop: over
+    });
+    uint64_t opened = 0;
+    auto w = gate.windows(&opened);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].pid, 10);
+    EXPECT_GT(w[0].end, w[0].start);
+}
+
 TEST(CaptureGate, RepeatTwoAcrossProcesses) {
     test::CaptureDir dir;
     GateFile gate;

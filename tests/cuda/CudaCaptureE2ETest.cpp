@@ -120,6 +120,23 @@ TEST_F(CudaCaptureE2E, ProfilerApiRangeThatNeverBeginsWritesNoReport) {
     EXPECT_NE(log().find("no process called cudaProfilerStart"), std::string::npos) << log();
 }
 
+// Two ranks each between their own cudaProfilerStart and Stop, overlapping: the window lasts
+// until the last rank's stop, so each rank's five kernels are kept (the second rank lost four
+// when the first rank's stop closed the window).
+TEST_F(CudaCaptureE2E, ProfilerApiRangesOfTwoProcessesShareTheWindow) {
+    std::string rep = m_dir + "/ranks.rep";
+    const std::string app = SIGHTLINE_FAKE_CUDA_APP;
+    ASSERT_EQ(profileProgram("-t cuda -s none --cpuctxsw none -c cudaProfilerApi",
+                             "/bin/sh -c '" + app + " - rank 0 50 _Z5rankAv & " + app +
+                                 " - rank 30 200 _Z5rankBv; wait'",
+                             rep),
+              0)
+        << log();
+    auto r = readReport(rep);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ((**r).eventCount(EventKind::Kernel), 10u);
+}
+
 // --capture-range-end=stop-shutdown: the launcher ends the program at cudaProfilerStop with its
 // --kill signal, as for an NVTX range (the module told it with SIGUSR1).
 TEST_F(CudaCaptureE2E, ProfilerApiRangeStopShutdownEndsTheProgram) {

@@ -1,6 +1,6 @@
 // A "CUDA program" for InjectionFlowTest: loads libsightline-cuda.so as the driver would and
 // drives the fake CUPTI (FakeCupti.cpp) through a scenario.
-//   fake_cuda_app INJECTION_PATH|- basic|range|range-sleeps|thread-exit|drops|periodic|sigterm|sigint|
+//   fake_cuda_app INJECTION_PATH|- basic|range|range-sleeps|rank BEFORE INSIDE NAME|thread-exit|drops|periodic|sigterm|sigint|
 //                 quick-exit|threads|reuse|contexts-while-flushing|queries|fork-child|
 //                 thread-local-exit|atexit-call|full-batches|driver-calls|fork-churn|
 //                 stopped-threads|launch-loop [N]
@@ -99,6 +99,18 @@ int main(int argc, char** argv) {
         profiler(0);
         for (int i = 0; i < 4; ++i) nanosleep(&ms, nullptr);
         launch("_Z7outsidev");
+    } else if (s == "rank") {
+        // One rank of a job: waits BEFORE ms, then launches 5 kernels named NAME between
+        // cudaProfilerStart and Stop, INSIDE ms apart in all (args: BEFORE INSIDE NAME).
+        const int before = argc > 3 ? std::atoi(argv[3]) : 0, inside = argc > 4 ? std::atoi(argv[4]) : 0;
+        const char* name = argc > 5 ? argv[5] : "_Z4rankv";
+        std::this_thread::sleep_for(std::chrono::milliseconds(before));
+        profiler(1);
+        for (int i = 0; i < 5; ++i) {
+            launch(name);
+            std::this_thread::sleep_for(std::chrono::milliseconds(inside / 5));
+        }
+        profiler(0);
     } else if (s == "thread-exit") {
         launch("_Z6kernelPfi");
         launch("_Z6kernelPfi");

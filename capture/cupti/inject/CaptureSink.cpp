@@ -120,12 +120,14 @@ public:
     }
     uint32_t openRange() override {
         int64_t time = 0;
+        // Joined, not only opened: ranks of an MPI job each call cudaProfilerStart, and the
+        // window lasts until the last one's stop.
         return capture::CaptureGate::present()
-                   ? capture::CaptureGate::tryOpen(ProcessWriter::pid(), &time)
+                   ? capture::CaptureGate::join(ProcessWriter::pid(), &time)
                    : 0;
     }
     bool closeRange(uint32_t window) override {
-        return window != 0 && capture::CaptureGate::close(window, capture::nowNs()) &&
+        return window != 0 && capture::CaptureGate::leave(window, capture::nowNs()) &&
                capture::CaptureGate::shutdownAtEnd();
     }
     void close() override {

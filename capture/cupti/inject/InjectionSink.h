@@ -21,9 +21,11 @@ public:
     // program's threads, as it does the writer thread.
     virtual void markToolThread(std::string_view name) = 0;
     // -c cudaProfilerApi: the session-wide capture switch (CaptureGate), so that OS runtime
-    // calls, NVTX and CPU samples are recorded only inside the range too. openRange returns the
-    // window's number, 0 when none opened (no switch in this build or session, or no more
-    // windows); closeRange returns true when the launcher wants SIGUSR1 (stop-shutdown).
+    // calls, NVTX and CPU samples are recorded only inside the range too. openRange joins the
+    // open window or opens one (several processes hold it together: it closes at the last
+    // one's stop) and returns its number, 0 when none (no switch in this build or session, or
+    // no more windows); closeRange returns true when it closed the window and the launcher
+    // wants SIGUSR1 (stop-shutdown).
     virtual uint32_t openRange() { return 0; }
     virtual bool closeRange(uint32_t /*window*/) { return false; }
 };
