@@ -46,6 +46,7 @@
 #include "capture/cupti/CudaCaptureSession.h"
 #endif
 #include "model/util/Format.h"
+#include "model/util/OutputTarget.h"
 
 namespace sl::capture {
 namespace {
@@ -645,6 +646,13 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
             if (!m_o.forceOverwrite && fs::exists(fs::symlink_status(plan.output, ec)))
                 return makeError(plan.output +
                                  " already exists (use -f/--force-overwrite to replace it)");
+            // -f writes through a symbolic link to its file, and never over a device: where
+            // that file goes is checked now, not after the run.
+            if (m_o.forceOverwrite) {
+                auto target = outputTarget(plan.output);
+                if (!target) return makeError("-o " + m_o.output + ": " + target.error());
+                probeName = *target;
+            }
         }
     }
     const std::string option = plan.defaultName ? "the report (" + probeName + ")"

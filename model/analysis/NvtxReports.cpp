@@ -86,6 +86,11 @@ Table nvtxSummaryOfStyles(const Report& r, const StatsOptions& o, Table t, bool 
             values[slots[slot] - 1].push_back(tr.end[i] - tr.start[i]);
         }
     }
+    // One style's summary of a report without that style: said, as nsys says a report lacks data.
+    if (!both && byLabel.empty())
+        return Table::skip(t.name, t.title,
+                           pushPop ? "does not contain NVTX push/pop ranges."
+                                   : "does not contain NVTX start/end ranges.");
     std::vector<SummaryGroup> g;
     for (auto& [key, index] : byLabel) {
         if (both)

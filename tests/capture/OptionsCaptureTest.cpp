@@ -176,8 +176,9 @@ TEST(ProfileOptions, FileMadeDuringTheCaptureIsNotReplaced) {
 }
 
 // A symbolic link at the report's name takes the name, dangling or not: without -f it stops the
-// capture before the program runs (the final move found it taken after the whole run); -f
-// replaces the link.
+// capture before the program runs (the final move found it taken after the whole run). With -f
+// the report is written through the link to its file (the link replaced by the report before);
+// a link into a missing directory stops the capture before the program runs.
 TEST(ProfileOptions, LinkAtTheReportsNameNeedsForce) {
     CaptureDir dir;
     fs::create_symlink("/nonexistent/target.rep", dir.file("l.rep"));
@@ -189,9 +190,16 @@ TEST(ProfileOptions, LinkAtTheReportsNameNeedsForce) {
     EXPECT_EQ(code, 1) << out;
     EXPECT_NE(out.find("already exists"), std::string::npos) << out;
     EXPECT_FALSE(fs::exists(dir.file("ran"))) << "the program ran";
+    EXPECT_EQ(exitCodeOf(runProcess({SIGHTLINE_CLI, "profile", "-q", "true", "-f", "true", "-s",
+                                     "none", "-o", dir.file("l.rep"), "/bin/sh", "-c",
+                                     "touch " + dir.file("ran")})),
+              1);
+    EXPECT_FALSE(fs::exists(dir.file("ran"))) << "the program ran with a report it cannot write";
+    fs::remove(dir.file("l.rep"));
+    fs::create_symlink("real.rep", dir.file("l.rep"));
     EXPECT_EQ(profile(dir.file("l.rep"), {"-s", "none"}, {"/bin/sh", "-c", "exit 0"}), 0);  // -f true
-    EXPECT_FALSE(fs::is_symlink(dir.file("l.rep")));
-    EXPECT_TRUE(load(dir.file("l.rep")));
+    EXPECT_TRUE(fs::is_symlink(dir.file("l.rep")));
+    EXPECT_TRUE(load(dir.file("real.rep")));
 }
 
 // -o run_%p/x: the directory is named by the root pid, which exists only once the program's
