@@ -509,7 +509,8 @@ void addProfileOptions(std::vector<OptionDef>& out) {
     add(Opt(P, "output-dir", 0, K::Text, "DIR", "", "folder of the report when -o has none")
             .extension()
             .group("Output"));
-    add(Opt(P, "force-overwrite", 'f', K::Switch, "", "false", "replace existing files")
+    add(Opt(P, "force-overwrite", 'f', K::Switch, "", "false",
+            "replace existing files (a symbolic link's file, not the link; never a device or pipe)")
             .group("Output"));
     add(Opt(P, "export", 0, K::List, "TYPES", "none",
             "also write these exports next to the report")
