@@ -58,6 +58,20 @@ bool CaptureGate::present() {
     return g_state != nullptr;
 }
 
+namespace {
+// Window `index` (0-based) just opened by `pid`: its start time, read after the switch is on.
+uint32_t startWindow(uint64_t index, int64_t pid, int64_t* time) {
+    *time = nowNs();
+    if (index < kGateMaxWindows) {
+        GateWindow& w = g_state->windows[index];
+        w.end.store(0);
+        w.pid.store(pid);
+        w.start.store(*time);
+    }
+    return static_cast<uint32_t>(index + 1);
+}
+}  // namespace
+
 uint32_t CaptureGate::tryOpen(int64_t pid, int64_t* time) {
     if (!g_state) return 0;
     uint64_t c = g_state->control.load();
@@ -66,16 +80,8 @@ uint32_t CaptureGate::tryOpen(int64_t pid, int64_t* time) {
         uint64_t count = c >> kGateCountShift;
         if (g_state->maxWindows && count >= g_state->maxWindows) return 0;
         uint64_t next = ((count + 1) << kGateCountShift) | kGateOn;
-        if (g_state->control.compare_exchange_weak(c, next)) {
-            *time = nowNs();
-            if (count < kGateMaxWindows) {
-                GateWindow& w = g_state->windows[count];
-                w.end.store(0);
-                w.pid.store(pid);
-                w.start.store(*time);
-            }
-            return static_cast<uint32_t>(count + 1);
-        }
+        if (g_state->control.compare_exchange_weak(c, next))
+            return startWindow(count, pid, time);
     }
 }
 
@@ -110,16 +116,8 @@ uint32_t CaptureGate::join(int64_t pid, int64_t* time) {
         }
         if (g_state->maxWindows && count >= g_state->maxWindows) return 0;
         const uint64_t next = ((count + 1) << kGateCountShift) | one | kGateOn;
-        if (g_state->control.compare_exchange_weak(c, next)) {
-            *time = nowNs();
-            if (count < kGateMaxWindows) {
-                GateWindow& w = g_state->windows[count];
-                w.end.store(0);
-                w.pid.store(pid);
-                w.start.store(*time);
-            }
-            return static_cast<uint32_t>(count + 1);
-        }
+        if (g_state->control.compare_exchange_weak(c, next))
+            return startWindow(count, pid, time);
     }
 }
 
