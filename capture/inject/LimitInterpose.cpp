@@ -4,6 +4,8 @@
 // new limit (ProcessWriter::fitAddressSpace; unmapping needs no room under it); the call itself
 // is the program's, unchanged.
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -29,29 +31,34 @@ int afterAddressSpaceLimit(int result, int resource, const struct rlimit* limit)
 
 }  // namespace
 
+// The kernel's call, not libc's through dlsym: a sanitizer runtime preloaded with the module
+// calls setrlimit (RLIMIT_CORE) while it starts, before dlsym may be used, and the program
+// died at its start (the sanitizer build's tests found it). glibc's setrlimit, setrlimit64 and
+// prlimit are this same system call on 64-bit Linux.
+static long limitCall(pid_t pid, int resource, const void* limit, void* old) {
+    return syscall(SYS_prlimit64, pid, resource, limit, old);
+}
+
 SL_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit* limit) {
-    SL_REAL(setrlimit);
-    return afterAddressSpaceLimit(real_setrlimit.get()(resource, limit), resource, limit);
+    const int r = static_cast<int>(limitCall(0, resource, limit, nullptr));
+    return afterAddressSpaceLimit(r, resource, limit);
 }
 
 SL_EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64* limit) {
-    SL_REAL(setrlimit64);
-    return afterAddressSpaceLimit(real_setrlimit64.get()(resource, limit), resource,
-                                  reinterpret_cast<const struct rlimit*>(limit));
+    const int r = static_cast<int>(limitCall(0, resource, limit, nullptr));
+    return afterAddressSpaceLimit(r, resource, reinterpret_cast<const struct rlimit*>(limit));
 }
 
 // prlimit of another process changes nothing here.
 SL_EXPORT int prlimit(pid_t pid, enum __rlimit_resource resource, const struct rlimit* limit,
                       struct rlimit* old) {
-    SL_REAL(prlimit);
-    const int r = real_prlimit.get()(pid, resource, limit, old);
+    const int r = static_cast<int>(limitCall(pid, resource, limit, old));
     return pid == 0 || pid == getpid() ? afterAddressSpaceLimit(r, resource, limit) : r;
 }
 
 SL_EXPORT int prlimit64(pid_t pid, enum __rlimit_resource resource, const struct rlimit64* limit,
                         struct rlimit64* old) {
-    SL_REAL(prlimit64);
-    const int r = real_prlimit64.get()(pid, resource, limit, old);
+    const int r = static_cast<int>(limitCall(pid, resource, limit, old));
     return pid == 0 || pid == getpid()
                ? afterAddressSpaceLimit(r, resource, reinterpret_cast<const struct rlimit*>(limit))
                : r;
