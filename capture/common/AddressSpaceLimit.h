@@ -3,22 +3,17 @@
 // buffers may take. Every mapping counts against it, a sparse shared file's whole length too:
 // the module's default buffer arena (512 MiB of address space, next to nothing of memory) left
 // a program under `ulimit -v 65536` no room (pthread_create failed with EAGAIN, malloc with
-// ENOMEM), and one that lowered its own limit after start the same. Raw system calls.
-#include <sys/syscall.h>
-#include <unistd.h>
-
+// ENOMEM), and one that lowered its own limit after start the same.
 #include <cstdint>
+
+#include "capture/common/SoftLimit.h"
 
 namespace sl::capture {
 
 // The soft limit in bytes, UINT64_MAX when there is none.
 inline uint64_t addressSpaceLimit() {
-    struct {
-        uint64_t cur, max;
-    } limit{};
     constexpr int kAs = 9;  // RLIMIT_AS
-    if (syscall(SYS_prlimit64, 0, kAs, nullptr, &limit) != 0) return UINT64_MAX;
-    return limit.cur;
+    return softLimit(kAs);
 }
 
 // What the buffers may take of a limit: a thirty-second (64 MiB: 2 MiB, eight buffers of the

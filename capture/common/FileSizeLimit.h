@@ -4,22 +4,16 @@
 // 100` died at start: its buffer arena is a sparse file of 520 MiB). The module never makes
 // one: arenas are sized under the limit, and a block that would cross it is not written but
 // counted as lost (EFBIG), as a full disk is. Raw system calls: used in signal handlers.
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <cstdint>
+
+#include "capture/common/SoftLimit.h"
 
 namespace sl::capture {
 
-// The soft limit in bytes, UINT64_MAX when there is none. Read at each use: the program may
-// change it with setrlimit.
+// The soft limit in bytes, UINT64_MAX when there is none.
 inline uint64_t fileSizeLimit() {
-    struct {
-        uint64_t cur, max;
-    } limit{};
     constexpr int kFsize = 1;  // RLIMIT_FSIZE
-    if (syscall(SYS_prlimit64, 0, kFsize, nullptr, &limit) != 0) return UINT64_MAX;
-    return limit.cur;  // RLIM64_INFINITY is UINT64_MAX
+    return softLimit(kFsize);
 }
 
 }  // namespace sl::capture

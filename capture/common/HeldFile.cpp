@@ -8,6 +8,8 @@
 
 #include <cerrno>
 
+#include "capture/common/SoftLimit.h"
+
 namespace sl::capture {
 namespace {
 
@@ -56,14 +58,13 @@ long toHighNumber(long fd) {
 }  // namespace
 
 int lowestHeldNumber() {
-    struct rlimit lim {};
-    if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, nullptr, &lim) != 0 || lim.rlim_cur >= 1008)
-        return 1000;
+    const uint64_t limit = softLimit(RLIMIT_NOFILE);
+    if (limit >= 1008) return 1000;
     // Under a small limit: just below it; under a very small one (a sandbox's `ulimit -n 16`)
     // its top two numbers, so that the program's own files still get 3, 4, ... as without us
     // (ours took 3 before, and every number the program got was one higher).
-    if (lim.rlim_cur >= 24) return static_cast<int>(lim.rlim_cur) - 8;
-    return lim.rlim_cur > 5 ? static_cast<int>(lim.rlim_cur) - 2 : 3;
+    if (limit >= 24) return static_cast<int>(limit) - 8;
+    return limit > 5 ? static_cast<int>(limit) - 2 : 3;
 }
 
 int HeldFile::adopt(long fd, const char* path, int reopenFlags) {

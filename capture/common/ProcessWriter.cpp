@@ -82,8 +82,9 @@ char g_stem[128] = {};
 void (*g_onLazyOpen)() = nullptr;  // the module's announcement, written first into the stream
 uint32_t g_bufferBytes = 256 * 1024;
 std::atomic<int64_t> g_budgetBytes{512ll << 20};
-// The address-space limit the budget was cut for (AddressSpaceLimit.h), said once in the
-// stream; 0: none.
+int64_t g_budgetWithoutLimit = 512ll << 20;  // SIGHTLINE_BUFFER_MB's, before any RLIMIT_AS cut
+// The address-space limit the budget is cut for (AddressSpaceLimit.h), said in each stream
+// opened while it holds; 0: none.
 std::atomic<uint64_t> g_budgetCutForLimit{0};
 
 std::atomic<Buffer*> g_queue{nullptr};
@@ -458,7 +459,7 @@ void fitBuffersToFileSize(uint64_t limit) {
 // A limit raised again (or none: UINT64_MAX) gives the budget back, up to what it was before
 // any limit.
 bool fitBudgetToAddressSpace(uint64_t limit) {
-    static const int64_t unlimited = g_budgetBytes.load();  // first call: the budget before
+    const int64_t unlimited = g_budgetWithoutLimit;
     const uint64_t share = bufferShareOf(limit);
     const int64_t floor = 2 * static_cast<int64_t>(g_bufferBytes);
     int64_t want = share == UINT64_MAX || static_cast<int64_t>(share) >= unlimited
@@ -470,7 +471,7 @@ bool fitBudgetToAddressSpace(uint64_t limit) {
     return want < before;
 }
 
-// Said once in the stream when an address-space limit cut the budget: under a heavy load more
+// Said in the stream when an address-space limit cut the budget: under a heavy load more
 // records may be dropped (each counted).
 void reportBudgetCut() {
     const uint64_t limit = g_budgetCutForLimit.load();
@@ -863,8 +864,9 @@ bool ProcessWriter::start(const char* module) {
         }
         if (const char* mb = std::getenv(env::kBufferMb)) {
             long v = std::atol(mb);
-            if (v >= 1) g_budgetBytes.store(static_cast<int64_t>(v) << 20);
+            if (v >= 1) g_budgetWithoutLimit = static_cast<int64_t>(v) << 20;
         }
+        g_budgetBytes.store(g_budgetWithoutLimit);
         fitBuffersToFileSize(fileSizeLimit());
         fitBudgetToAddressSpace(addressSpaceLimit());
         if (!g_keyCreated.load() && pthread_key_create(&g_threadKey, threadKeyDestructor) == 0)
