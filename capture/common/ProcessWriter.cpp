@@ -962,6 +962,9 @@ bool ProcessWriter::pidsUnresolved() {
 const char* ProcessWriter::sessionDir() {
     return g_sessionDir;
 }
+const char* ProcessWriter::arenaDir() {
+    return g_arenaDir;
+}
 int64_t ProcessWriter::parentPid() {
     return g_parentPid;
 }

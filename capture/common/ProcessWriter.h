@@ -105,6 +105,8 @@ public:
     static bool pidsUnresolved();
     // The session directory (env::kSessionDir); "" outside a capture.
     static const char* sessionDir();
+    // Where the buffer arenas go (env::kArenaDir, else the session directory); "" outside one.
+    static const char* arenaDir();
     // The tid the launcher sees of this process's thread `namespaceTid` (what gettid() gave in
     // it, as a program passes to nvtxNameOsThread); itself in the launcher's namespace.
     static int64_t launcherTidOf(int64_t namespaceTid);

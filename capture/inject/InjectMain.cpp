@@ -17,6 +17,7 @@
 #include "capture/common/SessionEnv.h"
 #include "capture/cupti/CudaBacktrace.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/SignalDeliveries.h"
 #include "capture/inject/OpenCalls.h"
 #include "capture/inject/NativeBacktrace.h"
 #include "capture/inject/PythonBacktrace.h"
@@ -232,6 +233,7 @@ void forkChildSetUp(bool trace, bool sharesFiles) {
     openCallsAfterFork();
     nvtxForgetWindowOwner();
     nbt::afterForkChild();
+    signalBoardAfterFork();
     if (!ProcessWriter::active()) g_osrtOn.store(false);
 }
 

@@ -12,10 +12,18 @@
 // SIG_IGN) is installed for real as the program gave it, and the module stays out of the way.
 // sigaction() and signal() are interposed: they report and update the view, never our handler.
 // Everything here is async-signal-safe (programs call sigaction in handlers).
+//
+// A handler the program installs for one of the signal board's signals (SignalBoard.h: SIGTERM,
+// SIGINT, SIGHUP, ...) runs behind a trampoline of ours, installed with the program's own mask
+// and flags: it notes the delivery for the launcher, then calls the program's handler with the
+// same arguments. The launcher then knows that a signal sent to the whole group from outside
+// reached the program already, and does not send it a second copy.
 #include <signal.h>
 
+#include "capture/common/SignalBoard.h"
 #include "capture/inject/InjectCommon.h"
 #include "capture/inject/OpenCalls.h"
+#include "capture/inject/SignalDeliveries.h"
 
 namespace sl::inject {
 namespace {
@@ -27,6 +35,7 @@ constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, 
                                  SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE,   SIGALRM, SIGUSR1,
                                  SIGUSR2, SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF, SIGSYS};
 constexpr int kMaxSignal = 65;
+constexpr int kSaRestorer = 0x04000000;  // the kernel's SA_RESTORER (x86-64, arm64)
 
 struct Slot {
     struct sigaction view;  // the program's disposition, as it set or found it
@@ -40,6 +49,9 @@ SigactionFn g_realSigaction = nullptr;
 
 bool isDefault(const struct sigaction& a) {
     return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
+}
+bool isHandler(const struct sigaction& a) {
+    return (a.sa_flags & SA_SIGINFO) || (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN);
 }
 
 void flushHandler(int sig, siginfo_t*, void*) {
@@ -74,15 +86,55 @@ int installFlushHandler(int sig) {
     return g_realSigaction(sig, &sa, nullptr);
 }
 
+// In front of the program's handler of a board signal: notes the delivery, then runs the
+// program's handler as the kernel would have (the same signal, siginfo and context; its mask
+// and flags are the installed ones). The view is read as the signal came: a program changing
+// its disposition meanwhile gets the newer one, as with the kernel's own dispatch.
+void countingHandler(int sig, siginfo_t* info, void* context) {
+    noteSignalDelivered(sig);
+    const struct sigaction view = g_slots[sig].view;
+    if (view.sa_flags & SA_RESETHAND) {
+        // The kernel has put SIG_DFL back as it delivered this one: so does the view, with our
+        // flush handler where the default ends the process.
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        g_slots[sig].view = dfl;
+        installFlushHandler(sig);
+    }
+    if (view.sa_flags & SA_SIGINFO) {
+        if (view.sa_sigaction) view.sa_sigaction(sig, info, context);
+    } else if (view.sa_handler == SIG_DFL) {
+        flushHandler(sig, info, context);  // changed to the default since: it ends the process
+    } else if (view.sa_handler != SIG_IGN) {
+        view.sa_handler(sig);
+    }
+}
+
+bool onBoard(int sig) {
+    return capture::signalBoardIndex(sig) >= 0;
+}
+
+// The program's handler for a board signal, behind countingHandler: its mask and flags as given.
+int installCountingHandler(int sig, const struct sigaction& program) {
+    claimSignalBoardEntry();
+    struct sigaction sa = program;
+    sa.sa_sigaction = countingHandler;
+    sa.sa_flags = program.sa_flags | SA_SIGINFO;
+    return g_realSigaction(sig, &sa, nullptr);
+}
+
+bool isOurs(const struct sigaction& a) {
+    return (a.sa_flags & SA_SIGINFO) &&
+           (a.sa_sigaction == flushHandler || a.sa_sigaction == countingHandler);
+}
+
 // In a vfork child the views are its parent's (shared memory), so they stay as they are: the
 // child's dispositions are the kernel's, and our handler in them reads as the view it stands for.
 int vforkChildSigaction(int sig, const struct sigaction* act, struct sigaction* oldact) {
     struct sigaction current {};
     if (g_realSigaction(sig, act, &current) != 0) return -1;
-    if (oldact)
-        *oldact = (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == flushHandler
-                      ? g_slots[sig].view
-                      : current;
+    if (oldact) *oldact = isOurs(current) ? g_slots[sig].view : current;
     return 0;
 }
 
@@ -93,9 +145,19 @@ int virtualSigaction(int sig, const struct sigaction* act, struct sigaction* old
     if (ProcessWriter::inVforkChild()) return vforkChildSigaction(sig, act, oldact);
     const struct sigaction previous = g_slots[sig].view;
     if (act) {
-        const int r = isDefault(*act) ? installFlushHandler(sig) : g_realSigaction(sig, act, nullptr);
+        const int r = isDefault(*act)                      ? installFlushHandler(sig)
+                      : isHandler(*act) && onBoard(sig)    ? installCountingHandler(sig, *act)
+                                                           : g_realSigaction(sig, act, nullptr);
         if (r != 0) return r;
         g_slots[sig].view = *act;
+        // Read back, glibc's own sigaction reports the restorer it installs with every action
+        // (the kernel's SA_RESTORER flag, which glibc's headers do not name, and its address):
+        // so does the view.
+        struct sigaction real {};
+        if (g_realSigaction(sig, nullptr, &real) == 0 && (real.sa_flags & kSaRestorer)) {
+            g_slots[sig].view.sa_flags |= kSaRestorer;
+            g_slots[sig].view.sa_restorer = real.sa_restorer;
+        }
     }
     if (oldact) *oldact = previous;
     return 0;
@@ -132,7 +194,8 @@ void uninstallSignalHandlers() {
     for (int sig : kFlushSignals) {
         Slot& s = g_slots[sig];
         if (!s.managed) continue;
-        if (isDefault(s.view)) g_realSigaction(sig, &s.view, nullptr);
+        if (isDefault(s.view) || (isHandler(s.view) && onBoard(sig)))
+            g_realSigaction(sig, &s.view, nullptr);
         s.managed = false;  // the kernel's dispositions are the program's views now
     }
 }

@@ -41,6 +41,7 @@
 #include "capture/launcher/SessionMerger.h"
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SessionFacts.h"
+#include "capture/launcher/SignalBoardReader.h"
 #include "capture/launcher/SchedTracer.h"
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"
@@ -65,6 +66,9 @@ volatile sig_atomic_t g_sessionLeader = 0;  // the profiler leads its session (g
 volatile sig_atomic_t g_stopFromTerminal = 0;
 volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
+// When the latest stop signal came (nowNs()), for the signal board (SignalBoardReader.h).
+std::atomic<int64_t> g_stopAtNs{0};
+static_assert(std::atomic<int64_t>::is_always_lock_free, "used in a signal handler");
 // What became of the signals the handlers below did not act on, a bit per signal, for the wait
 // to report once each (sayCaughtSignals).
 std::atomic<uint64_t> g_fromProgram{0}, g_sentOn{0}, g_ignored{0};
@@ -119,6 +123,7 @@ void onStopSignal(int sig, siginfo_t* info, void*) {
     // the profiler leads the terminal's session (ssh -t host sightline ..., tmux new
     // 'sightline ...', xterm -e): the kernel sends that to the session leader alone.
     g_stopFromTerminal = info && info->si_code == SI_KERNEL && !(sig == SIGHUP && g_sessionLeader);
+    g_stopAtNs.store(nowNs());
     g_stopSignal = sig;
     g_stopCount = g_stopCount + 1;
     WakePipe::notify();
@@ -424,7 +429,7 @@ void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64
 
 Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                                          const std::string& sessionDir, WakePipe& wake,
-                                         bool shutdownAtRangeEnd,
+                                         const SignalBoardReader& board, bool shutdownAtRangeEnd,
                                          const std::function<bool()>& rangesDone,
                                          const std::function<void(const std::string&)>& say) {
     TreeWait w;
@@ -502,7 +507,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             } else {
                 say("received " + name + ": stopping the capture and ending the program (again "
                     "to kill it)");
-                killTree(sig);
+                // Not to the processes that had it already (sent to the whole group from
+                // outside): their handlers would run twice.
+                if (const int spared = sendOnStopSignal(board, sig, g_stopAtNs.load()))
+                    say("the program had " + name + " too (sent to its whole process group): " +
+                        std::to_string(spared) + (spared == 1 ? " process was" : " processes were") +
+                        " not sent a second one");
                 // No deadline while the program's first process lives: one that saves its work
                 // on SIGTERM (a job in its grace period) takes as long as it takes, as without
                 // the profiler. What it leaves running that ignores the signal (a script's
@@ -766,6 +776,8 @@ Result<ProfileResult> Launcher::run() {
     TempDir session(dirBuf.data());
     TempDir arenas(makeArenaDir());
     m_arenaDir = arenas.path();
+    // Which of the program's processes had a signal already (SignalBoardReader.h).
+    const SignalBoardReader signalBoard(m_arenaDir.empty() ? session.path() : m_arenaDir);
     // Tells processes in other PID namespaces their pids as we see them (PidService.h).
     PidService pidService(session.path());
 
@@ -780,6 +792,7 @@ Result<ProfileResult> Launcher::run() {
     g_stopFromTerminal = 0;
     g_sessionLeader = getsid(0) == getpid();
     g_stopCount = 0;
+    g_stopAtNs = 0;
     g_fromProgram = 0;
     g_sentOn = 0;
     g_ignored = 0;
@@ -1020,7 +1033,7 @@ Result<ProfileResult> Launcher::run() {
         return closed >= static_cast<size_t>(m_o.repeatCount);
     };
     TreeWait tw =
-        waitForTree(child, startMono, session.path(), wake, shutdownAtRangeEnd, rangesDone, say);
+        waitForTree(child, startMono, session.path(), wake, signalBoard, shutdownAtRangeEnd, rangesDone, say);
     sayHeld();
     program.done();
     const int64_t sessionEnd = std::min(nowNs(), tw.captureEnd);

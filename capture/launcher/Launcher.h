@@ -19,6 +19,7 @@
 namespace sl::capture {
 
 class WakePipe;
+class SignalBoardReader;
 
 struct ProfileResult {
     int exitCode = 0;                  // the program's (128 + signal when it was killed)
@@ -76,7 +77,7 @@ private:
     // `rangesDone` says whether the capture range's end should end the program now
     // (stop-shutdown: the first end; repeat-shutdown:N: the N-th).
     TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
-                         WakePipe& wake, bool shutdownAtRangeEnd,
+                         WakePipe& wake, const SignalBoardReader& board, bool shutdownAtRangeEnd,
                          const std::function<bool()>& rangesDone,
                          const std::function<void(const std::string&)>& say);
 

@@ -1,0 +1,53 @@
+#pragma once
+// When each process of the program last had a signal delivered to a handler of its own: the
+// launcher reads it before it sends on a signal that was sent to it from outside.
+//
+// Why: a signal sent to the whole process group from outside (`kill -TERM -- -PGID`, a
+// supervisor's stop-as-group, a batch system stopping every process of a job) reaches the
+// profiler and the program at once. The profiler cannot tell it from one sent to it alone,
+// which it must send on, so the program's handler ran twice (a checkpoint-on-SIGTERM script
+// saw a second SIGTERM in its clean-up). A process that already had the signal, at the time
+// the profiler had it or later, does not get it again.
+//
+// How: a file in the arena directory (a tmpfs where there is one), made by the launcher,
+// kSlots entries of 64 bytes, the entry of pid P at (P % kSlots). A process maps the page of
+// its entry when the program first installs a handler for one of kBoardSignals, claims it
+// (writes its pid), and the module's trampoline in front of the program's handler stores the
+// delivery time. Two live processes whose pids share an entry: the later owns it, the earlier
+// stops writing (the launcher then sends on to it, as without the board).
+#include <signal.h>
+
+#include <cstdint>
+
+namespace sl::capture {
+
+inline constexpr char kSignalBoardFile[] = "signals.board";
+inline constexpr uint32_t kSignalBoardSlots = 65536;
+
+// The signals the launcher sends on when they come from outside, and a handler of the program
+// may count (a second SIGTERM, SIGINT or SIGHUP is "stop now" to many programs).
+inline constexpr int kBoardSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM};
+inline constexpr int kBoardSignalCount = sizeof(kBoardSignals) / sizeof(kBoardSignals[0]);
+
+struct SignalBoardEntry {
+    int64_t pid;  // the owner, as the launcher sees it (its PID namespace); 0: none
+    // By index in kBoardSignals: capture::nowNs() when a handler of the program last began
+    // running for it, 0 if never.
+    int64_t deliveredNs[kBoardSignalCount];
+};
+static_assert(sizeof(SignalBoardEntry) <= 64);
+inline constexpr uint64_t kSignalBoardEntryBytes = 64;
+inline constexpr uint64_t kSignalBoardBytes = kSignalBoardSlots * kSignalBoardEntryBytes;
+
+inline uint64_t signalBoardOffset(int64_t pid) {
+    return static_cast<uint64_t>(pid) % kSignalBoardSlots * kSignalBoardEntryBytes;
+}
+
+// -1 for a signal not on the board.
+inline int signalBoardIndex(int sig) {
+    for (int i = 0; i < kBoardSignalCount; ++i)
+        if (kBoardSignals[i] == sig) return i;
+    return -1;
+}
+
+}  // namespace sl::capture

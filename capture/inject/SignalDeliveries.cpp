@@ -1,0 +1,91 @@
+#include "capture/inject/SignalDeliveries.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "capture/common/SignalBoard.h"
+#include "capture/inject/InjectCommon.h"
+
+namespace sl::inject {
+namespace {
+
+using capture::SignalBoardEntry;
+
+// The mapped page and this process's entry in it; the entry is ours while its pid is
+// g_boardPid and the process is still the one that claimed it (g_claimedBy: getpid() then,
+// which a forked child, until it claims its own, does not share).
+void* g_boardPage = nullptr;
+SignalBoardEntry* g_entry = nullptr;
+int64_t g_boardPid = 0;
+long g_claimedBy = 0;
+
+void unmapBoard() {
+    if (g_boardPage) syscall(SYS_munmap, g_boardPage, 4096);
+    g_boardPage = nullptr;
+    g_entry = nullptr;
+    g_boardPid = 0;
+    g_claimedBy = 0;
+}
+
+}  // namespace
+
+void claimSignalBoardEntry() {
+    // Sealed (a seccomp filter): no system call of ours; its handlers are the program's own.
+    if (g_entry || ProcessWriter::sealed()) return;
+    const char* dir = ProcessWriter::arenaDir();
+    const int64_t pid = ProcessWriter::pid();
+    if (!dir || !*dir || pid <= 0 || ProcessWriter::inVforkChild()) return;
+    const int saved = errno;
+    char path[1200];
+    std::snprintf(path, sizeof path, "%s/%s", dir, capture::kSignalBoardFile);
+    const long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        errno = saved;
+        return;
+    }
+    struct stat st {};
+    const uint64_t offset = capture::signalBoardOffset(pid);
+    const uint64_t page = offset & ~uint64_t(4095);
+    void* base = MAP_FAILED;
+    if (syscall(SYS_fstat, fd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= page + 4096)
+        base = reinterpret_cast<void*>(
+            syscall(SYS_mmap, nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page));
+    syscall(SYS_close, fd);
+    errno = saved;
+    if (base == MAP_FAILED || base == nullptr) return;
+    auto* entry = reinterpret_cast<SignalBoardEntry*>(static_cast<char*>(base) + (offset - page));
+    // A new owner starts with nothing delivered (an earlier image of this pid, or another
+    // process whose pid shares the entry, left its times).
+    for (int64_t& t : entry->deliveredNs) __atomic_store_n(&t, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->pid, pid, __ATOMIC_RELEASE);
+    g_boardPage = base;
+    g_entry = entry;
+    g_boardPid = pid;
+    g_claimedBy = kernelCall(SYS_getpid);
+}
+
+void signalBoardAfterFork() {
+    if (ProcessWriter::sealed()) {
+        g_entry = nullptr;  // no munmap under the filter; nothing is written without an entry
+        return;
+    }
+    const bool had = g_entry != nullptr;
+    unmapBoard();
+    if (had) claimSignalBoardEntry();
+}
+
+void noteSignalDelivered(int sig) {
+    SignalBoardEntry* e = g_entry;
+    const int i = capture::signalBoardIndex(sig);
+    if (!e || i < 0) return;
+    // A forked child before it claims its own entry (its parent's is mapped), or an entry
+    // another process has claimed since: not ours to write.
+    if (kernelCall(SYS_getpid) != g_claimedBy || __atomic_load_n(&e->pid, __ATOMIC_ACQUIRE) != g_boardPid)
+        return;
+    __atomic_store_n(&e->deliveredNs[i], capture::nowNs(), __ATOMIC_RELEASE);
+}
+
+}  // namespace sl::inject

@@ -1,0 +1,96 @@
+#include "capture/launcher/SignalBoardReader.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <cerrno>
+
+#include "capture/common/Clock.h"
+#include "capture/common/SignalBoard.h"
+#include "capture/launcher/ProcTree.h"
+
+namespace sl::capture {
+namespace {
+
+// A process whose handler ran this long before the profiler's own had the signal still had
+// the same one: the kernel delivers a group's signal to each member in one call, and the
+// program may run its handler before the profiler's (another CPU, the profiler not scheduled).
+constexpr int64_t kSameSignalNs = 50'000'000;
+// How long after the profiler had the signal the processes are asked: the sender's next call
+// (a group after a process) comes within microseconds; a person's, or a script's next line,
+// later than this.
+constexpr int64_t kSettleNs = 5'000'000;
+
+}  // namespace
+
+SignalBoardReader::SignalBoardReader(const std::string& dir) : m_path(dir + "/" + kSignalBoardFile) {
+    m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (m_fd < 0) return;
+    if (::ftruncate(m_fd, static_cast<off_t>(kSignalBoardBytes)) != 0) {
+        ::close(m_fd);
+        m_fd = -1;
+        ::unlink(m_path.c_str());
+    }
+}
+
+SignalBoardReader::~SignalBoardReader() {
+    if (m_fd < 0) return;
+    ::close(m_fd);
+    ::unlink(m_path.c_str());
+}
+
+bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs) const {
+    const int i = signalBoardIndex(sig);
+    if (m_fd < 0 || i < 0 || pid <= 0) return false;
+    SignalBoardEntry e{};
+    if (::pread(m_fd, &e, sizeof e, static_cast<off_t>(signalBoardOffset(pid))) != sizeof e) return false;
+    return e.pid == pid && e.deliveredNs[i] != 0 && e.deliveredNs[i] >= sinceNs;
+}
+
+bool signalPending(int64_t pid, int sig) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%lld/status", static_cast<long long>(pid));
+    FILE* f = std::fopen(path, "re");
+    if (!f) return false;
+    char line[256];
+    bool pending = false;
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, "ShdPnd:", 7) != 0) continue;
+        const unsigned long long mask = std::strtoull(line + 7, nullptr, 16);
+        pending = sig > 0 && sig <= 64 && (mask >> (sig - 1)) & 1ULL;
+        break;
+    }
+    std::fclose(f);
+    return pending;
+}
+
+int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs) {
+    const int64_t wait = receivedNs + kSettleNs - nowNs();
+    if (wait > 0) {
+        struct timespec ts {0, static_cast<long>(wait)};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+    }
+    int spared = 0;
+    const int64_t since = receivedNs - kSameSignalNs;
+    for (int64_t pid : descendantsOf(getpid())) {
+        // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
+        // came. The board is read again after the pending check: a signal taken off the queue
+        // just then has its handler's note a few microseconds later.
+        const bool hadIt = board.ok() && (board.deliveredSince(pid, sig, since) || signalPending(pid, sig) ||
+                                          board.deliveredSince(pid, sig, since));
+        if (hadIt) {
+            ++spared;
+            continue;
+        }
+        ::kill(static_cast<pid_t>(pid), sig);
+    }
+    return spared;
+}
+
+}  // namespace sl::capture

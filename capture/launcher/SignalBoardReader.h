@@ -1,0 +1,42 @@
+#pragma once
+// The launcher's side of the signal board (capture/common/SignalBoard.h): it makes the file
+// before the program starts, removes it when the capture ends, and, before sending on a stop
+// signal that came from outside, asks which processes had it already.
+#include <cstdint>
+#include <string>
+
+namespace sl::capture {
+
+class SignalBoardReader {
+public:
+    // Makes <dir>/signals.board (sparse: 4 MiB of address, no memory until a process claims
+    // its entry). Without it (ok() false) every process is sent the signal, as before.
+    explicit SignalBoardReader(const std::string& dir);
+    ~SignalBoardReader();
+    SignalBoardReader(const SignalBoardReader&) = delete;
+    SignalBoardReader& operator=(const SignalBoardReader&) = delete;
+    bool ok() const { return m_fd >= 0; }
+    // Whether a handler of `pid`'s program began running for `sig` at `sinceNs` or later
+    // (capture::nowNs()); false for a process that never claimed its entry.
+    bool deliveredSince(int64_t pid, int sig, int64_t sinceNs) const;
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+};
+
+// Whether `sig` waits to be delivered to `pid` (/proc/<pid>/status: ShdPnd, the process's
+// queue, which kill() uses).
+bool signalPending(int64_t pid, int sig);
+
+// Sends a stop signal the profiler had from outside on to every process of the traced tree,
+// except those that had it already: a signal sent to the whole group (`kill -- -PGID`, a batch
+// system stopping a job) reached them together with the profiler, and a second copy ran their
+// handlers twice. `receivedNs` (capture::nowNs()): when the profiler had it; the processes are
+// asked no sooner than kSettleNs after it, so that a copy sent to the group right after the one
+// sent to the profiler (`timeout` signals its child, then its group) has arrived: the program
+// then has that one, not a second one some milliseconds later (mpirun took two as "quit now"
+// and left its shared memory behind). Returns how many processes were spared a second copy.
+int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs);
+
+}  // namespace sl::capture

@@ -1,0 +1,129 @@
+// A signal sent to the profiler's whole process group from outside (`kill -TERM -- -PGID`, a
+// supervisor's stop-as-group, a batch system stopping every process of a job) reaches the
+// program once, as without the profiler; one sent to the profiler alone is still sent on.
+// Before, the profiler sent on every stop signal it had from outside, so a group signal ran the
+// program's handlers twice (a second SIGTERM in a checkpoint-on-SIGTERM clean-up; a one-shot
+// handler's second signal killed the program).
+#include <gtest/gtest.h>
+
+#include "tests/capture/CaptureTestUtil.h"
+
+namespace sl::test {
+namespace {
+
+struct Step {
+    int afterMs;
+    int sig;
+    bool toGroup;  // kill(-pgid): the whole group the command leads
+};
+
+// Runs args as the leader of a process group of its own, sending `steps` in turn; returns the
+// wait status, with what it printed (stdout and stderr) in *output.
+int runAsGroup(const std::vector<std::string>& args, const std::vector<Step>& steps, std::string* output) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(121);
+    }
+    setpgid(pid, pid);  // before the first signal, whichever of the two runs first
+    close(fds[1]);
+    for (const Step& s : steps) {
+        usleep(static_cast<useconds_t>(s.afterMs) * 1000);
+        kill(s.toGroup ? -pid : pid, s.sig);
+    }
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+    close(fds[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (output) *output = out;
+    return st;
+}
+
+std::vector<std::string> profiled(const CaptureDir& dir, const std::string& name,
+                                  const std::vector<std::string>& program) {
+    std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-o", dir.file(name)};
+    args.insert(args.end(), program.begin(), program.end());
+    return args;
+}
+
+TEST(GroupSignal, SigtermToTheWholeGroupRunsEachHandlerOnce) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2.5", "2"};
+    std::string out;
+    int st = runAsGroup(program, {{1000, SIGTERM, true}}, &out);
+    ASSERT_EQ(exitCodeOf(st), 1) << "without the profiler: " << out;
+    ASSERT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << out;
+    st = runAsGroup(profiled(dir, "group.rep", program), {{1200, SIGTERM, true}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    EXPECT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << out;
+    EXPECT_NE(out.find("not sent a second one"), std::string::npos) << out;
+    auto r = load(dir.file("group.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(r->processes.size(), 3u);
+}
+
+// signal(2)'s handler, SIGINT and SIGHUP: the same.
+TEST(GroupSignal, OtherStopSignalsAndPlainHandlersToo) {
+    CaptureDir dir;
+    for (int sig : {SIGINT, SIGHUP}) {
+        std::string out;
+        const std::vector<std::string> program = {client("signal_count"), std::to_string(sig), "2", "0", "signal"};
+        const int st = runAsGroup(profiled(dir, "stop" + std::to_string(sig) + ".rep", program),
+                                  {{1000, sig, true}}, &out);
+        EXPECT_EQ(exitCodeOf(st), 1) << "signal " << sig << ": " << out;
+    }
+}
+
+// SA_RESETHAND: the handler runs once and the default comes back; a second copy ended the
+// program by SIGTERM.
+TEST(GroupSignal, OneShotHandlerSurvivesAGroupSignal) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2", "0", "oneshot"};
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "oneshot.rep", program), {{1000, SIGTERM, true}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    auto r = load(dir.file("oneshot.rep"));
+    ASSERT_TRUE(r) << out;
+    EXPECT_EQ(r->processes[0].exitCode, 1);
+    EXPECT_EQ(r->processes[0].exitSignal, 0);
+}
+
+// Sent to the profiler alone, the program (and each of its processes) gets it from the profiler.
+TEST(GroupSignal, SigtermToTheProfilerAloneIsStillSentOn) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2.5", "2"};
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "alone.rep", program), {{1200, SIGTERM, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    EXPECT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << out;
+    EXPECT_EQ(out.find("not sent a second one"), std::string::npos) << out;
+}
+
+// `timeout` signals its child and then its group, microseconds apart. Without the profiler the
+// program is that child and has two copies, usually merged into one delivery (mpirun takes
+// two as "quit now" and skips its clean-up). With the profiler, the program has the group's
+// copy and is not sent a second one milliseconds later, where the two could no longer merge.
+TEST(GroupSignal, ToTheProfilerAndThenTheGroupReachesTheProgramOnce) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2.5", "1"};
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "timeout.rep", program),
+                              {{1200, SIGTERM, false}, {0, SIGTERM, true}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    EXPECT_NE(out.find("TERM counts: 1 1"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace sl::test
