@@ -52,6 +52,7 @@ Status toOptions(const ParsedArgs& a, capture::ProfileOptions& o) {
         o.cudaBacktrace = *cudaBacktrace;
     }
     o.mpiImpl = a.value("mpi-impl");
+    o.mpiImplGiven = a.given("mpi-impl");
     auto delay = parseSeconds(a.value("delay"), "--delay");
     if (!delay) return makeError(delay.error());
     o.delayNs = *delay;

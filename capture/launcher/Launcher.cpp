@@ -42,6 +42,7 @@
 #include "capture/launcher/ReportAssembler.h"
 #include "capture/launcher/SessionFacts.h"
 #include "capture/launcher/SignalBoardReader.h"
+#include "capture/launcher/MpiFlavor.h"
 #include "capture/launcher/SchedTracer.h"
 #if SIGHTLINE_HAVE_CUDA_REPORT
 #include "capture/cupti/CudaCaptureSession.h"
@@ -407,6 +408,19 @@ std::string Launcher::findModuleDir() {
 }
 
 namespace {
+std::string signalName(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
+}
+// Whether a handler of some process of the program ran for a stop signal since `sinceNs`
+// (less the board's margin): the program handled the stop and runs on.
+bool handledAStopSince(const SignalBoardReader& board, int64_t sinceNs) {
+    if (!board.ok()) return false;
+    for (int64_t pid : descendantsOf(getpid()))
+        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+            if (board.deliveredSince(pid, sig, sinceNs - 50'000'000)) return true;
+    return false;
+}
 // Reports, once per signal, what the handlers did with the signals they did not act on.
 void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64_t& said) {
     const auto report = [&](std::atomic<uint64_t>& bits, const char* what) {
@@ -437,7 +451,26 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     sig_atomic_t handledStops = 0;  // stop signals acted on (a second one kills)
     uint64_t caughtSignalsSaid = 0;  // sayCaughtSignals's, by number
     int64_t killDeadline = INT64_MAX;
-    int64_t firstStopAt = 0;  // when the first stop signal was acted on
+    int64_t firstStopAt = 0;  // when the latest stop signal was acted on
+    int64_t lastStopAt = 0;   // when the profiler had it (g_stopAtNs)
+    bool stopBySignal = false;  // stopped by a stop signal (not --duration, not a range's end)
+    // A stop signal, as the program would have had it without the profiler: from the terminal
+    // it had it too (unless it left our process group, then it is sent on, as to a program
+    // that did not get it); sent to sightline (kill -TERM <sightline>), it is sent on, the
+    // same signal (shell scripts' background jobs ignore SIGINT but not SIGTERM), except to
+    // the processes that had it already (sent to the whole group from outside).
+    const auto passStopOn = [&](int sig, const std::string& what) {
+        const pid_t group = getpgid(child);
+        if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
+            say("received " + signalName(sig) + " from the terminal, as the program did: " + what);
+            return;
+        }
+        say("received " + signalName(sig) + ": sent on to the program; " + what);
+        if (const int spared = sendOnStopSignal(board, sig, g_stopAtNs.load()))
+            say("the program had " + signalName(sig) + " too (sent to its whole process group): " +
+                std::to_string(spared) + (spared == 1 ? " process was" : " processes were") +
+                " not sent a second one");
+    };
     bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
@@ -473,16 +506,9 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         sayCaughtSignals(say, caughtSignalsSaid);
         if (g_stopSignal && !stopped) {
             stopped = true;
-            w.captureEnd = now;
+            stopBySignal = true;
             handledStops = g_stopCount;
             const int sig = g_stopSignal;
-            const char* abbrev = sigabbrev_np(sig);
-            const std::string name = std::string("SIG") + (abbrev ? abbrev : "?");
-            // From the terminal, the program had it too, once, as without the profiler, unless
-            // it left our process group (then it is sent on, as to a program that did not get
-            // it). Sent to sightline alone (kill -TERM <sightline>), it is sent on: the same
-            // signal (shell scripts' background jobs ignore SIGINT but not SIGTERM).
-            const pid_t group = getpgid(child);
             const pid_t session = getsid(child);
             if (g_stopFromTerminal && session >= 0 && session != getsid(0)) {
                 // The program left the terminal's session (setsid(1), which under the profiler
@@ -491,40 +517,40 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 // program's parent, would end by it. The capture ends there, the program runs
                 // on (as --kill=none), and the profiler ends by the signal. It was sent on, and
                 // killed the program that had left the terminal.
-                say("received " + name + " from the terminal, which the program left (a new "
+                say("received " + signalName(sig) + " from the terminal, which the program left (a new "
                     "session): ending the capture; the program keeps running");
+                w.captureEnd = now;
                 w.detached = true;
                 w.detachedBySignal = sig;
                 break;
             }
-            if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
-                // No deadline: a program that saves its work on Ctrl+C (a training script's
-                // checkpoint) takes as long as it takes, as without the profiler; a second
-                // Ctrl+C kills it.
-                say("received " + name + " from the terminal, as the program did: stopping the "
-                    "capture when it ends (again to kill it)");
-                stragglerDeadline = true;  // as below
-            } else {
-                say("received " + name + ": stopping the capture and ending the program (again "
-                    "to kill it)");
-                // Not to the processes that had it already (sent to the whole group from
-                // outside): their handlers would run twice.
-                if (const int spared = sendOnStopSignal(board, sig, g_stopAtNs.load()))
-                    say("the program had " + name + " too (sent to its whole process group): " +
-                        std::to_string(spared) + (spared == 1 ? " process was" : " processes were") +
-                        " not sent a second one");
-                // No deadline while the program's first process lives: one that saves its work
-                // on SIGTERM (a job in its grace period) takes as long as it takes, as without
-                // the profiler. What it leaves running that ignores the signal (a script's
-                // background job) gets 5 s after it, then SIGKILL, so that the capture ends.
-                stragglerDeadline = true;
-                if (w.rootDone) killDeadline = now + 5'000'000'000;
-            }
+            // The capture goes on while the program winds down (its clean-up, a shutdown hook
+            // are recorded): the session ends when the tree does, not here.
+            passStopOn(sig, "stopping the capture when the program ends (again to kill it, unless "
+                            "it handles this one)");
+            // No deadline while the program's first process lives: one that saves its work on
+            // Ctrl+C or SIGTERM (a training script's checkpoint, a job in its grace period)
+            // takes as long as it takes, as without the profiler. What it leaves running that
+            // ignores the signal (a script's background job) gets 5 s after it, then SIGKILL, so
+            // that the capture ends.
+            stragglerDeadline = true;
+            if (w.rootDone) killDeadline = now + 5'000'000'000;
             firstStopAt = now;
+            lastStopAt = g_stopAtNs.load();
         } else if (stopped && g_stopCount > handledStops && now - firstStopAt < kSameStopNs) {
             // The same stop, delivered twice: `timeout` signals its child (us), then its process
             // group (us again, and the program). Killing the program for it lost its clean-up.
             handledStops = g_stopCount;
+        } else if (stopped && g_stopCount > handledStops && stopBySignal &&
+                   handledAStopSince(board, lastStopAt)) {
+            // The program handled the last stop signal and runs on (a JVM's thread dump on
+            // SIGQUIT, a server's reload on SIGHUP, a REPL's KeyboardInterrupt, "press Ctrl+C
+            // again"): this one is its own as well, as without the profiler. It was taken as
+            // the user's second Ctrl+C and killed the program, shutdown hooks and all.
+            handledStops = g_stopCount;
+            passStopOn(g_stopSignal, "the program handled the last one and runs on");
+            firstStopAt = now;
+            lastStopAt = g_stopAtNs.load();
         } else if (stopped && g_stopCount > handledStops) {
             // A second Ctrl+C: the user does not want to wait for the program to wind down.
             handledStops = g_stopCount;
@@ -694,6 +720,18 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     plan.cuptiLib = moduleDir + "/libsightline-cuda.so";  // capture/cupti's module
     plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
     if (m_o.traceMpi) {
+        // The program's own MPI, where it shows (its launcher's name, the library it links):
+        // the other implementation's module breaks every MPI call.
+        const std::string program = resolveProgram(m_o.command[0]);
+        if (const std::string flavor = mpiFlavorOf(program); !flavor.empty() && flavor != m_o.mpiImpl) {
+            if (m_o.mpiImplGiven)
+                return makeError("-t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " runs " +
+                                 (flavor == "mpich" ? "MPICH" : "Open MPI") + ", whose MPI calls the " +
+                                 m_o.mpiImpl + " module would break; use --mpi-impl=" + flavor);
+            say("-t mpi: " + program + " runs " + (flavor == "mpich" ? "MPICH" : "Open MPI") +
+                ": tracing it with --mpi-impl=" + flavor);
+            m_o.mpiImpl = flavor;
+        }
         plan.mpiLib = moduleDir + "/libsightline-mpi-" + m_o.mpiImpl + ".so";
         if (!isFile(plan.mpiLib))
             return makeError("-t mpi --mpi-impl=" + m_o.mpiImpl + ": this installation has no " +

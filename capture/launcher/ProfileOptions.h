@@ -38,6 +38,7 @@ struct ProfileOptions {
     bool traceOpenmp = false;
     bool traceCublas = false, traceCudnn = false, traceNccl = false;  // -t cublas,cudnn,nccl
     std::string mpiImpl = "openmpi";  // --mpi-impl: which module -t mpi preloads
+    bool mpiImplGiven = false;  // --mpi-impl was on the command line (else the program may choose)
     int64_t osrtThresholdNs = 1000;
     int64_t delayNs = 0;
     int64_t durationNs = 0;  // 0: until the process tree ends

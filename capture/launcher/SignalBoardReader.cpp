@@ -1,6 +1,7 @@
 #include "capture/launcher/SignalBoardReader.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 
 #include "capture/common/Clock.h"
 #include "capture/common/SignalBoard.h"
+#include "capture/common/SoftLimit.h"
 #include "capture/launcher/ProcTree.h"
 
 namespace sl::capture {
@@ -29,6 +31,9 @@ constexpr int64_t kSettleNs = 5'000'000;
 }  // namespace
 
 SignalBoardReader::SignalBoardReader(const std::string& dir) : m_path(dir + "/" + kSignalBoardFile) {
+    // Under a file-size limit below its size (`ulimit -f 100`) the board is not made: sizing it
+    // would raise SIGXFSZ in the profiler. Its processes are then sent the signal, as before.
+    if (softLimit(RLIMIT_FSIZE) < kSignalBoardBytes) return;
     m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (m_fd < 0) return;
     if (::ftruncate(m_fd, static_cast<off_t>(kSignalBoardBytes)) != 0) {

@@ -148,6 +148,11 @@ std::atomic<bool> g_rankSaid{false};
 void sayRank() {
     const ModuleEventApi* a = api();
     if (!a || g_rankSaid.exchange(true)) return;
+    // No MPI_COMM_WORLD of this module's implementation: the program's MPI is another one
+    // (MPICH under the default --mpi-impl=openmpi). Asking it about a null communicator made
+    // MPICH abort every rank ("Invalid communicator"); the calls are still recorded (they
+    // pass through with the program's own handles), its rank is not said.
+    if (!worldComm()) return;
     int rank = commRank(worldComm()), size = commSize(worldComm());
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int len = 0;

@@ -173,6 +173,49 @@ TEST(MpiCapture, MpichProgramUnderMpiexecWithMpiImplMpich) {
     EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
 }
 
+// nsys's default --mpi-impl (openmpi) on an MPICH program: Open MPI's module broke every MPI
+// call (MPICH aborted each rank on a null communicator; MPI_STATUS_IGNORE, 1 in MPICH, was read
+// as a status). The program says which MPI it runs (mpiexec.hydra; libmpich.so.12 for a rank
+// profiled alone), and without --mpi-impl MPICH's module is taken; with the wrong --mpi-impl
+// the profiler says so before the program starts.
+TEST(MpiCapture, MpichProgramWithoutMpiImplIsTracedAsMpich) {
+    if (std::string(SIGHTLINE_MPIEXEC_MPICH).empty() || !fs::exists(client("mpi_counts_mpich")) ||
+        !fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so"))
+        GTEST_SKIP() << "MPICH tests: built without MPICH (Debian: mpich, libmpich-dev)";
+    CaptureDir dir;
+    const std::string out = dir.file("default.rep");
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-t", "mpi", "-s", "none", "-o", out, SIGHTLINE_MPIEXEC_MPICH, "-launcher",
+         "fork", "-n", "2", client("mpi_counts_mpich")},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    EXPECT_NE(text.find("tracing it with --mpi-impl=mpich"), std::string::npos) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    int ranks = 0;
+    for (const auto& p : r->processes) ranks += p.mpiRank >= 0;
+    EXPECT_EQ(ranks, 2);
+    // One profiler per rank: the rank's executable links MPICH's library.
+    ASSERT_EQ(exitCodeOf(runProcess({SIGHTLINE_MPIEXEC_MPICH, "-launcher", "fork", "-n", "2", SIGHTLINE_CLI,
+                                     "profile", "-q", "true", "-t", "mpi", "-s", "none", "-o",
+                                     dir.file("rank%q{PMI_RANK}"), client("mpi_counts_mpich")})),
+              0);
+    for (const char* rank : {"rank0.rep", "rank1.rep"}) {
+        auto one = load(dir.file(rank));
+        ASSERT_TRUE(one) << rank;
+        EXPECT_EQ(one->processes[0].mpiWorldSize, 2) << rank;
+    }
+    // Asked for the other one: refused before the program runs.
+    const std::string wrong = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-t", "mpi", "--mpi-impl", "openmpi", "-o", dir.file("wrong.rep"),
+         client("mpi_counts_mpich")},
+        &code);
+    EXPECT_NE(code, 0) << wrong;
+    EXPECT_NE(wrong.find("use --mpi-impl=mpich"), std::string::npos) << wrong;
+    EXPECT_EQ(wrong.find("capture running"), std::string::npos) << wrong;
+}
+
 TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
     REQUIRE_MPI();
     CaptureDir dir;
