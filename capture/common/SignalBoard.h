@@ -24,9 +24,10 @@ namespace sl::capture {
 inline constexpr char kSignalBoardFile[] = "signals.board";
 inline constexpr uint32_t kSignalBoardSlots = 65536;
 
-// The signals the launcher sends on when they come from outside, and a handler of the program
-// may count (a second SIGTERM, SIGINT or SIGHUP is "stop now" to many programs).
-inline constexpr int kBoardSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM};
+// The stop signals, which the launcher sends on to the whole tree when they come from outside,
+// and a handler of the program may count (a second SIGTERM, SIGINT or SIGHUP is "stop now" to
+// many programs). Only these get the trampoline: the others' board entries would go unread.
+inline constexpr int kBoardSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 inline constexpr int kBoardSignalCount = sizeof(kBoardSignals) / sizeof(kBoardSignals[0]);
 
 struct SignalBoardEntry {

@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <cstdio>
+#include <cstring>
 
 #include "capture/common/SignalBoard.h"
 #include "capture/inject/InjectCommon.h"
@@ -21,6 +21,7 @@ void* g_boardPage = nullptr;
 SignalBoardEntry* g_entry = nullptr;
 int64_t g_boardPid = 0;
 long g_claimedBy = 0;
+bool g_noBoard = false;
 
 void unmapBoard() {
     if (g_boardPage) syscall(SYS_munmap, g_boardPage, 4096);
@@ -34,15 +35,24 @@ void unmapBoard() {
 
 void claimSignalBoardEntry() {
     // Sealed (a seccomp filter): no system call of ours; its handlers are the program's own.
-    if (g_entry || ProcessWriter::sealed()) return;
+    // No board (none made, none reachable): asked once per image, not at every sigaction.
+    if (g_entry || g_noBoard || ProcessWriter::sealed()) return;
     const char* dir = ProcessWriter::arenaDir();
     const int64_t pid = ProcessWriter::pid();
-    if (!dir || !*dir || pid <= 0 || ProcessWriter::inVforkChild()) return;
+    // A pid only the process's own namespace knows could be another process's on the board.
+    if (!dir || !*dir || pid <= 0 || ProcessWriter::inVforkChild() || ProcessWriter::pidsUnresolved()) return;
     const int saved = errno;
+    // The path without snprintf: this may run in a signal handler (sigaction there) or in a
+    // forked child of a threaded program.
     char path[1200];
-    std::snprintf(path, sizeof path, "%s/%s", dir, capture::kSignalBoardFile);
+    const size_t dirLen = std::strlen(dir), nameLen = sizeof capture::kSignalBoardFile;
+    if (dirLen + 1 + nameLen > sizeof path) return;
+    std::memcpy(path, dir, dirLen);
+    path[dirLen] = '/';
+    std::memcpy(path + dirLen + 1, capture::kSignalBoardFile, nameLen);
     const long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
+        g_noBoard = true;
         errno = saved;
         return;
     }
@@ -50,7 +60,10 @@ void claimSignalBoardEntry() {
     const uint64_t offset = capture::signalBoardOffset(pid);
     const uint64_t page = offset & ~uint64_t(4095);
     void* base = MAP_FAILED;
-    if (syscall(SYS_fstat, fd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= page + 4096)
+    // Backed before it is written: on a full tmpfs the write to a hole of the sparse file
+    // raised SIGBUS in the program. Without room there is no entry (the signal is sent on).
+    if (syscall(SYS_fstat, fd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= page + 4096 &&
+        syscall(SYS_fallocate, fd, 0, page, 4096) == 0)
         base = reinterpret_cast<void*>(
             syscall(SYS_mmap, nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page));
     syscall(SYS_close, fd);

@@ -20,6 +20,8 @@
 // reached the program already, and does not send it a second copy.
 #include <signal.h>
 
+#include <atomic>
+
 #include "capture/common/SignalBoard.h"
 #include "capture/inject/InjectCommon.h"
 #include "capture/inject/OpenCalls.h"
@@ -37,21 +39,45 @@ constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, 
 constexpr int kMaxSignal = 65;
 constexpr int kSaRestorer = 0x04000000;  // the kernel's SA_RESTORER (x86-64, arm64)
 
+// What the trampoline calls: a handler's address and flags, published whole (a pointer to
+// one of a few records, swapped atomically) so that a delivery on one thread while another
+// changes the disposition reads one action or the other, never the new address with the old
+// flags (an SA_SIGINFO handler's flags with SIG_IGN's address jumped to address 1).
+struct Target {
+    void* fn;
+    int flags;
+};
+constexpr int kTargetsPerSignal = 8;
+
 struct Slot {
     struct sigaction view;  // the program's disposition, as it set or found it
     bool managed;           // the view is kept here (set once at load)
+    Target targets[kTargetsPerSignal];
+    std::atomic<uint32_t> nextTarget;
+    std::atomic<const Target*> target;  // the trampoline's, once the program set a handler
 };
 Slot g_slots[kMaxSignal];
+
+// Async-signal-safe (lock-free): a record is reused only after kTargetsPerSignal later calls.
+void publishTarget(int sig, const struct sigaction& a) {
+    Slot& s = g_slots[sig];
+    Target& t = s.targets[s.nextTarget.fetch_add(1) % kTargetsPerSignal];
+    t.fn = reinterpret_cast<void*>(a.sa_handler);
+    t.flags = a.sa_flags;
+    s.target.store(&t, std::memory_order_release);
+}
 
 using SigactionFn = int (*)(int, const struct sigaction*, struct sigaction*);
 // Resolved at load, before any handler can run: dlsym is not async-signal-safe.
 SigactionFn g_realSigaction = nullptr;
 
+// SA_SIGINFO does not matter for SIG_DFL and SIG_IGN: the kernel takes the address alone (a
+// program resets to the default through the struct its handler was installed with).
 bool isDefault(const struct sigaction& a) {
-    return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
+    return a.sa_handler == SIG_DFL;
 }
 bool isHandler(const struct sigaction& a) {
-    return (a.sa_flags & SA_SIGINFO) || (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN);
+    return a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
 }
 
 void flushHandler(int sig, siginfo_t*, void*) {
@@ -88,26 +114,31 @@ int installFlushHandler(int sig) {
 
 // In front of the program's handler of a board signal: notes the delivery, then runs the
 // program's handler as the kernel would have (the same signal, siginfo and context; its mask
-// and flags are the installed ones). The view is read as the signal came: a program changing
-// its disposition meanwhile gets the newer one, as with the kernel's own dispatch.
+// and flags are the installed ones). The target is read once, as the signal came: a program
+// changing its disposition meanwhile gets one action or the other, as with the kernel's own.
 void countingHandler(int sig, siginfo_t* info, void* context) {
     noteSignalDelivered(sig);
-    const struct sigaction view = g_slots[sig].view;
-    if (view.sa_flags & SA_RESETHAND) {
-        // The kernel has put SIG_DFL back as it delivered this one: so does the view, with our
-        // flush handler where the default ends the process.
-        struct sigaction dfl {};
+    const Target* t = g_slots[sig].target.load(std::memory_order_acquire);
+    if (!t) return;
+    const Target target = *t;
+    if ((target.flags & SA_RESETHAND) && !ProcessWriter::inVforkChild()) {
+        // The kernel has put SIG_DFL back as it delivered this one, flags, mask and restorer
+        // kept: so does the view, with our flush handler where the default ends the process.
+        // (A vfork child's dispositions are its own; its views are its parent's memory.)
+        struct sigaction dfl = g_slots[sig].view;
         dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
+        publishTarget(sig, dfl);
         g_slots[sig].view = dfl;
         installFlushHandler(sig);
     }
-    if (view.sa_flags & SA_SIGINFO) {
-        if (view.sa_sigaction) view.sa_sigaction(sig, info, context);
-    } else if (view.sa_handler == SIG_DFL) {
+    if (target.fn == reinterpret_cast<void*>(SIG_DFL)) {
         flushHandler(sig, info, context);  // changed to the default since: it ends the process
-    } else if (view.sa_handler != SIG_IGN) {
-        view.sa_handler(sig);
+    } else if (target.fn == reinterpret_cast<void*>(SIG_IGN)) {
+        return;
+    } else if (target.flags & SA_SIGINFO) {
+        reinterpret_cast<void (*)(int, siginfo_t*, void*)>(target.fn)(sig, info, context);
+    } else {
+        reinterpret_cast<void (*)(int)>(target.fn)(sig);
     }
 }
 
@@ -118,6 +149,9 @@ bool onBoard(int sig) {
 // The program's handler for a board signal, behind countingHandler: its mask and flags as given.
 int installCountingHandler(int sig, const struct sigaction& program) {
     claimSignalBoardEntry();
+    // Published before the kernel has the trampoline: a signal right after it runs this
+    // handler, as it would the program's own once its sigaction returned.
+    publishTarget(sig, program);
     struct sigaction sa = program;
     sa.sa_sigaction = countingHandler;
     sa.sa_flags = program.sa_flags | SA_SIGINFO;

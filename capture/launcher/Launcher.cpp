@@ -454,6 +454,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     int64_t firstStopAt = 0;  // when the latest stop signal was acted on
     int64_t lastStopAt = 0;   // when the profiler had it (g_stopAtNs)
     bool stopBySignal = false;  // stopped by a stop signal (not --duration, not a range's end)
+    bool durationReached = false;
     // A stop signal, as the program would have had it without the profiler: from the terminal
     // it had it too (unless it left our process group, then it is sent on, as to a program
     // that did not get it); sent to sightline (kill -TERM <sightline>), it is sent on, the
@@ -575,8 +576,11 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 killDeadline = now + 5'000'000'000;
             }
         }
-        if (!stopped && now >= durationEnd) {
+        // --duration applies after a stop signal too: the capture goes on while the program
+        // winds down or runs on after handling it, and ends at the duration all the same.
+        if ((!stopped || stopBySignal) && !durationReached && now >= durationEnd) {
             stopped = true;
+            durationReached = true;
             w.captureEnd = now;
             if (treeGone) break;  // -x false: the recording ran on after the tree to here
             if (m_o.kill == KillMode::None) {
@@ -643,7 +647,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         // what a lost wake-up could cost.
         int64_t until = now + kLongestWaitNs;
         if (liveProgress || m_progress.enabled()) until = std::min(until, nextProgress);
-        if (!stopped) until = std::min(until, durationEnd);
+        if (!durationReached) until = std::min(until, durationEnd);
         until = std::min(until, killDeadline);
         wake.wait(until - nowNs());
     }
@@ -724,13 +728,16 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
         // the other implementation's module breaks every MPI call.
         const std::string program = resolveProgram(m_o.command[0]);
         if (const std::string flavor = mpiFlavorOf(program); !flavor.empty() && flavor != m_o.mpiImpl) {
+            // Given, it is the user's: the program's name or libraries may say otherwise (a
+            // wrapper named like one launcher, an old library of the same soname).
             if (m_o.mpiImplGiven)
-                return makeError("-t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " runs " +
-                                 (flavor == "mpich" ? "MPICH" : "Open MPI") + ", whose MPI calls the " +
-                                 m_o.mpiImpl + " module would break; use --mpi-impl=" + flavor);
-            say("-t mpi: " + program + " runs " + (flavor == "mpich" ? "MPICH" : "Open MPI") +
+                say("warning: -t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " looks like " +
+                    (flavor == "mpich" ? "MPICH" : "Open MPI") + "'s; if it is, use --mpi-impl=" + flavor +
+                    " (the " + m_o.mpiImpl + " module breaks the other implementation's MPI calls)");
+            else
+                say("-t mpi: " + program + " runs " + (flavor == "mpich" ? "MPICH" : "Open MPI") +
                 ": tracing it with --mpi-impl=" + flavor);
-            m_o.mpiImpl = flavor;
+            if (!m_o.mpiImplGiven) m_o.mpiImpl = flavor;
         }
         plan.mpiLib = moduleDir + "/libsightline-mpi-" + m_o.mpiImpl + ".so";
         if (!isFile(plan.mpiLib))

@@ -16,13 +16,13 @@ namespace {
 std::string flavorOfLauncherName(std::string_view base) {
     for (std::string_view n : {"mpiexec.hydra", "mpiexec.mpich", "mpirun.mpich", "hydra_pmi_proxy"})
         if (base == n) return "mpich";
-    for (std::string_view n : {"mpirun.openmpi", "mpiexec.openmpi", "orterun", "prterun", "prun", "orted", "prted"})
+    for (std::string_view n : {"mpirun.openmpi", "mpiexec.openmpi", "orterun", "prterun", "orted", "prted"})
         if (base == n) return "openmpi";
     return {};
 }
 
 std::string flavorOfLibrary(std::string_view lib) {
-    if (lib.starts_with("libmpich") || lib == "libmpi.so.12") return "mpich";  // MPICH's ABI 12
+    if (lib.starts_with("libmpich")) return "mpich";
     if (lib.starts_with("libmpi.so.4") || lib.starts_with("libopen-pal") || lib.starts_with("libopen-rte"))
         return "openmpi";
     return {};
@@ -80,11 +80,15 @@ std::string mpiFlavorOf(const std::string& programPath) {
     if (programPath.empty()) return {};
     char real[PATH_MAX];
     const std::string path = ::realpath(programPath.c_str(), real) ? std::string(real) : programPath;
+    // The launcher's name counts for an executable only (a script named like one, OpenHPC's
+    // prun, wraps any implementation).
+    const std::vector<std::string> needed = neededLibraries(path);
+    for (const std::string& lib : needed)
+        if (std::string f = flavorOfLibrary(lib); !f.empty()) return f;
+    if (needed.empty()) return {};
     const size_t slash = path.rfind('/');
     if (std::string f = flavorOfLauncherName(slash == std::string::npos ? path : path.substr(slash + 1)); !f.empty())
         return f;
-    for (const std::string& lib : neededLibraries(path))
-        if (std::string f = flavorOfLibrary(lib); !f.empty()) return f;
     return {};
 }
 

@@ -40,5 +40,51 @@ TEST(HandledStop, TheSessionLastsUntilTheProgramEnds) {
     EXPECT_GE(r->session.durationNs, r->processes[0].end - r->processes[0].start);
 }
 
+// --duration still ends the capture after a stop signal the program handled and survived.
+TEST(HandledStop, DurationStillAppliesAfterAHandledStop) {
+    CaptureDir dir;
+    const std::string out = dir.file("duration.rep");
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-d", "2", "-o", out, client("signal_count"),
+                                 std::to_string(SIGTERM), "4"},
+                                {{800, SIGTERM}});
+    EXPECT_GE(exitCodeOf(st), 1);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    EXPECT_LT(r->session.durationNs, 3'000'000'000) << "the capture ended at the 2 s duration";
+}
+
+// The trampoline in front of the program's handlers (SignalInterpose.cpp) changes nothing the
+// program can see: each case exits as it does without the profiler.
+TEST(HandledStop, HandlersBehindTheTrampolineBehaveAsTheProgramsOwn) {
+    CaptureDir dir;
+    const std::string term = std::to_string(SIGTERM);
+    struct Case {
+        std::vector<std::string> args;
+        int code;
+    };
+    const Case cases[] = {
+        {{term, "0", "0", "siginfo-dfl"}, 128 + SIGTERM},  // SA_SIGINFO kept with SIG_DFL: the default
+        {{term, "0", "0", "siginfo-ign"}, 0},               // ... with SIG_IGN: ignored
+        {{term, "1", "0", "race"}, 0},                      // switched on one thread, raised on another
+        {{term, "0", "0", "vfork-oneshot"}, 1},             // a vfork child's SA_RESETHAND is its own
+    };
+    int n = 0;
+    for (const Case& c : cases) {
+        std::vector<std::string> program = {client("signal_count")};
+        program.insert(program.end(), c.args.begin(), c.args.end());
+        ASSERT_EQ(exitCodeOf(runProcess(program)), c.code) << "without the profiler: " << c.args.back();
+        std::vector<std::string> args = {SIGHTLINE_CLI, "profile", "-q", "true", "-o",
+                                         dir.file("t" + std::to_string(n++) + ".rep")};
+        args.insert(args.end(), program.begin(), program.end());
+        EXPECT_EQ(exitCodeOf(runProcess(args)), c.code) << c.args.back();
+    }
+    // SA_RESETHAND: after its delivery sigaction reads back SIG_DFL with the flags kept (98:
+    // it read flags 0).
+    const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("oneshot.rep"),
+                                 client("signal_count"), term, "1.5", "0", "oneshot"},
+                                {{600, SIGTERM}});
+    EXPECT_EQ(exitCodeOf(st), 1);
+}
+
 }  // namespace
 }  // namespace sl::test

@@ -1,15 +1,23 @@
 // Test client: counts the deliveries of one signal to a handler of its own, in itself and in
 // CHILDREN forked children, for SECONDS, and prints "<SIG> counts: <parent> <child>...".
 // Exits with the highest count (99: its handler did not read back as it set it).
-//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot]
+//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot]
 // sigaction: SA_SIGINFO handler; signal: signal(2)'s plain handler; oneshot: SA_RESETHAND (the
-// second delivery ends the process by the default action).
+// second delivery ends the process by the default action; after the first, sigaction must
+// read back SIG_DFL with the flags kept: 98 otherwise).
+// siginfo-dfl / siginfo-ign: the SA_SIGINFO struct reused with SIG_DFL / SIG_IGN, then the
+// signal raised: the default ends the process, the ignored one does nothing (exit 0).
+// race: a thread switches between the handler and SIG_IGN while the main thread raises it, for
+// SECONDS (exit 0: no crash). vfork-oneshot: a vfork child has its SA_RESETHAND handler run;
+// the parent's stays (exit 1: the parent's own delivery ran it).
 // Why: a signal sent to the whole process group from outside reached the program's handler
 // twice under the profiler (once from the sender, once sent on by the profiler).
 #include <signal.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,6 +69,73 @@ void waitSeconds(double seconds) {
     }
 }
 
+std::atomic<bool> g_stop{false};
+void* toggle(void* arg) {
+    const int sig = *static_cast<int*>(arg);
+    struct sigaction on {}, off {};
+    sigemptyset(&on.sa_mask);
+    sigemptyset(&off.sa_mask);
+    on.sa_sigaction = infoHandler;
+    on.sa_flags = SA_SIGINFO;
+    off.sa_handler = SIG_IGN;
+    while (!g_stop.load()) {
+        sigaction(sig, &on, nullptr);
+        sigaction(sig, &off, nullptr);
+    }
+    return nullptr;
+}
+
+int special(int sig, double seconds, const std::string& how) {
+    struct sigaction sa {};
+    sigemptyset(&sa.sa_mask);
+    if (how == "siginfo-dfl" || how == "siginfo-ign") {
+        sa.sa_sigaction = infoHandler;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(sig, &sa, nullptr);
+        sa.sa_handler = how == "siginfo-dfl" ? SIG_DFL : SIG_IGN;  // SA_SIGINFO still set
+        sigaction(sig, &sa, nullptr);
+        raise(sig);
+        std::printf("survived %s\n", sigabbrev_np(sig));
+        return g_count;
+    }
+    if (how == "race") {
+        sa.sa_sigaction = infoHandler;  // never the default while the thread switches
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(sig, &sa, nullptr);
+        pthread_t t;
+        int s = sig;
+        pthread_create(&t, nullptr, toggle, &s);
+        struct timespec end {}, now {};
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        end.tv_sec += static_cast<time_t>(seconds);
+        do {
+            raise(sig);
+            clock_gettime(CLOCK_MONOTONIC, &now);
+        } while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+        g_stop.store(true);
+        pthread_join(t, nullptr);
+        std::printf("race done\n");
+        return 0;
+    }
+    if (how == "vfork-oneshot") {
+        sa.sa_handler = plainHandler;
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(sig, &sa, nullptr);
+        const pid_t child = vfork();
+        if (child == 0) {
+            raise(sig);  // its handler runs in the child, which then resets its own disposition
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        g_count = 0;
+        raise(sig);  // the parent's handler is still its own
+        std::printf("parent survived\n");
+        return g_count;
+    }
+    return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,6 +147,7 @@ int main(int argc, char** argv) {
     const double seconds = std::atof(argv[2]);
     const int children = argc > 3 ? std::atoi(argv[3]) : 0;
     const std::string how = argc > 4 ? argv[4] : "sigaction";
+    if (const int r = special(sig, seconds, how); r >= 0) return r;
     if (!install(sig, how)) {
         std::fprintf(stderr, "signal_count: the handler did not read back as it was set\n");
         return 99;
@@ -96,6 +172,15 @@ int main(int argc, char** argv) {
         char c = '?';
         if (read(pipeFds[0], &c, 1) == 1 && c - '0' > highest) highest = c - '0';
         counts += std::string(" ") + c;
+    }
+    if (how == "oneshot" && g_count > 0) {
+        struct sigaction back {};
+        sigaction(sig, nullptr, &back);
+        if (back.sa_handler != SIG_DFL || !(back.sa_flags & SA_RESETHAND)) {
+            std::fprintf(stderr, "signal_count: after SA_RESETHAND's delivery: handler %p flags %#x\n",
+                         reinterpret_cast<void*>(back.sa_handler), static_cast<unsigned>(back.sa_flags));
+            return 98;
+        }
     }
     std::printf("%s counts: %s\n", sigabbrev_np(sig), counts.c_str());
     std::fflush(stdout);
