@@ -412,15 +412,6 @@ std::string signalName(int sig) {
     const char* abbrev = sigabbrev_np(sig);
     return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
 }
-// Whether a handler of some process of the program ran for a stop signal since `sinceNs`
-// (less the board's margin): the program handled the stop and runs on.
-bool handledAStopSince(const SignalBoardReader& board, int64_t sinceNs) {
-    if (!board.ok()) return false;
-    for (int64_t pid : descendantsOf(getpid()))
-        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
-            if (board.deliveredSince(pid, sig, sinceNs - 50'000'000)) return true;
-    return false;
-}
 // Reports, once per signal, what the handlers did with the signals they did not act on.
 void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64_t& said) {
     const auto report = [&](std::atomic<uint64_t>& bits, const char* what) {
@@ -428,9 +419,7 @@ void sayCaughtSignals(const std::function<void(const std::string&)>& say, uint64
         for (int sig = 1; sig < 64; ++sig) {
             if (!(fresh & (1ULL << sig))) continue;
             said |= 1ULL << sig;
-            const char* abbrev = sigabbrev_np(sig);
-            say("received " + (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig)) +
-                what);
+            say("received " + signalName(sig) + what);
         }
     };
     report(g_fromProgram, " from the program (a signal to its process group, which it had too, "
@@ -543,7 +532,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // group (us again, and the program). Killing the program for it lost its clean-up.
             handledStops = g_stopCount;
         } else if (stopped && g_stopCount > handledStops && stopBySignal &&
-                   handledAStopSince(board, lastStopAt)) {
+                   programHandledAStop(board, lastStopAt)) {
             // The program handled the last stop signal and runs on (a JVM's thread dump on
             // SIGQUIT, a server's reload on SIGHUP, a REPL's KeyboardInterrupt, "press Ctrl+C
             // again"): this one is its own as well, as without the profiler. It was taken as
@@ -725,19 +714,19 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     plan.cudaAvailable = m_o.traceCuda && isFile(plan.cuptiLib);
     if (m_o.traceMpi) {
         // The program's own MPI, where it shows (its launcher's name, the library it links):
-        // the other implementation's module breaks every MPI call.
+        // the other implementation's module breaks every MPI call. Given, --mpi-impl is the
+        // user's (a wrapper may be named like one launcher): then a warning only.
         const std::string program = resolveProgram(m_o.command[0]);
         if (const std::string flavor = mpiFlavorOf(program); !flavor.empty() && flavor != m_o.mpiImpl) {
-            // Given, it is the user's: the program's name or libraries may say otherwise (a
-            // wrapper named like one launcher, an old library of the same soname).
-            if (m_o.mpiImplGiven)
-                say("warning: -t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " looks like " +
-                    (flavor == "mpich" ? "MPICH" : "Open MPI") + "'s; if it is, use --mpi-impl=" + flavor +
-                    " (the " + m_o.mpiImpl + " module breaks the other implementation's MPI calls)");
-            else
-                say("-t mpi: " + program + " runs " + (flavor == "mpich" ? "MPICH" : "Open MPI") +
-                ": tracing it with --mpi-impl=" + flavor);
-            if (!m_o.mpiImplGiven) m_o.mpiImpl = flavor;
+            const std::string name = flavor == "mpich" ? "MPICH" : "Open MPI";
+            if (m_o.mpiImplGiven) {
+                say("warning: -t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " looks like " + name +
+                    "'s; if it is, use --mpi-impl=" + flavor + " (the " + m_o.mpiImpl +
+                    " module breaks the other implementation's MPI calls)");
+            } else {
+                say("-t mpi: " + program + " runs " + name + ": tracing it with --mpi-impl=" + flavor);
+                m_o.mpiImpl = flavor;
+            }
         }
         plan.mpiLib = moduleDir + "/libsightline-mpi-" + m_o.mpiImpl + ".so";
         if (!isFile(plan.mpiLib))

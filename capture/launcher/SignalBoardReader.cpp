@@ -98,4 +98,12 @@ int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs
     return spared;
 }
 
+bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs) {
+    if (!board.ok()) return false;
+    for (int64_t pid : descendantsOf(getpid()))
+        for (int sig : kBoardSignals)
+            if (board.deliveredSince(pid, sig, receivedNs - kSameSignalNs)) return true;
+    return false;
+}
+
 }  // namespace sl::capture

@@ -39,4 +39,9 @@ bool signalPending(int64_t pid, int sig);
 // and left its shared memory behind). Returns how many processes were spared a second copy.
 int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs);
 
+// Whether some process of the traced tree had a handler of its own run for a stop signal since
+// the profiler had the last one (`receivedNs`, with the same margin as above): the program
+// handled that stop and runs on, so the next one is its own too, not a second Ctrl+C.
+bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs);
+
 }  // namespace sl::capture
