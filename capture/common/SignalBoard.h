@@ -24,11 +24,17 @@ namespace sl::capture {
 inline constexpr char kSignalBoardFile[] = "signals.board";
 inline constexpr uint32_t kSignalBoardSlots = 65536;
 
-// The stop signals, which the launcher sends on to the whole tree when they come from outside,
-// and a handler of the program may count (a second SIGTERM, SIGINT or SIGHUP is "stop now" to
-// many programs). Only these get the trampoline: the others' board entries would go unread.
-inline constexpr int kBoardSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+// The signals a process notes on the board when a handler of its own runs for them: only these
+// get the trampoline (an entry no launcher reads would cost the program for nothing).
+// The first kBoardStopSignalCount are the stop signals, which the launcher sends on (to the
+// first process, then to what is left of the tree when it ends) and a handler of the program
+// may count (a second SIGTERM, SIGINT or SIGHUP is "stop now" to many programs). The rest are
+// the signals sent on to the first process alone that a batch system or `timeout -s` sends to
+// every process of a job (Slurm's --signal=USR1@60, a trainer's requeue-on-SIGUSR1 handler).
+// Not the real-time signals: they queue, one sent on for each, as the sender's.
+inline constexpr int kBoardSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
 inline constexpr int kBoardSignalCount = sizeof(kBoardSignals) / sizeof(kBoardSignals[0]);
+inline constexpr int kBoardStopSignalCount = 4;
 
 struct SignalBoardEntry {
     int64_t pid;  // the owner, as the launcher sees it (its PID namespace); 0: none

@@ -27,6 +27,7 @@
 #include "capture/common/GateFile.h"
 #include "capture/common/RawFormat.h"
 #include "capture/common/SessionEnv.h"
+#include "capture/common/SignalBoard.h"
 #include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
 #include "capture/launcher/EnvironmentChecks.h"
@@ -138,16 +139,27 @@ std::vector<int> otherFatalSignals() {
     for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) s.push_back(sig);
     return s;
 }
+// SIGUSR1, SIGUSR2 and SIGALRM sent to the profiler from outside with kill(), for the wait to
+// send on to the program's first process unless it had it (SignalBoard.h), by board index:
+// when the profiler had it (nowNs()), 0 for none.
+std::atomic<int64_t> g_heldSince[kBoardSignalCount];
 void onOtherSignal(int sig, siginfo_t* info, void*) {
     // From the program, it reached the program too (the profiler was killed by it before, and
     // the report lost). Sent to the profiler from outside, it was meant for the program, as
-    // without the profiler: sent on to its first process, at once (real-time signals queue: one
-    // sent on for each). From the kernel (a file size or CPU limit of the profiler's own), it is
-    // the profiler's: ignored.
+    // without the profiler: sent on to its first process. A signal on the signal board is held
+    // for the wait to ask first (sent to the whole group, as Slurm's --signal does, the first
+    // process had it, and a trainer's requeue-on-SIGUSR1 handler ran twice); the others at
+    // once (real-time signals and sigqueue() queue: one sent on for each). From the kernel (a
+    // file size or CPU limit of the profiler's own), it is the profiler's: ignored.
     const int saved = errno;
     const bool userSent = sentWithKill(info);
+    const int boardIndex = signalBoardIndex(sig);
     if (sentByTheProgram(info)) {
         noteSignal(g_fromProgram, sig);
+    } else if (userSent && g_programRoot > 0 && info->si_code == SI_USER &&
+               boardIndex >= kBoardStopSignalCount) {
+        g_heldSince[boardIndex].store(nowNs());
+        noteSignal(g_sentOn, sig);
     } else if (userSent && g_programRoot > 0) {
         kill(static_cast<pid_t>(g_programRoot), sig);
         noteSignal(g_sentOn, sig);
@@ -445,21 +457,56 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     bool stopBySignal = false;  // stopped by a stop signal (not --duration, not a range's end)
     bool durationReached = false;
     // A stop signal, as the program would have had it without the profiler: from the terminal
-    // it had it too (unless it left our process group, then it is sent on, as to a program
-    // that did not get it); sent to sightline (kill -TERM <sightline>), it is sent on, the
-    // same signal (shell scripts' background jobs ignore SIGINT but not SIGTERM), except to
-    // the processes that had it already (sent to the whole group from outside).
+    // it had it too (unless it left our process group, then it is sent on to each of its
+    // processes, as the terminal's would have reached them). Sent to sightline (kill -TERM
+    // <sightline>), it was meant for the program's first process: sent on to it, the same
+    // signal, and to the processes of the tree still running when that one ends (a shell
+    // script's background jobs, which ignore SIGINT but not SIGTERM, would otherwise run on).
+    // It went to every process at once before, which pre-empted a supervisor's own orderly
+    // stop of its workers (mpirun, a Perl or Python supervisor passing SIGTERM on: each worker
+    // had it twice). Never to a process that had it already (sent to the whole group from
+    // outside, or passed on by its parent).
+    int restSignal = 0;        // sent on to the first process; the rest get it when it ends
+    int64_t restSinceNs = 0;   // when the profiler had that one
     const auto passStopOn = [&](int sig, const std::string& what) {
         const pid_t group = getpgid(child);
         if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
             say("received " + signalName(sig) + " from the terminal, as the program did: " + what);
             return;
         }
-        say("received " + signalName(sig) + ": sent on to the program; " + what);
-        if (const int spared = sendOnStopSignal(board, sig, g_stopAtNs.load()))
-            say("the program had " + signalName(sig) + " too (sent to its whole process group): " +
-                std::to_string(spared) + (spared == 1 ? " process was" : " processes were") +
+        const bool firstOnly = !g_stopFromTerminal && !w.rootDone && g_programRoot > 0;
+        say("received " + signalName(sig) + ": sent on to the program" +
+            (firstOnly ? "'s first process (to the processes it leaves running when it ends)" : "") +
+            "; " + what);
+        const SignalSendOn done =
+            sendOnSignal(board, sig, g_stopAtNs.load(),
+                         firstOnly ? std::vector<int64_t>{child} : descendantsOf(getpid()));
+        if (done.spared)
+            say("the program had " + signalName(sig) + " already (sent to its whole process group): " +
+                std::to_string(done.spared) + (done.spared == 1 ? " process was" : " processes were") +
                 " not sent a second one");
+        restSignal = firstOnly ? sig : 0;
+        restSinceNs = g_stopAtNs.load();
+    };
+    // The first process ended after a stop sent on to it: its processes still running have it
+    // now, unless they had it (its own clean-up passed it on to them).
+    const auto passStopOnToTheRest = [&] {
+        if (!restSignal) return;
+        const SignalSendOn done = sendOnSignal(board, restSignal, restSinceNs, descendantsOf(getpid()));
+        if (done.sent)
+            say("the program's first process ended: " + signalName(restSignal) + " sent on to the " +
+                std::to_string(done.sent) + (done.sent == 1 ? " process" : " processes") +
+                " it left running");
+        restSignal = 0;
+    };
+    // SIGUSR1, SIGUSR2, SIGALRM from outside (onOtherSignal): to the first process, unless it
+    // had it already.
+    const auto sendOnHeldSignals = [&] {
+        for (int i = kBoardStopSignalCount; i < kBoardSignalCount; ++i) {
+            const int64_t since = g_heldSince[i].exchange(0);
+            if (since != 0 && g_programRoot > 0)
+                sendOnSignal(board, kBoardSignals[i], since, {static_cast<int64_t>(g_programRoot)});
+        }
     };
     bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
     const int64_t durationEnd =
@@ -494,6 +541,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             nextProgress = now + 1'000'000'000;
         }
         sayCaughtSignals(say, caughtSignalsSaid);
+        sendOnHeldSignals();
         if (g_stopSignal && !stopped) {
             stopped = true;
             stopBySignal = true;
@@ -617,6 +665,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 if (stragglerDeadline && killDeadline == INT64_MAX)
                     killDeadline = nowNs() + 5'000'000'000;
                 w.rootKilledByUs = w.killedByUs;
+                passStopOnToTheRest();
                 // --wait=primary: the program's end is the capture's; re-parented descendants
                 // run on untraced.
                 if (!m_o.waitAll && !stopped) {
@@ -640,6 +689,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         until = std::min(until, killDeadline);
         wake.wait(until - nowNs());
     }
+    sendOnHeldSignals();  // the capture ended with the program running on (--kill=none, a new session)
     if (progressShown && inTerminalForeground()) std::fprintf(stderr, "\n");
     // The last count, so that a reader of --progress-fd knows the events of a short run too. The
     // tree has ended by now: the processes that ran are those with a stream (module-PID-N), and
@@ -830,6 +880,7 @@ Result<ProfileResult> Launcher::run() {
     g_fromProgram = 0;
     g_sentOn = 0;
     g_ignored = 0;
+    for (auto& since : g_heldSince) since = 0;
     g_rangeEnded = 0;
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,

@@ -74,35 +74,36 @@ bool signalPending(int64_t pid, int sig) {
     return pending;
 }
 
-int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs) {
+SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
+                          const std::vector<int64_t>& pids) {
     const int64_t wait = receivedNs + kSettleNs - nowNs();
     if (wait > 0) {
         struct timespec ts {0, static_cast<long>(wait)};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
-    int spared = 0;
+    SignalSendOn done;
     const int64_t since = receivedNs - kSameSignalNs;
-    for (int64_t pid : descendantsOf(getpid())) {
+    for (int64_t pid : pids) {
         // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
         // came. The board is read again after the pending check: a signal taken off the queue
         // just then has its handler's note a few microseconds later.
         const bool hadIt = board.ok() && (board.deliveredSince(pid, sig, since) || signalPending(pid, sig) ||
                                           board.deliveredSince(pid, sig, since));
         if (hadIt) {
-            ++spared;
+            ++done.spared;
             continue;
         }
-        ::kill(static_cast<pid_t>(pid), sig);
+        if (::kill(static_cast<pid_t>(pid), sig) == 0) ++done.sent;
     }
-    return spared;
+    return done;
 }
 
 bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs) {
     if (!board.ok()) return false;
     for (int64_t pid : descendantsOf(getpid()))
-        for (int sig : kBoardSignals)
-            if (board.deliveredSince(pid, sig, receivedNs - kSameSignalNs)) return true;
+        for (int i = 0; i < kBoardStopSignalCount; ++i)
+            if (board.deliveredSince(pid, kBoardSignals[i], receivedNs - kSameSignalNs)) return true;
     return false;
 }
 

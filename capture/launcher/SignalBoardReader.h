@@ -1,9 +1,10 @@
 #pragma once
 // The launcher's side of the signal board (capture/common/SignalBoard.h): it makes the file
-// before the program starts, removes it when the capture ends, and, before sending on a stop
-// signal that came from outside, asks which processes had it already.
+// before the program starts, removes it when the capture ends, and, before sending on a signal
+// that came from outside, asks which processes had it already.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sl::capture {
 
@@ -29,15 +30,22 @@ private:
 // queue, which kill() uses).
 bool signalPending(int64_t pid, int sig);
 
-// Sends a stop signal the profiler had from outside on to every process of the traced tree,
-// except those that had it already: a signal sent to the whole group (`kill -- -PGID`, a batch
-// system stopping a job) reached them together with the profiler, and a second copy ran their
-// handlers twice. `receivedNs` (capture::nowNs()): when the profiler had it; the processes are
-// asked no sooner than kSettleNs after it, so that a copy sent to the group right after the one
-// sent to the profiler (`timeout` signals its child, then its group) has arrived: the program
-// then has that one, not a second one some milliseconds later (mpirun took two as "quit now"
-// and left its shared memory behind). Returns how many processes were spared a second copy.
-int sendOnStopSignal(const SignalBoardReader& board, int sig, int64_t receivedNs);
+// Sends `sig`, which the profiler had from outside, on to each of `pids` (processes of the
+// traced tree) that did not have it already: a signal sent to the whole group (`kill -- -PGID`,
+// a batch system stopping or signalling every process of a job) reached them together with the
+// profiler, and a second copy ran their handlers twice. `receivedNs` (capture::nowNs()): when
+// the profiler had it; the processes are asked no sooner than kSettleNs after it, so that a
+// copy sent to the group right after the one sent to the profiler (`timeout` signals its
+// child, then its group) has arrived: the program then has that one, not a second one some
+// milliseconds later (mpirun took two as "quit now" and left its shared memory behind). A
+// process that had it since shortly before `receivedNs` (a supervisor passed it on to its
+// workers before it ended) is spared as well.
+struct SignalSendOn {
+    int sent = 0;
+    int spared = 0;  // had it already
+};
+SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
+                          const std::vector<int64_t>& pids);
 
 // Whether some process of the traced tree had a handler of its own run for a stop signal since
 // the profiler had the last one (`receivedNs`, with the same margin as above): the program

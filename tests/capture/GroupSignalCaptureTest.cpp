@@ -100,15 +100,84 @@ TEST(GroupSignal, OneShotHandlerSurvivesAGroupSignal) {
     EXPECT_EQ(r->processes[0].exitSignal, 0);
 }
 
-// Sent to the profiler alone, the program (and each of its processes) gets it from the profiler.
-TEST(GroupSignal, SigtermToTheProfilerAloneIsStillSentOn) {
+// Sent to the profiler alone, the program's first process gets it from the profiler, as it
+// would without the profiler; its children do not (they went on to their end, and the first
+// process waited for them).
+TEST(GroupSignal, SigtermToTheProfilerAloneGoesToTheFirstProcess) {
     CaptureDir dir;
     const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2.5", "2"};
     std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, SIGTERM, false}}, &out)), 1) << out;
+    ASSERT_NE(out.find("TERM counts: 1 0 0"), std::string::npos) << "without the profiler: " << out;
     const int st = runAsGroup(profiled(dir, "alone.rep", program), {{1200, SIGTERM, false}}, &out);
     EXPECT_EQ(exitCodeOf(st), 1) << out;
-    EXPECT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << out;
+    EXPECT_NE(out.find("TERM counts: 1 0 0"), std::string::npos) << out;
     EXPECT_EQ(out.find("not sent a second one"), std::string::npos) << out;
+}
+
+// A supervisor that stops its workers in its own order (tells them to finish their job and
+// waits) keeps that order: the profiler sent SIGTERM to every process at once, and the workers,
+// which keep the default disposition, were killed mid-job.
+TEST(GroupSignal, SigtermToTheProfilerLeavesTheWorkersToTheirSupervisor) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "10", "2",
+                                              "supervisor"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, SIGTERM, false}}, &out)), 0) << out;
+    ASSERT_NE(out.find("supervisor: workers 0 0"), std::string::npos) << "without the profiler: " << out;
+    const int st = runAsGroup(profiled(dir, "supervisor.rep", program), {{1200, SIGTERM, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 0) << out;
+    EXPECT_NE(out.find("supervisor: workers 0 0"), std::string::npos) << out;
+    auto r = load(dir.file("supervisor.rep"));
+    ASSERT_TRUE(r) << out;
+    ASSERT_EQ(r->processes.size(), 3u);
+    for (const auto& p : r->processes) EXPECT_EQ(p.exitSignal, 0) << p.pid;
+}
+
+// The processes the first one leaves running get the signal when it ends (a script's
+// background jobs), except one it passed the signal on to already: a second copy ran its
+// handler twice.
+TEST(GroupSignal, TheRestOfTheTreeIsNotSentWhatTheFirstProcessPassedOn) {
+    CaptureDir dir;
+    const std::string counter = client("signal_count") + " " + std::to_string(SIGTERM) + " 2.5";
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "rest.rep",
+                                       {"/bin/sh", "-c",
+                                        counter + " & child=$!; trap 'kill -TERM $child; exit 0' TERM; wait"}),
+                              {{1200, SIGTERM, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 0) << out;
+    // The child printed after the shell ended; the profiler waited for it.
+    EXPECT_NE(out.find("TERM counts: 1"), std::string::npos) << out;
+    EXPECT_EQ(out.find("TERM counts: 2"), std::string::npos) << out;
+}
+
+// SIGUSR1, SIGUSR2 and SIGALRM are sent on to the first process; sent to the whole group from
+// outside (Slurm's --signal=USR1@60 signals every process of the job step; a trainer's
+// requeue-on-SIGUSR1 handler then ran twice), the first process had it already.
+TEST(GroupSignal, Usr1ToTheWholeGroupRunsEachHandlerOnce) {
+    CaptureDir dir;
+    for (int sig : {SIGUSR1, SIGALRM}) {
+        const std::vector<std::string> program = {client("signal_count"), std::to_string(sig), "2.5", "2"};
+        const std::string name = std::string(sigabbrev_np(sig)) + " counts: 1 1 1";
+        std::string out;
+        ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, sig, true}}, &out)), 1) << out;
+        ASSERT_NE(out.find(name), std::string::npos) << "without the profiler: " << out;
+        const int st = runAsGroup(profiled(dir, "usr" + std::to_string(sig) + ".rep", program),
+                                  {{1200, sig, true}}, &out);
+        EXPECT_EQ(exitCodeOf(st), 1) << out;
+        EXPECT_NE(out.find(name), std::string::npos) << out;
+    }
+}
+
+// Sent to the profiler alone, the first process has it once (and its children, as without the
+// profiler, not at all).
+TEST(GroupSignal, Usr2ToTheProfilerAloneReachesTheFirstProcessOnce) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGUSR2), "2.5", "1"};
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "usr2.rep", program), {{1200, SIGUSR2, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    EXPECT_NE(out.find("USR2 counts: 1 0"), std::string::npos) << out;
 }
 
 // `timeout` signals its child and then its group, microseconds apart. Without the profiler the

@@ -816,7 +816,7 @@ TEST(SignalCapture, ProfilerEndsByTheProgramsSignalWhenStragglersWereKilled) {
     CaptureDir dir;
     const int st = runSignalled({SIGHTLINE_CLI, "profile", "-q", "true", "-o", dir.file("bg.rep"),
                                  "/bin/sh", "-c", "trap '' INT; (trap '' INT; sleep 30) & "
-                                                  "trap - INT; sleep 30"},
+                                                  "trap - INT; exec sleep 30"},
                                 {{800, SIGINT}});
     EXPECT_TRUE(WIFSIGNALED(st)) << "exit " << exitCodeOf(st);
     EXPECT_EQ(exitCodeOf(st), 128 + SIGINT);

@@ -1,7 +1,7 @@
 // Test client: counts the deliveries of one signal to a handler of its own, in itself and in
 // CHILDREN forked children, for SECONDS, and prints "<SIG> counts: <parent> <child>...".
 // Exits with the highest count (99: its handler did not read back as it set it).
-//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot]
+//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor]
 // sigaction: SA_SIGINFO handler; signal: signal(2)'s plain handler; oneshot: SA_RESETHAND (the
 // second delivery ends the process by the default action; after the first, sigaction must
 // read back SIG_DFL with the flags kept: 98 otherwise).
@@ -10,6 +10,10 @@
 // race: a thread switches between the handler and SIG_IGN while the main thread raises it, for
 // SECONDS (exit 0: no crash). vfork-oneshot: a vfork child has its SA_RESETHAND handler run;
 // the parent's stays (exit 1: the parent's own delivery ran it).
+// supervisor: CHILDREN workers keep the default disposition and wait for their supervisor
+// (this process) to tell them to finish, which it does when it has the signal (or after
+// SECONDS): it prints "supervisor: workers <exit code or sN for a signal>..." and exits 0 when
+// each worker finished its job (exit 0), 1 when one was killed.
 // Why: a signal sent to the whole process group from outside reached the program's handler
 // twice under the profiler (once from the sender, once sent on by the profiler).
 #include <signal.h>
@@ -23,6 +27,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -136,6 +141,50 @@ int special(int sig, double seconds, const std::string& how) {
     return -1;
 }
 
+// An orderly stop: the workers finish when the supervisor closes their pipe, never by the signal.
+int supervise(int sig, double seconds, int children) {
+    struct sigaction sa {};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = plainHandler;
+    sigaction(sig, &sa, nullptr);
+    int toWorkers[2];
+    if (pipe(toWorkers) != 0) return 2;
+    std::vector<pid_t> workers;
+    for (int i = 0; i < children; ++i) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            signal(sig, SIG_DFL);
+            close(toWorkers[1]);
+            char c;
+            while (read(toWorkers[0], &c, 1) != 0) {  // EOF: told to finish
+            }
+            _exit(0);
+        }
+        workers.push_back(pid);
+    }
+    close(toWorkers[0]);
+    struct timespec start {}, now {};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        usleep(10000);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (!g_count && (now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 < seconds);
+    usleep(200000);  // winding down: what a signal sent to each worker at once would pre-empt
+    close(toWorkers[1]);
+    std::string line = "supervisor: workers";
+    bool allFinished = true;
+    for (pid_t pid : workers) {
+        int status = 0;
+        waitpid(pid, &status, 0);
+        allFinished = allFinished && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        line += WIFSIGNALED(status) ? " s" + std::to_string(WTERMSIG(status))
+                                    : " " + std::to_string(WEXITSTATUS(status));
+    }
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    return allFinished ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +196,7 @@ int main(int argc, char** argv) {
     const double seconds = std::atof(argv[2]);
     const int children = argc > 3 ? std::atoi(argv[3]) : 0;
     const std::string how = argc > 4 ? argv[4] : "sigaction";
+    if (how == "supervisor") return supervise(sig, seconds, children);
     if (const int r = special(sig, seconds, how); r >= 0) return r;
     if (!install(sig, how)) {
         std::fprintf(stderr, "signal_count: the handler did not read back as it was set\n");
