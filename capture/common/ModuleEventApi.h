@@ -16,6 +16,23 @@
 
 namespace sl::capture {
 
+// A kind of call a module marks while its thread is in it (version 3): what records such a
+// call if its thread or process ends before it returns (an MPI_Recv that never matched, the
+// rank killed by mpirun). Static in the module.
+struct ModuleOpenCallKind {
+    // Records the call of thread `tid` that began at `start`, ending at `now` (its columns as
+    // they were when the thread was cut short). Runs once, on whichever thread ends the thread
+    // or the process, in a signal handler too: async-signal-safe. False when it recorded nothing.
+    bool (*finish)(void* context, int64_t tid, int64_t start, int64_t now);
+    const char* diagnosticKey;   // "mpi.calls_unfinished": counted with the thread
+    const char* diagnosticText;  // what the report says of them
+};
+// Where a mark keeps what it covers up (a call inside a call: a handler's); the caller's, on its
+// stack, from openCallBegin to openCallEnd.
+struct ModuleOpenCallMark {
+    alignas(8) unsigned char bytes[64];
+};
+
 struct ModuleEventApi {
     uint32_t version;  // kModuleEventApiVersion; fields are only ever appended
     uint32_t reserved;
@@ -37,9 +54,15 @@ struct ModuleEventApi {
                               const int64_t* columns, int columnCount);
     // Version 2: the calling thread's id as records carry it.
     int64_t (*threadId)();
+    // Version 3: marks the calling thread as in a call of `kind` since `start` until
+    // openCallEnd(mark); `context` is what kind->finish is given (the caller's record of the
+    // call, alive until then). Async-signal-safe; nests.
+    void (*openCallBegin)(ModuleOpenCallMark* mark, const ModuleOpenCallKind* kind, void* context,
+                          int64_t start);
+    void (*openCallEnd)(const ModuleOpenCallMark* mark);
 };
 
-inline constexpr uint32_t kModuleEventApiVersion = 2;
+inline constexpr uint32_t kModuleEventApiVersion = 3;
 inline constexpr const char* kModuleEventApiSymbol = "sightline_module_event_api";
 using ModuleEventApiFn = const ModuleEventApi* (*)();
 

@@ -1,10 +1,12 @@
 // The preloaded module's side of ModuleEventApi (capture/common/ModuleEventApi.h): other
 // modules' events go into the calling thread's buffer of this module's stream.
+#include <cstring>
 #include <string_view>
 
 #include "capture/common/CaptureGate.h"
 #include "capture/common/ModuleEventApi.h"
 #include "capture/inject/InjectCommon.h"
+#include "capture/inject/OpenCalls.h"
 
 namespace sl::inject {
 namespace {
@@ -40,6 +42,22 @@ bool emitMeta(uint32_t metaKind, const int64_t* ints, int intCount, const char* 
                                    text ? 1 : 0);
 }
 
+// The caller keeps the mark (ModuleOpenCallMark), which holds what openModuleCallBegin returns.
+static_assert(sizeof(ModuleOpenCall) <= sizeof(capture::ModuleOpenCallMark));
+static_assert(alignof(ModuleOpenCall) <= alignof(capture::ModuleOpenCallMark));
+
+void moduleCallBegin(capture::ModuleOpenCallMark* mark, const capture::ModuleOpenCallKind* kind,
+                     void* context, int64_t start) {
+    const ModuleOpenCall call = openModuleCallBegin(*kind, context, start);
+    std::memcpy(mark->bytes, &call, sizeof call);
+}
+
+void moduleCallEnd(const capture::ModuleOpenCallMark* mark) {
+    ModuleOpenCall call;
+    std::memcpy(&call, mark->bytes, sizeof call);
+    openModuleCallEnd(call);
+}
+
 constexpr capture::ModuleEventApi kApi = {capture::kModuleEventApiVersion,
                                           0,
                                           recording,
@@ -48,7 +66,9 @@ constexpr capture::ModuleEventApi kApi = {capture::kModuleEventApiVersion,
                                           emitThreadEvent,
                                           emitMeta,
                                           emitEventOfThread,
-                                          currentTid};
+                                          currentTid,
+                                          moduleCallBegin,
+                                          moduleCallEnd};
 
 }  // namespace
 }  // namespace sl::inject

@@ -7,6 +7,7 @@
 // records the calls still open then, ending at that moment (osrt.calls_unfinished counts them).
 #include <cstdint>
 
+#include "capture/common/ModuleEventApi.h"
 #include "capture/common/ProcessWriter.h"
 
 namespace sl::inject {
@@ -26,7 +27,20 @@ struct OpenCall {
 OpenCall openCallBegin(capture::CachedString& name, const char* text, int64_t start);
 void openCallEnd(const OpenCall& call);
 
-// Records the calls still open (over the OS runtime threshold) ending at `now`, with a count:
+// Another module's call (ModuleEventApi.h, version 3: an MPI call), marked apart from the OS
+// runtime calls it makes inside (an MPI_Recv polls): both are recorded when the thread is cut
+// short. Recorded by kind.finish, whatever its length.
+struct ModuleOpenCall {
+    int slot;
+    int64_t prevStart;
+    const capture::ModuleOpenCallKind* prevKind;
+    void* prevContext;
+};
+ModuleOpenCall openModuleCallBegin(const capture::ModuleOpenCallKind& kind, void* context, int64_t start);
+void openModuleCallEnd(const ModuleOpenCall& call);
+
+// Records the calls still open (OS runtime calls over the threshold, other modules' calls all)
+// ending at `now`, with a count:
 // every thread's when the process ends or execs (`everyThread`), else the calling thread's (its
 // cancellation). Async-signal-safe.
 void recordOpenCalls(int64_t now, bool everyThread);

@@ -175,40 +175,61 @@ bool mpiInitialized() {
 thread_local int t_depth = 0;
 capture::LiteralNameIds g_names;  // the wrappers' function names
 
-// One recorded call: opened before the implementation runs, its columns filled after.
+struct Call;
+bool finishOpenCall(void* context, int64_t tid, int64_t start, int64_t now);
+// A call the rank is still in when it ends (an MPI_Recv that never matched, the job then
+// killed by mpirun, a timeout or Ctrl+C): the preloaded module records it at the end of the
+// thread or the process, ending then. It was lost: the rank looked idle where it hung.
+constexpr capture::ModuleOpenCallKind kUnfinished = {
+    finishOpenCall, "mpi.calls_unfinished",
+    "MPI calls still in progress when their rank ended (killed while it waited: a call is "
+    "recorded as it returns): shown ending then"};
+
+// One recorded call: opened before the implementation runs, its columns filled after (those
+// known before the call are filled first, for a call that never returns).
 struct Call {
     const char* name;
     MpiCallClass callClass;
-    bool on = false;
+    // Recorded yet or not; taken by whichever records it: the thread as the call returns, or
+    // the end of the process while the thread is still in it.
+    std::atomic<bool> on{false};
+    bool marked = false;
     int64_t start = 0;
     int64_t comm = 0, bytes = 0, recvBytes = 0, request = 0;
     int32_t peer = -1, tag = -1, root = -1;
+    capture::ModuleOpenCallMark mark;
 
     Call(const char* n, MpiCallClass c) : name(n), callClass(c) {
         if (t_depth++ != 0) return;
         const ModuleEventApi* a = api();
         if (!a || !a->recording()) return;
-        on = true;
+        on.store(true, std::memory_order_relaxed);
         start = capture::nowNs();
+        if (a->version >= 3) {
+            a->openCallBegin(&mark, &kUnfinished, this, start);
+            marked = true;
+        }
     }
     ~Call() {
         --t_depth;
-        if (on) emit(capture::nowNs());
+        unmark();
+        if (on.exchange(false)) emit(0, capture::nowNs());
     }
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
 
     // Records the call now (for calls that do not return).
     void emitNow() {
-        if (!on) return;
-        on = false;
-        emit(start);
+        unmark();
+        if (on.exchange(false)) emit(0, start);
     }
 
-private:
-    void emit(int64_t end) {
+    // Records the call, ending at `end`, as a call of the calling thread (tid 0) or, at the
+    // end of the process, of thread `tid` (written by the thread ending it, maybe in a signal
+    // handler: nothing is asked of MPI then). False when it was dropped.
+    bool emit(int64_t tid, int64_t end) {
         const ModuleEventApi* a = api();
-        if (!g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
+        if (tid == 0 && !g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
         MpiCall e;  // its columns as the model defines them (EventColumns.h)
         e.callClass = callClass;
         e.comm = static_cast<uint64_t>(comm);
@@ -219,10 +240,25 @@ private:
         e.recvBytes = recvBytes;
         e.request = static_cast<uint64_t>(request);
         const auto cols = columnsOf(e);
-        a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, g_names.get(a, name),
-                           cols.data(), static_cast<int>(cols.size()));
+        const uint32_t id = g_names.get(a, name);
+        return tid == 0 ? a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, id,
+                                             cols.data(), static_cast<int>(cols.size()))
+                        : a->emitEventOfThread(tid, static_cast<uint8_t>(EventKind::Mpi), start, end,
+                                               id, cols.data(), static_cast<int>(cols.size()));
+    }
+
+private:
+    void unmark() {
+        if (!marked) return;
+        marked = false;
+        api()->openCallEnd(&mark);
     }
 };
+
+bool finishOpenCall(void* context, int64_t tid, int64_t, int64_t now) {
+    Call* c = static_cast<Call*>(context);
+    return c->on.exchange(false) && c->emit(tid, now);
+}
 
 }  // namespace
 }  // namespace sl::mpi
@@ -315,8 +351,8 @@ SL_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag
     // ignores it (it sees no difference).
     MPI_Status own;
     MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag;  // as asked, for one that never returns
     int r = pmpi(buf, count, t, source, tag, comm, st);
-    c.comm = handleBits(comm);
     c.peer = r == MPI_SUCCESS ? st->MPI_SOURCE : source;
     c.tag = r == MPI_SUCCESS ? st->MPI_TAG : tag;
     c.recvBytes = r == MPI_SUCCESS ? receivedBytes(st, t) : 0;
@@ -347,8 +383,8 @@ SL_EXPORT int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype st, int de
     Call c("MPI_Sendrecv", MpiCallClass::P2p);
     MPI_Status own;
     MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
-    int r = pmpi(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, s);
     c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(scount, st);
+    int r = pmpi(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, s);
     c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, rt) : 0;
     return r;
 }
@@ -358,8 +394,8 @@ SL_EXPORT int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int des
     Call c("MPI_Sendrecv_replace", MpiCallClass::P2p);
     MPI_Status own;
     MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
-    int r = pmpi(buf, count, t, dest, stag, source, rtag, comm, s);
     c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(count, t);
+    int r = pmpi(buf, count, t, dest, stag, source, rtag, comm, s);
     c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, t) : 0;
     return r;
 }

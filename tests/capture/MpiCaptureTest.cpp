@@ -303,6 +303,14 @@ TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
         }
     }
     EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 2u);
+    // The other rank was killed by mpirun inside an MPI_Recv that never matched: the call is
+    // there, ending when the rank did, and counted (it was lost: the rank looked idle).
+    auto recvs = events(*r, EventKind::Mpi, "MPI_Recv");
+    ASSERT_EQ(recvs.size(), 1u);
+    EXPECT_NE(recvs[0].pid, aborts[0].pid);
+    EXPECT_GT(recvs[0].end, recvs[0].start);
+    EXPECT_GE(recvs[0].end, aborts[0].start);
+    EXPECT_EQ(diagnostic(*r, "mpi.calls_unfinished", recvs[0].pid), 1);
 }
 
 // MPI reached through a library the program loads with dlopen(RTLD_LOCAL), as Python loads
