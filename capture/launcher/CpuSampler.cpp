@@ -210,6 +210,11 @@ void CpuSampler::stopRecording() {
     m_rings.clear();
 }
 
+void CpuSampler::quiesce() {
+    if (m_prefetch) m_prefetch->finish();
+    if (m_kallsyms.valid()) m_kallsyms.wait();
+}
+
 void CpuSampler::resolveInBackground() {
     if (m_resolved || m_resolving.joinable()) return;
     try {

@@ -59,6 +59,9 @@ public:
     // (reading the programs' symbols) runs beside the merge of the streams: stopRecording()
     // hands the last side-band records to the SchedTracer; resolved() waits for the thread.
     void stopRecording();
+    // After stopRecording(): the threads reading symbols ahead (modules, the kernel's) done, so
+    // that the process may fork (DetachedFinish.h) and the child resolve alone.
+    void quiesce();
     void resolveInBackground();
     const CpuSampler& resolved() const;
     // With `python` (--python-sampling), a sample of a Python thread takes the Python stack of

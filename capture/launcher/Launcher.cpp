@@ -30,6 +30,7 @@
 #include "capture/common/SignalBoard.h"
 #include "capture/launcher/ArenaSalvage.h"
 #include "capture/launcher/CpuSampler.h"
+#include "capture/launcher/DetachedFinish.h"
 #include "capture/launcher/EnvironmentChecks.h"
 #include "capture/launcher/JobControl.h"
 #include "capture/launcher/LauncherGuards.h"
@@ -475,6 +476,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             return;
         }
         const bool firstOnly = !g_stopFromTerminal && !w.rootDone && g_programRoot > 0;
+        w.stoppedFromOutside = true;
         say("received " + signalName(sig) + ": sent on to the program" +
             (firstOnly ? "'s first process (to the processes it leaves running when it ends)" : "") +
             "; " + what);
@@ -1126,125 +1128,148 @@ Result<ProfileResult> Launcher::run() {
     cpuSampler.stopRecording();  // first: it may hand records to sched
     sched.stop();
     const bool sampled = m_o.cpuSampling && samplingProblem.empty();
-    if (sampled) cpuSampler.resolveInBackground();  // beside the merge of the streams
 #if SIGHTLINE_HAVE_CUDA_REPORT
     cudaSession.stop();
 #endif
     output_reader.stop();
 
-    // Step 6: what died without its final flush is taken from its buffer arena. What still
-    // runs (--kill=none, --wait=primary) has its arena read, not changed (a snapshot of its
-    // stream). An arena that could not be read back (a full disk) is kept, with the session, for
-    // a later import.
-    SalvageSummary salvage = salvageArenas(session.path(), arenas.path(), tw.detached);
-    for (const auto& problem : salvage.problems) say("warning: " + problem);
-    const bool keepRaw = !salvage.problems.empty();
-    if (keepRaw) {
-        arenas.keep();
-        session.keep();
-    }
+    // Steps 6 to 8, in a process the job's killer does not reach when the stop came from
+    // outside (DetachedFinish.h: mpirun's SIGKILL of every rank's group once the first ended).
+    const auto finish = [&]() -> Result<ProfileResult> {
+        if (sampled) cpuSampler.resolveInBackground();  // beside the merge of the streams
 
-    // Step 7: merge into the report(s).
-    AssemblyInput in;
-    in.options = &m_o;
-    in.sessionDir = session.path();
-    in.arenaDir = arenas.path();
-    in.startMono = startMono;
-    in.startUtc = startUtc;
-    in.sessionEnd = sessionEnd;
-    in.rootPid = child;
-    in.launcherPid = getpid();
-    in.orphanReaper = reaper > 0 ? reaper : 0;
-    in.workingDirectory = workingDirectory;
-    in.exits = std::move(tw.exits);
-    in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
-#if SIGHTLINE_HAVE_CUDA_REPORT
-    in.cuda = &cudaSession;
-#endif
-    in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
-    in.schedProblem = schedProblem;
-    in.cpuSampler = sampled ? &cpuSampler : nullptr;
-    in.samplingProblem = samplingProblem;
-    in.cudaRequestedButUnavailable = m_o.traceCuda && !plan.cudaAvailable;
-    in.output = output_reader.take();
-    in.outputPath = plan.output;
-    in.defaultName = plan.defaultName;
-    in.detached = tw.detached;
-    if (tw.detachedBySignal)
-        in.detachedBecause = std::string("the terminal's SIG") +
-                             (sigabbrev_np(tw.detachedBySignal) ? sigabbrev_np(tw.detachedBySignal)
-                                                                : "?") +
-                             " ended the capture of a program that had left its session";
-    in.writeLosses = std::move(salvage.writeLosses);
-    if (gate.valid()) {
-        in.gateUsed = true;
-        for (const auto& gw : gate.windows(&in.gateWindowsOpened))
-            in.gateWindows.push_back({gw.start, gw.end});
-    }
-    // The launcher's own facts go into the session directory first: should the report not be
-    // written (or sightline be killed while merging), `sightline import DIR` makes it later (the
-    // arenas' directory holds the streams processes wrote at their end, so it is named too).
-    writeSessionFacts(in, arenas.path());
-    auto written = assembleReports(in, say);
-    if (sampled) say(cpuSampler.resolved().summary());
-    if (!written && in.gateUsed && in.gateWindowsOpened == 0)
-        // The capture range never began: the modules recorded only who ran (nothing is written
-        // outside a window), so there is nothing to keep for a later import.
-        return makeError(written.error());
-    if (!written) {
-        // Never delete what was captured.
-        session.keep();
-        arenas.keep();
-        std::string instead;
-        for (const std::string& f : in.writtenInstead) instead += (instead.empty() ? "" : ", ") + f;
-        if (!in.writtenInstead.empty())
-            return makeError(written.error() + "\nsightline: " +
-                             (in.writtenInstead.size() == 1
-                                  ? "the whole report was written instead to " + instead
-                                  : std::to_string(in.writtenInstead.size()) +
-                                        " whole reports were written instead: " + instead) +
-                             (in.writtenInstead.size() == 1 ? " (move it where you want it)"
-                                                             : " (move them where you want them)") +
-                             "; the raw capture is kept beside: sightline import " +
+        // Step 6: what died without its final flush is taken from its buffer arena. What still
+        // runs (--kill=none, --wait=primary) has its arena read, not changed (a snapshot of its
+        // stream). An arena that could not be read back (a full disk) is kept, with the session, for
+        // a later import.
+        SalvageSummary salvage = salvageArenas(session.path(), arenas.path(), tw.detached);
+        for (const auto& problem : salvage.problems) say("warning: " + problem);
+        const bool keepRaw = !salvage.problems.empty();
+        if (keepRaw) {
+            arenas.keep();
+            session.keep();
+        }
+
+        // Step 7: merge into the report(s).
+        AssemblyInput in;
+        in.options = &m_o;
+        in.sessionDir = session.path();
+        in.arenaDir = arenas.path();
+        in.startMono = startMono;
+        in.startUtc = startUtc;
+        in.sessionEnd = sessionEnd;
+        in.rootPid = child;
+        in.launcherPid = getpid();
+        in.orphanReaper = reaper > 0 ? reaper : 0;
+        in.workingDirectory = workingDirectory;
+        in.exits = std::move(tw.exits);
+        in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
+    #if SIGHTLINE_HAVE_CUDA_REPORT
+        in.cuda = &cudaSession;
+    #endif
+        in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
+        in.schedProblem = schedProblem;
+        in.cpuSampler = sampled ? &cpuSampler : nullptr;
+        in.samplingProblem = samplingProblem;
+        in.cudaRequestedButUnavailable = m_o.traceCuda && !plan.cudaAvailable;
+        in.output = output_reader.take();
+        in.outputPath = plan.output;
+        in.defaultName = plan.defaultName;
+        in.detached = tw.detached;
+        if (tw.detachedBySignal)
+            in.detachedBecause = std::string("the terminal's SIG") +
+                                 (sigabbrev_np(tw.detachedBySignal) ? sigabbrev_np(tw.detachedBySignal)
+                                                                    : "?") +
+                                 " ended the capture of a program that had left its session";
+        in.writeLosses = std::move(salvage.writeLosses);
+        if (gate.valid()) {
+            in.gateUsed = true;
+            for (const auto& gw : gate.windows(&in.gateWindowsOpened))
+                in.gateWindows.push_back({gw.start, gw.end});
+        }
+        // The launcher's own facts go into the session directory first: should the report not be
+        // written (or sightline be killed while merging), `sightline import DIR` makes it later (the
+        // arenas' directory holds the streams processes wrote at their end, so it is named too).
+        writeSessionFacts(in, arenas.path());
+        auto written = assembleReports(in, say);
+        if (sampled) say(cpuSampler.resolved().summary());
+        if (!written && in.gateUsed && in.gateWindowsOpened == 0)
+            // The capture range never began: the modules recorded only who ran (nothing is written
+            // outside a window), so there is nothing to keep for a later import.
+            return makeError(written.error());
+        if (!written) {
+            // Never delete what was captured.
+            session.keep();
+            arenas.keep();
+            std::string instead;
+            for (const std::string& f : in.writtenInstead) instead += (instead.empty() ? "" : ", ") + f;
+            if (!in.writtenInstead.empty())
+                return makeError(written.error() + "\nsightline: " +
+                                 (in.writtenInstead.size() == 1
+                                      ? "the whole report was written instead to " + instead
+                                      : std::to_string(in.writtenInstead.size()) +
+                                            " whole reports were written instead: " + instead) +
+                                 (in.writtenInstead.size() == 1 ? " (move it where you want it)"
+                                                                 : " (move them where you want them)") +
+                                 "; the raw capture is kept beside: sightline import " +
+                                 session.path() + " -o REPORT.rep");
+            return makeError(written.error() + "\nsightline: the raw capture is kept in " +
+                             session.path() + "; make the report from it with: sightline import " +
                              session.path() + " -o REPORT.rep");
-        return makeError(written.error() + "\nsightline: the raw capture is kept in " +
-                         session.path() + "; make the report from it with: sightline import " +
-                         session.path() + " -o REPORT.rep");
-    }
-    if (keepRaw) {
-        // What import can add is what the arenas still hold; what a process could not write
-        // (in.writeLosses, the report's capture.write_failed) is gone either way.
-        say("warning: some buffers could not be added to the capture; the raw capture is kept in " +
-            session.path() + " (buffers in " + arenas.path() + "): when there is room again, "
-            "sightline import " + session.path() + " -o REPORT.rep makes the report with them" +
-            (in.writeLosses.empty() ? std::string()
-                                    : " (not with what processes could not write: see "
-                                      "capture.write_failed in the report, lost)"));
-    } else {
-        // With --kill=none the program may still write: unlinked files are harmless.
-        session.remove();
-        arenas.remove();
-    }
+        }
+        if (keepRaw) {
+            // What import can add is what the arenas still hold; what a process could not write
+            // (in.writeLosses, the report's capture.write_failed) is gone either way.
+            say("warning: some buffers could not be added to the capture; the raw capture is kept in " +
+                session.path() + " (buffers in " + arenas.path() + "): when there is room again, "
+                "sightline import " + session.path() + " -o REPORT.rep makes the report with them" +
+                (in.writeLosses.empty() ? std::string()
+                                        : " (not with what processes could not write: see "
+                                          "capture.write_failed in the report, lost)"));
+        } else {
+            // With --kill=none the program may still write: unlinked files are harmless.
+            session.remove();
+            arenas.remove();
+        }
 
-    ProfileResult result;
-    result.reports = std::move(*written);
-    for (const auto& path : result.reports) {
-        std::error_code ec;
-        const auto bytes = fs::file_size(path, ec);
-        m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
-    }
-    if (!tw.rootDone && tw.detachedBySignal) {
-        result.exitCode = 128 + tw.detachedBySignal;
-        result.signal = tw.detachedBySignal;
-    }
-    if (tw.rootDone) {
-        result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)
-                                                   : 128 + WTERMSIG(tw.rootStatus);
-        // Killed by the program's own signal (not ours: --duration, a second Ctrl+C, the
-        // SIGKILL after 5 s), even when what ran on after it was killed by us.
-        if (WIFSIGNALED(tw.rootStatus) && !tw.rootKilledByUs) result.signal = WTERMSIG(tw.rootStatus);
-    }
-    return result;
+        ProfileResult result;
+        result.reports = std::move(*written);
+        for (const auto& path : result.reports) {
+            std::error_code ec;
+            const auto bytes = fs::file_size(path, ec);
+            m_progress.report(path, ec ? 0 : static_cast<uint64_t>(bytes));
+        }
+        if (!tw.rootDone && tw.detachedBySignal) {
+            result.exitCode = 128 + tw.detachedBySignal;
+            result.signal = tw.detachedBySignal;
+        }
+        if (tw.rootDone) {
+            result.exitCode = WIFEXITED(tw.rootStatus) ? WEXITSTATUS(tw.rootStatus)
+                                                       : 128 + WTERMSIG(tw.rootStatus);
+            // Killed by the program's own signal (not ours: --duration, a second Ctrl+C, the
+            // SIGKILL after 5 s), even when what ran on after it was killed by us.
+            if (WIFSIGNALED(tw.rootStatus) && !tw.rootKilledByUs) result.signal = WTERMSIG(tw.rootStatus);
+        }
+        return result;
+    };
+    if (!tw.stoppedFromOutside) return finish();
+    cpuSampler.quiesce();  // the child has this thread only
+    auto r = finishOutOfReach(
+        finish,
+        [&] {
+            session.keep();
+            arenas.keep();
+        },
+        [&] {
+            session.remove();
+            arenas.remove();
+        });
+    if (!r && !fs::exists(session.path() + "/" + kSessionFactsFile)) return r;
+    if (!r && r.error().find(session.path()) == std::string::npos)
+        return makeError(r.error() + "\nsightline: the raw capture is kept in " + session.path() +
+                         "; make the report from it with: sightline import " + session.path() +
+                         " -o REPORT.rep");
+    return r;
 }
 
 }  // namespace sl::capture

@@ -71,6 +71,9 @@ private:
         // A terminal's stop signal for a program that left the terminal's session: left
         // running, and the profiler ends by that signal, as the program's parent would have.
         int detachedBySignal = 0;
+        // A stop signal came from outside (not the terminal's): whoever sent it may kill the
+        // profiler next (mpirun, timeout -k), so the report is made out of its reach.
+        bool stoppedFromOutside = false;
     };
     // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
     // --kill, Ctrl+C and stop-shutdown; shows the live progress line on a terminal.

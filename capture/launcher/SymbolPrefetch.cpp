@@ -23,15 +23,18 @@ void SymbolPrefetch::want(const std::string& module) {
     m_changed.notify_one();
 }
 
-std::unique_ptr<FrameSymbolizer> SymbolPrefetch::take() {
-    if (m_thread.joinable()) {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_done = true;
-        }
-        m_changed.notify_one();
-        m_thread.join();
+void SymbolPrefetch::finish() {
+    if (!m_thread.joinable()) return;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_done = true;
     }
+    m_changed.notify_one();
+    m_thread.join();
+}
+
+std::unique_ptr<FrameSymbolizer> SymbolPrefetch::take() {
+    finish();
     return m_symbolizer ? std::move(m_symbolizer) : std::make_unique<FrameSymbolizer>();
 }
 

@@ -28,7 +28,10 @@ public:
     SymbolPrefetch& operator=(const SymbolPrefetch&) = delete;
 
     void want(const std::string& module);
-    // Every module wanted so far read; the symbolizer holding them (empty without a thread).
+    // Every module wanted so far read, and the thread ended (before a fork: the child would
+    // wait for a thread it does not have).
+    void finish();
+    // finish(), then the symbolizer holding them (empty without a thread).
     std::unique_ptr<FrameSymbolizer> take();
 
 private:
