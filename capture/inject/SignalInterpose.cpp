@@ -184,6 +184,10 @@ int virtualSigaction(int sig, const struct sigaction* act, struct sigaction* old
                                                            : g_realSigaction(sig, act, nullptr);
         if (r != 0) return r;
         g_slots[sig].view = *act;
+        // As the kernel keeps it: SIGKILL and SIGSTOP cannot be blocked, and a sigfillset()
+        // mask reads back without them.
+        sigdelset(&g_slots[sig].view.sa_mask, SIGKILL);
+        sigdelset(&g_slots[sig].view.sa_mask, SIGSTOP);
         // Read back, glibc's own sigaction reports the restorer it installs with every action
         // (the kernel's SA_RESTORER flag, which glibc's headers do not name, and its address):
         // so does the view.

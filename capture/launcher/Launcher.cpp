@@ -720,6 +720,10 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
     if (!plan.defaultName) {
         auto name = expandOutputPattern(m_o.output, 0);
         if (!name) return makeError(name.error());
+        for (const std::string& unset : unsetPatternVariables(m_o.output))
+            say("warning: -o " + m_o.output + ": %q{" + unset + "} is not set, so it adds nothing to "
+                "the name (a rank's number is OMPI_COMM_WORLD_RANK under Open MPI, PMI_RANK under "
+                "MPICH, SLURM_PROCID under srun)");
         probeName = *name;
         if (!patternUsesPid(m_o.output)) {
             plan.output = *name;

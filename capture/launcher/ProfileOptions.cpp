@@ -200,6 +200,23 @@ bool patternUsesPid(const std::string& pattern) {
     return patternHas(pattern, 'p');
 }
 
+std::vector<std::string> unsetPatternVariables(const std::string& pattern) {
+    std::vector<std::string> unset;
+    for (size_t i = 0; i + 2 < pattern.size(); ++i) {
+        if (pattern[i] != '%') continue;
+        if (pattern[i + 1] == 'q' && pattern[i + 2] == '{') {
+            const size_t close = pattern.find('}', i + 3);
+            if (close == std::string::npos) break;  // expandOutputPattern's error
+            std::string name = pattern.substr(i + 3, close - i - 3);
+            if (!std::getenv(name.c_str())) unset.push_back(std::move(name));
+            i = close;
+        } else {
+            ++i;  // %%, %p, ...
+        }
+    }
+    return unset;
+}
+
 bool numbersItsName(const std::string& pattern) {
     return (!pattern.empty() && pattern.back() == '/') || patternHas(pattern, 'n');
 }

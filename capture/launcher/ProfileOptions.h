@@ -111,6 +111,10 @@ Status parseBacktrace(const std::string& text, ProfileOptions& o);
 Result<std::string> expandOutputPattern(const std::string& pattern, int64_t rootPid);
 // Whether the pattern depends on the pid (then the file name is known only after the start).
 bool patternUsesPid(const std::string& pattern);
+// The %q{NAME} variables of the pattern not set in the environment (they expand to nothing: a
+// rank variable of another MPI, `-o r%q{OMPI_COMM_WORLD_RANK}` under MPICH, gave every rank
+// the same name).
+std::vector<std::string> unsetPatternVariables(const std::string& pattern);
 // Whether the pattern takes the first free number (%n, or a directory: "outd/" is
 // outd/report%n): a report whose name was taken meanwhile takes the next one.
 bool numbersItsName(const std::string& pattern);

@@ -123,6 +123,21 @@ TEST(ProfileOptions, OutputPatternExpansion) {
     EXPECT_EQ(found, 1);
 }
 
+// A %q{NAME} that is not set adds nothing to the name, and the profiler says so before the
+// program runs (`-o r%q{OMPI_COMM_WORLD_RANK}` under MPICH gave every rank the same name).
+TEST(ProfileOptions, AnUnsetOutputVariableIsSaid) {
+    CaptureDir dir;
+    unsetenv("SL_TEST_UNSET_RANK");
+    int code = 0;
+    const std::string out = runCapturingStdout(
+        {"/bin/sh", "-c", std::string("\"$0\" profile -o \"$1\" /bin/true 2>&1"), SIGHTLINE_CLI,
+         dir.file("r%q{SL_TEST_UNSET_RANK}")},
+        &code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("%q{SL_TEST_UNSET_RANK} is not set"), std::string::npos) << out;
+    EXPECT_TRUE(load(dir.file("r.rep"))) << out;
+}
+
 // Captures that end at once into the same name (`-o run%n` of every rank under mpirun, or one
 // fixed name) each keep their report: %n takes the next free number, a fixed name the next
 // free sibling (x-2.rep). Before, the last to end replaced the others, each saying "written".

@@ -416,6 +416,13 @@ TEST(ProfileOptionsParse, OutputPatterns) {
     EXPECT_TRUE(patternUsesPid("x%p"));
     EXPECT_FALSE(patternUsesPid("x%%p"));
     EXPECT_EQ(numberedName("out.rep", 2), "out.2.rep");
+    // The variables left unset are named (a rank variable of the other MPI gave each rank the
+    // same name, silently); %%q{ is no variable.
+    unsetenv("SL_UNIT_UNSET");
+    EXPECT_EQ(unsetPatternVariables("r%q{SL_UNIT_X}-%q{SL_UNIT_UNSET}-%%q{SL_UNIT_NONE}"),
+              std::vector<std::string>{"SL_UNIT_UNSET"});
+    EXPECT_TRUE(unsetPatternVariables("r%q{SL_UNIT_X}%p").empty());
+    EXPECT_TRUE(unsetPatternVariables("r%q{SL_UNIT_OPEN").empty());
 }
 
 // nsys scripts write X.nsys-rep (or X.qdrep) and read it back by that name: kept as given.

@@ -46,6 +46,7 @@ bool install(int sig, const std::string& how) {
     if (how == "oneshot") {
         sa.sa_handler = plainHandler;
         sa.sa_flags = SA_RESETHAND;
+        sigfillset(&sa.sa_mask);  // read back without SIGKILL and SIGSTOP, which the kernel drops
     } else {
         sa.sa_sigaction = infoHandler;
         sa.sa_flags = SA_SIGINFO;
@@ -57,8 +58,11 @@ bool install(int sig, const std::string& how) {
 #if defined(__x86_64__)
     if (!(back.sa_flags & 0x04000000)) return false;
 #endif
-    return (back.sa_flags & ~0x04000000) == sa.sa_flags && (how == "oneshot" ? back.sa_handler == plainHandler
-                                                              : back.sa_sigaction == infoHandler);
+    const bool maskAsTheKernels = how != "oneshot" || (sigismember(&back.sa_mask, SIGINT) == 1 &&
+                                                      sigismember(&back.sa_mask, SIGKILL) == 0 &&
+                                                      sigismember(&back.sa_mask, SIGSTOP) == 0);
+    return maskAsTheKernels && (back.sa_flags & ~0x04000000) == sa.sa_flags &&
+           (how == "oneshot" ? back.sa_handler == plainHandler : back.sa_sigaction == infoHandler);
 }
 
 void waitSeconds(double seconds) {
