@@ -46,8 +46,8 @@ int listKeptCaptures() {
         bool running = false;
         if (facts) {
             for (const auto& a : facts->command) command += (command.empty() ? "" : " ") + a;
-            running = facts->launcherPid > 0 &&
-                      fs::exists("/proc/" + std::to_string(facts->launcherPid), ec);
+            for (int64_t pid : {facts->launcherPid, facts->writerPid})
+                running = running || (pid > 0 && fs::exists("/proc/" + std::to_string(pid), ec));
         }
         kept.push_back({fs::last_write_time(e.path(), ec), e.path().string(),
                         (command.empty() ? std::string("(command unknown)") : command) +

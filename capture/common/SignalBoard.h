@@ -39,9 +39,17 @@ inline constexpr int kBoardStopSignalCount = 4;
 struct SignalBoardEntry {
     int64_t pid;  // the owner, as the launcher sees it (its PID namespace); 0: none
     // By index in kBoardSignals: capture::nowNs() when a handler of the program last began
-    // running for it, 0 if never.
+    // running for it, 0 if never; its two low bits say where that one came from (below).
     int64_t deliveredNs[kBoardSignalCount];
 };
+// Where a delivery came from, in deliveredNs's two low bits (a time 3 ns off is no matter):
+// only a copy sent with kill() by someone other than the launcher shows that a signal the
+// launcher had from outside reached the process too. Its own copy sent on a moment before
+// (kill -USR1 <sightline> twice within 50 ms: the second was taken as had), or one the kernel
+// raised (an interval timer's SIGALRM: `kill -ALRM <sightline>` never arrived), does not.
+inline constexpr int64_t kDeliveryFromLauncher = 1;  // sent on by the launcher
+inline constexpr int64_t kDeliveryNotKill = 2;       // raised by the kernel (a timer, a terminal)
+inline constexpr int64_t kDeliveryHow = 3;
 static_assert(sizeof(SignalBoardEntry) <= 64);
 inline constexpr uint64_t kSignalBoardEntryBytes = 64;
 inline constexpr uint64_t kSignalBoardBytes = kSignalBoardSlots * kSignalBoardEntryBytes;

@@ -4,8 +4,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <cstring>
 
+#include "capture/common/SessionEnv.h"
 #include "capture/common/SignalBoard.h"
 #include "capture/inject/InjectCommon.h"
 
@@ -20,6 +22,12 @@ using capture::SignalBoardEntry;
 void* g_boardPage = nullptr;
 SignalBoardEntry* g_entry = nullptr;
 int64_t g_boardPid = 0;
+pid_t g_launcher = 0;  // the launcher's pid, as the kernel gives si_pid
+
+// From the environment at load, before main (the claim may run in a signal handler).
+__attribute__((constructor(102))) void readLauncher() {
+    if (const char* v = std::getenv(capture::env::kLauncherPid)) g_launcher = static_cast<pid_t>(std::atoi(v));
+}
 long g_claimedBy = 0;
 bool g_noBoard = false;
 
@@ -90,7 +98,7 @@ void signalBoardAfterFork() {
     if (had) claimSignalBoardEntry();
 }
 
-void noteSignalDelivered(int sig) {
+void noteSignalDelivered(int sig, const siginfo_t* info) {
     SignalBoardEntry* e = g_entry;
     const int i = capture::signalBoardIndex(sig);
     if (!e || i < 0) return;
@@ -98,7 +106,12 @@ void noteSignalDelivered(int sig) {
     // another process has claimed since: not ours to write.
     if (kernelCall(SYS_getpid) != g_claimedBy || __atomic_load_n(&e->pid, __ATOMIC_ACQUIRE) != g_boardPid)
         return;
-    __atomic_store_n(&e->deliveredNs[i], capture::nowNs(), __ATOMIC_RELEASE);
+    const bool sent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    const int64_t how = !sent ? capture::kDeliveryNotKill
+                        : g_launcher > 0 && info->si_pid == g_launcher ? capture::kDeliveryFromLauncher
+                                                                      : 0;
+    __atomic_store_n(&e->deliveredNs[i], (capture::nowNs() & ~capture::kDeliveryHow) | how,
+                     __ATOMIC_RELEASE);
 }
 
 }  // namespace sl::inject

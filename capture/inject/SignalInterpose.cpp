@@ -117,7 +117,7 @@ int installFlushHandler(int sig) {
 // and flags are the installed ones). The target is read once, as the signal came: a program
 // changing its disposition meanwhile gets one action or the other, as with the kernel's own.
 void countingHandler(int sig, siginfo_t* info, void* context) {
-    noteSignalDelivered(sig);
+    noteSignalDelivered(sig, info);
     const Target* t = g_slots[sig].target.load(std::memory_order_acquire);
     if (!t) return;
     const Target target = *t;

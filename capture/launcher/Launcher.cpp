@@ -144,6 +144,7 @@ std::vector<int> otherFatalSignals() {
 // send on to the program's first process unless it had it (SignalBoard.h), by board index:
 // when the profiler had it (nowNs()), 0 for none.
 std::atomic<int64_t> g_heldSince[kBoardSignalCount];
+volatile sig_atomic_t g_holdingSignals = 0;  // while the wait for the tree can send them on
 void onOtherSignal(int sig, siginfo_t* info, void*) {
     // From the program, it reached the program too (the profiler was killed by it before, and
     // the report lost). Sent to the profiler from outside, it was meant for the program, as
@@ -157,7 +158,7 @@ void onOtherSignal(int sig, siginfo_t* info, void*) {
     const int boardIndex = signalBoardIndex(sig);
     if (sentByTheProgram(info)) {
         noteSignal(g_fromProgram, sig);
-    } else if (userSent && g_programRoot > 0 && info->si_code == SI_USER &&
+    } else if (userSent && g_programRoot > 0 && info->si_code == SI_USER && g_holdingSignals &&
                boardIndex >= kBoardStopSignalCount) {
         g_heldSince[boardIndex].store(nowNs());
         noteSignal(g_sentOn, sig);
@@ -494,7 +495,8 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     // now, unless they had it (its own clean-up passed it on to them).
     const auto passStopOnToTheRest = [&] {
         if (!restSignal) return;
-        const SignalSendOn done = sendOnSignal(board, restSignal, restSinceNs, descendantsOf(getpid()));
+        const SignalSendOn done =
+            sendOnSignal(board, restSignal, restSinceNs, descendantsOf(getpid()), /*toldCounts=*/true);
         if (done.sent)
             say("the program's first process ended: " + signalName(restSignal) + " sent on to the " +
                 std::to_string(done.sent) + (done.sent == 1 ? " process" : " processes") +
@@ -525,6 +527,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     bool progressShown = false;
     bool treeGone = false;  // -x false: every process has ended, the recording goes on
     LiveEventCounter counter(sessionDir, m_arenaDir);
+    g_holdingSignals = 1;
     while (true) {
         int64_t now = nowNs();
         if ((liveProgress || m_progress.enabled()) && now >= nextProgress) {
@@ -691,6 +694,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         until = std::min(until, killDeadline);
         wake.wait(until - nowNs());
     }
+    g_holdingSignals = 0;  // from here on sent at once: nothing would send a held one on
     sendOnHeldSignals();  // the capture ended with the program running on (--kill=none, a new session)
     if (progressShown && inTerminalForeground()) std::fprintf(stderr, "\n");
     // The last count, so that a reader of --progress-fd knows the events of a short run too. The
@@ -1139,6 +1143,7 @@ Result<ProfileResult> Launcher::run() {
 
     // Steps 6 to 8, in a process the job's killer does not reach when the stop came from
     // outside (DetachedFinish.h: mpirun's SIGKILL of every rank's group once the first ended).
+    const pid_t launcherPid = getpid();  // the tree's parent, whichever process makes the report
     const auto finish = [&]() -> Result<ProfileResult> {
         if (sampled) cpuSampler.resolveInBackground();  // beside the merge of the streams
 
@@ -1163,7 +1168,8 @@ Result<ProfileResult> Launcher::run() {
         in.startUtc = startUtc;
         in.sessionEnd = sessionEnd;
         in.rootPid = child;
-        in.launcherPid = getpid();
+        in.launcherPid = launcherPid;
+        if (getpid() != launcherPid) in.writerPid = getpid();
         in.orphanReaper = reaper > 0 ? reaper : 0;
         in.workingDirectory = workingDirectory;
         in.exits = std::move(tw.exits);

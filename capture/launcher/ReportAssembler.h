@@ -36,6 +36,7 @@ struct AssemblyInput {
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;
     int64_t rootPid = 0;
     int64_t launcherPid = 0;  // the root's parent; it adopts the tree's orphans (subreaper)
+    int64_t writerPid = 0;    // the process making the report, when not the launcher (DetachedFinish.h)
     // Where the tree's orphans would have gone without the profiler (the orphan probe: init or
     // a subreaper above it); 0 when not known. The report names it as their adopter, as the
     // orphans' getppid() does.

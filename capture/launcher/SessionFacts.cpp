@@ -44,6 +44,7 @@ bool writeSessionFacts(const AssemblyInput& in, const std::string& arenaDir) {
         if (in.sessionEnd) o << "end " << in.sessionEnd << '\n';
         o << "root " << in.rootPid << '\n';
         if (in.launcherPid) o << "launcher " << in.launcherPid << '\n';
+        if (in.writerPid) o << "writer " << in.writerPid << '\n';
         if (in.orphanReaper) o << "reaper " << in.orphanReaper << '\n';
         if (in.options) {
             const ProfileOptions& p = *in.options;
@@ -80,6 +81,8 @@ Result<SessionFacts> readSessionFacts(const std::string& sessionDir) {
             in >> f.rootPid;
         } else if (key == "launcher") {
             in >> f.launcherPid;
+        } else if (key == "writer") {
+            in >> f.writerPid;
         } else if (key == "reaper") {
             in >> f.orphanReaper;
         } else if (key == "delay") {

@@ -21,6 +21,7 @@ constexpr const char* kSessionFactsFile = "session.facts";
 struct SessionFacts {
     int64_t startMono = 0, startUtc = 0, sessionEnd = 0;  // sessionEnd 0: not known
     int64_t rootPid = 0, launcherPid = 0, orphanReaper = 0;
+    int64_t writerPid = 0;  // the process making the report after a stop from outside
     int64_t delayNs = 0, durationNs = 0;  // --delay, --duration
     std::vector<std::string> command;
     std::string optionsText;

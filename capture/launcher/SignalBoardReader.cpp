@@ -49,12 +49,14 @@ SignalBoardReader::~SignalBoardReader() {
     ::unlink(m_path.c_str());
 }
 
-bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs) const {
+bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from) const {
     const int i = signalBoardIndex(sig);
     if (m_fd < 0 || i < 0 || pid <= 0) return false;
     SignalBoardEntry e{};
     if (::pread(m_fd, &e, sizeof e, static_cast<off_t>(signalBoardOffset(pid))) != sizeof e) return false;
-    return e.pid == pid && e.deliveredNs[i] != 0 && e.deliveredNs[i] >= sinceNs;
+    const int64_t at = e.deliveredNs[i];
+    return e.pid == pid && at != 0 && (at & ~kDeliveryHow) >= (sinceNs & ~kDeliveryHow) &&
+           (from == From::Anyone || (at & kDeliveryHow) == 0);
 }
 
 bool signalPending(int64_t pid, int sig) {
@@ -75,7 +77,7 @@ bool signalPending(int64_t pid, int sig) {
 }
 
 SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
-                          const std::vector<int64_t>& pids) {
+                          const std::vector<int64_t>& pids, bool toldCounts) {
     const int64_t wait = receivedNs + kSettleNs - nowNs();
     if (wait > 0) {
         struct timespec ts {0, static_cast<long>(wait)};
@@ -88,8 +90,15 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
         // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
         // came. The board is read again after the pending check: a signal taken off the queue
         // just then has its handler's note a few microseconds later.
-        const bool hadIt = board.ok() && (board.deliveredSince(pid, sig, since) || signalPending(pid, sig) ||
-                                          board.deliveredSince(pid, sig, since));
+        const auto had = [&] {
+            if (board.deliveredSince(pid, sig, since, SignalBoardReader::From::AnotherSender)) return true;
+            if (toldCounts)
+                for (int other : kBoardSignals)
+                    if (board.deliveredSince(pid, other, receivedNs, SignalBoardReader::From::AnotherSender))
+                        return true;
+            return false;
+        };
+        const bool hadIt = board.ok() && (had() || signalPending(pid, sig) || had());
         if (hadIt) {
             ++done.spared;
             continue;
@@ -103,7 +112,9 @@ bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs) {
     if (!board.ok()) return false;
     for (int64_t pid : descendantsOf(getpid()))
         for (int i = 0; i < kBoardStopSignalCount; ++i)
-            if (board.deliveredSince(pid, kBoardSignals[i], receivedNs - kSameSignalNs)) return true;
+            if (board.deliveredSince(pid, kBoardSignals[i], receivedNs - kSameSignalNs,
+                                     SignalBoardReader::From::Anyone))
+                return true;
     return false;
 }
 

@@ -18,8 +18,10 @@ public:
     SignalBoardReader& operator=(const SignalBoardReader&) = delete;
     bool ok() const { return m_fd >= 0; }
     // Whether a handler of `pid`'s program began running for `sig` at `sinceNs` or later
-    // (capture::nowNs()); false for a process that never claimed its entry.
-    bool deliveredSince(int64_t pid, int sig, int64_t sinceNs) const;
+    // (capture::nowNs()); false for a process that never claimed its entry. From::AnotherSender:
+    // only a copy sent with kill() by another process than the launcher (SignalBoard.h).
+    enum class From { Anyone, AnotherSender };
+    bool deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from) const;
 
 private:
     std::string m_path;
@@ -44,8 +46,11 @@ struct SignalSendOn {
     int sent = 0;
     int spared = 0;  // had it already
 };
+// `toldCounts`: a process that had any signal of the board sent to it since `receivedNs` is
+// spared too (the first process, ending, told its workers to stop in a way of its own: a
+// SIGUSR1 to save and exit; a SIGTERM of ours then cut the save short).
 SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
-                          const std::vector<int64_t>& pids);
+                          const std::vector<int64_t>& pids, bool toldCounts = false);
 
 // Whether some process of the traced tree had a handler of its own run for a stop signal since
 // the profiler had the last one (`receivedNs`, with the same margin as above): the program

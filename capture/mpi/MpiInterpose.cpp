@@ -172,10 +172,8 @@ bool mpiInitialized() {
     return f && f(&yes) == MPI_SUCCESS && yes;
 }
 
-thread_local int t_depth = 0;
 capture::LiteralNameIds g_names;  // the wrappers' function names
 
-struct Call;
 bool finishOpenCall(void* context, int64_t tid, int64_t start, int64_t now);
 // A call the rank is still in when it ends (an MPI_Recv that never matched, the job then
 // killed by mpirun, a timeout or Ctrl+C): the preloaded module records it at the end of the
@@ -185,44 +183,31 @@ constexpr capture::ModuleOpenCallKind kUnfinished = {
     "MPI calls still in progress when their rank ended (killed while it waited: a call is "
     "recorded as it returns): shown ending then"};
 
-// One recorded call: opened before the implementation runs, its columns filled after (those
-// known before the call are filled first, for a call that never returns).
-struct Call {
-    const char* name;
-    MpiCallClass callClass;
+// A call's columns as the wrappers fill them (those known before the call first, for a call
+// that never returns).
+struct CallColumns {
+    int64_t comm = 0, bytes = 0, recvBytes = 0, request = 0;
+    int32_t peer = -1, tag = -1, root = -1;
+};
+
+// The thread's outermost MPI call in progress (an implementation may call its own public
+// functions: those are not recorded). Thread-local, not on the stack: the end of the process
+// may record it from its mark while the thread is still in it, and a program that leaves the
+// call with siglongjmp (a SIGALRM timeout around an MPI_Recv) leaves no frame behind to read
+// (the stack object it was crashed exit()).
+struct CallRecord {
+    bool active = false;    // in a call now
+    uint64_t seq = 0;       // which call, for the handle that opened it
+    const void* frame = nullptr;  // the opening handle's address
+    const char* name = nullptr;
+    MpiCallClass callClass = MpiCallClass::Other;
     // Recorded yet or not; taken by whichever records it: the thread as the call returns, or
     // the end of the process while the thread is still in it.
     std::atomic<bool> on{false};
     bool marked = false;
     int64_t start = 0;
-    int64_t comm = 0, bytes = 0, recvBytes = 0, request = 0;
-    int32_t peer = -1, tag = -1, root = -1;
+    CallColumns cols;
     capture::ModuleOpenCallMark mark;
-
-    Call(const char* n, MpiCallClass c) : name(n), callClass(c) {
-        if (t_depth++ != 0) return;
-        const ModuleEventApi* a = api();
-        if (!a || !a->recording()) return;
-        on.store(true, std::memory_order_relaxed);
-        start = capture::nowNs();
-        if (a->version >= 3) {
-            a->openCallBegin(&mark, &kUnfinished, this, start);
-            marked = true;
-        }
-    }
-    ~Call() {
-        --t_depth;
-        unmark();
-        if (on.exchange(false)) emit(0, capture::nowNs());
-    }
-    Call(const Call&) = delete;
-    Call& operator=(const Call&) = delete;
-
-    // Records the call now (for calls that do not return).
-    void emitNow() {
-        unmark();
-        if (on.exchange(false)) emit(0, start);
-    }
 
     // Records the call, ending at `end`, as a call of the calling thread (tid 0) or, at the
     // end of the process, of thread `tid` (written by the thread ending it, maybe in a signal
@@ -232,32 +217,99 @@ struct Call {
         if (tid == 0 && !g_rankSaid.load(std::memory_order_relaxed) && mpiInitialized()) sayRank();
         MpiCall e;  // its columns as the model defines them (EventColumns.h)
         e.callClass = callClass;
-        e.comm = static_cast<uint64_t>(comm);
-        e.peer = peer;
-        e.tag = tag;
-        e.root = root;
-        e.bytes = bytes;
-        e.recvBytes = recvBytes;
-        e.request = static_cast<uint64_t>(request);
-        const auto cols = columnsOf(e);
+        e.comm = static_cast<uint64_t>(cols.comm);
+        e.peer = cols.peer;
+        e.tag = cols.tag;
+        e.root = cols.root;
+        e.bytes = cols.bytes;
+        e.recvBytes = cols.recvBytes;
+        e.request = static_cast<uint64_t>(cols.request);
+        const auto c = columnsOf(e);
         const uint32_t id = g_names.get(a, name);
         return tid == 0 ? a->emitThreadEvent(static_cast<uint8_t>(EventKind::Mpi), start, end, id,
-                                             cols.data(), static_cast<int>(cols.size()))
+                                             c.data(), static_cast<int>(c.size()))
                         : a->emitEventOfThread(tid, static_cast<uint8_t>(EventKind::Mpi), start, end,
-                                               id, cols.data(), static_cast<int>(cols.size()));
+                                               id, c.data(), static_cast<int>(c.size()));
     }
-
-private:
     void unmark() {
         if (!marked) return;
         marked = false;
         api()->openCallEnd(&mark);
     }
 };
+thread_local CallRecord t_call;
+
+// One call, as the wrapper sees it: opens the thread's record when it is the outermost, fills
+// its columns (c.comm = ...), and records it as it returns.
+struct Call {
+    Call(const char* n, MpiCallClass c)
+        : m_outer(open(this, n, c)), m_seq(t_call.seq), m_cols(m_outer ? t_call.cols : m_scratch),
+          comm(m_cols.comm), bytes(m_cols.bytes), recvBytes(m_cols.recvBytes),
+          request(m_cols.request), peer(m_cols.peer), tag(m_cols.tag), root(m_cols.root) {}
+    ~Call() {
+        if (!owner()) return;
+        t_call.active = false;
+        t_call.unmark();
+        if (t_call.on.exchange(false)) t_call.emit(0, capture::nowNs());
+    }
+    Call(const Call&) = delete;
+    Call& operator=(const Call&) = delete;
+
+    // Records the call now (for calls that do not return).
+    void emitNow() {
+        if (!owner()) return;
+        t_call.active = false;
+        t_call.unmark();
+        if (t_call.on.exchange(false)) t_call.emit(0, t_call.start);
+    }
+
+private:
+    bool m_outer;
+    uint64_t m_seq;
+    CallColumns m_scratch;  // a nested call's, not recorded
+    CallColumns& m_cols;
+
+public:
+    int64_t &comm, &bytes, &recvBytes, &request;
+    int32_t &peer, &tag, &root;
+
+private:
+    bool owner() const { return m_outer && t_call.active && t_call.seq == m_seq; }
+
+    // Whether the call at `self` is the thread's outermost (and then opens the record).
+    static bool open(const void* self, const char* n, MpiCallClass c) {
+        if (t_call.active && self >= t_call.frame) {
+            // The open call's frame is gone (the stack grows down: this one is not inside it):
+            // the program left it with siglongjmp. It is dropped, never recorded; before, every
+            // later call of the thread counted as nested and was lost.
+            t_call.active = false;
+            t_call.unmark();
+            t_call.on.store(false);
+        }
+        if (t_call.active) return false;
+        t_call.active = true;
+        ++t_call.seq;
+        t_call.frame = self;
+        t_call.name = n;
+        t_call.callClass = c;
+        t_call.cols = CallColumns{};
+        t_call.on.store(false, std::memory_order_relaxed);
+        t_call.marked = false;
+        const ModuleEventApi* a = api();
+        if (!a || !a->recording()) return true;
+        t_call.start = capture::nowNs();
+        t_call.on.store(true, std::memory_order_relaxed);
+        if (a->version >= 3) {
+            a->openCallBegin(&t_call.mark, &kUnfinished, &t_call, t_call.start);
+            t_call.marked = true;
+        }
+        return true;
+    }
+};
 
 bool finishOpenCall(void* context, int64_t tid, int64_t, int64_t now) {
-    Call* c = static_cast<Call*>(context);
-    return c->on.exchange(false) && c->emit(tid, now);
+    CallRecord* r = static_cast<CallRecord*>(context);
+    return r->on.exchange(false) && r->emit(tid, now);
 }
 
 }  // namespace

@@ -180,6 +180,20 @@ TEST(GroupSignal, Usr2ToTheProfilerAloneReachesTheFirstProcessOnce) {
     EXPECT_NE(out.find("USR2 counts: 1 0"), std::string::npos) << out;
 }
 
+// Two sent to the profiler 30 ms apart reach the program twice, as without the profiler: the
+// profiler's own copy of the first, which the program had a moment before, was taken as the
+// program having the second.
+TEST(GroupSignal, TwoUsr1ToTheProfilerCloseTogetherReachTheProgramTwice) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGUSR1), "2.5", "0"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, SIGUSR1, false}, {30, SIGUSR1, false}}, &out)), 2) << out;
+    const int st = runAsGroup(profiled(dir, "twice.rep", program), {{1200, SIGUSR1, false}, {30, SIGUSR1, false}},
+                              &out);
+    EXPECT_EQ(exitCodeOf(st), 2) << out;
+    EXPECT_NE(out.find("USR1 counts: 2"), std::string::npos) << out;
+}
+
 // `timeout` signals its child and then its group, microseconds apart. Without the profiler the
 // program is that child and has two copies, usually merged into one delivery (mpirun takes
 // two as "quit now" and skips its clean-up). With the profiler, the program has the group's

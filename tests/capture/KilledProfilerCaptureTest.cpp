@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "capture/launcher/OrphanReaper.h"
 #include "tests/capture/CaptureTestUtil.h"
 
 namespace sl::test {
@@ -95,6 +96,31 @@ TEST(KilledProfiler, TheReportIsWrittenWhenTheJobsKillerComesDuringIt) {
     ASSERT_TRUE(r);
     EXPECT_EQ(events(*r, EventKind::NvtxRange, "r").size(), 300000u);
     EXPECT_TRUE(waitFor([&] { return !tmpExists(); }, 10)) << "its temporary file was left";
+}
+
+// The report made out of reach still names the profiler as the tree's parent: the first
+// process's parent, and not the adopter of an orphan, which goes where it would without the
+// profiler (a review found the report writer's pid in both).
+TEST(KilledProfiler, AReportMadeAfterAStopFromOutsideNamesTheProfilerAsTheTreesParent) {
+    CaptureDir dir;
+    const std::string report = dir.file("parent.rep");
+    const pid_t profiler = fork();
+    if (profiler == 0) {
+        execl(SIGHTLINE_CLI, SIGHTLINE_CLI, "profile", "-q", "true", "-s", "none", "-o", report.c_str(),
+              "/bin/sh", "-c", "(sleep 0.2; exec sleep 30) & exit 0", static_cast<char*>(nullptr));
+        _exit(121);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    kill(profiler, SIGTERM);
+    int st = 0;
+    waitpid(profiler, &st, 0);
+    auto r = load(report);
+    ASSERT_TRUE(r);
+    ASSERT_FALSE(r->processes.empty());
+    EXPECT_EQ(r->processes[0].parentPid, profiler);
+    ASSERT_EQ(r->reparents.size(), 1u);
+    EXPECT_EQ(r->reparents[0].toPid, sl::capture::orphanReaper());
+    EXPECT_NE(r->reparents[0].toPid, profiler);
 }
 
 }  // namespace

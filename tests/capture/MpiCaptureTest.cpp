@@ -313,6 +313,28 @@ TEST(MpiCapture, MpiAbortEndsTheRunAsWithoutTheProfilerAndIsRecorded) {
     EXPECT_EQ(diagnostic(*r, "mpi.calls_unfinished", recvs[0].pid), 1);
 }
 
+// A program that leaves a blocked MPI call with siglongjmp (a SIGALRM timeout) behaves as
+// without the profiler: it crashed in exit() (the module's record of the abandoned call pointed
+// at its frame), and the calls after it went unrecorded (taken as nested in it).
+TEST(MpiCapture, CallLeftWithSiglongjmpChangesNothingAndLaterCallsAreRecorded) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const auto program = cat(mpirun(1), {client("mpi_longjmp")});
+    const int plain = exitCodeOf(runProcess(program));
+    ASSERT_EQ(plain, 3);
+    const std::string out = dir.file("longjmp.rep");
+    EXPECT_EQ(profile(out, {"-t", "mpi", "-s", "none"}, program), 3);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Barrier").size(), 1u);
+    EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Comm_size").size() +
+                  events(*r, EventKind::Mpi, "MPI_Recv").size(),
+              0u);  // not traced; abandoned, so never recorded
+    for (const auto& p : r->processes) {
+        if (p.mpiRank == 0) EXPECT_EQ(p.exitSignal, 0);
+    }
+}
+
 // MPI reached through a library the program loads with dlopen(RTLD_LOCAL), as Python loads
 // mpi4py: libmpi is outside the global scope, where RTLD_NEXT looks for PMPI_ functions.
 TEST(MpiCapture, MpiInALibraryLoadedWithRtldLocalIsTraced) {
