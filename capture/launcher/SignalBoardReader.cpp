@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <cerrno>
+#include <unordered_set>
 
 #include "capture/common/Clock.h"
 #include "capture/common/SignalBoard.h"
@@ -84,22 +85,33 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
-    SignalSendOn done;
     const int64_t since = receivedNs - kSameSignalNs;
+    const auto had = [&](int64_t pid) {
+        if (board.deliveredSince(pid, sig, since, SignalBoardReader::From::AnotherSender)) return true;
+        if (toldCounts)
+            for (int other : kBoardSignals)
+                if (board.deliveredSince(pid, other, receivedNs, SignalBoardReader::From::AnotherSender))
+                    return true;
+        return false;
+    };
+    // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
+    // came. The board is read again after the pending check: a signal taken off the queue just
+    // then has its handler's note a few microseconds later.
+    std::unordered_set<int64_t> hadIt;
+    for (int64_t pid : pids)
+        if (board.ok() && (had(pid) || signalPending(pid, sig) || had(pid))) hadIt.insert(pid);
+    // A process told to stop leaves its own children to its clean-up (a worker's `sleep` in its
+    // save): they are spared with it.
+    const auto underATold = [&](int64_t pid) {
+        if (!toldCounts || hadIt.empty()) return false;
+        const int64_t self = getpid();
+        for (int64_t p = parentOf(pid), depth = 0; p > 1 && p != self && depth < 64; p = parentOf(p), ++depth)
+            if (hadIt.count(p)) return true;
+        return false;
+    };
+    SignalSendOn done;
     for (int64_t pid : pids) {
-        // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
-        // came. The board is read again after the pending check: a signal taken off the queue
-        // just then has its handler's note a few microseconds later.
-        const auto had = [&] {
-            if (board.deliveredSince(pid, sig, since, SignalBoardReader::From::AnotherSender)) return true;
-            if (toldCounts)
-                for (int other : kBoardSignals)
-                    if (board.deliveredSince(pid, other, receivedNs, SignalBoardReader::From::AnotherSender))
-                        return true;
-            return false;
-        };
-        const bool hadIt = board.ok() && (had() || signalPending(pid, sig) || had());
-        if (hadIt) {
+        if (hadIt.count(pid) || underATold(pid)) {
             ++done.spared;
             continue;
         }

@@ -151,6 +151,25 @@ TEST(GroupSignal, TheRestOfTheTreeIsNotSentWhatTheFirstProcessPassedOn) {
     EXPECT_EQ(out.find("TERM counts: 2"), std::string::npos) << out;
 }
 
+// A supervisor that passes the stop on to its worker as another signal (save and exit on
+// SIGUSR1) and ends first: the worker, and the `sleep` of its save, are left to finish, as
+// without the profiler (a review found the worker's sleep killed by the rest's SIGTERM).
+TEST(GroupSignal, AWorkerToldToStopWithAnotherSignalFinishesItsSave) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {
+        "/bin/sh", "-c",
+        "( trap 'echo worker saving; sleep 0.5; echo worker saved; exit 0' USR1; "
+        "while :; do sleep 0.1; done ) & w=$!; "
+        "trap 'kill -USR1 $w; exit 0' TERM; while :; do sleep 0.1; done"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{800, SIGTERM, false}}, &out)), 0) << out;
+    ASSERT_NE(out.find("worker saved"), std::string::npos) << "without the profiler: " << out;
+    const int st = runAsGroup(profiled(dir, "told.rep", program), {{1000, SIGTERM, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 0) << out;
+    EXPECT_NE(out.find("worker saved"), std::string::npos) << out;
+    EXPECT_EQ(out.find("Terminated"), std::string::npos) << out;
+}
+
 // SIGUSR1, SIGUSR2 and SIGALRM are sent on to the first process; sent to the whole group from
 // outside (Slurm's --signal=USR1@60 signals every process of the job step; a trainer's
 // requeue-on-SIGUSR1 handler then ran twice), the first process had it already.
