@@ -422,6 +422,24 @@ std::string Launcher::findModuleDir() {
 }
 
 namespace {
+// "sightline: ", or "sightline[rank N]: " for a profiler started as one rank of an MPI job
+// (`mpirun -n 8 sightline profile ...`): the ranks' lines interleave in one output, and which
+// rank's report was written where, or failed, could not be told.
+std::string messagePrefix() {
+    static const char* const kRankSize[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                               {"PMI_RANK", "PMI_SIZE"},
+                                               {"PMIX_RANK", nullptr},
+                                               {"SLURM_PROCID", "SLURM_NTASKS"}};
+    for (const auto& [rankVar, sizeVar] : kRankSize) {
+        const char* rank = std::getenv(rankVar);
+        if (!rank || !*rank) continue;
+        const char* size = sizeVar ? std::getenv(sizeVar) : nullptr;
+        if (size && std::atoi(size) <= 1) return "sightline: ";  // a job of one: nothing to tell apart
+        return std::string("sightline[rank ") + rank + "]: ";
+    }
+    return "sightline: ";
+}
+
 std::string signalName(int sig) {
     const char* abbrev = sigabbrev_np(sig);
     return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
@@ -830,19 +848,20 @@ Result<ProfileResult> Launcher::run() {
     bool holding =
         fstat(2, &errStat) == 0 && (S_ISFIFO(errStat.st_mode) || S_ISSOCK(errStat.st_mode));
     std::vector<std::string> held;
-    auto say = [this, &holding, &held](const std::string& s) {
+    const std::string prefix = messagePrefix();
+    auto say = [this, &holding, &held, &prefix](const std::string& s) {
         if (!m_o.quiet) {
             if (holding)
                 held.push_back(s);
             else
-                std::fprintf(stderr, "sightline: %s\n", s.c_str());
+                std::fprintf(stderr, "%s%s\n", prefix.c_str(), s.c_str());
         }
         m_progress.message(s);
     };
     // The program ended (or was left running): what waited goes out, and what comes after.
-    const auto sayHeld = [&holding, &held] {
+    const auto sayHeld = [&holding, &held, &prefix] {
         holding = false;
-        for (const std::string& s : held) std::fprintf(stderr, "sightline: %s\n", s.c_str());
+        for (const std::string& s : held) std::fprintf(stderr, "%s%s\n", prefix.c_str(), s.c_str());
         held.clear();
     };
     // Every path out of run(): an error's message must not be lost with what was held.

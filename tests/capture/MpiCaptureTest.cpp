@@ -217,6 +217,21 @@ TEST(MpiCapture, MpichProgramWithoutMpiImplIsTracedAsMpich) {
     EXPECT_LT(warning, wrong.find("capture running")) << wrong;
 }
 
+// One profiler per rank: each says which rank's its lines are (they interleave in one output).
+TEST(MpiCapture, EachRanksProfilerSaysItsRank) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    std::vector<std::string> args = {"/bin/sh", "-c", "\"$@\" 2>&1", "sh"};
+    for (const auto& a : cat(mpirun(2), {SIGHTLINE_CLI, "profile", "-s", "none", "-o",
+                                        dir.file("tag%q{OMPI_COMM_WORLD_RANK}"), "/bin/true"}))
+        args.push_back(a);
+    int code = 0;
+    const std::string out = runCapturingStdout(args, &code);
+    ASSERT_EQ(code, 0) << out;
+    for (const char* rank : {"0", "1"})
+        EXPECT_NE(out.find(std::string("sightline[rank ") + rank + "]: merged"), std::string::npos) << out;
+}
+
 TEST(MpiCapture, ProfilerInsideMpirunWritesAReportPerRank) {
     REQUIRE_MPI();
     CaptureDir dir;
@@ -331,7 +346,9 @@ TEST(MpiCapture, CallLeftWithSiglongjmpChangesNothingAndLaterCallsAreRecorded) {
                   events(*r, EventKind::Mpi, "MPI_Recv").size(),
               0u);  // not traced; abandoned, so never recorded
     for (const auto& p : r->processes) {
-        if (p.mpiRank == 0) EXPECT_EQ(p.exitSignal, 0);
+        if (p.mpiRank == 0) {
+            EXPECT_EQ(p.exitSignal, 0);
+        }
     }
 }
 
