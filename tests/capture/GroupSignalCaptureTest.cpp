@@ -74,6 +74,21 @@ TEST(GroupSignal, SigtermToTheWholeGroupRunsEachHandlerOnce) {
     EXPECT_EQ(r->processes.size(), 3u);
 }
 
+// A program that takes the signal by waiting for it (sigtimedwait: a server's signal thread,
+// Python's signal.sigwait) runs no handler: the wait notes it on the board, and it has the
+// group's copy once (twice before).
+TEST(GroupSignal, AProgramThatWaitsForTheSignalHasTheGroupsCopyOnce) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "2.5", "2",
+                                              "sigwait"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, SIGTERM, true}}, &out)), 1) << out;
+    ASSERT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << "without the profiler: " << out;
+    const int st = runAsGroup(profiled(dir, "sigwait.rep", program), {{1200, SIGTERM, true}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 1) << out;
+    EXPECT_NE(out.find("TERM counts: 1 1 1"), std::string::npos) << out;
+}
+
 // signal(2)'s handler, SIGINT and SIGHUP: the same.
 TEST(GroupSignal, OtherStopSignalsAndPlainHandlersToo) {
     CaptureDir dir;

@@ -1,7 +1,7 @@
 // Test client: counts the deliveries of one signal to a handler of its own, in itself and in
 // CHILDREN forked children, for SECONDS, and prints "<SIG> counts: <parent> <child>...".
 // Exits with the highest count (99: its handler did not read back as it set it).
-//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor]
+//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor|sigwait]
 // sigaction: SA_SIGINFO handler; signal: signal(2)'s plain handler; oneshot: SA_RESETHAND (the
 // second delivery ends the process by the default action; after the first, sigaction must
 // read back SIG_DFL with the flags kept: 98 otherwise).
@@ -10,6 +10,8 @@
 // race: a thread switches between the handler and SIG_IGN while the main thread raises it, for
 // SECONDS (exit 0: no crash). vfork-oneshot: a vfork child has its SA_RESETHAND handler run;
 // the parent's stays (exit 1: the parent's own delivery ran it).
+// sigwait: no handler; the signal is blocked and taken with sigtimedwait (a server's signal
+// thread), in each process.
 // supervisor: CHILDREN workers keep the default disposition and wait for their supervisor
 // (this process) to tell them to finish, which it does when it has the signal (or after
 // SECONDS): it prints "supervisor: workers <exit code or sN for a signal>..." and exits 0 when
@@ -65,7 +67,31 @@ bool install(int sig, const std::string& how) {
            (how == "oneshot" ? back.sa_handler == plainHandler : back.sa_sigaction == infoHandler);
 }
 
+// sigwait mode: the signal blocked in every process, taken by waiting for it.
+bool g_waitForIt = false;
+sigset_t g_waited;
+
+void waitSeconds(double seconds);
+void waitCounting(double seconds) {
+    struct timespec now {}, end {};
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += static_cast<time_t>(seconds);
+    end.tv_nsec += static_cast<long>((seconds - static_cast<double>(static_cast<time_t>(seconds))) * 1e9);
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec += 1;
+        end.tv_nsec -= 1000000000L;
+    }
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
+        if (left <= 0) return;
+        struct timespec timeout {static_cast<time_t>(left / 1000000000LL), static_cast<long>(left % 1000000000LL)};
+        if (sigtimedwait(&g_waited, nullptr, &timeout) > 0) g_count = g_count + 1;
+    }
+}
+
 void waitSeconds(double seconds) {
+    if (g_waitForIt) return waitCounting(seconds);
     struct timespec end {};
     clock_gettime(CLOCK_MONOTONIC, &end);
     end.tv_sec += static_cast<time_t>(seconds);
@@ -202,7 +228,12 @@ int main(int argc, char** argv) {
     const std::string how = argc > 4 ? argv[4] : "sigaction";
     if (how == "supervisor") return supervise(sig, seconds, children);
     if (const int r = special(sig, seconds, how); r >= 0) return r;
-    if (!install(sig, how)) {
+    if (how == "sigwait") {
+        g_waitForIt = true;
+        sigemptyset(&g_waited);
+        sigaddset(&g_waited, sig);
+        sigprocmask(SIG_BLOCK, &g_waited, nullptr);  // the children inherit it
+    } else if (!install(sig, how)) {
         std::fprintf(stderr, "signal_count: the handler did not read back as it was set\n");
         return 99;
     }
