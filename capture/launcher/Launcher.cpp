@@ -488,6 +488,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     // outside, or passed on by its parent).
     int restSignal = 0;        // sent on to the first process; the rest get it when it ends
     int64_t restSinceNs = 0;   // when the profiler had that one
+    // The processes sent a stop, which have 5 s to end once the first process has; those that
+    // had it or were told to stop by it are waited for as the first process is (a worker's
+    // save takes what it takes: a review found one SIGKILLed mid-save).
+    std::vector<int64_t> stopSentTo;
+    bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
+    bool deadlineForSent = false;    // the deadline kills stopSentTo (and theirs), not the tree
     const auto passStopOn = [&](int sig, const std::string& what) {
         const pid_t group = getpgid(child);
         if (g_stopFromTerminal && (group == getpgrp() || group < 0)) {
@@ -508,18 +514,29 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 " not sent a second one");
         restSignal = firstOnly ? sig : 0;
         restSinceNs = g_stopAtNs.load();
+        if (!firstOnly) stopSentTo = done.sentTo;
     };
     // The first process ended after a stop sent on to it: its processes still running have it
     // now, unless they had it (its own clean-up passed it on to them).
-    const auto passStopOnToTheRest = [&] {
+    // Not when the first process handled the stop and then ended normally (a REPL's
+    // KeyboardInterrupt, a script's `trap 'cleanup; exit 0' TERM`): the stop was its own to act
+    // on, and what it left running runs on as after a normal end (a review found a REPL's
+    // background job killed by the SIGINT it had handled long before).
+    const auto passStopOnToTheRest = [&](int rootStatus) {
         if (!restSignal) return;
-        const SignalSendOn done =
-            sendOnSignal(board, restSignal, restSinceNs, descendantsOf(getpid()), /*toldCounts=*/true);
-        if (done.sent)
-            say("the program's first process ended: " + signalName(restSignal) + " sent on to the " +
-                std::to_string(done.sent) + (done.sent == 1 ? " process" : " processes") +
-                " it left running");
+        const int sig = restSignal;
         restSignal = 0;
+        if (WIFEXITED(rootStatus) && handledStop(board, child, sig, restSinceNs)) {
+            stragglerDeadline = false;
+            return;
+        }
+        const SignalSendOn done =
+            sendOnSignal(board, sig, restSinceNs, descendantsOf(getpid()), /*toldCounts=*/true);
+        stopSentTo = done.sentTo;
+        if (!done.sentTo.empty())
+            say("the program's first process ended: " + signalName(sig) + " sent on to the " +
+                std::to_string(done.sentTo.size()) + (done.sentTo.size() == 1 ? " process" : " processes") +
+                " it left running");
     };
     // SIGUSR1, SIGUSR2, SIGALRM from outside (onOtherSignal): to the first process, unless it
     // had it already.
@@ -530,7 +547,6 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 sendOnSignal(board, kBoardSignals[i], since, {static_cast<int64_t>(g_programRoot)});
         }
     };
-    bool stragglerDeadline = false;  // a stop sent on: 5 s for the rest once the root ends
     const int64_t durationEnd =
         m_o.durationNs > 0 ? startMono + m_o.delayNs + m_o.durationNs : INT64_MAX;
     // A live line drawn where the program writes or reads overwrote it: a prompt, a REPL's
@@ -595,13 +611,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             // ignores the signal (a script's background job) gets 5 s after it, then SIGKILL, so
             // that the capture ends.
             stragglerDeadline = true;
-            if (w.rootDone) killDeadline = now + 5'000'000'000;
+            if (w.rootDone && !stopSentTo.empty()) {
+                killDeadline = now + 5'000'000'000;
+                deadlineForSent = true;
+            }
             firstStopAt = now;
             lastStopAt = g_stopAtNs.load();
-        } else if (stopped && g_stopCount > handledStops && now - firstStopAt < kSameStopNs) {
-            // The same stop, delivered twice: `timeout` signals its child (us), then its process
-            // group (us again, and the program). Killing the program for it lost its clean-up.
-            handledStops = g_stopCount;
         } else if (stopped && g_stopCount > handledStops && stopBySignal &&
                    programHandledAStop(board, lastStopAt)) {
             // The program handled the last stop signal and runs on (a JVM's thread dump on
@@ -612,6 +627,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             passStopOn(g_stopSignal, "the program handled the last one and runs on");
             firstStopAt = now;
             lastStopAt = g_stopAtNs.load();
+        } else if (stopped && g_stopCount > handledStops && now - firstStopAt < kSameStopNs) {
+            // The same stop, delivered twice: `timeout` signals its child (us), then its process
+            // group (us again, and the program). Killing the program for it lost its clean-up.
+            // (A program that handles it is sent it again above: the board spares a process
+            // that had the group's copy, and two close stops reached a REPL as two.)
+            handledStops = g_stopCount;
         } else if (stopped && g_stopCount > handledStops) {
             // A second Ctrl+C: the user does not want to wait for the program to wind down.
             handledStops = g_stopCount;
@@ -634,6 +655,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 w.killedByUs = true;
                 killTree(killSignalOf(m_o) ? killSignalOf(m_o) : SIGTERM);
                 killDeadline = now + 5'000'000'000;
+                deadlineForSent = false;
             }
         }
         // --duration applies after a stop signal too: the capture goes on while the program
@@ -654,11 +676,27 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             w.killedByUs = true;
             killTree(killSignalOf(m_o));
             killDeadline = now + 5'000'000'000;
+            deadlineForSent = false;
         }
         if (now >= killDeadline) {
             w.killedByUs = true;
-            killTree(SIGKILL);
+            if (deadlineForSent) {
+                // What was sent the stop and ignored it; what had it or was told is waited for.
+                std::vector<int64_t> late;
+                for (int64_t pid : stopSentTo) {
+                    if (!isDescendantOf(pid, getpid())) continue;
+                    late.push_back(pid);
+                    for (int64_t d : descendantsOf(pid)) late.push_back(d);
+                }
+                if (!late.empty())
+                    say(std::to_string(late.size()) + (late.size() == 1 ? " process" : " processes") +
+                        " still running 5 s after the stop was sent on: killed (SIGKILL)");
+                for (int64_t pid : late) ::kill(static_cast<pid_t>(pid), SIGKILL);
+            } else {
+                killTree(SIGKILL);
+            }
             killDeadline = INT64_MAX;
+            deadlineForSent = false;
         }
         if (g_continued) {
             g_continued = 0;
@@ -685,10 +723,12 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 g_programRoot = 0;  // reaped: its pid may be another process's now
                 w.rootStatus = st;
                 w.rootDone = true;
-                if (stragglerDeadline && killDeadline == INT64_MAX)
-                    killDeadline = nowNs() + 5'000'000'000;
                 w.rootKilledByUs = w.killedByUs;
-                passStopOnToTheRest();
+                passStopOnToTheRest(st);
+                if (stragglerDeadline && killDeadline == INT64_MAX && !stopSentTo.empty()) {
+                    killDeadline = nowNs() + 5'000'000'000;
+                    deadlineForSent = true;
+                }
                 // --wait=primary: the program's end is the capture's; re-parented descendants
                 // run on untraced.
                 if (!m_o.waitAll && !stopped) {

@@ -97,9 +97,18 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
     // Pending: it is coming (a second copy would merge with it anyway). Delivered since: it
     // came. The board is read again after the pending check: a signal taken off the queue just
     // then has its handler's note a few microseconds later.
+    // Told to stop with another board signal that waits to be delivered (blocked in a critical
+    // section, or not scheduled yet) counts as told (a review found such a worker killed).
+    const auto pending = [&](int64_t pid) {
+        if (signalPending(pid, sig)) return true;
+        if (toldCounts)
+            for (int other : kBoardSignals)  // not SIGALRM: an interval timer's is pending too
+                if (other != sig && other != SIGALRM && signalPending(pid, other)) return true;
+        return false;
+    };
     std::unordered_set<int64_t> hadIt;
     for (int64_t pid : pids)
-        if (board.ok() && (had(pid) || signalPending(pid, sig) || had(pid))) hadIt.insert(pid);
+        if (board.ok() && (had(pid) || pending(pid) || had(pid))) hadIt.insert(pid);
     // A process told to stop leaves its own children to its clean-up (a worker's `sleep` in its
     // save): they are spared with it.
     const auto underATold = [&](int64_t pid) {
@@ -115,9 +124,14 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
             ++done.spared;
             continue;
         }
-        if (::kill(static_cast<pid_t>(pid), sig) == 0) ++done.sent;
+        if (::kill(static_cast<pid_t>(pid), sig) == 0) done.sentTo.push_back(pid);
     }
     return done;
+}
+
+bool handledStop(const SignalBoardReader& board, int64_t pid, int sig, int64_t receivedNs) {
+    return board.ok() &&
+           board.deliveredSince(pid, sig, receivedNs - kSameSignalNs, SignalBoardReader::From::Anyone);
 }
 
 bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs) {

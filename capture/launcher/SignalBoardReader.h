@@ -43,7 +43,7 @@ bool signalPending(int64_t pid, int sig);
 // process that had it since shortly before `receivedNs` (a supervisor passed it on to its
 // workers before it ended) is spared as well.
 struct SignalSendOn {
-    int sent = 0;
+    std::vector<int64_t> sentTo;
     int spared = 0;  // had it already
 };
 // `toldCounts`: a process that had any signal of the board sent to it since `receivedNs` is
@@ -51,6 +51,10 @@ struct SignalSendOn {
 // SIGUSR1 to save and exit; a SIGTERM of ours then cut the save short).
 SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
                           const std::vector<int64_t>& pids, bool toldCounts = false);
+
+// Whether `pid`'s handler ran for `sig` (from anyone) since the profiler had it at
+// `receivedNs` (with the margin above): it handled that stop.
+bool handledStop(const SignalBoardReader& board, int64_t pid, int sig, int64_t receivedNs);
 
 // Whether some process of the traced tree had a handler of its own run for a stop signal since
 // the profiler had the last one (`receivedNs`, with the same margin as above): the program

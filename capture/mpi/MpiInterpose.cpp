@@ -15,6 +15,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <dlfcn.h>
 #include <link.h>
+#include <signal.h>
 #include <mpi.h>
 
 #include <atomic>
@@ -199,6 +200,12 @@ struct CallRecord {
     bool active = false;    // in a call now
     uint64_t seq = 0;       // which call, for the handle that opened it
     const void* frame = nullptr;  // the opening handle's address
+    // A value the opening handle keeps on the stack, and where: still there, the call's frame
+    // is live; overwritten, the program left the call (siglongjmp) and later frames took its
+    // place.
+    uint64_t canary = 0;
+    const volatile uint64_t* canaryAt = nullptr;
+    bool frameLive() const { return canaryAt && *canaryAt == canary; }
     const char* name = nullptr;
     MpiCallClass callClass = MpiCallClass::Other;
     // Recorded yet or not; taken by whichever records it: the thread as the call returns, or
@@ -245,8 +252,14 @@ struct Call {
     Call(const char* n, MpiCallClass c)
         : m_outer(open(this, n, c)), m_seq(t_call.seq), m_cols(m_outer ? t_call.cols : m_scratch),
           comm(m_cols.comm), bytes(m_cols.bytes), recvBytes(m_cols.recvBytes),
-          request(m_cols.request), peer(m_cols.peer), tag(m_cols.tag), root(m_cols.root) {}
+          request(m_cols.request), peer(m_cols.peer), tag(m_cols.tag), root(m_cols.root) {
+        if (!m_outer) return;
+        m_canary = (m_seq * 0x9E3779B97F4A7C15ULL) ^ reinterpret_cast<uintptr_t>(&t_call) ^ 1;
+        t_call.canary = m_canary;
+        t_call.canaryAt = &m_canary;
+    }
     ~Call() {
+        m_canary = 0;
         if (!owner()) return;
         t_call.active = false;
         t_call.unmark();
@@ -266,6 +279,7 @@ struct Call {
 private:
     bool m_outer;
     uint64_t m_seq;
+    volatile uint64_t m_canary = 0;  // CallRecord::canary, while this handle's call is open
     CallColumns m_scratch;  // a nested call's, not recorded
     CallColumns& m_cols;
 
@@ -276,12 +290,27 @@ public:
 private:
     bool owner() const { return m_outer && t_call.active && t_call.seq == m_seq; }
 
+    // Whether the open call was left, seen from a new call at `self`. The stack grows down: a
+    // call inside the open one (the implementation calling its own public functions, a signal
+    // handler's) is below its frame, whose canary is still there; a new call at or above that
+    // frame is outside it, unless it runs on an alternate signal stack (a handler's, which may
+    // lie above). A call below a frame whose canary was overwritten comes after the program
+    // left the open call and went deeper again.
+    static bool abandoned(const void* self) {
+        if (self == t_call.frame) return true;
+        if (self > t_call.frame) {
+            stack_t ss{};
+            return !(sigaltstack(nullptr, &ss) == 0 && (ss.ss_flags & SS_ONSTACK));
+        }
+        return !t_call.frameLive();
+    }
+
     // Whether the call at `self` is the thread's outermost (and then opens the record).
     static bool open(const void* self, const char* n, MpiCallClass c) {
-        if (t_call.active && self >= t_call.frame) {
-            // The open call's frame is gone (the stack grows down: this one is not inside it):
-            // the program left it with siglongjmp. It is dropped, never recorded; before, every
-            // later call of the thread counted as nested and was lost.
+        if (t_call.active && abandoned(self)) {
+            // The open call's frame is gone: the program left it with siglongjmp. It is
+            // dropped, never recorded; before, every later call of the thread counted as nested
+            // in it and was lost.
             t_call.active = false;
             t_call.unmark();
             t_call.on.store(false);
@@ -295,6 +324,7 @@ private:
         t_call.cols = CallColumns{};
         t_call.on.store(false, std::memory_order_relaxed);
         t_call.marked = false;
+        t_call.canaryAt = nullptr;  // set by the handle once it is built
         const ModuleEventApi* a = api();
         if (!a || !a->recording()) return true;
         t_call.start = capture::nowNs();
@@ -309,6 +339,9 @@ private:
 
 bool finishOpenCall(void* context, int64_t tid, int64_t, int64_t now) {
     CallRecord* r = static_cast<CallRecord*>(context);
+    // A call the program left with siglongjmp, its frame since overwritten, is not one the
+    // rank was still in.
+    if (!r->frameLive()) return false;
     return r->on.exchange(false) && r->emit(tid, now);
 }
 

@@ -173,7 +173,7 @@ TEST(GroupSignal, AWorkerToldToStopWithAnotherSignalFinishesItsSave) {
     CaptureDir dir;
     const std::vector<std::string> program = {
         "/bin/sh", "-c",
-        "( trap 'echo worker saving; sleep 0.5; echo worker saved; exit 0' USR1; "
+        "( trap 'echo worker saving; sleep 5.5; echo worker saved; exit 0' USR1; "
         "while :; do sleep 0.1; done ) & w=$!; "
         "trap 'kill -USR1 $w; exit 0' TERM; while :; do sleep 0.1; done"};
     std::string out;
@@ -183,6 +183,52 @@ TEST(GroupSignal, AWorkerToldToStopWithAnotherSignalFinishesItsSave) {
     EXPECT_EQ(exitCodeOf(st), 0) << out;
     EXPECT_NE(out.find("worker saved"), std::string::npos) << out;
     EXPECT_EQ(out.find("Terminated"), std::string::npos) << out;
+}
+
+// The same when the worker has the signal blocked as the first process ends (a critical
+// section): the signal waits, and the worker was sent SIGTERM and killed before its save.
+TEST(GroupSignal, AWorkerToldWhileItBlocksTheSignalIsLeftToFinish) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGTERM), "0.3", "0",
+                                              "teller"};
+    for (int run = 0; run < 3; ++run) {
+        std::string out;
+        const int st = runAsGroup(profiled(dir, "teller" + std::to_string(run) + ".rep", program),
+                                  {{1000, SIGTERM, false}}, &out);
+        EXPECT_EQ(exitCodeOf(st), 0) << out;
+        EXPECT_NE(out.find("worker saved"), std::string::npos) << "run " << run << ": " << out;
+    }
+}
+
+// A stop the first process handled, after which it ended normally (a REPL's KeyboardInterrupt,
+// a script's trap): what it left running runs on, as after a normal end (its background job
+// was killed by the stop it had handled).
+TEST(GroupSignal, AHandledStopIsNotSentToTheRestWhenTheFirstProcessEndsNormally) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {
+        "/bin/sh", "-c",
+        "(sleep 1.5; echo background done) & trap 'echo handled' TERM; i=0; "
+        "while [ $i -lt 10 ]; do sleep 0.1; i=$((i+1)); done; exit 0"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{500, SIGTERM, false}}, &out)), 0) << out;
+    ASSERT_NE(out.find("background done"), std::string::npos) << "without the profiler: " << out;
+    const int st = runAsGroup(profiled(dir, "handled.rep", program), {{700, SIGTERM, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 0) << out;
+    EXPECT_NE(out.find("handled"), std::string::npos) << out;
+    EXPECT_NE(out.find("background done"), std::string::npos) << out;
+}
+
+// Two stops 100 ms apart to a program that handles them reach it twice, as without the
+// profiler (the second was taken as the same stop sent twice, as `timeout` sends it).
+TEST(GroupSignal, TwoCloseStopsReachAProgramThatHandlesThemTwice) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGINT), "2.5", "0"};
+    std::string out;
+    ASSERT_EQ(exitCodeOf(runAsGroup(program, {{1000, SIGINT, false}, {100, SIGINT, false}}, &out)), 2) << out;
+    const int st =
+        runAsGroup(profiled(dir, "close.rep", program), {{1200, SIGINT, false}, {100, SIGINT, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 2) << out;
+    EXPECT_NE(out.find("INT counts: 2"), std::string::npos) << out;
 }
 
 // SIGUSR1, SIGUSR2 and SIGALRM are sent on to the first process; sent to the whole group from

@@ -352,6 +352,22 @@ TEST(MpiCapture, CallLeftWithSiglongjmpChangesNothingAndLaterCallsAreRecorded) {
     }
 }
 
+// A thread blocked in MPI_Recv whose signal handler, on an alternate stack above the thread's,
+// calls MPI: the receive is recorded (the handler's call was taken as proof the receive had
+// been left, and the receive went unrecorded); the handler's call, made inside it, is not.
+TEST(MpiCapture, AnMpiCallInAHandlerOnAnAlternateStackLeavesTheBlockedCallRecorded) {
+    REQUIRE_MPI();
+    CaptureDir dir;
+    const std::string out = dir.file("alt.rep");
+    ASSERT_EQ(profile(out, {"-t", "mpi", "-s", "none"}, cat(mpirun(1), {client("mpi_altstack")})), 0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    auto recvs = events(*r, EventKind::Mpi, "MPI_Recv");
+    ASSERT_EQ(recvs.size(), 1u);
+    EXPECT_GT(recvs[0].end - recvs[0].start, 300'000'000);  // blocked about 400 ms
+    EXPECT_EQ(events(*r, EventKind::Mpi, "MPI_Iprobe").size(), 0u);
+}
+
 // MPI reached through a library the program loads with dlopen(RTLD_LOCAL), as Python loads
 // mpi4py: libmpi is outside the global scope, where RTLD_NEXT looks for PMPI_ functions.
 TEST(MpiCapture, MpiInALibraryLoadedWithRtldLocalIsTraced) {

@@ -1,7 +1,7 @@
 // Test client: counts the deliveries of one signal to a handler of its own, in itself and in
 // CHILDREN forked children, for SECONDS, and prints "<SIG> counts: <parent> <child>...".
 // Exits with the highest count (99: its handler did not read back as it set it).
-//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor|sigwait]
+//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor|teller|sigwait]
 // sigaction: SA_SIGINFO handler; signal: signal(2)'s plain handler; oneshot: SA_RESETHAND (the
 // second delivery ends the process by the default action; after the first, sigaction must
 // read back SIG_DFL with the flags kept: 98 otherwise).
@@ -10,6 +10,9 @@
 // race: a thread switches between the handler and SIG_IGN while the main thread raises it, for
 // SECONDS (exit 0: no crash). vfork-oneshot: a vfork child has its SA_RESETHAND handler run;
 // the parent's stays (exit 1: the parent's own delivery ran it).
+// teller: a supervisor that, on the signal, tells its one worker to save with SIGUSR1 and ends at
+// once; the worker runs with SIGUSR1 and the signal blocked in 200 ms critical sections, saves
+// for SECONDS, prints "worker saved" and exits 0.
 // sigwait: no handler; the signal is blocked and taken with sigtimedwait (a server's signal
 // thread), in each process.
 // supervisor: CHILDREN workers keep the default disposition and wait for their supervisor
@@ -215,6 +218,35 @@ int supervise(int sig, double seconds, int children) {
     return allFinished ? 0 : 1;
 }
 
+volatile sig_atomic_t g_save = 0;
+void onSave(int) { g_save = 1; }
+
+int teller(int sig, double seconds) {
+    const pid_t worker = fork();
+    if (worker == 0) {
+        signal(SIGUSR1, onSave);
+        sigset_t critical;
+        sigemptyset(&critical);
+        sigaddset(&critical, SIGUSR1);
+        sigaddset(&critical, sig);
+        for (;;) {
+            sigprocmask(SIG_BLOCK, &critical, nullptr);
+            usleep(200000);
+            sigprocmask(SIG_UNBLOCK, &critical, nullptr);
+            if (g_save) {
+                waitSeconds(seconds);
+                std::printf("worker saved\n");
+                std::fflush(stdout);
+                _exit(0);
+            }
+        }
+    }
+    signal(sig, plainHandler);
+    while (!g_count) pause();
+    kill(worker, SIGUSR1);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -227,6 +259,7 @@ int main(int argc, char** argv) {
     const int children = argc > 3 ? std::atoi(argv[3]) : 0;
     const std::string how = argc > 4 ? argv[4] : "sigaction";
     if (how == "supervisor") return supervise(sig, seconds, children);
+    if (how == "teller") return teller(sig, seconds);
     if (const int r = special(sig, seconds, how); r >= 0) return r;
     if (how == "sigwait") {
         g_waitForIt = true;

@@ -1,6 +1,6 @@
 /* An MPI program that leaves a blocked call with siglongjmp, as a SIGALRM timeout around a
  * receive that never matches does (tests/capture/MpiCaptureTest.cpp). Then it makes one more
- * MPI call, deep in the stack where the receive's frame was, and exits with 3.
+ * MPI call, from deeper in the stack than the receive's frame was, and exits with 3.
  * Under -t mpi the module's record of the receive pointed at the abandoned frame: the
  * program crashed in exit() (SIGSEGV), and every later call of the thread went unrecorded. */
 #include <mpi.h>
@@ -15,6 +15,13 @@ static sigjmp_buf g_timeout;
 static void onAlarm(int sig) {
     (void)sig;
     siglongjmp(g_timeout, 1);
+}
+
+/* The next MPI call, from deeper than the receive was (its frames cover the receive's). */
+__attribute__((noinline)) static int barrierFrom(int depth) {
+    volatile char pad[512];
+    memset((char*)pad, depth, sizeof pad);
+    return depth > 0 ? barrierFrom(depth - 1) + pad[0] : MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* Writes over the stack below main, where the receive's frame was. */
@@ -37,7 +44,7 @@ int main(int argc, char** argv) {
     }
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Barrier(MPI_COMM_WORLD);
+    barrierFrom(6);
     printf("deep: %ld, size %d\n", deep(8), size);
     fflush(stdout);
     exit(3);
