@@ -10,7 +10,7 @@
 // the profiler had it or later, does not get it again.
 //
 // How: a file in the arena directory (a tmpfs where there is one), made by the launcher,
-// kSlots entries of 64 bytes, the entry of pid P at (P % kSlots). A process maps the page of
+// kSlots entries of 128 bytes, the entry of pid P at (P % kSlots). A process maps the page of
 // its entry when the program first installs a handler for one of kBoardSignals, claims it
 // (writes its pid), and the module's trampoline in front of the program's handler stores the
 // delivery time. Two live processes whose pids share an entry: the later owns it, the earlier
@@ -41,6 +41,10 @@ struct SignalBoardEntry {
     // By index in kBoardSignals: capture::nowNs() when a handler of the program last began
     // running for it, 0 if never; its two low bits say where that one came from (below).
     int64_t deliveredNs[kBoardSignalCount];
+    // By index: who sent that one (si_pid, for a copy sent with kill()), written before its
+    // time. A copy from the sender that signalled the profiler is the group's; one from a
+    // process of the program (a child notifying its parent with SIGUSR1 every 20 ms) is not.
+    int32_t senderPid[kBoardSignalCount];
 };
 // Where a delivery came from, in deliveredNs's two low bits (a time 3 ns off is no matter):
 // only a copy sent with kill() by someone other than the launcher shows that a signal the
@@ -50,8 +54,8 @@ struct SignalBoardEntry {
 inline constexpr int64_t kDeliveryFromLauncher = 1;  // sent on by the launcher
 inline constexpr int64_t kDeliveryNotKill = 2;       // raised by the kernel (a timer, a terminal)
 inline constexpr int64_t kDeliveryHow = 3;
-static_assert(sizeof(SignalBoardEntry) <= 64);
-inline constexpr uint64_t kSignalBoardEntryBytes = 64;
+static_assert(sizeof(SignalBoardEntry) <= 128);
+inline constexpr uint64_t kSignalBoardEntryBytes = 128;
 inline constexpr uint64_t kSignalBoardBytes = kSignalBoardSlots * kSignalBoardEntryBytes;
 
 inline uint64_t signalBoardOffset(int64_t pid) {

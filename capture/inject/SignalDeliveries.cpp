@@ -110,6 +110,7 @@ void noteSignalDelivered(int sig, const siginfo_t* info) {
     const int64_t how = !sent ? capture::kDeliveryNotKill
                         : g_launcher > 0 && info->si_pid == g_launcher ? capture::kDeliveryFromLauncher
                                                                       : 0;
+    __atomic_store_n(&e->senderPid[i], sent ? static_cast<int32_t>(info->si_pid) : 0, __ATOMIC_RELAXED);
     __atomic_store_n(&e->deliveredNs[i], (capture::nowNs() & ~capture::kDeliveryHow) | how,
                      __ATOMIC_RELEASE);
 }

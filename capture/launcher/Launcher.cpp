@@ -71,6 +71,7 @@ volatile sig_atomic_t g_rangeEnded = 0;
 volatile sig_atomic_t g_stopCount = 0;
 // When the latest stop signal came (nowNs()), for the signal board (SignalBoardReader.h).
 std::atomic<int64_t> g_stopAtNs{0};
+std::atomic<int64_t> g_stopSender{0};  // who sent it (si_pid of a kill()), 0 unknown
 static_assert(std::atomic<int64_t>::is_always_lock_free, "used in a signal handler");
 // What became of the signals the handlers below did not act on, a bit per signal, for the wait
 // to report once each (sayCaughtSignals).
@@ -126,6 +127,7 @@ void onStopSignal(int sig, siginfo_t* info, void*) {
     // the profiler leads the terminal's session (ssh -t host sightline ..., tmux new
     // 'sightline ...', xterm -e): the kernel sends that to the session leader alone.
     g_stopFromTerminal = info && info->si_code == SI_KERNEL && !(sig == SIGHUP && g_sessionLeader);
+    g_stopSender.store(sentWithKill(info) ? info->si_pid : 0);
     g_stopAtNs.store(nowNs());
     g_stopSignal = sig;
     g_stopCount = g_stopCount + 1;
@@ -144,6 +146,7 @@ std::vector<int> otherFatalSignals() {
 // send on to the program's first process unless it had it (SignalBoard.h), by board index:
 // when the profiler had it (nowNs()), 0 for none.
 std::atomic<int64_t> g_heldSince[kBoardSignalCount];
+std::atomic<int64_t> g_heldSender[kBoardSignalCount];  // who sent each (si_pid)
 volatile sig_atomic_t g_holdingSignals = 0;  // while the wait for the tree can send them on
 void onOtherSignal(int sig, siginfo_t* info, void*) {
     // From the program, it reached the program too (the profiler was killed by it before, and
@@ -160,6 +163,7 @@ void onOtherSignal(int sig, siginfo_t* info, void*) {
         noteSignal(g_fromProgram, sig);
     } else if (userSent && g_programRoot > 0 && info->si_code == SI_USER && g_holdingSignals &&
                boardIndex >= kBoardStopSignalCount) {
+        g_heldSender[boardIndex].store(info->si_pid);
         g_heldSince[boardIndex].store(nowNs());
         noteSignal(g_sentOn, sig);
     } else if (userSent && g_programRoot > 0) {
@@ -488,6 +492,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
     // outside, or passed on by its parent).
     int restSignal = 0;        // sent on to the first process; the rest get it when it ends
     int64_t restSinceNs = 0;   // when the profiler had that one
+    int64_t restSender = 0;    // and from whom
     // The processes sent a stop, which have 5 s to end once the first process has; those that
     // had it or were told to stop by it are waited for as the first process is (a worker's
     // save takes what it takes: a review found one SIGKILLed mid-save).
@@ -506,7 +511,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             (firstOnly ? "'s first process (to the processes it leaves running when it ends)" : "") +
             "; " + what);
         const SignalSendOn done =
-            sendOnSignal(board, sig, g_stopAtNs.load(),
+            sendOnSignal(board, sig, g_stopAtNs.load(), g_stopSender.load(),
                          firstOnly ? std::vector<int64_t>{child} : descendantsOf(getpid()));
         if (done.spared)
             say("the program had " + signalName(sig) + " already (sent to its whole process group): " +
@@ -514,6 +519,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
                 " not sent a second one");
         restSignal = firstOnly ? sig : 0;
         restSinceNs = g_stopAtNs.load();
+        restSender = g_stopSender.load();
         if (!firstOnly) stopSentTo = done.sentTo;
     };
     // The first process ended after a stop sent on to it: its processes still running have it
@@ -531,7 +537,7 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
             return;
         }
         const SignalSendOn done =
-            sendOnSignal(board, sig, restSinceNs, descendantsOf(getpid()), /*toldCounts=*/true);
+            sendOnSignal(board, sig, restSinceNs, restSender, descendantsOf(getpid()), /*toldCounts=*/true);
         stopSentTo = done.sentTo;
         if (!done.sentTo.empty())
             say("the program's first process ended: " + signalName(sig) + " sent on to the " +
@@ -544,7 +550,8 @@ Launcher::TreeWait Launcher::waitForTree(pid_t child, int64_t startMono,
         for (int i = kBoardStopSignalCount; i < kBoardSignalCount; ++i) {
             const int64_t since = g_heldSince[i].exchange(0);
             if (since != 0 && g_programRoot > 0)
-                sendOnSignal(board, kBoardSignals[i], since, {static_cast<int64_t>(g_programRoot)});
+                sendOnSignal(board, kBoardSignals[i], since, g_heldSender[i].load(),
+                             {static_cast<int64_t>(g_programRoot)});
         }
     };
     const int64_t durationEnd =
@@ -946,6 +953,7 @@ Result<ProfileResult> Launcher::run() {
     g_sessionLeader = getsid(0) == getpid();
     g_stopCount = 0;
     g_stopAtNs = 0;
+    g_stopSender = 0;
     g_fromProgram = 0;
     g_sentOn = 0;
     g_ignored = 0;

@@ -50,14 +50,20 @@ SignalBoardReader::~SignalBoardReader() {
     ::unlink(m_path.c_str());
 }
 
-bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from) const {
+bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from,
+                                       int64_t sender) const {
     const int i = signalBoardIndex(sig);
     if (m_fd < 0 || i < 0 || pid <= 0) return false;
     SignalBoardEntry e{};
     if (::pread(m_fd, &e, sizeof e, static_cast<off_t>(signalBoardOffset(pid))) != sizeof e) return false;
     const int64_t at = e.deliveredNs[i];
-    return e.pid == pid && at != 0 && (at & ~kDeliveryHow) >= (sinceNs & ~kDeliveryHow) &&
-           (from == From::Anyone || (at & kDeliveryHow) == 0);
+    if (e.pid != pid || at == 0 || (at & ~kDeliveryHow) < (sinceNs & ~kDeliveryHow)) return false;
+    switch (from) {
+        case From::Anyone: return true;
+        case From::AnotherSender: return (at & kDeliveryHow) == 0;
+        case From::TheSender: return (at & kDeliveryHow) == 0 && sender > 0 && e.senderPid[i] == sender;
+    }
+    return false;
 }
 
 bool signalPending(int64_t pid, int sig) {
@@ -77,7 +83,7 @@ bool signalPending(int64_t pid, int sig) {
     return pending;
 }
 
-SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
+SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs, int64_t sender,
                           const std::vector<int64_t>& pids, bool toldCounts) {
     const int64_t wait = receivedNs + kSettleNs - nowNs();
     if (wait > 0) {
@@ -87,7 +93,9 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
     }
     const int64_t since = receivedNs - kSameSignalNs;
     const auto had = [&](int64_t pid) {
-        if (board.deliveredSince(pid, sig, since, SignalBoardReader::From::AnotherSender)) return true;
+        if (sender > 0 ? board.deliveredSince(pid, sig, since, SignalBoardReader::From::TheSender, sender)
+                       : board.deliveredSince(pid, sig, since, SignalBoardReader::From::AnotherSender))
+            return true;
         if (toldCounts)
             for (int other : kBoardSignals)
                 if (board.deliveredSince(pid, other, receivedNs, SignalBoardReader::From::AnotherSender))

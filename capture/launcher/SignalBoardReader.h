@@ -10,7 +10,7 @@ namespace sl::capture {
 
 class SignalBoardReader {
 public:
-    // Makes <dir>/signals.board (sparse: 4 MiB of address, no memory until a process claims
+    // Makes <dir>/signals.board (sparse: 8 MiB of address, no memory until a process claims
     // its entry). Without it (ok() false) every process is sent the signal, as before.
     explicit SignalBoardReader(const std::string& dir);
     ~SignalBoardReader();
@@ -20,8 +20,9 @@ public:
     // Whether a handler of `pid`'s program began running for `sig` at `sinceNs` or later
     // (capture::nowNs()); false for a process that never claimed its entry. From::AnotherSender:
     // only a copy sent with kill() by another process than the launcher (SignalBoard.h).
-    enum class From { Anyone, AnotherSender };
-    bool deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from) const;
+    // From::TheSender: only a copy that `sender` sent with kill().
+    enum class From { Anyone, AnotherSender, TheSender };
+    bool deliveredSince(int64_t pid, int sig, int64_t sinceNs, From from, int64_t sender = 0) const;
 
 private:
     std::string m_path;
@@ -49,7 +50,10 @@ struct SignalSendOn {
 // `toldCounts`: a process that had any signal of the board sent to it since `receivedNs` is
 // spared too (the first process, ending, told its workers to stop in a way of its own: a
 // SIGUSR1 to save and exit; a SIGTERM of ours then cut the save short).
-SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs,
+// `sender`: who sent it to the profiler (si_pid; 0 unknown): only a copy from the same sender is
+// the group's (a process of the program signalling the first process with the same signal made
+// an outside copy look had).
+SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs, int64_t sender,
                           const std::vector<int64_t>& pids, bool toldCounts = false);
 
 // Whether `pid`'s handler ran for `sig` (from anyone) since the profiler had it at

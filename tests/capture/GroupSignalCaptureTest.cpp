@@ -274,6 +274,20 @@ TEST(GroupSignal, TwoUsr1ToTheProfilerCloseTogetherReachTheProgramTwice) {
     EXPECT_NE(out.find("USR1 counts: 2"), std::string::npos) << out;
 }
 
+// A process of the program signalling the first process with the same signal (a child
+// notifying its parent every 20 ms) is not the sender of the profiler's copy: the outside
+// copies still arrive (each was taken as the group's, and none reached the program).
+TEST(GroupSignal, TheProgramsOwnSignalsDoNotHideTheOnesFromOutside) {
+    CaptureDir dir;
+    const std::vector<std::string> program = {client("signal_count"), std::to_string(SIGUSR1), "2.5", "0",
+                                              "notified"};
+    std::string out;
+    const int st = runAsGroup(profiled(dir, "notified.rep", program),
+                              {{1000, SIGUSR1, false}, {400, SIGUSR1, false}, {400, SIGUSR1, false}}, &out);
+    EXPECT_EQ(exitCodeOf(st), 3) << out;
+    EXPECT_NE(out.find("USR1 outside: 3"), std::string::npos) << out;
+}
+
 // `timeout` signals its child and then its group, microseconds apart. Without the profiler the
 // program is that child and has two copies, usually merged into one delivery (mpirun takes
 // two as "quit now" and skips its clean-up). With the profiler, the program has the group's

@@ -1,7 +1,7 @@
 // Test client: counts the deliveries of one signal to a handler of its own, in itself and in
 // CHILDREN forked children, for SECONDS, and prints "<SIG> counts: <parent> <child>...".
 // Exits with the highest count (99: its handler did not read back as it set it).
-//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor|teller|sigwait]
+//   signal_count SIGNUM SECONDS [CHILDREN] [sigaction|signal|oneshot|siginfo-dfl|siginfo-ign|race|vfork-oneshot|supervisor|teller|sigwait|notified]
 // sigaction: SA_SIGINFO handler; signal: signal(2)'s plain handler; oneshot: SA_RESETHAND (the
 // second delivery ends the process by the default action; after the first, sigaction must
 // read back SIG_DFL with the flags kept: 98 otherwise).
@@ -13,6 +13,8 @@
 // teller: a supervisor that, on the signal, tells its one worker to save with SIGUSR1 and ends at
 // once; the worker runs with SIGUSR1 and the signal blocked in 200 ms critical sections, saves
 // for SECONDS, prints "worker saved" and exits 0.
+// notified: a child sends the signal to this process every 20 ms for SECONDS; only the copies
+// from others are counted: "<SIG> outside: N".
 // sigwait: no handler; the signal is blocked and taken with sigtimedwait (a server's signal
 // thread), in each process.
 // supervisor: CHILDREN workers keep the default disposition and wait for their supervisor
@@ -221,6 +223,34 @@ int supervise(int sig, double seconds, int children) {
 volatile sig_atomic_t g_save = 0;
 void onSave(int) { g_save = 1; }
 
+volatile pid_t g_notifier = 0;
+void countOutside(int, siginfo_t* info, void*) {
+    if (info->si_pid != g_notifier) g_count = g_count + 1;
+}
+
+int notified(int sig, double seconds) {
+    struct sigaction sa {};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = countOutside;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(sig, &sa, nullptr);
+    const pid_t child = fork();
+    if (child == 0) {
+        signal(sig, SIG_IGN);
+        for (int i = 0; i < static_cast<int>(seconds * 50); ++i) {
+            usleep(20000);
+            kill(getppid(), sig);
+        }
+        _exit(0);
+    }
+    g_notifier = child;
+    waitSeconds(seconds + 0.3);
+    waitpid(child, nullptr, 0);
+    std::printf("%s outside: %d\n", sigabbrev_np(sig), static_cast<int>(g_count));
+    std::fflush(stdout);
+    return g_count;
+}
+
 int teller(int sig, double seconds) {
     const pid_t worker = fork();
     if (worker == 0) {
@@ -260,6 +290,7 @@ int main(int argc, char** argv) {
     const std::string how = argc > 4 ? argv[4] : "sigaction";
     if (how == "supervisor") return supervise(sig, seconds, children);
     if (how == "teller") return teller(sig, seconds);
+    if (how == "notified") return notified(sig, seconds);
     if (const int r = special(sig, seconds, how); r >= 0) return r;
     if (how == "sigwait") {
         g_waitForIt = true;
