@@ -76,9 +76,9 @@ bool install(int sig, const std::string& how) {
 bool g_waitForIt = false;
 sigset_t g_waited;
 
-void waitSeconds(double seconds);
-void waitCounting(double seconds) {
-    struct timespec now {}, end {};
+// CLOCK_MONOTONIC `seconds` from now.
+struct timespec deadlineIn(double seconds) {
+    struct timespec end {};
     clock_gettime(CLOCK_MONOTONIC, &end);
     end.tv_sec += static_cast<time_t>(seconds);
     end.tv_nsec += static_cast<long>((seconds - static_cast<double>(static_cast<time_t>(seconds))) * 1e9);
@@ -86,6 +86,12 @@ void waitCounting(double seconds) {
         end.tv_sec += 1;
         end.tv_nsec -= 1000000000L;
     }
+    return end;
+}
+
+void waitCounting(double seconds) {
+    const struct timespec end = deadlineIn(seconds);
+    struct timespec now {};
     for (;;) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         long long left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
@@ -97,14 +103,7 @@ void waitCounting(double seconds) {
 
 void waitSeconds(double seconds) {
     if (g_waitForIt) return waitCounting(seconds);
-    struct timespec end {};
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    end.tv_sec += static_cast<time_t>(seconds);
-    end.tv_nsec += static_cast<long>((seconds - static_cast<double>(static_cast<time_t>(seconds))) * 1e9);
-    if (end.tv_nsec >= 1000000000L) {
-        end.tv_sec += 1;
-        end.tv_nsec -= 1000000000L;
-    }
+    const struct timespec end = deadlineIn(seconds);
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, nullptr) != 0) {
     }
 }
