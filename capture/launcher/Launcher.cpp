@@ -958,6 +958,7 @@ Result<ProfileResult> Launcher::run() {
     g_sentOn = 0;
     g_ignored = 0;
     for (auto& since : g_heldSince) since = 0;
+    for (auto& sender : g_heldSender) sender = 0;
     g_rangeEnded = 0;
     WakePipe wake;  // before the handlers that write to it
     SignalHandlers stops({SIGINT, SIGTERM, SIGHUP, SIGQUIT}, onStopSignal,
@@ -1241,9 +1242,9 @@ Result<ProfileResult> Launcher::run() {
         in.workingDirectory = workingDirectory;
         in.exits = std::move(tw.exits);
         in.sampler = m_o.cpuMetrics ? &sampler : nullptr;
-    #if SIGHTLINE_HAVE_CUDA_REPORT
+#if SIGHTLINE_HAVE_CUDA_REPORT
         in.cuda = &cudaSession;
-    #endif
+#endif
         in.sched = schedProblem.empty() && m_o.contextSwitches ? &sched : nullptr;
         in.schedProblem = schedProblem;
         in.cpuSampler = sampled ? &cpuSampler : nullptr;

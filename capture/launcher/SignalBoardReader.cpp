@@ -66,21 +66,20 @@ bool SignalBoardReader::deliveredSince(int64_t pid, int sig, int64_t sinceNs, Fr
     return false;
 }
 
-bool signalPending(int64_t pid, int sig) {
+uint64_t pendingSignals(int64_t pid) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%lld/status", static_cast<long long>(pid));
     FILE* f = std::fopen(path, "re");
-    if (!f) return false;
+    if (!f) return 0;
     char line[256];
-    bool pending = false;
+    uint64_t mask = 0;
     while (std::fgets(line, sizeof line, f)) {
         if (std::strncmp(line, "ShdPnd:", 7) != 0) continue;
-        const unsigned long long mask = std::strtoull(line + 7, nullptr, 16);
-        pending = sig > 0 && sig <= 64 && (mask >> (sig - 1)) & 1ULL;
+        mask = std::strtoull(line + 7, nullptr, 16);
         break;
     }
     std::fclose(f);
-    return pending;
+    return mask;
 }
 
 SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t receivedNs, int64_t sender,
@@ -107,16 +106,14 @@ SignalSendOn sendOnSignal(const SignalBoardReader& board, int sig, int64_t recei
     // then has its handler's note a few microseconds later.
     // Told to stop with another board signal that waits to be delivered (blocked in a critical
     // section, or not scheduled yet) counts as told (a review found such a worker killed).
-    const auto pending = [&](int64_t pid) {
-        if (signalPending(pid, sig)) return true;
-        if (toldCounts)
-            for (int other : kBoardSignals)  // not SIGALRM: an interval timer's is pending too
-                if (other != sig && other != SIGALRM && signalPending(pid, other)) return true;
-        return false;
-    };
+    uint64_t watched = 1ULL << (sig - 1);
+    if (toldCounts)
+        for (int other : kBoardSignals)  // not SIGALRM: an interval timer's is pending too
+            if (other != SIGALRM) watched |= 1ULL << (other - 1);
     std::unordered_set<int64_t> hadIt;
-    for (int64_t pid : pids)
-        if (board.ok() && (had(pid) || pending(pid) || had(pid))) hadIt.insert(pid);
+    if (board.ok())
+        for (int64_t pid : pids)
+            if (had(pid) || (pendingSignals(pid) & watched) || had(pid)) hadIt.insert(pid);
     // A process told to stop leaves its own children to its clean-up (a worker's `sleep` in its
     // save): they are spared with it.
     const auto underATold = [&](int64_t pid) {
@@ -146,9 +143,7 @@ bool programHandledAStop(const SignalBoardReader& board, int64_t receivedNs) {
     if (!board.ok()) return false;
     for (int64_t pid : descendantsOf(getpid()))
         for (int i = 0; i < kBoardStopSignalCount; ++i)
-            if (board.deliveredSince(pid, kBoardSignals[i], receivedNs - kSameSignalNs,
-                                     SignalBoardReader::From::Anyone))
-                return true;
+            if (handledStop(board, pid, kBoardSignals[i], receivedNs)) return true;
     return false;
 }
 

@@ -29,9 +29,9 @@ private:
     int m_fd = -1;
 };
 
-// Whether `sig` waits to be delivered to `pid` (/proc/<pid>/status: ShdPnd, the process's
-// queue, which kill() uses).
-bool signalPending(int64_t pid, int sig);
+// The signals waiting to be delivered to `pid`, one bit per signal (bit sig-1; 0 for a process
+// that is gone): /proc/<pid>/status's ShdPnd, the process's queue, which kill() uses.
+uint64_t pendingSignals(int64_t pid);
 
 // Sends `sig`, which the profiler had from outside, on to each of `pids` (processes of the
 // traced tree) that did not have it already: a signal sent to the whole group (`kill -- -PGID`,
