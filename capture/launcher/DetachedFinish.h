@@ -20,7 +20,7 @@
 // written, its messages go where the parent's went (or nowhere, if that is closed).
 #include <functional>
 
-#include "capture/launcher/Launcher.h"
+#include "capture/launcher/ProfileResult.h"
 #include "model/core/Result.h"
 
 namespace sl::capture {

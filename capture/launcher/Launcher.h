@@ -8,27 +8,21 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "capture/launcher/ProfileOptions.h"
+#include "capture/launcher/ProfileResult.h"
 #include "capture/launcher/ProgressChannel.h"
 #include "model/core/Result.h"
 
 namespace sl::capture {
 
-class WakePipe;
-class SignalBoardReader;
-
-struct ProfileResult {
-    int exitCode = 0;                  // the program's (128 + signal when it was killed)
-    // The signal that ended the program, when the profiler did not send it itself (--duration,
-    // a capture range's shutdown, a second Ctrl+C): the profiler then ends by it too, as the
-    // program would have without it (a shell prints "Segmentation fault" and stops a script).
-    int signal = 0;
-    std::vector<std::string> reports;  // files written
-};
+class PidService;
+class ProgramTree;
+struct ChildSetup;
+struct TreeWait;
 
 class Launcher {
 public:
@@ -58,31 +52,19 @@ private:
         bool cudaAvailable = false;
     };
     Result<Plan> preflight(const std::function<void(const std::string&)>& say);
+    // run()'s steps and what they hand on (defined in Launcher.cpp).
+    struct CaptureRun;
+    struct Recorders;
+    struct ChildPipes;
+    Result<std::vector<std::pair<std::string, std::string>>> programEnvironment(
+        const CaptureRun& cap, Recorders& rec, const PidService& pidService);
+    Status startProgram(CaptureRun& cap, Recorders& rec, const ChildSetup& setup, ChildPipes& pipes,
+                        ProgramTree& program, const std::function<void(const std::string&)>& say);
     Status addPythonHook(const Plan& plan, const std::string& sessionDir,
                          std::vector<std::pair<std::string, std::string>>& env);
 
-    struct TreeWait {
-        std::map<int64_t, std::pair<int64_t, int>> exits;  // pid -> (time, wait status)
-        int rootStatus = 0;
-        bool rootDone = false, detached = false;
-        bool killedByUs = false;  // the profiler ended the tree (duration, range end, SIGKILL)
-        bool rootKilledByUs = false;  // ... before the program's own process ended
-        int64_t captureEnd = INT64_MAX;  // when the capture stopped early (duration, Ctrl+C)
-        // A terminal's stop signal for a program that left the terminal's session: left
-        // running, and the profiler ends by that signal, as the program's parent would have.
-        int detachedBySignal = 0;
-        // A stop signal came from outside (not the terminal's): whoever sent it may kill the
-        // profiler next (mpirun, timeout -k), so the report is made out of its reach.
-        bool stoppedFromOutside = false;
-    };
-    // Reaps the tree until none is left (or --kill=none detaches), applying --duration,
-    // --kill, Ctrl+C and stop-shutdown; shows the live progress line on a terminal.
-    // `rangesDone` says whether the capture range's end should end the program now
-    // (stop-shutdown: the first end; repeat-shutdown:N: the N-th).
-    TreeWait waitForTree(pid_t child, int64_t startMono, const std::string& sessionDir,
-                         WakePipe& wake, const SignalBoardReader& board, bool shutdownAtRangeEnd,
-                         const std::function<bool()>& rangesDone,
-                         const std::function<void(const std::string&)>& say);
+    Result<ProfileResult> makeReports(CaptureRun& cap, Recorders& rec, TreeWait& tw,
+                                      const std::function<void(const std::string&)>& say);
 
     ProfileOptions m_o;
     ProgressChannel m_progress;
