@@ -153,6 +153,14 @@ void statusFields(const char* path, const char* const* keys, int64_t* values, in
 
 // In another PID namespace: this thread's tid and the one the launcher sees (the kernel's
 // records of the thread use that one), found once per thread.
+// The module's writer thread. It never opens a file: a descriptor it opened takes the lowest
+// free number, which the program's own thread may have just freed for itself (a shell's
+// `: </dev/null` closes 0 and dup2s its file onto it): the program's dup2 replaced our new
+// stream, whose header then went to the program's file (or failed, and the stream with every
+// block of that process was lost, one shell in 70 in a test), and our clean-up closed the
+// program's descriptor. On the program's own threads a file is made and moved to a high
+// number within one of its calls, so its numbering is as without us.
+thread_local bool t_isWriter SL_CAPTURE_TLS = false;
 thread_local int64_t t_nsTid SL_CAPTURE_TLS = 0;
 thread_local int64_t t_launcherTid SL_CAPTURE_TLS = 0;
 
@@ -303,6 +311,7 @@ struct SignalsHeld {
 // The deferred stream, made by the first block: in the arena directory when the process is
 // ending (the final flush), else in the session directory.
 void createDeferredStream() {
+    if (t_isWriter) return;  // a program thread makes it (handOver, shutdown)
     SignalsHeld held;
     if (!g_streamDeferred.exchange(false)) return;
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
@@ -358,6 +367,15 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     SignalsHeld held;
     long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return false;
+    // What the new descriptor names: another thread of the program may dup2 its own file onto
+    // that number meanwhile, which must then be neither written nor closed by us.
+    struct stat made {};
+    syscall(SYS_fstat, fd, &made);
+    const auto stillMade = [&] {
+        struct stat now {};
+        return syscall(SYS_fstat, fd, &now) == 0 && now.st_dev == made.st_dev &&
+               now.st_ino == made.st_ino;
+    };
     StreamHeader h{};
     std::memcpy(h.magic, kStreamMagic, 8);
     h.version = kStreamVersion;
@@ -367,21 +385,22 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     h.startUtcNs = startUtc;
     std::snprintf(h.module, sizeof h.module, "%s", g_module);
     if (fileSizeLimit() < sizeof h) {  // not even the header fits (SIGXFSZ)
-        syscall(SYS_close, fd);
+        if (stillMade()) syscall(SYS_close, fd);
         syscall(SYS_unlinkat, AT_FDCWD, path, 0);
         errno = EFBIG;
         return false;
     }
     // The header goes in through the descriptor just opened, before it is moved to a high
     // number a program may be taking over: a stream without its header is unreadable.
-    long n;
-    do {
-        n = syscall(SYS_write, fd, &h, sizeof h);
-    } while (n < 0 && errno == EINTR);
+    long n = -1;
+    errno = EAGAIN;  // taken by the program before its header: not ours; made again later
+    if (stillMade()) do {
+            n = syscall(SYS_write, fd, &h, sizeof h);
+        } while (n < 0 && errno == EINTR);
     if (n != static_cast<long>(sizeof h)) {
         // No room (a full disk): no stream rather than a bad one.
         const int err = n < 0 ? errno : ENOSPC;
-        syscall(SYS_close, fd);
+        if (stillMade()) syscall(SYS_close, fd);
         syscall(SYS_unlinkat, AT_FDCWD, path, 0);
         errno = err;
         return false;
@@ -606,6 +625,9 @@ void dropPool() {
 // in a signal handler that interrupted a thread holding the pool flag: buffers are then left
 // alone (the process is ending).
 void writeQueued(bool recycle = true) {
+    // The stream is still to be made (its creation failed for a while: no descriptor or room):
+    // the blocks wait for a program thread to make it rather than be lost.
+    if (t_isWriter && !g_stream.made() && g_streamDeferred.load()) return;
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
@@ -627,6 +649,7 @@ void writeQueued(bool recycle = true) {
 
 void* writerMain(void*) {
     detail::t_inTool = true;
+    t_isWriter = true;
     syscall(SYS_prctl, PR_SET_NAME, "sightline-io", 0, 0, 0);  // in top and gdb: ours
     g_writerTid.store(rawGettid(), std::memory_order_relaxed);
     {
@@ -636,9 +659,12 @@ void* writerMain(void*) {
         ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
     }
     while (true) {
-        if (g_queueLen.load(std::memory_order_acquire) == 0) {
+        const uint32_t queued = g_queueLen.load(std::memory_order_acquire);
+        const bool streamWaits = !g_stream.made() && g_streamDeferred.load();
+        if (queued == 0 || streamWaits) {
             if (g_writerStop.load(std::memory_order_acquire)) break;
-            futexWait(&g_queueLen, 0, 20 * 1000 * 1000);
+            futexWait(&g_queueLen, queued, 20 * 1000 * 1000);
+            continue;
         }
         writeQueued();
     }
@@ -680,6 +706,9 @@ void handOver(Buffer* b, bool startWriter = true) {
         freeBuffer(b);
         return;
     }
+    // The first block goes to the stream through the writer: the stream is made here, on the
+    // program's thread (t_isWriter).
+    if (!g_stream.made() && g_streamDeferred.load()) createDeferredStream();
     Buffer* head = g_queue.load(std::memory_order_relaxed);
     do {
         b->next = head;
@@ -1145,7 +1174,9 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
             sleepNs(1000000);
     }
     // Step 2: whatever is still queued (the writer never started or did not finish in time).
-    if (!g_writerDone.load(std::memory_order_acquire)) writeQueued(false);
+    // (What a writer left because the stream waited to be made is written here too: the writer
+    // has ended its loop.)
+    if (!g_writerDone.load(std::memory_order_acquire) || g_queueLen.load() > 0) writeQueued(false);
     // Step 3: the committed part of every thread's current buffer, and unreported drops.
     uint32_t gen = g_generation.load();
     for (ThreadState* t = g_registry.load(std::memory_order_acquire); t; t = t->nextAll) {

@@ -208,5 +208,38 @@ TEST(DeferredStream, KilledProcessKeepsEveryRecordOfItsGrownBuffer) {
     EXPECT_EQ(events(*r, EventKind::OsRuntime, "read").size(), static_cast<size_t>(kReads));
 }
 
+// The module's writer thread made the stream when the first buffer was handed over, and took the
+// lowest free descriptor number for it: the number a single-threaded program had just freed for
+// its next open() (4 runs of 20 failed, "open took 3"), or, in a shell's redirection, the number
+// it dup2'd its own file onto next, which replaced the stream: its header went nowhere and all
+// of the process's records with it (one `sh` loop in 70). The stream is made on the program's
+// thread now, within its call.
+TEST(DeferredStream, TheStreamNeverTakesTheNumberTheProgramFreed) {
+    constexpr int kRuns = 20, kReopens = 20000;
+    const std::string client = std::string(SIGHTLINE_CLIENTS) + "/lowest_fd";
+    for (int run = 0; run < kRuns; ++run) {
+        SCOPED_TRACE("run " + std::to_string(run));
+        CaptureDir session, arenas;
+        // 16 KiB buffers: the first is handed over, and the writer started, while the loop runs.
+        const auto [pid, status] =
+            runTraced(session, arenas, client + " " + std::to_string(kReopens) + " >/dev/null",
+                      {{"SIGHTLINE_BUFFER_KB", "16"}});
+        ASSERT_TRUE(WIFEXITED(status));
+        ASSERT_EQ(WEXITSTATUS(status), 0) << "the program's open() took another number than the one it freed";
+        const auto streams = SessionMerger::listStreams(session.path(), arenas.path());
+        // sh's, written at its end beside its arena, and the client's (sh execs it: two images
+        // of one pid), written while it ran, in the session directory.
+        ASSERT_EQ(streams.size(), 2u);
+        EXPECT_EQ(SessionMerger::listStreams(session.path()).size(), 1u);
+        ReportBuilder b;
+        SessionMerger m(b);
+        for (const auto& path : streams) ASSERT_TRUE(m.addStream(path));
+        m.finish(capture::nowNs());
+        auto r = b.finish();
+        ASSERT_TRUE(r);
+        EXPECT_EQ(events(*r, EventKind::OsRuntime, "open").size(), static_cast<size_t>(kReopens));
+    }
+}
+
 }  // namespace
 }  // namespace sl::test
