@@ -308,12 +308,39 @@ struct SignalsHeld {
     SignalsHeld& operator=(const SignalsHeld&) = delete;
 };
 
+// A program thread is making the deferred stream: the others (and the writer) wait for it, so
+// that no block finds the stream neither made nor to be made. (A thread making it holds its
+// signals: no handler of its own can wait for it.)
+std::atomic<bool> g_streamCreating{false};
+
+void makeDeferredStream();
+
 // The deferred stream, made by the first block: in the arena directory when the process is
-// ending (the final flush), else in the session directory.
+// ending (the final flush), else in the session directory. Returns once it is made, or failed,
+// by this thread or another.
 void createDeferredStream() {
     if (t_isWriter) return;  // a program thread makes it (handOver, shutdown)
-    SignalsHeld held;
-    if (!g_streamDeferred.exchange(false)) return;
+    bool idle = false;
+    if (g_streamCreating.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
+        {
+            SignalsHeld held;
+            if (g_streamDeferred.exchange(false)) makeDeferredStream();
+        }
+        const int err = errno;
+        g_streamCreating.store(false, std::memory_order_release);
+        errno = err;
+        return;
+    }
+    // Another thread makes it (bounded: it holds no lock we could be holding).
+    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
+}
+
+// Whether the stream is still to be made, or being made: a block must wait for it.
+bool streamToBeMade() {
+    return g_streamCreating.load(std::memory_order_acquire) || g_streamDeferred.load();
+}
+
+void makeDeferredStream() {
     const char* dir = g_shutdown.load() ? g_arenaDir : g_sessionDir;
     bool created = createStreamFile(dir, g_stem, g_streamStartMono, g_streamStartUtc);
     if (!created && (errno == EMFILE || errno == ENFILE)) {
@@ -336,7 +363,7 @@ void createDeferredStream() {
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
-    if (!g_stream.made() && g_streamDeferred.load()) {
+    if (!g_stream.made() && streamToBeMade()) {
         createDeferredStream();
         // No stream (no room, no rights, no descriptor): the arena says so, and the launcher
         // makes the stream from what its slots still hold.
@@ -625,9 +652,7 @@ void dropPool() {
 // in a signal handler that interrupted a thread holding the pool flag: buffers are then left
 // alone (the process is ending).
 void writeQueued(bool recycle = true) {
-    // The stream is still to be made (its creation failed for a while: no descriptor or room):
-    // the blocks wait for a program thread to make it rather than be lost.
-    if (t_isWriter && !g_stream.made() && g_streamDeferred.load()) return;
+    if (t_isWriter && streamToBeMade()) return;
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
@@ -659,9 +684,11 @@ void* writerMain(void*) {
         ProcessWriter::emitMeta(MetaKind::ThreadName, ints, 3, &name, 1);
     }
     while (true) {
+        // A stream still to be made (its creation failed for a while: no descriptor or room)
+        // waits for a program thread (its next hand-over, or the final flush): the blocks wait
+        // with it rather than be lost.
         const uint32_t queued = g_queueLen.load(std::memory_order_acquire);
-        const bool streamWaits = !g_stream.made() && g_streamDeferred.load();
-        if (queued == 0 || streamWaits) {
+        if (queued == 0 || streamToBeMade()) {
             if (g_writerStop.load(std::memory_order_acquire)) break;
             futexWait(&g_queueLen, queued, 20 * 1000 * 1000);
             continue;
@@ -708,7 +735,7 @@ void handOver(Buffer* b, bool startWriter = true) {
     }
     // The first block goes to the stream through the writer: the stream is made here, on the
     // program's thread (t_isWriter).
-    if (!g_stream.made() && g_streamDeferred.load()) createDeferredStream();
+    if (streamToBeMade()) createDeferredStream();
     Buffer* head = g_queue.load(std::memory_order_relaxed);
     do {
         b->next = head;
