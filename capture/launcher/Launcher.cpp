@@ -239,15 +239,24 @@ Result<Launcher::Plan> Launcher::preflight(const std::function<void(const std::s
         // The program's own MPI, where it shows (its launcher's name, the library it links):
         // the other implementation's module breaks every MPI call. Given, --mpi-impl is the
         // user's (a wrapper may be named like one launcher): then a warning only.
+        // Where the program says nothing (a script, python with mpi4py), the launcher that
+        // started this profiler as a rank does (mpiFlavorOfEnvironment).
         const std::string program = resolveProgram(m_o.command[0]);
-        if (const std::string flavor = mpiFlavorOf(program); !flavor.empty() && flavor != m_o.mpiImpl) {
+        std::string variable;
+        const std::string programFlavor = mpiFlavorOf(program);
+        const std::string flavor = !programFlavor.empty() ? programFlavor : mpiFlavorOfEnvironment(&variable);
+        if (!flavor.empty() && flavor != m_o.mpiImpl) {
             const std::string name = flavor == "mpich" ? "MPICH" : "Open MPI";
+            const std::string evidence =
+                !programFlavor.empty() ? program + " looks like " + name + "'s"
+                                       : "this rank was started by " + name + "'s launcher (" + variable + " set)";
             if (m_o.mpiImplGiven) {
-                say("warning: -t mpi --mpi-impl=" + m_o.mpiImpl + ": " + program + " looks like " + name +
-                    "'s; if it is, use --mpi-impl=" + flavor + " (the " + m_o.mpiImpl +
+                say("warning: -t mpi --mpi-impl=" + m_o.mpiImpl + ": " + evidence + "; if it runs " + name +
+                    ", use --mpi-impl=" + flavor + " (the " + m_o.mpiImpl +
                     " module breaks the other implementation's MPI calls)");
             } else {
-                say("-t mpi: " + program + " runs " + name + ": tracing it with --mpi-impl=" + flavor);
+                say("-t mpi: " + (!programFlavor.empty() ? program + " runs " + name : evidence) +
+                    ": tracing it with --mpi-impl=" + flavor);
                 m_o.mpiImpl = flavor;
             }
         }

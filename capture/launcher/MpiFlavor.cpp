@@ -92,4 +92,20 @@ std::string mpiFlavorOf(const std::string& programPath) {
     return {};
 }
 
+std::string mpiFlavorOfEnvironment(std::string* variable) {
+    const auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v;
+    };
+    if (set("OMPI_COMM_WORLD_RANK")) {
+        if (variable) *variable = "OMPI_COMM_WORLD_RANK";
+        return "openmpi";
+    }
+    if (set("PMI_RANK") && (set("PMI_FD") || set("PMI_PORT"))) {
+        if (variable) *variable = set("PMI_FD") ? "PMI_RANK and PMI_FD" : "PMI_RANK and PMI_PORT";
+        return "mpich";
+    }
+    return {};
+}
+
 }  // namespace sl::capture

@@ -212,9 +212,42 @@ TEST(MpiCapture, MpichProgramWithoutMpiImplIsTracedAsMpich) {
         {SIGHTLINE_CLI, "profile", "-t", "mpi", "--mpi-impl", "openmpi", "-d", "5", "-o", dir.file("wrong.rep"),
          client("mpi_counts_mpich")},
         &code);
-    const size_t warning = wrong.find("if it is, use --mpi-impl=mpich");
+    const size_t warning = wrong.find("if it runs MPICH, use --mpi-impl=mpich");
     EXPECT_NE(warning, std::string::npos) << wrong;
     EXPECT_LT(warning, wrong.find("capture running")) << wrong;
+}
+
+// A rank whose program says nothing about its MPI (python3 with mpi4py, a shell script; here a
+// shell that execs an MPICH client), started by MPICH's launcher: nsys's default --mpi-impl
+// (openmpi) broke every MPI call and MPICH aborted each rank. The launcher's variables
+// (PMI_RANK with PMI_FD) tell the profiler, which says so and takes MPICH's module.
+TEST(MpiCapture, AnMpichRankWhoseProgramSaysNothingIsTracedAsMpich) {
+    if (std::string(SIGHTLINE_MPIEXEC_MPICH).empty() || !fs::exists(client("mpi_counts_mpich")) ||
+        !fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so"))
+        GTEST_SKIP() << "MPICH tests: built without MPICH (Debian: mpich, libmpich-dev)";
+    CaptureDir dir;
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {SIGHTLINE_MPIEXEC_MPICH, "-launcher", "fork", "-n", "2", "/bin/sh", "-c", "\"$@\" 2>&1", "sh",
+         SIGHTLINE_CLI, "profile", "-t", "mpi", "-s", "none", "-o", dir.file("rank%q{PMI_RANK}"),
+         "/bin/sh", "-c", "exec \"$0\"", client("mpi_counts_mpich")},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    EXPECT_NE(text.find("started by MPICH's launcher (PMI_RANK and PMI_FD set): tracing it with "
+                        "--mpi-impl=mpich"),
+              std::string::npos)
+        << text;
+    for (const char* rank : {"rank0.rep", "rank1.rep"}) {
+        auto one = load(dir.file(rank));
+        ASSERT_TRUE(one) << rank;
+        int ranks = 0;
+        for (const auto& p : one->processes)
+            if (p.mpiRank >= 0) {
+                ++ranks;
+                EXPECT_EQ(p.mpiWorldSize, 2) << rank;
+            }
+        EXPECT_EQ(ranks, 1) << rank;
+    }
 }
 
 // One profiler per rank: each says which rank's its lines are (they interleave in one output).
