@@ -117,7 +117,8 @@ int64_t typeBytes(MPI_Datatype t) {
     if (!f || f(t, &size) != MPI_SUCCESS) return 0;
     return size;
 }
-int64_t bytesOf(int count, MPI_Datatype t) { return count > 0 ? count * typeBytes(t) : 0; }
+// `count` an int, or an MPI_Count of the MPI-4 large-count functions (MPI_Send_c, ...).
+int64_t bytesOf(int64_t count, MPI_Datatype t) { return count > 0 ? count * typeBytes(t) : 0; }
 int commSize(MPI_Comm c) {
     auto f = real<int (*)(MPI_Comm, int*)>(g_commSize, "PMPI_Comm_size");
     int n = 0;
@@ -130,8 +131,9 @@ int commRank(MPI_Comm c) {
     if (!f || f(c, &n) != MPI_SUCCESS) return -1;
     return n;
 }
-// Bytes of a v-collective's per-rank counts over the communicator's ranks.
-int64_t bytesOfCounts(const int* counts, MPI_Datatype t, MPI_Comm c) {
+// Bytes of a v-collective's per-rank counts over the communicator's ranks (ints, or MPI_Counts).
+template <class Count>
+int64_t bytesOfCounts(const Count* counts, MPI_Datatype t, MPI_Comm c) {
     if (!counts) return 0;
     int64_t n = 0;
     for (int i = 0, size = commSize(c); i < size; ++i) n += counts[i] > 0 ? counts[i] : 0;
@@ -400,21 +402,32 @@ SL_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
 }
 
 // ---- Point to point ----
-#define SL_SEND(NAME)                                                                            \
-    SL_EXPORT int MPI_##NAME(const void* buf, int count, MPI_Datatype t, int dest, int tag,      \
+// Each function that takes a count is defined twice where the header has MPI-4's large-count
+// functions (MPI_Send_c, with an MPI_Count): mpi4py 4 calls only those when the library has
+// them (MPICH 4, Open MPI 5), and every send, receive and collective of such a program was
+// missing from the report. The macros take the name and the count's type.
+#if MPI_VERSION >= 4
+#define SL_LARGE_COUNT(MACRO, NAME) MACRO(NAME##_c, MPI_Count)
+#else
+#define SL_LARGE_COUNT(MACRO, NAME)
+#endif
+#define SL_BOTH(MACRO, NAME) MACRO(NAME, int) SL_LARGE_COUNT(MACRO, NAME)
+
+#define SL_SEND(NAME, COUNT)                                                                     \
+    SL_EXPORT int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype t, int dest, int tag,    \
                              MPI_Comm comm) {                                                    \
         SL_PMPI(NAME);                                                                           \
         Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
         c.comm = handleBits(comm), c.peer = dest, c.tag = tag, c.bytes = bytesOf(count, t);      \
         return pmpi(buf, count, t, dest, tag, comm);                                             \
     }
-SL_SEND(Send)
-SL_SEND(Bsend)
-SL_SEND(Ssend)
-SL_SEND(Rsend)
+SL_BOTH(SL_SEND, Send)
+SL_BOTH(SL_SEND, Bsend)
+SL_BOTH(SL_SEND, Ssend)
+SL_BOTH(SL_SEND, Rsend)
 
-#define SL_ISEND(NAME)                                                                           \
-    SL_EXPORT int MPI_##NAME(const void* buf, int count, MPI_Datatype t, int dest, int tag,      \
+#define SL_ISEND(NAME, COUNT)                                                                    \
+    SL_EXPORT int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype t, int dest, int tag,    \
                              MPI_Comm comm, MPI_Request* req) {                                  \
         SL_PMPI(NAME);                                                                           \
         Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
@@ -423,71 +436,71 @@ SL_SEND(Rsend)
         if (req) c.request = handleBits(*req);                                                   \
         return r;                                                                                \
     }
-SL_ISEND(Isend)
-SL_ISEND(Ibsend)
-SL_ISEND(Issend)
-SL_ISEND(Irsend)
-SL_ISEND(Send_init)
-SL_ISEND(Bsend_init)
-SL_ISEND(Ssend_init)
-SL_ISEND(Rsend_init)
+SL_BOTH(SL_ISEND, Isend)
+SL_BOTH(SL_ISEND, Ibsend)
+SL_BOTH(SL_ISEND, Issend)
+SL_BOTH(SL_ISEND, Irsend)
+SL_BOTH(SL_ISEND, Send_init)
+SL_BOTH(SL_ISEND, Bsend_init)
+SL_BOTH(SL_ISEND, Ssend_init)
+SL_BOTH(SL_ISEND, Rsend_init)
 
-SL_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
-                       MPI_Status* status) {
-    SL_PMPI(Recv);
-    Call c("MPI_Recv", MpiCallClass::P2p);
-    // The source and size actually received come from the status: ours when the program
-    // ignores it (it sees no difference).
-    MPI_Status own;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
-    c.comm = handleBits(comm), c.peer = source, c.tag = tag;  // as asked, for one that never returns
-    int r = pmpi(buf, count, t, source, tag, comm, st);
-    c.peer = r == MPI_SUCCESS ? st->MPI_SOURCE : source;
-    c.tag = r == MPI_SUCCESS ? st->MPI_TAG : tag;
-    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(st, t) : 0;
-    return r;
-}
-SL_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
-                        MPI_Request* req) {
-    SL_PMPI(Irecv);
-    Call c("MPI_Irecv", MpiCallClass::P2p);
-    c.comm = handleBits(comm), c.peer = source, c.tag = tag, c.recvBytes = bytesOf(count, t);
-    int r = pmpi(buf, count, t, source, tag, comm, req);
-    if (req) c.request = handleBits(*req);
-    return r;
-}
-SL_EXPORT int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag,
-                            MPI_Comm comm, MPI_Request* req) {
-    SL_PMPI(Recv_init);
-    Call c("MPI_Recv_init", MpiCallClass::P2p);
-    c.comm = handleBits(comm), c.peer = source, c.tag = tag, c.recvBytes = bytesOf(count, t);
-    int r = pmpi(buf, count, t, source, tag, comm, req);
-    if (req) c.request = handleBits(*req);
-    return r;
-}
-SL_EXPORT int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype st, int dest, int stag,
-                           void* rbuf, int rcount, MPI_Datatype rt, int source, int rtag,
-                           MPI_Comm comm, MPI_Status* status) {
-    SL_PMPI(Sendrecv);
-    Call c("MPI_Sendrecv", MpiCallClass::P2p);
-    MPI_Status own;
-    MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
-    c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(scount, st);
-    int r = pmpi(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, s);
-    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, rt) : 0;
-    return r;
-}
-SL_EXPORT int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int stag,
-                                   int source, int rtag, MPI_Comm comm, MPI_Status* status) {
-    SL_PMPI(Sendrecv_replace);
-    Call c("MPI_Sendrecv_replace", MpiCallClass::P2p);
-    MPI_Status own;
-    MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
-    c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(count, t);
-    int r = pmpi(buf, count, t, dest, stag, source, rtag, comm, s);
-    c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, t) : 0;
-    return r;
-}
+// The source and size actually received come from the status: ours when the program ignores
+// it (it sees no difference).
+#define SL_RECV(NAME, COUNT)                                                                     \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, int source, int tag,        \
+                             MPI_Comm comm, MPI_Status* status) {                                \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        MPI_Status own;                                                                          \
+        MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;                            \
+        c.comm = handleBits(comm), c.peer = source, c.tag = tag; /* as asked, should it hang */  \
+        int r = pmpi(buf, count, t, source, tag, comm, st);                                      \
+        c.peer = r == MPI_SUCCESS ? st->MPI_SOURCE : source;                                     \
+        c.tag = r == MPI_SUCCESS ? st->MPI_TAG : tag;                                            \
+        c.recvBytes = r == MPI_SUCCESS ? receivedBytes(st, t) : 0;                               \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_RECV, Recv)
+#define SL_IRECV(NAME, COUNT)                                                                    \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, int source, int tag,        \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.comm = handleBits(comm), c.peer = source, c.tag = tag, c.recvBytes = bytesOf(count, t); \
+        int r = pmpi(buf, count, t, source, tag, comm, req);                                     \
+        if (req) c.request = handleBits(*req);                                                   \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_IRECV, Irecv)
+SL_BOTH(SL_IRECV, Recv_init)
+#define SL_SENDRECV(NAME, COUNT)                                                                 \
+    SL_EXPORT int MPI_##NAME(const void* sbuf, COUNT scount, MPI_Datatype st, int dest, int stag, \
+                             void* rbuf, COUNT rcount, MPI_Datatype rt, int source, int rtag,    \
+                             MPI_Comm comm, MPI_Status* status) {                                \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        MPI_Status own;                                                                          \
+        MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;                             \
+        c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(scount, st);   \
+        int r = pmpi(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, s);     \
+        c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, rt) : 0;                               \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_SENDRECV, Sendrecv)
+#define SL_SENDRECV_REPLACE(NAME, COUNT)                                                         \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, int dest, int stag,         \
+                             int source, int rtag, MPI_Comm comm, MPI_Status* status) {          \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        MPI_Status own;                                                                          \
+        MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;                             \
+        c.comm = handleBits(comm), c.peer = dest, c.tag = stag, c.bytes = bytesOf(count, t);     \
+        int r = pmpi(buf, count, t, dest, stag, source, rtag, comm, s);                          \
+        c.recvBytes = r == MPI_SUCCESS ? receivedBytes(s, t) : 0;                                \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_SENDRECV_REPLACE, Sendrecv_replace)
 SL_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
     SL_PMPI(Probe);
     Call c("MPI_Probe", MpiCallClass::P2p);
@@ -500,29 +513,86 @@ SL_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Stat
     c.comm = handleBits(comm), c.peer = source, c.tag = tag;
     return pmpi(source, tag, comm, flag, status);
 }
+// Matched probes and receives (MPI-3): how mpi4py's recv() of a Python object learns its size
+// and takes it. The probe has the source and tag of the message it matched; the receive the
+// bytes (its message handle carries no communicator).
+SL_EXPORT int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message,
+                         MPI_Status* status) {
+    SL_PMPI(Mprobe);
+    Call c("MPI_Mprobe", MpiCallClass::P2p);
+    MPI_Status own;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag;
+    int r = pmpi(source, tag, comm, message, st);
+    if (r == MPI_SUCCESS) c.peer = st->MPI_SOURCE, c.tag = st->MPI_TAG;
+    return r;
+}
+SL_EXPORT int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                          MPI_Status* status) {
+    SL_PMPI(Improbe);
+    Call c("MPI_Improbe", MpiCallClass::P2p);
+    MPI_Status own;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+    c.comm = handleBits(comm), c.peer = source, c.tag = tag;
+    int r = pmpi(source, tag, comm, flag, message, st);
+    if (r == MPI_SUCCESS && flag && *flag) c.peer = st->MPI_SOURCE, c.tag = st->MPI_TAG;
+    return r;
+}
+#define SL_MRECV(NAME, COUNT)                                                                    \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, MPI_Message* message,       \
+                             MPI_Status* status) {                                               \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        MPI_Status own;                                                                          \
+        MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;                            \
+        int r = pmpi(buf, count, t, message, st);                                                \
+        if (r == MPI_SUCCESS) {                                                                  \
+            c.peer = st->MPI_SOURCE, c.tag = st->MPI_TAG, c.recvBytes = receivedBytes(st, t);   \
+        }                                                                                        \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_MRECV, Mrecv)
+#define SL_IMRECV(NAME, COUNT)                                                                   \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, MPI_Message* message,       \
+                             MPI_Request* req) {                                                 \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.recvBytes = bytesOf(count, t);                                                         \
+        int r = pmpi(buf, count, t, message, req);                                               \
+        if (req) c.request = handleBits(*req);                                                   \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_IMRECV, Imrecv)
 
 // ---- One-sided (peer: the target rank in the window's group) ----
-SL_EXPORT int MPI_Put(const void* obuf, int ocount, MPI_Datatype ot, int target, MPI_Aint disp,
-                      int tcount, MPI_Datatype tt, MPI_Win win) {
-    SL_PMPI(Put);
-    Call c("MPI_Put", MpiCallClass::P2p);
-    c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);
-    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);
-}
-SL_EXPORT int MPI_Get(void* obuf, int ocount, MPI_Datatype ot, int target, MPI_Aint disp,
-                      int tcount, MPI_Datatype tt, MPI_Win win) {
-    SL_PMPI(Get);
-    Call c("MPI_Get", MpiCallClass::P2p);
-    c.peer = target, c.recvBytes = bytesOf(ocount, ot), c.comm = handleBits(win);
-    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);
-}
-SL_EXPORT int MPI_Accumulate(const void* obuf, int ocount, MPI_Datatype ot, int target,
-                             MPI_Aint disp, int tcount, MPI_Datatype tt, MPI_Op op, MPI_Win win) {
-    SL_PMPI(Accumulate);
-    Call c("MPI_Accumulate", MpiCallClass::P2p);
-    c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);
-    return pmpi(obuf, ocount, ot, target, disp, tcount, tt, op, win);
-}
+#define SL_PUT(NAME, COUNT)                                                                      \
+    SL_EXPORT int MPI_##NAME(const void* obuf, COUNT ocount, MPI_Datatype ot, int target,        \
+                             MPI_Aint disp, COUNT tcount, MPI_Datatype tt, MPI_Win win) {        \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);                \
+        return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);                            \
+    }
+SL_BOTH(SL_PUT, Put)
+#define SL_GET(NAME, COUNT)                                                                      \
+    SL_EXPORT int MPI_##NAME(void* obuf, COUNT ocount, MPI_Datatype ot, int target,              \
+                             MPI_Aint disp, COUNT tcount, MPI_Datatype tt, MPI_Win win) {        \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.peer = target, c.recvBytes = bytesOf(ocount, ot), c.comm = handleBits(win);            \
+        return pmpi(obuf, ocount, ot, target, disp, tcount, tt, win);                            \
+    }
+SL_BOTH(SL_GET, Get)
+#define SL_ACCUMULATE(NAME, COUNT)                                                               \
+    SL_EXPORT int MPI_##NAME(const void* obuf, COUNT ocount, MPI_Datatype ot, int target,        \
+                             MPI_Aint disp, COUNT tcount, MPI_Datatype tt, MPI_Op op,            \
+                             MPI_Win win) {                                                      \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::P2p);                                                 \
+        c.peer = target, c.bytes = bytesOf(ocount, ot), c.comm = handleBits(win);                \
+        return pmpi(obuf, ocount, ot, target, disp, tcount, tt, op, win);                        \
+    }
+SL_BOTH(SL_ACCUMULATE, Accumulate)
 
 // ---- Collectives ----
 SL_EXPORT int MPI_Barrier(MPI_Comm comm) {
@@ -539,69 +609,81 @@ SL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
     if (req) c.request = handleBits(*req);
     return r;
 }
-SL_EXPORT int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
-    SL_PMPI(Bcast);
-    Call c("MPI_Bcast", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
-    return pmpi(buf, count, t, root, comm);
-}
-SL_EXPORT int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
-                         MPI_Request* req) {
-    SL_PMPI(Ibcast);
-    Call c("MPI_Ibcast", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
-    int r = pmpi(buf, count, t, root, comm, req);
-    if (req) c.request = handleBits(*req);
-    return r;
-}
-SL_EXPORT int MPI_Reduce(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op, int root,
-                         MPI_Comm comm) {
-    SL_PMPI(Reduce);
-    Call c("MPI_Reduce", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);
-    return pmpi(s, r, count, t, op, root, comm);
-}
-#define SL_ALLREDUCE(NAME)                                                                       \
-    SL_EXPORT int MPI_##NAME(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op,       \
+#define SL_BCAST(NAME, COUNT)                                                                    \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, int root, MPI_Comm comm) {  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);                   \
+        return pmpi(buf, count, t, root, comm);                                                  \
+    }
+SL_BOTH(SL_BCAST, Bcast)
+#define SL_IBCAST(NAME, COUNT)                                                                   \
+    SL_EXPORT int MPI_##NAME(void* buf, COUNT count, MPI_Datatype t, int root, MPI_Comm comm,    \
+                             MPI_Request* req) {                                                 \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);                   \
+        int r = pmpi(buf, count, t, root, comm, req);                                            \
+        if (req) c.request = handleBits(*req);                                                   \
+        return r;                                                                                \
+    }
+SL_BOTH(SL_IBCAST, Ibcast)
+#define SL_REDUCE(NAME, COUNT)                                                                   \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
+                             int root, MPI_Comm comm) {                                          \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);                   \
+        return pmpi(s, r, count, t, op, root, comm);                                             \
+    }
+SL_BOTH(SL_REDUCE, Reduce)
+#define SL_ALLREDUCE(NAME, COUNT)                                                                \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
                              MPI_Comm comm) {                                                    \
         SL_PMPI(NAME);                                                                           \
         Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
         c.comm = handleBits(comm), c.bytes = bytesOf(count, t), c.recvBytes = c.bytes;           \
         return pmpi(s, r, count, t, op, comm);                                                   \
     }
-SL_ALLREDUCE(Allreduce)
-SL_ALLREDUCE(Scan)
-SL_ALLREDUCE(Exscan)
-SL_EXPORT int MPI_Iallreduce(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op,
-                             MPI_Comm comm, MPI_Request* req) {
-    SL_PMPI(Iallreduce);
-    Call c("MPI_Iallreduce", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.bytes = bytesOf(count, t), c.recvBytes = c.bytes;
-    int rc = pmpi(s, r, count, t, op, comm, req);
-    if (req) c.request = handleBits(*req);
-    return rc;
-}
-SL_EXPORT int MPI_Reduce_scatter_block(const void* s, void* r, int count, MPI_Datatype t,
-                                       MPI_Op op, MPI_Comm comm) {
-    SL_PMPI(Reduce_scatter_block);
-    Call c("MPI_Reduce_scatter_block", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.recvBytes = bytesOf(count, t);
-    c.bytes = c.recvBytes * sl::mpi::commSize(comm);
-    return pmpi(s, r, count, t, op, comm);
-}
-SL_EXPORT int MPI_Reduce_scatter(const void* s, void* r, const int counts[], MPI_Datatype t,
-                                 MPI_Op op, MPI_Comm comm) {
-    SL_PMPI(Reduce_scatter);
-    Call c("MPI_Reduce_scatter", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.bytes = bytesOfCounts(counts, t, comm);
-    int me = sl::mpi::commRank(comm);
-    c.recvBytes = counts && me >= 0 ? bytesOf(counts[me], t) : 0;
-    return pmpi(s, r, counts, t, op, comm);
-}
+SL_BOTH(SL_ALLREDUCE, Allreduce)
+SL_BOTH(SL_ALLREDUCE, Scan)
+SL_BOTH(SL_ALLREDUCE, Exscan)
+#define SL_IALLREDUCE(NAME, COUNT)                                                               \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = bytesOf(count, t), c.recvBytes = c.bytes;           \
+        int rc = pmpi(s, r, count, t, op, comm, req);                                            \
+        if (req) c.request = handleBits(*req);                                                   \
+        return rc;                                                                               \
+    }
+SL_BOTH(SL_IALLREDUCE, Iallreduce)
+#define SL_REDUCE_SCATTER_BLOCK(NAME, COUNT)                                                     \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
+                             MPI_Comm comm) {                                                    \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.recvBytes = bytesOf(count, t);                              \
+        c.bytes = c.recvBytes * sl::mpi::commSize(comm);                                         \
+        return pmpi(s, r, count, t, op, comm);                                                   \
+    }
+SL_BOTH(SL_REDUCE_SCATTER_BLOCK, Reduce_scatter_block)
+#define SL_REDUCE_SCATTER(NAME, COUNT)                                                           \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, const COUNT counts[], MPI_Datatype t,       \
+                             MPI_Op op, MPI_Comm comm) {                                         \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = bytesOfCounts(counts, t, comm);                     \
+        int me = sl::mpi::commRank(comm);                                                        \
+        c.recvBytes = counts && me >= 0 ? bytesOf(counts[me], t) : 0;                            \
+        return pmpi(s, r, counts, t, op, comm);                                                  \
+    }
+SL_BOTH(SL_REDUCE_SCATTER, Reduce_scatter)
 // Gather, scatter, allgather, alltoall: bytes = this rank's send size, recv_bytes its receive
 // size, as the call's arguments give them (MPI_IN_PLACE: the part it would have sent).
-#define SL_ROOTED(NAME)                                                                          \
-    SL_EXPORT int MPI_##NAME(const void* s, int scount, MPI_Datatype st, void* r, int rcount,    \
+#define SL_ROOTED(NAME, COUNT)                                                                   \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r, COUNT rcount, \
                              MPI_Datatype rt, int root, MPI_Comm comm) {                         \
         SL_PMPI(NAME);                                                                           \
         Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
@@ -609,10 +691,10 @@ SL_EXPORT int MPI_Reduce_scatter(const void* s, void* r, const int counts[], MPI
         c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
         return pmpi(s, scount, st, r, rcount, rt, root, comm);                                   \
     }
-SL_ROOTED(Gather)
-SL_ROOTED(Scatter)
-#define SL_ALLTOALL(NAME)                                                                        \
-    SL_EXPORT int MPI_##NAME(const void* s, int scount, MPI_Datatype st, void* r, int rcount,    \
+SL_BOTH(SL_ROOTED, Gather)
+SL_BOTH(SL_ROOTED, Scatter)
+#define SL_ALLTOALL(NAME, COUNT)                                                                 \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r, COUNT rcount, \
                              MPI_Datatype rt, MPI_Comm comm) {                                   \
         SL_PMPI(NAME);                                                                           \
         Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
@@ -620,43 +702,61 @@ SL_ROOTED(Scatter)
         c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
         return pmpi(s, scount, st, r, rcount, rt, comm);                                         \
     }
-SL_ALLTOALL(Allgather)
-SL_ALLTOALL(Alltoall)
-SL_EXPORT int MPI_Gatherv(const void* s, int scount, MPI_Datatype st, void* r, const int rcounts[],
-                          const int displs[], MPI_Datatype rt, int root, MPI_Comm comm) {
-    SL_PMPI(Gatherv);
-    Call c("MPI_Gatherv", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.root = root, c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);
-    if (sl::mpi::commRank(comm) == root) c.recvBytes = bytesOfCounts(rcounts, rt, comm);
-    return pmpi(s, scount, st, r, rcounts, displs, rt, root, comm);
-}
-SL_EXPORT int MPI_Scatterv(const void* s, const int scounts[], const int displs[], MPI_Datatype st,
-                           void* r, int rcount, MPI_Datatype rt, int root, MPI_Comm comm) {
-    SL_PMPI(Scatterv);
-    Call c("MPI_Scatterv", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.root = root, c.recvBytes = bytesOf(rcount, rt);
-    if (sl::mpi::commRank(comm) == root) c.bytes = bytesOfCounts(scounts, st, comm);
-    return pmpi(s, scounts, displs, st, r, rcount, rt, root, comm);
-}
-SL_EXPORT int MPI_Allgatherv(const void* s, int scount, MPI_Datatype st, void* r,
-                             const int rcounts[], const int displs[], MPI_Datatype rt,
-                             MPI_Comm comm) {
-    SL_PMPI(Allgatherv);
-    Call c("MPI_Allgatherv", MpiCallClass::Collective);
-    c.comm = handleBits(comm), c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);
-    c.recvBytes = bytesOfCounts(rcounts, rt, comm);
-    return pmpi(s, scount, st, r, rcounts, displs, rt, comm);
-}
-SL_EXPORT int MPI_Alltoallv(const void* s, const int scounts[], const int sdispls[],
-                            MPI_Datatype st, void* r, const int rcounts[], const int rdispls[],
-                            MPI_Datatype rt, MPI_Comm comm) {
-    SL_PMPI(Alltoallv);
-    Call c("MPI_Alltoallv", MpiCallClass::Collective);
-    c.comm = handleBits(comm);
-    c.bytes = s == MPI_IN_PLACE ? 0 : bytesOfCounts(scounts, st, comm);
-    c.recvBytes = bytesOfCounts(rcounts, rt, comm);
-    return pmpi(s, scounts, sdispls, st, r, rcounts, rdispls, rt, comm);
-}
+SL_BOTH(SL_ALLTOALL, Allgather)
+SL_BOTH(SL_ALLTOALL, Alltoall)
+// The v-collectives' displacements: ints, MPI_Aints in the large-count functions.
+#define SL_GATHERV(NAME, COUNT, DISP)                                                            \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r,              \
+                             const COUNT rcounts[], const DISP displs[], MPI_Datatype rt,        \
+                             int root, MPI_Comm comm) {                                          \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root;                                                \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);                                   \
+        if (sl::mpi::commRank(comm) == root) c.recvBytes = bytesOfCounts(rcounts, rt, comm);     \
+        return pmpi(s, scount, st, r, rcounts, displs, rt, root, comm);                          \
+    }
+#define SL_SCATTERV(NAME, COUNT, DISP)                                                           \
+    SL_EXPORT int MPI_##NAME(const void* s, const COUNT scounts[], const DISP displs[],          \
+                             MPI_Datatype st, void* r, COUNT rcount, MPI_Datatype rt, int root,  \
+                             MPI_Comm comm) {                                                    \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.recvBytes = bytesOf(rcount, rt);             \
+        if (sl::mpi::commRank(comm) == root) c.bytes = bytesOfCounts(scounts, st, comm);         \
+        return pmpi(s, scounts, displs, st, r, rcount, rt, root, comm);                          \
+    }
+#define SL_ALLGATHERV(NAME, COUNT, DISP)                                                         \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r,              \
+                             const COUNT rcounts[], const DISP displs[], MPI_Datatype rt,        \
+                             MPI_Comm comm) {                                                    \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);        \
+        c.recvBytes = bytesOfCounts(rcounts, rt, comm);                                          \
+        return pmpi(s, scount, st, r, rcounts, displs, rt, comm);                                \
+    }
+#define SL_ALLTOALLV(NAME, COUNT, DISP)                                                          \
+    SL_EXPORT int MPI_##NAME(const void* s, const COUNT scounts[], const DISP sdispls[],         \
+                             MPI_Datatype st, void* r, const COUNT rcounts[],                    \
+                             const DISP rdispls[], MPI_Datatype rt, MPI_Comm comm) {             \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm);                                                               \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOfCounts(scounts, st, comm);                      \
+        c.recvBytes = bytesOfCounts(rcounts, rt, comm);                                          \
+        return pmpi(s, scounts, sdispls, st, r, rcounts, rdispls, rt, comm);                     \
+    }
+SL_GATHERV(Gatherv, int, int)
+SL_SCATTERV(Scatterv, int, int)
+SL_ALLGATHERV(Allgatherv, int, int)
+SL_ALLTOALLV(Alltoallv, int, int)
+#if MPI_VERSION >= 4
+SL_GATHERV(Gatherv_c, MPI_Count, MPI_Aint)
+SL_SCATTERV(Scatterv_c, MPI_Count, MPI_Aint)
+SL_ALLGATHERV(Allgatherv_c, MPI_Count, MPI_Aint)
+SL_ALLTOALLV(Alltoallv_c, MPI_Count, MPI_Aint)
+#endif
 
 // ---- Completion: waits, tests and starts of persistent requests ----
 SL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {

@@ -250,6 +250,67 @@ TEST(MpiCapture, AnMpichRankWhoseProgramSaysNothingIsTracedAsMpich) {
     }
 }
 
+// MPI-4's large-count functions (MPI_Send_c: an MPI_Count for each count) and the matched
+// probe, which mpi4py 4 calls instead of MPI_Send, MPI_Recv and the collectives where the
+// library has them (MPICH 4, Open MPI 5): an mpi4py program's report had only MPI_Init_thread,
+// MPI_Barrier and MPI_Finalize. Each is recorded under its own name with the same columns.
+TEST(MpiCapture, LargeCountFunctionsAndMatchedProbesAreRecorded) {
+    if (std::string(SIGHTLINE_MPIEXEC_MPICH).empty() || !fs::exists(client("mpi_large_count_mpich")) ||
+        !fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so"))
+        GTEST_SKIP() << "MPICH tests: built without MPICH (Debian: mpich, libmpich-dev)";
+    const std::vector<std::string> job = {SIGHTLINE_MPIEXEC_MPICH, "-launcher", "fork", "-n", "3",
+                                          client("mpi_large_count_mpich")};
+    const int plain = exitCodeOf(runProcess(job));
+    if (plain == 77) GTEST_SKIP() << "this MPICH has no large-count functions (before MPI-4)";
+    ASSERT_EQ(plain, 0);
+    CaptureDir dir;
+    const std::string out = dir.file("large.rep");
+    ASSERT_EQ(profile(out, {"-t", "mpi", "-s", "none"}, job), 0);
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    const int ranks = 3;
+    int seen = 0;
+    for (const auto& p : r->processes) {
+        if (p.mpiRank < 0) continue;
+        ++seen;
+        const int rank = p.mpiRank, next = (rank + 1) % ranks, prev = (rank + ranks - 1) % ranks;
+        SCOPED_TRACE("rank " + std::to_string(rank));
+        std::map<std::string, const Ev*> byName;
+        std::map<std::string, int> counts;
+        const auto all = events(*r, EventKind::Mpi);
+        for (const Ev& e : all)
+            if (e.pid == p.pid) ++counts[e.name], byName[e.name] = &e;
+        EXPECT_EQ(counts, (std::map<std::string, int>{
+                              {"MPI_Init", 1}, {"MPI_Send_c", 1}, {"MPI_Recv_c", 1},
+                              {"MPI_Isend_c", 1}, {"MPI_Mprobe", 1}, {"MPI_Mrecv_c", 1},
+                              {"MPI_Wait", 1}, {"MPI_Allreduce_c", 1}, {"MPI_Bcast_c", 1},
+                              {"MPI_Allgather_c", 1}, {"MPI_Alltoallv_c", 1}, {"MPI_Finalize", 1}}));
+        if (counts.size() != 12) continue;
+        const Ev& send = *byName["MPI_Send_c"];
+        EXPECT_EQ(col(send, cols::Mpi::Peer), next);
+        EXPECT_EQ(col(send, cols::Mpi::Tag), 21);
+        EXPECT_EQ(col(send, cols::Mpi::Bytes), 512);
+        const Ev& recv = *byName["MPI_Recv_c"];
+        EXPECT_EQ(col(recv, cols::Mpi::Peer), prev);
+        EXPECT_EQ(col(recv, cols::Mpi::RecvBytes), 512);
+        const Ev& probe = *byName["MPI_Mprobe"];  // asked for any source: the one it matched
+        EXPECT_EQ(col(probe, cols::Mpi::Peer), prev);
+        EXPECT_EQ(col(probe, cols::Mpi::Tag), 22);
+        const Ev& mrecv = *byName["MPI_Mrecv_c"];
+        EXPECT_EQ(col(mrecv, cols::Mpi::Peer), prev);
+        EXPECT_EQ(col(mrecv, cols::Mpi::RecvBytes), 256);
+        EXPECT_EQ(static_cast<MpiCallClass>(col(mrecv, cols::Mpi::CallClass)), MpiCallClass::P2p);
+        const Ev& allreduce = *byName["MPI_Allreduce_c"];
+        EXPECT_EQ(static_cast<MpiCallClass>(col(allreduce, cols::Mpi::CallClass)), MpiCallClass::Collective);
+        EXPECT_EQ(col(allreduce, cols::Mpi::Bytes), 128);
+        EXPECT_EQ(col(*byName["MPI_Bcast_c"], cols::Mpi::Bytes), 32);
+        EXPECT_EQ(col(*byName["MPI_Allgather_c"], cols::Mpi::RecvBytes), 16);  // its recvcount, as MPI_Allgather
+        EXPECT_EQ(col(*byName["MPI_Alltoallv_c"], cols::Mpi::Bytes), 8 * ranks);
+        EXPECT_EQ(col(*byName["MPI_Alltoallv_c"], cols::Mpi::RecvBytes), 8 * ranks);
+    }
+    EXPECT_EQ(seen, ranks);
+}
+
 // One profiler per rank: each says which rank's its lines are (they interleave in one output).
 TEST(MpiCapture, EachRanksProfilerSaysItsRank) {
     REQUIRE_MPI();
