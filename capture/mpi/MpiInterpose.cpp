@@ -758,6 +758,128 @@ SL_ALLGATHERV(Allgatherv_c, MPI_Count, MPI_Aint)
 SL_ALLTOALLV(Alltoallv_c, MPI_Count, MPI_Aint)
 #endif
 
+// The nonblocking collectives (MPI-3): the same columns as their blocking forms, and the
+// request they return (its wait is recorded apart, as a start/wait call).
+#define SL_IREQUEST_DONE                                                                         \
+    if (req) c.request = handleBits(*req);                                                       \
+    return rc
+#define SL_IREDUCE(NAME, COUNT)                                                                  \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
+                             int root, MPI_Comm comm, MPI_Request* req) {                        \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.bytes = bytesOf(count, t);                   \
+        int rc = pmpi(s, r, count, t, op, root, comm, req);                                      \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_BOTH(SL_IREDUCE, Ireduce)
+SL_BOTH(SL_IALLREDUCE, Iscan)
+SL_BOTH(SL_IALLREDUCE, Iexscan)
+#define SL_IREDUCE_SCATTER_BLOCK(NAME, COUNT)                                                    \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, COUNT count, MPI_Datatype t, MPI_Op op,     \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.recvBytes = bytesOf(count, t);                              \
+        c.bytes = c.recvBytes * sl::mpi::commSize(comm);                                         \
+        int rc = pmpi(s, r, count, t, op, comm, req);                                            \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_BOTH(SL_IREDUCE_SCATTER_BLOCK, Ireduce_scatter_block)
+#define SL_IREDUCE_SCATTER(NAME, COUNT)                                                          \
+    SL_EXPORT int MPI_##NAME(const void* s, void* r, const COUNT counts[], MPI_Datatype t,       \
+                             MPI_Op op, MPI_Comm comm, MPI_Request* req) {                       \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = bytesOfCounts(counts, t, comm);                     \
+        int me = sl::mpi::commRank(comm);                                                        \
+        c.recvBytes = counts && me >= 0 ? bytesOf(counts[me], t) : 0;                            \
+        int rc = pmpi(s, r, counts, t, op, comm, req);                                           \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_BOTH(SL_IREDUCE_SCATTER, Ireduce_scatter)
+#define SL_IROOTED(NAME, COUNT)                                                                  \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r, COUNT rcount, \
+                             MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {       \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root;                                                \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
+        int rc = pmpi(s, scount, st, r, rcount, rt, root, comm, req);                            \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_BOTH(SL_IROOTED, Igather)
+SL_BOTH(SL_IROOTED, Iscatter)
+#define SL_IALLTOALL(NAME, COUNT)                                                                \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r, COUNT rcount, \
+                             MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {                 \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm);                                                               \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st), c.recvBytes = bytesOf(rcount, rt); \
+        int rc = pmpi(s, scount, st, r, rcount, rt, comm, req);                                  \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_BOTH(SL_IALLTOALL, Iallgather)
+SL_BOTH(SL_IALLTOALL, Ialltoall)
+#define SL_IGATHERV(NAME, COUNT, DISP)                                                           \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r,              \
+                             const COUNT rcounts[], const DISP displs[], MPI_Datatype rt,        \
+                             int root, MPI_Comm comm, MPI_Request* req) {                        \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root;                                                \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);                                   \
+        if (sl::mpi::commRank(comm) == root) c.recvBytes = bytesOfCounts(rcounts, rt, comm);     \
+        int rc = pmpi(s, scount, st, r, rcounts, displs, rt, root, comm, req);                   \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+#define SL_ISCATTERV(NAME, COUNT, DISP)                                                          \
+    SL_EXPORT int MPI_##NAME(const void* s, const COUNT scounts[], const DISP displs[],          \
+                             MPI_Datatype st, void* r, COUNT rcount, MPI_Datatype rt, int root,  \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.root = root, c.recvBytes = bytesOf(rcount, rt);             \
+        if (sl::mpi::commRank(comm) == root) c.bytes = bytesOfCounts(scounts, st, comm);         \
+        int rc = pmpi(s, scounts, displs, st, r, rcount, rt, root, comm, req);                   \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+#define SL_IALLGATHERV(NAME, COUNT, DISP)                                                        \
+    SL_EXPORT int MPI_##NAME(const void* s, COUNT scount, MPI_Datatype st, void* r,              \
+                             const COUNT rcounts[], const DISP displs[], MPI_Datatype rt,        \
+                             MPI_Comm comm, MPI_Request* req) {                                  \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm), c.bytes = s == MPI_IN_PLACE ? 0 : bytesOf(scount, st);        \
+        c.recvBytes = bytesOfCounts(rcounts, rt, comm);                                          \
+        int rc = pmpi(s, scount, st, r, rcounts, displs, rt, comm, req);                         \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+#define SL_IALLTOALLV(NAME, COUNT, DISP)                                                         \
+    SL_EXPORT int MPI_##NAME(const void* s, const COUNT scounts[], const DISP sdispls[],         \
+                             MPI_Datatype st, void* r, const COUNT rcounts[],                    \
+                             const DISP rdispls[], MPI_Datatype rt, MPI_Comm comm,               \
+                             MPI_Request* req) {                                                 \
+        SL_PMPI(NAME);                                                                           \
+        Call c("MPI_" #NAME, MpiCallClass::Collective);                                          \
+        c.comm = handleBits(comm);                                                               \
+        c.bytes = s == MPI_IN_PLACE ? 0 : bytesOfCounts(scounts, st, comm);                      \
+        c.recvBytes = bytesOfCounts(rcounts, rt, comm);                                          \
+        int rc = pmpi(s, scounts, sdispls, st, r, rcounts, rdispls, rt, comm, req);              \
+        SL_IREQUEST_DONE;                                                                        \
+    }
+SL_IGATHERV(Igatherv, int, int)
+SL_ISCATTERV(Iscatterv, int, int)
+SL_IALLGATHERV(Iallgatherv, int, int)
+SL_IALLTOALLV(Ialltoallv, int, int)
+#if MPI_VERSION >= 4
+SL_IGATHERV(Igatherv_c, MPI_Count, MPI_Aint)
+SL_ISCATTERV(Iscatterv_c, MPI_Count, MPI_Aint)
+SL_IALLGATHERV(Iallgatherv_c, MPI_Count, MPI_Aint)
+SL_IALLTOALLV(Ialltoallv_c, MPI_Count, MPI_Aint)
+#endif
+
 // ---- Completion: waits, tests and starts of persistent requests ----
 SL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
     SL_PMPI(Wait);

@@ -253,7 +253,8 @@ TEST(MpiCapture, AnMpichRankWhoseProgramSaysNothingIsTracedAsMpich) {
 // MPI-4's large-count functions (MPI_Send_c: an MPI_Count for each count) and the matched
 // probe, which mpi4py 4 calls instead of MPI_Send, MPI_Recv and the collectives where the
 // library has them (MPICH 4, Open MPI 5): an mpi4py program's report had only MPI_Init_thread,
-// MPI_Barrier and MPI_Finalize. Each is recorded under its own name with the same columns.
+// MPI_Barrier and MPI_Finalize. Each is recorded under its own name with the same columns; the
+// nonblocking collectives (MPI-3) too.
 TEST(MpiCapture, LargeCountFunctionsAndMatchedProbesAreRecorded) {
     if (std::string(SIGHTLINE_MPIEXEC_MPICH).empty() || !fs::exists(client("mpi_large_count_mpich")) ||
         !fs::exists(std::string(SIGHTLINE_MODULE_DIR) + "/libsightline-mpi-mpich.so"))
@@ -283,9 +284,10 @@ TEST(MpiCapture, LargeCountFunctionsAndMatchedProbesAreRecorded) {
         EXPECT_EQ(counts, (std::map<std::string, int>{
                               {"MPI_Init", 1}, {"MPI_Send_c", 1}, {"MPI_Recv_c", 1},
                               {"MPI_Isend_c", 1}, {"MPI_Mprobe", 1}, {"MPI_Mrecv_c", 1},
-                              {"MPI_Wait", 1}, {"MPI_Allreduce_c", 1}, {"MPI_Bcast_c", 1},
-                              {"MPI_Allgather_c", 1}, {"MPI_Alltoallv_c", 1}, {"MPI_Finalize", 1}}));
-        if (counts.size() != 12) continue;
+                              {"MPI_Wait", 3}, {"MPI_Allreduce_c", 1}, {"MPI_Bcast_c", 1},
+                              {"MPI_Allgather_c", 1}, {"MPI_Alltoallv_c", 1}, {"MPI_Ireduce", 1},
+                              {"MPI_Iallgather_c", 1}, {"MPI_Finalize", 1}}));
+        if (counts.size() != 14) continue;
         const Ev& send = *byName["MPI_Send_c"];
         EXPECT_EQ(col(send, cols::Mpi::Peer), next);
         EXPECT_EQ(col(send, cols::Mpi::Tag), 21);
@@ -307,6 +309,12 @@ TEST(MpiCapture, LargeCountFunctionsAndMatchedProbesAreRecorded) {
         EXPECT_EQ(col(*byName["MPI_Allgather_c"], cols::Mpi::RecvBytes), 16);  // its recvcount, as MPI_Allgather
         EXPECT_EQ(col(*byName["MPI_Alltoallv_c"], cols::Mpi::Bytes), 8 * ranks);
         EXPECT_EQ(col(*byName["MPI_Alltoallv_c"], cols::Mpi::RecvBytes), 8 * ranks);
+        const Ev& ireduce = *byName["MPI_Ireduce"];
+        EXPECT_EQ(col(ireduce, cols::Mpi::Root), ranks - 1);
+        EXPECT_EQ(col(ireduce, cols::Mpi::Bytes), 128);
+        EXPECT_NE(col(ireduce, cols::Mpi::Request), 0);
+        EXPECT_EQ(col(*byName["MPI_Iallgather_c"], cols::Mpi::Bytes), 16);
+        EXPECT_NE(col(*byName["MPI_Iallgather_c"], cols::Mpi::Request), 0);
     }
     EXPECT_EQ(seen, ranks);
 }

@@ -1,7 +1,8 @@
 /* The MPI-4 large-count functions (MPI_Send_c, ..., an MPI_Count for each count) and the
  * matched probe, as mpi4py 4 calls them where the library has them (MPICH 4, Open MPI 5): a ring
  * of MPI_Send_c and MPI_Recv_c, a message taken with MPI_Mprobe and MPI_Mrecv_c, then
- * MPI_Allreduce_c, MPI_Bcast_c, MPI_Allgather_c and MPI_Alltoallv_c, once each per rank
+ * MPI_Allreduce_c, MPI_Bcast_c, MPI_Allgather_c, MPI_Alltoallv_c, and the nonblocking MPI_Ireduce
+ * and MPI_Iallgather_c with their waits, once each per rank
  * (tests/capture/MpiCaptureTest.cpp). Run with 2 or more ranks. Exits 0 when every message
  * arrived as sent, 77 where the library has no large-count functions (before MPI-4). */
 #include <mpi.h>
@@ -67,6 +68,16 @@ int main(int argc, char** argv) {
     }
     MPI_Alltoallv_c(sendv, counts, displs, MPI_INT, recvv, counts, displs, MPI_INT, MPI_COMM_WORLD);
     bad += recvv[2 * prev] != prev * 100 + rank;
+    /* Nonblocking collectives: 16 longs (128 bytes) reduced to the last rank; 4 ints from each
+     * rank to all, in large-count form. */
+    long reduced[16];
+    MPI_Request coll[2];
+    MPI_Ireduce(one, reduced, 16, MPI_LONG, MPI_SUM, size - 1, MPI_COMM_WORLD, &coll[0]);
+    MPI_Wait(&coll[0], MPI_STATUS_IGNORE);
+    bad += rank == size - 1 && reduced[5] != size;
+    MPI_Iallgather_c(mine, 4, MPI_INT, all, 4, MPI_INT, MPI_COMM_WORLD, &coll[1]);
+    MPI_Wait(&coll[1], MPI_STATUS_IGNORE);
+    bad += all[4 * next] != next;
     free(all);
     free(counts);
     free(displs);
