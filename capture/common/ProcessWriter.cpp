@@ -1313,6 +1313,9 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     else
         g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
+    // Forked while another thread made the parent's stream: that thread is not in the child,
+    // whose own stream must not wait for it.
+    g_streamCreating.store(false);
     g_streamErrno = 0;
     g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
