@@ -309,26 +309,22 @@ struct SignalsHeld {
 };
 
 // A program thread is making the deferred stream: the others (and the writer) wait for it, so
-// that no block finds the stream neither made nor to be made. (A thread making it holds its
-// signals: no handler of its own can wait for it.)
+// that no block finds the stream neither made nor to be made. A thread making it holds its
+// signals until the flag is down again: a handler of its own that recorded would wait for it.
 std::atomic<bool> g_streamCreating{false};
 
 void makeDeferredStream();
 
 // The deferred stream, made by the first block: in the arena directory when the process is
 // ending (the final flush), else in the session directory. Returns once it is made, or failed,
-// by this thread or another.
+// by this thread or another; errno says why it failed.
 void createDeferredStream() {
     if (t_isWriter) return;  // a program thread makes it (handOver, shutdown)
+    SignalsHeld held;  // before the flag goes up, until it is down
     bool idle = false;
     if (g_streamCreating.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
-        {
-            SignalsHeld held;
-            if (g_streamDeferred.exchange(false)) makeDeferredStream();
-        }
-        const int err = errno;
+        if (g_streamDeferred.exchange(false)) makeDeferredStream();
         g_streamCreating.store(false, std::memory_order_release);
-        errno = err;
         return;
     }
     // Another thread makes it (bounded: it holds no lock we could be holding).
@@ -420,13 +416,14 @@ bool createStreamFile(const char* dir, const char* stem, int64_t startMono, int6
     // The header goes in through the descriptor just opened, before it is moved to a high
     // number a program may be taking over: a stream without its header is unreadable.
     long n = -1;
-    errno = EAGAIN;  // taken by the program before its header: not ours; made again later
-    if (stillMade()) do {
+    const bool ours = stillMade();
+    if (ours) do {
             n = syscall(SYS_write, fd, &h, sizeof h);
         } while (n < 0 && errno == EINTR);
     if (n != static_cast<long>(sizeof h)) {
-        // No room (a full disk): no stream rather than a bad one.
-        const int err = n < 0 ? errno : ENOSPC;
+        // No room (a full disk): no stream rather than a bad one. Taken by the program before
+        // its header (another thread's dup2): not ours; made again later (EAGAIN).
+        const int err = !ours ? EAGAIN : n < 0 ? errno : ENOSPC;
         if (stillMade()) syscall(SYS_close, fd);
         syscall(SYS_unlinkat, AT_FDCWD, path, 0);
         errno = err;
@@ -656,7 +653,11 @@ void writeQueued(bool recycle = true) {
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
-    while (batch) {  // the stack is LIFO: reverse it
+    // The stack is LIFO: reverse it. Bounded (below) by the most buffers the budget lets be in
+    // flight at once.
+    const uint64_t most = static_cast<uint64_t>(g_budgetBytes.load(std::memory_order_relaxed)) /
+                              (g_bufferBytes ? g_bufferBytes : 1) + kPoolMax + 64;
+    while (batch && n < most) {
         Buffer* next = batch->next;
         batch->next = fifo;
         fifo = batch;
@@ -664,7 +665,10 @@ void writeQueued(bool recycle = true) {
         ++n;
     }
     if (n) g_queueLen.fetch_sub(n, std::memory_order_relaxed);
-    while (fifo) {
+    // At most the n taken: a buffer linked twice (a race not yet found, seen with threads that
+    // record while another forks in a loop) must not make the walk endless (a review's run wrote
+    // 57 GB of one block before the disk was full).
+    for (uint32_t i = 0; fifo && i < n; ++i) {
         Buffer* next = fifo->next;
         writeBlock(fifo->tid, fifo->seq, fifo->data(), fifo->used.load(std::memory_order_acquire));
         if (recycle) freeBuffer(fifo);
@@ -691,6 +695,13 @@ void* writerMain(void*) {
         if (queued == 0 || streamToBeMade()) {
             if (g_writerStop.load(std::memory_order_acquire)) break;
             futexWait(&g_queueLen, queued, 20 * 1000 * 1000);
+            continue;
+        }
+        if (g_queue.load(std::memory_order_acquire) == nullptr) {
+            // Counted and not yet linked (a hand-over between its push and its count), or a
+            // count that went astray: never spin on it, and never keep a fork waiting.
+            if (g_writerStop.load(std::memory_order_acquire)) break;
+            sleepNs(100000);
             continue;
         }
         writeQueued();
@@ -734,8 +745,13 @@ void handOver(Buffer* b, bool startWriter = true) {
         return;
     }
     // The first block goes to the stream through the writer: the stream is made here, on the
-    // program's thread (t_isWriter).
-    if (streamToBeMade()) createDeferredStream();
+    // program's thread (t_isWriter), within a call whose errno is the program's (an NVTX pop
+    // between a failed read and its perror) and stays so.
+    if (streamToBeMade()) {
+        const int saved = errno;
+        createDeferredStream();
+        errno = saved;
+    }
     Buffer* head = g_queue.load(std::memory_order_relaxed);
     do {
         b->next = head;
@@ -897,9 +913,13 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     }
     Buffer* nb = allocBuffer(t);
     if (!nb) return nullptr;  // keep the old buffer: its reserve still serves critical records
-    if (b) handOver(b);
     if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
+    // The new buffer is the thread's before the old one is handed over: a signal handler that
+    // records while the hand-over runs (it makes the stream, and its signals come when it is
+    // made) finds the new one. It found the full one and handed it over a second time: its
+    // records twice, and the queue's list linked in a loop.
     t->buffer.store(nb, std::memory_order_release);
+    if (b) handOver(b);
     return nb->data() + nb->used.load(std::memory_order_relaxed);
 }
 }  // namespace detail
@@ -1273,6 +1293,10 @@ void ProcessWriter::beforeFork() {
     // from /proc/self/stat) must see only its own. It drains what was handed over first.
     // A fork in a vfork child (not allowed by POSIX) leaves the parent's writer alone.
     if (g_shutdown.load() || detail::t_inVforkChild) return;
+    // Another thread making the stream holds its new descriptor at a low number until it is
+    // moved: the child would have it there, a number it may count on being free (bounded: that
+    // thread takes no lock and no signal).
+    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
     int state = g_writerRunning.load(std::memory_order_acquire);
     for (int spins = 0; state == kWriterStarting && spins < 10000; ++spins) {
         sched_yield();  // another thread is creating it: g_writerThread is not set yet

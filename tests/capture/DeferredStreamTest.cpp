@@ -241,5 +241,21 @@ TEST(DeferredStream, TheStreamNeverTakesTheNumberTheProgramFreed) {
     }
 }
 
+// Making the stream moved onto the program's thread, inside its NVTX call: the program's errno
+// came back as EAGAIN after the first full buffer (a review's program checking errno across
+// nvtxMarkA: "errno changed at push 5370: 11"). It is the program's again after every call.
+TEST(DeferredStream, MakingTheStreamLeavesTheProgramsErrnoAlone) {
+    CaptureDir dir;
+    const std::string out = dir.file("errno.rep");
+    // 16 KiB buffers: the stream is made while the loop runs (`-e` passes it to the program).
+    int code = 0;
+    const std::string text = runCapturingStdout(
+        {SIGHTLINE_CLI, "profile", "-t", "nvtx", "-s", "none", "--cpuctxsw", "none", "-e",
+         "SIGHTLINE_BUFFER_KB=16", "-f", "true", "-o", out, client("errno_kept"), "20000"},
+        &code);
+    ASSERT_EQ(code, 0) << text;
+    EXPECT_NE(text.find("marks=20000"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace sl::test
