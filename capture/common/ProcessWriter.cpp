@@ -33,6 +33,8 @@ namespace detail {
 thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
 thread_local bool t_inTool SL_CAPTURE_TLS = false;
 thread_local bool t_inVforkChild SL_CAPTURE_TLS = false;
+thread_local bool t_recording SL_CAPTURE_TLS = false;
+thread_local bool t_refusedInHandler SL_CAPTURE_TLS = false;
 std::atomic<uint32_t> g_generation{1};
 }  // namespace detail
 
@@ -827,7 +829,7 @@ Buffer* allocBuffer(ThreadState* t) {
 // Writes the pending drop counters of `t` as Meta Drops records at `out` (room for 8 records).
 uint32_t encodeDrops(ThreadState* t, uint8_t* out) {
     uint32_t bytes = 0;
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < kDropKindCount; ++k) {
         if (!t->drops[k]) continue;
         const int64_t ints[3] = {t->tid, k, t->drops[k]};
         t->drops[k] = 0;
@@ -904,6 +906,13 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
+    // From here to the end t_recording is set (ProcessWriter.h): a signal handler's record
+    // meanwhile is refused and counted, never given the space being measured, nor let into the
+    // pool's lock this thread may hold (it spun there forever), nor given the full buffer
+    // being handed over (it handed it over a second time: its records twice, and the queue's
+    // list linked in a loop). What happens here records nothing through reserve.
+    t_recording = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     Buffer* b = t->buffer.load(std::memory_order_relaxed);
     if (b) {
         uint32_t used = b->used.load(std::memory_order_relaxed);
@@ -912,12 +921,12 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
             return b->data() + used;
     }
     Buffer* nb = allocBuffer(t);
-    if (!nb) return nullptr;  // keep the old buffer: its reserve still serves critical records
+    if (!nb) {  // keep the old buffer: its reserve still serves critical records
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        t_recording = false;
+        return nullptr;
+    }
     if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
-    // The new buffer is the thread's before the old one is handed over: a signal handler that
-    // records while the hand-over runs (it makes the stream, and its signals come when it is
-    // made) finds the new one. It found the full one and handed it over a second time: its
-    // records twice, and the queue's list linked in a loop.
     t->buffer.store(nb, std::memory_order_release);
     if (b) handOver(b);
     return nb->data() + nb->used.load(std::memory_order_relaxed);
@@ -1064,7 +1073,11 @@ void ProcessWriter::countDrop(DropKind kind) {
     ThreadState* t = currentState();
     if (!t) return;
     auto k = static_cast<int>(kind);
-    if (k < 0 || k >= 8) k = 0;
+    if (detail::t_refusedInHandler) {
+        detail::t_refusedInHandler = false;
+        k = static_cast<int>(DropKind::InSignalHandler);
+    }
+    if (k < 0 || k >= kDropKindCount) k = 0;
     t->drops[k] += 1;
     t->hasDrops = true;
 }
@@ -1173,9 +1186,9 @@ void ProcessWriter::threadExit() {
     if (t->generation == g_generation.load() && g_active.load() && !g_shutdown.load()) {
         if (t->hasDrops) {
             // Written through the normal path, so a fresh buffer (if any) carries them first.
-            int64_t saved[8];
+            int64_t saved[kDropKindCount];
             std::memcpy(saved, t->drops, sizeof saved);
-            uint8_t tmp[8 * 40];
+            uint8_t tmp[kDropKindCount * 40];
             uint32_t n = encodeDrops(t, tmp);
             if (uint8_t* p = reserveCritical(n)) {
                 std::memcpy(p, tmp, n);
@@ -1231,7 +1244,7 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         Buffer* b = t->buffer.exchange(nullptr);
         if (b) writeBlock(b->tid, b->seq, b->data(), b->used.load(std::memory_order_acquire));
         if (t->hasDrops) {
-            uint8_t tmp[8 * 40];
+            uint8_t tmp[kDropKindCount * 40];
             uint32_t n = encodeDrops(t, tmp);
             writeBlock(t->tid, UINT64_MAX, tmp, n);
         }
@@ -1337,6 +1350,7 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     else
         g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
+    detail::t_recording = false;  // the child's records start afresh (t_state too)
     // Forked while another thread made the parent's stream: that thread is not in the child,
     // whose own stream must not wait for it.
     g_streamCreating.store(false);

@@ -50,7 +50,7 @@ struct ThreadState {
     uint64_t seq;
     uint32_t generation;     // fork generation the state belongs to
     std::atomic<bool> free;  // the thread ended; the state can be reused
-    int64_t drops[8];        // per DropKind, not yet reported
+    int64_t drops[kDropKindCount];  // per DropKind, not yet reported
     bool hasDrops;
 };
 
@@ -58,6 +58,14 @@ namespace detail {
 extern thread_local ThreadState* t_state SL_CAPTURE_TLS;
 extern thread_local bool t_inTool SL_CAPTURE_TLS;
 extern thread_local bool t_inVforkChild SL_CAPTURE_TLS;
+// Between a reserve that gave space and its commit: a signal handler that records then (an
+// nvtxMarkA or a traced OS call in a SIGALRM handler) would be given the same space, and the
+// two records mixed cut the rest of the buffer off ("mai", 39,631 of 50,000 marks). Its record
+// is refused and counted as a drop instead. Set before the space is measured, so that what a
+// handler added before is never written over.
+extern thread_local bool t_recording SL_CAPTURE_TLS;
+// The last refusal was for that reason: countDrop() counts it as DropKind::InSignalHandler.
+extern thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
 extern std::atomic<uint32_t> g_generation;
 uint8_t* reserveSlow(uint32_t bytes, bool critical);
 }  // namespace detail
@@ -117,6 +125,12 @@ public:
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).
     static inline uint8_t* reserve(uint32_t bytes) {
+        if (__builtin_expect(detail::t_recording, 0)) {  // a handler inside a record
+            detail::t_refusedInHandler = true;
+            return nullptr;
+        }
+        detail::t_recording = true;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
         ThreadState* t = detail::t_state;
         if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
                                                                   std::memory_order_relaxed),
@@ -127,9 +141,17 @@ public:
                 if (__builtin_expect(used + bytes <= b->limit, 1)) return b->data() + used;
             }
         }
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        detail::t_recording = false;  // reserveSlow sets it again when it gives space
         return detail::reserveSlow(bytes, false);
     }
     static inline uint8_t* reserveCritical(uint32_t bytes) {
+        if (detail::t_recording) {
+            detail::t_refusedInHandler = true;
+            return nullptr;
+        }
+        detail::t_recording = true;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
         ThreadState* t = detail::t_state;
         if (t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed)) {
             Buffer* b = t->buffer.load(std::memory_order_relaxed);
@@ -138,12 +160,16 @@ public:
                 if (used + bytes <= b->limit) return b->data() + used;
             }
         }
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        detail::t_recording = false;
         return detail::reserveSlow(bytes, true);
     }
     // Publishes the record written at the pointer reserve() returned.
     static inline void commit(uint32_t bytes) {
         Buffer* b = detail::t_state->buffer.load(std::memory_order_relaxed);
         b->used.store(b->used.load(std::memory_order_relaxed) + bytes, std::memory_order_release);
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        detail::t_recording = false;
     }
     static void countDrop(DropKind kind);
 

@@ -286,7 +286,11 @@ enum class DropKind : int64_t {
     Event = 5,  // any generic EventRecord
     Meta = 6,
     TextCut = 7,  // a text longer than the capture keeps (kMetaStringMax, kMaxMessageBytes), cut
+    // Any record made in a signal handler that interrupted its thread inside another record:
+    // refused, as both would have had the same space (ProcessWriter.h, t_recording).
+    InSignalHandler = 8,
 };
+inline constexpr int kDropKindCount = 9;  // array size for counts by DropKind (0 unused)
 
 // The buffer arena of a stream: the file <arena dir>/<stream name>.slbuf that holds the
 // process's thread buffers (mapped shared), so that what a thread committed survives any death

@@ -34,6 +34,8 @@ const char* dropName(int64_t kind) {
             return "metadata.dropped";
         case DropKind::TextCut:
             return "capture.texts_cut";
+        case DropKind::InSignalHandler:
+            return "capture.handler_records_dropped";
     }
     return "records.dropped";
 }
@@ -949,8 +951,13 @@ void SessionMerger::finish(int64_t sessionEnd) {
     }
     for (const auto& [key, count] : m_drops) {
         const bool cut = key.second == static_cast<int64_t>(DropKind::TextCut);
+        const bool inHandler = key.second == static_cast<int64_t>(DropKind::InSignalHandler);
         std::string reason =
-            cut ? "texts longer than the capture keeps were cut at that length (NVTX messages, "
+            inHandler
+                ? "records made in a signal handler that interrupted its thread while that thread "
+                  "was making another record (an NVTX call or a traced OS call in the handler), not "
+                  "stored: both would have had the same space (per thread:"
+            : cut ? "texts longer than the capture keeps were cut at that length (NVTX messages, "
                   "names and registered strings: " +
                       formatCount(kMetaStringMax) +
                       " bytes, less with a small SIGHTLINE_BUFFER_KB; wide-character NVTX messages: "
@@ -966,7 +973,7 @@ void SessionMerger::finish(int64_t sessionEnd) {
             }
             reason += " " + std::to_string(tid) + ": " + std::to_string(n);
         }
-        reason += cut ? ")" : "); raise SIGHTLINE_BUFFER_MB or trace less";
+        reason += cut || inHandler ? ")" : "); raise SIGHTLINE_BUFFER_MB or trace less";
         m_b.addDiagnostic(dropName(key.second), count, reason, key.first);
     }
     // Command lines longer than a record keeps (64 KiB): each process and its full length.
