@@ -316,6 +316,7 @@ struct SignalsHeld {
 std::atomic<bool> g_streamCreating{false};
 
 void makeDeferredStream();
+void waitForStreamMade();
 
 // The deferred stream, made by the first block: in the arena directory when the process is
 // ending (the final flush), else in the session directory. Returns once it is made, or failed,
@@ -329,11 +330,15 @@ void createDeferredStream() {
         g_streamCreating.store(false, std::memory_order_release);
         return;
     }
-    // Another thread makes it (bounded: it holds no lock we could be holding).
-    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
+    waitForStreamMade();  // another thread makes it
 }
 
 // Whether the stream is still to be made, or being made: a block must wait for it.
+// Until no thread is making the stream (bounded: the one that does takes no lock and no signal).
+void waitForStreamMade() {
+    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
+}
+
 bool streamToBeMade() {
     return g_streamCreating.load(std::memory_order_acquire) || g_streamDeferred.load();
 }
@@ -911,7 +916,7 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     // pool's lock this thread may hold (it spun there forever), nor given the full buffer
     // being handed over (it handed it over a second time: its records twice, and the queue's
     // list linked in a loop). What happens here records nothing through reserve.
-    t_recording = true;
+    t_recording = true;  // not beginRecord(): reserve() cleared it for this call
     std::atomic_signal_fence(std::memory_order_seq_cst);
     Buffer* b = t->buffer.load(std::memory_order_relaxed);
     if (b) {
@@ -922,8 +927,7 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     }
     Buffer* nb = allocBuffer(t);
     if (!nb) {  // keep the old buffer: its reserve still serves critical records
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        t_recording = false;
+        endRecord();
         return nullptr;
     }
     if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
@@ -1307,9 +1311,8 @@ void ProcessWriter::beforeFork() {
     // A fork in a vfork child (not allowed by POSIX) leaves the parent's writer alone.
     if (g_shutdown.load() || detail::t_inVforkChild) return;
     // Another thread making the stream holds its new descriptor at a low number until it is
-    // moved: the child would have it there, a number it may count on being free (bounded: that
-    // thread takes no lock and no signal).
-    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
+    // moved: the child would have it there, a number it may count on being free.
+    waitForStreamMade();
     int state = g_writerRunning.load(std::memory_order_acquire);
     for (int spins = 0; state == kWriterStarting && spins < 10000; ++spins) {
         sched_yield();  // another thread is creating it: g_writerThread is not set yet

@@ -66,6 +66,21 @@ extern thread_local bool t_inVforkChild SL_CAPTURE_TLS;
 extern thread_local bool t_recording SL_CAPTURE_TLS;
 // The last refusal was for that reason: countDrop() counts it as DropKind::InSignalHandler.
 extern thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
+// Marks the thread as inside a record; false (nothing marked, the refusal noted for
+// countDrop) when it already is: a signal handler interrupted its record.
+inline bool beginRecord() {
+    if (__builtin_expect(t_recording, 0)) {
+        t_refusedInHandler = true;
+        return false;
+    }
+    t_recording = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // before the space is measured
+    return true;
+}
+inline void endRecord() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // after the space is given or taken
+    t_recording = false;
+}
 extern std::atomic<uint32_t> g_generation;
 uint8_t* reserveSlow(uint32_t bytes, bool critical);
 }  // namespace detail
@@ -125,12 +140,7 @@ public:
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).
     static inline uint8_t* reserve(uint32_t bytes) {
-        if (__builtin_expect(detail::t_recording, 0)) {  // a handler inside a record
-            detail::t_refusedInHandler = true;
-            return nullptr;
-        }
-        detail::t_recording = true;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (!detail::beginRecord()) return nullptr;  // a handler inside a record
         ThreadState* t = detail::t_state;
         if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
                                                                   std::memory_order_relaxed),
@@ -141,17 +151,11 @@ public:
                 if (__builtin_expect(used + bytes <= b->limit, 1)) return b->data() + used;
             }
         }
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        detail::t_recording = false;  // reserveSlow sets it again when it gives space
+        detail::endRecord();  // reserveSlow marks it again when it gives space
         return detail::reserveSlow(bytes, false);
     }
     static inline uint8_t* reserveCritical(uint32_t bytes) {
-        if (detail::t_recording) {
-            detail::t_refusedInHandler = true;
-            return nullptr;
-        }
-        detail::t_recording = true;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (!detail::beginRecord()) return nullptr;
         ThreadState* t = detail::t_state;
         if (t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed)) {
             Buffer* b = t->buffer.load(std::memory_order_relaxed);
@@ -160,16 +164,14 @@ public:
                 if (used + bytes <= b->limit) return b->data() + used;
             }
         }
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        detail::t_recording = false;
+        detail::endRecord();
         return detail::reserveSlow(bytes, true);
     }
     // Publishes the record written at the pointer reserve() returned.
     static inline void commit(uint32_t bytes) {
         Buffer* b = detail::t_state->buffer.load(std::memory_order_relaxed);
         b->used.store(b->used.load(std::memory_order_relaxed) + bytes, std::memory_order_release);
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        detail::t_recording = false;
+        detail::endRecord();
     }
     static void countDrop(DropKind kind);
 
