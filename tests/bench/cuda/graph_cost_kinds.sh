@@ -7,6 +7,8 @@
 # records alone, kernel and memset records, and every kind (the default), and prints the
 # operations per second of each: whether the graph-level slowdown comes with the kernel kind
 # itself (CUPTI instrumenting every node even when it reports only the graph) or with another.
+# GRAPH_COST_LEVELS (default "graph node") and GRAPH_COST_KINDS (default "kernel kernel,memset
+# every"; "every" is the default set) choose others.
 set -u
 B=$(cd "${1:?bundle}" && pwd); SECS=${3:-1}
 SL=$B/bin/sightline; OPS=$B/clients/many_ops
@@ -17,8 +19,9 @@ cb=SIGHTLINE_CUDA_API_RECORDS=callbacks
 for rep in 1 2; do
   v=$(cd "$W" && timeout 60 "$OPS" "$SECS" "$W/e" graph | rate)
   log "run $rep plain: ${v:-?} ops/s"
-  for level in graph node; do
-    for kinds in kernel kernel,memset ""; do
+  for level in ${GRAPH_COST_LEVELS:-graph node}; do
+    for kinds in ${GRAPH_COST_KINDS:-kernel kernel,memset every}; do
+      [ "$kinds" = every ] && kinds=
       v=$(cd "$W" && timeout 120 env $cb ${kinds:+SIGHTLINE_CUDA_KINDS=$kinds} "$SL" profile -q true \
           -t cuda -s none --cpuctxsw none --cuda-graph-trace=$level -o "$W/r.rep" -f true \
           "$OPS" "$SECS" "$W/e" graph 2>>"$W/err.log" | rate)
