@@ -22,7 +22,9 @@ configs=(
   "event-trace||-t cuda,nvtx --cuda-event-trace=true"
 )
 override_configs
-for spec in "small 300" "large 100"; do
+# TORCH_SHAPES (default "small:300 large:100") chooses the shapes and their steps.
+for spec in ${TORCH_SHAPES:-small:300 large:100}; do
+  spec=${spec/:/ }
   read -r shape steps <<<"$spec"
   declare -A secs=()
   TORCH_TRAIN_SHAPE=$shape loop_matrix "$shape" 12 python3 "$TRAIN" "$steps"
