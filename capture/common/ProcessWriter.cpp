@@ -69,7 +69,17 @@ constinit BufferArena g_arena;
 int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
 // A forked child's stream opens with its first record, not at fork: the usual child execs at
 // once (a shell running a command) and would pay for a stream and an arena it never uses.
-std::atomic<bool> g_lazyPending{false};
+// While one thread opens it, the others wait (waitForLazyOpen): a thread that went on recording
+// then found neither a stream nor one to be made, and its blocks were lost without a word (a
+// forked worker whose second thread recorded 3,000 marks while its main thread, forking, opened
+// the stream: all of them, 1 run in 5 of /tmp/review29/forkrace.c).
+enum LazyStream : uint32_t {
+    kLazyNone = 0,     // opened, or not a forked child's
+    kLazyPending = 1,  // opens with the first record
+    kLazyOpening = 2,  // a thread (t_lazyOpener) opens it now
+};
+std::atomic<uint32_t> g_lazyStream{kLazyNone};
+thread_local bool t_lazyOpener SL_CAPTURE_TLS = false;
 bool g_lazyAtExec = false;  // an exec by a forked child whose stream was never opened
 // The stream file is made with the first block written, not at the start (only when the arenas
 // are on their own file system, a tmpfs): most processes of a build (gcc, as, sh) write all
@@ -340,7 +350,17 @@ void waitForStreamMade() {
 }
 
 bool streamToBeMade() {
-    return g_streamCreating.load(std::memory_order_acquire) || g_streamDeferred.load();
+    return g_streamCreating.load(std::memory_order_acquire) || g_streamDeferred.load() ||
+           g_lazyStream.load(std::memory_order_acquire) == kLazyOpening;
+}
+
+// Until no other thread is opening a forked child's stream (bounded: 2 s; what is handed over
+// meanwhile waits in the queue, streamToBeMade). The opener itself, and a signal handler that
+// interrupted it, go on.
+void waitForLazyOpen() {
+    if (t_lazyOpener) return;
+    for (int i = 0; i < 200000 && g_lazyStream.load(std::memory_order_acquire) == kLazyOpening; ++i)
+        sleepNs(10000);
 }
 
 void makeDeferredStream() {
@@ -366,6 +386,7 @@ void makeDeferredStream() {
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
+    waitForLazyOpen();
     if (!g_stream.made() && streamToBeMade()) {
         createDeferredStream();
         // No stream (no room, no rights, no descriptor): the arena says so, and the launcher
@@ -888,16 +909,24 @@ ThreadState* currentState() {
 
 // Opens the deferred stream of a forked child (once) and writes its announcement first.
 void openLazily() {
-    bool expected = true;
-    if (!g_lazyPending.compare_exchange_strong(expected, false)) return;
-    ProcessWriter::ToolScope scope;
-    if (!openStream()) {
-        g_active.store(false);
+    uint32_t expected = kLazyPending;
+    if (!g_lazyStream.compare_exchange_strong(expected, kLazyOpening, std::memory_order_acq_rel)) {
+        if (expected == kLazyOpening) waitForLazyOpen();
         return;
     }
-    reportMissingArena();
-    reportBudgetCut();
-    if (g_onLazyOpen) g_onLazyOpen();
+    t_lazyOpener = true;
+    {
+        ProcessWriter::ToolScope scope;
+        if (openStream()) {
+            reportMissingArena();
+            reportBudgetCut();
+            if (g_onLazyOpen) g_onLazyOpen();  // records on this thread: no wait (t_lazyOpener)
+        } else {
+            g_active.store(false);
+        }
+    }
+    t_lazyOpener = false;
+    g_lazyStream.store(kLazyNone, std::memory_order_release);
 }
 
 }  // namespace
@@ -907,7 +936,8 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed) ||
         t_inVforkChild)
         return nullptr;
-    if (__builtin_expect(g_lazyPending.load(std::memory_order_relaxed), 0)) openLazily();
+    if (__builtin_expect(g_lazyStream.load(std::memory_order_relaxed) != kLazyNone, 0))
+        openLazily();
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
@@ -997,7 +1027,7 @@ void ProcessWriter::fitAddressSpace(uint64_t limit) {
         g_poolLock.clear(std::memory_order_release);
     }
     const bool cut = fitBudgetToAddressSpace(limit);
-    if ((cut || freed) && g_active.load() && !g_lazyPending.load()) {
+    if ((cut || freed) && g_active.load() && g_lazyStream.load() == kLazyNone) {
         if (!cut) g_budgetCutForLimit.store(limit);
         ToolScope scope;
         reportBudgetCut();
@@ -1025,7 +1055,7 @@ void ProcessWriter::seal() {
 }
 
 bool ProcessWriter::recordedNothing() {
-    return g_lazyPending.load(std::memory_order_relaxed);
+    return g_lazyStream.load(std::memory_order_relaxed) == kLazyPending;
 }
 
 int64_t ProcessWriter::forkedAt() {
@@ -1215,13 +1245,12 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
     // A forked child that recorded nothing: before an exec (the new image announces itself) or
     // in a signal handler (no allocation there) it leaves no stream; else it says it existed.
     g_lazyAtExec = false;
-    if (g_lazyPending.load()) {
-        if (how == ExitHow::Exec || how == ExitHow::Signal) {
-            g_lazyPending.store(false);
-            g_lazyAtExec = how == ExitHow::Exec;
-        } else {
-            openLazily();
-        }
+    uint32_t pending = kLazyPending;
+    if ((how == ExitHow::Exec || how == ExitHow::Signal) &&
+        g_lazyStream.compare_exchange_strong(pending, kLazyNone)) {
+        g_lazyAtExec = how == ExitHow::Exec;
+    } else if (g_lazyStream.load() != kLazyNone) {
+        openLazily();  // or waits for the thread opening it
     }
     if (g_shutdown.exchange(true)) return;
     bool wasInTool = detail::t_inTool;
@@ -1293,7 +1322,7 @@ bool ProcessWriter::resumeAfterExec() {
     t_state = nullptr;
     if (g_lazyAtExec) {  // still a child that recorded nothing: its stream stays deferred
         g_lazyAtExec = false;
-        g_lazyPending.store(true);
+        g_lazyStream.store(kLazyPending);
         return false;
     }
     g_active.store(openStream());
@@ -1312,6 +1341,7 @@ void ProcessWriter::beforeFork() {
     if (g_shutdown.load() || detail::t_inVforkChild) return;
     // Another thread making the stream holds its new descriptor at a low number until it is
     // moved: the child would have it there, a number it may count on being free.
+    waitForLazyOpen();
     waitForStreamMade();
     int state = g_writerRunning.load(std::memory_order_acquire);
     for (int spins = 0; state == kWriterStarting && spins < 10000; ++spins) {
@@ -1372,7 +1402,8 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     g_forkedAt = nowNs();
     bool wasActive = g_active.load() && !g_shutdown.load();
     g_shutdown.store(false);
-    g_lazyPending.store(wasActive && trace);
+    t_lazyOpener = false;
+    g_lazyStream.store(wasActive && trace ? kLazyPending : kLazyNone);
     g_active.store(wasActive && trace);
 }
 
@@ -1386,7 +1417,7 @@ void ProcessWriter::setAnnouncer(void (*announce)()) {
 }
 
 void ProcessWriter::openDeferred() {
-    if (g_lazyPending.load() && active() && !g_shutdown.load()) openLazily();
+    if (g_lazyStream.load() != kLazyNone && active() && !g_shutdown.load()) openLazily();
 }
 
 uint64_t ProcessWriter::blocksWritten() {
