@@ -30,11 +30,11 @@
 
 namespace sl::capture {
 namespace detail {
-thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
-thread_local bool t_inTool SL_CAPTURE_TLS = false;
-thread_local bool t_inVforkChild SL_CAPTURE_TLS = false;
-thread_local bool t_recording SL_CAPTURE_TLS = false;
-thread_local bool t_refusedInHandler SL_CAPTURE_TLS = false;
+constinit thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
+constinit thread_local bool t_inTool SL_CAPTURE_TLS = false;
+constinit thread_local bool t_inVforkChild SL_CAPTURE_TLS = false;
+constinit thread_local bool t_recording SL_CAPTURE_TLS = false;
+constinit thread_local bool t_refusedInHandler SL_CAPTURE_TLS = false;
 std::atomic<uint32_t> g_generation{1};
 }  // namespace detail
 

@@ -55,17 +55,17 @@ struct ThreadState {
 };
 
 namespace detail {
-extern thread_local ThreadState* t_state SL_CAPTURE_TLS;
-extern thread_local bool t_inTool SL_CAPTURE_TLS;
-extern thread_local bool t_inVforkChild SL_CAPTURE_TLS;
+extern constinit thread_local ThreadState* t_state SL_CAPTURE_TLS;
+extern constinit thread_local bool t_inTool SL_CAPTURE_TLS;
+extern constinit thread_local bool t_inVforkChild SL_CAPTURE_TLS;
 // Between a reserve that gave space and its commit: a signal handler that records then (an
 // nvtxMarkA or a traced OS call in a SIGALRM handler) would be given the same space, and the
 // two records mixed cut the rest of the buffer off ("mai", 39,631 of 50,000 marks). Its record
 // is refused and counted as a drop instead. Set before the space is measured, so that what a
 // handler added before is never written over.
-extern thread_local bool t_recording SL_CAPTURE_TLS;
+extern constinit thread_local bool t_recording SL_CAPTURE_TLS;
 // The last refusal was for that reason: countDrop() counts it as DropKind::InSignalHandler.
-extern thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
+extern constinit thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
 // Marks the thread as inside a record; false (nothing marked, the refusal noted for
 // countDrop) when it already is: a signal handler interrupted its record.
 inline bool beginRecord() {

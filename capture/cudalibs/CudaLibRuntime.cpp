@@ -29,7 +29,7 @@ namespace sl::cudalibs {
 
 const capture::ModuleEventApi* api() { return capture::moduleEventApi(); }
 capture::LiteralNameIds g_names;
-thread_local int t_depth = 0;
+constinit thread_local int t_depth = 0;
 
 namespace {
 

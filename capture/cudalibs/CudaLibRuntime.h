@@ -78,7 +78,7 @@ const capture::ModuleEventApi* api();
 extern capture::LiteralNameIds g_names;
 // Per library: only the outermost call of a thread is recorded (a library may call its own
 // public functions through its PLT, and those land here too).
-extern thread_local int t_depth;
+extern constinit thread_local int t_depth;
 
 // One recorded call: opened before the library runs, its columns set by the wrapper.
 template <EventKind K>
