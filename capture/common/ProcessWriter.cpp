@@ -33,7 +33,7 @@ namespace detail {
 constinit thread_local ThreadState* t_state SL_CAPTURE_TLS = nullptr;
 constinit thread_local bool t_inTool SL_CAPTURE_TLS = false;
 constinit thread_local bool t_inVforkChild SL_CAPTURE_TLS = false;
-constinit thread_local bool t_recording SL_CAPTURE_TLS = false;
+constinit thread_local uintptr_t t_recording SL_CAPTURE_TLS = 0;
 constinit thread_local bool t_refusedInHandler SL_CAPTURE_TLS = false;
 std::atomic<uint32_t> g_generation{1};
 }  // namespace detail
@@ -932,21 +932,35 @@ void openLazily() {
 }  // namespace
 
 namespace detail {
+bool recordMarkIsStale(uintptr_t sp) {
+    // A handler runs below the signal frame the kernel pushed under the code it interrupted:
+    // its context and saved registers, more than 512 bytes (x86-64's floating-point state alone
+    // is 512). A record made at the marked depth or about it, after a jump out of a handler, is
+    // the thread's own: the same call made again from the loop the handler jumped back to.
+    constexpr uintptr_t kSignalFrameBytes = 512;
+    if (sp + kSignalFrameBytes <= t_recording) return false;  // a handler inside the record
+    stack_t ss{};
+    if (syscall(SYS_sigaltstack, nullptr, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+        return false;  // a handler on a signal stack, wherever that lies
+    return true;
+}
+
 uint8_t* reserveSlow(uint32_t bytes, bool critical) {
     if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed) ||
         t_inVforkChild)
         return nullptr;
+    // No signal handler runs until this returns: one that left with siglongjmp would leave a
+    // half-made state behind (the pool's lock held, a buffer taken and never handed over, a
+    // stream forever being opened). A handler that comes now runs as the mask is restored,
+    // inside the record that this returns space for (t_recording set): its own records are
+    // refused and counted, never given that space, nor the full buffer handed over here.
+    SignalsHeld held;
     if (__builtin_expect(g_lazyStream.load(std::memory_order_relaxed) != kLazyNone, 0))
         openLazily();
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
-    // From here to the end t_recording is set (ProcessWriter.h): a signal handler's record
-    // meanwhile is refused and counted, never given the space being measured, nor let into the
-    // pool's lock this thread may hold (it spun there forever), nor given the full buffer
-    // being handed over (it handed it over a second time: its records twice, and the queue's
-    // list linked in a loop). What happens here records nothing through reserve.
-    t_recording = true;  // not beginRecord(): reserve() cleared it for this call
+    t_recording = stackPointer();  // not beginRecord(): reserve() cleared it for this call
     std::atomic_signal_fence(std::memory_order_seq_cst);
     Buffer* b = t->buffer.load(std::memory_order_relaxed);
     if (b) {
@@ -1383,7 +1397,7 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     else
         g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
-    detail::t_recording = false;  // the child's records start afresh (t_state too)
+    detail::t_recording = 0;  // the child's records start afresh (t_state too)
     // Forked while another thread made the parent's stream: that thread is not in the child,
     // whose own stream must not wait for it.
     g_streamCreating.store(false);

@@ -62,24 +62,42 @@ extern constinit thread_local bool t_inVforkChild SL_CAPTURE_TLS;
 // nvtxMarkA or a traced OS call in a SIGALRM handler) would be given the same space, and the
 // two records mixed cut the rest of the buffer off ("mai", 39,631 of 50,000 marks). Its record
 // is refused and counted as a drop instead. Set before the space is measured, so that what a
-// handler added before is never written over.
-extern constinit thread_local bool t_recording SL_CAPTURE_TLS;
+// handler added before is never written over. It holds the stack pointer of the record being
+// made (0: none): a handler that left with siglongjmp after interrupting a record left the
+// mark set, and every later record of its thread was refused; a record made higher on the
+// stack than the marked one, off a signal stack, finds the mark stale (recordMarkIsStale).
+extern constinit thread_local uintptr_t t_recording SL_CAPTURE_TLS;
 // The last refusal was for that reason: countDrop() counts it as DropKind::InSignalHandler.
 extern constinit thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
+inline uintptr_t stackPointer() {
+    uintptr_t sp;
+#if defined(__x86_64__)
+    asm("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+    asm("mov %0, sp" : "=r"(sp));
+#else
+    sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+#endif
+    return sp;
+}
+// The mark of a record at t_recording seen by a record at `sp`: true when that record is gone
+// (the thread is higher on its stack, and not on a signal stack: a handler jumped out of it).
+bool recordMarkIsStale(uintptr_t sp);
 // Marks the thread as inside a record; false (nothing marked, the refusal noted for
 // countDrop) when it already is: a signal handler interrupted its record.
 inline bool beginRecord() {
-    if (__builtin_expect(t_recording, 0)) {
+    const uintptr_t sp = stackPointer();
+    if (__builtin_expect(t_recording != 0, 0) && !recordMarkIsStale(sp)) {
         t_refusedInHandler = true;
         return false;
     }
-    t_recording = true;
+    t_recording = sp;
     std::atomic_signal_fence(std::memory_order_seq_cst);  // before the space is measured
     return true;
 }
 inline void endRecord() {
     std::atomic_signal_fence(std::memory_order_seq_cst);  // after the space is given or taken
-    t_recording = false;
+    t_recording = 0;
 }
 extern std::atomic<uint32_t> g_generation;
 uint8_t* reserveSlow(uint32_t bytes, bool critical);
