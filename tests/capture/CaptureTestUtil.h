@@ -216,6 +216,22 @@ inline std::string client(const std::string& name) {
     return std::string(SIGHTLINE_CLIENTS) + "/" + name;
 }
 
+// `sightline profile -t nvtx -s none --cpuctxsw none [OPTIONS] -f true -o OUT` of a test client
+// and its arguments: NVTX alone, so what a test counts is the program's. Returns the output
+// (stdout and stderr together), the exit code in *code.
+inline std::string profileNvtxOnly(const std::string& out, const std::string& clientName,
+                                   const std::vector<std::string>& args, int* code,
+                                   const std::vector<std::string>& options = {}) {
+    std::vector<std::string> argv = {SIGHTLINE_CLI, "profile", "-t", "nvtx", "-s", "none",
+                                     "--cpuctxsw", "none"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    for (const char* a : {"-f", "true", "-o"}) argv.push_back(a);
+    argv.push_back(out);
+    argv.push_back(client(clientName));
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runCapturingStdout(argv, code);
+}
+
 inline std::shared_ptr<Report> load(const std::string& path) {
     auto r = readReport(path);
     if (!r) return nullptr;

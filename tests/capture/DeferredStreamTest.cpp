@@ -250,10 +250,8 @@ TEST(DeferredStream, MakingTheStreamLeavesTheProgramsErrnoAlone) {
     const std::string out = dir.file("errno.rep");
     // 16 KiB buffers: the stream is made while the loop runs (`-e` passes it to the program).
     int code = 0;
-    const std::string text = runCapturingStdout(
-        {SIGHTLINE_CLI, "profile", "-t", "nvtx", "-s", "none", "--cpuctxsw", "none", "-e",
-         "SIGHTLINE_BUFFER_KB=16", "-f", "true", "-o", out, client("errno_kept"), "20000"},
-        &code);
+    const std::string text =
+        profileNvtxOnly(out, "errno_kept", {"20000"}, &code, {"-e", "SIGHTLINE_BUFFER_KB=16"});
     ASSERT_EQ(code, 0) << text;
     EXPECT_NE(text.find("marks=20000"), std::string::npos) << text;
 }
@@ -270,11 +268,9 @@ TEST(DeferredStream, ThreadsRecordingWhileAForkedChildsStreamOpensLoseNothing) {
         const std::string out = dir.file("workers.rep");
         // 16 KiB buffers: blocks are handed over and written while the stream opens.
         int code = 0;
-        const std::string text = runCapturingStdout(
-            {SIGHTLINE_CLI, "profile", "-t", "nvtx", "-s", "none", "--cpuctxsw", "none", "-e",
-             "SIGHTLINE_BUFFER_KB=16", "-f", "true", "-o", out, client("forked_first_records"),
-             std::to_string(kWorkers), std::to_string(kMarks)},
-            &code);
+        const std::string text = profileNvtxOnly(
+            out, "forked_first_records", {std::to_string(kWorkers), std::to_string(kMarks)},
+            &code, {"-e", "SIGHTLINE_BUFFER_KB=16"});
         ASSERT_EQ(code, 0) << text;
         auto r = load(out);
         ASSERT_TRUE(r);

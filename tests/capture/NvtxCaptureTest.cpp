@@ -225,10 +225,8 @@ TEST(NvtxSignalHandler, MarksInAHandlerNeverMixWithTheThreadsOwn) {
         CaptureDir dir;
         const std::string out = dir.file("handler.rep");
         int code = 0;
-        const std::string text = runCapturingStdout(
-            {SIGHTLINE_CLI, "profile", "-q", "true", "-t", "nvtx", "-s", "none", "--cpuctxsw",
-             "none", "-f", "true", "-o", out, client("handler_marks"), "100000", "200"},
-            &code);
+        const std::string text =
+            profileNvtxOnly(out, "handler_marks", {"100000", "200"}, &code, {"-q", "true"});
         ASSERT_EQ(code, 0) << text;
         const size_t at = text.find("hits=");
         ASSERT_NE(at, std::string::npos) << text;
@@ -256,11 +254,8 @@ TEST(NvtxSignalHandler, AHandlerThatJumpsOutOfARecordLeavesTheThreadRecording) {
         CaptureDir dir;
         const std::string out = dir.file("jumps.rep");
         int code = 0;
-        const std::string text = runCapturingStdout(
-            {SIGHTLINE_CLI, "profile", "-q", "true", "-t", "nvtx", "-s", "none", "--cpuctxsw",
-             "none", "-f", "true", "-o", out, client("handler_jumps"), std::to_string(kMarks),
-             "100"},
-            &code);
+        const std::string text = profileNvtxOnly(
+            out, "handler_jumps", {std::to_string(kMarks), "100"}, &code, {"-q", "true"});
         ASSERT_EQ(code, 0) << text;
         const size_t at = text.find("jumps=");
         ASSERT_NE(at, std::string::npos) << text;
