@@ -136,8 +136,12 @@ void BufferArena::finished() {
     syscall(SYS_unlinkat, AT_FDCWD, m_path, 0);
 }
 
-void BufferArena::forget(bool closeFd) {
-    if (m_base) syscall(SYS_munmap, m_base, m_mapBytes);
+void BufferArena::forget(bool closeFd, bool keepAddresses) {
+    if (m_base && keepAddresses)
+        syscall(SYS_mmap, m_base, m_mapBytes, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    else if (m_base)
+        syscall(SYS_munmap, m_base, m_mapBytes);
     if (closeFd)
         m_file.close();  // unless the program took its number over
     else

@@ -51,7 +51,10 @@ public:
     // Unmaps without touching the file: in a forked child (the parent owns it), or after a
     // failed exec once its buffers are no longer referenced. `closeFd` false: the descriptor
     // table is the parent's too (clone with CLONE_FILES), so its descriptor stays open.
-    void forget(bool closeFd = true);
+    // `keepAddresses`: the range is replaced by private memory instead, for a record the
+    // child's thread is still writing there (forked by a signal handler inside it); what it
+    // writes is the child's alone, never the parent's buffer.
+    void forget(bool closeFd = true, bool keepAddresses = false);
     const char* path() const { return m_path; }
     // Whether `fd` is the arena's descriptor (still naming its file).
     bool owns(int fd) const { return m_file.owns(fd); }

@@ -69,10 +69,12 @@ constinit BufferArena g_arena;
 int g_arenaErrno = 0;  // why the current stream has no arena (0: it has one)
 // A forked child's stream opens with its first record, not at fork: the usual child execs at
 // once (a shell running a command) and would pay for a stream and an arena it never uses.
-// While one thread opens it, the others wait (waitForLazyOpen): a thread that went on recording
-// then found neither a stream nor one to be made, and its blocks were lost without a word (a
-// forked worker whose second thread recorded 3,000 marks while its main thread, forking, opened
-// the stream: all of them, 1 run in 5 of /tmp/review29/forkrace.c).
+// While one thread opens it, what the others hand over stays queued (streamToBeMade,
+// writeQueued): a thread that went on recording then found neither a stream nor one to be made,
+// and its blocks were lost without a word (a forked worker whose second thread recorded 3,000
+// marks while its main thread, forking, opened the stream: all of them, 1 run in 5 of a
+// review's program). They do not wait for the opener, who may need a lock they hold (the
+// program's allocator, for the announcement): only a fork and the final flush do, bounded.
 enum LazyStream : uint32_t {
     kLazyNone = 0,     // opened, or not a forked child's
     kLazyPending = 1,  // opens with the first record
@@ -344,9 +346,17 @@ void createDeferredStream() {
 }
 
 // Whether the stream is still to be made, or being made: a block must wait for it.
+// While `busy` holds, at most `maxNs` (a clock, not a count of sleeps: a 10 us sleep took 82
+// us on a loaded VM, and 200,000 of them 20 s).
+template <typename Busy>
+void waitWhile(Busy busy, int64_t maxNs) {
+    const int64_t until = nowNs() + maxNs;
+    while (busy() && nowNs() < until) sleepNs(10000);
+}
+
 // Until no thread is making the stream (bounded: the one that does takes no lock and no signal).
 void waitForStreamMade() {
-    for (int i = 0; i < 100000 && g_streamCreating.load(std::memory_order_acquire); ++i) sleepNs(10000);
+    waitWhile([] { return g_streamCreating.load(std::memory_order_acquire); }, 1'000'000'000);
 }
 
 bool streamToBeMade() {
@@ -354,13 +364,14 @@ bool streamToBeMade() {
            g_lazyStream.load(std::memory_order_acquire) == kLazyOpening;
 }
 
-// Until no other thread is opening a forked child's stream (bounded: 2 s; what is handed over
-// meanwhile waits in the queue, streamToBeMade). The opener itself, and a signal handler that
-// interrupted it, go on.
+bool lazyOpeningElsewhere() {
+    return !t_lazyOpener && g_lazyStream.load(std::memory_order_acquire) == kLazyOpening;
+}
+
+// Until no other thread is opening a forked child's stream, at most 200 ms: for a fork (the
+// child would inherit the stream half made) and the final flush (the queue is written then).
 void waitForLazyOpen() {
-    if (t_lazyOpener) return;
-    for (int i = 0; i < 200000 && g_lazyStream.load(std::memory_order_acquire) == kLazyOpening; ++i)
-        sleepNs(10000);
+    waitWhile(lazyOpeningElsewhere, 200'000'000);
 }
 
 void makeDeferredStream() {
@@ -386,7 +397,6 @@ void makeDeferredStream() {
 
 void writeBlock(int64_t tid, uint64_t seq, const void* data, uint32_t bytes) {
     if (bytes == 0) return;
-    waitForLazyOpen();
     if (!g_stream.made() && streamToBeMade()) {
         createDeferredStream();
         // No stream (no room, no rights, no descriptor): the arena says so, and the launcher
@@ -577,6 +587,10 @@ void reportMissingArena() {
 // buffer costs 64 page faults, about 10 ns per record). Taken under a spin flag only when a
 // thread switches buffers, never per record.
 constexpr int kPoolMax = 64;
+// What a child forked inside a record commits that record to (onForkChild): never written, of
+// no generation (0), so the child's next record registers its thread afresh.
+ThreadState g_forkedMidRecord{};
+Buffer g_forkedMidRecordBuffer{};
 std::atomic_flag g_poolLock = ATOMIC_FLAG_INIT;
 Buffer* g_pool = nullptr;
 int g_poolSize = 0;
@@ -641,7 +655,11 @@ Buffer* takePooledOrSlot() {
     if (b) {
         g_pool = b->next;
         --g_poolSize;
-    } else {
+    } else if (!lazyOpeningElsewhere()) {
+        // (While another thread opens a forked child's arena, its slots are not ready to be
+        // handed out: its bookkeeping was set up after the first slots went, and a slot in use
+        // came back as a new buffer, the full one handed over as an empty one: 3,000 marks lost.
+        // The heap serves until then.)
         reserved = g_arena.reserve(&index);
     }
     g_poolLock.clear(std::memory_order_release);
@@ -676,8 +694,11 @@ void dropPool() {
 // Writes the handed-over buffers in order. `recycle` is false on the final flush, which may run
 // in a signal handler that interrupted a thread holding the pool flag: buffers are then left
 // alone (the process is ending).
-void writeQueued(bool recycle = true) {
-    if (t_isWriter && streamToBeMade()) return;
+uint32_t writeQueued(bool recycle = true) {
+    if (t_isWriter && streamToBeMade()) return 0;
+    // Another thread opens a forked child's stream: the blocks stay queued until it is open
+    // (the final flush, which waited for the opening, writes them in any case).
+    if (recycle && lazyOpeningElsewhere()) return 0;
     Buffer* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
     Buffer* fifo = nullptr;
     uint32_t n = 0;
@@ -702,6 +723,7 @@ void writeQueued(bool recycle = true) {
         if (recycle) freeBuffer(fifo);
         fifo = next;
     }
+    return n;
 }
 
 void* writerMain(void*) {
@@ -767,18 +789,23 @@ void ensureWriter() {
 // `startWriter`: false from a thread that is ending. Starting a thread there would add one to
 // the process just as the program joins the ending thread and may fork (Python 3.12+ counts the
 // threads at fork and warns); the next hand-over of a living thread, or shutdown, writes it.
-void handOver(Buffer* b, bool startWriter = true) {
-    if (b->used.load(std::memory_order_relaxed) == 0) {
-        freeBuffer(b);
-        return;
-    }
-    // The first block goes to the stream through the writer: the stream is made here, on the
-    // program's thread (t_isWriter), within a call whose errno is the program's (an NVTX pop
-    // between a failed read and its perror) and stays so.
-    if (streamToBeMade()) {
+// Before a buffer with records is queued: the first block goes to the stream through the
+// writer, so the stream is made here, on the program's thread (t_isWriter), within a call whose
+// errno is the program's (an NVTX pop between a failed read and its perror) and stays so.
+void prepareHandOver(const Buffer* b) {
+    if (b->used.load(std::memory_order_relaxed) != 0 && streamToBeMade()) {
         const int saved = errno;
         createDeferredStream();
         errno = saved;
+    }
+}
+
+// Queues `b` for the writer (an empty one goes back to the pool); true when queued. Takes no
+// lock but the pool's and never blocks.
+bool enqueue(Buffer* b) {
+    if (b->used.load(std::memory_order_relaxed) == 0) {
+        freeBuffer(b);
+        return false;
     }
     Buffer* head = g_queue.load(std::memory_order_relaxed);
     do {
@@ -786,7 +813,12 @@ void handOver(Buffer* b, bool startWriter = true) {
     } while (!g_queue.compare_exchange_weak(head, b, std::memory_order_release,
                                             std::memory_order_relaxed));
     if (g_queueLen.fetch_add(1, std::memory_order_release) == 0) futexWake(&g_queueLen);
-    if (startWriter) ensureWriter();
+    return true;
+}
+
+void handOver(Buffer* b, bool startWriter = true) {
+    prepareHandOver(b);
+    if (enqueue(b) && startWriter) ensureWriter();
 }
 
 // Buffers handed over by ending threads wait for a writer, which only a living thread's
@@ -794,15 +826,15 @@ void handOver(Buffer* b, bool startWriter = true) {
 // a buffer (a thread per request, joined before the next) would hold the whole budget in that
 // queue after about a thousand threads and drop everything after. With no writer running, the
 // thread that needs a buffer writes the queue itself, holding the writer's state so that no
-// writer starts meanwhile. False when there was nothing to write or a writer is running (a
-// budget full then is real pressure).
+// writer starts meanwhile. False when nothing was written (nothing queued, the stream being
+// opened by another thread) or a writer is running (a budget full then is real pressure).
 bool writeQueueHere() {
     if (g_queueLen.load(std::memory_order_acquire) == 0) return false;
     int expected = kWriterNone;
     if (!g_writerRunning.compare_exchange_strong(expected, kWriterStarting)) return false;
-    writeQueued();
+    const uint32_t written = writeQueued();
     g_writerRunning.store(kWriterNone, std::memory_order_release);
-    return true;
+    return written > 0;
 }
 
 bool takeBudget(int64_t cap) {
@@ -911,8 +943,7 @@ ThreadState* currentState() {
 void openLazily() {
     uint32_t expected = kLazyPending;
     if (!g_lazyStream.compare_exchange_strong(expected, kLazyOpening, std::memory_order_acq_rel)) {
-        if (expected == kLazyOpening) waitForLazyOpen();
-        return;
+        return;  // another thread opens it (or none is to be opened): records go on
     }
     t_lazyOpener = true;
     {
@@ -932,35 +963,24 @@ void openLazily() {
 }  // namespace
 
 namespace detail {
-bool recordMarkIsStale(uintptr_t sp) {
-    // A handler runs below the signal frame the kernel pushed under the code it interrupted:
-    // its context and saved registers, more than 512 bytes (x86-64's floating-point state alone
-    // is 512). A record made at the marked depth or about it, after a jump out of a handler, is
-    // the thread's own: the same call made again from the loop the handler jumped back to.
-    constexpr uintptr_t kSignalFrameBytes = 512;
-    if (sp + kSignalFrameBytes <= t_recording) return false;  // a handler inside the record
-    stack_t ss{};
-    if (syscall(SYS_sigaltstack, nullptr, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
-        return false;  // a handler on a signal stack, wherever that lies
-    return true;
-}
-
-uint8_t* reserveSlow(uint32_t bytes, bool critical) {
+uint8_t* reserveSlow(uint32_t bytes, bool critical, uintptr_t sp) {
     if (!g_active.load(std::memory_order_acquire) || g_shutdown.load(std::memory_order_relaxed) ||
         t_inVforkChild)
         return nullptr;
-    // No signal handler runs until this returns: one that left with siglongjmp would leave a
-    // half-made state behind (the pool's lock held, a buffer taken and never handed over, a
-    // stream forever being opened). A handler that comes now runs as the mask is restored,
-    // inside the record that this returns space for (t_recording set): its own records are
-    // refused and counted, never given that space, nor the full buffer handed over here.
-    SignalsHeld held;
     if (__builtin_expect(g_lazyStream.load(std::memory_order_relaxed) != kLazyNone, 0))
         openLazily();
     if (bytes > g_bufferBytes / 2) return nullptr;
     ThreadState* t = currentState();
     if (!t) return nullptr;
-    t_recording = stackPointer();  // not beginRecord(): reserve() cleared it for this call
+    // From here to the end t_recording is set (ProcessWriter.h): a signal handler's record
+    // meanwhile is refused and counted, never given the space being measured, nor let into the
+    // pool's lock this thread may hold (it spun there forever), nor given the full buffer
+    // being handed over (it handed it over a second time: its records twice, and the queue's
+    // list linked in a loop). What happens here records nothing through reserve. Signals are
+    // not held here: a garbage collector that stops threads with a signal and waits for their
+    // handlers would wait forever for one blocked on a lock it holds (our calloc in its
+    // allocator), and a fault the program handles (a write barrier) would kill it.
+    t_recording = sp;  // the caller's, as beginRecord() marked it: reserve() cleared it
     std::atomic_signal_fence(std::memory_order_seq_cst);
     Buffer* b = t->buffer.load(std::memory_order_relaxed);
     if (b) {
@@ -975,8 +995,17 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical) {
         return nullptr;
     }
     if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
-    t->buffer.store(nb, std::memory_order_release);
-    if (b) handOver(b);
+    if (b) prepareHandOver(b);
+    bool queued = false;
+    {
+        // The new buffer made the thread's and the full one queued as one step that no handler
+        // can cut: one that left with siglongjmp between the two lost the full buffer (8,052
+        // marks). Neither step blocks or takes a lock the program may hold.
+        SignalsHeld held;
+        t->buffer.store(nb, std::memory_order_release);
+        if (b) queued = enqueue(b);
+    }
+    if (queued) ensureWriter();
     return nb->data() + nb->used.load(std::memory_order_relaxed);
 }
 }  // namespace detail
@@ -1264,7 +1293,8 @@ void ProcessWriter::shutdown(ExitHow how, int exitCode, int signal) {
         g_lazyStream.compare_exchange_strong(pending, kLazyNone)) {
         g_lazyAtExec = how == ExitHow::Exec;
     } else if (g_lazyStream.load() != kLazyNone) {
-        openLazily();  // or waits for the thread opening it
+        openLazily();
+        waitForLazyOpen();  // another thread opens it: its announcement, then the queue
     }
     if (g_shutdown.exchange(true)) return;
     bool wasInTool = detail::t_inTool;
@@ -1379,6 +1409,11 @@ void ProcessWriter::beforeFork() {
 
 void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     if (g_sealed.load()) return;  // the filter is the child's too: nothing to set up, no call made
+    // Forked by a signal handler that interrupted a record of this thread: when the handler
+    // returns, the child finishes that record where it was given space (the parent's buffer)
+    // and commits it through t_state (it crashed there, t_state cleared). It commits into a
+    // state of no generation, and its space is the child's own memory.
+    const bool midRecord = detail::t_recording != 0;
     g_generation.fetch_add(1);
     g_poolLock.clear();  // another thread may have held it at fork time; the pool is the parent's
     g_pool = nullptr;
@@ -1391,18 +1426,25 @@ void ProcessWriter::onForkChild(bool trace, bool sharesFiles) {
     g_writerTid.store(0);
     g_writerStop.store(0);
     g_writerDone.store(0);
-    t_state = nullptr;
+    if (midRecord) {
+        g_forkedMidRecord.buffer.store(&g_forkedMidRecordBuffer, std::memory_order_relaxed);
+        t_state = &g_forkedMidRecord;
+    } else {
+        t_state = nullptr;
+    }
     if (sharesFiles)
         g_stream.forget();
     else
         g_stream.close();  // unless the parent's program had taken its number over
     g_streamDeferred.store(false);  // the parent's stream, made (if ever) by the parent
-    detail::t_recording = 0;  // the child's records start afresh (t_state too)
+    // The child's records start afresh (t_state too), after the record it was forked inside:
+    // till then a record of the handler is refused, as in the parent.
+    if (!midRecord) detail::t_recording = 0;
     // Forked while another thread made the parent's stream: that thread is not in the child,
     // whose own stream must not wait for it.
     g_streamCreating.store(false);
     g_streamErrno = 0;
-    g_arena.forget(!sharesFiles);  // the parent's buffers: the child must never write into them
+    g_arena.forget(!sharesFiles, midRecord);  // the parent's buffers: never the child's to write
     // A parent in the launcher's PID namespace (its two pids equal; the child inherited them)
     // that did not move its children elsewhere has its children there too: getpid() is the
     // pid the launcher sees. Reading /proc/self/status in every forked child cost 40-50 us.

@@ -64,8 +64,12 @@ extern constinit thread_local bool t_inVforkChild SL_CAPTURE_TLS;
 // is refused and counted as a drop instead. Set before the space is measured, so that what a
 // handler added before is never written over. It holds the stack pointer of the record being
 // made (0: none): a handler that left with siglongjmp after interrupting a record left the
-// mark set, and every later record of its thread was refused; a record made higher on the
-// stack than the marked one, off a signal stack, finds the mark stale (recordMarkIsStale).
+// mark set, and every later record of its thread was refused. A record made at exactly the
+// marked stack address is on the same stack at the same depth, where the marked record's frame
+// was: that record is gone (the same call made again from the loop the handler jumped back
+// to), and the mark is the new record's. Any other address refuses: a handler runs below the
+// signal frame on the same stack, or on another stack (a signal stack, a context switched to),
+// where no address is the marked one.
 extern constinit thread_local uintptr_t t_recording SL_CAPTURE_TLS;
 // The last refusal was for that reason: countDrop() counts it as DropKind::InSignalHandler.
 extern constinit thread_local bool t_refusedInHandler SL_CAPTURE_TLS;
@@ -80,14 +84,10 @@ inline uintptr_t stackPointer() {
 #endif
     return sp;
 }
-// The mark of a record at t_recording seen by a record at `sp`: true when that record is gone
-// (the thread is higher on its stack, and not on a signal stack: a handler jumped out of it).
-bool recordMarkIsStale(uintptr_t sp);
-// Marks the thread as inside a record; false (nothing marked, the refusal noted for
-// countDrop) when it already is: a signal handler interrupted its record.
-inline bool beginRecord() {
-    const uintptr_t sp = stackPointer();
-    if (__builtin_expect(t_recording != 0, 0) && !recordMarkIsStale(sp)) {
+// Marks the thread as inside a record made at stack address `sp`; false (nothing marked, the
+// refusal noted for countDrop) when it already is: a signal handler interrupted its record.
+inline bool beginRecord(uintptr_t sp) {
+    if (__builtin_expect(t_recording != 0 && t_recording != sp, 0)) {
         t_refusedInHandler = true;
         return false;
     }
@@ -100,7 +100,8 @@ inline void endRecord() {
     t_recording = 0;
 }
 extern std::atomic<uint32_t> g_generation;
-uint8_t* reserveSlow(uint32_t bytes, bool critical);
+// `sp`: the caller's stack address, which the record mark takes again.
+uint8_t* reserveSlow(uint32_t bytes, bool critical, uintptr_t sp);
 }  // namespace detail
 
 class ProcessWriter {
@@ -158,7 +159,8 @@ public:
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).
     static inline uint8_t* reserve(uint32_t bytes) {
-        if (!detail::beginRecord()) return nullptr;  // a handler inside a record
+        const uintptr_t sp = detail::stackPointer();
+        if (!detail::beginRecord(sp)) return nullptr;  // a handler inside a record
         ThreadState* t = detail::t_state;
         if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
                                                                   std::memory_order_relaxed),
@@ -170,10 +172,11 @@ public:
             }
         }
         detail::endRecord();  // reserveSlow marks it again when it gives space
-        return detail::reserveSlow(bytes, false);
+        return detail::reserveSlow(bytes, false, sp);
     }
     static inline uint8_t* reserveCritical(uint32_t bytes) {
-        if (!detail::beginRecord()) return nullptr;
+        const uintptr_t sp = detail::stackPointer();
+        if (!detail::beginRecord(sp)) return nullptr;
         ThreadState* t = detail::t_state;
         if (t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed)) {
             Buffer* b = t->buffer.load(std::memory_order_relaxed);
@@ -183,7 +186,7 @@ public:
             }
         }
         detail::endRecord();
-        return detail::reserveSlow(bytes, true);
+        return detail::reserveSlow(bytes, true, sp);
     }
     // Publishes the record written at the pointer reserve() returned.
     static inline void commit(uint32_t bytes) {

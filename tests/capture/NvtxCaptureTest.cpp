@@ -271,5 +271,26 @@ TEST(NvtxSignalHandler, AHandlerThatJumpsOutOfARecordLeavesTheThreadRecording) {
     }
 }
 
+// A handler that forks inside a record of its thread: the child, returning from the handler,
+// finishes that record and commits it. It died of SIGSEGV (the commit went through the thread
+// state the fork had cleared; and the record's space was the parent's shared buffer, unmapped
+// in the child). Now the child lives on and records.
+TEST(NvtxSignalHandler, AChildForkedInsideARecordFinishesItAndRecords) {
+    CaptureDir dir;
+    const std::string out = dir.file("fork.rep");
+    int code = 0;
+    const std::string text = profileNvtxOnly(out, "fork_in_handler", {}, &code, {"-q", "true"});
+    ASSERT_EQ(code, 0) << text;
+    EXPECT_NE(text.find("child exited 7"), std::string::npos) << text;
+    auto r = load(out);
+    ASSERT_TRUE(r);
+    const auto child = events(*r, EventKind::NvtxMark, "child");
+    ASSERT_EQ(child.size(), 1u);
+    const auto parent =
+        events(*r, EventKind::NvtxMark, "a-record-interrupted-by-a-handler-that-forks-0123456789");
+    ASSERT_EQ(parent.size(), 1u) << "the interrupted record, once: the parent's";
+    EXPECT_NE(child[0].pid, parent[0].pid);
+}
+
 }  // namespace
 }  // namespace sl::test
