@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "capture/common/AddressSpaceLimit.h"
@@ -595,25 +596,41 @@ std::atomic_flag g_poolLock = ATOMIC_FLAG_INIT;
 Buffer* g_pool = nullptr;
 int g_poolSize = 0;
 
-void lockPool() {
-    while (g_poolLock.test_and_set(std::memory_order_acquire)) sleepNs(1000);
-}
+// The pool's spin lock, held for a few loads and stores, with the thread's signals held: a
+// handler that left with siglongjmp while the lock was held left it held for good, and the
+// next buffer switch spun forever (a review's program, a 20 us SIGALRM whose handler jumps
+// back into a loop of marks). Nothing in it blocks or takes a lock of the program. The writer
+// thread has every signal blocked already.
+class PoolLock {
+public:
+    PoolLock() {
+        if (!t_isWriter) m_signals.emplace();
+        while (g_poolLock.test_and_set(std::memory_order_acquire)) sleepNs(1000);
+    }
+    ~PoolLock() { g_poolLock.clear(std::memory_order_release); }  // before the signals
+    PoolLock(const PoolLock&) = delete;
+    PoolLock& operator=(const PoolLock&) = delete;
+
+private:
+    std::optional<SignalsHeld> m_signals;
+};
 
 void freeBuffer(Buffer* b) {
     // Every buffer counts g_bufferBytes against the budget, an arena slot backed in part too.
     g_inflight.fetch_sub(g_bufferBytes, std::memory_order_relaxed);
-    lockPool();
-    if (g_poolSize < kPoolMax) {
-        b->next = g_pool;
-        g_pool = b;
-        ++g_poolSize;
-        b = nullptr;
-    } else if (b->slot) {
-        g_arena.release(b->slot);  // its (tid, seq) is in the stream: the slot may be a hole
-        b = nullptr;
+    {
+        PoolLock lock;
+        if (g_poolSize < kPoolMax) {
+            b->next = g_pool;
+            g_pool = b;
+            ++g_poolSize;
+            b = nullptr;
+        } else if (b->slot) {
+            g_arena.release(b->slot);  // its (tid, seq) is in the stream: the slot may be a hole
+            b = nullptr;
+        }
     }
-    g_poolLock.clear(std::memory_order_release);
-    std::free(b);
+    std::free(b);  // outside: the program's allocator may take its own lock
 }
 
 // An arena slot is backed a part at a time: this much first, four times as much at each growth
@@ -648,21 +665,23 @@ bool growSlot(Buffer* b, uint32_t need) {
 
 // A pooled buffer, else a fresh arena slot, else nullptr (the caller then uses the heap).
 Buffer* takePooledOrSlot() {
-    lockPool();
-    Buffer* b = g_pool;
+    Buffer* b = nullptr;
     uint32_t index = 0;
     bool reserved = false;
-    if (b) {
-        g_pool = b->next;
-        --g_poolSize;
-    } else if (!lazyOpeningElsewhere()) {
-        // (While another thread opens a forked child's arena, its slots are not ready to be
-        // handed out: its bookkeeping was set up after the first slots went, and a slot in use
-        // came back as a new buffer, the full one handed over as an empty one: 3,000 marks lost.
-        // The heap serves until then.)
-        reserved = g_arena.reserve(&index);
+    {
+        PoolLock lock;
+        b = g_pool;
+        if (b) {
+            g_pool = b->next;
+            --g_poolSize;
+        } else if (!lazyOpeningElsewhere()) {
+            // (While another thread opens a forked child's arena, its slots are not ready to be
+            // handed out: its bookkeeping was set up after the first slots went, and a slot in
+            // use came back as a new buffer, the full one handed over as an empty one: 3,000
+            // marks lost. The heap serves until then.)
+            reserved = g_arena.reserve(&index);
+        }
     }
-    g_poolLock.clear(std::memory_order_release);
     if (reserved) {
         // Outside the lock: the kernel zeroes the pages.
         const uint32_t first =
@@ -672,9 +691,8 @@ Buffer* takePooledOrSlot() {
             b->slot = index + 1;
             setBacked(b, first);
         } else {
-            lockPool();
+            PoolLock lock;
             g_arena.unreserve(index);
-            g_poolLock.clear(std::memory_order_release);
         }
     }
     return b;
@@ -682,13 +700,12 @@ Buffer* takePooledOrSlot() {
 
 // The pool's buffers belong to an arena being given up (after a failed exec).
 void dropPool() {
-    lockPool();
+    PoolLock lock;
     while (Buffer* b = g_pool) {
         g_pool = b->next;
         if (!b->slot) std::free(b);
     }
     g_poolSize = 0;
-    g_poolLock.clear(std::memory_order_release);
 }
 
 // Writes the handed-over buffers in order. `recycle` is false on the final flush, which may run
@@ -875,12 +892,13 @@ Buffer* allocBuffer(ThreadState* t) {
         return nullptr;
     }
     // `used` goes to 0 before the slot takes its new (tid, seq): a reader of the arena after a
-    // crash here sees an empty slot, never the old records under the new identity.
+    // crash here sees an empty slot, never the old records under the new identity. Its seq is
+    // given when it becomes the thread's (reserveSlow): a handler that jumped out in between
+    // left a gap in the thread's blocks, reported as blocks lost.
     b->used.store(0, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_release);
     b->next = nullptr;
     b->tid = t->tid;
-    b->seq = t->seq++;
     return b;
 }
 
@@ -936,6 +954,9 @@ ThreadState* registerThread() {
 ThreadState* currentState() {
     ThreadState* t = t_state;
     if (t && t->generation == g_generation.load(std::memory_order_relaxed)) return t;
+    // A child forked inside a record (onForkChild) commits it through this state: a thread
+    // registered meanwhile (a drop counted in the handler) had none, and the commit crashed.
+    if (t == &g_forkedMidRecord && detail::t_recording != 0) return nullptr;
     return registerThread();
 }
 
@@ -994,7 +1015,6 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical, uintptr_t sp) {
         endRecord();
         return nullptr;
     }
-    if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
     if (b) prepareHandOver(b);
     bool queued = false;
     {
@@ -1002,6 +1022,8 @@ uint8_t* reserveSlow(uint32_t bytes, bool critical, uintptr_t sp) {
         // can cut: one that left with siglongjmp between the two lost the full buffer (8,052
         // marks). Neither step blocks or takes a lock the program may hold.
         SignalsHeld held;
+        nb->seq = t->seq++;
+        if (t->hasDrops) nb->used.store(encodeDrops(t, nb->data()), std::memory_order_relaxed);
         t->buffer.store(nb, std::memory_order_release);
         if (b) queued = enqueue(b);
     }
@@ -1065,9 +1087,8 @@ int ProcessWriter::heldNumbers(int* out) {
 void ProcessWriter::fitAddressSpace(uint64_t limit) {
     uint64_t freed = 0;
     if (bufferShareOf(limit) != UINT64_MAX) {
-        lockPool();
+        PoolLock lock;
         freed = g_arena.shrinkTo(bufferShareOf(limit));
-        g_poolLock.clear(std::memory_order_release);
     }
     const bool cut = fitBudgetToAddressSpace(limit);
     if ((cut || freed) && g_active.load() && g_lazyStream.load() == kLazyNone) {
