@@ -731,9 +731,9 @@ uint32_t writeQueued(bool recycle = true) {
         ++n;
     }
     if (n) g_queueLen.fetch_sub(n, std::memory_order_relaxed);
-    // At most the n taken: a buffer linked twice (a race not yet found, seen with threads that
-    // record while another forks in a loop) must not make the walk endless (a review's run wrote
-    // 57 GB of one block before the disk was full).
+    // At most the n taken: a buffer linked twice (once, when a forked child's arena handed a slot
+    // in use out again while another thread opened it, since mended) must never make the walk
+    // endless (a review's run wrote 57 GB of one block before the disk was full).
     for (uint32_t i = 0; fifo && i < n; ++i) {
         Buffer* next = fifo->next;
         writeBlock(fifo->tid, fifo->seq, fifo->data(), fifo->used.load(std::memory_order_acquire));

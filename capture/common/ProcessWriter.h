@@ -158,36 +158,8 @@ public:
 
     // Hot path: space for a record of `bytes` (a multiple of 8) in the calling thread's buffer,
     // or nullptr (nothing stored: count it with countDrop).
-    static inline uint8_t* reserve(uint32_t bytes) {
-        const uintptr_t sp = detail::stackPointer();
-        if (!detail::beginRecord(sp)) return nullptr;  // a handler inside a record
-        ThreadState* t = detail::t_state;
-        if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
-                                                                  std::memory_order_relaxed),
-                             1)) {
-            Buffer* b = t->buffer.load(std::memory_order_relaxed);
-            if (__builtin_expect(b != nullptr, 1)) {
-                uint32_t used = b->used.load(std::memory_order_relaxed);
-                if (__builtin_expect(used + bytes <= b->limit, 1)) return b->data() + used;
-            }
-        }
-        detail::endRecord();  // reserveSlow marks it again when it gives space
-        return detail::reserveSlow(bytes, false, sp);
-    }
-    static inline uint8_t* reserveCritical(uint32_t bytes) {
-        const uintptr_t sp = detail::stackPointer();
-        if (!detail::beginRecord(sp)) return nullptr;
-        ThreadState* t = detail::t_state;
-        if (t != nullptr && t->generation == detail::g_generation.load(std::memory_order_relaxed)) {
-            Buffer* b = t->buffer.load(std::memory_order_relaxed);
-            if (b != nullptr) {
-                uint32_t used = b->used.load(std::memory_order_relaxed);
-                if (used + bytes <= b->limit) return b->data() + used;
-            }
-        }
-        detail::endRecord();
-        return detail::reserveSlow(bytes, true, sp);
-    }
+    static inline uint8_t* reserve(uint32_t bytes) { return reserveIn(bytes, false); }
+    static inline uint8_t* reserveCritical(uint32_t bytes) { return reserveIn(bytes, true); }
     // Publishes the record written at the pointer reserve() returned.
     static inline void commit(uint32_t bytes) {
         Buffer* b = detail::t_state->buffer.load(std::memory_order_relaxed);
@@ -259,6 +231,26 @@ public:
     // Statistics for tests and benchmarks.
     static uint64_t blocksWritten();
     static uint64_t bytesWritten();
+
+private:
+    // reserve() and reserveCritical(): the fast path takes space below the buffer's limit; the
+    // slow path gives a critical record the reserve above it, or a new buffer.
+    static inline uint8_t* reserveIn(uint32_t bytes, bool critical) {
+        const uintptr_t sp = detail::stackPointer();
+        if (!detail::beginRecord(sp)) return nullptr;  // a handler inside a record
+        ThreadState* t = detail::t_state;
+        if (__builtin_expect(t != nullptr && t->generation == detail::g_generation.load(
+                                                                  std::memory_order_relaxed),
+                             1)) {
+            Buffer* b = t->buffer.load(std::memory_order_relaxed);
+            if (__builtin_expect(b != nullptr, 1)) {
+                uint32_t used = b->used.load(std::memory_order_relaxed);
+                if (__builtin_expect(used + bytes <= b->limit, 1)) return b->data() + used;
+            }
+        }
+        detail::endRecord();  // reserveSlow marks it again when it gives space
+        return detail::reserveSlow(bytes, critical, sp);
+    }
 };
 
 // A stream-local string id that is defined once per stream (re-defined after fork).

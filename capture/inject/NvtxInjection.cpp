@@ -132,7 +132,6 @@ void nameCategory(uint32_t domain, uint32_t category, std::string_view name) {
     emitCategory(domain, category, name);
 }
 
-// Writes a push, start or mark record. Returns false when it was dropped (and counted).
 // Copies a message's n bytes: inline up to 32, as two overlapping copies of the widest size
 // that fits (no byte read outside the text), libc's memcpy above. Most names are that short,
 // and the call into libc was 2-3 ns of a 40 ns push.
@@ -157,6 +156,7 @@ inline void copyText(uint8_t* d, const char* s, uint32_t n) {
     }
 }
 
+// Writes a push, start or mark record. Returns false when it was dropped (and counted).
 inline bool writeBegin(RecordType type, uint32_t domain, int64_t time, const Attrs& a,
                        const Message& m, uint64_t rangeId) {
     nameCategoriesAgain();
